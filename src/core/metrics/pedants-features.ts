@@ -1,0 +1,152 @@
+/**
+ * Features of the PEDANTS-style classifier: generic answer-vs-gold agreement features plus tf-idf unigrams
+ * over "[CLS] candidate [SEP] gold [SEP] question". Shared by the metric and by its training script so the
+ * two can never drift apart.
+ */
+import type { QaItem } from '../types.ts';
+import { normalizeTokens } from '../text/normalize.ts';
+import { overlapCount, prf } from './common.ts';
+
+export const DENSE_FEATURES = [
+  'f1',
+  'precision',
+  'recall',
+  'max_recall',
+  'exact',
+  'contains_gold',
+  'contains_gold_substring',
+  'gold_contains_candidate',
+  'fuzzy_gold_coverage',
+  'char_trigram_jaccard',
+  'gold_has_number',
+  'numbers_agree',
+  'numbers_conflict',
+  'candidate_question_overlap',
+  'log_candidate_len',
+  'log_gold_len',
+  'empty_candidate',
+] as const;
+
+/** Character trigrams of a string padded with spaces. */
+function trigrams(s: string): Set<string> {
+  const t = ` ${s} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Levenshtein similarity in [0, 1], for spelling variants of names ("Tchaikovsky" / "Tchaikowsky"). */
+function editSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const m = a.length;
+  const n = b.length;
+  if (m === 0 || n === 0) return 0;
+  if (Math.abs(m - n) / Math.max(m, n) > 0.34) return 0;
+  let prev = new Array<number>(n + 1);
+  let cur = new Array<number>(n + 1);
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= m; i++) {
+    cur[0] = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return 1 - prev[n]! / Math.max(m, n);
+}
+
+const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
+
+export interface Analysis {
+  dense: number[];
+  /** Gold answer with the best token F1 (used in explanations and the tf-idf text). */
+  bestGold: string;
+  /** Tokens of "[CLS] candidate [SEP] gold [SEP] question" for the tf-idf part. */
+  textTokens: string[];
+}
+
+export function analyze(item: QaItem): Analysis {
+  const cand = normalizeTokens(item.candidate, 'numeric');
+  const candStr = cand.join(' ');
+  const question = normalizeTokens(item.question, 'numeric');
+  const golds = item.golds.map((g) => normalizeTokens(g, 'numeric'));
+  let best = { precision: 0, recall: 0, f1: 0 };
+  let bestIdx = 0;
+  let maxRecall = 0;
+  let exact = 0;
+  let containsTok = 0;
+  let containsSub = 0;
+  let goldContains = 0;
+  let fuzzy = 0;
+  let tri = 0;
+  const candTri = trigrams(candStr);
+  golds.forEach((g, i) => {
+    const r = prf(cand, g);
+    if (r.f1 > best.f1) {
+      best = r;
+      bestIdx = i;
+    }
+    maxRecall = Math.max(maxRecall, r.recall);
+    const gs = g.join(' ');
+    if (gs.length === 0) return;
+    if (gs === candStr) exact = 1;
+    if (` ${candStr} `.includes(` ${gs} `)) containsTok = 1;
+    if (candStr.includes(gs)) containsSub = 1;
+    if (candStr.length > 0 && ` ${gs} `.includes(` ${candStr} `)) goldContains = 1;
+    // Share of gold tokens that have a close spelling in the candidate.
+    let covered = 0;
+    for (const gt of g) if (cand.some((ct) => editSimilarity(ct, gt) >= 0.8)) covered++;
+    fuzzy = Math.max(fuzzy, covered / g.length);
+    tri = Math.max(tri, jaccard(candTri, trigrams(gs)));
+  });
+  const goldTokens = golds[bestIdx] ?? [];
+  const goldNums = new Set(golds.flat().filter(isNumberToken));
+  const bestGoldNums = goldTokens.filter(isNumberToken);
+  const candNums = cand.filter(isNumberToken);
+  const numbersAgree = bestGoldNums.length > 0 && bestGoldNums.every((n) => candNums.includes(n)) ? 1 : 0;
+  const numbersConflict = goldNums.size > 0 && candNums.length > 0 && !candNums.some((n) => goldNums.has(n)) ? 1 : 0;
+  const qOverlap = cand.length > 0 ? overlapCount(cand, question) / cand.length : 0;
+  const dense = [
+    best.f1,
+    best.precision,
+    best.recall,
+    maxRecall,
+    exact,
+    containsTok,
+    containsSub,
+    goldContains,
+    fuzzy,
+    tri,
+    goldNums.size > 0 ? 1 : 0,
+    numbersAgree,
+    numbersConflict,
+    qOverlap,
+    Math.log1p(cand.length),
+    Math.log1p(goldTokens.length),
+    cand.length === 0 ? 1 : 0,
+  ];
+  const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];
+  return { dense, bestGold: item.golds[bestIdx] ?? '', textTokens };
+}
+
+/** sklearn-style tf-idf (raw counts × smooth idf, L2-normalized) over a fixed vocabulary, as sparse pairs. */
+export function tfidf(tokens: string[], index: ReadonlyMap<string, number>, idf: ArrayLike<number>): { idx: number[]; val: number[] } {
+  const counts = new Map<number, number>();
+  for (const t of tokens) {
+    const k = index.get(t);
+    if (k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const idx = [...counts.keys()].sort((a, b) => a - b);
+  const val = idx.map((k) => counts.get(k)! * idf[k]!);
+  const norm = Math.hypot(...val);
+  return { idx, val: norm > 0 ? val.map((v) => v / norm) : val };
+}
+

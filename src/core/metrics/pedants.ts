@@ -1,0 +1,87 @@
+/**
+ * @file PEDANTS-style learned answer-correctness classifier that needs no download: tf-idf unigrams over
+ * "[CLS] candidate [SEP] gold [SEP] question" plus agreement features (token F1/P/R, containment, fuzzy and
+ * character overlap, numeric agreement, lengths), combined by logistic regression. The weights
+ * (pedants-model.json, < 1 MB) come from `npm run train:pedants`.
+ *
+ * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
+ * // → { score: 0.98…, decision: true, explanation: 'P(correct)=0.98 (threshold …); for: contains_gold …' }
+ */
+import type { Metric, MetricCard, QaItem } from '../types.ts';
+import { analyze, DENSE_FEATURES, tfidf } from './pedants-features.ts';
+import { quote, round } from './common.ts';
+import modelJson from './pedants-model.json' with { type: 'json' };
+
+export interface PedantsModel {
+  version: 1;
+  dense: { names: string[]; mean: number[]; std: number[]; weights: number[] };
+  tfidf: { vocab: string[]; idf: number[]; weights: number[] };
+  bias: number;
+  threshold: number;
+  training: Record<string, unknown>;
+}
+
+export const card: MetricCard = {
+  what: 'A small learned judge (logistic regression) of whether the candidate means the same as a gold answer.',
+  formula: 'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b).',
+  defaults: 'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
+  limits: 'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers.',
+  citation: 'Li et al., 2024. PEDANTS: Cheap but Effective and Interpretable Answer Equivalence (CFMatch). Findings of EMNLP.',
+};
+
+function validate(m: PedantsModel): PedantsModel {
+  const d = DENSE_FEATURES.length;
+  const ok =
+    m.version === 1 &&
+    m.dense.names.join() === DENSE_FEATURES.join() &&
+    m.dense.mean.length === d &&
+    m.dense.std.length === d &&
+    m.dense.weights.length === d &&
+    m.tfidf.vocab.length === m.tfidf.idf.length &&
+    m.tfidf.vocab.length === m.tfidf.weights.length;
+  if (!ok) throw new Error('pedants-model.json does not match the feature set: run `npm run train:pedants`');
+  return m;
+}
+
+export interface PedantsOptions {
+  threshold?: number;
+  model?: PedantsModel;
+}
+
+export function createPedants(options: PedantsOptions = {}): Metric {
+  const model = validate(options.model ?? (modelJson as PedantsModel));
+  const threshold = options.threshold ?? model.threshold;
+  const index = new Map(model.tfidf.vocab.map((t, i) => [t, i] as const));
+  return {
+    name: 'pedants',
+    card,
+    threshold,
+    score(item: QaItem) {
+      if (item.golds.length === 0) return { score: 0, decision: false, explanation: 'no gold answer' };
+      const a = analyze(item);
+      const contrib = a.dense.map((v, j) => ({
+        name: DENSE_FEATURES[j]!,
+        c: ((v - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!,
+      }));
+      const sp = tfidf(a.textTokens, index, model.tfidf.idf);
+      let words = 0;
+      sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
+      const z = model.bias + contrib.reduce((s, x) => s + x.c, 0) + words;
+      const p = 1 / (1 + Math.exp(-z));
+      contrib.push({ name: 'words', c: words });
+      const top = (sign: number) =>
+        contrib
+          .filter((x) => sign * x.c > 0.25)
+          .sort((x, y) => sign * (y.c - x.c))
+          .slice(0, 3)
+          .map((x) => `${x.name} ${x.c > 0 ? '+' : ''}${round(x.c, 2)}`)
+          .join(', ') || 'none';
+      return {
+        score: p,
+        decision: p >= threshold,
+        explanation: `P(correct)=${round(p)} vs threshold ${round(threshold)}; best gold ${quote(a.bestGold)}; for: ${top(1)}; against: ${top(-1)}`,
+        details: { matched_gold: a.bestGold, logit: z, contributions: Object.fromEntries(contrib.map((x) => [x.name, x.c])) },
+      };
+    },
+  };
+}

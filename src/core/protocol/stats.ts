@@ -1,0 +1,166 @@
+/**
+ * Rank statistics for the evaluation protocol. Every function returns null (never NaN) when the
+ * statistic is undefined, so results serialize to JSON and callers cannot silently average NaNs.
+ * Inputs must be finite numbers of equal length (callers filter missing scores first).
+ */
+
+type Nums = ArrayLike<number>;
+
+function sameLength(x: Nums, y: ArrayLike<unknown>): void {
+  if (x.length !== y.length) throw new RangeError(`length mismatch: ${x.length} vs ${y.length}`);
+}
+
+/** Indices sorted by value ascending; ties broken by index so the order is the same on every engine. */
+export function argsort(x: Nums): Uint32Array {
+  const idx = new Uint32Array(x.length);
+  for (let i = 0; i < idx.length; i++) idx[i] = i;
+  return idx.sort((a, b) => x[a]! - x[b]! || a - b);
+}
+
+/** 1-based ranks, tied values sharing the average of their positions (scipy.stats.rankdata 'average'). */
+export function midranks(x: Nums): Float64Array {
+  const order = argsort(x);
+  const ranks = new Float64Array(x.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i + 1;
+    while (j < order.length && x[order[j]!] === x[order[i]!]) j++;
+    const r = (i + 1 + j) / 2; // mean of positions i+1..j
+    for (let k = i; k < j; k++) ranks[order[k]!] = r;
+    i = j;
+  }
+  return ranks;
+}
+
+function isConstant(x: Nums): boolean {
+  for (let i = 1; i < x.length; i++) if (x[i] !== x[0]) return false;
+  return true;
+}
+
+/** Pearson r; null for n < 2 or a constant input (checked exactly, not via a rounded variance). */
+export function pearson(x: Nums, y: Nums): number | null {
+  sameLength(x, y);
+  const n = x.length;
+  if (n < 2 || isConstant(x) || isConstant(y)) return null;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i]!;
+    my += y[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i]! - mx;
+    const dy = y[i]! - my;
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  }
+  if (sxx === 0 || syy === 0) return null;
+  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+}
+
+/** Spearman ρ: Pearson r of midranks (= scipy.stats.spearmanr). */
+export function spearman(x: Nums, y: Nums): number | null {
+  sameLength(x, y);
+  return pearson(midranks(x), midranks(y));
+}
+
+/** Number of pairs within runs of equal values of a sorted sequence: Σ t(t−1)/2. */
+function tiedPairs(sorted: Nums): number {
+  let total = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    total += ((j - i) * (j - i - 1)) / 2;
+    i = j;
+  }
+  return total;
+}
+
+/**
+ * Kendall τ-b (= scipy.stats.kendalltau, variant 'b'), O(n log n) by Knight's algorithm:
+ * sort by (x, y), count joint and x ties, then count discordant pairs as the inversions of y
+ * during a bottom-up merge sort; y ties are counted on the merged (sorted) y.
+ */
+export function kendallTauB(x: Nums, y: Nums): number | null {
+  sameLength(x, y);
+  const n = x.length;
+  if (n < 2) return null;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => x[a]! - x[b]! || y[a]! - y[b]! || a - b);
+  let ys = new Float64Array(n);
+  let xtie = 0;
+  let ntie = 0;
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && x[order[j]!] === x[order[i]!]) j++;
+    xtie += ((j - i) * (j - i - 1)) / 2;
+    for (let k = i; k < j; ) {
+      let m = k + 1;
+      while (m < j && y[order[m]!] === y[order[k]!]) m++;
+      ntie += ((m - k) * (m - k - 1)) / 2;
+      k = m;
+    }
+    i = j;
+  }
+  for (let i = 0; i < n; i++) ys[i] = y[order[i]!]!;
+  // Within an x-run y is ascending, so every strict inversion is a pair with x_i < x_j, y_i > y_j.
+  let buf = new Float64Array(n);
+  let dis = 0;
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        if (ys[j]! < ys[i]!) {
+          dis += mid - i;
+          buf[k++] = ys[j++]!;
+        } else buf[k++] = ys[i++]!;
+      }
+      while (i < mid) buf[k++] = ys[i++]!;
+      while (j < hi) buf[k++] = ys[j++]!;
+    }
+    [ys, buf] = [buf, ys];
+  }
+  const ytie = tiedPairs(ys);
+  const tot = (n * (n - 1)) / 2;
+  if (xtie === tot || ytie === tot) return null;
+  const tau = (tot - xtie - ytie + ntie - 2 * dis) / Math.sqrt(tot - xtie) / Math.sqrt(tot - ytie);
+  return Math.max(-1, Math.min(1, tau));
+}
+
+/**
+ * ROC-AUC of a score against binary labels: P(score_pos > score_neg) + ½·P(tie), computed from
+ * midranks (Mann–Whitney U / PN), which equals sklearn's trapezoidal roc_auc_score. Null with one class.
+ */
+export function rocAuc(scores: Nums, labels: ArrayLike<boolean>): number | null {
+  sameLength(scores, labels);
+  const ranks = midranks(scores);
+  let pos = 0;
+  let rankSum = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    if (labels[i]) {
+      pos++;
+      rankSum += ranks[i]!;
+    }
+  }
+  const neg = ranks.length - pos;
+  if (pos === 0 || neg === 0) return null;
+  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
+}
+
+/** Linear-interpolation quantile of an ascending array (numpy's default 'linear' method). */
+export function quantileSorted(sorted: Nums, q: number): number {
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
+}

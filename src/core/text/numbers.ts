@@ -1,0 +1,123 @@
+/**
+ * Number-aware canonical forms for lexical matching: `977,633` → `977633`, `27%` → `27 percent`,
+ * `twelve` → `12`, `twenty-first` / `first` → `21st` / `1st`. Works on lowercased text.
+ */
+
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
+  eighteen: 18, nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const ORDINAL_UNITS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16,
+  seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30, fortieth: 40,
+  fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90,
+};
+const ORDINAL_SCALES: Record<string, number> = { hundredth: 100, thousandth: 1e3, millionth: 1e6, billionth: 1e9 };
+
+const isNumberWord = (t: string): boolean => t in UNITS || t in TENS || t in SCALES;
+/** Whether number word `w` may continue a run ending in `prev` ("twenty" + "one", not "one" + "two"). */
+function canFollow(prev: string | undefined, w: string, next: string | undefined): boolean {
+  if (prev === undefined) return isNumberWord(w);
+  const prevScale = prev in SCALES;
+  if (w === 'and') return prevScale && next !== undefined && (next in UNITS || next in TENS);
+  if (w in SCALES) return prev !== 'and' && !(prevScale && SCALES[prev]! >= SCALES[w]!);
+  if (w in TENS) return prevScale || prev === 'and';
+  if (w in UNITS) return UNITS[w]! > 0 && UNITS[w]! < 10 ? prev in TENS || prevScale || prev === 'and' : prevScale || prev === 'and';
+  return false;
+}
+const isOrdinalWord = (t: string): boolean => t in ORDINAL_UNITS || t in ORDINAL_SCALES;
+
+export function ordinalSuffix(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+/** Value of a run of cardinal number words ("one hundred and five" → 105), or null. */
+function wordsValue(words: string[]): number | null {
+  let total = 0;
+  let current = 0;
+  let seen = false;
+  for (const w of words) {
+    if (w === 'and') continue;
+    if (w in UNITS) current += UNITS[w]!;
+    else if (w in TENS) current += TENS[w]!;
+    else if (w === 'hundred') current = (current || 1) * 100;
+    else if (w in SCALES) {
+      total += (current || 1) * SCALES[w]!;
+      current = 0;
+    } else return null;
+    seen = true;
+  }
+  return seen ? total + current : null;
+}
+
+/**
+ * Rewrites number words and ordinals in a token list into digits. Tokens must already be lowercase and
+ * free of punctuation (decimal points between digits may remain).
+ */
+export function canonicalNumberTokens(tokens: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const t = tokens[i]!;
+    if (isNumberWord(t) || isOrdinalWord(t) || /^\d+(\.\d+)?$/.test(t)) {
+      // Greedy run: [digits|number words] (and number words)* [scale word]* [ordinal word]
+      const run: string[] = [];
+      let j = i;
+      let digitLead: number | null = null;
+      if (/^\d+(\.\d+)?$/.test(t)) {
+        digitLead = Number(t);
+        j++;
+      }
+      while (j < tokens.length) {
+        const w = tokens[j]!;
+        const next = tokens[j + 1];
+        if (digitLead !== null) {
+          // "3 million" → 3000000; digits followed by other number words stay separate.
+          if (w in SCALES && w !== 'hundred' && Number.isInteger(digitLead * SCALES[w]!)) {
+            run.push(w);
+            j++;
+            continue;
+          }
+          break;
+        }
+        if (canFollow(run[run.length - 1], w, next)) {
+          run.push(w);
+          j++;
+        } else break;
+      }
+      // Trailing ordinal word: "twenty first", "one hundredth".
+      let ordinal: number | null = null;
+      if (digitLead === null && j < tokens.length && isOrdinalWord(tokens[j]!)) {
+        const w = tokens[j]!;
+        const base = run.length > 0 ? wordsValue(run) : 0;
+        if (base !== null) {
+          if (w in ORDINAL_UNITS) ordinal = base + ORDINAL_UNITS[w]!;
+          else ordinal = (base || 1) * ORDINAL_SCALES[w]!;
+          j++;
+        }
+      }
+      if (ordinal !== null) out.push(ordinalSuffix(ordinal));
+      else if (digitLead !== null) {
+        let v = digitLead;
+        for (const w of run) v *= SCALES[w]!;
+        out.push(run.length ? String(v) : t);
+      } else {
+        const v = wordsValue(run);
+        out.push(...(v === null ? run : [String(v)]));
+      }
+      i = Math.max(j, i + 1);
+      continue;
+    }
+    out.push(t);
+    i++;
+  }
+  return out;
+}

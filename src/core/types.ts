@@ -1,0 +1,82 @@
+/** Shared data types of the Verity core. Pure data: no DOM, no models. */
+
+/** The eight ordered correctness classes of the CAP taxonomy. */
+export const CAP_CLASSES = [
+  'exact',
+  'equivalent',
+  'alternative-correct',
+  'overinclusive-valid',
+  'partial',
+  'overinclusive-invalid',
+  'invalid',
+  'contradictory',
+] as const;
+export type CapClass = (typeof CAP_CLASSES)[number];
+
+/** A human label: binary correct/incorrect, or one of the eight classes. */
+export type Label = { kind: 'binary'; correct: boolean } | { kind: 'taxonomy'; cls: CapClass };
+
+/** One question-answer pair to judge, as the metrics see it. */
+export interface QaItem {
+  question: string;
+  /** Gold answers; a metric takes the best-matching one. */
+  golds: string[];
+  /** The answer to judge ('' when the input had none). */
+  candidate: string;
+  /** Multiple-choice options (A-VERT). */
+  choices?: string[];
+  /** Known wrong answers (A-VERT). */
+  wrongAnswers?: string[];
+}
+
+/** One parsed input row. */
+export interface QaRow extends QaItem {
+  /** 1-based row number in the input file (data rows, header excluded). */
+  row: number;
+  /** The input's id, or the row number as a string when the input has none. */
+  id: string;
+  label?: Label;
+  /** The raw label value as written in the input. */
+  rawLabel?: string;
+}
+
+/** What a metric says about one item. */
+export interface MetricResult {
+  /** In [0, 1]; null when the metric does not apply to the item. */
+  score: number | null;
+  /** score >= threshold; null when the metric does not apply. */
+  decision: boolean | null;
+  /** Short human-readable reason: which gold matched, which rule fired, or why it does not apply. */
+  explanation: string;
+  /** Structured detail for explanations in the UI (matched gold, sub-scores…). */
+  details?: Record<string, unknown>;
+}
+
+/** The short card every metric carries (shown by the CLI and the Learn page). */
+export interface MetricCard {
+  what: string;
+  formula: string;
+  defaults: string;
+  limits: string;
+  citation: string;
+}
+
+/** A metric that scores items synchronously with no model. */
+export interface Metric {
+  readonly name: string;
+  readonly card: MetricCard;
+  /** Decision threshold in use: decision = score >= threshold. */
+  readonly threshold: number;
+  score(item: QaItem): MetricResult;
+}
+
+export class VerityError extends Error {
+  constructor(
+    message: string,
+    /** 'usage' → exit 1, 'input' → exit 2 in the CLI. */
+    readonly kind: 'usage' | 'input',
+  ) {
+    super(message);
+    this.name = 'VerityError';
+  }
+}
