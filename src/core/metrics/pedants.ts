@@ -59,7 +59,7 @@ export function createPedants(options: PedantsOptions = {}): Metric {
     score(item: QaItem) {
       if (item.golds.length === 0) return { score: 0, decision: false, explanation: 'no gold answer' };
       const a = analyze(item);
-      const contrib = a.dense.map((v, j) => ({
+      const contrib: { name: string; c: number }[] = a.dense.map((v, j) => ({
         name: DENSE_FEATURES[j]!,
         c: ((v - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!,
       }));
@@ -69,17 +69,18 @@ export function createPedants(options: PedantsOptions = {}): Metric {
       const z = model.bias + contrib.reduce((s, x) => s + x.c, 0) + words;
       const p = 1 / (1 + Math.exp(-z));
       contrib.push({ name: 'words', c: words });
-      const top = (sign: number) =>
-        contrib
-          .filter((x) => sign * x.c > 0.25)
-          .sort((x, y) => sign * (y.c - x.c))
-          .slice(0, 3)
-          .map((x) => `${x.name} ${x.c > 0 ? '+' : ''}${round(x.c, 2)}`)
-          .join(', ') || 'none';
+      const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
+      const facts = [
+        containsGold ? 'contains the gold' : 'does not contain the gold',
+        `token F1 ${round(f1!, 2)}`,
+        `fuzzy gold coverage ${round(fuzzy!, 2)}`,
+        ...(numbersAgree ? ['numbers agree'] : []),
+        ...(numbersConflict ? ['numbers conflict'] : []),
+      ];
       return {
         score: p,
         decision: p >= threshold,
-        explanation: `P(correct)=${round(p)} vs threshold ${round(threshold)}; best gold ${quote(a.bestGold)}; for: ${top(1)}; against: ${top(-1)}`,
+        explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); best gold ${quote(a.bestGold)}: ${facts.join(', ')}`,
         details: { matched_gold: a.bestGold, logit: z, contributions: Object.fromEntries(contrib.map((x) => [x.name, x.c])) },
       };
     },

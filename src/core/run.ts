@@ -1,0 +1,121 @@
+/**
+ * Scoring and agreement over parsed rows: the engine behind `verity score`, `verity evaluate` and the app.
+ */
+import { VerityError, type CapClass, type Label, type Metric, type MetricResult, type QaRow } from './types.ts';
+import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './protocol/index.ts';
+import { labelIsCorrect } from './io/fields.ts';
+
+export type RowResults = Record<string, MetricResult>;
+
+/** Scores one row with every metric; a metric that throws gives nulls and says why instead of stopping the run. */
+export function scoreRow(row: QaRow, metrics: readonly Metric[]): RowResults {
+  const out: RowResults = {};
+  for (const m of metrics) {
+    try {
+      const r = m.score(row);
+      out[m.name] = Number.isFinite(r.score ?? 0) ? r : { score: null, decision: null, explanation: `${m.name} produced no finite score` };
+    } catch (e) {
+      out[m.name] = { score: null, decision: null, explanation: `${m.name} failed on this row: ${(e as Error).message}` };
+    }
+  }
+  return out;
+}
+
+/** Output form of a label: true/false for binary labels, the class name for taxonomy labels. */
+export const labelValue = (l: Label | undefined): boolean | CapClass | null =>
+  l === undefined ? null : l.kind === 'binary' ? l.correct : l.cls;
+
+/** One JSONL output record (stable key order, so output is byte-identical across runs). */
+export function outputRecord(row: QaRow, results: RowResults): Record<string, unknown> {
+  const metrics: Record<string, unknown> = {};
+  for (const [name, r] of Object.entries(results)) metrics[name] = { score: r.score, decision: r.decision, explanation: r.explanation };
+  return { id: row.id, question: row.question, gold: row.golds, candidate: row.candidate, label: labelValue(row.label), metrics };
+}
+
+export type LabelKind = 'binary' | 'taxonomy';
+
+export interface BinaryMetricReport {
+  threshold: number;
+  report: BinaryReport;
+}
+
+export interface AgreementReport {
+  /** Labelled rows used. */
+  n: number;
+  /** Rows not used: unlabelled or bad label (file-level skips are added by the caller). */
+  skipped: number;
+  label_kind: LabelKind;
+  binary?: Record<string, BinaryMetricReport>;
+  taxonomy?: Record<string, TaxonomyReport>;
+}
+
+/**
+ * Agreement of each metric with the human labels. Taxonomy when every label is one of the eight classes;
+ * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect.
+ */
+export function agreement(
+  rows: readonly QaRow[],
+  results: readonly RowResults[],
+  metrics: readonly Metric[],
+  bootstrap: BootstrapOptions = {},
+): AgreementReport {
+  const idx = rows.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);
+  const labelled = idx.map((i) => rows[i]!.label!);
+  const kind: LabelKind = labelled.length > 0 && labelled.every((l) => l.kind === 'taxonomy') ? 'taxonomy' : 'binary';
+  const out: AgreementReport = { n: idx.length, skipped: rows.length - idx.length, label_kind: kind };
+  if (kind === 'taxonomy') {
+    const classes = labelled.map((l) => (l as { cls: CapClass }).cls);
+    out.taxonomy = Object.fromEntries(metrics.map((m) => [m.name, taxonomyReport(idx.map((i) => results[i]![m.name]?.score ?? null), classes)]));
+  } else {
+    const labels = labelled.map(labelIsCorrect);
+    out.binary = Object.fromEntries(
+      metrics.map((m) => [
+        m.name,
+        {
+          threshold: m.threshold,
+          report: binaryReport(
+            idx.map((i) => results[i]![m.name]?.score ?? null),
+            idx.map((i) => results[i]![m.name]?.decision ?? null),
+            labels,
+            bootstrap,
+          ),
+        },
+      ]),
+    );
+  }
+  return out;
+}
+
+/**
+ * A calibrated logistic combination of other metrics' scores, as a metric of its own ("combined").
+ * Its components are scored again inside; they are cheap lexical metrics.
+ */
+export function combinedMetric(comb: Combination, components: readonly Metric[]): Metric {
+  const byName = new Map(components.map((m) => [m.name, m] as const));
+  const parts = comb.metrics.map((n) => {
+    const m = byName.get(n);
+    if (!m) throw new VerityError(`the calibration combines "${n}", which is not an available metric`, 'usage');
+    return m;
+  });
+  return {
+    name: 'combined',
+    card: {
+      what: `Calibrated logistic combination of ${comb.metrics.join(', ')}.`,
+      formula: 'P(correct) = σ(Σ w_k·(score_k − mean_k)/std_k + b)',
+      defaults: `Fitted with verity calibrate (L2 ${comb.l2}); threshold ${comb.threshold}.`,
+      limits: 'Only as good as the labelled rows it was fitted on.',
+      citation: 'Verity calibration.',
+    },
+    threshold: comb.threshold,
+    score(item) {
+      const scores = parts.map((m) => m.score(item).score);
+      const p = predictCombination(comb, scores);
+      if (!p) return { score: null, decision: null, explanation: 'a component metric gave no score' };
+      return {
+        score: p.probability,
+        decision: p.decision,
+        explanation: `P(correct)=${p.probability.toFixed(3)} from ${comb.metrics.map((n, k) => `${n}=${scores[k]!.toFixed(3)}`).join(', ')}`,
+      };
+    },
+  };
+}
