@@ -260,7 +260,10 @@ export function program(): Command {
   const p = new Command('verity')
     .description('Score question-answering outputs against gold answers, privately, with published metrics.')
     .version(pkg.version)
-    .showHelpAfterError('(run with --help for usage)')
+    // Usage errors from commander get the same one-line "verity: …" form as ours (sub-commands inherit this).
+    .configureOutput({
+      outputError: (str, write) => write(`verity: ${str.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`),
+    })
     .exitOverride();
   common(p.command('score').argument('<file>', 'JSONL, JSON, CSV or TSV file ("-" for stdin)').description('score every row; JSONL to stdout or --out'))
     .option('--out <file>', 'write results to a .jsonl or .csv file')

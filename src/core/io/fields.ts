@@ -46,6 +46,9 @@ export function parseMapSpec(spec: string): ColumnMap {
 /** Chooses a column for each field: explicit map first, then aliases (case-insensitive). */
 export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMap {
   const byLower = new Map(columns.map((c) => [c.toLowerCase(), c] as const));
+  // A column mapped explicitly to one field is never picked by alias for another (`--map candidate=answer`
+  // must not also make `answer` the gold column).
+  const claimed = new Set(Object.values(map).map((c) => c!.toLowerCase()));
   const out: ColumnMap = {};
   for (const field of FIELDS) {
     const explicit = map[field];
@@ -57,7 +60,7 @@ export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMa
     }
     for (const alias of FIELD_ALIASES[field]) {
       const col = byLower.get(alias);
-      if (col) {
+      if (col && !claimed.has(alias)) {
         out[field] = col;
         break;
       }

@@ -151,7 +151,9 @@ function parseDelimited(text: string, format: 'csv' | 'tsv'): ParsedTable {
   let line = 1;
   Papa.parse<string[]>(text, {
     delimiter,
-    skipEmptyLines: 'greedy',
+    // Blank and whitespace-only lines are skipped here rather than by Papa ('greedy'), so that every
+    // line passes through the cursor arithmetic below and later rows keep their true line numbers.
+    skipEmptyLines: false,
     header: false,
     step: (res) => {
       while (pos < text.length && (text[pos] === '\n' || text[pos] === '\r')) if (text[pos++] === '\n') line++;
@@ -159,6 +161,7 @@ function parseDelimited(text: string, format: 'csv' | 'tsv'): ParsedTable {
       const end = res.meta.cursor;
       for (; pos < end; pos++) if (text.charCodeAt(pos) === 10) line++;
       const cells = res.data;
+      if (cells.join('').trim() === '') return;
       index++;
       if (index === 0) {
         columns = headerNames(cells, issues);

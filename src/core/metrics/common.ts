@@ -21,6 +21,39 @@ export function overlapCount(a: string[], b: string[]): number {
   return same;
 }
 
+/** Token counts of a list, built once per candidate and reused against every gold. */
+export function tokenCounts(tokens: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}
+
+/**
+ * Multiset overlap of a gold against candidate counts: Σ over distinct gold tokens of min(count in gold,
+ * count in candidate). O(|gold|²) for the short golds of QA, so no map per gold.
+ */
+export function overlapWithCounts(candCounts: ReadonlyMap<string, number>, gold: readonly string[]): number {
+  let same = 0;
+  outer: for (let i = 0; i < gold.length; i++) {
+    const t = gold[i]!;
+    for (let k = 0; k < i; k++) if (gold[k] === t) continue outer;
+    const inCand = candCounts.get(t);
+    if (!inCand) continue;
+    let inGold = 1;
+    for (let k = i + 1; k < gold.length; k++) if (gold[k] === t) inGold++;
+    same += Math.min(inGold, inCand);
+  }
+  return same;
+}
+
+/** precision / recall / F1 from an overlap count (SQuAD v1.1: all 0 when nothing is shared). */
+export function prfFromOverlap(same: number, predLen: number, goldLen: number): { precision: number; recall: number; f1: number } {
+  if (same === 0) return { precision: 0, recall: 0, f1: 0 };
+  const precision = same / predLen;
+  const recall = same / goldLen;
+  return { precision, recall, f1: (2 * precision * recall) / (precision + recall) };
+}
+
 /** SQuAD v1.1 token precision / recall / F1 of a prediction against one gold. */
 export function prf(pred: string[], gold: string[]): { precision: number; recall: number; f1: number } {
   const same = overlapCount(pred, gold);

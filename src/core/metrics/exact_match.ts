@@ -5,7 +5,7 @@
  * // → { score: 1, decision: true, explanation: 'equals gold "William Shakespeare" after normalization' }
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
-import { normalize, type Normalization } from '../text/normalize.ts';
+import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
 
 export const card: MetricCard = {
@@ -15,6 +15,13 @@ export const card: MetricCard = {
   limits: 'Any extra word makes it 0: verbose but correct answers, paraphrases and synonyms all fail.',
   citation: 'Rajpurkar et al., 2016. SQuAD: 100,000+ Questions for Machine Comprehension of Text. EMNLP.',
 };
+
+/** Token lists equal — the same as comparing the space-joined strings, without building them. */
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export interface ExactMatchOptions {
   normalization?: Normalization;
@@ -27,11 +34,17 @@ export function createExactMatch(options: ExactMatchOptions = {}): Metric {
     card,
     threshold: 1,
     score(item: QaItem) {
-      const cand = normalize(item.candidate, mode);
-      const hit = item.golds.find((g) => normalize(g, mode) === cand);
+      const cand = normalizeTokens(item.candidate, mode);
+      let hit: string | undefined;
+      for (const g of item.golds) {
+        if (sameTokens(normalizeTokens(g, mode), cand)) {
+          hit = g;
+          break;
+        }
+      }
       if (hit !== undefined)
         return { score: 1, decision: true, explanation: `equals gold ${quote(hit)} after normalization`, details: { matched_gold: hit } };
-      return { score: 0, decision: false, explanation: `differs from every gold after normalization (candidate → ${quote(cand)})` };
+      return { score: 0, decision: false, explanation: `differs from every gold after normalization (candidate → ${quote(cand.join(' '))})` };
     },
   };
 }

@@ -5,7 +5,7 @@
  * // → { score: 1, decision: true, explanation: 'gold "1945" occurs in the candidate (token boundaries)' }
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
-import { normalize, type Normalization } from '../text/normalize.ts';
+import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
 
 export const card: MetricCard = {
@@ -22,10 +22,19 @@ export interface LexicalMatchOptions {
   mode?: 'token' | 'substring';
 }
 
-/** Whether normalized gold `g` occurs in normalized candidate `c` under the given mode. */
-export function contains(c: string, g: string, mode: 'token' | 'substring'): boolean {
+/**
+ * Whether gold tokens `g` occur in candidate tokens `c`: as a contiguous run of whole tokens (`token`), or as
+ * a substring of the space-joined text (`substring`). Tokens never contain spaces, so the run test equals
+ * ` ${c} `.includes(` ${g} `) without building the strings.
+ */
+export function contains(c: readonly string[], g: readonly string[], mode: 'token' | 'substring'): boolean {
   if (g.length === 0) return false;
-  return mode === 'substring' ? c.includes(g) : ` ${c} `.includes(` ${g} `);
+  if (mode === 'substring') return c.join(' ').includes(g.join(' '));
+  outer: for (let i = 0; i + g.length <= c.length; i++) {
+    for (let j = 0; j < g.length; j++) if (c[i + j] !== g[j]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
@@ -36,9 +45,14 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
     card,
     threshold: 1,
     score(item: QaItem) {
-      const cand = normalize(item.candidate, norm);
-      const normGolds = item.golds.map((g) => normalize(g, norm));
-      const i = normGolds.findIndex((g) => contains(cand, g, mode));
+      const cand = normalizeTokens(item.candidate, norm);
+      let i = -1;
+      let allEmpty = true;
+      for (let k = 0; k < item.golds.length && i < 0; k++) {
+        const g = normalizeTokens(item.golds[k]!, norm);
+        if (g.length > 0) allEmpty = false;
+        if (contains(cand, g, mode)) i = k;
+      }
       if (i >= 0) {
         const gold = item.golds[i]!;
         return {
@@ -48,7 +62,7 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
           details: { matched_gold: gold },
         };
       }
-      const why = normGolds.every((g) => g.length === 0) ? 'every gold is empty after normalization' : 'no gold occurs in the candidate';
+      const why = allEmpty ? 'every gold is empty after normalization' : 'no gold occurs in the candidate';
       return { score: 0, decision: false, explanation: why };
     },
   };

@@ -6,7 +6,7 @@
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
-import { prf, quote, round } from './common.ts';
+import { overlapWithCounts, prfFromOverlap, quote, round, tokenCounts } from './common.ts';
 
 export const card: MetricCard = {
   what: 'Bag-of-tokens overlap between the candidate and the best gold answer.',
@@ -30,10 +30,12 @@ export function createTokenF1(options: TokenF1Options = {}): Metric {
     threshold,
     score(item: QaItem) {
       const cand = normalizeTokens(item.candidate, mode);
+      const counts = tokenCounts(cand);
       let best = { precision: 0, recall: 0, f1: 0 };
       let bestGold: string | undefined;
       for (const g of item.golds) {
-        const r = prf(cand, normalizeTokens(g, mode));
+        const gt = normalizeTokens(g, mode);
+        const r = prfFromOverlap(overlapWithCounts(counts, gt), cand.length, gt.length);
         if (bestGold === undefined || r.f1 > best.f1) {
           best = r;
           bestGold = g;

@@ -14,7 +14,6 @@ import { canonicalNumberTokens } from './numbers.ts';
 export type Normalization = 'squad' | 'numeric';
 
 // Python's string.punctuation.
-const PUNCT = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 // Python's \b(a|an|the)\b with Unicode \w ≈ letters, numbers and underscore.
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 // Characters Python's str.split() treats as whitespace.
@@ -25,31 +24,87 @@ export function pySplit(s: string): string[] {
   return s.split(PY_WS).filter((t) => t.length > 0);
 }
 
+// Character classes for the one-pass tokenizer: 0 = [a-z0-9], 1 = ASCII punctuation (deleted),
+// 2 = whitespace as Python's str.split() sees it, 3 = anything else (kept; may or may not be a word char).
+const ASCII_CLASS = new Uint8Array(128).fill(3);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[a-z0-9]/.test(ch)) ASCII_CLASS[c] = 0;
+  else if (/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/.test(ch)) ASCII_CLASS[c] = 1;
+  else if (/[\t\n\v\f\r \x1c-\x1f]/.test(ch)) ASCII_CLASS[c] = 2;
+}
+const isPyWhitespace = (c: number): boolean =>
+  c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * One pass over lowercased text: delete ASCII punctuation (keeping '.' between two digits when asked),
+ * split on Python whitespace and drop the articles a/an/the — the same result as SQuAD's regex chain.
+ * Tokens made only of [a-z0-9] are checked for articles directly; the rare token with other characters
+ * goes through the Unicode-aware regex, so boundaries stay exactly Python's.
+ */
+function tokenize(t: string, keepDecimal: boolean): string[] {
+  // No closures in here: tsx wraps every closure in a name-keeping helper that dominates a hot loop.
+  const out: string[] = [];
+  let cur = '';
+  let runStart = -1;
+  let plain = true;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    let k = c < 128 ? ASCII_CLASS[c]! : isPyWhitespace(c) ? 2 : 3;
+    if (k === 1 && keepDecimal && c === 46 && isDigit(t.charCodeAt(i - 1)) && isDigit(t.charCodeAt(i + 1))) k = 3;
+    if (k === 0 || k === 3) {
+      if (runStart < 0) runStart = i;
+      if (k === 3 && c !== 46) plain = false;
+      continue;
+    }
+    if (runStart >= 0) {
+      cur += t.slice(runStart, i);
+      runStart = -1;
+    }
+    if (k === 2) {
+      emitToken(out, cur, plain);
+      cur = '';
+      plain = true;
+    }
+  }
+  if (runStart >= 0) cur += t.slice(runStart);
+  emitToken(out, cur, plain);
+  return out;
+}
+
+function emitToken(out: string[], tok: string, plain: boolean): void {
+  if (tok === '') return;
+  if (plain) {
+    if (tok !== 'a' && tok !== 'an' && tok !== 'the') out.push(tok);
+  } else if (tok.includes('a') || tok.includes('the')) out.push(...pySplit(tok.replace(ARTICLES, ' ')));
+  else out.push(tok);
+}
+
+function squadTokens(s: string): string[] {
+  return tokenize(s.toLowerCase(), false);
+}
+
 /** Official SQuAD v1.1 normalize_answer. */
 export function squadNormalize(s: string): string {
-  return pySplit(s.toLowerCase().replace(PUNCT, '').replace(ARTICLES, ' ')).join(' ');
+  return squadTokens(s).join(' ');
 }
 
 const TENS_WORDS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
 const HYPHEN_NUMBER = new RegExp(`\\b(${TENS_WORDS})-(?=[a-z])`, 'g');
-// Punctuation except a '.' between two digits (a decimal point).
-const PUNCT_KEEP_DECIMAL = /(?<!\d)\.|\.(?!\d)|[!"#$%&'()*+,\-/:;<=>?@[\\\]^_`{|}~]/g;
 
 function numericTokens(s: string): string[] {
-  const t = s
-    .toLowerCase()
-    .replace(/(\d),(?=\d{3}(?!\d))/g, '$1')
-    .replace(/%/g, ' percent ')
-    .replace(/\bper\s+cent\b/g, 'percent')
-    .replace(HYPHEN_NUMBER, '$1 ')
-    .replace(PUNCT_KEEP_DECIMAL, '')
-    .replace(ARTICLES, ' ');
-  return canonicalNumberTokens(pySplit(t));
+  // Each rewrite runs only when its trigger is present (same result, much faster).
+  let t = s.toLowerCase();
+  if (t.includes('%')) t = t.replace(/%/g, ' percent ');
+  if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
+  if (t.includes('-')) t = t.replace(HYPHEN_NUMBER, '$1 ');
+  return canonicalNumberTokens(tokenize(t, true));
 }
 
 /** Normalized tokens under the chosen normalization. */
 export function normalizeTokens(s: string, mode: Normalization = 'squad'): string[] {
-  return mode === 'squad' ? pySplit(squadNormalize(s)) : numericTokens(s);
+  return mode === 'squad' ? squadTokens(s) : numericTokens(s);
 }
 
 export function normalize(s: string, mode: Normalization = 'squad'): string {

@@ -20,18 +20,22 @@ const ORDINAL_UNITS: Record<string, number> = {
 };
 const ORDINAL_SCALES: Record<string, number> = { hundredth: 100, thousandth: 1e3, millionth: 1e6, billionth: 1e9 };
 
-const isNumberWord = (t: string): boolean => t in UNITS || t in TENS || t in SCALES;
+const has = (o: object, k: string): boolean => Object.hasOwn(o, k);
+const isNumberWord = (t: string): boolean => has(UNITS, t) || has(TENS, t) || has(SCALES, t);
 /** Whether number word `w` may continue a run ending in `prev` ("twenty" + "one", not "one" + "two"). */
 function canFollow(prev: string | undefined, w: string, next: string | undefined): boolean {
   if (prev === undefined) return isNumberWord(w);
-  const prevScale = prev in SCALES;
-  if (w === 'and') return prevScale && next !== undefined && (next in UNITS || next in TENS);
-  if (w in SCALES) return prev !== 'and' && !(prevScale && SCALES[prev]! >= SCALES[w]!);
-  if (w in TENS) return prevScale || prev === 'and';
-  if (w in UNITS) return UNITS[w]! > 0 && UNITS[w]! < 10 ? prev in TENS || prevScale || prev === 'and' : prevScale || prev === 'and';
+  const prevScale = has(SCALES, prev);
+  if (w === 'and') return prevScale && next !== undefined && (has(UNITS, next) || has(TENS, next));
+  if (has(SCALES, w)) return prev !== 'and' && !(prevScale && SCALES[prev]! >= SCALES[w]!);
+  if (has(TENS, w)) return prevScale || prev === 'and';
+  if (has(UNITS, w)) return UNITS[w]! > 0 && UNITS[w]! < 10 ? has(TENS, prev) || prevScale || prev === 'and' : prevScale || prev === 'and';
   return false;
 }
-const isOrdinalWord = (t: string): boolean => t in ORDINAL_UNITS || t in ORDINAL_SCALES;
+const isOrdinalWord = (t: string): boolean => has(ORDINAL_UNITS, t) || has(ORDINAL_SCALES, t);
+/** Every word that can start or continue a number: a cheap first test for the common non-number token. */
+const NUMERIC_WORDS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(SCALES), ...Object.keys(ORDINAL_UNITS), ...Object.keys(ORDINAL_SCALES)]);
+const startsWithDigit = (t: string): boolean => t.charCodeAt(0) >= 48 && t.charCodeAt(0) <= 57;
 
 export function ordinalSuffix(n: number): string {
   const mod100 = n % 100;
@@ -46,10 +50,10 @@ function wordsValue(words: string[]): number | null {
   let seen = false;
   for (const w of words) {
     if (w === 'and') continue;
-    if (w in UNITS) current += UNITS[w]!;
-    else if (w in TENS) current += TENS[w]!;
+    if (has(UNITS, w)) current += UNITS[w]!;
+    else if (has(TENS, w)) current += TENS[w]!;
     else if (w === 'hundred') current = (current || 1) * 100;
-    else if (w in SCALES) {
+    else if (has(SCALES, w)) {
       total += (current || 1) * SCALES[w]!;
       current = 0;
     } else return null;
@@ -67,7 +71,7 @@ export function canonicalNumberTokens(tokens: string[]): string[] {
   let i = 0;
   while (i < tokens.length) {
     const t = tokens[i]!;
-    if (isNumberWord(t) || isOrdinalWord(t) || /^\d+(\.\d+)?$/.test(t)) {
+    if ((startsWithDigit(t) && /^\d+(\.\d+)?$/.test(t)) || (NUMERIC_WORDS.has(t) && (isNumberWord(t) || isOrdinalWord(t)))) {
       // Greedy run: [digits|number words] (and number words)* [scale word]* [ordinal word]
       const run: string[] = [];
       let j = i;
@@ -81,7 +85,7 @@ export function canonicalNumberTokens(tokens: string[]): string[] {
         const next = tokens[j + 1];
         if (digitLead !== null) {
           // "3 million" → 3000000; digits followed by other number words stay separate.
-          if (w in SCALES && w !== 'hundred' && Number.isInteger(digitLead * SCALES[w]!)) {
+          if (has(SCALES, w) && w !== 'hundred' && Number.isInteger(digitLead * SCALES[w]!)) {
             run.push(w);
             j++;
             continue;
@@ -99,7 +103,7 @@ export function canonicalNumberTokens(tokens: string[]): string[] {
         const w = tokens[j]!;
         const base = run.length > 0 ? wordsValue(run) : 0;
         if (base !== null) {
-          if (w in ORDINAL_UNITS) ordinal = base + ORDINAL_UNITS[w]!;
+          if (has(ORDINAL_UNITS, w)) ordinal = base + ORDINAL_UNITS[w]!;
           else ordinal = (base || 1) * ORDINAL_SCALES[w]!;
           j++;
         }

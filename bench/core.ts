@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:core`: scores 100,000 rows built from the shared TriviaQA data with each lexical metric and
+ * pedants, prints rows/s and peak memory, and times the same exact-match / F1 / containment computations
+ * in a stdlib-only Python SQuAD-style script on the same rows (bench/squad_baseline.py), printing the ratio.
+ * Also checks that both sides agree (sums of scores under SQuAD normalization).
+ *
+ *   npm run bench:core [-- --rows 100000 --repeats 3]   (rows/s is the best of the repeats, on both sides)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEvouna, repoRoot, evounaPath } from '../scripts/evouna.ts';
+import { createMetric, METRIC_NAMES } from '../src/core/metrics/index.ts';
+import type { QaItem } from '../src/core/types.ts';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg('--rows', 100_000);
+const REPEATS = arg('--repeats', 3);
+
+// Every answer of every system, labelled or not, cycled to N rows.
+function buildRows(): QaItem[] {
+  const base: QaItem[] = loadEvouna().map(({ question, golds, candidate }) => ({ question, golds, candidate }));
+  const out: QaItem[] = [];
+  for (let i = 0; i < N; i++) out.push(base[i % base.length]!);
+  return out;
+}
+
+function python(): string {
+  for (const p of ['python3', '/usr/bin/python3']) {
+    try {
+      execFileSync(p, ['--version'], { stdio: 'ignore' });
+      return p;
+    } catch {
+      /* try the next */
+    }
+  }
+  throw new Error('python3 not found');
+}
+
+function main(): void {
+  const rows = buildRows();
+  const avgGolds = rows.reduce((s, r) => s + r.golds.length, 0) / rows.length;
+  console.log(`Verity bench:core — ${rows.length} rows from ${evounaPath()} (avg ${avgGolds.toFixed(1)} golds/row), Node ${process.version}`);
+  const results: Record<string, { rate: number; sum: number; peakMb: number }> = {};
+  const strict = { normalization: 'squad' as const };
+  const specs: [string, string, object][] = [
+    ...METRIC_NAMES.map((n) => [n, n, {}] as [string, string, object]),
+    ['lexical_match (squad norm.)', 'lexical_match', strict],
+  ];
+  for (const [label, name, settings] of specs) {
+    const m = createMetric(name, settings);
+    globalThis.gc?.();
+    let peak = process.memoryUsage().rss;
+    // Best of REPEATS passes (the first also warms the JIT up); the Python side does the same.
+    let best = Infinity;
+    let sum = 0;
+    for (let rep = 0; rep < REPEATS; rep++) {
+      const t = performance.now();
+      sum = 0;
+      for (let i = 0; i < rows.length; i++) {
+        sum += m.score(rows[i]!).score ?? 0;
+        if ((i & 4095) === 0) peak = Math.max(peak, process.memoryUsage().rss);
+      }
+      best = Math.min(best, (performance.now() - t) / 1000);
+    }
+    const secs = best;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    results[label] = { rate: rows.length / secs, sum, peakMb: peak / 2 ** 20 };
+    console.log(`  ${label.padEnd(28)} ${Math.round(rows.length / secs).toLocaleString('en-US').padStart(10)} rows/s   peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
+  }
+
+  const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
+  try {
+    const file = join(dir, 'rows.jsonl');
+    writeFileSync(file, rows.map((r) => JSON.stringify({ candidate: r.candidate, gold: r.golds })).join('\n'));
+    const py = JSON.parse(execFileSync(python(), [join(repoRoot, 'bench/squad_baseline.py'), file, String(REPEATS)], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Record<string, { rows_per_s: number; sum: number }>;
+    console.log(`\nPython (stdlib SQuAD-style script, ${execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim()}) on the same rows:`);
+    for (const [name, ts] of [['exact_match', 'exact_match'], ['token_f1', 'token_f1'], ['lexical_match', 'lexical_match (squad norm.)']] as const) {
+      const p = py[name]!;
+      const v = results[ts]!;
+      const agree = Math.abs(p.sum - v.sum) < 1e-6 * Math.max(1, p.sum);
+      console.log(
+        `  ${name.padEnd(14)} Python ${Math.round(p.rows_per_s).toLocaleString('en-US').padStart(8)} rows/s   Verity ${Math.round(v.rate).toLocaleString('en-US').padStart(9)} rows/s   ratio ${(v.rate / p.rows_per_s).toFixed(1)}×   results ${agree ? 'identical' : `DIFFER (${p.sum} vs ${v.sum})`}`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();

@@ -1,0 +1,354 @@
+import { describe, expect, it } from 'vitest';
+import { labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
+import { parseTable, type ParsedTable } from './parse.ts';
+import { VerityError, type Label } from '../types.ts';
+
+/** A JSONL table from plain objects (row n is line n). */
+const jsonl = (...objs: Record<string, unknown>[]): ParsedTable => parseTable(objs.map((o) => JSON.stringify(o)).join('\n'));
+const map = (t: ParsedTable, o: MapOptions = {}) => mapRows(t, o);
+
+function verityError(f: () => unknown, kind: 'usage' | 'input'): VerityError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(VerityError);
+    expect((e as VerityError).kind).toBe(kind);
+    return e as VerityError;
+  }
+  throw new Error('expected a VerityError, nothing was thrown');
+}
+
+// The recognised column names, written out from the README table (not read from FIELD_ALIASES).
+const ALIASES: [Field, string[]][] = [
+  ['id', ['id', 'qid', 'question_id']],
+  ['question', ['question', 'query', 'prompt']],
+  ['gold', ['gold', 'golds', 'answer', 'answers', 'reference', 'references', 'golden_answer']],
+  ['candidate', ['candidate', 'prediction', 'response', 'model_answer', 'output']],
+  ['label', ['label', 'judge', 'judgment', 'human_label', 'correct']],
+  ['choices', ['choices', 'options']],
+  ['wrong_answers', ['wrong_answers', 'incorrect_answers', 'distractors']],
+];
+const mixedCase = (s: string) => [...s].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
+
+describe('column aliases', () => {
+  for (const [field, names] of ALIASES)
+    it(`${field}: ${names.join(', ')} in any case`, () => {
+      for (const name of names)
+        for (const variant of [name, name.toUpperCase(), mixedCase(name)]) {
+          // Alone among unrelated columns; the actual spelling is returned.
+          expect(resolveColumns(['zzz', variant, 'yyy'])[field]).toBe(variant);
+        }
+    });
+
+  it('end to end with upper/mixed-case headers', () => {
+    const t = parseTable('QID,Query,Golden_Answer,Model_Answer,Human_Label,Options,Distractors\n' + 'q1,Capital?,Paris,Paris,Yes,"[""Paris"",""Rome""]",Rome\n');
+    const { rows, columns } = map(t);
+    expect(columns).toEqual({
+      id: 'QID',
+      question: 'Query',
+      gold: 'Golden_Answer',
+      candidate: 'Model_Answer',
+      label: 'Human_Label',
+      choices: 'Options',
+      wrong_answers: 'Distractors',
+    });
+    expect(rows).toEqual([
+      {
+        row: 1,
+        id: 'q1',
+        question: 'Capital?',
+        golds: ['Paris'],
+        candidate: 'Paris',
+        label: { kind: 'binary', correct: true },
+        rawLabel: 'Yes',
+        choices: ['Paris', 'Rome'],
+        wrongAnswers: ['Rome'],
+      },
+    ]);
+  });
+
+  it('when two aliases are present the first-listed one wins (gold before answer)', () => {
+    expect(resolveColumns(['answer', 'gold']).gold).toBe('gold');
+    expect(resolveColumns(['output', 'prediction']).candidate).toBe('prediction');
+  });
+});
+
+describe('--map', () => {
+  it('parses field=column pairs (field case-insensitive, spaces trimmed, column kept verbatim)', () => {
+    expect(parseMapSpec('candidate=answer_gpt4,label=judge_gpt4')).toEqual({ candidate: 'answer_gpt4', label: 'judge_gpt4' });
+    expect(parseMapSpec(' Candidate = Answer GPT4 , LABEL=judge ,')).toEqual({ candidate: 'Answer GPT4', label: 'judge' });
+    // Only the first "=" separates.
+    expect(parseMapSpec('candidate=a=b')).toEqual({ candidate: 'a=b' });
+  });
+
+  it('overrides the aliases, matching the column case-insensitively', () => {
+    const cols = ['question', 'golden_answer', 'candidate', 'answer_gpt4', 'judge_gpt4'];
+    expect(resolveColumns(cols, parseMapSpec('candidate=ANSWER_GPT4,label=Judge_GPT4'))).toEqual({
+      question: 'question',
+      gold: 'golden_answer',
+      candidate: 'answer_gpt4',
+      label: 'judge_gpt4',
+    });
+  });
+
+  it('a column mapped to one field is not also taken by alias for another', () => {
+    // "answer" is a gold alias; once mapped to candidate, gold must fall back to golden_answer.
+    const t = jsonl({ question: 'Who?', golden_answer: 'David Seville', answer: 'Ross Bagdasarian' });
+    const { rows, columns } = map(t, { map: parseMapSpec('candidate=answer') });
+    expect(columns.candidate).toBe('answer');
+    expect(columns.gold).toBe('golden_answer');
+    expect(rows[0]!.golds).toEqual(['David Seville']);
+    expect(rows[0]!.candidate).toBe('Ross Bagdasarian');
+  });
+
+  it('EVOUNA layout: --map candidate=answer_gpt4,label=judge_gpt4 --gold-sep /', () => {
+    const t = jsonl(
+      { question: 'What star sign is Jamie Lee Curtis?', golden_answer: 'Scorpio/Skorpio/Scorpio (disambiguation)', answer_fid: 'Libra', judge_fid: false, answer_gpt4: 'a Sagittarius', judge_gpt4: false },
+    );
+    const { rows } = map(t, { map: parseMapSpec('candidate=answer_gpt4,label=judge_gpt4'), goldSep: '/' });
+    expect(rows[0]).toMatchObject({
+      golds: ['Scorpio', 'Skorpio', 'Scorpio (disambiguation)'],
+      candidate: 'a Sagittarius',
+      label: { kind: 'binary', correct: false },
+    });
+  });
+
+  it('usage errors: unknown field, unknown column, malformed pair', () => {
+    expect(verityError(() => parseMapSpec('bogus=x'), 'usage').message).toMatch(/unknown field "bogus"/);
+    for (const bad of ['candidate', '=answer', 'candidate=', 'candidate= ', ' = '])
+      expect(verityError(() => parseMapSpec(bad), 'usage').message).toMatch(/--map expects field=column pairs/);
+    const e = verityError(() => map(jsonl({ gold: 'a', candidate: 'b' }), { map: { candidate: 'answer_gpt4' } }), 'usage');
+    expect(e.message).toMatch(/--map candidate=answer_gpt4: no such column/);
+    expect(e.message).toMatch(/the columns are gold, candidate/);
+  });
+});
+
+describe('gold answers', () => {
+  const golds = (gold: unknown, goldSep?: string) => map(jsonl({ gold, candidate: 'x' }), goldSep ? { goldSep } : {}).rows[0]?.golds;
+
+  it('a string, an array, a JSON-array string, a number', () => {
+    expect(golds('Paris')).toEqual(['Paris']);
+    expect(golds(['Paris', 'City of Light'])).toEqual(['Paris', 'City of Light']);
+    expect(golds('["Paris", "City of Light"]')).toEqual(['Paris', 'City of Light']);
+    expect(golds(' ["1945", 1946] ')).toEqual(['1945', '1946']);
+    expect(golds(1945)).toEqual(['1945']);
+  });
+
+  it('golds are trimmed; empty and null entries are dropped', () => {
+    expect(golds(['  a ', '', null, 'b'])).toEqual(['a', 'b']);
+    expect(golds('  Paris  ')).toEqual(['Paris']);
+  });
+
+  it('a bracketed string that is not JSON stays one gold', () => {
+    expect(golds('[citation needed]')).toEqual(['[citation needed]']);
+  });
+
+  it('split by goldSep only for plain strings', () => {
+    expect(golds('Scorpio / Skorpio /  / Scorpio (disambiguation)', '/')).toEqual(['Scorpio', 'Skorpio', 'Scorpio (disambiguation)']);
+    expect(golds('a|b', ' / ')).toEqual(['a|b']);
+    expect(golds(['AC/DC'], '/')).toEqual(['AC/DC']);
+    expect(golds('["AC/DC"]', '/')).toEqual(['AC/DC']);
+  });
+
+  it('from CSV, the JSON-array string that the CSV export writes reads back as a list', () => {
+    const t = parseTable('gold,candidate\n"[""Paris"",""Paname""]",Paris\n');
+    expect(map(t).rows[0]!.golds).toEqual(['Paris', 'Paname']);
+  });
+
+  it('a row without a gold is reported with its row (and line) and skipped', () => {
+    const t = jsonl(
+      { id: 'ok1', gold: 'a', candidate: 'a' },
+      { id: 'empty', gold: '', candidate: 'b' },
+      { id: 'null', gold: null, candidate: 'c' },
+      { id: 'list', gold: [], candidate: 'd' },
+      { id: 'blank', gold: ['  '], candidate: 'd' },
+      { id: 'nokey', candidate: 'e' },
+      { id: 'ok2', gold: 'f', candidate: 'f' },
+    );
+    const { rows, issues } = map(t);
+    expect(rows.map((r) => r.id)).toEqual(['ok1', 'ok2']);
+    expect(rows.map((r) => r.row)).toEqual([1, 7]);
+    expect(issues.map((i) => [i.row, i.severity])).toEqual([
+      [2, 'error'],
+      [3, 'error'],
+      [4, 'error'],
+      [5, 'error'],
+      [6, 'error'],
+    ]);
+    // JSONL: row = line, so only the row is named.
+    expect(issues[0]!.message).toBe('row 2: no gold answer in column "gold"; skipped');
+  });
+
+  it('CSV: when the line differs from the row number, both are named', () => {
+    // header line 1; row 1 spans lines 2-3; row 2 (no gold) is on line 4.
+    const { rows, issues } = map(parseTable('gold,candidate\na,"x\ny"\n,z\n'));
+    expect(rows).toHaveLength(1);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ row: 2, line: 4, severity: 'error' });
+    expect(issues[0]!.message).toBe('row 2 (line 4): no gold answer in column "gold"; skipped');
+  });
+});
+
+describe('candidate', () => {
+  it('null or missing → "" with a warning; the row is kept', () => {
+    const { rows, issues } = map(jsonl({ gold: 'a', candidate: null }, { gold: 'b' }, { gold: 'c', candidate: 0 }));
+    expect(rows.map((r) => r.candidate)).toEqual(['', '', '0']);
+    expect(issues.map((i) => [i.row, i.severity, i.message])).toEqual([
+      [1, 'warning', 'row 1: candidate is null; scored as an empty answer'],
+      [2, 'warning', 'row 2: candidate is missing; scored as an empty answer'],
+    ]);
+  });
+
+  it('non-string candidates become text (objects as JSON)', () => {
+    const { rows } = map(jsonl({ gold: 'a', candidate: true }, { gold: 'a', candidate: { text: 'x' } }));
+    expect(rows.map((r) => r.candidate)).toEqual(['true', '{"text":"x"}']);
+  });
+
+  it('no candidate column → one clear input error naming the aliases, the columns and --map', () => {
+    const e = verityError(() => map(parseTable('question,gold,answer_gpt4\nq,a,b\nq2,c,d\n')), 'input');
+    expect(e.message).toBe(
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are question, gold, answer_gpt4. Use --map candidate=COLUMN',
+    );
+  });
+
+  it('no gold column → an input error too', () => {
+    expect(verityError(() => map(jsonl({ question: 'q', candidate: 'b' })), 'input').message).toMatch(/^no gold-answer column/);
+  });
+});
+
+describe('labels', () => {
+  const T: Label = { kind: 'binary', correct: true };
+  const F: Label = { kind: 'binary', correct: false };
+  const cls = (c: string): Label => ({ kind: 'taxonomy', cls: c } as Label);
+
+  it('every binary spelling', () => {
+    const cases: [unknown, Label][] = [
+      [true, T], [false, F],
+      [1, T], [0, F],
+      ['1', T], ['0', F],
+      ['true', T], ['false', F], ['True', T], ['FALSE', F],
+      ['yes', T], ['no', F], ['Yes', T], ['NO', F],
+      ['correct', T], ['incorrect', F], ['Correct', T], ['INCORRECT', F],
+      [' true ', T],
+    ];
+    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
+  });
+
+  it('the eight class names, with - or _ and in any case', () => {
+    const cases: [string, string][] = [
+      ['exact', 'exact'], ['EXACT', 'exact'],
+      ['equivalent', 'equivalent'], ['Equivalent', 'equivalent'],
+      ['alternative-correct', 'alternative-correct'], ['alternative_correct', 'alternative-correct'], ['Alternative_Correct', 'alternative-correct'],
+      ['overinclusive-valid', 'overinclusive-valid'], ['overinclusive_valid', 'overinclusive-valid'], ['OverInclusive-Valid', 'overinclusive-valid'],
+      ['partial', 'partial'], ['PARTIAL', 'partial'],
+      ['overinclusive-invalid', 'overinclusive-invalid'], ['OVERINCLUSIVE_INVALID', 'overinclusive-invalid'],
+      ['invalid', 'invalid'], ['Invalid', 'invalid'],
+      ['contradictory', 'contradictory'], ['Contradictory', 'contradictory'],
+    ];
+    for (const [v, c] of cases) expect(parseLabel(v), v).toEqual(cls(c));
+  });
+
+  it('empty values are "no label" (not an error)', () => {
+    for (const v of [null, undefined, '', '  ', 'NaN', 'null', 'None']) expect(parseLabel(v), String(v)).toBeUndefined();
+  });
+
+  it('unknown values throw a message', () => {
+    for (const v of ['maybe', 2, -1, 0.5, 'over-inclusive-valid']) expect(() => parseLabel(v), String(v)).toThrow();
+  });
+
+  it('an unknown label: warning, row kept and scored, but without a label', () => {
+    const { rows, issues } = map(jsonl({ gold: 'a', candidate: 'a', label: 'maybe' }, { gold: 'b', candidate: 'b', label: 2 }, { gold: 'c', candidate: 'c', label: 'partial' }));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.label).toBeUndefined();
+    expect(rows[1]!.label).toBeUndefined();
+    expect(rows[2]!.label).toEqual(cls('partial'));
+    expect(rows[2]!.rawLabel).toBe('partial');
+    expect(issues.map((i) => [i.row, i.severity])).toEqual([
+      [1, 'warning'],
+      [2, 'warning'],
+    ]);
+    expect(issues[0]!.message).toMatch(/^row 1: label "maybe" is not one of .*; the row is scored but not used in agreement reports$/);
+    expect(issues[1]!.message).toMatch(/^row 2: label 2 is not 1\/0/);
+  });
+
+  it('labels through mapRows keep the raw spelling; a "correct" column of booleans is a label', () => {
+    const { rows, columns } = map(jsonl({ gold: 'a', candidate: 'a', correct: true }, { gold: 'a', candidate: 'b', correct: 0 }));
+    expect(columns.label).toBe('correct');
+    expect(rows.map((r) => [r.label, r.rawLabel])).toEqual([
+      [T, 'true'],
+      [F, '0'],
+    ]);
+  });
+
+  it('class labels reduce to correct for exact, equivalent, alternative-correct, overinclusive-valid only', () => {
+    const correct = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid'];
+    const wrong = ['partial', 'overinclusive-invalid', 'invalid', 'contradictory'];
+    for (const c of correct) expect(labelIsCorrect(cls(c)), c).toBe(true);
+    for (const c of wrong) expect(labelIsCorrect(cls(c)), c).toBe(false);
+    expect(labelIsCorrect(T)).toBe(true);
+    expect(labelIsCorrect(F)).toBe(false);
+  });
+});
+
+describe('ids', () => {
+  it('from the id column as text; the row number when absent or empty', () => {
+    const { rows } = map(jsonl({ id: 7, gold: 'a', candidate: 'a' }, { id: '', gold: 'a', candidate: 'a' }, { gold: 'a', candidate: 'a' }, { id: null, gold: 'a', candidate: 'a' }));
+    expect(rows.map((r) => r.id)).toEqual(['7', '2', '3', '4']);
+  });
+
+  it('no id column: ids are the row numbers', () => {
+    expect(map(parseTable('gold,candidate\na,a\nb,b\n')).rows.map((r) => r.id)).toEqual(['1', '2']);
+  });
+
+  it('duplicate ids are warned about; every row is kept', () => {
+    const { rows, issues } = map(jsonl({ id: 'x', gold: 'a', candidate: 'a' }, { id: 'y', gold: 'a', candidate: 'a' }, { id: 'x', gold: 'a', candidate: 'a' }, { id: 'x', gold: 'a', candidate: 'a' }));
+    expect(rows.map((r) => r.id)).toEqual(['x', 'y', 'x', 'x']);
+    expect(issues.map((i) => [i.row, i.severity, i.message])).toEqual([
+      [3, 'warning', 'row 3: duplicate id "x"'],
+      [4, 'warning', 'row 4: duplicate id "x"'],
+    ]);
+  });
+});
+
+describe('choices and wrong_answers', () => {
+  it('arrays, JSON-array strings and single strings; absent → undefined', () => {
+    const { rows } = map(
+      jsonl(
+        { gold: 'a', candidate: 'a', choices: ['a', 'b', 3], wrong_answers: '["b", "c"]' },
+        { gold: 'a', candidate: 'a', choices: 'a / b', wrong_answers: 'x' },
+        { gold: 'a', candidate: 'a' },
+      ),
+      { goldSep: '/' },
+    );
+    expect(rows[0]!.choices).toEqual(['a', 'b', '3']);
+    expect(rows[0]!.wrongAnswers).toEqual(['b', 'c']);
+    // A plain string is one item (--gold-sep is for golds only).
+    expect(rows[1]!.choices).toEqual(['a / b']);
+    expect(rows[1]!.wrongAnswers).toEqual(['x']);
+    expect(rows[2]!.choices).toBeUndefined();
+    expect(rows[2]!.wrongAnswers).toBeUndefined();
+  });
+
+  it('the options / distractors aliases', () => {
+    const { rows } = map(jsonl({ gold: 'a', candidate: 'a', options: '["a","b"]', distractors: ['b'] }));
+    expect(rows[0]!.choices).toEqual(['a', 'b']);
+    expect(rows[0]!.wrongAnswers).toEqual(['b']);
+  });
+
+  it('null values leave the field unset', () => {
+    const { rows } = map(jsonl({ gold: 'a', candidate: 'a', choices: null, wrong_answers: null }));
+    expect(rows[0]).not.toHaveProperty('choices');
+    expect(rows[0]).not.toHaveProperty('wrongAnswers');
+  });
+});
+
+describe('issues', () => {
+  it('parse issues come first, then mapping issues', () => {
+    const t = parseTable('{"gold":"a","candidate":null}\nnot json\n');
+    const { issues } = map(t);
+    expect(issues.map((i) => [i.row, i.severity])).toEqual([
+      [2, 'error'],
+      [1, 'warning'],
+    ]);
+  });
+});
