@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEvouna, repoRoot, evounaPath } from '../scripts/evouna.ts';
-import { createMetric, METRIC_NAMES } from '../src/core/metrics/index.ts';
+import { createSyncMetric, LEXICAL_METRICS } from '../src/core/metrics/index.ts';
 import type { QaItem } from '../src/core/types.ts';
 
 const arg = (name: string, dflt: number) => {
@@ -48,11 +48,11 @@ function main(): void {
   const results: Record<string, { rate: number; sum: number; peakMb: number }> = {};
   const strict = { normalization: 'squad' as const };
   const specs: [string, string, object][] = [
-    ...METRIC_NAMES.map((n) => [n, n, {}] as [string, string, object]),
+    ...LEXICAL_METRICS.map((n) => [n, n, {}] as [string, string, object]),
     ['lexical_match (squad norm.)', 'lexical_match', strict],
   ];
   for (const [label, name, settings] of specs) {
-    const m = createMetric(name, settings);
+    const m = createSyncMetric(name, settings);
     globalThis.gc?.();
     let peak = process.memoryUsage().rss;
     // Best of REPEATS passes (the first also warms the JIT up); the Python side does the same.

@@ -6,7 +6,7 @@ import { expose } from 'comlink';
 import { parseTable } from '../src/core/io/parse.ts';
 import { mapRows } from '../src/core/io/fields.ts';
 import { parseMetricList } from '../src/core/metrics/index.ts';
-import { agreement, outputRecord, scoreRow, type RowResults } from '../src/core/run.ts';
+import { agreement, outputRecord, scoreRows } from '../src/core/run.ts';
 import type { RowIssue } from '../src/core/io/parse.ts';
 
 export interface ScoreSummary {
@@ -29,12 +29,7 @@ const api = {
       const table = parseTable(bytes, name);
       const { rows, issues } = mapRows(table);
       const metrics = parseMetricList(undefined);
-      const results: RowResults[] = [];
-      for (let i = 0; i < rows.length; i++) {
-        results.push(scoreRow(rows[i]!, metrics));
-        if (i % 500 === 499) onProgress(i + 1, rows.length);
-      }
-      onProgress(rows.length, rows.length);
+      const results = await scoreRows(rows, metrics, {}, { batchSize: 500, onProgress });
       const correctRate = Object.fromEntries(
         metrics.map((m) => [m.name, rows.length ? results.filter((r) => r[m.name]?.decision === true).length / rows.length : 0]),
       );

@@ -6,12 +6,14 @@ import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type RowIssue } from '../core/io/parse.ts';
-import { mapRows, parseMapSpec, labelIsCorrect, type MapOptions } from '../core/io/fields.ts';
+import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
+import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv } from '../core/io/export.ts';
-import { createMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, type MetricSettings } from '../core/metrics/index.ts';
-import { agreement, combinedMetric, outputRecord, scoreRow, type AgreementReport, type RowResults } from '../core/run.ts';
+import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { agreement, combinedMetric, outputRecord, scoreRows, type AgreementReport, type RowResults } from '../core/run.ts';
 import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/protocol/index.ts';
-import { VerityError, type Metric, type QaRow, type CapClass } from '../core/types.ts';
+import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
+import type { ModelContext } from '../core/capabilities.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 interface CommonOptions {
@@ -71,7 +73,7 @@ function loadCalibrations(paths: string[] = []): Calibration[] {
   });
 }
 
-function buildMetrics(o: CommonOptions): Metric[] {
+function buildMetrics(o: CommonOptions): AnyMetric[] {
   const cals = loadCalibrations(o.calibration);
   const thresholds: Record<string, number> = {};
   for (const c of cals) if (c.metric && c.threshold !== undefined && !c.combination) thresholds[c.metric] = c.threshold;
@@ -81,22 +83,21 @@ function buildMetrics(o: CommonOptions): Metric[] {
     thresholds,
   };
   const metrics = parseMetricList(o.metrics, settings);
-  for (const c of cals) if (c.combination) metrics.push(combinedMetric(c.combination, c.combination.metrics.map((n) => createMetric(n, settings))));
+  for (const c of cals) if (c.combination) metrics.push(combinedMetric(c.combination, c.combination.metrics.map((n) => createSyncMetric(n, settings))));
   return metrics;
 }
 
 // ---------- scoring ----------
 
-function scoreAll(rows: QaRow[], metrics: Metric[], o: CommonOptions): RowResults[] {
+async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
   const show = o.progress ?? (process.stderr.isTTY === true && rows.length >= 2000);
   const bar = show ? new SingleBar({ stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true }, Presets.shades_classic) : null;
   const started = performance.now();
   bar?.start(rows.length, 0, { rate: 0 });
-  const results: RowResults[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    results.push(scoreRow(rows[i]!, metrics));
-    if (bar && (i % 500 === 499 || i === rows.length - 1)) bar.update(i + 1, { rate: Math.round((i + 1) / ((performance.now() - started) / 1000)) });
-  }
+  const results = await scoreRows(rows, metrics, ctx, {
+    batchSize: 256,
+    onProgress: (done) => bar?.update(done, { rate: Math.round(done / ((performance.now() - started) / 1000)) }),
+  });
   bar?.stop();
   return results;
 }
@@ -104,8 +105,9 @@ function scoreAll(rows: QaRow[], metrics: Metric[], o: CommonOptions): RowResult
 async function cmdScore(file: string, o: CommonOptions & { out?: string }): Promise<void> {
   const metrics = buildMetrics(o);
   const { rows } = load(file, o);
-  const results = scoreAll(rows, metrics, o);
-  const records = rows.map((r, i) => outputRecord(r, results[i]!));
+  const results = await scoreAll(rows, metrics, o);
+  const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+  const records = rows.map((r, i) => outputRecord(r, results[i]!, detailed));
   const csv = o.out !== undefined && /\.csv$/i.test(o.out);
   if (o.out !== undefined && !csv && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl or .csv file name`, 'usage');
   const names = metrics.map((m) => m.name);
@@ -196,11 +198,11 @@ function reportText(json: Record<string, unknown>): string {
   return `${lines.join('\n')}\n`;
 }
 
-function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; seed?: string; resamples?: string }): void {
+async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; seed?: string; resamples?: string }): Promise<void> {
   const metrics = buildMetrics(o);
   const { rows, skipped } = load(file, o);
   if (!rows.some((r) => r.label)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
-  const results = scoreAll(rows, metrics, o);
+  const results = await scoreAll(rows, metrics, o);
   const rep = agreement(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
   const json = reportJson(rep, skipped);
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
@@ -215,13 +217,13 @@ function intOption(v: string | undefined, name: string, dflt: number): number {
 
 // ---------- calibrate ----------
 
-function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objective: Objective; out: string }): void {
+async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objective: Objective; out: string }): Promise<void> {
   const names = o.metric.split(',').map((s) => s.trim()).filter(Boolean);
   const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
   const { rows } = load(file, o);
   const labelled = rows.map((r, i) => ({ r, i })).filter((x) => x.r.label);
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
-  const results = scoreAll(labelled.map((x) => x.r), metrics, o);
+  const results = await scoreAll(labelled.map((x) => x.r), metrics, o);
   const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
   let cal: Calibration;
   try {
@@ -241,11 +243,55 @@ function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objecti
   process.stderr.write(`verity: wrote ${o.out}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}\n`);
 }
 
+// ---------- statements / explain ----------
+
+async function cmdStatements(file: string, o: { map?: string; progress?: boolean }): Promise<void> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file === '-' ? 0 : file);
+  } catch (e) {
+    throw new VerityError(`cannot read ${file}: ${(e as Error).message}`, 'input');
+  }
+  const table = parseTable(bytes, file);
+  const cols = resolveColumns(table.columns, o.map ? parseMapSpec(o.map) : {});
+  // The answer to restate: the candidate column when there is one, else the (first) gold answer.
+  const answerCol = cols.candidate ?? cols.gold;
+  if (!cols.question || !answerCol)
+    throw new VerityError(`statements needs a question column and an answer column; the columns are ${table.columns.join(', ')}. Use --map question=COLUMN,candidate=COLUMN`, 'input');
+  for (const issue of table.issues) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
+  const writer = createRuleWriter();
+  const items = table.records.map((r) => {
+    const a = r.data[answerCol];
+    const answer = Array.isArray(a) ? String(a[0] ?? '') : a === null || a === undefined ? '' : String(a);
+    const id = cols.id && r.data[cols.id] != null ? String(r.data[cols.id]) : String(r.row);
+    return { id, question: String(r.data[cols.question!] ?? ''), answer };
+  });
+  const statements = await writer.write(items);
+  for (let i = 0; i < items.length; i++)
+    process.stdout.write(`${JSON.stringify({ ...items[i], statement: statements[i], writer: writer.name })}\n`);
+}
+
+async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
+  const metrics = o.metrics ? buildMetrics(o) : METRIC_NAMES.map((n) => createMetric(n));
+  const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
+  const [results] = await scoreRows([row], metrics, {});
+  const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));
+  if (o.json) return void process.stdout.write(`${JSON.stringify(record)}\n`);
+  const lines = [`question:  ${o.question}`, `gold:      ${o.gold.join(' | ')}`, `candidate: ${o.candidate}`, ''];
+  for (const m of metrics) {
+    const r = results![m.name]!;
+    const verdict = r.decision === null ? 'n/a' : r.decision ? 'correct' : 'incorrect';
+    const extra = r.class ? ` [${r.class}]` : r.set ? ` [${r.set}]` : '';
+    lines.push(`${m.name.padEnd(14)} ${r.score === null ? '   —  ' : r.score.toFixed(3).padStart(6)}  ${verdict.padEnd(9)}${extra}  ${r.explanation}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 // ---------- program ----------
 
 function common(cmd: Command): Command {
   return cmd
-    .option('--metrics <list>', `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${METRIC_NAMES.join(',')})`)
+    .option('--metrics <list>', `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(',')})`)
     .option('--map <pairs>', 'column mapping, e.g. candidate=answer_gpt4,label=judge_gpt4')
     .option('--gold-sep <sep>', "split a gold string into several golds, e.g. ' / '")
     .addOption(new Option('--normalization <mode>', 'normalization for every lexical metric').choices(['squad', 'numeric']))
@@ -278,6 +324,17 @@ export function program(): Command {
     .addOption(new Option('--objective <name>', 'what the threshold maximizes').choices(['mcc', 'accuracy', 'f1']).default('mcc'))
     .requiredOption('--out <file>', 'calibration JSON to write')
     .action(cmdCalibrate);
+  p.command('statements')
+    .argument('<file>', 'rows with a question and an answer (candidate, else gold) column')
+    .description('turn each (question, answer) into a declarative statement; one JSONL line per row')
+    .option('--map <pairs>', 'column mapping, e.g. question=q,candidate=a')
+    .action(cmdStatements);
+  common(p.command('explain').description('every metric on one example, with its reasons'))
+    .requiredOption('--question <text>', 'the question')
+    .requiredOption('--gold <text>', 'a gold answer (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
+    .requiredOption('--candidate <text>', 'the answer to judge')
+    .option('--json', 'print one JSON object')
+    .action(cmdExplain);
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {

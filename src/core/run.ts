@@ -1,22 +1,63 @@
 /**
  * Scoring and agreement over parsed rows: the engine behind `verity score`, `verity evaluate` and the app.
  */
-import { VerityError, type CapClass, type Label, type Metric, type MetricResult, type QaRow } from './types.ts';
+import { VerityError, isBatchMetric, type AnyMetric, type CapClass, type Label, type Metric, type MetricResult, type QaItem, type QaRow } from './types.ts';
+import type { ModelContext } from './capabilities.ts';
 import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './protocol/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
 
 export type RowResults = Record<string, MetricResult>;
 
-/** Scores one row with every metric; a metric that throws gives nulls and says why instead of stopping the run. */
-export function scoreRow(row: QaRow, metrics: readonly Metric[]): RowResults {
+const finite = (m: { name: string }, r: MetricResult): MetricResult =>
+  r.score === null || Number.isFinite(r.score) ? r : { score: null, decision: null, explanation: `${m.name} produced no finite score` };
+
+/** Scores one row with every synchronous metric; a metric that throws gives nulls and says why instead of stopping the run. */
+export function scoreRow(row: QaItem, metrics: readonly Metric[]): RowResults {
   const out: RowResults = {};
   for (const m of metrics) {
     try {
-      const r = m.score(row);
-      out[m.name] = Number.isFinite(r.score ?? 0) ? r : { score: null, decision: null, explanation: `${m.name} produced no finite score` };
+      out[m.name] = finite(m, m.score(row));
     } catch (e) {
       out[m.name] = { score: null, decision: null, explanation: `${m.name} failed on this row: ${(e as Error).message}` };
     }
+  }
+  return out;
+}
+
+export interface ScoreOptions {
+  /** Rows per batch handed to model-based metrics (default 64). */
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Scores rows with any mix of synchronous and model-based metrics, batch by batch. A model metric that fails
+ * on a batch gives nulls with the reason for those rows; the other metrics and batches go on.
+ */
+export async function scoreRows(rows: readonly QaItem[], metrics: readonly AnyMetric[], ctx: ModelContext = {}, opts: ScoreOptions = {}): Promise<RowResults[]> {
+  const sync = metrics.filter((m): m is Metric => !isBatchMetric(m));
+  const batch = metrics.filter(isBatchMetric);
+  const size = Math.max(1, opts.batchSize ?? 64);
+  const out: RowResults[] = [];
+  for (let start = 0; start < rows.length; start += size) {
+    opts.signal?.throwIfAborted();
+    const chunk = rows.slice(start, start + size);
+    const part = chunk.map((r) => scoreRow(r, sync));
+    for (const m of batch) {
+      let res: MetricResult[];
+      try {
+        res = await m.scoreBatch(chunk, ctx);
+        if (res.length !== chunk.length) throw new Error(`returned ${res.length} results for ${chunk.length} rows`);
+      } catch (e) {
+        const explanation = `${m.name} failed on this batch: ${(e as Error).message}`;
+        res = chunk.map(() => ({ score: null, decision: null, explanation }));
+      }
+      res.forEach((r, i) => (part[i]![m.name] = finite(m, r)));
+    }
+    // Keep the caller's metric order in every row.
+    for (const p of part) out.push(Object.fromEntries(metrics.map((m) => [m.name, p[m.name]!])));
+    opts.onProgress?.(out.length, rows.length);
   }
   return out;
 }
@@ -25,10 +66,21 @@ export function scoreRow(row: QaRow, metrics: readonly Metric[]): RowResults {
 export const labelValue = (l: Label | undefined): boolean | CapClass | null =>
   l === undefined ? null : l.kind === 'binary' ? l.correct : l.cls;
 
-/** One JSONL output record (stable key order, so output is byte-identical across runs). */
-export function outputRecord(row: QaRow, results: RowResults): Record<string, unknown> {
+/**
+ * One JSONL output record (stable key order, so output is byte-identical across runs). `detailed` names the
+ * metrics whose structured details (statements, NLI distributions, group scores…) go into the output.
+ */
+export function outputRecord(row: QaRow, results: RowResults, detailed: ReadonlySet<string> = new Set()): Record<string, unknown> {
   const metrics: Record<string, unknown> = {};
-  for (const [name, r] of Object.entries(results)) metrics[name] = { score: r.score, decision: r.decision, explanation: r.explanation };
+  for (const [name, r] of Object.entries(results))
+    metrics[name] = {
+      score: r.score,
+      decision: r.decision,
+      ...(r.class !== undefined ? { class: r.class } : {}),
+      ...(r.set !== undefined ? { set: r.set } : {}),
+      explanation: r.explanation,
+      ...(r.details !== undefined && detailed.has(name) ? { details: r.details } : {}),
+    };
   return { id: row.id, question: row.question, gold: row.golds, candidate: row.candidate, label: labelValue(row.label), metrics };
 }
 
@@ -56,7 +108,7 @@ export interface AgreementReport {
 export function agreement(
   rows: readonly QaRow[],
   results: readonly RowResults[],
-  metrics: readonly Metric[],
+  metrics: readonly AnyMetric[],
   bootstrap: BootstrapOptions = {},
 ): AgreementReport {
   const idx = rows.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);

@@ -1,4 +1,5 @@
 /** Shared data types of the Verity core. Pure data: no DOM, no models. */
+import type { Capability, ModelContext, NliDistribution } from './capabilities.ts';
 
 /** The eight ordered correctness classes of the CAP taxonomy. */
 export const CAP_CLASSES = [
@@ -16,6 +17,15 @@ export type CapClass = (typeof CAP_CLASSES)[number];
 /** A human label: binary correct/incorrect, or one of the eight classes. */
 export type Label = { kind: 'binary'; correct: boolean } | { kind: 'taxonomy'; cls: CapClass };
 
+/** NLI probabilities computed elsewhere for one gold answer (input field `nli`, one entry per gold, in order). */
+export interface ProvidedNli {
+  goldToCandidate: NliDistribution;
+  candidateToGold: NliDistribution;
+}
+
+/** The entailment-hierarchy set (Yao & Barbosa): which direction(s) of entailment hold. */
+export type EntailmentSet = 'superior' | 'inferior' | 'equivalent' | 'incorrect';
+
 /** One question-answer pair to judge, as the metrics see it. */
 export interface QaItem {
   question: string;
@@ -27,6 +37,10 @@ export interface QaItem {
   choices?: string[];
   /** Known wrong answers (A-VERT). */
   wrongAnswers?: string[];
+  /** NLI probabilities supplied with the input, one entry per gold (validated on input). */
+  nli?: ProvidedNli[];
+  /** Statements supplied with the input. */
+  statements?: { gold: string[]; candidate: string };
 }
 
 /** One parsed input row. */
@@ -50,6 +64,10 @@ export interface MetricResult {
   explanation: string;
   /** Structured detail for explanations in the UI (matched gold, sub-scores…). */
   details?: Record<string, unknown>;
+  /** taxonomy: the predicted class. */
+  class?: CapClass;
+  /** hierarchy: the entailment set. */
+  set?: EntailmentSet;
 }
 
 /** The short card every metric carries (shown by the CLI and the Learn page). */
@@ -69,6 +87,19 @@ export interface Metric {
   readonly threshold: number;
   score(item: QaItem): MetricResult;
 }
+
+/** A metric that scores batches asynchronously with model capabilities (or probabilities given in the input). */
+export interface BatchMetric {
+  readonly name: string;
+  readonly card: MetricCard;
+  readonly threshold: number;
+  /** Capabilities it uses when the row does not carry what it needs. */
+  readonly needs: readonly Capability[];
+  scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]>;
+}
+
+export type AnyMetric = Metric | BatchMetric;
+export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in m;
 
 export class VerityError extends Error {
   constructor(

@@ -2,10 +2,11 @@
  * Maps parsed records to QA rows: finds the question / gold / candidate / label / choices columns by name
  * (case-insensitive, overridable), coerces values, and reports every row it cannot use and why.
  */
-import { CAP_CLASSES, VerityError, type CapClass, type Label, type QaRow } from '../types.ts';
+import { CAP_CLASSES, VerityError, type CapClass, type Label, type ProvidedNli, type QaRow } from '../types.ts';
+import type { NliDistribution } from '../capabilities.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
 
-export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli'] as const;
+export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
 
 /** Column names recognised for each field, in order of preference. */
@@ -18,6 +19,7 @@ export const FIELD_ALIASES: Record<Field, string[]> = {
   choices: ['choices', 'options'],
   wrong_answers: ['wrong_answers', 'incorrect_answers', 'distractors'],
   nli: ['nli'],
+  statements: ['statements'],
 };
 
 export type ColumnMap = Partial<Record<Field, string>>;
@@ -119,12 +121,54 @@ function toList(v: unknown, sep?: string): string[] {
   return [toText(v)];
 }
 
+const jsonValue = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw 'is not valid JSON';
+  }
+};
+
+function distribution(v: unknown, where: string): NliDistribution {
+  if (!Array.isArray(v) || v.length !== 3) throw `${where} must be three numbers [entailment, neutral, contradiction]`;
+  if (!v.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) throw `${where} must hold numbers ≥ 0, got ${JSON.stringify(v)}`;
+  const sum = (v[0] as number) + (v[1] as number) + (v[2] as number);
+  if (Math.abs(sum - 1) > 1e-3) throw `${where} sums to ${sum.toFixed(4)}, not 1 (±0.001)`;
+  return { entailment: v[0] as number, neutral: v[1] as number, contradiction: v[2] as number };
+}
+
+/**
+ * Validates NLI probabilities supplied with a row: one entry per gold, in order, each
+ * {"gold_to_candidate": [ent, neu, con], "candidate_to_gold": [ent, neu, con]}. Throws a message string.
+ */
+export function parseProvidedNli(raw: unknown, golds: number): ProvidedNli[] {
+  const v = jsonValue(raw);
+  const list = Array.isArray(v) ? v : [v];
+  if (list.length !== golds) throw `has ${list.length} entries but the row has ${golds} gold answers (one entry per gold, in order)`;
+  return list.map((e, i) => {
+    if (typeof e !== 'object' || e === null) throw `entry ${i + 1} must be an object with gold_to_candidate and candidate_to_gold`;
+    const o = e as Record<string, unknown>;
+    return {
+      goldToCandidate: distribution(o.gold_to_candidate, `entry ${i + 1}: gold_to_candidate`),
+      candidateToGold: distribution(o.candidate_to_gold, `entry ${i + 1}: candidate_to_gold`),
+    };
+  });
+}
+
+/** Validates statements supplied with a row: {"gold": [one per gold], "candidate": "…"}. */
+export function parseStatements(raw: unknown, golds: number): { gold: string[]; candidate: string } {
+  const v = jsonValue(raw) as Record<string, unknown> | null;
+  if (typeof v !== 'object' || v === null || !Array.isArray(v.gold) || typeof v.candidate !== 'string')
+    throw 'must be {"gold": ["…", …], "candidate": "…"}';
+  if (v.gold.length !== golds || !v.gold.every((g) => typeof g === 'string')) throw `needs one gold statement per gold answer (${golds})`;
+  return { gold: v.gold as string[], candidate: v.candidate };
+}
+
 export interface MappedRows {
   rows: QaRow[];
   columns: ColumnMap;
   issues: RowIssue[];
-  /** Raw `nli` values by row number, for the model-based metrics. */
-  extras: Map<number, Record<string, unknown>>;
 }
 
 export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRows {
@@ -141,7 +185,6 @@ export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRow
       'input',
     );
   const rows: QaRow[] = [];
-  const extras = new Map<number, Record<string, unknown>>();
   const seenIds = new Set<string>();
   for (const rec of table.records) {
     const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
@@ -174,8 +217,21 @@ export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRow
     }
     if (cols.choices && d[cols.choices] != null) row.choices = toList(d[cols.choices]);
     if (cols.wrong_answers && d[cols.wrong_answers] != null) row.wrongAnswers = toList(d[cols.wrong_answers]);
-    if (cols.nli && d[cols.nli] != null) extras.set(rec.row, { nli: d[cols.nli] });
+    if (cols.nli && d[cols.nli] != null && d[cols.nli] !== '') {
+      try {
+        row.nli = parseProvidedNli(d[cols.nli], golds.length);
+      } catch (message) {
+        warn(`nli: ${String(message)}; the row is scored without these probabilities`);
+      }
+    }
+    if (cols.statements && d[cols.statements] != null && d[cols.statements] !== '') {
+      try {
+        row.statements = parseStatements(d[cols.statements], golds.length);
+      } catch (message) {
+        warn(`statements: ${String(message)}; they are ignored`);
+      }
+    }
     rows.push(row);
   }
-  return { rows, columns: cols, issues, extras };
+  return { rows, columns: cols, issues };
 }

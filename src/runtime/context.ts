@@ -1,0 +1,60 @@
+/**
+ * Model capabilities for the core metrics (Nli, Ranker, Embedder, StatementWriter) on top of a model host —
+ * the in-process host in Node or the worker proxy in the browser. A model loads on first use, so a run whose
+ * rows carry their own NLI probabilities never downloads one. Host errors become thrown Errors, which the
+ * runner turns into per-batch "not scored: why" results.
+ */
+import type { ModelContext } from '../core/capabilities.ts';
+import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
+import type { HostResult, LoadedModel, LoadProgress, ModelSpec, Role } from './protocol.ts';
+
+/** The host methods the capabilities need (ModelHost, or a comlink proxy of it). */
+export interface HostLike {
+  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>>;
+  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>>;
+  rerank(query: string, docs: string[]): Promise<HostResult<number[]>>;
+  embed(texts: string[]): Promise<HostResult<Float32Array[]>>;
+  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>>;
+  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>>;
+}
+
+export interface HostContextOptions {
+  onProgress?: (role: Role, p: LoadProgress) => void;
+  /** Called once per role when its model is loaded (device, dtype, fallbacks…). */
+  onLoaded?: (info: LoadedModel) => void;
+}
+
+const unwrap = <T>(r: HostResult<T>): T => {
+  if (r.ok) return r.value;
+  throw new Error(r.error.message);
+};
+
+/** A ModelContext whose capabilities exist for the given specs and load lazily, once. */
+export function hostContext(host: HostLike, specs: Partial<Record<Role, ModelSpec>>, opts: HostContextOptions = {}): ModelContext & { provenance: Record<string, LoadedModel> } {
+  const provenance: Record<string, LoadedModel> = {};
+  const loads = new Map<Role, Promise<void>>();
+  const ensure = (role: Role): Promise<void> => {
+    let p = loads.get(role);
+    if (!p) {
+      p = host.load(specs[role]!, opts.onProgress ? (x) => opts.onProgress!(role, x) : undefined).then((r) => {
+        const info = unwrap(r);
+        provenance[role] = info;
+        opts.onLoaded?.(info);
+      });
+      // A failed load is retried on the next batch rather than remembered forever.
+      p.catch(() => loads.delete(role));
+      loads.set(role, p);
+    }
+    return p;
+  };
+  const ctx: ModelContext & { provenance: Record<string, LoadedModel> } = { provenance };
+  if (specs.nli) ctx.nli = { classify: async (pairs) => (await ensure('nli'), unwrap(await host.nli(pairs))) };
+  if (specs.reranker) ctx.ranker = { score: async (q, docs) => (await ensure('reranker'), unwrap(await host.rerank(q, docs))) };
+  if (specs.embedder)
+    ctx.embedder = {
+      embed: async (texts) => (await ensure('embedder'), unwrap(await host.embed(texts))),
+      embedTokens: async (texts) => (await ensure('embedder'), unwrap(await host.embedTokens(texts))),
+    };
+  if (specs.statements) ctx.writer = { name: specs.statements.id, write: async (items) => (await ensure('statements'), unwrap(await host.writeStatements(items))) };
+  return ctx;
+}

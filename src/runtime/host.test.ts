@@ -1,0 +1,134 @@
+/**
+ * The model host in Node on the project's tiny fixture models (test/models, made by the global setup), through
+ * the real loading path: local folder → transformers.js → onnxruntime-node. Expected outputs come from the
+ * fixtures' independent reference forward pass (expected.json).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
+import { createNodeHost, parseModelArg } from './node.ts';
+import { hostContext } from './context.ts';
+import { plan, nliLabelIndex } from './host.ts';
+import type { ModelSpec, ProbeInfo } from './protocol.ts';
+
+const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
+const expected = <T>(m: string): T => JSON.parse(readFileSync(join(dir(m), 'expected.json'), 'utf8')) as T;
+interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<string, number> }
+const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
+const local = (role: ModelSpec['role'], m: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ ...parseModelArg(role, dir(m)), ...extra });
+const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-4);
+
+describe('ModelHost (Node, CPU) on fixture models', () => {
+  it('NLI: probabilities by label name match the reference, whatever the output order', async () => {
+    for (const m of ['tiny-nli', 'tiny-nli-reordered']) {
+      const host = createNodeHost();
+      const loaded = await host.load(local('nli', m));
+      expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+      if (!loaded.ok) return;
+      expect(loaded.value).toMatchObject({ device: 'cpu', dtype: 'fp32', revision: 'local' });
+      const got = await host.nli(nliCases.map(({ premise, hypothesis }) => ({ premise, hypothesis })));
+      expect(got.ok).toBe(true);
+      if (!got.ok) return;
+      got.value.forEach((d, i) => {
+        close(d.entailment, nliCases[i]!.probs_by_label.entailment!);
+        close(d.neutral, nliCases[i]!.probs_by_label.neutral!);
+        close(d.contradiction, nliCases[i]!.probs_by_label.contradiction!);
+      });
+    }
+  });
+
+  it('refuses a classifier without entailment / neutral / contradiction labels, as data', async () => {
+    const r = await createNodeHost().load(local('nli', 'tiny-nli-nolabels'));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('unsupported-model');
+    expect(r.error.message).toMatch(/not an NLI classifier.*LABEL_0/);
+    expect(r.error.device).toBe('cpu');
+  });
+
+  it('a failing canary falls back (q8 → fp32) and then refuses, saying why', async () => {
+    const wrong = { kind: 'values' as const, inputs: [{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }], expected: [[0.2, 0.3, 0.5]], tolerance: 1e-3 };
+    const r = await createNodeHost().load(local('nli', 'tiny-nli', { dtypes: { cpu: ['q8', 'fp32'] }, canary: wrong }));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('canary-failed');
+    expect(r.error.message).toMatch(/cpu\/q8: canary failed.*cpu\/fp32/s);
+  });
+
+  it('a passing canary is recorded with the load', async () => {
+    const c = nliCases[1]!;
+    const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [[c.probs_by_label.entailment!, c.probs_by_label.neutral!, c.probs_by_label.contradiction!]], tolerance: 1e-4 };
+    const r = await createNodeHost().load(local('nli', 'tiny-nli', { canary }));
+    expect(r.ok && r.value.canary?.passed).toBe(true);
+  });
+
+  it('reranker: sigmoid of the single logit; embedder: mean-pooled, normalized vectors', async () => {
+    const host = createNodeHost();
+    expect((await host.load(local('reranker', 'tiny-reranker'))).ok).toBe(true);
+    const rr = expected<{ cases: { query: string; passage: string; logit: number }[] }>('tiny-reranker').cases;
+    for (const c of rr) {
+      const s = await host.rerank(c.query, [c.passage]);
+      expect(s.ok).toBe(true);
+      if (s.ok) close(s.value[0]!, 1 / (1 + Math.exp(-c.logit)));
+    }
+    expect((await host.load(local('embedder', 'tiny-embedder'))).ok).toBe(true);
+    const ec = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
+    const e = await host.embed(ec.map((c) => c.text));
+    expect(e.ok).toBe(true);
+    if (e.ok) e.value.forEach((v, i) => ec[i]!.embedding.forEach((x, k) => close(v[k]!, x)));
+    const t = await host.embedTokens([ec[0]!.text]);
+    expect(t.ok && t.value[0]!.tokens.length).toBe(t.ok ? t.value[0]!.vectors.length : -1);
+    expect(t.ok && t.value[0]!.tokens.includes('[CLS]')).toBe(false);
+  });
+
+  it('statements: the seq2seq model generates what the reference decoder generates', async () => {
+    const host = createNodeHost();
+    const t5 = expected<{ cases: { input: string; text: string }[] }>('tiny-t5').cases;
+    // The prompt is the answer itself, so the model sees exactly the reference input.
+    const r = await host.load(local('statements', 'tiny-t5', { prompt: '{question}{answer}' }));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    const out = await host.writeStatements(t5.map((c) => ({ question: '', answer: c.input })));
+    expect(out.ok).toBe(true);
+    // The reference decoded 8 tokens; the writer allows more, so its text starts with the reference text.
+    if (out.ok) t5.forEach((c, i) => expect(out.value[i]!.startsWith(c.text), `${out.value[i]} vs ${c.text}`).toBe(true));
+  });
+
+  it('shares one in-flight load per model and reports not-loaded roles as errors', async () => {
+    const host = createNodeHost();
+    const spec = local('nli', 'tiny-nli');
+    const [a, b] = await Promise.all([host.load(spec), host.load(spec)]);
+    expect(a).toBe(b);
+    const r = await host.rerank('q', ['d']);
+    expect(r.ok === false && r.error.code).toBe('not-loaded');
+  });
+
+  it('a missing local folder is a not-found error with the model id', async () => {
+    const r = await createNodeHost().load({ role: 'nli', id: '/nonexistent/model', revision: 'local', source: { kind: 'local', path: '/nonexistent/model' } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(['not-found', 'load-failed']).toContain(r.error.code);
+  });
+
+  it('hostContext loads lazily and records provenance', async () => {
+    const host = createNodeHost();
+    const ctx = hostContext(host, { nli: local('nli', 'tiny-nli') });
+    expect(ctx.provenance).toEqual({});
+    const d = await ctx.nli!.classify([{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }]);
+    close(d[0]!.entailment, nliCases[0]!.probs_by_label.entailment!);
+    expect(ctx.provenance.nli).toMatchObject({ device: 'cpu', dtype: 'fp32' });
+  });
+});
+
+describe('device planning and label mapping', () => {
+  const browser = (gpu: boolean): ProbeInfo => ({ platform: 'browser', webgpu: gpu ? { vendor: 'google', architecture: 'swiftshader', description: '', isFallbackAdapter: true, shaderF16: false } : null, threads: 2, crossOriginIsolated: true, storage: null });
+  const spec: ModelSpec = { role: 'nli', id: 'x/y', revision: 'r', source: { kind: 'hub' }, dtypes: { webgpu: ['fp16', 'fp32'], wasm: ['q8', 'fp32'], cpu: ['q8', 'fp32'] } };
+  it('WebGPU first when an adapter exists, then WASM, then fp32', () => {
+    expect(plan(spec, browser(true))).toEqual([{ device: 'webgpu', dtype: 'fp16' }, { device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'fp32' }]);
+    expect(plan(spec, browser(false))).toEqual([{ device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'fp32' }]);
+    expect(plan(spec, { ...browser(false), platform: 'node' })).toEqual([{ device: 'cpu', dtype: 'q8' }, { device: 'cpu', dtype: 'fp32' }]);
+  });
+  it('reads NLI label order by name', () => {
+    expect(nliLabelIndex({ 0: 'CONTRADICTION', 1: 'entailment', 2: 'neutral' })).toEqual({ contradiction: 0, entailment: 1, neutral: 2 });
+    expect(nliLabelIndex({ 0: 'LABEL_0', 1: 'LABEL_1', 2: 'LABEL_2' })).toBeNull();
+  });
+});

@@ -1,0 +1,398 @@
+/**
+ * @file The model host: loads NLI, reranker, embedding and statement models with transformers.js and runs
+ * them. The same code runs inside the browser's Web Worker (WebGPU → WASM) and in the Node CLI (CPU).
+ * Every result and error is plain data; loads are lazy and shared (one in-flight promise per model,
+ * revision and device); after every load a canary checks fixed inputs before the model is trusted, and a
+ * failed load or canary falls back (WebGPU → WASM, quantized → fp32) and records why.
+ *
+ *   const host = new ModelHost(adapter);
+ *   await host.load({ role: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', revision: '4ce6609…', source: { kind: 'hub' } });
+ *   await host.nli([{ premise: 'A man plays a guitar.', hypothesis: 'A man plays music.' }]);
+ *   // → { ok: true, value: [{ entailment: 0.97…, neutral: 0.02…, contradiction: 0.00… }] }
+ */
+import {
+  AutoModel,
+  AutoModelForSeq2SeqLM,
+  AutoModelForSequenceClassification,
+  AutoTokenizer,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+  type Tensor,
+} from '@huggingface/transformers';
+import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
+import {
+  hostError,
+  type Canary,
+  type CanaryReport,
+  type Device,
+  type Dtype,
+  type HostError,
+  type HostResult,
+  type LoadedModel,
+  type LoadProgress,
+  type ModelSpec,
+  type NliLabel,
+  type ProbeInfo,
+  type Role,
+} from './protocol.ts';
+
+/** What differs between the browser worker and Node: probing, where files come from, and error hints. */
+export interface RuntimeAdapter {
+  readonly platform: 'browser' | 'node';
+  probe(): Promise<ProbeInfo>;
+  /** Points transformers.js at the spec's source; returns the id and options for from_pretrained. */
+  prepare(spec: ModelSpec): { id: string; options: Record<string, unknown> };
+  /** A clearer message for a failure the adapter can explain (HTML instead of a model, quota, …), if any. */
+  explain?(spec: ModelSpec, error: unknown): HostError | null;
+}
+
+interface Session {
+  spec: ModelSpec;
+  info: LoadedModel;
+  tokenizer: PreTrainedTokenizer;
+  model: PreTrainedModel;
+  /** NLI: output index per label. */
+  labels?: Record<NliLabel, number>;
+}
+
+const BATCH = 16;
+export const STATEMENT_PROMPT = 'Rewrite the question and its answer as one declarative sentence.\nQuestion: {question}\nAnswer: {answer}';
+const fillPrompt = (template: string, q: string, a: string) => template.replace('{question}', q).replace('{answer}', a);
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const softmax = (xs: ArrayLike<number>): number[] => {
+  const m = Math.max(...Array.from(xs));
+  const ex = Array.from(xs, (x) => Math.exp(x - m));
+  const s = ex.reduce((a, b) => a + b, 0);
+  return ex.map((x) => x / s);
+};
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/** Output index of each NLI label, by name, from the model's id2label. */
+export function nliLabelIndex(id2label: Record<string, string> | undefined): Record<NliLabel, number> | null {
+  const out: Partial<Record<NliLabel, number>> = {};
+  for (const [idx, raw] of Object.entries(id2label ?? {})) {
+    const name = raw.toLowerCase();
+    const label: NliLabel | null = name.startsWith('entail') ? 'entailment' : name.startsWith('neutral') ? 'neutral' : name.startsWith('contradict') ? 'contradiction' : null;
+    if (label) out[label] = Number(idx);
+  }
+  return out.entailment !== undefined && out.neutral !== undefined && out.contradiction !== undefined ? (out as Record<NliLabel, number>) : null;
+}
+
+/** Device/dtype attempts in order: the preferred one, then WASM (browser), then fp32. */
+export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype: Dtype }[] {
+  const pref = (d: Device, fallback: Dtype[]) => spec.dtypes?.[d] ?? fallback;
+  const out: { device: Device; dtype: Dtype }[] = [];
+  const add = (device: Device, dtype: Dtype | undefined) => {
+    if (dtype && !out.some((a) => a.device === device && a.dtype === dtype)) out.push({ device, dtype });
+  };
+  if (probe.platform === 'node' || spec.device === 'cpu') {
+    add('cpu', pref('cpu', ['fp32'])[0]);
+    add('cpu', 'fp32');
+    return out;
+  }
+  const webgpu = spec.device === 'webgpu' || (spec.device === undefined && probe.webgpu !== null);
+  if (webgpu) add('webgpu', pref('webgpu', ['fp32'])[0]);
+  add('wasm', pref('wasm', ['fp32'])[0]);
+  add('wasm', 'fp32');
+  return out;
+}
+
+export class ModelHost {
+  private readonly sessions = new Map<Role, Session>();
+  private readonly inflight = new Map<string, Promise<HostResult<LoadedModel>>>();
+  private probed: Promise<ProbeInfo> | null = null;
+  /** Loads run one at a time: they point the runtime's global settings at one model's source. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly adapter: RuntimeAdapter) {}
+
+  probe(): Promise<ProbeInfo> {
+    return (this.probed ??= this.adapter.probe());
+  }
+
+  /** Loaded models by role (what results are recorded with). */
+  loaded(): Partial<Record<Role, LoadedModel>> {
+    return Object.fromEntries([...this.sessions].map(([role, s]) => [role, s.info]));
+  }
+
+  /** Loads (or reuses) the model for a role. Concurrent identical loads share one promise. */
+  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+    const current = this.sessions.get(spec.role);
+    if (current && current.spec.id === spec.id && current.spec.revision === spec.revision && (spec.device === undefined || spec.device === current.info.device))
+      return Promise.resolve({ ok: true, value: current.info });
+    const key = `${spec.role}|${spec.id}@${spec.revision}|${spec.device ?? 'auto'}|${JSON.stringify(spec.dtypes ?? {})}`;
+    let p = this.inflight.get(key);
+    if (!p) {
+      const run = this.queue.then(() => this.doLoad(spec, onProgress));
+      this.queue = run.catch(() => undefined);
+      p = run.finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return p;
+  }
+
+  private async doLoad(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+    await this.dispose(spec.role);
+    const probe = await this.probe();
+    const fallbacks: string[] = [];
+    let lastError: HostError = hostError('load-failed', `no device can run ${spec.id}`, { modelId: spec.id });
+    for (const attempt of plan(spec, probe)) {
+      const started = Date.now();
+      let session: Session | null = null;
+      try {
+        session = await this.create(spec, attempt.device, attempt.dtype, throttle(spec.id, onProgress));
+        // The canary is also the first inference: a device that cannot run the model fails here.
+        const canary = spec.canary ? await this.runCanary(session, spec.canary) : null;
+        if (canary && !canary.passed) {
+          fallbacks.push(`${attempt.device}/${attempt.dtype}: canary failed (${canary.detail})`);
+          lastError = hostError('canary-failed', `${spec.id} gives wrong outputs on ${attempt.device}/${attempt.dtype}: ${canary.detail}`, { modelId: spec.id, ...attempt });
+          await session.model.dispose();
+          continue;
+        }
+        session.info = { ...session.info, canary, fallbacks: [...fallbacks], loadMs: Date.now() - started };
+        if (fallbacks.length) session.info.warnings.push(`fell back to ${attempt.device}/${attempt.dtype}: ${fallbacks.join('; ')}`);
+        this.sessions.set(spec.role, session);
+        return { ok: true, value: session.info };
+      } catch (e) {
+        if (session) await session.model.dispose().catch(() => undefined);
+        lastError = this.classify(spec, e, attempt.device, attempt.dtype);
+        fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
+        // A model the runtime cannot use or cannot find will not load on another device either.
+        if (lastError.code === 'unsupported-model' || lastError.code === 'not-found' || lastError.code === 'bad-response') break;
+      }
+    }
+    if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
+    return { ok: false, error: lastError };
+  }
+
+  private classify(spec: ModelSpec, e: unknown, device: Device, dtype: Dtype): HostError {
+    const extra = { modelId: spec.id, device, dtype };
+    const explained = this.adapter.explain?.(spec, e);
+    if (explained) return { ...extra, ...explained };
+    if (e && typeof e === 'object' && 'code' in e && 'message' in e && typeof (e as HostError).code === 'string' && (e as HostError).code === 'unsupported-model')
+      return { ...(e as HostError), ...extra };
+    const msg = messageOf(e);
+    if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg)) return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
+    if (/Unsupported model type|not supported/i.test(msg)) return hostError('unsupported-model', `${spec.id}: ${msg}`, extra);
+    if (/quota/i.test(msg)) return hostError('quota', `${spec.id}: storage quota exceeded (${msg})`, extra);
+    return hostError('load-failed', `${spec.id} did not load on ${device}/${dtype}: ${msg}`, extra);
+  }
+
+  private async create(spec: ModelSpec, device: Device, dtype: Dtype, progress: (info: unknown) => void): Promise<Session> {
+    const { id, options } = this.adapter.prepare(spec);
+    const common = { ...options, revision: spec.revision, progress_callback: progress };
+    const tokenizer = await AutoTokenizer.from_pretrained(id, common);
+    const modelOptions = { ...common, device, dtype };
+    let model: PreTrainedModel;
+    let labels: Record<NliLabel, number> | undefined;
+    switch (spec.role) {
+      case 'nli':
+      case 'reranker':
+        model = await AutoModelForSequenceClassification.from_pretrained(id, modelOptions);
+        if (spec.role === 'nli') {
+          const found = spec.labels ? nliLabelIndex(Object.fromEntries(Object.entries(spec.labels).map(([k, v]) => [String(v), k]))) : nliLabelIndex((model.config as { id2label?: Record<string, string> }).id2label);
+          if (!found) {
+            await model.dispose();
+            throw hostError('unsupported-model', `${spec.id} is not an NLI classifier: its config has no entailment / neutral / contradiction labels (id2label: ${JSON.stringify((model.config as { id2label?: unknown }).id2label ?? null)})`);
+          }
+          labels = found;
+        }
+        break;
+      case 'embedder':
+        model = await AutoModel.from_pretrained(id, modelOptions);
+        break;
+      case 'statements':
+        model = await AutoModelForSeq2SeqLM.from_pretrained(id, modelOptions);
+        break;
+    }
+    const info: LoadedModel = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: null, fallbacks: [], warnings: [], loadMs: 0, ...(labels ? { labels } : {}) };
+    return { spec, info, tokenizer, model, ...(labels ? { labels } : {}) };
+  }
+
+  async dispose(role: Role): Promise<void> {
+    const s = this.sessions.get(role);
+    this.sessions.delete(role);
+    if (s) await s.model.dispose().catch(() => undefined);
+  }
+
+  // ---------- inference ----------
+
+  private session(role: Role): Session | HostError {
+    return this.sessions.get(role) ?? hostError('not-loaded', `no ${role} model is loaded`);
+  }
+
+  private async guarded<T>(role: Role, run: (s: Session) => Promise<T>): Promise<HostResult<T>> {
+    const s = this.session(role);
+    if ('code' in s) return { ok: false, error: s };
+    try {
+      return { ok: true, value: await run(s) };
+    } catch (e) {
+      return { ok: false, error: hostError('inference-failed', `${s.spec.id} failed on ${s.info.device}/${s.info.dtype}: ${messageOf(e)}`, { modelId: s.spec.id, device: s.info.device, dtype: s.info.dtype }) };
+    }
+  }
+
+  private async pairLogits(s: Session, first: string[], second: string[]): Promise<number[][]> {
+    const rows: number[][] = [];
+    for (let i = 0; i < first.length; i += BATCH) {
+      const enc = s.tokenizer(first.slice(i, i + BATCH), { text_pair: second.slice(i, i + BATCH), padding: true, truncation: true });
+      const { logits } = (await s.model(enc)) as { logits: Tensor };
+      const [n, k] = logits.dims as [number, number];
+      const data = logits.data as Float32Array;
+      for (let r = 0; r < n; r++) rows.push(Array.from(data.subarray(r * k, (r + 1) * k)));
+    }
+    return rows;
+  }
+
+  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>> {
+    return this.guarded('nli', (s) => this.runNli(s, pairs));
+  }
+
+  private async runNli(s: Session, pairs: NliPair[]): Promise<NliDistribution[]> {
+    const logits = await this.pairLogits(s, pairs.map((p) => p.premise), pairs.map((p) => p.hypothesis));
+    const idx = s.labels!;
+    return logits.map((row) => {
+      const p = softmax(row);
+      // Renormalize over the three labels in case the model has extra outputs.
+      const e = p[idx.entailment]!;
+      const n = p[idx.neutral]!;
+      const c = p[idx.contradiction]!;
+      const z = e + n + c;
+      return { entailment: e / z, neutral: n / z, contradiction: c / z };
+    });
+  }
+
+  rerank(query: string, docs: string[]): Promise<HostResult<number[]>> {
+    return this.guarded('reranker', (s) => this.runRerank(s, query, docs));
+  }
+
+  private async runRerank(s: Session, query: string, docs: string[]): Promise<number[]> {
+    const logits = await this.pairLogits(s, docs.map(() => query), docs);
+    // One logit → sigmoid; two labels → probability of the second ("relevant").
+    return logits.map((row) => (row.length === 1 ? sigmoid(row[0]!) : softmax(row)[row.length - 1]!));
+  }
+
+  embed(texts: string[]): Promise<HostResult<Float32Array[]>> {
+    return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => t.pooled));
+  }
+
+  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>> {
+    return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => ({ tokens: t.tokens, vectors: t.vectors })));
+  }
+
+  private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
+    const out: { pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[] = [];
+    const special = new Set<number>((s.tokenizer as unknown as { all_special_ids: number[] }).all_special_ids ?? []);
+    for (let i = 0; i < texts.length; i += BATCH) {
+      const enc = s.tokenizer(texts.slice(i, i + BATCH), { padding: true, truncation: true });
+      const { last_hidden_state: h } = (await s.model(enc)) as { last_hidden_state: Tensor };
+      const [n, len, dim] = h.dims as [number, number, number];
+      const data = h.data as Float32Array;
+      const mask = Array.from((enc.attention_mask as Tensor).data as ArrayLike<bigint | number>, Number);
+      const ids = Array.from((enc.input_ids as Tensor).data as ArrayLike<bigint | number>, Number);
+      for (let r = 0; r < n; r++) {
+        const pooled = new Float32Array(dim);
+        const vectors: Float32Array[] = [];
+        const tokens: string[] = [];
+        let count = 0;
+        for (let t = 0; t < len; t++) {
+          if (!mask[r * len + t]) continue;
+          const v = data.subarray((r * len + t) * dim, (r * len + t + 1) * dim);
+          if (s.spec.pooling === 'cls' ? t === 0 : true) {
+            for (let d = 0; d < dim; d++) pooled[d]! += v[d]!;
+            count++;
+          }
+          const id = ids[r * len + t]!;
+          if (!special.has(id)) {
+            vectors.push(Float32Array.from(v));
+            tokens.push(s.tokenizer.decode([id], { skip_special_tokens: false }));
+          }
+        }
+        for (let d = 0; d < dim; d++) pooled[d]! /= Math.max(1, count);
+        if (s.spec.normalize !== false) {
+          const norm = Math.hypot(...pooled) || 1;
+          for (let d = 0; d < dim; d++) pooled[d]! /= norm;
+        }
+        out.push({ pooled, tokens, vectors });
+      }
+    }
+    return out;
+  }
+
+  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>> {
+    return this.guarded('statements', (s) => this.runStatements(s, items));
+  }
+
+  private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < items.length; i += BATCH) {
+      const prompts = items.slice(i, i + BATCH).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
+      const enc = s.tokenizer(prompts, { padding: true, truncation: true });
+      const ids = (await s.model.generate({ ...enc, max_new_tokens: maxNewTokens, do_sample: false })) as Tensor;
+      out.push(...s.tokenizer.batch_decode(ids, { skip_special_tokens: true }).map((t) => t.trim()));
+    }
+    return out;
+  }
+
+  // ---------- canary ----------
+
+  private async runCanary(s: Session, c: Canary): Promise<CanaryReport> {
+    const bad = (detail: string): CanaryReport => ({ passed: false, detail });
+    switch (c.kind) {
+      case 'nli-labels': {
+        const got = await this.runNli(s, c.pairs);
+        for (let i = 0; i < got.length; i++) {
+          const d = got[i]!;
+          if (![d.entailment, d.neutral, d.contradiction].every(Number.isFinite)) return bad(`pair ${i + 1}: non-finite probabilities`);
+          const top = (Object.entries(d) as [NliLabel, number][]).sort((a, b) => b[1] - a[1])[0]!;
+          if (top[0] !== c.pairs[i]!.expected || top[1] < c.minProb) return bad(`pair ${i + 1}: expected ${c.pairs[i]!.expected}, got ${top[0]} ${top[1].toFixed(3)}`);
+        }
+        return { passed: true, detail: `${got.length} NLI pairs labelled as expected` };
+      }
+      case 'ranking': {
+        const got = await this.runRerank(s, c.query, c.docs);
+        const best = got.indexOf(Math.max(...got));
+        return got.every(Number.isFinite) && best === c.best ? { passed: true, detail: 'ranking as expected' } : bad(`expected doc ${c.best + 1} first, got doc ${best + 1} (${got.map((x) => x.toFixed(3)).join(', ')})`);
+      }
+      case 'similarity': {
+        const [a, n, f] = (await this.runEmbed(s, [c.anchor, c.near, c.far])).map((x) => x.pooled) as [Float32Array, Float32Array, Float32Array];
+        const cos = (x: Float32Array, y: Float32Array) => x.reduce((acc, v, i) => acc + v * y[i]!, 0) / (Math.hypot(...x) * Math.hypot(...y) || 1);
+        return cos(a, n) > cos(a, f) ? { passed: true, detail: 'similarity order as expected' } : bad(`sim(anchor, near) ${cos(a, n).toFixed(3)} ≤ sim(anchor, far) ${cos(a, f).toFixed(3)}`);
+      }
+      case 'values': {
+        let got: (number[] | string)[];
+        if (s.spec.role === 'nli') got = (await this.runNli(s, c.inputs.map((x) => ({ premise: x.premise ?? '', hypothesis: x.hypothesis ?? '' })))).map((d) => [d.entailment, d.neutral, d.contradiction]);
+        else if (s.spec.role === 'reranker') got = await Promise.all(c.inputs.map(async (x) => await this.runRerank(s, x.premise ?? '', [x.hypothesis ?? ''])));
+        else if (s.spec.role === 'embedder') got = (await this.runEmbed(s, c.inputs.map((x) => x.text ?? ''))).map((x) => Array.from(x.pooled));
+        else got = await this.runStatements(s, c.inputs.map((x) => ({ question: x.question ?? '', answer: x.answer ?? '' })), 8);
+        let worst = 0;
+        for (let i = 0; i < c.expected.length; i++) {
+          const e = c.expected[i]!;
+          const g = got[i]!;
+          if (typeof e === 'string') {
+            if (g !== e) return bad(`input ${i + 1}: expected "${e}", got "${String(g)}"`);
+            continue;
+          }
+          const gv = g as number[];
+          if (gv.length !== e.length) return bad(`input ${i + 1}: expected ${e.length} values, got ${gv.length}`);
+          for (let k = 0; k < e.length; k++) worst = Math.max(worst, Number.isFinite(gv[k]!) ? Math.abs(gv[k]! - e[k]!) : Infinity);
+        }
+        return worst <= c.tolerance ? { passed: true, detail: `max deviation ${worst.toExponential(2)} ≤ ${c.tolerance}` } : bad(`max deviation ${worst.toExponential(2)} > ${c.tolerance}`);
+      }
+    }
+  }
+}
+
+/** Forwards transformers.js progress as bytes done / total for the whole model, at most every 100 ms. */
+function throttle(modelId: string, onProgress?: (p: LoadProgress) => void): (info: unknown) => void {
+  if (!onProgress) return () => undefined;
+  let last = 0;
+  return (raw) => {
+    const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
+    if (info.status !== 'progress_total' && info.status !== 'done') return;
+    const now = Date.now();
+    if (info.status === 'progress_total' && now - last < 100 && (info.loaded ?? 0) < (info.total ?? 1)) return;
+    last = now;
+    onProgress({ modelId, file: info.file ?? '', loaded: info.loaded ?? 0, total: info.total ?? 0 });
+  };
+}

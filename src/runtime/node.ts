@@ -1,0 +1,69 @@
+/**
+ * The model host in Node (CLI): transformers.js on onnxruntime-node, device 'cpu', files from the hub, a mirror
+ * or a local folder, downloads cached on disk. All runtime settings for Node are made here, once.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { env } from '@huggingface/transformers';
+import { ModelHost, type RuntimeAdapter } from './host.ts';
+import type { ModelSpec, Role } from './protocol.ts';
+import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
+import { specFromEntry } from './specs.ts';
+
+export interface NodeRuntimeOptions {
+  /** Where downloaded model files are kept (default ~/.cache/verity/models). */
+  cacheDir?: string;
+  /** A hub mirror with the hub's URL layout (default https://huggingface.co/). */
+  mirror?: string;
+}
+
+export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
+  env.allowLocalModels = true;
+  env.useBrowserCache = false;
+  env.useFSCache = true;
+  env.cacheDir = opts.cacheDir ?? join(homedir(), '.cache', 'verity', 'models');
+  const hub = opts.mirror ? (opts.mirror.endsWith('/') ? opts.mirror : `${opts.mirror}/`) : 'https://huggingface.co/';
+  return {
+    platform: 'node',
+    probe: async () => ({ platform: 'node', webgpu: null, webgpuReason: 'the CLI runs on the CPU (onnxruntime-node)', threads: availableParallelism(), crossOriginIsolated: false, storage: null }),
+    prepare(spec: ModelSpec) {
+      if (spec.source.kind === 'local') {
+        const dir = resolve(spec.source.path ?? spec.id);
+        env.localModelPath = `${dirname(dir)}/`;
+        env.allowRemoteModels = false;
+        return { id: basename(dir), options: { local_files_only: true } };
+      }
+      env.allowRemoteModels = true;
+      env.remoteHost = spec.source.kind === 'mirror' ? spec.source.url : hub;
+      return { id: spec.id, options: {} };
+    },
+    explain(spec, error) {
+      const msg = error instanceof Error ? error.message : String(error);
+      if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
+        return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. --${spec.role === 'statements' ? 'statement' : spec.role === 'reranker' ? 'ranker' : spec.role}-model DIR) or --mirror URL` };
+      return null;
+    },
+  };
+}
+
+export function createNodeHost(opts: NodeRuntimeOptions = {}): ModelHost {
+  return new ModelHost(nodeAdapter(opts));
+}
+
+/**
+ * A CLI model argument → spec: an existing folder (local model), a registry key (e.g. nli-small), or a hub
+ * id with an optional `@revision` (an id without a pinned revision uses `main`).
+ */
+export function parseModelArg(role: Role, arg: string | undefined): ModelSpec {
+  if (arg === undefined) return specFromEntry(defaultFor(role));
+  if (existsSync(arg) && statSync(arg).isDirectory()) {
+    const dir = resolve(arg);
+    return { role, id: dir, revision: 'local', source: { kind: 'local', path: dir }, dtypes: { cpu: ['fp32'] } };
+  }
+  const entry: RegistryEntry | undefined = byKey(arg) ?? REGISTRY.find((e) => e.id === arg.split('@')[0] && e.role === role);
+  if (entry && !arg.includes('@')) return specFromEntry(entry);
+  const [id, revision] = arg.split('@') as [string, string | undefined];
+  if (!/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
+  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id, revision: revision ?? 'main' };
+}

@@ -1,0 +1,109 @@
+/**
+ * The typed protocol between the app and the model host (a Web Worker in the browser, in-process in Node):
+ * requests, results and errors as plain data that survives structured cloning (web-llm's message.ts idea).
+ */
+import type { Device, Dtype, Role } from './registry.ts';
+
+export type { Device, Dtype, Role };
+
+/** Where a model's files come from. */
+export type ModelSource =
+  | { kind: 'hub' }
+  /** A mirror with the hub's URL layout: `${url}/${id}/resolve/${revision}/${file}`. */
+  | { kind: 'mirror'; url: string }
+  /** A local folder (Node: a path; browser: files imported into the cache under this id). */
+  | { kind: 'local'; path?: string };
+
+export interface ModelSpec {
+  role: Role;
+  id: string;
+  revision: string;
+  source: ModelSource;
+  /** Preference order per device; the first dtype of the chosen device is tried first. */
+  dtypes?: Partial<Record<Device, Dtype[]>>;
+  /** Force a device (otherwise: WebGPU when an adapter exists, else WASM; CPU in Node). */
+  device?: Device;
+  /** Label name → output index (overrides the model's id2label). */
+  labels?: Record<string, number>;
+  pooling?: 'mean' | 'cls';
+  /** statements: the seq2seq prompt, with {question} and {answer} placeholders. */
+  prompt?: string;
+  normalize?: boolean;
+  /** Fixed inputs with expected outputs, checked after every load. */
+  canary?: Canary;
+  /** Registry file sizes, to detect truncated downloads. */
+  files?: Record<string, number>;
+}
+
+export type NliLabel = 'entailment' | 'neutral' | 'contradiction';
+
+export type Canary =
+  /** NLI: each pair's most likely label must be `expected`, with probability ≥ minProb. */
+  | { kind: 'nli-labels'; pairs: { premise: string; hypothesis: string; expected: NliLabel }[]; minProb: number }
+  /** Reranker: the doc at `best` must score highest for the query. */
+  | { kind: 'ranking'; query: string; docs: string[]; best: number }
+  /** Embedder: sim(anchor, near) must exceed sim(anchor, far). */
+  | { kind: 'similarity'; anchor: string; near: string; far: string }
+  /** Exact outputs (test fixtures): NLI probabilities / reranker scores / embeddings / generated text. */
+  | { kind: 'values'; inputs: { premise?: string; hypothesis?: string; text?: string; question?: string; answer?: string }[]; expected: (number[] | string)[]; tolerance: number };
+
+export type HostErrorCode =
+  | 'unsupported-model'
+  | 'not-found'
+  | 'bad-response'
+  | 'load-failed'
+  | 'inference-failed'
+  | 'canary-failed'
+  | 'not-loaded'
+  | 'quota'
+  | 'unavailable';
+
+/** An error as data: crosses the worker boundary intact. */
+export interface HostError {
+  code: HostErrorCode;
+  message: string;
+  modelId?: string;
+  device?: Device;
+  dtype?: Dtype;
+}
+
+export type HostResult<T> = { ok: true; value: T } | { ok: false; error: HostError };
+
+export interface ProbeInfo {
+  platform: 'browser' | 'node';
+  webgpu: { vendor: string; architecture: string; description: string; isFallbackAdapter: boolean; shaderF16: boolean } | null;
+  /** Why there is no WebGPU adapter, when there is none. */
+  webgpuReason?: string;
+  threads: number;
+  crossOriginIsolated: boolean;
+  storage: { usage: number; quota: number; persisted: boolean } | null;
+}
+
+export interface CanaryReport {
+  passed: boolean;
+  detail: string;
+}
+
+/** What a successful load used, recorded with every result and export. */
+export interface LoadedModel {
+  role: Role;
+  id: string;
+  revision: string;
+  device: Device;
+  dtype: Dtype;
+  labels?: Record<NliLabel, number>;
+  canary: CanaryReport | null;
+  /** Earlier attempts that were abandoned, and why (e.g. "webgpu/fp16: canary failed …"). */
+  fallbacks: string[];
+  warnings: string[];
+  loadMs: number;
+}
+
+export interface LoadProgress {
+  modelId: string;
+  file: string;
+  loaded: number;
+  total: number;
+}
+
+export const hostError = (code: HostErrorCode, message: string, extra: Partial<HostError> = {}): HostError => ({ code, message, ...extra });
