@@ -25,6 +25,52 @@ interface CommonOptions {
   lexicalMode?: 'token' | 'substring';
   calibration?: string[];
   progress?: boolean;
+  nliModel?: string;
+  rankerModel?: string;
+  embedderModel?: string;
+  statementModel?: string;
+  mirror?: string;
+  modelCache?: string;
+}
+
+// ---------- models ----------
+
+/**
+ * The model capabilities the chosen metrics need, backed by the Node model host. Loaded lazily: rows that carry
+ * their own NLI probabilities never load a model. The runtime is imported only when a model metric is used.
+ */
+async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<ModelContext & { provenance?: Record<string, unknown> }> {
+  const needs = new Set(metrics.filter(isBatchMetric).flatMap((m) => [...m.needs]));
+  if (needs.size === 0 && !o.statementModel) return {};
+  const { createNodeHost, parseModelArg } = await import('../runtime/node.ts');
+  const { hostContext } = await import('../runtime/context.ts');
+  const spec = (role: Parameters<typeof parseModelArg>[0], arg: string | undefined, flag: string) => {
+    try {
+      return parseModelArg(role, arg);
+    } catch (e) {
+      throw new VerityError(`${flag}: ${(e as Error).message}`, 'usage');
+    }
+  };
+  const specs: Parameters<typeof hostContext>[1] = {};
+  if (needs.has('nli')) specs.nli = spec('nli', o.nliModel, '--nli-model');
+  if (needs.has('ranker')) specs.reranker = spec('reranker', o.rankerModel, '--ranker-model');
+  if (needs.has('embedder')) specs.embedder = spec('embedder', o.embedderModel, '--embedder-model');
+  // Statements come from the instant rule writer unless a model is asked for.
+  if (o.statementModel) specs.statements = spec('statements', o.statementModel, '--statement-model');
+  const host = createNodeHost({ ...(o.modelCache ? { cacheDir: o.modelCache } : {}), ...(o.mirror ? { mirror: o.mirror } : {}) });
+  return hostContext(host, specs, {
+    onLoaded: (info) =>
+      process.stderr.write(
+        `verity: ${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype}${info.canary ? ` (canary: ${info.canary.detail})` : ''}${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}\n`,
+      ),
+  });
+}
+
+/** The models a row was scored with, for the output. */
+function usedModels(ctx: { provenance?: Record<string, unknown> }): Record<string, unknown> | undefined {
+  const p = ctx.provenance as Record<string, { id: string; revision: string; device: string; dtype: string }> | undefined;
+  if (!p || Object.keys(p).length === 0) return undefined;
+  return Object.fromEntries(Object.entries(p).map(([role, i]) => [role, { id: i.id, revision: i.revision, device: i.device, dtype: i.dtype }]));
 }
 
 // ---------- input ----------
@@ -105,9 +151,11 @@ async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, c
 async function cmdScore(file: string, o: CommonOptions & { out?: string }): Promise<void> {
   const metrics = buildMetrics(o);
   const { rows } = load(file, o);
-  const results = await scoreAll(rows, metrics, o);
+  const ctx = await modelContext(metrics, o);
+  const results = await scoreAll(rows, metrics, o, ctx);
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-  const records = rows.map((r, i) => outputRecord(r, results[i]!, detailed));
+  const models = usedModels(ctx);
+  const records = rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) }));
   const csv = o.out !== undefined && /\.csv$/i.test(o.out);
   if (o.out !== undefined && !csv && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl or .csv file name`, 'usage');
   const names = metrics.map((m) => m.name);
@@ -202,9 +250,12 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
   const metrics = buildMetrics(o);
   const { rows, skipped } = load(file, o);
   if (!rows.some((r) => r.label)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
-  const results = await scoreAll(rows, metrics, o);
+  const ctx = await modelContext(metrics, o);
+  const results = await scoreAll(rows, metrics, o, ctx);
   const rep = agreement(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
   const json = reportJson(rep, skipped);
+  const models = usedModels(ctx);
+  if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
 }
 
@@ -223,7 +274,7 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const { rows } = load(file, o);
   const labelled = rows.map((r, i) => ({ r, i })).filter((x) => x.r.label);
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
-  const results = await scoreAll(labelled.map((x) => x.r), metrics, o);
+  const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
   const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
   let cal: Calibration;
   try {
@@ -274,7 +325,7 @@ async function cmdStatements(file: string, o: { map?: string; progress?: boolean
 async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
   const metrics = o.metrics ? buildMetrics(o) : METRIC_NAMES.map((n) => createMetric(n));
   const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
-  const [results] = await scoreRows([row], metrics, {});
+  const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));
   const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));
   if (o.json) return void process.stdout.write(`${JSON.stringify(record)}\n`);
   const lines = [`question:  ${o.question}`, `gold:      ${o.gold.join(' | ')}`, `candidate: ${o.candidate}`, ''];
@@ -298,6 +349,12 @@ function common(cmd: Command): Command {
     .option('--strict', 'SQuAD normalization only (no number-aware forms); same as --normalization squad')
     .addOption(new Option('--lexical-mode <mode>', 'lexical_match containment: token boundaries or plain substring (EVOUNA)').choices(['token', 'substring']))
     .option('--calibration <file>', 'apply a calibration from verity calibrate (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--nli-model <model>', 'NLI model: a local folder, a registry key (nli-xsmall, nli-small, nli-base, nli-large) or a hub id@revision')
+    .option('--ranker-model <model>', 'reranker for A-VERT: folder, registry key or hub id@revision')
+    .option('--embedder-model <model>', 'embedding model for BERTScore / A-VERT embeddings: folder, registry key or hub id@revision')
+    .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
+    .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
+    .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
     .option('--progress', 'always show the progress bar')
     .option('--no-progress', 'never show the progress bar');
 }

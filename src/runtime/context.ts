@@ -41,8 +41,7 @@ export function hostContext(host: HostLike, specs: Partial<Record<Role, ModelSpe
         provenance[role] = info;
         opts.onLoaded?.(info);
       });
-      // A failed load is retried on the next batch rather than remembered forever.
-      p.catch(() => loads.delete(role));
+      // A failed load is remembered: every later batch reports the same reason instead of downloading again.
       loads.set(role, p);
     }
     return p;

@@ -159,7 +159,7 @@ export class ModelHost {
         lastError = this.classify(spec, e, attempt.device, attempt.dtype);
         fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
         // A model the runtime cannot use or cannot find will not load on another device either.
-        if (lastError.code === 'unsupported-model' || lastError.code === 'not-found' || lastError.code === 'bad-response') break;
+        if (['unsupported-model', 'not-found', 'bad-response', 'unavailable'].includes(lastError.code)) break;
       }
     }
     if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
