@@ -11,7 +11,8 @@ import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv } from '../core/io/export.ts';
 import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
 import { agreement, combinedMetric, outputRecord, scoreRows, type AgreementReport, type RowResults } from '../core/run.ts';
-import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/protocol/index.ts';
+import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/protocol/index.ts';
+import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -128,6 +129,10 @@ function buildMetrics(o: CommonOptions): AnyMetric[] {
     ...(o.lexicalMode ? { lexicalMode: o.lexicalMode } : {}),
     thresholds,
   };
+  for (const c of cals) {
+    if (c.cutpoints) settings.cutpoints = c.cutpoints;
+    if (c.nliLex) settings.nliLexWeights = c.nliLex;
+  }
   const metrics = parseMetricList(o.metrics, settings);
   for (const c of cals) if (c.combination) metrics.push(combinedMetric(c.combination, c.combination.metrics.map((n) => createSyncMetric(n, settings))));
   return metrics;
@@ -274,14 +279,24 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const { rows } = load(file, o);
   const labelled = rows.map((r, i) => ({ r, i })).filter((x) => x.r.label);
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
-  const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
   const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
   let cal: Calibration;
   try {
-    if (names.length > 1) {
+    if (names.length === 1 && names[0] === 'nli_lex') {
+      // Fit the paper's two weights and bias directly on [se, lm] (no standardization, so they plug into the metric).
+      const feats = await nliLexFeatures(labelled.map((x) => x.r), await modelContext(metrics, o));
+      const keep = feats.map((f, i) => (f ? i : -1)).filter((i) => i >= 0);
+      if (keep.length === 0) throw new Error('no row could be scored by nli_lex (it needs an NLI model: --nli-model)');
+      const lr = trainLogistic(keep.map((i) => feats[i]!), keep.map((i) => labels[i]!), { l2: 1e-3 });
+      const probs = keep.map((i) => predictProba(lr, feats[i]!));
+      const best = bestThreshold(probs, keep.map((i) => labels[i]!), o.objective);
+      cal = { version: 1, metric: 'nli_lex', objective: o.objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, ...(best ? { threshold: best.threshold } : {}) };
+    } else if (names.length > 1) {
+      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
       const comb = fitCombination(results.map((res) => names.map((n) => res[n]?.score ?? null)), labels, names);
       cal = { version: 1, objective: 'mcc', combination: comb };
     } else {
+      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
       const scores = results.map((res) => res[names[0]!]?.score ?? null);
       cal = calibrateThreshold(scores, labels, o.objective, names[0]);
       if (labelled.every((x) => x.r.label!.kind === 'taxonomy'))

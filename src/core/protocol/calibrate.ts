@@ -34,6 +34,8 @@ export interface Calibration {
   threshold?: number;
   combination?: Combination;
   cutpoints?: Cutpoints;
+  /** nli_lex: fitted weights of P(correct) = σ(se·w_se + lm·w_lm + bias). */
+  nliLex?: { se: number; lm: number; bias: number };
 }
 
 /** (a) Decision threshold for one metric (see bestThreshold for the rule). */
@@ -186,6 +188,11 @@ export function parseCalibration(json: unknown): Calibration {
       l2,
       threshold,
     };
+  }
+  if (json.nliLex !== undefined) {
+    const w = json.nliLex;
+    if (!isObj(w)) return fail('nliLex', 'must be an object {se, lm, bias}');
+    out.nliLex = { se: num(w.se, 'nliLex.se'), lm: num(w.lm, 'nliLex.lm'), bias: num(w.bias, 'nliLex.bias') };
   }
   if (json.cutpoints !== undefined) {
     const c = json.cutpoints;
