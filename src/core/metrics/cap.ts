@@ -117,6 +117,21 @@ export interface CapAnalysis {
   score: number;
 }
 
+/**
+ * Usable evidence per item, or the "not scored" result that says why (no model, failed NLI, bad numbers):
+ * the guard CAP, the hierarchy and the taxonomy all start with.
+ */
+export async function usableEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<(Evidence | MetricResult)[]> {
+  const evidence = await getEvidence(ctx, items);
+  return evidence.map((e): Evidence | MetricResult => {
+    if (!e.ok) return { score: null, decision: null, explanation: e.reason };
+    const why = unusableEvidence(e.evidence);
+    return why ? { score: null, decision: null, explanation: why, details: evidenceDetails(e.evidence) } : e.evidence;
+  });
+}
+
+export const isResult = (x: Evidence | MetricResult): x is MetricResult => 'explanation' in x;
+
 /** The variant's score against every gold and the best one. Callers check `unusableEvidence` first. */
 export function analyzeCap(ev: Evidence, p: CapParams): CapAnalysis {
   const perGold = ev.nli.map((n) => capForGold(n, p));
@@ -181,13 +196,10 @@ export function createCap(options: CapOptions = {}): BatchMetric {
     threshold: p.threshold,
     needs: ['nli', 'writer'],
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
-      const evidence = await getEvidence(ctx, items);
+      const evidence = await usableEvidence(ctx, items);
       return items.map((item, i): MetricResult => {
-        const e = evidence[i]!;
-        if (!e.ok) return { score: null, decision: null, explanation: e.reason };
-        const ev = e.evidence;
-        const why = unusableEvidence(ev);
-        if (why) return { score: null, decision: null, explanation: why, details: evidenceDetails(ev) };
+        const ev = evidence[i]!;
+        if (isResult(ev)) return ev;
         const a = analyzeCap(ev, params);
         const gold = item.golds[a.best] ?? ev.goldStatements[a.best]!;
         const of = ev.nli.length > 1 ? ` (best of ${ev.nli.length} golds)` : '';

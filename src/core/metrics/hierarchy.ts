@@ -11,9 +11,8 @@
  * // → { score: 0.9, decision: true, set: 'superior', explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5' }
  */
 import type { ModelContext } from '../capabilities.ts';
-import { getEvidence } from '../evidence.ts';
 import { VerityError, type BatchMetric, type EntailmentSet, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { evidenceDetails, unusableEvidence } from './cap.ts';
+import { evidenceDetails, isResult, usableEvidence } from './cap.ts';
 import { quote, round } from './common.ts';
 
 export const card: MetricCard = {
@@ -60,13 +59,10 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
     threshold: tau,
     needs: ['nli', 'writer'],
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
-      const evidence = await getEvidence(ctx, items);
+      const evidence = await usableEvidence(ctx, items);
       return items.map((item, i): MetricResult => {
-        const e = evidence[i]!;
-        if (!e.ok) return { score: null, decision: null, explanation: e.reason };
-        const ev = e.evidence;
-        const why = unusableEvidence(ev);
-        if (why) return { score: null, decision: null, explanation: why, details: evidenceDetails(ev) };
+        const ev = evidence[i]!;
+        if (isResult(ev)) return ev;
         const perGold = ev.nli.map((n) => ({ set: entailmentSet(n, tau), score: Math.min(1, Math.max(0, goldScore(n))) }));
         let best = 0;
         perGold.forEach((g, k) => {

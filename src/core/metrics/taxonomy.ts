@@ -29,13 +29,13 @@
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
-import { classifyUnique, getEvidence, type Evidence } from '../evidence.ts';
+import { classifyUnique, type Evidence } from '../evidence.ts';
 import { classifyScore, type Cutpoints } from '../protocol/calibrate.ts';
 import { SEVERITY } from '../protocol/taxonomy.ts';
 import { splitClauses } from '../text/clauses.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { CAP_CLASSES, VerityError, type BatchMetric, type CapClass, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { analyzeCap, capParams, evidenceDetails, perGoldDetails, unusableEvidence, type CapAnalysis } from './cap.ts';
+import { analyzeCap, capParams, evidenceDetails, isResult, perGoldDetails, usableEvidence, type CapAnalysis } from './cap.ts';
 import { quote, round } from './common.ts';
 
 export const card: MetricCard = {
@@ -264,15 +264,12 @@ export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
     threshold,
     needs: ['nli', 'writer'],
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
-      const evidence = await getEvidence(ctx, items);
+      const evidence = await usableEvidence(ctx, items);
       // Phase 1: evidence, CAP, relations; the clause pairs the over-inclusion check needs.
       const pairs: NliPair[] = [];
       const pending = items.map((item, i): Pending | MetricResult => {
-        const e = evidence[i]!;
-        if (!e.ok) return { score: null, decision: null, explanation: e.reason };
-        const ev = e.evidence;
-        const why = unusableEvidence(ev);
-        if (why) return { score: null, decision: null, explanation: why, details: evidenceDetails(ev) };
+        const ev = evidence[i]!;
+        if (isResult(ev)) return ev;
         const cap = analyzeCap(ev, params);
         if (method === 'cutpoints') return byCutpoints(item, ev, cap);
         const candTokens = normalizeTokens(item.candidate, 'squad').join(' ');
