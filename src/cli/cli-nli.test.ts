@@ -4,6 +4,10 @@
  * (α = 0.85, λ = 0.3), Spearman / Kendall τ-b from scipy 1.10 on those scores vs the ordinal severity.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseTable } from '../core/io/parse.ts';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -55,6 +59,15 @@ describe('CAP monotonicity report from input NLI probabilities', () => {
     expect(cap.hard_pairs).toEqual({ 'Eq>Part': 1, 'OV>Part': 0, 'OV>OI': 1, 'Alt>Inv': 1 });
     // 27 item pairs with different severity (8 items, one tied pair eq/alt); 2 discordant → 25/27.
     expect(cap.pairwise_accuracy).toBeCloseTo(25 / 27, 4);
+  });
+
+  it('CSV output carries the class and the entailment set as their own columns', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'verity-csv-')), 'r.csv');
+    expect(run('score', FILE, '--metrics', 'hierarchy,taxonomy', '--out', out).status).toBe(0);
+    const table = parseTable(readFileSync(out, 'utf8'));
+    expect(table.columns).toEqual(['id', 'question', 'gold', 'candidate', 'label', 'hierarchy.score', 'hierarchy.decision', 'hierarchy.set', 'hierarchy.explanation', 'taxonomy.score', 'taxonomy.decision', 'taxonomy.class', 'taxonomy.explanation']);
+    expect(table.records[6]!.data['taxonomy.class']).toBe('contradictory');
+    expect(table.records[0]!.data['hierarchy.set']).toBe('equivalent');
   });
 
   it('rejects malformed probabilities row by row and keeps the row', () => {

@@ -55,7 +55,6 @@ interface Session {
   labels?: Record<NliLabel, number>;
 }
 
-const BATCH = 16;
 export const STATEMENT_PROMPT = 'Rewrite the question and its answer as one declarative sentence.\nQuestion: {question}\nAnswer: {answer}';
 const fillPrompt = (template: string, q: string, a: string) => template.replace('{question}', q).replace('{answer}', a);
 
@@ -105,7 +104,15 @@ export class ModelHost {
   /** Loads run one at a time: they point the runtime's global settings at one model's source. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly adapter: RuntimeAdapter) {}
+  /** Rows per model call; bounds memory for long inputs. */
+  readonly batchSize: number;
+
+  constructor(
+    private readonly adapter: RuntimeAdapter,
+    options: { batchSize?: number } = {},
+  ) {
+    this.batchSize = Math.max(1, options.batchSize ?? 16);
+  }
 
   probe(): Promise<ProbeInfo> {
     return (this.probed ??= this.adapter.probe());
@@ -234,8 +241,9 @@ export class ModelHost {
 
   private async pairLogits(s: Session, first: string[], second: string[]): Promise<number[][]> {
     const rows: number[][] = [];
-    for (let i = 0; i < first.length; i += BATCH) {
-      const enc = s.tokenizer(first.slice(i, i + BATCH), { text_pair: second.slice(i, i + BATCH), padding: true, truncation: true });
+    const b = this.batchSize;
+    for (let i = 0; i < first.length; i += b) {
+      const enc = s.tokenizer(first.slice(i, i + b), { text_pair: second.slice(i, i + b), padding: true, truncation: true });
       const { logits } = (await s.model(enc)) as { logits: Tensor };
       const [n, k] = logits.dims as [number, number];
       const data = logits.data as Float32Array;
@@ -283,8 +291,9 @@ export class ModelHost {
   private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
     const out: { pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[] = [];
     const special = new Set<number>((s.tokenizer as unknown as { all_special_ids: number[] }).all_special_ids ?? []);
-    for (let i = 0; i < texts.length; i += BATCH) {
-      const enc = s.tokenizer(texts.slice(i, i + BATCH), { padding: true, truncation: true });
+    const b = this.batchSize;
+    for (let i = 0; i < texts.length; i += b) {
+      const enc = s.tokenizer(texts.slice(i, i + b), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await s.model(enc)) as { last_hidden_state: Tensor };
       const [n, len, dim] = h.dims as [number, number, number];
       const data = h.data as Float32Array;
@@ -325,8 +334,9 @@ export class ModelHost {
 
   private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {
     const out: string[] = [];
-    for (let i = 0; i < items.length; i += BATCH) {
-      const prompts = items.slice(i, i + BATCH).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
+    const b = this.batchSize;
+    for (let i = 0; i < items.length; i += b) {
+      const prompts = items.slice(i, i + b).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
       const enc = s.tokenizer(prompts, { padding: true, truncation: true });
       const ids = (await s.model.generate({ ...enc, max_new_tokens: maxNewTokens, do_sample: false })) as Tensor;
       out.push(...s.tokenizer.batch_decode(ids, { skip_special_tokens: true }).map((t) => t.trim()));

@@ -47,8 +47,8 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
   };
 }
 
-export function createNodeHost(opts: NodeRuntimeOptions = {}): ModelHost {
-  return new ModelHost(nodeAdapter(opts));
+export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number } = {}): ModelHost {
+  return new ModelHost(nodeAdapter(opts), opts.batchSize === undefined ? {} : { batchSize: opts.batchSize });
 }
 
 /**

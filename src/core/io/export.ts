@@ -6,20 +6,26 @@ export function toJsonl(records: readonly Record<string, unknown>[]): string {
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
-type MetricCell = { score: number | null; decision: boolean | null; explanation: string };
+type MetricCell = { score: number | null; decision: boolean | null; explanation: string; class?: string; set?: string };
 
 /**
  * Flattens output records to CSV: id, question, gold (a JSON array, so it re-imports), candidate, label, then
- * `<metric>.score`, `<metric>.decision`, `<metric>.explanation` per metric.
+ * `<metric>.score`, `<metric>.decision` (and `<metric>.class` / `<metric>.set` for the taxonomy and the
+ * hierarchy), `<metric>.explanation` per metric.
  */
 export function toCsv(records: readonly Record<string, unknown>[], metricNames: readonly string[], header = true): string {
-  const fields = ['id', 'question', 'gold', 'candidate', 'label', ...metricNames.flatMap((m) => [`${m}.score`, `${m}.decision`, `${m}.explanation`])];
+  const cells = (r: Record<string, unknown>) => (r.metrics ?? {}) as Record<string, MetricCell>;
+  const extra = (m: string, key: 'class' | 'set') => records.some((r) => cells(r)[m]?.[key] !== undefined);
+  const columns = metricNames.map((m) => ({ m, cls: extra(m, 'class'), set: extra(m, 'set') }));
+  const fields = [
+    'id', 'question', 'gold', 'candidate', 'label',
+    ...columns.flatMap(({ m, cls, set }) => [`${m}.score`, `${m}.decision`, ...(cls ? [`${m}.class`] : []), ...(set ? [`${m}.set`] : []), `${m}.explanation`]),
+  ];
   const data = records.map((r) => {
-    const metrics = (r.metrics ?? {}) as Record<string, MetricCell>;
     const row: unknown[] = [r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
-    for (const m of metricNames) {
-      const c = metrics[m];
-      row.push(c?.score ?? '', c?.decision ?? '', c?.explanation ?? '');
+    for (const { m, cls, set } of columns) {
+      const c = cells(r)[m];
+      row.push(c?.score ?? '', c?.decision ?? '', ...(cls ? [c?.class ?? ''] : []), ...(set ? [c?.set ?? ''] : []), c?.explanation ?? '');
     }
     return row;
   });
