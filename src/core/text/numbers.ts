@@ -67,6 +67,13 @@ function wordsValue(words: string[]): number | null {
  * free of punctuation (decimal points between digits may remain).
  */
 export function canonicalNumberTokens(tokens: string[]): string[] {
+  // Most answers have no number at all: hand the list back untouched.
+  let any = false;
+  for (const t of tokens) if (startsWithDigit(t) || NUMERIC_WORDS.has(t)) {
+    any = true;
+    break;
+  }
+  if (!any) return tokens;
   const out: string[] = [];
   let i = 0;
   while (i < tokens.length) {
