@@ -10,6 +10,9 @@ const args = [
   '--disable-component-update',
   '--disable-sync',
 ];
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The test-only hub mirror (e2e/model-mirror.mjs) serving test/models/. */
+export const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -17,9 +20,15 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
-  use: { baseURL: 'http://localhost:4173', launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args } },
+  use: { baseURL: 'http://localhost:4173' },
   projects: [
-    { name: 'wasm', use: { browserName: 'chromium' } },
+    // --enable-unsafe-webgpu gives the worker a SwiftShader adapter (isFallbackAdapter: true): the WebGPU path.
+    { name: 'webgpu', use: { browserName: 'chromium', launchOptions: { executablePath, args: [...args, '--enable-unsafe-webgpu'] } } },
+    // Without it navigator.gpu exists but requestAdapter() gives null: the WASM fallback path.
+    { name: 'wasm', use: { browserName: 'chromium', launchOptions: { executablePath, args } } },
   ],
-  webServer: { command: 'npx vite preview --port 4173 --strictPort', url: 'http://localhost:4173', reuseExistingServer: false, timeout: 60_000 },
+  webServer: [
+    { command: 'npx vite preview --port 4173 --strictPort', url: 'http://localhost:4173', reuseExistingServer: false, timeout: 60_000 },
+    { command: `node e2e/model-mirror.mjs --port ${MIRROR_PORT}`, url: `http://127.0.0.1:${MIRROR_PORT}/__health`, reuseExistingServer: false, timeout: 30_000 },
+  ],
 });

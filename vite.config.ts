@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 // Cross-origin isolation lets onnxruntime-web use threads (SharedArrayBuffer) in dev and preview alike.
@@ -7,9 +7,37 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/**
+ * transformers.js 4.3.1 (browser build) runs session creation and inference on promise chains
+ * (`webInitChain = webInitChain.then(load)`) that stay rejected after one failure, so after a single failed
+ * load (a truncated file, WebGPU refusing a model before the WASM fallback) every later load in the worker
+ * fails with that first error. Same family as huggingface/transformers.js#1767. This keeps the chains alive;
+ * the build fails if the code changed (then check whether an upgrade fixed it and drop this).
+ */
+function transformersChainFix(): Plugin {
+  const fixes: [string, string][] = [
+    ['webInitChain = webInitChain.then(load)', 'webInitChain = webInitChain.catch(() => undefined).then(load)'],
+    ['webInferenceChain = webInferenceChain.then(run)', 'webInferenceChain = webInferenceChain.catch(() => undefined).then(run)'],
+  ];
+  return {
+    name: 'verity:transformers-chain-fix',
+    transform(code, id) {
+      if (!/@huggingface[\\/]transformers[\\/]dist[\\/]transformers\.web\.js/.test(id)) return null;
+      let out = code;
+      for (const [from, to] of fixes) {
+        if (!out.includes(from)) this.error(`transformers.js changed: "${from}" not found in ${id}; review transformersChainFix in vite.config.ts`);
+        out = out.replace(from, to);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte()],
-  worker: { format: 'es' },
+  plugins: [svelte(), transformersChainFix()],
+  worker: { format: 'es', plugins: () => [transformersChainFix()] },
+  // onnxruntime-web loads its own .mjs/.wasm files at run time; pre-bundling them breaks those URLs in dev.
+  optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
   server: { headers: isolation, port: 5173, strictPort: true },
   preview: { headers: isolation, port: 4173, strictPort: true },
   build: { target: 'es2022' },

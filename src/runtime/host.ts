@@ -399,9 +399,10 @@ function throttle(modelId: string, onProgress?: (p: LoadProgress) => void): (inf
   let last = 0;
   return (raw) => {
     const info = raw as { status?: string; file?: string; loaded?: number; total?: number };
-    if (info.status !== 'progress_total' && info.status !== 'done') return;
+    // Only the aggregate events: they carry bytes done / total over all of the model's files.
+    if (info.status !== 'progress_total') return;
     const now = Date.now();
-    if (info.status === 'progress_total' && now - last < 100 && (info.loaded ?? 0) < (info.total ?? 1)) return;
+    if (now - last < 100 && (info.loaded ?? 0) < (info.total ?? 1)) return;
     last = now;
     onProgress({ modelId, file: info.file ?? '', loaded: info.loaded ?? 0, total: info.total ?? 0 });
   };

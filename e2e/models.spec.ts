@@ -1,0 +1,390 @@
+/**
+ * The model runtime in the browser: the model Web Worker loads the tiny fixture models (test/models, made by
+ * `npm run fixtures`) from the test mirror (e2e/model-mirror.mjs), runs them on WebGPU (project `webgpu`,
+ * SwiftShader adapter) or WASM (project `wasm`, no adapter), caches them in IndexedDB and explains failures.
+ *
+ * Tolerance: outputs are compared with expected.json (float64 reference) within TOLERANCE = 1e-3 on both
+ * devices. That is 10× looser than the Node tests (1e-4, onnxruntime-node) because WebGPU on SwiftShader may
+ * reorder float32 reductions; the deviations measured on both projects were ~1e-6 (they are attached to each
+ * test as a `max deviation` annotation).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { ModelHostApi } from '../workers/model-host.worker.ts';
+import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/protocol.ts';
+
+const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
+const MIRROR = `http://localhost:${MIRROR_PORT}/`;
+const CONTROL = `http://127.0.0.1:${MIRROR_PORT}`;
+const MODELS = join(import.meta.dirname, '..', 'test', 'models');
+const TOLERANCE = 1e-3;
+/** A pinned revision (not `main`): the mirror serves any revision, the cache keys must carry this one. */
+const REV = 'e2e0000000000000000000000000000000000001';
+
+const expected = <T>(m: string): T => JSON.parse(readFileSync(join(MODELS, m, 'expected.json'), 'utf8')) as T;
+const manifest = JSON.parse(readFileSync(join(MODELS, 'manifest.json'), 'utf8')) as { files: { path: string; bytes: number }[] };
+/** Registry-style file sizes of one fixture model (what a registry entry's `files` would list). */
+const sizes = (m: string): Record<string, number> =>
+  Object.fromEntries(manifest.files.filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json')).map((f) => [f.path.slice(m.length + 1), f.bytes]));
+
+interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<'entailment' | 'neutral' | 'contradiction', number> }
+const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
+const nliRow = (c: NliCase) => [c.probs_by_label.entailment, c.probs_by_label.neutral, c.probs_by_label.contradiction];
+
+const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, ...extra });
+
+// ---------- mirror control ----------
+
+const mirrorReset = async (request: APIRequestContext) => expect((await request.post(`${CONTROL}/__reset`)).ok()).toBe(true);
+const mirrorFault = async (request: APIRequestContext, model: string, file: string, mode: 'html' | 'truncate' | 'cut' | 'off') =>
+  expect((await request.post(`${CONTROL}/__fault?model=${model}&file=${encodeURIComponent(file)}&mode=${mode}`)).ok()).toBe(true);
+const mirrorLog = async (request: APIRequestContext): Promise<{ method: string; path: string; range: string | null; status: number }[]> =>
+  ((await (await request.get(`${CONTROL}/__log`)).json()) as { requests: { method: string; path: string; range: string | null; status: number }[] }).requests;
+
+// ---------- page helpers ----------
+
+/** The worker API as the page sees it through comlink (every method async). */
+type Promisified<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
+declare global {
+  // eslint-disable-next-line no-var
+  var __verityModels: Promisified<ModelHostApi> | undefined;
+}
+
+/** Opens the app and waits for the model worker's probe. */
+async function open(page: Page, errors?: string[]) {
+  if (errors) page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto('/');
+  await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 15_000 });
+}
+
+/** Loads through the worker (the panel's comlink handle). */
+const hostLoad = (page: Page, s: ModelSpec): Promise<HostResult<LoadedModel>> => page.evaluate((s) => globalThis.__verityModels!.load(s), s);
+
+const projectDevice = () => (test.info().project.name === 'webgpu' ? 'webgpu' : 'wasm');
+
+function maxDeviation(got: number[][], want: number[][], device: string = projectDevice()): number {
+  expect(got.length).toBe(want.length);
+  let worst = 0;
+  got.forEach((row, i) => {
+    expect(row.length).toBe(want[i]!.length);
+    row.forEach((x, k) => (worst = Math.max(worst, Number.isFinite(x) ? Math.abs(x - want[i]![k]!) : Infinity)));
+  });
+  test.info().annotations.push({ type: 'max deviation', description: `${worst.toExponential(2)} on ${device}` });
+  return worst;
+}
+
+async function loadFromUi(page: Page, role: Role, id: string) {
+  await page.getByTestId('model-source').selectOption('mirror');
+  await page.getByTestId('mirror-url').fill(MIRROR);
+  await page.getByTestId('model-role').selectOption(role);
+  await page.getByTestId('model-id').fill(id);
+  await page.getByTestId('model-revision').fill(REV);
+  await page.getByTestId('load-button').click();
+}
+
+test.beforeEach(async ({ request }) => {
+  await mirrorReset(request);
+});
+
+test('the probe reports the device this project must use, and why', async ({ page }) => {
+  const errors: string[] = [];
+  await open(page, errors);
+  const device = page.getByTestId('probe-device');
+  if (projectDevice() === 'webgpu') {
+    await expect(device).toHaveAttribute('data-device', 'webgpu');
+    // SwiftShader: a software adapter.
+    await expect(device).toHaveAttribute('data-fallback-adapter', 'true');
+    await expect(device).toContainText('WebGPU');
+  } else {
+    await expect(device).toHaveAttribute('data-device', 'wasm');
+    await expect(page.getByTestId('probe-reason')).toContainText('no adapter');
+  }
+  await expect(page.getByTestId('probe-threads')).toContainText('cross-origin isolated');
+  await expect(page.getByTestId('probe-storage')).toContainText('used of');
+  expect(errors).toEqual([]);
+});
+
+test('NLI from the mirror through the panel: byte progress, device, and the NLI check matches the reference', async ({ page }) => {
+  const errors: string[] = [];
+  await open(page, errors);
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
+  await expect(page.getByTestId('loaded-dtype')).toHaveText('fp32');
+  await expect(page.getByTestId('loaded-canary')).toContainText('none');
+  // Byte progress: the last report covers the model's files (config.json and the fp32 ONNX file).
+  const bytes = page.getByTestId('load-bytes');
+  const total = sizes('tiny-nli')['config.json']! + sizes('tiny-nli')['onnx/model.onnx']!;
+  await expect(bytes).toHaveAttribute('data-loaded', String(total));
+  await expect(bytes).toHaveAttribute('data-total', String(total));
+
+  for (const i of [0, 1]) {
+    await page.getByTestId(`nli-premise-${i}`).fill(nliCases[i]!.premise);
+    await page.getByTestId(`nli-hypothesis-${i}`).fill(nliCases[i]!.hypothesis);
+  }
+  await page.getByTestId('nli-check').click();
+  const rows = page.getByTestId('nli-row');
+  await expect(rows).toHaveCount(2, { timeout: 20_000 });
+  const got = await Promise.all([0, 1].map(async (i) => JSON.parse((await rows.nth(i).getAttribute('data-probs'))!) as number[]));
+  expect(maxDeviation(got, [nliRow(nliCases[0]!), nliRow(nliCases[1]!)])).toBeLessThanOrEqual(TOLERANCE);
+  await expect(rows.nth(0)).toContainText(nliCases[0]!.probs_by_label.entailment.toFixed(2).slice(0, 3));
+
+  const cached = page.getByTestId('cached-row');
+  await expect(cached).toHaveCount(1);
+  await expect(cached).toHaveAttribute('data-model', 'tiny-nli');
+  await page.getByTestId('models-panel').screenshot({ path: test.info().outputPath('models-panel.png') });
+  expect(errors).toEqual([]);
+});
+
+test('reranker: scores match the reference on this project’s device', async ({ page }) => {
+  await open(page);
+  const loaded = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
+  expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+  if (!loaded.ok) return;
+  expect(loaded.value.device).toBe(projectDevice());
+  const cases = expected<{ cases: { query: string; passage: string; logit: number }[] }>('tiny-reranker').cases;
+  const got: number[][] = [];
+  for (const c of cases) {
+    const r = await page.evaluate(([q, d]) => globalThis.__verityModels!.rerank(q, [d]), [c.query, c.passage] as const);
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (r.ok) got.push(r.value);
+  }
+  expect(maxDeviation(got, cases.map((c) => [1 / (1 + Math.exp(-c.logit))]))).toBeLessThanOrEqual(TOLERANCE);
+});
+
+test('embedder: pooled embeddings match the reference on this project’s device', async ({ page }) => {
+  await open(page);
+  const loaded = await hostLoad(page, spec('embedder', 'tiny-embedder', { files: sizes('tiny-embedder') }));
+  expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+  if (!loaded.ok) return;
+  expect(loaded.value.device).toBe(projectDevice());
+  const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
+  const r = await page.evaluate(async (texts) => {
+    const e = await globalThis.__verityModels!.embed(texts);
+    return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
+  }, cases.map((c) => c.text));
+  expect(r.ok, JSON.stringify(r)).toBe(true);
+  if (r.ok) expect(maxDeviation(r.value, cases.map((c) => c.embedding))).toBeLessThanOrEqual(TOLERANCE);
+});
+
+test('statements: the seq2seq model generates the reference text on this project’s device', async ({ page }) => {
+  await open(page);
+  const loaded = await hostLoad(page, spec('statements', 'tiny-t5', { prompt: '{question}{answer}', files: sizes('tiny-t5') }));
+  expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+  if (!loaded.ok) return;
+  expect(loaded.value.device).toBe(projectDevice());
+  const cases = expected<{ cases: { input: string; text: string }[] }>('tiny-t5').cases;
+  const r = await page.evaluate((items) => globalThis.__verityModels!.writeStatements(items), cases.map((c) => ({ question: '', answer: c.input })));
+  expect(r.ok, JSON.stringify(r)).toBe(true);
+  // The reference decoded 8 tokens; the writer allows more, so its text starts with the reference text.
+  if (r.ok) cases.forEach((c, i) => expect(r.value[i]!.startsWith(c.text), `${r.value[i]} vs ${c.text}`).toBe(true));
+});
+
+test('after a reload the model loads from IndexedDB with zero requests to the mirror', async ({ page, request }) => {
+  await open(page);
+  const c = nliCases[1]!;
+  const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [nliRow(c)], tolerance: TOLERANCE };
+  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), canary });
+  const first = await hostLoad(page, s);
+  expect(first.ok && first.value.canary?.passed, JSON.stringify(first)).toBe(true);
+  expect((await mirrorLog(request)).filter((r) => r.path.includes('/resolve/')).length).toBeGreaterThan(0);
+
+  await page.reload();
+  await expect(page.getByTestId('cached-row')).toHaveCount(1);
+  await mirrorReset(request);
+  const again = await hostLoad(page, s);
+  expect(again.ok && again.value.canary?.passed, JSON.stringify(again)).toBe(true);
+  expect(again.ok && again.value.device).toBe(projectDevice());
+  expect(await mirrorLog(request)).toEqual([]);
+});
+
+test('with every non-localhost request blocked the whole flow passes; the hub is reported unreachable', async ({ page, request }) => {
+  const blocked: string[] = [];
+  await page.route(/^(?!https?:\/\/localhost[:/]).*/, (route) => {
+    blocked.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  const ort: string[] = [];
+  page.on('request', (r) => /ort-wasm/.test(r.url()) && ort.push(r.url()));
+  const errors: string[] = [];
+  await open(page, errors);
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
+  await page.getByTestId('nli-check').click();
+  await expect(page.getByTestId('nli-row')).toHaveCount(2, { timeout: 20_000 });
+  // ONNX Runtime comes from the app itself: the asyncify build (one build for the WebGPU and WASM providers).
+  expect(ort.length).toBeGreaterThan(0);
+  for (const u of ort) expect(u).toMatch(/^http:\/\/localhost:4173\/assets\/ort-wasm-simd-threaded\.asyncify-[\w-]+\.(mjs|wasm)$/);
+  expect(ort.some((u) => u.endsWith('.wasm'))).toBe(true);
+  test.info().annotations.push({ type: 'onnxruntime files', description: [...new Set(ort.map((u) => u.split('/').pop()))].join(', ') });
+  await page.reload();
+  await mirrorReset(request);
+  const again = await hostLoad(page, spec('nli', 'tiny-nli'));
+  expect(again.ok, JSON.stringify(again)).toBe(true);
+  expect(await mirrorLog(request)).toEqual([]);
+  expect(blocked.filter((u) => !u.startsWith('data:'))).toEqual([]);
+  expect(errors).toEqual([]);
+
+  // The same route does catch the worker's requests: a hub model is blocked and explained.
+  const hub = await hostLoad(page, { role: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', revision: '4ce66096a56eb536b4b9e437f27ef42c24aeae51', source: { kind: 'hub' } });
+  expect(hub.ok).toBe(false);
+  if (hub.ok) return;
+  expect(hub.error.code).toBe('unavailable');
+  expect(hub.error.message).toContain('https://huggingface.co/');
+  expect(blocked.some((u) => u.startsWith('https://huggingface.co/Xenova/nli-deberta-v3-xsmall/resolve/4ce66096a56eb536b4b9e437f27ef42c24aeae51/'))).toBe(true);
+});
+
+test('HTML instead of a model file gives a clear error, is not cached, and is fetched again once fixed', async ({ page, request }) => {
+  await open(page);
+  await mirrorFault(request, 'tiny-nli', 'onnx/model.onnx', 'html');
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  const error = page.getByTestId('load-error');
+  await expect(error).toHaveAttribute('data-code', 'bad-response', { timeout: 30_000 });
+  await expect(error).toContainText(`received HTML instead of onnx/model.onnx from ${MIRROR}tiny-nli/resolve/${REV}/onnx/model.onnx`);
+  const listed = await page.evaluate(() => globalThis.__verityModels!.listCache());
+  expect(listed.ok && listed.value.flatMap((m) => m.files.map((f) => f.file))).not.toContain('onnx/model.onnx');
+
+  // A JSON file: the load fails in JSON.parse, and the message still names the file and the page.
+  await mirrorFault(request, 'tiny-embedder', 'config.json', 'html');
+  const cfg = await hostLoad(page, spec('embedder', 'tiny-embedder'));
+  expect(!cfg.ok && cfg.error).toMatchObject({ code: 'bad-response', message: expect.stringContaining(`received HTML instead of config.json from ${MIRROR}tiny-embedder/resolve/${REV}/config.json`) });
+
+  await mirrorReset(request);
+  const fixed = await hostLoad(page, spec('nli', 'tiny-nli'));
+  expect(fixed.ok, JSON.stringify(fixed)).toBe(true);
+  expect((await mirrorLog(request)).filter((r) => !r.range).map((r) => r.path)).toEqual([`/tiny-nli/resolve/${REV}/onnx/model.onnx`]);
+  const embedder = await hostLoad(page, spec('embedder', 'tiny-embedder'));
+  expect(embedder.ok, JSON.stringify(embedder)).toBe(true);
+  expect((await mirrorLog(request)).filter((r) => !r.range).map((r) => r.path)).toContain(`/tiny-embedder/resolve/${REV}/config.json`);
+});
+
+test('a truncated file (short body, or a connection cut mid-file) gives a clear error and is not cached', async ({ page, request }) => {
+  await open(page);
+  const file = 'onnx/model.onnx';
+  const full = sizes('tiny-reranker')[file]!;
+  // Short body with a matching Content-Length: only the registry size tells.
+  await mirrorFault(request, 'tiny-reranker', file, 'truncate');
+  const short = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
+  expect(short.ok).toBe(false);
+  if (!short.ok) {
+    expect(short.error.code).toBe('bad-response');
+    expect(short.error.message).toContain(`${file} from ${MIRROR}tiny-reranker/resolve/${REV}/${file} has ${Math.floor(full * 0.4)} bytes but the registry lists ${full}`);
+  }
+  // Full Content-Length, then the connection closes.
+  await mirrorFault(request, 'tiny-reranker', file, 'cut');
+  const cut = await hostLoad(page, spec('reranker', 'tiny-reranker'));
+  expect(cut.ok).toBe(false);
+  if (!cut.ok) {
+    expect(cut.error.code).toBe('bad-response');
+    expect(cut.error.message).toMatch(new RegExp(`${file} from .*tiny-reranker/resolve/${REV}/${file} is truncated: received \\d+ of ${full} bytes`));
+  }
+  const listed = await page.evaluate(() => globalThis.__verityModels!.listCache());
+  expect(listed.ok && listed.value.flatMap((m) => m.files.map((f) => f.file))).not.toContain(file);
+
+  // The same worker loads the model once the mirror is fixed: an earlier failed session does not poison later
+  // ones (see transformersChainFix in vite.config.ts).
+  await mirrorReset(request);
+  const fixed = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
+  expect(fixed.ok, JSON.stringify(fixed)).toBe(true);
+});
+
+test('a device that cannot run the model falls back to WASM and says why', async ({ page }) => {
+  test.skip(projectDevice() !== 'webgpu', 'needs a WebGPU adapter');
+  await open(page);
+  // SwiftShader has no shader-f16, so the fp16 attempt on WebGPU fails and the load falls back.
+  const r = await hostLoad(page, spec('nli', 'tiny-nli', { dtypes: { webgpu: ['fp16'], wasm: ['fp32'] } }));
+  expect(r.ok, JSON.stringify(r)).toBe(true);
+  if (!r.ok) return;
+  expect(r.value).toMatchObject({ device: 'wasm', dtype: 'fp32' });
+  expect(r.value.fallbacks.join(' ')).toMatch(/webgpu\/fp16: .*fp16/);
+  const d = await page.evaluate((c) => globalThis.__verityModels!.nli([c]), { premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis });
+  expect(d.ok && maxDeviation([[d.value[0]!.entailment, d.value[0]!.neutral, d.value[0]!.contradiction]], [nliRow(nliCases[0]!)], 'wasm')).toBeLessThanOrEqual(TOLERANCE);
+});
+
+test('a damaged cache entry is deleted and downloaded again', async ({ page, request }) => {
+  await open(page);
+  expect((await hostLoad(page, spec('nli', 'tiny-nli'))).ok).toBe(true);
+  const url = `${MIRROR}tiny-nli/resolve/${REV}/onnx/model.onnx`;
+  // Cut the stored bytes short behind the cache's back.
+  await page.evaluate(
+    (url) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('verity-model-bytes');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('files', 'readwrite');
+          tx.objectStore('files').put(new ArrayBuffer(1000), url);
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    url,
+  );
+  await page.reload();
+  await expect(page.getByTestId('probe-device')).toBeVisible();
+  await mirrorReset(request);
+  const again = await hostLoad(page, spec('nli', 'tiny-nli'));
+  expect(again.ok, JSON.stringify(again)).toBe(true);
+  if (again.ok) expect(again.value.warnings.join(' ')).toContain('damaged');
+  expect((await mirrorLog(request)).filter((r) => !r.range).map((r) => r.path)).toEqual([`/tiny-nli/resolve/${REV}/onnx/model.onnx`]);
+});
+
+test('an imported model folder loads with no network at all', async ({ page, request }) => {
+  const blocked: string[] = [];
+  await page.route(/^(?!https?:\/\/localhost:4173[/]).*/, (route) => {
+    blocked.push(route.request().url());
+    return route.abort();
+  });
+  await open(page);
+  await page.getByTestId('model-id').fill('my/tiny-embedder');
+  await page.getByTestId('model-role').selectOption('embedder');
+  await page.getByTestId('import-folder').setInputFiles(join(MODELS, 'tiny-embedder'));
+  await expect(page.getByTestId('import-note')).toContainText('as my/tiny-embedder@local');
+  await expect(page.getByTestId('model-source')).toHaveValue('local');
+  await page.getByTestId('load-button').click();
+  await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
+  const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
+  const r = await page.evaluate(async (texts) => {
+    const e = await globalThis.__verityModels!.embed(texts);
+    return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
+  }, cases.map((c) => c.text));
+  expect(r.ok && maxDeviation(r.value, cases.map((c) => c.embedding))).toBeLessThanOrEqual(TOLERANCE);
+  expect(blocked).toEqual([]);
+  expect(await mirrorLog(request)).toEqual([]);
+
+  // A model that was never imported is a clear not-found, not a download.
+  const missing = await hostLoad(page, { role: 'embedder', id: 'never/imported', revision: 'local', source: { kind: 'local' } });
+  expect(!missing.ok && missing.error.code).toBe('not-found');
+  expect(!missing.ok && missing.error.message).toContain('was not imported');
+});
+
+test('delete one cached model, then clear all', async ({ page, request }) => {
+  await open(page);
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
+  await loadFromUi(page, 'embedder', 'tiny-embedder');
+  await expect(page.getByTestId('loaded-id')).toContainText('tiny-embedder', { timeout: 30_000 });
+  const rows = page.getByTestId('cached-row');
+  await expect(rows).toHaveCount(2);
+  const nli = rows.and(page.locator('[data-model="tiny-nli"]'));
+  expect(Number(await nli.getAttribute('data-bytes'))).toBeGreaterThan(130_000);
+
+  await nli.getByTestId('delete-model').click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toHaveAttribute('data-model', 'tiny-embedder');
+  // Deleted means downloaded again by the next load (in a fresh worker: the loaded session stays usable).
+  await page.reload();
+  await expect(rows).toHaveCount(1);
+  await mirrorReset(request);
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-id')).toContainText('tiny-nli', { timeout: 30_000 });
+  expect((await mirrorLog(request)).filter((r) => !r.range).map((r) => r.path)).toContain(`/tiny-nli/resolve/${REV}/onnx/model.onnx`);
+  await expect(rows).toHaveCount(2);
+
+  await page.getByTestId('clear-cache').click();
+  await expect(page.getByTestId('cache-empty')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('cache-empty')).toBeVisible();
+  const listed = await page.evaluate(() => globalThis.__verityModels!.listCache());
+  expect(listed).toEqual({ ok: true, value: [] });
+});

@@ -1,0 +1,257 @@
+/**
+ * The model host in the browser (inside the model Web Worker): transformers.js on onnxruntime-web, WebGPU when
+ * the worker gets an adapter, else WASM. This module is the ONE place that configures transformers.js in the
+ * browser; importing it anywhere else is a mistake (it changes global settings).
+ *
+ * - onnxruntime-web is self-hosted: transformers.js 4.3 imports `onnxruntime-web/webgpu`, whose one build serves
+ *   both the WebGPU and the WASM execution providers and loads `ort-wasm-simd-threaded.asyncify.{mjs,wasm}`
+ *   (the JSEP, JSPI and plain builds are not used by it). Both files are emitted by Vite (`?url`) and served by
+ *   the app, so no CDN request happens (transformers.js would otherwise point at jsdelivr).
+ * - Model files come from the hub, a mirror with the hub's URL layout, or a folder the user imported ("local"),
+ *   and are cached in IndexedDB by ModelCache (idb-cache.ts), the only cache owner.
+ * - Failures are explained: a blocked or unreachable host, HTML instead of a model, a truncated download,
+ *   invalid JSON, a file that was not imported.
+ */
+import { env } from '@huggingface/transformers';
+import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import { ModelHost, type RuntimeAdapter } from './host.ts';
+import { fileUrl, ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
+import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './protocol.ts';
+
+export const HUB = 'https://huggingface.co/';
+/**
+ * Host of files imported from a local folder. Never contacted: a lookup that misses the cache is answered
+ * with 404 by the fetch wrapper. (`.invalid` is reserved and never resolves.)
+ */
+export const LOCAL_HOST = 'https://local-import.invalid/';
+/** The ONNX Runtime files this app serves itself (absolute URLs). */
+export const ORT_FILES = { mjs: ortMjsUrl, wasm: ortWasmUrl } as const;
+
+const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const absolute = (u: string) => new URL(u, globalThis.location?.href).href;
+
+export function hostOf(spec: ModelSpec, hub = HUB): string {
+  switch (spec.source.kind) {
+    case 'hub':
+      return withSlash(hub);
+    case 'mirror':
+      return withSlash(spec.source.url);
+    case 'local':
+      return LOCAL_HOST;
+  }
+}
+
+// ---------- WebGPU probing (minimal types: the DOM lib has none) ----------
+
+interface GpuAdapterInfo {
+  vendor?: string;
+  architecture?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+}
+interface GpuAdapter {
+  info?: GpuAdapterInfo;
+  isFallbackAdapter?: boolean;
+  features: { has(name: string): boolean };
+}
+interface Gpu {
+  requestAdapter(options?: { powerPreference?: string }): Promise<GpuAdapter | null>;
+}
+
+export async function probeWebGpu(): Promise<Pick<ProbeInfo, 'webgpu' | 'webgpuReason'>> {
+  const gpu = (navigator as Navigator & { gpu?: Gpu }).gpu;
+  if (!gpu) return { webgpu: null, webgpuReason: globalThis.isSecureContext === false ? 'WebGPU needs a secure context (https or localhost)' : 'this browser has no WebGPU (navigator.gpu is missing in the worker)' };
+  try {
+    const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+    if (!adapter)
+      return { webgpu: null, webgpuReason: 'WebGPU exists but no adapter is available (GPU blocklisted or disabled, hardware acceleration off, or a headless browser without --enable-unsafe-webgpu)' };
+    const info = adapter.info ?? {};
+    return {
+      webgpu: {
+        vendor: info.vendor ?? '',
+        architecture: info.architecture ?? '',
+        description: info.description ?? '',
+        isFallbackAdapter: info.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false,
+        shaderF16: adapter.features.has('shader-f16'),
+      },
+    };
+  } catch (e) {
+    return { webgpu: null, webgpuReason: `requesting a WebGPU adapter failed: ${messageOf(e)}` };
+  }
+}
+
+// ---------- transformers.js configuration ----------
+
+export interface BrowserRuntimeOptions {
+  /** Default hub (https://huggingface.co/). */
+  hub?: string;
+  cache?: ModelCache;
+}
+
+/** Threads for the WASM backend: needs SharedArrayBuffer, i.e. a cross-origin isolated page. */
+export function wasmThreads(): number {
+  if (!globalThis.crossOriginIsolated) return 1;
+  return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+}
+
+/**
+ * fetch for transformers.js: answers local-import lookups that missed the cache with 404, asks for the pinned
+ * revision where transformers.js asks for `main`, records failed downloads, and counts the bytes of model files
+ * so a connection closed early is reported as a truncated download.
+ */
+export function modelFetch(cache: ModelCache, base: typeof fetch): (input: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const url = cache.resolve(typeof input === 'string' ? input : input.href);
+    const model = cache.describe(url);
+    if (url.startsWith(LOCAL_HOST)) {
+      if (model) cache.reject(url, 'missing', `${model.file} was not imported`);
+      return new Response(`${model?.file ?? url} was not imported`, { status: 404, statusText: 'Not imported' });
+    }
+    let res: Response;
+    try {
+      res = await base(url, init);
+    } catch (e) {
+      if (model) cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)})`);
+      throw e;
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    // Size probes (Range: bytes=0-0) are read for their headers only.
+    const ranged = new Headers(init?.headers).has('range');
+    if (!model || ranged || res.status !== 200 || !res.body || !(declared > 0)) return res;
+    const reader = res.body.getReader();
+    let received = 0;
+    let cancelled = false;
+    const truncated = (why: string) => !cancelled && cache.reject(url, 'truncated', `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${why})`);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(ctl) {
+        try {
+          const { done, value } = await reader.read();
+          if (cancelled) return;
+          if (done) {
+            if (received < declared) truncated('the connection closed early');
+            ctl.close();
+            return;
+          }
+          received += value.byteLength;
+          ctl.enqueue(value);
+        } catch (e) {
+          if (cancelled) return;
+          truncated(messageOf(e));
+          ctl.error(e);
+        }
+      },
+      cancel(reason) {
+        cancelled = true;
+        return reader.cancel(reason);
+      },
+    });
+    const headers = new Headers(res.headers);
+    headers.set(ORIGINAL_LENGTH_HEADER, String(declared));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+let configured: ModelCache | null = null;
+
+/** Sets transformers.js' global options for the browser, once. Returns the model cache in use. */
+export function configureTransformers(cache: ModelCache = new ModelCache()): ModelCache {
+  if (configured) return configured;
+  env.allowLocalModels = false;
+  env.allowRemoteModels = true;
+  env.useBrowserCache = false;
+  env.useFSCache = false;
+  env.useCustomCache = true;
+  env.customCache = cache;
+  // ONNX Runtime's files come from this app (HTTP cache), not from the model cache.
+  env.useWasmCache = false;
+  const wasm = env.backends.onnx.wasm;
+  if (!wasm) throw new Error('onnxruntime-web has no wasm backend settings');
+  wasm.wasmPaths = { mjs: absolute(ORT_FILES.mjs), wasm: absolute(ORT_FILES.wasm) };
+  wasm.numThreads = wasmThreads();
+  wasm.proxy = false;
+  env.fetch = modelFetch(cache, globalThis.fetch.bind(globalThis));
+  configured = cache;
+  return cache;
+}
+
+// ---------- the adapter ----------
+
+let persistAsked = false;
+
+async function storageInfo(): Promise<ProbeInfo['storage']> {
+  const storage = navigator.storage;
+  if (!storage?.estimate) return null;
+  try {
+    // persist() is window-only in most browsers; the app's page asks too.
+    if (!persistAsked && typeof (storage as { persist?: () => Promise<boolean> }).persist === 'function') {
+      persistAsked = true;
+      await storage.persist().catch(() => false);
+    }
+    const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([storage.estimate(), storage.persisted?.().catch(() => false) ?? false]);
+    return { usage, quota, persisted };
+  } catch {
+    return null;
+  }
+}
+
+export function browserAdapter(opts: BrowserRuntimeOptions = {}): RuntimeAdapter & { cache: ModelCache } {
+  const cache = configureTransformers(opts.cache);
+  const hub = withSlash(opts.hub ?? HUB);
+  return {
+    platform: 'browser',
+    cache,
+    async probe() {
+      const [gpu, storage] = await Promise.all([probeWebGpu(), storageInfo()]);
+      return { platform: 'browser', ...gpu, threads: wasmThreads(), crossOriginIsolated: !!globalThis.crossOriginIsolated, storage };
+    },
+    prepare(spec) {
+      const host = hostOf(spec, hub);
+      env.remoteHost = host;
+      env.allowRemoteModels = true;
+      cache.use(host, spec.id, spec.revision, spec.files);
+      return { id: spec.id, options: {} };
+    },
+    explain(spec, error) {
+      return explainFailure(spec, error, cache, hub);
+    },
+  };
+}
+
+/** A failure during a load → a HostError that says what happened, or null to let the host classify it. */
+export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCache, hub = HUB): HostError | null {
+  const msg = messageOf(error);
+  const rejections = cache.rejectionsFor(spec.id);
+  const unusable = rejections.filter((r) => r.reason !== 'fetch-failed' && r.reason !== 'missing');
+  const bad = unusable.find((r) => msg.includes(r.file)) ?? unusable.at(-1);
+  if (bad) return hostError('bad-response', bad.message);
+  if (/quota/i.test(msg) || (error as { name?: string } | null)?.name === 'QuotaExceededError')
+    return hostError('quota', `${spec.id}: the browser's storage is full (${msg}); delete cached models or free disk space`);
+  const host = hostOf(spec, hub);
+  const missing = rejections.filter((r) => r.reason === 'missing').map((r) => r.file);
+  if (spec.source.kind === 'local' && (missing.length || /Could not locate file|not imported|404/i.test(msg))) {
+    const required = missing.filter((f) => /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/.test(f));
+    const names = required.length ? required : missing.length ? missing : ['a file'];
+    return hostError('not-found', `${spec.id}@${spec.revision}: ${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} not imported; import the whole model folder (config.json, tokenizer files and onnx/) first`);
+  }
+  if (/Unauthorized access to file|Forbidden access to file/.test(msg))
+    return hostError('not-found', `${spec.id} is gated or private on ${host} (${msg}); the app does not sign in: use a mirror or import the model folder`);
+  const failed = rejections.find((r) => r.reason === 'fetch-failed');
+  if (failed || /Failed to fetch|NetworkError|network error|Load failed|ERR_/i.test(msg)) {
+    const where = spec.source.kind === 'mirror' ? `the mirror ${host}` : spec.source.kind === 'hub' ? `the hub ${host}` : host;
+    return hostError(
+      'unavailable',
+      `cannot download ${spec.id} from ${where}: ${failed?.message ?? msg}. Check the network or the mirror URL (it needs CORS), or import the model folder`,
+    );
+  }
+  return null;
+}
+
+export function createBrowserHost(opts: BrowserRuntimeOptions = {}): { host: ModelHost; cache: ModelCache } {
+  const adapter = browserAdapter(opts);
+  return { host: new ModelHost(adapter), cache: adapter.cache };
+}
+
+/** The cache key of one file imported from a local folder for `id` at `revision`. */
+export const localFileUrl = (id: string, revision: string, file: string): string => fileUrl(LOCAL_HOST, id, revision, file);

@@ -1,0 +1,152 @@
+/**
+ * The model host in a Web Worker (WebGPU → WASM), exposed with comlink. Everything returns data
+ * (HostResult): no Error subclass crosses the boundary. Progress callbacks arrive as comlink proxies and are
+ * called by the host at most every 100 ms.
+ *
+ *   const api = wrap<ModelHostApi>(new Worker(new URL('../../workers/model-host.worker.ts', import.meta.url), { type: 'module' }));
+ *   await api.load(spec, proxy((p) => …));
+ */
+import { expose, releaseProxy, type Remote } from 'comlink';
+import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
+import type { CachedModel } from '../src/runtime/idb-cache.ts';
+import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
+import { hostError, type HostResult, type LoadedModel, type LoadProgress, type ModelSpec, type ProbeInfo, type Role } from '../src/runtime/protocol.ts';
+
+const { host, cache } = createBrowserHost();
+void cache.sweep().catch(() => undefined);
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** Runs a cache operation; a failure (IndexedDB unavailable, …) comes back as data. */
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<HostResult<T>> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (e) {
+    const quota = /quota/i.test(messageOf(e)) || (e as { name?: string } | null)?.name === 'QuotaExceededError';
+    return { ok: false, error: hostError(quota ? 'quota' : 'unavailable', `${what}: ${messageOf(e)}`) };
+  }
+}
+
+export interface ImportedFile {
+  /** Path inside the model folder (`config.json`, `onnx/model.onnx`), or with the folder's name in front. */
+  path: string;
+  bytes: Uint8Array | ArrayBuffer;
+}
+
+export interface ImportReport {
+  id: string;
+  revision: string;
+  files: string[];
+  bytes: number;
+  /** Files left out (hidden files, rejected files) and why. */
+  skipped: string[];
+}
+
+/** Strips the folder's own name when every path starts with it (a webkitdirectory pick gives `folder/…`). */
+export function relativePaths(paths: string[]): string[] {
+  const clean = paths.map((p) => p.replace(/\\/g, '/').replace(/^\.?\//, ''));
+  const first = clean[0]?.split('/')[0];
+  const nested = first !== undefined && clean.every((p) => p.includes('/') && p.split('/')[0] === first);
+  return nested ? clean.map((p) => p.slice(first.length + 1)) : clean;
+}
+
+const api = {
+  probe(): Promise<ProbeInfo> {
+    return host.probe();
+  },
+
+  /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
+  async load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+    let r: HostResult<LoadedModel>;
+    try {
+      r = await host.load(spec, onProgress ? (p) => void Promise.resolve(onProgress(p)).catch(() => undefined) : undefined);
+    } catch (e) {
+      r = { ok: false, error: hostError('load-failed', `${spec.id}: ${messageOf(e)}`, { modelId: spec.id }) };
+    } finally {
+      // The callback is a comlink proxy: free its message port.
+      (onProgress as Partial<Remote<unknown>> | undefined)?.[releaseProxy]?.();
+    }
+    const warnings = cache.takeWarnings();
+    if (r.ok) for (const w of warnings) if (!r.value.warnings.includes(w)) r.value.warnings.push(w);
+    return r;
+  },
+
+  loaded(): Partial<Record<Role, LoadedModel>> {
+    return host.loaded();
+  },
+  dispose(role: Role): Promise<void> {
+    return host.dispose(role);
+  },
+  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>> {
+    return host.nli(pairs);
+  },
+  rerank(query: string, docs: string[]): Promise<HostResult<number[]>> {
+    return host.rerank(query, docs);
+  },
+  embed(texts: string[]): Promise<HostResult<Float32Array[]>> {
+    return host.embed(texts);
+  },
+  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>> {
+    return host.embedTokens(texts);
+  },
+  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>> {
+    return host.writeStatements(items);
+  },
+
+  // ---------- cache ----------
+
+  listCache(): Promise<HostResult<CachedModel[]>> {
+    return attempt('listing cached models failed', () => cache.list());
+  },
+  deleteModel(id: string): Promise<HostResult<number>> {
+    return attempt(`deleting ${id} failed`, () => cache.deleteModel(id));
+  },
+  clearCache(): Promise<HostResult<void>> {
+    return attempt('clearing the model cache failed', () => cache.clear());
+  },
+  /** Warnings the cache recorded outside a load (e.g. during an import). */
+  cacheWarnings(): string[] {
+    return cache.takeWarnings();
+  },
+
+  /**
+   * Stores a local model folder in the cache under the keys transformers.js looks up for `id` at `revision`
+   * with source `{ kind: 'local' }`, so loading it needs no network.
+   */
+  async importFiles(id: string, files: ImportedFile[], revision = 'local'): Promise<HostResult<ImportReport>> {
+    if (!id.trim()) return { ok: false, error: hostError('unsupported-model', 'give the imported model an id') };
+    const paths = relativePaths(files.map((f) => f.path));
+    if (!paths.includes('config.json'))
+      return { ok: false, error: hostError('unsupported-model', `${id}: the folder has no config.json at its top level (found: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', …' : ''})`, { modelId: id }) };
+    const report: ImportReport = { id, revision, files: [], bytes: 0, skipped: [] };
+    cache.register(LOCAL_HOST, id);
+    const stored = await attempt(`importing ${id} failed`, async () => {
+      for (let i = 0; i < files.length; i++) {
+        const path = paths[i]!;
+        if (path.split('/').some((s) => s.startsWith('.'))) {
+          report.skipped.push(`${path}: hidden file`);
+          continue;
+        }
+        const raw = files[i]!.bytes;
+        const bytes = raw instanceof Uint8Array ? raw : new Uint8Array(raw);
+        const rejected = await cache.storeFile(localFileUrl(id, revision, path), bytes, path.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+        if (rejected) report.skipped.push(`${path}: ${rejected.message.replace(` from ${localFileUrl(id, revision, path)}`, '')}`);
+        else {
+          report.files.push(path);
+          report.bytes += bytes.length;
+        }
+      }
+      return report;
+    });
+    const warnings = cache.takeWarnings();
+    if (stored.ok && warnings.length) report.skipped.push(...warnings);
+    return stored;
+  },
+
+  /** The self-hosted ONNX Runtime files (for diagnostics). */
+  runtimeFiles(): { mjs: string; wasm: string } {
+    return { ...ORT_FILES };
+  },
+};
+
+export type ModelHostApi = typeof api;
+expose(api);
