@@ -5,10 +5,11 @@
  * TriviaQA answers. Measures, in Node (onnxruntime-node, CPU):
  *   - naive: one pair per call, in input order;
  *   - batched: the runtime's path — duplicates removed, pairs sorted by length, batches of 32.
- * The browser figures (Chromium WASM with and without threads, WebGPU on SwiftShader) come from
- * bench/nli-browser.ts when it is present.
+ * then the same pairs in Chromium through the app's model worker (bench/nli-browser.ts): WASM with threads,
+ * WASM with one thread, and WebGPU on SwiftShader (report only, on a subset). Targets on a 2-core machine:
+ * Chromium WASM ≥ 0.8× Node; batched ≥ 2× naive. Figures go to stdout and bench/out/nli.json.
  *
- *   npm run bench:nli [-- --pairs 2000]
+ *   npm run bench:nli [-- --pairs 2000 --no-browser]
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { createRuleWriter } from '../src/core/statements/rules.ts';
 import { classifyUnique } from '../src/core/evidence.ts';
 import { createNodeHost, parseModelArg } from '../src/runtime/node.ts';
 import type { NliPair } from '../src/core/capabilities.ts';
+import { browserBench } from './nli-browser.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -73,8 +75,14 @@ async function main(): Promise<void> {
   await classifyUnique(nli, pairs);
   const batched = pairs.length / ((performance.now() - t) / 1000);
   console.log(`  Node onnxruntime-node (cpu, fp32): naive one pair per call ${naive.toFixed(1)} pairs/s; length-sorted deduplicated batches ${batched.toFixed(1)} pairs/s; ratio ${(batched / naive).toFixed(2)}×`);
-  const result = { node: { naive, batched, ratio: batched / naive }, pairs: pairs.length, unique };
-  writeFileSync(join(repoRoot, 'bench/out/nli-node.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const browser = process.argv.includes('--no-browser') ? [] : await browserBench(pairs, BENCH_MODEL_DIR);
+  for (const b of browser) {
+    const rate = b.pairsPerSecond === null ? `failed: ${b.error}` : `${b.pairsPerSecond.toFixed(1)} pairs/s on ${b.pairs} pairs (${b.device}/${b.dtype}, ${b.threads} thread${b.threads === 1 ? '' : 's'})`;
+    const vsNode = b.pairsPerSecond !== null && b.device === 'wasm' ? `; ${(b.pairsPerSecond / batched).toFixed(2)}× Node` : '';
+    console.log(`  ${b.label}: ${rate}${vsNode}`);
+  }
+  const result = { date: new Date().toISOString(), pairs: pairs.length, unique, node: { naive, batched, ratio: batched / naive }, browser };
+  writeFileSync(join(repoRoot, 'bench/out/nli.json'), `${JSON.stringify(result, null, 2)}\n`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) await main();

@@ -3,7 +3,7 @@
  * Test-only static "hub mirror" for the end-to-end tests: serves test/models/<name>/<file> at the hub's URL
  * layout `/<name>/resolve/<revision>/<file>` (any revision), on loopback only.
  *
- *   node e2e/model-mirror.mjs [--port 4180] [--root test/models]
+ *   node e2e/model-mirror.mjs [--port 4180] [--root test/models] [--max-mb 256]
  *
  * - CORS `Access-Control-Allow-Origin: *` and `Cross-Origin-Resource-Policy: cross-origin` (the app is
  *   cross-origin isolated), Range requests (transformers.js asks for `bytes=0-0` to learn sizes),
@@ -30,7 +30,7 @@ const arg = (name, fallback) => {
 const PORT = Number(arg('port', process.env.MIRROR_PORT ?? '4180'));
 const ROOT = resolve(arg('root', fileURLToPath(new URL('../test/models/', import.meta.url))));
 const MAX_LOG = 2000;
-const MAX_FILE = 256 * 1024 * 1024;
+const MAX_FILE = Number(arg('max-mb', '256')) * 1024 * 1024;
 
 /** @type {{ method: string, path: string, range: string | null, status: number }[]} */
 let log = [];

@@ -7,6 +7,7 @@
  *   await api.load(spec, proxy((p) => …));
  */
 import { expose, releaseProxy, type Remote } from 'comlink';
+import { env } from '@huggingface/transformers';
 import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
 import type { CachedModel } from '../src/runtime/idb-cache.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
@@ -52,6 +53,16 @@ export function relativePaths(paths: string[]): string[] {
 const api = {
   probe(): Promise<ProbeInfo> {
     return host.probe();
+  },
+
+  /**
+   * WASM threads for sessions created from now on (onnxruntime-web reads it when it first initializes, so
+   * call it before the first load). Returns the value in effect. Used by the benchmark to compare 1 vs N.
+   */
+  setWasmThreads(n: number): number {
+    const wasm = env.backends.onnx.wasm!;
+    wasm.numThreads = Math.max(1, Math.floor(n));
+    return wasm.numThreads;
   },
 
   /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */

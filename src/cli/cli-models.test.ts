@@ -4,7 +4,7 @@
  * The tiny models have random weights, so these tests check plumbing and provenance, not judgement quality.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,19 @@ describe('CLI with a local NLI model folder', () => {
     const labels = readFileSync(join(ROOT, FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l).label);
     // Decisions under the calibrated weights agree with the labels on the rows they were fitted on.
     expect(rows.map((r) => r.metrics.nli_lex.decision)).toEqual(labels);
+  });
+
+  it('--model-dir finds the registry default offline, and its canary refuses a model that judges wrongly', () => {
+    // A random-weight model posing as the default NLI model: the registry canary (clear-cut SNLI-style pairs)
+    // must catch it on q8 and again on fp32, and no row may get a score from it.
+    const base = join(dir, 'models');
+    mkdirSync(join(base, 'Xenova'), { recursive: true });
+    symlinkSync(join(ROOT, NLI), join(base, 'Xenova', 'nli-deberta-v3-xsmall'));
+    const r = run('score', FILE, '--metrics', 'cap', '--model-dir', base);
+    expect(r.status).toBe(0);
+    const row = JSON.parse(r.stdout.trim().split('\n')[0]!);
+    expect(row.metrics.cap.score).toBeNull();
+    expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs .*expected entailment.*cpu\/q8: canary failed.*cpu\/fp32: canary failed/);
   });
 
   it('a folder that is not an NLI model is refused with a reason on every row', () => {

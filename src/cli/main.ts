@@ -32,6 +32,7 @@ interface CommonOptions {
   statementModel?: string;
   mirror?: string;
   modelCache?: string;
+  modelDir?: string;
 }
 
 // ---------- models ----------
@@ -47,7 +48,7 @@ async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<Mod
   const { hostContext } = await import('../runtime/context.ts');
   const spec = (role: Parameters<typeof parseModelArg>[0], arg: string | undefined, flag: string) => {
     try {
-      return parseModelArg(role, arg);
+      return parseModelArg(role, arg, o.modelDir);
     } catch (e) {
       throw new VerityError(`${flag}: ${(e as Error).message}`, 'usage');
     }
@@ -368,6 +369,7 @@ function common(cmd: Command): Command {
     .option('--ranker-model <model>', 'reranker for A-VERT: folder, registry key or hub id@revision')
     .option('--embedder-model <model>', 'embedding model for BERTScore / A-VERT embeddings: folder, registry key or hub id@revision')
     .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
+    .option('--model-dir <dir>', 'a folder of local model copies: DIR/<hub id>/ is used for a role given no model (works offline)')
     .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
     .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
     .option('--progress', 'always show the progress bar')

@@ -53,10 +53,19 @@ export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number }
 
 /**
  * A CLI model argument → spec: an existing folder (local model), a registry key (e.g. nli-small), or a hub
- * id with an optional `@revision` (an id without a pinned revision uses `main`).
+ * id with an optional `@revision` (an id without a pinned revision uses `main`). With `modelDir`, a missing
+ * argument picks the role's registry default from `modelDir/<hub id>` when that folder exists, and a relative
+ * argument is also looked up inside `modelDir`.
  */
-export function parseModelArg(role: Role, arg: string | undefined): ModelSpec {
-  if (arg === undefined) return specFromEntry(defaultFor(role));
+export function parseModelArg(role: Role, arg: string | undefined, modelDir?: string): ModelSpec {
+  if (arg === undefined) {
+    const entry = defaultFor(role);
+    // --model-dir: offline copies of the registry models, one folder per hub id (DIR/Xenova/nli-deberta-v3-xsmall).
+    const copy = modelDir ? join(resolve(modelDir), entry.id) : undefined;
+    if (copy && existsSync(copy)) return { ...specFromEntry(entry), id: copy, revision: 'local', source: { kind: 'local', path: copy }, dtypes: { cpu: entry.dtypes.cpu } };
+    return specFromEntry(entry);
+  }
+  if (modelDir && !existsSync(arg) && existsSync(join(resolve(modelDir), arg))) return parseModelArg(role, join(resolve(modelDir), arg));
   if (existsSync(arg) && statSync(arg).isDirectory()) {
     const dir = resolve(arg);
     return { role, id: dir, revision: 'local', source: { kind: 'local', path: dir }, dtypes: { cpu: ['fp32'] } };
