@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { parseTable, type RowIssue } from '../core/io/parse.ts';
+import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv } from '../core/io/export.ts';
@@ -83,7 +83,8 @@ interface Loaded {
   skipped: number;
 }
 
-function load(file: string, o: CommonOptions): Loaded {
+/** A file (or stdin for "-") parsed into a table; unreadable files are input errors. */
+function readTable(file: string): ParsedTable {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file === '-' ? 0 : file);
@@ -91,7 +92,11 @@ function load(file: string, o: CommonOptions): Loaded {
     const code = (e as NodeJS.ErrnoException).code;
     throw new VerityError(code === 'ENOENT' ? `cannot read ${file}: no such file` : code === 'EISDIR' ? `${file} is a directory, not a file` : `cannot read ${file}: ${(e as Error).message}`, 'input');
   }
-  const table = parseTable(bytes, file);
+  return parseTable(bytes, file);
+}
+
+function load(file: string, o: CommonOptions): Loaded {
+  const table = readTable(file);
   const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
   const mapped = mapRows(table, mapOptions);
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
@@ -313,13 +318,7 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
 // ---------- statements / explain ----------
 
 async function cmdStatements(file: string, o: { map?: string; progress?: boolean }): Promise<void> {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file === '-' ? 0 : file);
-  } catch (e) {
-    throw new VerityError(`cannot read ${file}: ${(e as Error).message}`, 'input');
-  }
-  const table = parseTable(bytes, file);
+  const table = readTable(file);
   const cols = resolveColumns(table.columns, o.map ? parseMapSpec(o.map) : {});
   // The answer to restate: the candidate column when there is one, else the (first) gold answer.
   const answerCol = cols.candidate ?? cols.gold;

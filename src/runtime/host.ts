@@ -20,6 +20,7 @@ import {
   type Tensor,
 } from '@huggingface/transformers';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
+import { sigmoid } from '../core/protocol/logistic.ts';
 import {
   hostError,
   type Canary,
@@ -65,7 +66,6 @@ const softmax = (xs: ArrayLike<number>): number[] => {
   const s = ex.reduce((a, b) => a + b, 0);
   return ex.map((x) => x / s);
 };
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** Output index of each NLI label, by name, from the model's id2label. */
 export function nliLabelIndex(id2label: Record<string, string> | undefined): Record<NliLabel, number> | null {

@@ -1,11 +1,6 @@
 /** Per-row results as JSONL or CSV. Pure: returns strings, so Node and the browser share it. */
 import Papa from 'papaparse';
 
-/** One JSONL line per record. */
-export function toJsonl(records: readonly Record<string, unknown>[]): string {
-  return records.map((r) => `${JSON.stringify(r)}\n`).join('');
-}
-
 type MetricCell = { score: number | null; decision: boolean | null; explanation: string; class?: string; set?: string };
 
 /**

@@ -118,7 +118,6 @@ export function parseMetricList(spec: string | undefined, settings: MetricSettin
   return list.map((x) => createMetric(x, settings));
 }
 
-export { isBatchMetric };
 
 /** A metric that must run without a model (combinations, benchmarks); a clear usage error otherwise. */
 export function createSyncMetric(name: string, s: MetricSettings = {}): Metric {

@@ -12,6 +12,7 @@ import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type
 import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
+import { sigmoid } from '../protocol/logistic.ts';
 
 export interface NliLexWeights {
   se: number;
@@ -46,7 +47,6 @@ export interface NliLexReference {
 
 export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexReference[] } | { ok: false; reason: string };
 
-const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /** Index of the largest value, the first on ties. */
 const argmax = (xs: readonly number[]): number => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);

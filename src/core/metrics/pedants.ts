@@ -10,6 +10,7 @@
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { analyze, DENSE_FEATURES, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
+import { sigmoid } from '../protocol/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 
 export interface PedantsModel {
@@ -67,7 +68,7 @@ export function createPedants(options: PedantsOptions = {}): Metric {
       let words = 0;
       sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
       const z = model.bias + contrib.reduce((s, x) => s + x.c, 0) + words;
-      const p = 1 / (1 + Math.exp(-z));
+      const p = sigmoid(z);
       contrib.push({ name: 'words', c: words });
       const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
       const facts = [

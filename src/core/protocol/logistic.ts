@@ -79,7 +79,8 @@ function toCsr(rows: readonly FeatureRow[], dimension?: number): Csr {
 
 /** log(1 + eˣ) without overflow. */
 const softplus = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
-const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+/** σ(z), computed without overflow for large |z|. */
+export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 const dot = (a: Float64Array, b: Float64Array): number => {
   let s = 0;

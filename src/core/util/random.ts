@@ -10,12 +10,3 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** FNV-1a 32-bit hash of a string: a stable seed or bucket from text. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
