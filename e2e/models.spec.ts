@@ -54,7 +54,7 @@ declare global {
 /** Opens the app and waits for the model worker's probe. */
 async function open(page: Page, errors?: string[]) {
   if (errors) page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto('/');
+  await page.goto('/#/models');
   await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 15_000 });
 }
 

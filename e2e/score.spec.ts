@@ -17,7 +17,7 @@ test('scores an uploaded file with the embedded default, with no request leaving
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Verity' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Score a file' })).toBeVisible();
   await page.getByTestId('file-input').setInputFiles({ name: 'sample.jsonl', mimeType: 'application/json', buffer: Buffer.from(sample) });
   const summary = page.getByTestId('summary');
   await expect(summary.getByRole('heading', { name: '3 rows scored (JSONL)' })).toBeVisible();
