@@ -55,6 +55,11 @@ const api = {
     return host.probe();
   },
 
+  /** Serves this API on another port too: the scoring worker talks to the same loaded models directly. */
+  connect(port: MessagePort): void {
+    expose(api, port);
+  },
+
   /**
    * WASM threads for sessions created from now on (onnxruntime-web reads it when it first initializes, so
    * call it before the first load). Returns the value in effect. Used by the benchmark to compare 1 vs N.

@@ -2,8 +2,9 @@
  * The app's two workers, created on first use and shared by every page: the model host (transformers.js,
  * one copy of each loaded model for the whole app) and the scoring worker.
  */
-import { wrap, type Remote } from 'comlink';
+import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
+import type { ScoreApi } from '../../../workers/score.worker.ts';
 
 let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
 
@@ -21,4 +22,44 @@ export function modelHostApi(): Remote<ModelHostApi> {
 export function resetModelHost(): void {
   modelHost?.worker.terminate();
   modelHost = null;
+}
+
+let scoring: { worker: Worker; api: Remote<ScoreApi>; connected: boolean } | null = null;
+
+/** Called when the scoring worker dies (crash, out of memory): the page starts a new one and resumes. */
+let onScoreCrash: ((reason: string) => void) | null = null;
+export function onScoreWorkerCrash(fn: ((reason: string) => void) | null): void {
+  onScoreCrash = fn;
+}
+
+export function scoreApi(): Remote<ScoreApi> {
+  if (!scoring) {
+    const worker = new Worker(new URL('../../../workers/score.worker.ts', import.meta.url), { type: 'module', name: 'score' });
+    const current = { worker, api: wrap<ScoreApi>(worker), connected: false };
+    worker.addEventListener('error', (e) => {
+      if (scoring !== current) return;
+      scoring = null;
+      worker.terminate();
+      onScoreCrash?.(e.message || 'the scoring worker stopped');
+    });
+    scoring = current;
+    (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker = worker;
+  }
+  return scoring.api;
+}
+
+/** Gives the scoring worker a direct line to the model worker (once per scoring worker). */
+export async function connectScoringToModels(): Promise<void> {
+  const api = scoreApi();
+  if (scoring!.connected) return;
+  const ch = new MessageChannel();
+  await modelHostApi().connect(transfer(ch.port1, [ch.port1]));
+  await api.connectModels(transfer(ch.port2, [ch.port2]));
+  scoring!.connected = true;
+}
+
+/** Ends the scoring worker (tests use it to simulate a crash; the page restarts it on the next call). */
+export function resetScoreWorker(): void {
+  scoring?.worker.terminate();
+  scoring = null;
 }

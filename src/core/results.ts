@@ -1,0 +1,243 @@
+/**
+ * A scored run as the app explores it: filtered and sorted views, the report (class distributions, score bands
+ * per class, agreement with the labels, confusion matrices), threshold calibration and re-deciding. Pure: the
+ * scoring worker holds the rows and results and answers the page with small pieces (indices, a few rows).
+ */
+import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
+import { agreement, type AgreementReport, type RowResults } from './run.ts';
+import { labelIsCorrect } from './io/fields.ts';
+import { calibrateThreshold } from './protocol/calibrate.ts';
+import type { Objective } from './protocol/binary.ts';
+
+/** What a table view shows: filters combine with AND; sort is stable (ties keep file order). */
+export interface ViewQuery {
+  sort?: { key: 'row' | `metric:${string}`; dir: 'asc' | 'desc' };
+  /** Rows whose human label, or (when `classBy` names a metric) predicted class, is this class. */
+  cls?: CapClass;
+  classBy?: 'label' | string;
+  /** Rows where this metric decided correct (true), incorrect (false) or did not apply (null). */
+  decision?: { metric: string; value: boolean | null };
+  /** Rows where this metric's decision differs from the human label. */
+  disagreeWith?: string;
+  /** Case-insensitive text search over id, question, golds and candidate. */
+  search?: string;
+}
+
+/** Indices (into rows) of the rows the query keeps, in display order. */
+export function queryView(rows: readonly QaRow[], results: readonly (RowResults | undefined)[], q: ViewQuery): Uint32Array {
+  const n = results.length;
+  const keep: number[] = [];
+  const needle = q.search?.trim().toLowerCase() ?? '';
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    const res = results[i];
+    if (!res) continue;
+    if (q.cls) {
+      const c = !q.classBy || q.classBy === 'label' ? (row.label?.kind === 'taxonomy' ? row.label.cls : undefined) : res[q.classBy]?.class;
+      if (c !== q.cls) continue;
+    }
+    if (q.decision && (res[q.decision.metric]?.decision ?? null) !== q.decision.value) continue;
+    if (q.disagreeWith) {
+      const d = res[q.disagreeWith]?.decision;
+      if (!row.label || d == null || d === labelIsCorrect(row.label)) continue;
+    }
+    if (needle && !matches(row, needle)) continue;
+    keep.push(i);
+  }
+  const key = q.sort?.key;
+  if (key && key !== 'row') {
+    const metric = key.slice('metric:'.length);
+    const sign = q.sort!.dir === 'desc' ? -1 : 1;
+    const score = (i: number) => results[i]?.[metric]?.score ?? null;
+    // Rows without a score go last in either direction.
+    keep.sort((a, b) => {
+      const x = score(a);
+      const y = score(b);
+      if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
+      return x === y ? a - b : sign * (x - y);
+    });
+  } else if (q.sort?.dir === 'desc') keep.reverse();
+  return Uint32Array.from(keep);
+}
+
+function matches(row: QaRow, needle: string): boolean {
+  if (row.id.toLowerCase().includes(needle) || row.question.toLowerCase().includes(needle) || row.candidate.toLowerCase().includes(needle)) return true;
+  return row.golds.some((g) => g.toLowerCase().includes(needle));
+}
+
+/** Scores of one metric for the rows of one class, for the per-class band chart (a stride sample when large). */
+export interface BandPoints {
+  metric: string;
+  points: { cls: CapClass; score: number }[];
+  /** Rows with a score before sampling. */
+  total: number;
+  sampled: boolean;
+}
+
+export interface RunReport {
+  rows: number;
+  labelled: number;
+  labelKind: 'binary' | 'taxonomy' | null;
+  /** Human label classes (taxonomy labels). */
+  labelClasses: Partial<Record<CapClass, number>> | null;
+  /** Predicted classes per metric that assigns one (taxonomy), and entailment sets (hierarchy). */
+  predictedClasses: Record<string, Partial<Record<CapClass, number>>>;
+  predictedSets: Record<string, Partial<Record<EntailmentSet, number>>>;
+  /** Share of rows each metric judged correct, and how many it could not score. */
+  decided: Record<string, { correct: number; incorrect: number; none: number }>;
+  /** Binary agreement (taxonomy labels reduced to correct = exact … overinclusive-valid). */
+  binary: AgreementReport['binary'] | null;
+  /** Monotonicity protocol, when every label is one of the eight classes. */
+  taxonomy: AgreementReport['taxonomy'] | null;
+  /** Predicted class × human class counts, for metrics that predict classes. */
+  classConfusion: Record<string, number[][]>;
+  bands: BandPoints[];
+  /** Metric with the best MCC (binary) and with the best pairwise accuracy (taxonomy). */
+  best: { binary: string | null; taxonomy: string | null };
+  thresholds: Record<string, number>;
+}
+
+export interface ReportOptions {
+  /** Bootstrap resamples (default: 1000 up to 20,000 labelled rows, then 200). */
+  resamples?: number;
+  /** Points per class and metric in the band chart (default 400). */
+  bandPoints?: number;
+}
+
+const count = <K extends string>(keys: Iterable<K | undefined>): Partial<Record<K, number>> => {
+  const out: Partial<Record<K, number>> = {};
+  for (const k of keys) if (k !== undefined) out[k] = (out[k] ?? 0) + 1;
+  return out;
+};
+
+export function runReport(
+  rows: readonly QaRow[],
+  results: readonly RowResults[],
+  metrics: readonly { name: string; threshold: number }[],
+  opts: ReportOptions = {},
+): RunReport {
+  const n = results.length;
+  const scored = rows.slice(0, n);
+  const labelled = scored.filter((r) => r.label).length;
+  const taxonomyLabels = labelled > 0 && scored.every((r) => !r.label || r.label.kind === 'taxonomy');
+  const resamples = opts.resamples ?? (labelled > 20_000 ? 200 : 1000);
+  const decided: RunReport['decided'] = {};
+  const predictedClasses: RunReport['predictedClasses'] = {};
+  const predictedSets: RunReport['predictedSets'] = {};
+  const classConfusion: RunReport['classConfusion'] = {};
+  for (const m of metrics) {
+    const d = { correct: 0, incorrect: 0, none: 0 };
+    for (const r of results) {
+      const x = r[m.name]?.decision;
+      if (x === true) d.correct++;
+      else if (x === false) d.incorrect++;
+      else d.none++;
+    }
+    decided[m.name] = d;
+    if (results.some((r) => r[m.name]?.class !== undefined)) {
+      predictedClasses[m.name] = count(results.map((r) => r[m.name]?.class));
+      if (taxonomyLabels) {
+        const mat = CAP_CLASSES.map(() => CAP_CLASSES.map(() => 0));
+        results.forEach((r, i) => {
+          const p = r[m.name]?.class;
+          const l = scored[i]!.label;
+          if (p && l?.kind === 'taxonomy') mat[CAP_CLASSES.indexOf(p)]![CAP_CLASSES.indexOf(l.cls)]!++;
+        });
+        classConfusion[m.name] = mat;
+      }
+    }
+    if (results.some((r) => r[m.name]?.set !== undefined)) predictedSets[m.name] = count(results.map((r) => r[m.name]?.set));
+  }
+
+  let binary: RunReport['binary'] = null;
+  let taxonomy: RunReport['taxonomy'] = null;
+  if (labelled > 0) {
+    const asBinary = taxonomyLabels ? scored.map((r) => (r.label ? { ...r, label: { kind: 'binary' as const, correct: labelIsCorrect(r.label) } } : r)) : scored;
+    binary = agreement(asBinary, results, metrics as never, { resamples }).binary ?? null;
+    if (taxonomyLabels) taxonomy = agreement(scored, results, metrics as never).taxonomy ?? null;
+  }
+
+  const bands: BandPoints[] = [];
+  if (taxonomyLabels) {
+    const per = opts.bandPoints ?? 400;
+    for (const m of metrics) {
+      const byClass = new Map<CapClass, number[]>();
+      results.forEach((r, i) => {
+        const s = r[m.name]?.score;
+        const l = scored[i]!.label;
+        if (s == null || l?.kind !== 'taxonomy') return;
+        let list = byClass.get(l.cls);
+        if (!list) byClass.set(l.cls, (list = []));
+        list.push(s);
+      });
+      const points: BandPoints['points'] = [];
+      let total = 0;
+      let sampled = false;
+      for (const [cls, xs] of byClass) {
+        total += xs.length;
+        const step = Math.max(1, xs.length / per);
+        if (step > 1) sampled = true;
+        for (let k = 0; k < xs.length; k += step) points.push({ cls, score: xs[Math.floor(k)]! });
+      }
+      if (total) bands.push({ metric: m.name, points, total, sampled });
+    }
+  }
+
+  const bestOf = (entries: [string, number | null][]) => {
+    let best: string | null = null;
+    let value = -Infinity;
+    for (const [k, v] of entries) if (v !== null && v > value) [best, value] = [k, v];
+    return best;
+  };
+  return {
+    rows: n,
+    labelled,
+    labelKind: labelled ? (taxonomyLabels ? 'taxonomy' : 'binary') : null,
+    labelClasses: taxonomyLabels ? count(scored.map((r) => (r.label?.kind === 'taxonomy' ? r.label.cls : undefined))) : null,
+    predictedClasses,
+    predictedSets,
+    decided,
+    binary,
+    taxonomy,
+    classConfusion,
+    bands,
+    best: {
+      binary: binary ? bestOf(Object.entries(binary).map(([k, v]) => [k, v.report.metrics.mcc.value])) : null,
+      taxonomy: taxonomy ? bestOf(Object.entries(taxonomy).map(([k, v]) => [k, v.pairwiseAccuracy])) : null,
+    },
+    thresholds: Object.fromEntries(metrics.map((m) => [m.name, m.threshold])),
+  };
+}
+
+/**
+ * Thresholds that maximise the objective on the labelled rows (taxonomy labels reduced to correct/incorrect).
+ * Metrics that cannot be calibrated (one class only, no scores) keep their threshold and say why.
+ */
+export function calibrateThresholds(
+  rows: readonly QaRow[],
+  results: readonly RowResults[],
+  metricNames: readonly string[],
+  objective: Objective = 'mcc',
+): { thresholds: Record<string, number>; skipped: Record<string, string> } {
+  const idx = results.map((_, i) => i).filter((i) => rows[i]!.label);
+  const labels = idx.map((i) => labelIsCorrect(rows[i]!.label!));
+  const thresholds: Record<string, number> = {};
+  const skipped: Record<string, string> = {};
+  for (const m of metricNames) {
+    try {
+      thresholds[m] = calibrateThreshold(idx.map((i) => results[i]![m]?.score ?? null), labels, objective, m).threshold!;
+    } catch (e) {
+      skipped[m] = (e as Error).message;
+    }
+  }
+  return { thresholds, skipped };
+}
+
+/** Decisions again under new thresholds (in place): decision = score ≥ threshold; unscored rows stay null. */
+export function redecide(results: RowResults[], thresholds: Record<string, number>): void {
+  for (const r of results)
+    for (const [m, t] of Object.entries(thresholds)) {
+      const x = r[m];
+      if (x && x.score !== null) x.decision = x.score >= t;
+    }
+}
