@@ -4,8 +4,8 @@
  * One run is kept at a time. Storage failures (quota, IndexedDB unavailable in a private window) never stop a
  * run: it goes on in memory and the page is told that it cannot be resumed.
  */
-import { createStore, del, delMany, get, getMany, keys, set, type UseStore } from 'idb-keyval';
 import type { RowResults } from '../core/run.ts';
+import { idbStore, type KeyValueStore } from './idb-cache.ts';
 
 export interface SavedRun<Config = unknown> {
   version: 1;
@@ -26,15 +26,19 @@ export interface SavedRun<Config = unknown> {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class RunStore {
-  private store: UseStore | null = null;
+  private kv: KeyValueStore<unknown> | null;
   /** Why the run cannot be saved, once a write failed. */
   failure: string | null = null;
 
-  constructor(private readonly dbName = 'verity-runs') {}
+  /** `store` for tests; by default IndexedDB (opened on first use, so a missing IndexedDB is a failure, not a crash). */
+  constructor(store?: KeyValueStore<unknown>) {
+    this.kv = store ?? null;
+  }
 
-  private db(): UseStore {
+  private db(): KeyValueStore<unknown> {
+    if (this.kv) return this.kv;
     if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is not available in this browser window');
-    return (this.store ??= createStore(this.dbName, 'run'));
+    return (this.kv = idbStore<unknown>('verity-runs', 'run'));
   }
 
   private async write(what: string, op: () => Promise<void>): Promise<boolean> {
@@ -56,27 +60,27 @@ export class RunStore {
     this.failure = null;
     await this.clear();
     return this.write('saving the input file', async () => {
-      await set('file', file, this.db());
-      await set('meta', meta, this.db());
+      await this.db().set('file', file);
+      await this.db().set('meta', meta);
     });
   }
 
   /** Saves chunk k and then the run's progress, so a saved `done` always has its results. */
   async append(meta: SavedRun, k: number, results: RowResults[]): Promise<boolean> {
     return this.write('saving results', async () => {
-      await set(`chunk:${k}`, results, this.db());
-      await set('meta', meta, this.db());
+      await this.db().set(`chunk:${k}`, results);
+      await this.db().set('meta', meta);
     });
   }
 
   async update(meta: SavedRun): Promise<boolean> {
-    return this.write('saving the run', () => set('meta', meta, this.db()));
+    return this.write('saving the run', () => this.db().set('meta', meta));
   }
 
   /** The saved run, or null (none, or storage unavailable). */
   async meta<C>(): Promise<SavedRun<C> | null> {
     try {
-      const m = await get<SavedRun<C>>('meta', this.db());
+      const m = (await this.db().get('meta')) as SavedRun<C> | undefined;
       return m?.version === 1 ? m : null;
     } catch {
       return null;
@@ -87,24 +91,21 @@ export class RunStore {
   async load<C>(): Promise<{ meta: SavedRun<C>; file: Blob; results: RowResults[] }> {
     const meta = await this.meta<C>();
     if (!meta) throw new Error('no saved run');
-    const file = await get<Blob>('file', this.db());
+    const file = (await this.db().get('file')) as Blob | undefined;
     if (!file) throw new Error('the saved run has no input file');
-    const chunkKeys = Array.from({ length: meta.chunks }, (_, k) => `chunk:${k}`);
-    const chunks = await getMany<RowResults[]>(chunkKeys, this.db());
     const results: RowResults[] = [];
-    chunks.forEach((c, k) => {
+    for (let k = 0; k < meta.chunks; k++) {
+      const c = (await this.db().get(`chunk:${k}`)) as RowResults[] | undefined;
       if (!Array.isArray(c)) throw new Error(`saved results chunk ${k} is missing`);
       for (const r of c) results.push(r);
-    });
+    }
     if (results.length !== meta.done) throw new Error(`saved results have ${results.length} rows, the run says ${meta.done}`);
     return { meta, file, results };
   }
 
   async clear(): Promise<void> {
     try {
-      const all = await keys(this.db());
-      await delMany(all, this.db());
-      await del('meta', this.db());
+      await this.db().clear();
     } catch {
       /* nothing saved, or no storage: nothing to clear */
     }

@@ -1,0 +1,73 @@
+/** Views, the run report and calibration over a hand-made run (values worked out by hand). */
+import { describe, expect, it } from 'vitest';
+import { calibrateThresholds, queryView, redecide, runReport } from './results.ts';
+import type { RowResults } from './run.ts';
+import type { CapClass, QaRow } from './types.ts';
+
+const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({ row: i + 1, id: `r${i}`, question: `q${i}`, golds: [`gold ${i}`], candidate: `cand ${i}`, ...over });
+const r = (score: number | null, t: number, cls?: CapClass): RowResults => ({
+  m: { score, decision: score === null ? null : score >= t, explanation: '', ...(cls ? { class: cls } : {}) },
+});
+
+describe('queryView', () => {
+  const rows = [row(0, { candidate: 'Paris' }), row(1), row(2, { golds: ['Lyon'] }), row(3)];
+  const results = [r(0.9, 0.5), r(0.2, 0.5), r(null, 0.5), r(0.6, 0.5)];
+  it('sorts by score with unscored rows last, ties in file order', () => {
+    expect([...queryView(rows, results, { sort: { key: 'metric:m', dir: 'desc' } })]).toEqual([0, 3, 1, 2]);
+    expect([...queryView(rows, results, { sort: { key: 'metric:m', dir: 'asc' } })]).toEqual([1, 3, 0, 2]);
+    expect([...queryView(rows, results, { sort: { key: 'row', dir: 'desc' } })]).toEqual([3, 2, 1, 0]);
+  });
+  it('filters by decision, search text, and only rows already scored', () => {
+    expect([...queryView(rows, results, { decision: { metric: 'm', value: true } })]).toEqual([0, 3]);
+    expect([...queryView(rows, results, { decision: { metric: 'm', value: null } })]).toEqual([2]);
+    expect([...queryView(rows, results, { search: 'PARIS' })]).toEqual([0]);
+    expect([...queryView(rows, results, { search: 'lyon' })]).toEqual([2]);
+    expect([...queryView(rows, results.slice(0, 2), {})]).toEqual([0, 1]);
+  });
+  it('finds disagreements with the human label', () => {
+    const labelled = rows.map((x, i) => ({ ...x, label: { kind: 'binary' as const, correct: i % 2 === 0 } }));
+    // decisions: T F null T; labels: T F T F → only row 3 disagrees (row 2 has no decision).
+    expect([...queryView(labelled, results, { disagreeWith: 'm' })]).toEqual([3]);
+  });
+});
+
+describe('runReport', () => {
+  const classes: CapClass[] = ['exact', 'exact', 'partial', 'invalid'];
+  const rows = classes.map((cls, i) => row(i, { label: { kind: 'taxonomy', cls } }));
+  const results = [r(1, 0.5, 'exact'), r(0.8, 0.5, 'partial'), r(0.4, 0.5, 'partial'), r(0.1, 0.5, 'invalid')];
+  const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
+  it('counts decisions, label classes and predicted classes', () => {
+    expect(rep.decided.m).toEqual({ correct: 2, incorrect: 2, none: 0 });
+    expect(rep.labelClasses).toEqual({ exact: 2, partial: 1, invalid: 1 });
+    expect(rep.predictedClasses.m).toEqual({ exact: 1, partial: 2, invalid: 1 });
+    expect(rep.labelKind).toBe('taxonomy');
+  });
+  it('builds the predicted × human class matrix', () => {
+    const mat = rep.classConfusion.m!;
+    expect(mat[0]![0]).toBe(1); // exact predicted, exact labelled
+    expect(mat[4]![0]).toBe(1); // partial predicted, exact labelled
+    expect(mat[4]![4]).toBe(1);
+    expect(mat[6]![6]).toBe(1);
+    expect(mat.flat().reduce((a, b) => a + b, 0)).toBe(4);
+  });
+  it('reduces class labels to correct/incorrect for the binary table (exact correct; partial, invalid not)', () => {
+    // decisions T T F F vs labels T T F F → accuracy 1.
+    expect(rep.binary!.m!.report.metrics.accuracy.value).toBe(1);
+    expect(rep.taxonomy!.m!.violations.count).toBe(0);
+    expect(rep.best).toEqual({ binary: 'm', taxonomy: 'm' });
+    expect(rep.bands[0]!.points).toHaveLength(4);
+  });
+});
+
+describe('calibration', () => {
+  it('moves each threshold to the best MCC and decides again', () => {
+    const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
+    const results = [r(0.1, 0.9), r(0.3, 0.9), r(0.5, 0.9), r(0.7, 0.9)];
+    const { thresholds, skipped } = calibrateThresholds(rows, results, ['m', 'missing']);
+    expect(thresholds.m).toBeGreaterThan(0.3);
+    expect(thresholds.m).toBeLessThanOrEqual(0.5);
+    expect(Object.keys(skipped)).toEqual(['missing']);
+    redecide(results, thresholds);
+    expect(results.map((x) => x.m!.decision)).toEqual([false, false, true, true]);
+  });
+});
