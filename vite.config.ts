@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // Cross-origin isolation lets onnxruntime-web use threads (SharedArrayBuffer) in dev and preview alike.
 const isolation = {
@@ -33,8 +34,27 @@ function transformersChainFix(): Plugin {
   };
 }
 
+/**
+ * Offline after the first visit: a Workbox precache (vite-plugin-pwa, the maintained Vite integration) of the
+ * app shell, both workers, the demo set and the icon — everything the embedded metrics need. ONNX Runtime's
+ * wasm (~20 MB) is left to the HTTP cache: it only serves model-based metrics, whose models need the network
+ * (or an imported folder) on first use anyway, and are kept in IndexedDB by the model cache.
+ */
+const offline = VitePWA({
+  injectRegister: false,
+  registerType: 'autoUpdate',
+  manifest: false,
+  workbox: {
+    globPatterns: ['**/*.{html,js,css,svg,jsonl}'],
+    globIgnores: ['**/ort-wasm*'],
+    maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+    navigateFallback: 'index.html',
+    cleanupOutdatedCaches: true,
+  },
+});
+
 export default defineConfig({
-  plugins: [svelte(), transformersChainFix()],
+  plugins: [svelte(), transformersChainFix(), offline],
   worker: { format: 'es', plugins: () => [transformersChainFix()] },
   // onnxruntime-web loads its own .mjs/.wasm files at run time; pre-bundling them breaks those URLs in dev.
   optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
