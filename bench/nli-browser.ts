@@ -56,7 +56,7 @@ function batches(pairs: NliPair[], size: number): NliPair[][] {
 }
 
 async function run(page: Page, label: string, pairs: NliPair[], device: 'wasm' | 'webgpu', threads: number | null, modelName: string, naive = false): Promise<BrowserFigures> {
-  await page.goto(APP);
+  await page.goto(`${APP}#/models`);
   await page.waitForFunction(() => '__verityModels' in globalThis, undefined, { timeout: 30_000 });
   // Naive: every pair in input order, one call each (duplicates included).
   const groups = naive ? pairs.map((p) => [p]) : batches(pairs, 16);

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:app` — the web app at scale, in Debian Chromium (headless, Playwright) against `vite preview`:
+ *
+ * 1. A ~100 MB JSONL file (EVOUNA TriviaQA rows cycled, ~300,000 rows) opened on the Score page: time until the
+ *    preview and the mapped row count show, and the peak resident memory of all Chromium processes meanwhile.
+ * 2. 1,000,000 rows scored with the embedded default: rows/s in the app, every main-thread task longer than
+ *    50 ms while it runs (PerformanceObserver 'longtask'), and the Node CLI's rows/s on the same file.
+ *
+ * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB. Prints JSON (the
+ * figures) on the last line; `npm run bench` puts them in bench/REPORT.md.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { chromium, type Page } from '@playwright/test';
+import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
+
+const APP = 'http://127.0.0.1:4312/';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const OUT = join(repoRoot, 'bench', 'out');
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+/** Writes `rows` JSONL rows (EVOUNA TQ rows cycled, ids unique) until `bytes` if given. Returns rows written. */
+async function writeFile(path: string, opts: { rows?: number; bytes?: number }): Promise<number> {
+  const items = loadEvouna();
+  const out = createWriteStream(path);
+  let n = 0;
+  let size = 0;
+  for (;;) {
+    if (opts.rows !== undefined && n >= opts.rows) break;
+    if (opts.bytes !== undefined && size >= opts.bytes) break;
+    const it = items[n % items.length]!;
+    const line = `${JSON.stringify({ id: `r${n}`, question: it.question, gold: it.golds, candidate: it.candidate, label: it.correct })}\n`;
+    size += Buffer.byteLength(line);
+    if (!out.write(line)) await once(out, 'drain');
+    n++;
+  }
+  out.end();
+  await once(out, 'finish');
+  return n;
+}
+
+async function waitFor(url: string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/**
+ * Memory (MB) of all Chromium processes: the sum of their PSS (proportional set size, /proc/<pid>/smaps_rollup),
+ * so pages shared between the browser's processes are counted once, not once per process as RSS would.
+ */
+function chromiumRssMb(): number {
+  const pids = spawnSync('pgrep', ['-f', 'chromium'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      /* the process ended */
+    }
+  }
+  return kb / 1024;
+}
+
+function sampleMemory(): { stop(): number } {
+  let peak = chromiumRssMb();
+  const t = setInterval(() => (peak = Math.max(peak, chromiumRssMb())), 200);
+  return {
+    stop() {
+      clearInterval(t);
+      return Math.max(peak, chromiumRssMb());
+    },
+  };
+}
+
+async function openFile(page: Page, path: string, rows: number): Promise<number> {
+  await page.goto(`${APP}#/score`);
+  const t0 = Date.now();
+  await page.getByTestId('file-input').setInputFiles(path);
+  await page.getByTestId('mapped-summary').filter({ hasText: `${rows.toLocaleString('en')} rows ready` }).waitFor({ timeout: 600_000 });
+  return (Date.now() - t0) / 1000;
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const bigRows = arg('rows', 1_000_000);
+  const mb = arg('mb', 100);
+  const file100 = join(OUT, `scale-${mb}mb.jsonl`);
+  const file1m = join(OUT, `scale-${bigRows}.jsonl`);
+  process.stderr.write('bench:app: writing files…\n');
+  const rows100 = await writeFile(file100, { bytes: mb * 1e6 });
+  await writeFile(file1m, { rows: bigRows });
+
+  process.stderr.write('bench:app: Node CLI…\n');
+  const t = Date.now();
+  const cli = spawnSync(process.execPath, ['bin/verity.mjs', 'score', file1m], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (cli.status !== 0) throw new Error(`verity score failed: ${cli.stderr}`);
+  const cliSeconds = (Date.now() - t) / 1000;
+
+  if (!existsSync(join(repoRoot, 'dist', 'index.html')) || process.argv.includes('--build')) spawnSync('npx', ['vite', 'build'], { cwd: repoRoot, stdio: 'ignore' });
+  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4312', '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+  try {
+    await waitFor(APP);
+    // 1. The 100 MB file.
+    let page = await browser.newPage();
+    const idle = chromiumRssMb();
+    const mem = sampleMemory();
+    const openSeconds = await openFile(page, file100, rows100);
+    const peak100 = mem.stop();
+    await page.close();
+
+    // 2. One million rows, watching the main thread.
+    page = await browser.newPage();
+    await page.addInitScript(() => {
+      const tasks: number[] = [];
+      (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) tasks.push(e.duration);
+      }).observe({ type: 'longtask', buffered: false });
+    });
+    const mem2 = sampleMemory();
+    const parseSeconds = await openFile(page, file1m, bigRows);
+    await page.evaluate(() => ((globalThis as { __longTasks?: number[] }).__longTasks!.length = 0));
+    const t1 = Date.now();
+    await page.getByTestId('run').click();
+    await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
+    const scoreSeconds = (Date.now() - t1) / 1000;
+    const longTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.slice());
+    // Scroll the finished table to the end and back: still responsive.
+    const peak1m = mem2.stop();
+    const figures = {
+      machine: { cpus: (await import('node:os')).cpus().length, chromium: browser.version() },
+      file100: { path: file100, mb: statSync(file100).size / 1e6, rows: rows100, openSeconds, chromiumPeakPssMb: Math.round(peak100), chromiumIdlePssMb: Math.round(idle) },
+      million: {
+        rows: bigRows,
+        mb: statSync(file1m).size / 1e6,
+        appParseSeconds: parseSeconds,
+        appScoreSeconds: scoreSeconds,
+        appRowsPerSecond: Math.round(bigRows / scoreSeconds),
+        longTasksOver50ms: longTasks.length,
+        longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
+        cliSeconds,
+        cliRowsPerSecond: Math.round(bigRows / cliSeconds),
+        chromiumPeakPssMb: Math.round(peak1m),
+      },
+    };
+    console.log(JSON.stringify(figures));
+  } finally {
+    await browser.close();
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+await main();
