@@ -104,6 +104,8 @@ const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 
 let file: { blob: Blob; name: string } | null = null;
 let table: ParsedTable | null = null;
+/** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
+let released = false;
 let rows: QaRow[] = [];
 let results: RowResults[] = [];
 let metrics: AnyMetric[] = [];
@@ -131,9 +133,19 @@ function inspection(name: string, t: ParsedTable): Inspection {
   };
 }
 
-function applyMapping(m: Mapping): MappedSummary {
-  if (!table) throw new Error('open a file first');
-  const mapped = mapRows(table, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+/** The parsed file; read again when its records were released for a run. */
+async function ensureTable(): Promise<ParsedTable> {
+  if (!file) throw new Error('open a file first');
+  if (!table || released) {
+    table = await read(file.blob, file.name);
+    released = false;
+  }
+  return table;
+}
+
+async function applyMapping(m: Mapping): Promise<MappedSummary> {
+  const t = await ensureTable();
+  const mapped = mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
   rows = mapped.rows;
   results = [];
   const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
@@ -243,6 +255,7 @@ const api = {
     try {
       file = { blob, name };
       table = await read(blob, name);
+      released = false;
       rows = [];
       results = [];
       return { ok: true, value: inspection(name, table) };
@@ -253,9 +266,9 @@ const api = {
     }
   },
 
-  map(m: Mapping): Result<MappedSummary> {
+  async map(m: Mapping): Promise<Result<MappedSummary>> {
     try {
-      return { ok: true, value: applyMapping(m) };
+      return { ok: true, value: await applyMapping(m) };
     } catch (e) {
       return { ok: false, error: messageOf(e) };
     }
@@ -270,8 +283,10 @@ const api = {
   async run(c: RunConfig, onEvent: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (running) return { ok: false, error: 'a run is already going' };
     try {
-      if (!file || !table) throw new Error('open a file first');
-      applyMapping(c.mapping);
+      await applyMapping(c.mapping);
+      const input = file!;
+      table = { ...table!, records: [] };
+      released = true;
       config = c;
       metrics = buildMetrics(c);
       models = {};
@@ -279,8 +294,8 @@ const api = {
       const meta: SavedRun<RunConfig> = {
         version: 1,
         id: `${now}`,
-        fileName: file.name,
-        fileSize: file.blob.size,
+        fileName: input.name,
+        fileSize: input.blob.size,
         config: c,
         total: rows.length,
         chunkSize: metrics.some(isBatchMetric) ? MODEL_CHUNK * 4 : SYNC_CHUNK,
@@ -290,7 +305,7 @@ const api = {
         startedAt: now,
         updatedAt: now,
       };
-      if (!(await store.begin(meta, file.blob))) onEvent({ type: 'warning', message: store.failure! });
+      if (!(await store.begin(meta, input.blob))) onEvent({ type: 'warning', message: store.failure! });
       return { ok: true, value: await scoreFrom(meta, onEvent) };
     } catch (e) {
       running = false;
@@ -325,14 +340,18 @@ const api = {
       const meta = saved.meta;
       file = { blob: saved.file, name: meta.fileName };
       table = await read(saved.file, meta.fileName);
-      const summary = applyMapping(meta.config.mapping);
+      released = false;
+      const inspected = inspection(meta.fileName, table);
+      const summary = await applyMapping(meta.config.mapping);
+      table = { ...table, records: [] };
+      released = true;
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
       config = meta.config;
       metrics = buildMetrics(meta.config);
       models = {};
       results = saved.results;
       meta.status = 'running';
-      onReady({ inspection: inspection(meta.fileName, table), summary, config: meta.config, done: results.length });
+      onReady({ inspection: inspected, summary, config: meta.config, done: results.length });
       return { ok: true, value: await scoreFrom(meta, onEvent) };
     } catch (e) {
       running = false;
