@@ -8,7 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
-import { toCsv } from '../core/io/export.ts';
+import { toCsv, toTsv } from '../core/io/export.ts';
 import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
 import { agreement, combinedMetric, outputRecord, scoreRows, type AgreementReport, type RowResults } from '../core/run.ts';
 import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/protocol/index.ts';
@@ -167,10 +167,10 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string }): Prom
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
   const models = usedModels(ctx);
   const records = rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) }));
-  const csv = o.out !== undefined && /\.csv$/i.test(o.out);
-  if (o.out !== undefined && !csv && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl or .csv file name`, 'usage');
+  const table = o.out === undefined ? undefined : /\.csv$/i.test(o.out) ? toCsv : /\.tsv$/i.test(o.out) ? toTsv : undefined;
+  if (o.out !== undefined && !table && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl, .csv or .tsv file name`, 'usage');
   const names = metrics.map((m) => m.name);
-  if (csv) return writeFileSync(o.out!, toCsv(records, names));
+  if (table) return writeFileSync(o.out!, table(records, names));
   const stream = o.out ? createWriteStream(o.out) : process.stdout;
   for (const r of records) if (!stream.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((res) => stream.once('drain', () => res()));
   if (o.out) await new Promise<void>((res, rej) => (stream as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? rej(e) : res())));
@@ -385,7 +385,7 @@ export function program(): Command {
     })
     .exitOverride();
   common(p.command('score').argument('<file>', 'JSONL, JSON, CSV or TSV file ("-" for stdin)').description('score every row; JSONL to stdout or --out'))
-    .option('--out <file>', 'write results to a .jsonl or .csv file')
+    .option('--out <file>', 'write results to a .jsonl, .csv or .tsv file')
     .action(cmdScore);
   common(p.command('evaluate').argument('<file>', 'a labelled file').description('agreement of each metric with human labels'))
     .option('--json', 'print one JSON object')

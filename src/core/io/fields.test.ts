@@ -352,3 +352,13 @@ describe('issues', () => {
     ]);
   });
 });
+
+describe('app exports', () => {
+  it('skips the run header line of an exported JSONL file', () => {
+    const text = [JSON.stringify({ verity_run: { verity: '0.1.0' } }), JSON.stringify({ question: 'q', gold: ['a'], candidate: 'a' })].join('\n');
+    const { rows, issues } = mapRows(parseTable(text, 'x.jsonl'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.row).toBe(2);
+    expect(issues).toEqual([]);
+  });
+});

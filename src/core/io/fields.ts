@@ -82,6 +82,8 @@ export function parseLabel(v: unknown): Label | undefined {
     if (v === 1 || v === 0) return { kind: 'binary', correct: v === 1 };
     throw `label ${v} is not 1/0`;
   }
+  // String([1]) is "1": a list or an object must not pass for a label.
+  if (typeof v === 'object') throw `label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`;
   const s = String(v).trim().toLowerCase();
   if (s === '' || s === 'nan' || s === 'null' || s === 'none') return undefined;
   if (TRUE_WORDS.has(s)) return { kind: 'binary', correct: true };
@@ -96,10 +98,15 @@ export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set(['exact', 'equival
 
 export const labelIsCorrect = (l: Label): boolean => (l.kind === 'binary' ? l.correct : CORRECT_CLASSES.has(l.cls));
 
+/** A value as text (objects as JSON); throws a message string for one nested too deeply to write out. */
 function toText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    throw `a value cannot be turned into text (${(e as Error).message})`;
+  }
 }
 
 /** A string list from an array, a JSON-array string, or a string split by `sep`. */
@@ -165,6 +172,11 @@ export function parseStatements(raw: unknown, golds: number): { gold: string[]; 
   return { gold: v.gold as string[], candidate: v.candidate };
 }
 
+const isRunHeader = (d: Record<string, unknown>): boolean => {
+  const keys = Object.keys(d);
+  return keys.length === 1 && keys[0] === 'verity_run' && typeof d.verity_run === 'object' && d.verity_run !== null;
+};
+
 export interface MappedRows {
   rows: QaRow[];
   columns: ColumnMap;
@@ -172,13 +184,25 @@ export interface MappedRows {
 }
 
 export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRows {
+  // Nothing was read at all: say why, rather than that there is no column called "candidate".
+  if (table.records.length === 0 && table.columns.length === 0) {
+    const errors = table.issues.filter((i) => i.severity === 'error');
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : '';
+    throw new VerityError(errors.length ? `no record could be read: ${errors[0]!.message}${more}` : 'the file has no records', 'input');
+  }
   const cols = resolveColumns(table.columns, options.map);
   const issues: RowIssue[] = [...table.issues];
-  if (!cols.candidate)
+  if (!cols.candidate) {
+    const known = new Set(Object.values(FIELD_ALIASES).flat());
+    const noHeader =
+      table.headerLine !== undefined && !table.columns.some((c) => known.has(c.toLowerCase()))
+        ? `. No column has a name Verity knows, so line ${table.headerLine} may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)`
+        : '';
     throw new VerityError(
-      `no candidate-answer column: expected one of ${FIELD_ALIASES.candidate.join(', ')}; the columns are ${table.columns.join(', ') || '(none)'}. Use --map candidate=COLUMN`,
+      `no candidate-answer column: expected one of ${FIELD_ALIASES.candidate.join(', ')}; the columns are ${table.columns.join(', ') || '(none)'}. Use --map candidate=COLUMN${noHeader}`,
       'input',
     );
+  }
   if (!cols.gold)
     throw new VerityError(
       `no gold-answer column: expected one of ${FIELD_ALIASES.gold.join(', ')}; the columns are ${table.columns.join(', ')}. Use --map gold=COLUMN`,
@@ -187,46 +211,59 @@ export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRow
   const rows: QaRow[] = [];
   const seenIds = new Set<string>();
   for (const rec of table.records) {
+    // The first line of a JSONL file exported by the app describes the run, not a row.
+    if (rec.row === 1 && isRunHeader(rec.data)) continue;
     const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
     const warn = (message: string, severity: RowIssue['severity'] = 'warning') =>
       issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity, message: `${where}: ${message}` });
     const d = rec.data;
-    const golds = toList(d[cols.gold], options.goldSep).map((g) => g.trim()).filter((g) => g.length > 0);
-    if (golds.length === 0) {
-      warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
+    // Own keys only: with --map question=constructor, a record without that key must not read Object.prototype.
+    const get = (col: string | undefined): unknown => (col !== undefined && Object.hasOwn(d, col) ? d[col] : undefined);
+    let row: QaRow;
+    const rawCand = get(cols.candidate);
+    try {
+      const golds = toList(get(cols.gold), options.goldSep).map((g) => g.trim()).filter((g) => g.length > 0);
+      if (golds.length === 0) {
+        warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
+        continue;
+      }
+      const rawId = get(cols.id);
+      const id = rawId !== undefined && rawId !== null && rawId !== '' ? toText(rawId) : String(rec.row);
+      const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
+      row = { row: rec.row, id, question: cols.question ? toText(get(cols.question) ?? '') : '', golds, candidate };
+      const choices = get(cols.choices);
+      if (choices != null) row.choices = toList(choices);
+      const wrong = get(cols.wrong_answers);
+      if (wrong != null) row.wrongAnswers = toList(wrong);
+    } catch (message) {
+      warn(`${String(message)}; skipped`, 'error');
       continue;
     }
-    const rawCand = d[cols.candidate];
     if (rawCand === null || rawCand === undefined) warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
-    const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
-    let id = cols.id && d[cols.id] !== undefined && d[cols.id] !== null && d[cols.id] !== '' ? toText(d[cols.id]) : String(rec.row);
-    if (seenIds.has(id)) warn(`duplicate id "${id}"`);
-    seenIds.add(id);
-    const row: QaRow = { row: rec.row, id, question: cols.question ? toText(d[cols.question] ?? '') : '', golds, candidate };
-    if (cols.label) {
-      const raw = d[cols.label];
-      try {
-        const label = parseLabel(raw);
-        if (label) {
-          row.label = label;
-          row.rawLabel = toText(raw);
-        }
-      } catch (message) {
-        warn(`${String(message)}; the row is scored but not used in agreement reports`);
+    if (seenIds.has(row.id)) warn(`duplicate id "${row.id}"`);
+    seenIds.add(row.id);
+    const rawLabel = get(cols.label);
+    try {
+      const label = parseLabel(rawLabel);
+      if (label) {
+        row.label = label;
+        row.rawLabel = toText(rawLabel);
       }
+    } catch (message) {
+      warn(`${String(message)}; the row is scored but not used in agreement reports`);
     }
-    if (cols.choices && d[cols.choices] != null) row.choices = toList(d[cols.choices]);
-    if (cols.wrong_answers && d[cols.wrong_answers] != null) row.wrongAnswers = toList(d[cols.wrong_answers]);
-    if (cols.nli && d[cols.nli] != null && d[cols.nli] !== '') {
+    const nli = get(cols.nli);
+    if (nli != null && nli !== '') {
       try {
-        row.nli = parseProvidedNli(d[cols.nli], golds.length);
+        row.nli = parseProvidedNli(nli, row.golds.length);
       } catch (message) {
         warn(`nli: ${String(message)}; the row is scored without these probabilities`);
       }
     }
-    if (cols.statements && d[cols.statements] != null && d[cols.statements] !== '') {
+    const statements = get(cols.statements);
+    if (statements != null && statements !== '') {
       try {
-        row.statements = parseStatements(d[cols.statements], golds.length);
+        row.statements = parseStatements(statements, row.golds.length);
       } catch (message) {
         warn(`statements: ${String(message)}; they are ignored`);
       }

@@ -126,7 +126,7 @@ export function buildTargetGroups(item: QaItem, options: TargetGroupOptions = {}
 /** Combines one group's target scores. */
 export function aggregate(scores: readonly number[], how: Aggregation): number {
   if (scores.length === 0) return 0;
-  if (how === 'max') return Math.max(...scores);
+  if (how === 'max') return scores.reduce((a, b) => Math.max(a, b)); // not Math.max(...): one argument per target overflows the stack
   const pick = how === 'mean' ? scores : [...scores].sort((a, b) => b - a).slice(0, TOP_K);
   return pick.reduce((a, b) => a + b, 0) / pick.length;
 }

@@ -69,7 +69,9 @@ function modifiedPrecision(refs: string[][], hyp: string[], n: number): [number,
   let num = 0;
   let total = 0;
   for (const [g, c] of counts) {
-    const max = Math.max(0, ...refCounts.map((rc) => rc.get(g) ?? 0));
+    // A loop, not Math.max(...): a spread of one argument per gold overflows the stack for very many golds.
+    let max = 0;
+    for (const rc of refCounts) max = Math.max(max, rc.get(g) ?? 0);
     num += Math.min(c, max);
     total += c;
   }

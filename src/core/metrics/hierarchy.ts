@@ -69,7 +69,7 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
           const b = perGold[best]!;
           if (SET_RANK[g.set] > SET_RANK[b.set] || (SET_RANK[g.set] === SET_RANK[b.set] && g.score > b.score)) best = k;
         });
-        const score = Math.max(...perGold.map((g) => g.score));
+        const score = perGold.reduce((m, g) => Math.max(m, g.score), 0); // not Math.max(...): one argument per gold overflows the stack
         const { set } = perGold[best]!;
         const n = ev.nli[best]!;
         const gold = item.golds[best] ?? ev.goldStatements[best]!;

@@ -86,7 +86,7 @@ export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined)
     });
     if (perReference.length === 0) return { ok: false, reason: 'no gold answer' };
     if (!perReference.every((r) => Number.isFinite(r.se))) return { ok: false, reason: 'the NLI probabilities are not finite numbers' };
-    const se = Math.max(...perReference.map((r) => r.se));
+    const se = perReference.reduce((m, r) => Math.max(m, r.se), -Infinity); // not Math.max(...): one argument per gold overflows the stack
     const lm = perReference.some((r) => r.lm === 1) ? 1 : 0;
     return { ok: true, se, lm, perReference };
   });

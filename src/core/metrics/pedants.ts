@@ -58,7 +58,7 @@ export function createPedants(options: PedantsOptions = {}): Metric {
     card,
     threshold,
     score(item: QaItem) {
-      if (item.golds.length === 0) return { score: 0, decision: false, explanation: 'no gold answer' };
+      if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
       const a = analyze(item);
       const contrib: { name: string; c: number }[] = a.dense.map((v, j) => ({
         name: DENSE_FEATURES[j]!,

@@ -41,7 +41,7 @@ export function createTokenF1(options: TokenF1Options = {}): Metric {
           bestGold = g;
         }
       }
-      if (bestGold === undefined) return { score: 0, decision: false, explanation: 'no gold answer' };
+      if (bestGold === undefined) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
       return {
         score: best.f1,
         decision: best.f1 >= threshold,

@@ -37,10 +37,30 @@ const isOrdinalWord = (t: string): boolean => has(ORDINAL_UNITS, t) || has(ORDIN
 const NUMERIC_WORDS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(SCALES), ...Object.keys(ORDINAL_UNITS), ...Object.keys(ORDINAL_SCALES)]);
 const startsWithDigit = (t: string): boolean => t.charCodeAt(0) >= 48 && t.charCodeAt(0) <= 57;
 
+/** An integer in plain digits: String() switches to exponent form ("1e+21") from 10^21 on. */
+function plainDigits(n: number): string {
+  const m = /^(\d)(?:\.(\d+))?e\+(\d+)$/.exec(String(n));
+  return m ? m[1]! + (m[2] ?? '').padEnd(Number(m[3]), '0') : String(n);
+}
+
+/**
+ * Digits `t` (with an optional decimal part) times 10^zeros in plain digits, or null when that is not a
+ * whole number. Exact where Number(t) · 10^zeros is not (1.1 trillion, more than 15 digits, 10^21 and up).
+ */
+function shiftDecimal(t: string, zeros: number): string | null {
+  const [int, frac = ''] = t.split('.') as [string, string?];
+  const f = frac.replace(/0+$/, '');
+  if (f.length > zeros) return null;
+  return (int + f + '0'.repeat(zeros - f.length)).replace(/^0+(?=\d)/, '');
+}
+
+/** How many zeros a scale word adds (thousand → 3). */
+const scaleZeros = (w: string): number => String(SCALES[w]).length - 1;
+
 export function ordinalSuffix(n: number): string {
   const mod100 = n % 100;
-  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
-  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+  if (mod100 >= 11 && mod100 <= 13) return `${plainDigits(n)}th`;
+  return `${plainDigits(n)}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 }
 
 /** Value of a run of cardinal number words ("one hundred and five" → 105), or null. */
@@ -82,17 +102,16 @@ export function canonicalNumberTokens(tokens: string[]): string[] {
       // Greedy run: [digits|number words] (and number words)* [scale word]* [ordinal word]
       const run: string[] = [];
       let j = i;
-      let digitLead: number | null = null;
-      if (/^\d+(\.\d+)?$/.test(t)) {
-        digitLead = Number(t);
-        j++;
-      }
+      const digitLead = /^\d+(\.\d+)?$/.test(t) ? t : null;
+      let zeros = 0;
+      if (digitLead !== null) j++;
       while (j < tokens.length) {
         const w = tokens[j]!;
         const next = tokens[j + 1];
         if (digitLead !== null) {
           // "3 million" → 3000000; digits followed by other number words stay separate.
-          if (has(SCALES, w) && w !== 'hundred' && Number.isInteger(digitLead * SCALES[w]!)) {
+          if (has(SCALES, w) && w !== 'hundred' && shiftDecimal(digitLead, zeros + scaleZeros(w)) !== null) {
+            zeros += scaleZeros(w);
             run.push(w);
             j++;
             continue;
@@ -116,13 +135,10 @@ export function canonicalNumberTokens(tokens: string[]): string[] {
         }
       }
       if (ordinal !== null) out.push(ordinalSuffix(ordinal));
-      else if (digitLead !== null) {
-        let v = digitLead;
-        for (const w of run) v *= SCALES[w]!;
-        out.push(run.length ? String(v) : t);
-      } else {
+      else if (digitLead !== null) out.push(run.length ? shiftDecimal(digitLead, zeros)! : t);
+      else {
         const v = wordsValue(run);
-        out.push(...(v === null ? run : [String(v)]));
+        out.push(...(v === null ? run : [plainDigits(v)]));
       }
       i = Math.max(j, i + 1);
       continue;
