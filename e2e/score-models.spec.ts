@@ -69,3 +69,35 @@ test('CAP and the taxonomy run on the fixture NLI model and agree with the CLI',
     expect(got.cap).toHaveProperty('details');
   });
 });
+
+test('a killed model worker mid-run: new workers, WASM, the run resumes with no row lost or repeated', async ({ page }, info) => {
+  test.setTimeout(180_000);
+  await page.addInitScript(
+    ([mirror, rev]) => {
+      localStorage.setItem('verity.model-settings', JSON.stringify({ source: { kind: 'mirror', url: mirror }, choices: { nli: { id: 'tiny-nli', revision: rev } } }));
+    },
+    [MIRROR, REV],
+  );
+  const n = 1200;
+  const big = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `m${i}`, question: `What is item number ${i} called?`, gold: [`name ${i}`], candidate: i % 2 ? `It is called name ${i}.` : `Something ${i} else entirely` })).join('\n');
+  await page.goto('/#/score');
+  await page.getByTestId('file-input').setInputFiles({ name: 'many.jsonl', mimeType: 'application/json', buffer: Buffer.from(big) });
+  for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants']) await page.getByTestId(`metric-${m}`).uncheck();
+  await page.getByTestId('metric-cap').check();
+  await expect(page.getByTestId('model-needs')).toContainText('NLI: tiny-nli — size unknown');
+  await page.getByTestId('model-consent').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 1,200 rows/, { timeout: 60_000 });
+  await page.evaluate(() => (globalThis as { __verityModelWorker?: Worker }).__verityModelWorker!.terminate());
+  await expect(page.getByText('resumed with new workers')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('1,200 / 1,200 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  const header = JSON.parse(lines.shift()!) as { verity_run: { models: Record<string, { device: string }> } };
+  expect(header.verity_run.models.nli!.device).toBe('wasm');
+  const recs = lines.map((l) => JSON.parse(l) as { id: string; metrics: { cap: { score: number | null } } });
+  expect(recs.map((r) => r.id)).toEqual(Array.from({ length: n }, (_, i) => `m${i}`));
+  expect(recs.every((r) => typeof r.metrics.cap.score === 'number')).toBe(true);
+  await page.screenshot({ path: info.outputPath('model-crash.png'), fullPage: true });
+});

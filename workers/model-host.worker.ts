@@ -55,6 +55,11 @@ const api = {
     return host.probe();
   },
 
+  /** Answers while the worker is alive (the page's watchdog during model runs). */
+  ping(): true {
+    return true;
+  },
+
   /** Serves this API on another port too: the scoring worker talks to the same loaded models directly. */
   connect(port: MessagePort): void {
     expose(api, port);

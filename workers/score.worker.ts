@@ -298,7 +298,7 @@ const api = {
         fileSize: input.blob.size,
         config: c,
         total: rows.length,
-        chunkSize: metrics.some(isBatchMetric) ? MODEL_CHUNK * 4 : SYNC_CHUNK,
+        chunkSize: metrics.some(isBatchMetric) ? MODEL_CHUNK : SYNC_CHUNK,
         chunks: 0,
         done: 0,
         status: 'running',
@@ -333,11 +333,20 @@ const api = {
    * Reloads the saved run (file, mapping, results so far) and scores the rest. `onReady` fires once the saved
    * part is back, with what the page needs to show it.
    */
-  async resume(onReady: (info: { inspection: Inspection; summary: MappedSummary; config: RunConfig; done: number }) => void, onEvent: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
+  async resume(
+    onReady: (info: { inspection: Inspection; summary: MappedSummary; config: RunConfig; done: number }) => void | Promise<void>,
+    onEvent: (e: RunEvent) => void,
+    /** Other models for the rest of the run (after the model worker crashed: WASM, or a smaller model). */
+    models?: RunConfig['models'],
+  ): Promise<Result<RunOutcome>> {
     if (running) return { ok: false, error: 'a run is already going' };
     try {
       const saved = await store.load<RunConfig>();
       const meta = saved.meta;
+      if (models) {
+        meta.config = { ...meta.config, models };
+        await store.update(meta);
+      }
       file = { blob: saved.file, name: meta.fileName };
       table = await read(saved.file, meta.fileName);
       released = false;
@@ -351,7 +360,7 @@ const api = {
       models = {};
       results = saved.results;
       meta.status = 'running';
-      onReady({ inspection: inspected, summary, config: meta.config, done: results.length });
+      await onReady({ inspection: inspected, summary, config: meta.config, done: results.length });
       return { ok: true, value: await scoreFrom(meta, onEvent) };
     } catch (e) {
       running = false;

@@ -8,10 +8,23 @@ import type { ScoreApi } from '../../../workers/score.worker.ts';
 
 let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
 
+/** Called when the model worker dies (e.g. out of memory loading a large model). */
+let onModelCrash: ((reason: string) => void) | null = null;
+export function onModelWorkerCrash(fn: ((reason: string) => void) | null): void {
+  onModelCrash = fn;
+}
+
 export function modelHostApi(): Remote<ModelHostApi> {
   if (!modelHost) {
     const worker = new Worker(new URL('../../../workers/model-host.worker.ts', import.meta.url), { type: 'module', name: 'model-host' });
-    modelHost = { worker, api: wrap<ModelHostApi>(worker) };
+    const current = { worker, api: wrap<ModelHostApi>(worker) };
+    worker.addEventListener('error', (e) => {
+      if (modelHost !== current) return;
+      resetModelHost();
+      onModelCrash?.(e.message || 'the model worker stopped');
+    });
+    modelHost = current;
+    (globalThis as { __verityModelWorker?: Worker }).__verityModelWorker = worker;
     // A diagnostics handle (also used by the end-to-end tests); it can do nothing the pages cannot.
     (globalThis as { __verityModels?: Remote<ModelHostApi> }).__verityModels = modelHost.api;
   }
@@ -22,7 +35,12 @@ export function modelHostApi(): Remote<ModelHostApi> {
 export function resetModelHost(): void {
   modelHost?.worker.terminate();
   modelHost = null;
+  // The scoring worker's line to the old model worker is dead too.
+  if (scoring) scoring.connected = false;
 }
+
+/** True while a model worker exists (the page pings it only then). */
+export const hasModelHost = (): boolean => modelHost !== null;
 
 let scoring: { worker: Worker; api: Remote<ScoreApi>; connected: boolean } | null = null;
 
