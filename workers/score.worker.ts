@@ -5,7 +5,8 @@
  * Exposed with comlink; failures come back as data ({ok: false, error}).
  */
 import { expose, wrap, type Remote } from 'comlink';
-import { parseTable, type Format, type ParsedTable, type RowIssue } from '../src/core/io/parse.ts';
+import type { Format, ParsedTable, RowIssue } from '../src/core/io/parse.ts';
+import { parseBlob } from '../src/core/io/parse-stream.ts';
 import { mapRows, resolveColumns, type ColumnMap } from '../src/core/io/fields.ts';
 import { createMetric, type MetricSettings } from '../src/core/metrics/index.ts';
 import { labelValue, outputRecord, scoreRows, type RowResults } from '../src/core/run.ts';
@@ -116,8 +117,9 @@ let running = false;
 let modelHost: Remote<HostLike> | null = null;
 const store = new RunStore();
 
-async function read(blob: Blob, name: string): Promise<ParsedTable> {
-  return parseTable(new Uint8Array(await blob.arrayBuffer()), name);
+/** JSONL is read as a stream in chunks (a 100 MB file never becomes one string); other formats whole. */
+function read(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<ParsedTable> {
+  return parseBlob(blob, name, onProgress ? { onProgress } : {});
 }
 
 function inspection(name: string, t: ParsedTable): Inspection {
@@ -251,10 +253,10 @@ async function scoreFrom(meta: SavedRun<RunConfig>, emit: (e: RunEvent) => void)
 
 const api = {
   /** Reads and parses a file; the detected column mapping comes back for the page to show and edit. */
-  async open(blob: Blob, name: string): Promise<Result<Inspection>> {
+  async open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
     try {
       file = { blob, name };
-      table = await read(blob, name);
+      table = await read(blob, name, onProgress);
       released = false;
       rows = [];
       results = [];

@@ -213,43 +213,84 @@ function parseJsonArray(text: string): ParsedTable {
   return { format: 'json', columns: collectColumns(records), records, issues };
 }
 
-function parseJsonl(text: string): ParsedTable {
-  const lines = text.split('\n');
-  const records: ParsedTable['records'] = [];
-  const issues: RowIssue[] = [];
-  // A download cut short ends inside its last line: the final non-blank line, with no newline after it.
-  let last = lines.length - 1;
-  while (last >= 0 && lines[last]!.trim() === '') last--;
-  const endsMidLine = last === lines.length - 1;
-  let row = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line.length === 0) continue;
-    row++;
-    try {
-      const v: unknown = JSON.parse(line);
-      if (isPlainObject(v)) records.push({ row, line: i + 1, data: v });
-      else {
-        const kind = jsonKind(v);
-        const what = kind === 'null' || kind.startsWith('an ') ? kind : `a ${kind}`;
-        issues.push({ row, line: i + 1, severity: 'error', message: `line ${i + 1} is not a JSON object (it is ${what}); row ${row} skipped` });
-      }
-    } catch (e) {
-      // A pretty-printed single object is valid JSON but not JSONL: accept it as one record.
-      if (row === 1 && records.length === 0) {
-        try {
-          const whole: unknown = JSON.parse(text);
-          if (isPlainObject(whole)) return { format: 'json', columns: Object.keys(whole), records: [{ row: 1, line: 1, data: whole }], issues: [] };
-        } catch {
-          /* fall through to the per-line error */
-        }
-      }
-      const cut = i === last && endsMidLine && scanJsonValue(line, 0) < 0;
-      const what = cut ? 'is cut off: the file ends before its JSON object is complete' : 'is not valid JSON';
-      issues.push({ row, line: i + 1, severity: 'error', message: `line ${i + 1} ${what} (${(e as Error).message}); row ${row} skipped` });
+/**
+ * JSONL, one line at a time, so a file can be read whole (parseTable) or streamed in chunks (parseBlob) with the
+ * same records and the same messages. `end(finalLine)` takes what followed the last newline: a download cut
+ * short ends there, inside its last record.
+ */
+export class JsonlReader {
+  private readonly records: ParsedTable['records'] = [];
+  private readonly issues: RowIssue[] = [];
+  private row = 0;
+  private lineNo = 0;
+
+  /**
+   * One complete line (without its newline). Returns false, and consumes nothing, when the very first record
+   * is not valid JSON: the caller may then try the whole text as one pretty-printed object, or call
+   * `line(raw, false, true)` to record the error and go on.
+   */
+  line(raw: string, finalSegment = false, noPretty = false): boolean {
+    const line = raw.trim();
+    if (line.length === 0) {
+      this.lineNo++;
+      return true;
     }
+    const row = this.row + 1;
+    const at = this.lineNo + 1;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      if (row === 1 && !finalSegment && !noPretty) return false;
+      const cut = finalSegment && scanJsonValue(line, 0) < 0;
+      const what = cut ? 'is cut off: the file ends before its JSON object is complete' : 'is not valid JSON';
+      this.issues.push({ row, line: at, severity: 'error', message: `line ${at} ${what} (${(e as Error).message}); row ${row} skipped` });
+      this.row = row;
+      this.lineNo = at;
+      return true;
+    }
+    this.row = row;
+    this.lineNo = at;
+    if (isPlainObject(v)) this.records.push({ row, line: at, data: v });
+    else {
+      const kind = jsonKind(v);
+      const what = kind === 'null' || kind.startsWith('an ') ? kind : `a ${kind}`;
+      this.issues.push({ row, line: at, severity: 'error', message: `line ${at} is not a JSON object (it is ${what}); row ${row} skipped` });
+    }
+    return true;
   }
-  return { format: 'jsonl', columns: collectColumns(records), records, issues };
+
+  /** The text after the last newline ('' when the file ends with one). */
+  end(finalLine: string): ParsedTable {
+    if (finalLine.trim().length > 0) this.line(finalLine, true);
+    return { format: 'jsonl', columns: collectColumns(this.records), records: this.records, issues: this.issues };
+  }
+}
+
+function parseJsonl(text: string): ParsedTable {
+  const reader = new JsonlReader();
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+    const raw = text.slice(start, nl);
+    if (!reader.line(raw)) {
+      const one = prettyObject(text);
+      if (one) return one;
+      reader.line(raw, false, true);
+    }
+    start = nl + 1;
+  }
+  return reader.end(text.slice(start));
+}
+
+/** A pretty-printed single object is valid JSON but not JSONL: accepted as one record. */
+export function prettyObject(text: string): ParsedTable | null {
+  try {
+    const whole: unknown = JSON.parse(text);
+    if (isPlainObject(whole)) return { format: 'json', columns: Object.keys(whole), records: [{ row: 1, line: 1, data: whole }], issues: [] };
+  } catch {
+    /* not one object either */
+  }
+  return null;
 }
 
 const DELIMITER_NAME = { ',': 'comma', '\t': 'tab' } as const;

@@ -1,0 +1,76 @@
+/**
+ * Reads a Blob (a File the user picked) into the same ParsedTable as parseTable, without holding the whole text:
+ * JSONL is decoded and parsed chunk by chunk (a 100 MB file never exists as one string), with progress. JSON
+ * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
+ */
+import { VerityError } from '../types.ts';
+import { decodeUtf8, detectFormat, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+
+export interface BlobParseOptions {
+  /** Bytes per read (default 4 MiB). */
+  chunkBytes?: number;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Files up to this size are read whole (default 64 KiB; also how much is read to detect the format). */
+  sniffBytes?: number;
+}
+
+export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<ParsedTable> {
+  const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
+  const total = blob.size;
+  const sniff = opts.sniffBytes ?? 64 * 1024;
+  const whole = async () => parseTable(new Uint8Array(await blob.arrayBuffer()), nameHint);
+  // The format comes from the first bytes; anything but JSONL is read whole.
+  const head = new TextDecoder('utf-8').decode(new Uint8Array(await blob.slice(0, sniff).arrayBuffer()), { stream: true }).replace(/^\uFEFF/, '');
+  if (head.trim().length === 0 || total <= sniff) return whole();
+  let format;
+  try {
+    format = detectFormat(head, nameHint);
+  } catch {
+    return whole();
+  }
+  if (format !== 'jsonl') return whole();
+
+  const reader = new JsonlReader();
+  const it = lines(blob, chunk, opts.onProgress);
+  let next = await it.next();
+  while (!next.done) {
+    const raw = next.value;
+    // A first line that is not JSON may start a pretty-printed object (small: read it whole).
+    if (!reader.line(raw)) {
+      const one = prettyObject(decodeUtf8(new Uint8Array(await blob.arrayBuffer())).replace(/^\uFEFF/, ''));
+      if (one) return one;
+      reader.line(raw, false, true);
+    }
+    next = await it.next();
+  }
+  const table = reader.end(next.value);
+  if (table.records.length === 0 && table.issues.length === 0) throw new VerityError('the file is empty', 'input');
+  return table;
+}
+
+/** The file's lines, decoded chunk by chunk; returns the text after the last newline. */
+async function* lines(blob: Blob, chunk: number, onProgress?: (read: number, total: number) => void): AsyncGenerator<string, string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const total = blob.size;
+  let carry = '';
+  for (let pos = 0; pos < total; pos += chunk) {
+    let text: string;
+    try {
+      text = decoder.decode(new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer()), { stream: pos + chunk < total });
+    } catch {
+      // Not UTF-8: the whole-file decoder names the first bad byte, its offset and line.
+      decodeUtf8(new Uint8Array(await blob.arrayBuffer()));
+      throw new VerityError('the file is not valid UTF-8; re-save it as UTF-8', 'input');
+    }
+    if (pos === 0) text = text.replace(/^\uFEFF/, '');
+    const buf = carry + text;
+    let start = 0;
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
+      yield buf.slice(start, nl);
+      start = nl + 1;
+    }
+    carry = buf.slice(start);
+    onProgress?.(Math.min(total, pos + chunk), total);
+  }
+  return carry;
+}
