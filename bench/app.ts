@@ -6,11 +6,11 @@
  * 2. 1,000,000 rows scored with the embedded default: rows/s in the app, every main-thread task longer than
  *    50 ms while it runs (PerformanceObserver 'longtask'), and the Node CLI's rows/s on the same file.
  *
- * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB. Prints JSON (the
- * figures) on the last line; `npm run bench` puts them in bench/REPORT.md.
+ * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB. Figures go to
+ * bench/out/app.json and stdout; `npm run bench` puts them in bench/REPORT.md.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { chromium, type Page } from '@playwright/test';
@@ -159,6 +159,7 @@ async function main() {
         chromiumPeakPssMb: Math.round(peak1m),
       },
     };
+    writeFileSync(join(OUT, 'app.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
     console.log(JSON.stringify(figures));
   } finally {
     await browser.close();

@@ -7,7 +7,7 @@
  *   npm run bench:core [-- --rows 100000 --repeats 3]   (rows/s is the best of the repeats, on both sides)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEvouna, repoRoot, evounaPath } from '../scripts/evouna.ts';
@@ -79,14 +79,19 @@ function main(): void {
     writeFileSync(file, rows.map((r) => JSON.stringify({ candidate: r.candidate, gold: r.golds })).join('\n'));
     const py = JSON.parse(execFileSync(python(), [join(repoRoot, 'bench/squad_baseline.py'), file, String(REPEATS)], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Record<string, { rows_per_s: number; sum: number }>;
     console.log(`\nPython (stdlib SQuAD-style script, ${execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim()}) on the same rows:`);
+    const vsPython: Record<string, { pythonRate: number; verityRate: number; identical: boolean }> = {};
     for (const [name, ts] of [['exact_match', 'exact_match'], ['token_f1', 'token_f1'], ['lexical_match', 'lexical_match (squad norm.)']] as const) {
       const p = py[name]!;
       const v = results[ts]!;
       const agree = Math.abs(p.sum - v.sum) < 1e-6 * Math.max(1, p.sum);
+      vsPython[name] = { pythonRate: p.rows_per_s, verityRate: v.rate, identical: agree };
       console.log(
         `  ${name.padEnd(14)} Python ${Math.round(p.rows_per_s).toLocaleString('en-US').padStart(8)} rows/s   Verity ${Math.round(v.rate).toLocaleString('en-US').padStart(9)} rows/s   ratio ${(v.rate / p.rows_per_s).toFixed(1)}×   results ${agree ? 'identical' : `DIFFER (${p.sum} vs ${v.sum})`}`,
       );
     }
+    mkdirSync(join(repoRoot, 'bench/out'), { recursive: true });
+    const pythonVersion = execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(repoRoot, 'bench/out/core.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, python: pythonVersion, rows: rows.length, avgGolds, metrics: results, vsPython }, null, 2)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
