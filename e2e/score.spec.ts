@@ -85,6 +85,11 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   const report = page.getByTestId('report');
   await expect(report.getByTestId('agreement-lexical_match-accuracy')).toContainText('1.000');
   await page.screenshot({ path: test.info().outputPath('score.png'), fullPage: true });
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.screenshot({ path: test.info().outputPath('score-narrow.png'), fullPage: true });
+  // Nothing but the tables' own scroll boxes is wider than a narrow window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Exports, row by row against the CLI on the same file.
   const expected = cliRecords(sample);
