@@ -1,0 +1,46 @@
+/** Shared evidence across a run: repeated statements and NLI pairs are computed once, also across batches. */
+import { describe, expect, it } from 'vitest';
+import { getEvidence } from './evidence.ts';
+import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
+import type { QaItem } from './types.ts';
+
+function counting() {
+  const written: string[] = [];
+  const classified: string[] = [];
+  const batches: number[] = [];
+  const ctx: ModelContext = {
+    writer: { name: 'fake-writer', write: async (items: StatementItem[]) => items.map((it) => (written.push(`${it.question}|${it.answer}`), `${it.answer} is the answer to ${it.question}`)) },
+    nli: {
+      classify: async (pairs: NliPair[]) => {
+        batches.push(pairs.length);
+        return pairs.map((p) => (classified.push(`${p.premise}|${p.hypothesis}`), { entailment: 0.7, neutral: 0.2, contradiction: 0.1 }));
+      },
+    },
+  };
+  return { ctx, written, classified, batches };
+}
+
+const item = (candidate: string, golds = ['Paris', 'Paris, France']): QaItem => ({ question: 'Where is the Eiffel Tower?', golds, candidate });
+
+describe('getEvidence', () => {
+  it('writes each (question, answer) once and classifies each pair once across batches', async () => {
+    const { ctx, written, classified } = counting();
+    await getEvidence(ctx, [item('Paris'), item('Lyon')]);
+    await getEvidence(ctx, [item('Paris'), item('Lyon'), item('Rome')]);
+    expect(written.sort()).toEqual(['Where is the Eiffel Tower?|Lyon', 'Where is the Eiffel Tower?|Paris', 'Where is the Eiffel Tower?|Paris, France', 'Where is the Eiffel Tower?|Rome']);
+    // Distinct pairs: candidates Paris, Lyon, Rome × golds Paris, "Paris, France" × 2 directions, where a
+    // candidate statement equal to a gold statement still makes its own (identical-text) pair once.
+    expect(new Set(classified).size).toBe(classified.length);
+  });
+
+  it('gives the same evidence whether rows come in one batch or several', async () => {
+    const a = counting();
+    const b = counting();
+    const rows = [item('Paris'), item('Lyon'), item('Paris'), item('Rome', ['Rome'])];
+    const one = await getEvidence(a.ctx, rows);
+    const parts = [...(await getEvidence(b.ctx, rows.slice(0, 2))), ...(await getEvidence(b.ctx, rows.slice(2)))];
+    expect(parts).toEqual(one);
+    expect(b.written.length).toBe(a.written.length);
+    expect(b.classified.length).toBe(a.classified.length);
+  });
+});
