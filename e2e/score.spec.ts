@@ -160,21 +160,22 @@ test('a missing column is explained, and choosing it in the mapping fixes it', a
   await expect(page.getByTestId('score-error')).toHaveCount(0);
 });
 
-/** 60,000 rows: long enough to interrupt, small enough for CI. */
+/** Rows long enough to interrupt mid-run, small enough for CI. */
 function bigFile(n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(JSON.stringify({ id: `r${i}`, question: `Question number ${i} about a topic?`, gold: [`answer ${i % 97}`, `alias ${i % 13}`], candidate: i % 3 ? `the answer ${i % 97} is right` : `something else ${i}` }));
   return out.join('\n');
 }
 
-test('a reload mid-run offers to resume; the resumed run loses no row and scores none twice', async ({ page }) => {
-  const n = 60_000;
+test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses no row and scores none twice', async ({ page }) => {
+  test.setTimeout(240_000);
+  const n = 100_000;
   await page.goto('/#/score');
   await upload(page, 'big.jsonl', bigFile(n));
   await expect(page.getByTestId('mapped-summary')).toContainText(`${n.toLocaleString('en')} rows ready`);
   await page.getByTestId('metric-meteor').check();
   await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 100,000 rows/);
   await page.reload();
   const banner = page.getByTestId('resume-banner');
   await expect(banner).toContainText('big.jsonl');
@@ -182,7 +183,7 @@ test('a reload mid-run offers to resume; the resumed run loses no row and scores
   expect(stoppedAt).toBeGreaterThan(0);
   expect(stoppedAt).toBeLessThan(n);
   await page.getByTestId('resume').click();
-  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 120_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('100,000 / 100,000 rows', { timeout: 150_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
   const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1);
