@@ -5,24 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
+import { CLASSES, LEXICAL, MODEL, finish, open, useTestModels } from './helpers.ts';
 
-const LEXICAL = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
-const MODEL = ['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy'];
-const CLASSES = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid', 'partial', 'overinclusive-invalid', 'invalid', 'contradictory'];
 const SCORE = /^(\d\.\d{3}|—)$/;
-
-const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
-const REV = 'e2e0000000000000000000000000000000000001';
-
-/** Aborts (and records) every request that is not for localhost. */
-async function guard(page: Page): Promise<string[]> {
-  const outside: string[] = [];
-  await page.route(/^(?!https?:\/\/localhost[:/]).*/, (route) => {
-    outside.push(route.request().url());
-    return route.abort();
-  });
-  return outside;
-}
 
 /** What the CLI says about one example, as the page prints it. */
 function explain(question: string, golds: string[], candidate: string): Record<string, string> {
@@ -38,11 +23,7 @@ async function pageScores(page: Page): Promise<Record<string, string>> {
 }
 
 test('each class example shows every embedded metric, with the numbers the CLI gives', async ({ page }) => {
-  const outside = await guard(page);
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/#/playground');
+  const watch = await open(page, '/#/playground', 1280);
   await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
 
   for (const cls of CLASSES) {
@@ -67,15 +48,11 @@ test('each class example shows every embedded metric, with the numbers the CLI g
   await expect(page.getByTestId('pg-statement-candidate')).toHaveText('The Eiffel Tower is not in Paris.');
   expect(await pageScores(page)).toEqual(explain('Where is the Eiffel Tower?', ['The Eiffel Tower is in Paris'], 'The Eiffel Tower is not in Paris'));
 
-  await page.screenshot({ path: test.info().outputPath('playground.png'), fullPage: true });
-  expect(outside).toEqual([]);
-  expect(errors).toEqual([]);
+  await finish(page, 'playground.png', watch);
 });
 
 test('typing re-scores live; controls are labelled; narrow layout', async ({ page }) => {
-  const outside = await guard(page);
-  await page.setViewportSize({ width: 420, height: 900 });
-  await page.goto('/#/playground');
+  const watch = await open(page, '/#/playground', 420);
   await page.getByTestId('pg-preset-exact').click();
   await expect(page.getByTestId('pg-score-exact_match')).toHaveText('1.000');
 
@@ -110,23 +87,12 @@ test('typing re-scores live; controls are labelled; narrow layout', async ({ pag
 
   // Nothing overflows sideways at 420 px.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
-  await page.screenshot({ path: test.info().outputPath('playground-narrow.png'), fullPage: true });
-  expect(outside).toEqual([]);
+  await finish(page, 'playground-narrow.png', watch);
 });
 
 test('model-based metrics: sized list, ask before downloading, then scored and re-scored after typing', async ({ page }) => {
-  const outside = await guard(page);
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  // Model choices as the Models page stores them: the tiny fixture models from the test mirror.
-  const choice = (id: string) => ({ id, revision: REV });
-  const settings = {
-    source: { kind: 'mirror', url: `http://localhost:${MIRROR_PORT}/` },
-    choices: { nli: choice('tiny-nli'), reranker: choice('tiny-reranker'), embedder: choice('tiny-embedder'), statements: choice('tiny-t5') },
-  };
-  await page.addInitScript((s) => localStorage.setItem('verity.model-settings', s), JSON.stringify(settings));
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto('/#/playground');
+  await useTestModels(page);
+  const watch = await open(page, '/#/playground', 1280);
 
   for (const role of ['nli', 'reranker', 'embedder']) await expect(page.getByTestId(`pg-need-${role}`)).toContainText(`tiny-`);
   await expect(page.getByTestId('pg-need-statements')).toHaveCount(0);
@@ -148,7 +114,5 @@ test('model-based metrics: sized list, ask before downloading, then scored and r
   await expect(page.getByTestId('pg-explanation-cap')).not.toHaveText(before!, { timeout: 30_000 });
   await expect(page.getByTestId('pg-result-cap')).toContainText('The Eiffel Tower is in Rome');
 
-  await page.screenshot({ path: test.info().outputPath('playground-models.png'), fullPage: true });
-  expect(outside).toEqual([]);
-  expect(errors).toEqual([]);
+  await finish(page, 'playground-models.png', watch);
 });

@@ -3,7 +3,7 @@ import { createSyncMetric, LEXICAL_METRICS, MODEL_METRICS } from '../../core/met
 import { defaultFor, REGISTRY, type Device, type Dtype } from '../../runtime/registry.ts';
 import { specFromEntry } from '../../runtime/specs.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
-import { adviceFor, describeNeeds, downloadBytes, explainLoadError, formatBytes, isCached, modelMetrics, rolesFor, sourceText, totalDownload } from './models.ts';
+import { adviceFor, describeNeeds, downloadBytes, explainLoadError, formatBytes, isCached, modelMetrics, needText, rolesFor, sourceText, totalDownload } from './models.ts';
 
 describe('rolesFor', () => {
   it('maps each model metric to the roles it needs, in role order', () => {
@@ -25,6 +25,16 @@ describe('rolesFor', () => {
   it('needs nothing for lexical metrics', () => {
     expect(rolesFor(LEXICAL_METRICS.map((n) => createSyncMetric(n)))).toEqual([]);
     expect(modelMetrics().map((m) => m.name)).toEqual([...MODEL_METRICS]);
+  });
+});
+
+describe('needText', () => {
+  it('names the models a metric needs, and the rule writer unless a model writes statements', () => {
+    const [cap, bertscore] = modelMetrics(['cap', 'bertscore']);
+    expect(needText(cap!)).toBe('NLI model + built-in rule statement writer');
+    expect(needText(cap!, { modelWriter: true })).toBe('NLI model + statement writer model');
+    expect(needText(bertscore!, { modelWriter: true })).toBe('embedder model');
+    expect(needText(modelMetrics(['avert'])[0]!)).toBe('reranker model');
   });
 });
 

@@ -54,6 +54,13 @@ export function rolesFor(metrics: readonly AnyMetric[], opts: RoleOptions = {}):
   return ROLE_ORDER.filter((r) => needed.has(r));
 }
 
+/** What a metric needs, in words (its checkbox and its "not scored yet" line say it). */
+export function needText(metric: Pick<BatchMetric, 'needs'>, opts: RoleOptions = {}): string {
+  return metric.needs
+    .map((c) => (c === 'writer' ? (opts.modelWriter ? 'statement writer model' : 'built-in rule statement writer') : `${ROLE_NAMES[CAPABILITY_ROLE[c]]} model`))
+    .join(' + ');
+}
+
 /** transformers.js' ONNX file suffix per dtype (`model_quantized.onnx` for q8, …). */
 const DTYPE_SUFFIX: Readonly<Record<Dtype, string>> = { fp32: '', fp16: '_fp16', q8: '_quantized', q4: '_q4', q4f16: '_q4f16' };
 const SUFFIXES = /(_fp16|_quantized|_q4f16|_q4)$/;

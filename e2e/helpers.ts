@@ -1,0 +1,49 @@
+/**
+ * What the page specs share: the metric and class names, a page that may reach only localhost (every other
+ * request is aborted and recorded) with its console errors collected, and model choices pointing at the
+ * test mirror's tiny fixture models.
+ */
+import { expect, test, type Page } from '@playwright/test';
+
+export const LEXICAL = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
+export const MODEL = ['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy'];
+export const CLASSES = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid', 'partial', 'overinclusive-invalid', 'invalid', 'contradictory'];
+
+const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
+const REV = 'e2e0000000000000000000000000000000000001';
+
+/** What a test saw go wrong: requests that would have left localhost, and console errors. */
+export interface Watch {
+  outside: string[];
+  errors: string[];
+}
+
+/** Opens an app route (at this window width, 900 px high, when given) under watch. */
+export async function open(page: Page, path: string, width?: number): Promise<Watch> {
+  const watch: Watch = { outside: [], errors: [] };
+  await page.route(/^(?!https?:\/\/localhost[:/]).*/, (route) => {
+    watch.outside.push(route.request().url());
+    return route.abort();
+  });
+  page.on('console', (m) => m.type() === 'error' && watch.errors.push(m.text()));
+  if (width) await page.setViewportSize({ width, height: 900 });
+  await page.goto(path);
+  return watch;
+}
+
+/** Saves a full-page screenshot with the test's output, then checks that nothing went wrong. */
+export async function finish(page: Page, screenshot: string, watch: Watch): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(screenshot), fullPage: true });
+  expect(watch.outside).toEqual([]);
+  expect(watch.errors).toEqual([]);
+}
+
+/** Model choices as the Models page stores them: the tiny fixture models from the test mirror. Call before open(). */
+export async function useTestModels(page: Page): Promise<void> {
+  const choice = (id: string) => ({ id, revision: REV });
+  const settings = {
+    source: { kind: 'mirror', url: `http://localhost:${MIRROR_PORT}/` },
+    choices: { nli: choice('tiny-nli'), reranker: choice('tiny-reranker'), embedder: choice('tiny-embedder'), statements: choice('tiny-t5') },
+  };
+  await page.addInitScript((s) => localStorage.setItem('verity.model-settings', s), JSON.stringify(settings));
+}
