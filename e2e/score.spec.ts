@@ -140,10 +140,13 @@ test('bad rows are listed with their row numbers before the run, and the good ro
     '{"question": "q3", "gold": ["c"], "candidate": ',
     JSON.stringify({ question: 'q4', gold: ['d'], candidate: 'd' }),
   ].join('\n');
-  await upload(page, 'bad.jsonl', content);
+  // Row 5 was saved as Latin-1: "café" with é as the single byte 0xE9.
+  const latin1 = Buffer.concat([Buffer.from(`${content}\n{"question": "q5", "gold": ["caf`), Buffer.from([0xe9]), Buffer.from('"], "candidate": "x"}\n')]);
+  await upload(page, 'bad.jsonl', latin1);
   const issues = page.getByTestId('file-issues');
   await expect(issues).toContainText('row 2');
   await expect(issues).toContainText('line 3');
+  await expect(issues).toContainText(`row 5 (line 5) is not valid UTF-8 (byte 0xe9 at offset ${Buffer.byteLength(content) + 1 + Buffer.byteLength('{"question": "q5", "gold": ["caf')})`);
   await expect(page.getByTestId('mapped-summary')).toContainText('2 rows ready');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('result-row')).toHaveCount(2);

@@ -224,12 +224,14 @@ describe('a 10 MB single field', () => {
 });
 
 describe('non-UTF-8 bytes', () => {
-  it('stop the read with the byte, its offset and its line (a mis-decoded file would score wrong silently)', () => {
+  it('refuse the record holding them with the byte, its offset and its line (a mis-decoded record would score wrong silently); valid rows are kept', () => {
     const head = '{"gold":"a","candidate":"a"}\n{"gold":"b","candidate":"b"}\n{"gold":"caf';
-    const bytes = Uint8Array.from([...enc(head), 0xe9, ...enc('","candidate":"x"}\n')]);
-    expect(inputError(() => parseTable(bytes)).message).toBe(
-      `the file is not valid UTF-8 (first bad byte 0xe9 at offset ${enc(head).length}, line 3); re-save it as UTF-8`,
-    );
+    const bytes = Uint8Array.from([...enc(head), 0xe9, ...enc('","candidate":"x"}\n{"gold":"d","candidate":"d"}\n')]);
+    const t = parseTable(bytes);
+    expect(t.records.map((r) => r.data.gold)).toEqual(['a', 'b', 'd']);
+    expect(t.issues.map((i) => i.message)).toEqual([
+      `row 3 (line 3) is not valid UTF-8 (byte 0xe9 at offset ${enc(head).length}); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 3 skipped`,
+    ]);
   });
 });
 

@@ -5,7 +5,7 @@ import { parseBlob } from './parse-stream.ts';
 import { parseTable } from './parse.ts';
 
 const blobOf = (s: string | Uint8Array<ArrayBuffer>) => new Blob([s]);
-const same = async (text: string, chunkBytes: number) => {
+const same = async (text: string | Uint8Array<ArrayBuffer>, chunkBytes: number) => {
   let want: unknown;
   try {
     want = parseTable(text, 'x.jsonl');
@@ -48,10 +48,33 @@ describe('parseBlob', () => {
     );
   });
 
-  it('non-UTF-8 bytes give the precise whole-file message', async () => {
-    const good = new TextEncoder().encode(pad(['{"a":"x"}']).join('\n') + '\n');
-    const bad = new Uint8Array([...good, 0xff, 0x0a]);
-    await expect(parseBlob(blobOf(bad), 'x.jsonl', { chunkBytes: 7, sniffBytes: 16 })).rejects.toThrow(/not valid UTF-8 \(first bad byte 0xff at offset \d+, line 3\)/);
+  it('non-UTF-8 bytes: the same refused rows (row, line, byte, offset) and kept rows as parseTable, at any chunk size', async () => {
+    const enc = (t: string) => [...new TextEncoder().encode(t)];
+    const file = new Uint8Array([
+      ...enc(`${pad(['{"gold":["a"],"candidate":"caf'])[0]}\n{"gold":["a"],"candidate":"caf`), 0xe9, ...enc('"}\n'),
+      ...enc('{"gold":["b"],"candidate":"b"}\n'), 0xff, 0x0a, // a junk line that is only a bad byte
+      ...enc('{"gold":["😀"],"candidate":"😀"}\n{"gold":["c"],"candidate":"'), 0xf0, 0x9f, ...enc('"}'),
+    ]);
+    const t = parseTable(file, 'x.jsonl');
+    expect(t.records.map((r) => r.row)).toEqual([1, 3, 5]);
+    expect(t.issues.filter((i) => i.severity === 'error').map((i) => i.row)).toEqual([2, 4, 6]);
+    expect(t.issues.find((i) => i.row === 2)!.message).toMatch(/^row 2 \(line 2\) is not valid UTF-8 \(byte 0xe9 at offset \d+\); .* row 2 skipped$/);
+    for (const size of [1, 2, 3, 7, 64, 4096]) await same(file, size);
+  });
+
+  it('property: valid and invalid bytes anywhere, any chunk size', async () => {
+    const line = fc.oneof(
+      fc.record({ gold: fc.array(fc.string(), { maxLength: 2 }), candidate: fc.string({ unit: 'grapheme' }) }).map((o) => [...new TextEncoder().encode(JSON.stringify(o))]),
+      fc.uint8Array({ maxLength: 12 }).map((b) => [...b].map((x) => (x === 0x0a ? 0x20 : x))),
+      fc.constant([0xe2, 0x82]),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 20 }), fc.integer({ min: 1, max: 50 }), async (ls, size) => {
+        const head = [...new TextEncoder().encode(pad([])[0]!)];
+        await same(new Uint8Array([...head, ...ls.flatMap((l) => [0x0a, ...l])]), size);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('other formats and small files go through parseTable', async () => {

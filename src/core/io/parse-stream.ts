@@ -4,7 +4,8 @@
  * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
  */
 import { VerityError } from '../types.ts';
-import { decodeUtf8, detectFormat, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+import { detectFormat, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
   /** Bytes per read (default 4 MiB). */
@@ -31,37 +32,34 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   if (format !== 'jsonl') return whole();
 
   const reader = new JsonlReader();
-  const it = lines(blob, chunk, opts.onProgress);
+  const scan = new Utf8Scanner();
+  const it = lines(blob, chunk, scan, opts.onProgress);
   let next = await it.next();
   while (!next.done) {
     const raw = next.value;
     // A first line that is not JSON may start a pretty-printed object (small: read it whole).
     if (!reader.line(raw)) {
-      const one = prettyObject(decodeUtf8(new Uint8Array(await blob.arrayBuffer())).replace(/^\uFEFF/, ''));
-      if (one) return one;
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      if (prettyObject(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''))) return parseTable(bytes, nameHint);
       reader.line(raw, false, true);
     }
     next = await it.next();
   }
-  const table = reader.end(next.value);
+  const table = refuseBadUtf8(reader.end(next.value), scan);
   if (table.records.length === 0 && table.issues.length === 0) throw new VerityError('the file is empty', 'input');
   return table;
 }
 
-/** The file's lines, decoded chunk by chunk; returns the text after the last newline. */
-async function* lines(blob: Blob, chunk: number, onProgress?: (read: number, total: number) => void): AsyncGenerator<string, string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+/** The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`); returns the text after the last newline. */
+async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?: (read: number, total: number) => void): AsyncGenerator<string, string> {
+  const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';
   for (let pos = 0; pos < total; pos += chunk) {
-    let text: string;
-    try {
-      text = decoder.decode(new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer()), { stream: pos + chunk < total });
-    } catch {
-      // Not UTF-8: the whole-file decoder names the first bad byte, its offset and line.
-      decodeUtf8(new Uint8Array(await blob.arrayBuffer()));
-      throw new VerityError('the file is not valid UTF-8; re-save it as UTF-8', 'input');
-    }
+    const bytes = new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer());
+    const last = pos + chunk >= total;
+    scan.push(bytes, last);
+    let text = decoder.decode(bytes, { stream: !last });
     if (pos === 0) text = text.replace(/^\uFEFF/, '');
     const buf = carry + text;
     let start = 0;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8, detectFormat, parseTable, type ParsedTable } from './parse.ts';
+import { findBadUtf8, Utf8Scanner } from './utf8.ts';
 import { mapRows } from './fields.ts';
 import { VerityError } from '../types.ts';
 
@@ -286,41 +287,76 @@ describe('JSON errors', () => {
 });
 
 describe('non-UTF-8 bytes', () => {
-  it('the error names the byte, its offset and its line', () => {
+  const badAt = (b: Uint8Array) => [...findBadUtf8(b).bad.values()].map((x) => `0x${x.byte.toString(16)} at ${x.offset}, line ${x.line}`);
+
+  it('only the row holding them is refused, naming row, line, byte and offset; the rows around it are kept', () => {
     // "id,gold,candidate\n" is 18 bytes and "1,caf" 5 more, so the Latin-1 é (0xE9) is at offset 23, on line 2.
-    const e = inputError(() => parseTable(bytes('id,gold,candidate\n1,caf', [0xe9], ',x\n')));
-    expect(e.message).toMatch(/not valid UTF-8/);
-    expect(e.message).toContain('0xe9');
-    expect(e.message).toContain('offset 23');
-    expect(e.message).toContain('line 2');
+    const t = parseTable(bytes('id,gold,candidate\n1,caf', [0xe9], ',x\n2,b,b\n'));
+    expect(t.records.map((r) => r.data)).toEqual([{ id: '2', gold: 'b', candidate: 'b' }]);
+    expect(t.issues).toEqual([
+      {
+        row: 1,
+        line: 2,
+        severity: 'error',
+        message: 'row 1 (line 2) is not valid UTF-8 (byte 0xe9 at offset 23); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 1 skipped',
+      },
+    ]);
   });
 
   it('offsets count bytes, not characters (a valid 2-byte é earlier on)', () => {
     // line 1: 18 bytes; "1,café,x\n" = 1+1+3+2+1+1+1 = 10 bytes → 28; "2,caf" → bad byte at 33, line 3.
-    const e = inputError(() => decodeUtf8(bytes('id,gold,candidate\n1,café,x\n2,caf', [0xff], '\n')));
-    expect(e.message).toContain('0xff at offset 33, line 3');
+    expect(badAt(bytes('id,gold,candidate\n1,café,x\n2,caf', [0xff], '\n'))).toEqual(['0xff at 33, line 3']);
   });
 
   it('truncated, overlong and surrogate sequences are located too', () => {
     // A lone lead byte at the very end: offset = length − 1.
-    expect(inputError(() => decodeUtf8(bytes('ab\ncd', [0xc3]))).message).toContain('0xc3 at offset 5, line 2');
-    // Overlong encoding of "/" (C0 AF).
-    expect(inputError(() => decodeUtf8(bytes('x', [0xc0, 0xaf]))).message).toContain('0xc0 at offset 1, line 1');
+    expect(badAt(bytes('ab\ncd', [0xc3]))).toEqual(['0xc3 at 5, line 2']);
+    // Overlong encoding of "/" (C0 AF): both bytes are bad, the line's first is reported.
+    expect(badAt(bytes('x', [0xc0, 0xaf]))).toEqual(['0xc0 at 1, line 1']);
     // UTF-16 surrogate D800 encoded as ED A0 80.
-    expect(inputError(() => decodeUtf8(bytes('\n\n', [0xed, 0xa0, 0x80]))).message).toContain('0xed at offset 2, line 3');
+    expect(badAt(bytes('\n\n', [0xed, 0xa0, 0x80]))).toEqual(['0xed at 2, line 3']);
     // A 4-byte sequence above U+10FFFF (F4 90 80 80).
-    expect(inputError(() => decodeUtf8(bytes([0xf4, 0x90, 0x80, 0x80]))).message).toContain('0xf4 at offset 0, line 1');
+    expect(badAt(bytes([0xf4, 0x90, 0x80, 0x80]))).toEqual(['0xf4 at 0, line 1']);
   });
 
-  it('fixture latin1.csv (Windows-1252 "Málaga") is rejected with its line', () => {
+  it('a character split across chunks is not reported; the same bytes give the same findings at any chunk size', () => {
+    const file = bytes('a,b\né,', [0xe9], ',😀\n東京,x\n', [0xf0, 0x9f], '\n');
+    const whole = badAt(file);
+    // "a,b\n" 4 + "é," 3 → 0xE9 at 7; ",😀\n" 6 + "東京,x\n" 9 → 0xF0 at 23 (cut off by the end of the file).
+    expect(whole).toEqual(['0xe9 at 7, line 2', '0xf0 at 23, line 4']);
+    for (let size = 1; size <= file.length; size++) {
+      const s = new Utf8Scanner();
+      for (let i = 0; i < file.length; i += size) s.push(file.subarray(i, i + size), i + size >= file.length);
+      expect([...s.bad.values()].map((x) => `0x${x.byte.toString(16)} at ${x.offset}, line ${x.line}`), `chunk ${size}`).toEqual(whole);
+    }
+  });
+
+  it('fixture latin1.csv (Windows-1252 "Málaga"): row 2 refused with its line, row 1 kept', () => {
     // Line 1 "id,gold,candidate" (18 bytes incl. \n), line 2 "1,Paris,Paris" (14) → 32; "2,M" → á (0xE1) at 35, line 3.
-    const e = inputError(() => parseTable(fixture('latin1.csv'), 'latin1.csv'));
-    expect(e.message).toContain('0xe1 at offset 35, line 3');
+    const t = parseTable(fixture('latin1.csv'), 'latin1.csv');
+    expect(t.records.map((r) => r.row)).toEqual([1]);
+    expect(t.issues).toHaveLength(1);
+    expect(t.issues[0]).toMatchObject({ row: 2, line: 3, severity: 'error' });
+    expect(t.issues[0]!.message).toContain('byte 0xe1 at offset 35');
   });
 
-  it('valid multi-byte UTF-8 (accents, CJK, emoji) decodes unchanged', () => {
+  it('JSONL and JSON arrays: the record is refused, a bad byte in a CSV header is a warning', () => {
+    const jsonl = parseTable(bytes('{"gold":"a","candidate":"a"}\n{"gold":"caf', [0xe9], '","candidate":"x"}\n{"gold":"c","candidate":"c"}\n'));
+    expect(jsonl.records.map((r) => r.row)).toEqual([1, 3]);
+    expect(jsonl.issues.map((i) => [i.row, i.line, i.severity])).toEqual([[2, 2, 'error']]);
+    const json = parseTable(bytes('[\n{"gold":"a","candidate":"a"},\n{"gold":"caf', [0xe9], '","candidate":"x"}\n]'));
+    expect(json.records.map((r) => r.row)).toEqual([1]);
+    expect(json.issues.map((i) => [i.row, i.line, i.severity])).toEqual([[2, 3, 'error']]);
+    const header = parseTable(bytes('gold,candidate,not', [0xe9], '\na,a,x\n'));
+    expect(header.records).toHaveLength(1);
+    expect(header.issues.map((i) => [i.row, i.line, i.severity])).toEqual([[0, 1, 'warning']]);
+    expect(header.issues[0]!.message).toMatch(/^the header \(line 1\) is not valid UTF-8 \(byte 0xe9 at offset 18\)/);
+  });
+
+  it('valid multi-byte UTF-8 (accents, CJK, emoji) decodes unchanged, with nothing found', () => {
     const s = 'gold,candidate\nMálaga,東京 🙂\n';
-    expect(decodeUtf8(enc(s))).toBe(s);
+    expect(decodeUtf8(enc(s))).toEqual({ text: s, scan: null });
+    expect(findBadUtf8(enc(s)).count).toBe(0);
     expect(parseTable(enc(s)).records[0]!.data).toEqual({ gold: 'Málaga', candidate: '東京 🙂' });
   });
 });

@@ -8,6 +8,7 @@
 import Papa from 'papaparse';
 import { VerityError } from '../types.ts';
 import { restoreCell } from './formula.ts';
+import { findBadUtf8, refuseBadUtf8, type Utf8Scanner } from './utf8.ts';
 
 export type Format = 'jsonl' | 'json' | 'csv' | 'tsv';
 
@@ -30,37 +31,13 @@ export interface ParsedTable {
   issues: RowIssue[];
 }
 
-/** Decodes UTF-8 strictly; on failure says where the first bad byte is. */
-export function decodeUtf8(bytes: Uint8Array): string {
+/** Decodes UTF-8; bytes that are not UTF-8 are located (only when strict decoding fails, to keep the common case fast). */
+export function decodeUtf8(bytes: Uint8Array): { text: string; scan: Utf8Scanner | null } {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), scan: null };
   } catch {
-    const at = firstInvalidUtf8(bytes);
-    let line = 1;
-    for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line++;
-    throw new VerityError(
-      `the file is not valid UTF-8 (first bad byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}, line ${line}); re-save it as UTF-8`,
-      'input',
-    );
+    return { text: new TextDecoder('utf-8').decode(bytes), scan: findBadUtf8(bytes) };
   }
-}
-
-function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i]!;
-    const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
-    if (n < 0) return i;
-    for (let k = 1; k <= n; k++) {
-      const d = b[i + k];
-      if (d === undefined || (d & 0xc0) !== 0x80) return i;
-    }
-    // Overlong, surrogate and out-of-range sequences.
-    const d1 = b[i + 1] ?? 0;
-    if ((c === 0xe0 && d1 < 0xa0) || (c === 0xed && d1 > 0x9f) || (c === 0xf0 && d1 < 0x90) || (c === 0xf4 && d1 > 0x8f)) return i;
-    i += n + 1;
-  }
-  return b.length;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -93,13 +70,12 @@ export function detectFormat(text: string, nameHint = ''): Format {
 }
 
 export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTable {
-  let text = typeof bytes === 'string' ? bytes : decodeUtf8(bytes);
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const { text: decoded, scan } = typeof bytes === 'string' ? { text: bytes, scan: null } : decodeUtf8(bytes);
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   if (text.trim().length === 0) throw new VerityError('the file is empty', 'input');
   const format = detectFormat(text, nameHint);
-  if (format === 'json') return parseJsonArray(text);
-  if (format === 'jsonl') return parseJsonl(text);
-  return parseDelimited(text, format);
+  const table = format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(text) : parseDelimited(text, format);
+  return scan ? refuseBadUtf8(table, scan) : table;
 }
 
 function collectColumns(records: ParsedTable['records']): string[] {
