@@ -69,11 +69,22 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   await page.getByTestId('filter-decision-metric').selectOption('lexical_match');
   await page.getByTestId('filter-decision-value').selectOption('false');
   await expect(page.getByTestId('view-count')).toHaveText('2 of 5 rows');
+  // The worker keeps the view; the rows on screen are fetched by position, so they must follow each change.
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Christopher Marlowe');
+  await expect(rows.nth(1)).toContainText('Canberra');
   await page.getByTestId('filter-decision-metric').selectOption('');
   await page.getByTestId('table-search').fill('spider');
   await expect(page.getByTestId('view-count')).toHaveText('1 of 5 rows');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('How many legs does a spider have?');
   await page.getByTestId('table-search').fill('');
   await expect(page.getByTestId('view-count')).toHaveText('5 of 5 rows');
+  await page.getByRole('button', { name: /^row( [▲▼])?$/ }).click();
+  await expect(rows.first()).toContainText('Which planet is the largest?');
+  await expect(rows.last()).toContainText('What gas do plants release');
+  await page.getByRole('button', { name: /^row( [▲▼])?$/ }).click();
+  await expect(rows.first()).toContainText('What gas do plants release');
 
   // Row detail: lexical_match sees "eight" = "8" through number-aware normalization.
   await rows.nth(2).click();

@@ -10,7 +10,7 @@ import { parseBlob } from '../src/core/io/parse-stream.ts';
 import { mapRows, resolveColumns, type ColumnMap } from '../src/core/io/fields.ts';
 import { createMetric, type MetricSettings } from '../src/core/metrics/index.ts';
 import { labelValue, outputRecord, scoreRows, type RowResults } from '../src/core/run.ts';
-import { calibrateThresholds, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../src/core/results.ts';
+import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../src/core/results.ts';
 import { toCsv } from '../src/core/io/export.ts';
 import { isBatchMetric, type AnyMetric, type QaRow } from '../src/core/types.ts';
 import type { ModelContext } from '../src/core/capabilities.ts';
@@ -69,6 +69,12 @@ export interface RunOutcome {
   models: Record<string, LoadedModel>;
 }
 
+/** New results start from an empty view. */
+function setResults(next: RowResults[]): void {
+  results = next;
+  view = new Uint32Array(0);
+}
+
 /** One table row: what the table shows, without explanations and details (those come with detail()). */
 export interface TableRow {
   index: number;
@@ -85,6 +91,13 @@ export interface RowDetail extends TableRow {
   choices?: string[];
   results: RowResults;
   models: Record<string, { id: string; revision: string; device: string; dtype: string }>;
+}
+
+/** A view kept in the worker: its id, size, and how many leading positions show the same rows as the view before. */
+export interface ViewInfo {
+  id: number;
+  length: number;
+  unchanged: number;
 }
 
 export interface Resumable {
@@ -109,6 +122,9 @@ let table: ParsedTable | null = null;
 let released = false;
 let rows: QaRow[] = [];
 let results: RowResults[] = [];
+/** The table's current view (row indices in display order) and its id; see `view()`. */
+let view: Uint32Array = new Uint32Array(0);
+let viewId = 0;
 let metrics: AnyMetric[] = [];
 let config: RunConfig | null = null;
 let models: Record<string, LoadedModel> = {};
@@ -149,7 +165,7 @@ async function applyMapping(m: Mapping): Promise<MappedSummary> {
   const t = await ensureTable();
   const mapped = mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
   rows = mapped.rows;
-  results = [];
+  setResults([]);
   const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
   return {
     rows: rows.length,
@@ -259,7 +275,7 @@ const api = {
       table = await read(blob, name, onProgress);
       released = false;
       rows = [];
-      results = [];
+      setResults([]);
       return { ok: true, value: inspection(name, table) };
     } catch (e) {
       file = null;
@@ -360,7 +376,7 @@ const api = {
       config = meta.config;
       metrics = buildMetrics(meta.config);
       models = {};
-      results = saved.results;
+      setResults(saved.results);
       meta.status = 'running';
       await onReady({ inspection: inspected, summary, config: meta.config, done: results.length });
       return { ok: true, value: await scoreFrom(meta, onEvent) };
@@ -374,13 +390,23 @@ const api = {
     await store.clear();
   },
 
-  /** Row indices of a view (filter, search, sort) over the rows scored so far. */
-  view(q: ViewQuery): Uint32Array {
-    return queryView(rows, results, q);
+  /**
+   * Computes a view (filter, search, sort) over the rows scored so far and keeps it here: the page gets only its
+   * size and how much of the previous view it kept (`unchanged` leading positions show the same rows), then asks
+   * for the rows on screen by position. A million indices never cross to the page's thread.
+   */
+  view(q: ViewQuery): ViewInfo {
+    const next = queryView(rows, results, q);
+    const unchanged = commonPrefix(view, next);
+    view = next;
+    return { id: ++viewId, length: next.length, unchanged };
   },
 
-  rows(indices: number[]): TableRow[] {
-    return indices.filter((i) => i >= 0 && i < results.length).map(tableRow);
+  /** The rows at these positions of the current view, and that view's id (the page drops answers for an older one). */
+  rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] } {
+    const out: { position: number; row: TableRow }[] = [];
+    for (const p of positions) if (p >= 0 && p < view.length) out.push({ position: p, row: tableRow(view[p]!) });
+    return { viewId, rows: out };
   },
 
   detail(i: number): RowDetail | null {

@@ -1,6 +1,6 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
-import { calibrateThresholds, queryView, redecide, runReport } from './results.ts';
+import { calibrateThresholds, commonPrefix, queryView, redecide, runReport } from './results.ts';
 import type { RowResults } from './run.ts';
 import type { CapClass, QaRow } from './types.ts';
 
@@ -28,6 +28,16 @@ describe('queryView', () => {
     const labelled = rows.map((x, i) => ({ ...x, label: { kind: 'binary' as const, correct: i % 2 === 0 } }));
     // decisions: T F null T; labels: T F T F → only row 3 disagrees (row 2 has no decision).
     expect([...queryView(labelled, results, { disagreeWith: 'm' })]).toEqual([3]);
+  });
+});
+
+describe('commonPrefix', () => {
+  it('counts the leading positions two views share', () => {
+    expect(commonPrefix(new Uint32Array([0, 1, 2]), new Uint32Array([0, 1, 2, 3, 4]))).toBe(3);
+    expect(commonPrefix([0, 1, 2], [0, 5, 2])).toBe(1);
+    expect(commonPrefix([2, 1, 0], [3, 2, 1, 0])).toBe(0);
+    expect(commonPrefix([], [1])).toBe(0);
+    expect(commonPrefix([4, 5], [4, 5])).toBe(2);
   });
 });
 

@@ -60,6 +60,14 @@ export function queryView(rows: readonly QaRow[], results: readonly (RowResults 
   return Uint32Array.from(keep);
 }
 
+/** Length of the common prefix of two views: positions below it show the same rows in both. */
+export function commonPrefix(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
 function matches(row: QaRow, needle: string): boolean {
   if (row.id.toLowerCase().includes(needle) || row.question.toLowerCase().includes(needle) || row.candidate.toLowerCase().includes(needle)) return true;
   return row.golds.some((g) => g.toLowerCase().includes(needle));
