@@ -23,10 +23,12 @@ const TOLERANCE = 1e-3;
 const REV = 'e2e0000000000000000000000000000000000001';
 
 const expected = <T>(m: string): T => JSON.parse(readFileSync(join(MODELS, m, 'expected.json'), 'utf8')) as T;
-const manifest = JSON.parse(readFileSync(join(MODELS, 'manifest.json'), 'utf8')) as { files: { path: string; bytes: number }[] };
+const manifest = JSON.parse(readFileSync(join(MODELS, 'manifest.json'), 'utf8')) as { files: { path: string; bytes: number; sha256: string }[] };
 /** Registry-style file sizes of one fixture model (what a registry entry's `files` would list). */
 const sizes = (m: string): Record<string, number> =>
   Object.fromEntries(manifest.files.filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json')).map((f) => [f.path.slice(m.length + 1), f.bytes]));
+const hashes = (m: string): Record<string, string> =>
+  Object.fromEntries(manifest.files.filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json')).map((f) => [f.path.slice(m.length + 1), f.sha256]));
 
 interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<'entailment' | 'neutral' | 'contradiction', number> }
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
@@ -184,7 +186,7 @@ test('after a reload the model loads from IndexedDB with zero requests to the mi
   await open(page);
   const c = nliCases[1]!;
   const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [nliRow(c)], tolerance: TOLERANCE };
-  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), canary });
+  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary });
   const first = await hostLoad(page, s);
   expect(first.ok && first.value.canary?.passed, JSON.stringify(first)).toBe(true);
   expect((await mirrorLog(request)).filter((r) => r.path.includes('/resolve/')).length).toBeGreaterThan(0);
@@ -301,11 +303,11 @@ test('a device that cannot run the model falls back to WASM and says why', async
   expect(d.ok && maxDeviation([[d.value[0]!.entailment, d.value[0]!.neutral, d.value[0]!.contradiction]], [nliRow(nliCases[0]!)], 'wasm')).toBeLessThanOrEqual(TOLERANCE);
 });
 
-test('a damaged cache entry is deleted and downloaded again', async ({ page, request }) => {
+test('a damaged cache entry (same size, one byte changed) is caught by its hash, deleted and downloaded again', async ({ page, request }) => {
   await open(page);
   expect((await hostLoad(page, spec('nli', 'tiny-nli'))).ok).toBe(true);
   const url = `${MIRROR}tiny-nli/resolve/${REV}/onnx/model.onnx`;
-  // Cut the stored bytes short behind the cache's back.
+  // Flip one stored byte behind the cache's back (a short entry is caught by its size; see the unit tests).
   await page.evaluate(
     (url) =>
       new Promise<void>((resolve, reject) => {
@@ -313,7 +315,13 @@ test('a damaged cache entry is deleted and downloaded again', async ({ page, req
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const tx = open.result.transaction('files', 'readwrite');
-          tx.objectStore('files').put(new ArrayBuffer(1000), url);
+          const store = tx.objectStore('files');
+          const get = store.get(url);
+          get.onsuccess = () => {
+            const bytes = new Uint8Array((get.result as ArrayBuffer).slice(0));
+            bytes[bytes.length >> 1]! ^= 0xff;
+            store.put(bytes.buffer, url);
+          };
           tx.oncomplete = () => (open.result.close(), resolve());
           tx.onerror = () => reject(tx.error);
         };
@@ -325,8 +333,27 @@ test('a damaged cache entry is deleted and downloaded again', async ({ page, req
   await mirrorReset(request);
   const again = await hostLoad(page, spec('nli', 'tiny-nli'));
   expect(again.ok, JSON.stringify(again)).toBe(true);
-  if (again.ok) expect(again.value.warnings.join(' ')).toContain('damaged');
+  if (again.ok) expect(again.value.warnings.join(' ')).toContain('damaged (its SHA-256 no longer matches');
   expect((await mirrorLog(request)).filter((r) => !r.range).map((r) => r.path)).toEqual([`/tiny-nli/resolve/${REV}/onnx/model.onnx`]);
+});
+
+test("a model file that does not match the registry's SHA-256 is refused with the model, and not cached", async ({ page }) => {
+  await open(page);
+  const wrong = { ...hashes('tiny-reranker'), 'onnx/model.onnx': '0'.repeat(64) };
+  const r = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker'), sha256: wrong }));
+  expect(r.ok, JSON.stringify(r)).toBe(false);
+  if (!r.ok) {
+    expect(r.error.code).toBe('bad-response');
+    expect(r.error.message).toContain('onnx/model.onnx');
+    expect(r.error.message).toContain('does not match the SHA-256 the registry lists');
+  }
+  await page.reload();
+  await expect(page.getByTestId('probe-device')).toBeVisible();
+  const files = await page.evaluate(async () => {
+    const list = await globalThis.__verityModels!.listCache();
+    return list.ok ? list.value.flatMap((m) => m.files.map((f) => f.file)) : [];
+  });
+  expect(files).not.toContain('onnx/model.onnx');
 });
 
 test('an imported model folder loads with no network at all', async ({ page, request }) => {

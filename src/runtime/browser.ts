@@ -210,11 +210,18 @@ export function browserAdapter(opts: BrowserRuntimeOptions = {}): RuntimeAdapter
       const host = hostOf(spec, hub);
       env.remoteHost = host;
       env.allowRemoteModels = true;
-      cache.use(host, spec.id, spec.revision, spec.files);
+      cache.use(host, spec.id, spec.revision, spec.files, spec.sha256);
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {
       return explainFailure(spec, error, cache, hub);
+    },
+    verify(spec) {
+      // transformers.js uses a download even when the cache refused to store it: a file whose hash the registry
+      // pins and which does not match is refused with the model. (A size off the registry's rounded value only
+      // keeps the file out of the cache: some registry sizes are approximate.)
+      const wrong = cache.rejectionsFor(spec.id).find((r) => r.reason === 'hash-mismatch');
+      return wrong ? hostError('bad-response', `${wrong.message}; the model was not used`) : null;
     },
   };
 }

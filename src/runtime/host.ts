@@ -45,6 +45,8 @@ export interface RuntimeAdapter {
   prepare(spec: ModelSpec): { id: string; options: Record<string, unknown> };
   /** A clearer message for a failure the adapter can explain (HTML instead of a model, quota, …), if any. */
   explain?(spec: ModelSpec, error: unknown): HostError | null;
+  /** After a load that parsed: a file that does not match the registry's hash makes the model unusable. */
+  verify?(spec: ModelSpec): HostError | null;
 }
 
 interface Session {
@@ -177,6 +179,7 @@ export class ModelHost {
     const extra = { modelId: spec.id, device, dtype };
     const explained = this.adapter.explain?.(spec, e);
     if (explained) return { ...extra, ...explained };
+    if (e && typeof e === 'object' && 'code' in e && (e as HostError).code === 'bad-response' && 'message' in e) return { ...(e as HostError), ...extra };
     if (e && typeof e === 'object' && 'code' in e && 'message' in e && typeof (e as HostError).code === 'string' && (e as HostError).code === 'unsupported-model')
       return { ...(e as HostError), ...extra };
     const msg = messageOf(e);
@@ -212,6 +215,11 @@ export class ModelHost {
       case 'statements':
         model = await AutoModelForSeq2SeqLM.from_pretrained(id, modelOptions);
         break;
+    }
+    const refused = this.adapter.verify?.(spec);
+    if (refused) {
+      await model.dispose();
+      throw refused;
     }
     const info: LoadedModel = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: null, fallbacks: [], warnings: [], loadMs: 0, ...(labels ? { labels } : {}) };
     return { spec, info, tokenizer, model, ...(labels ? { labels } : {}) };

@@ -13,6 +13,7 @@ const REV = 'abc123';
 const url = (file: string, id = 'owner/model', rev = REV) => fileUrl(HOST, id, rev, file);
 const bytes = (n: number, fill = 7) => new Uint8Array(n).fill(fill);
 const json = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+const SHA_1000_SEVENS = 'df1329c8b6c7cf3740bbe2f8bab34d253a8d9534a79dceea18177081fdf9f0e9';
 const res = (body: BodyInit, headers: Record<string, string> = {}) => new Response(body, { headers });
 
 function setup(opts: { failWrites?: () => Error } = {}) {
@@ -116,6 +117,32 @@ describe('ModelCache (the transformers.js custom cache)', () => {
     expect(cache.takeWarnings().join(' ')).toContain('damaged (10 of 1000 bytes)');
     expect(await cache.list()).toEqual([]);
     expect(data.map.size).toBe(0);
+  });
+
+  it('a same-size corruption is caught by the SHA-256 recorded at store time', async () => {
+    const { cache, data, meta } = setup();
+    await cache.put(url('onnx/model.onnx'), res(bytes(1000)));
+    // sha256 of 1000 bytes of 0x07, computed with `python3 -c "import hashlib; print(hashlib.sha256(bytes([7]*1000)).hexdigest())"`.
+    expect(meta.map.get(url('onnx/model.onnx'))!.sha256).toBe(SHA_1000_SEVENS);
+    expect(await cache.match(url('onnx/model.onnx'))).toBeInstanceOf(Response);
+    const flipped = bytes(1000);
+    flipped[500] = 8;
+    data.map.set(url('onnx/model.onnx'), flipped.buffer);
+    expect(await cache.match(url('onnx/model.onnx'))).toBeUndefined();
+    expect(cache.takeWarnings().join(' ')).toContain('damaged (its SHA-256 no longer matches the one recorded when it was stored)');
+    expect(await cache.list()).toEqual([]);
+  });
+
+  it("refuses a download whose SHA-256 differs from the registry's, and accepts the right one", async () => {
+    const { cache } = setup();
+    cache.use(HOST, 'owner/model', REV, { 'onnx/model.onnx': 1000 }, { 'onnx/model.onnx': SHA_1000_SEVENS.toUpperCase() });
+    await cache.put(url('onnx/model.onnx'), res(bytes(1000, 9)));
+    expect(cache.rejectionFor(url('onnx/model.onnx'))).toMatchObject({ reason: 'hash-mismatch', file: 'onnx/model.onnx' });
+    expect(cache.takeWarnings().join(' ')).toMatch(/does not match the SHA-256 the registry lists \([0-9a-f]{12}… instead of df1329c8b6c7…\)/);
+    expect(await cache.list()).toEqual([]);
+    await cache.put(url('onnx/model.onnx'), res(bytes(1000)));
+    expect(await cache.match(url('onnx/model.onnx'))).toBeInstanceOf(Response);
+    expect(cache.takeWarnings()).toEqual([]);
   });
 
   it('deletes one model or everything; sweeps bytes left without metadata', async () => {

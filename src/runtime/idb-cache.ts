@@ -9,8 +9,10 @@
  *   content-length, or more than 2% off the registry size when the registry lists the file) or `.json` files
  *   that do not parse are not stored; the rejection is recorded so the adapter can explain the failure.
  *   A full disk (QuotaExceededError) keeps the file in memory for this session and records a warning.
- * - `match` checks the stored size against the stored bytes: a corrupted entry is deleted and reported as a
- *   miss, so transformers.js fetches the file again.
+ * - Each stored file carries the SHA-256 of its bytes. When the registry lists a file's SHA-256, a download
+ *   that does not match it is refused. `match` checks the stored size and hash (and the registry's, if listed)
+ *   against the stored bytes: a corrupted entry is deleted and reported as a miss, so transformers.js fetches
+ *   the file again.
  */
 import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
 
@@ -22,6 +24,8 @@ export interface CachedFileRecord {
   /** Path inside the model repo, e.g. `onnx/model.onnx`. */
   file: string;
   size: number;
+  /** SHA-256 (hex) of the bytes when they were stored; absent in records written before hashes were kept. */
+  sha256?: string;
   contentType: string;
   /** When the file was stored (ms since epoch). */
   date: number;
@@ -42,7 +46,7 @@ export interface CachedModel {
   lastUsed: number;
 }
 
-export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
+export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
 
 /** Why a downloaded file was not stored (or could not be downloaded): what explain() tells the user. */
 export interface Rejection {
@@ -99,6 +103,14 @@ const isQuotaError = (e: unknown): boolean =>
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
+/** SHA-256 of bytes as lowercase hex (Web Crypto: browsers, workers and Node). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
 /** True when the first bytes look like an HTML page (a login wall, an error page, a proxy's portal). */
 export function looksLikeHtml(bytes: Uint8Array, contentType = ''): boolean {
   if (/\btext\/html\b/i.test(contentType)) return true;
@@ -133,6 +145,8 @@ export class ModelCache {
   private readonly memory = new Map<string, { record: CachedFileRecord; bytes: ArrayBuffer }>();
   /** Registry sizes by URL. */
   private readonly expected = new Map<string, number>();
+  /** Registry SHA-256 by URL, for the files whose hash the registry lists. */
+  private readonly expectedHash = new Map<string, string>();
   /** `${host}${id}/resolve/` → model id, for every model the adapter prepared or imported. */
   private readonly prefixes = new Map<string, string>();
   private readonly rejections = new Map<string, Rejection>();
@@ -148,14 +162,15 @@ export class ModelCache {
   // ---------- context (set by the adapter before each load) ----------
 
   /**
-   * The model being loaded: its URL prefix (to name cached files by model id), its registry sizes (to catch
-   * truncated downloads) and its pinned revision (transformers.js asks a few questions about `main` even
+   * The model being loaded: its URL prefix (to name cached files by model id), its registry sizes and hashes
+   * (to catch truncated or wrong downloads) and its pinned revision (transformers.js asks a few questions about `main` even
    * when a revision is pinned; those are answered from the pinned revision's files).
    */
-  use(host: string, id: string, revision: string, files?: Record<string, number>): void {
+  use(host: string, id: string, revision: string, files?: Record<string, number>, hashes?: Record<string, string>): void {
     const prefix = this.register(host, id);
     this.current = { host, id, revision, prefix };
     for (const [file, size] of Object.entries(files ?? {})) this.expected.set(fileUrl(host, id, revision, file), size);
+    for (const [file, hash] of Object.entries(hashes ?? {})) this.expectedHash.set(fileUrl(host, id, revision, file), hash.toLowerCase());
     for (const [url, r] of this.rejections) if (r.modelId === id) this.rejections.delete(url);
   }
 
@@ -223,7 +238,7 @@ export class ModelCache {
   }
 
   /** Why these bytes must not be cached, or null. */
-  check(url: string, bytes: Uint8Array, headers: Headers): Omit<Rejection, 'modelId'> | null {
+  async check(url: string, bytes: Uint8Array, headers: Headers): Promise<Omit<Rejection, 'modelId'> | null> {
     const file = this.describe(url)?.file ?? url;
     const contentType = headers.get('content-type') ?? '';
     if (looksLikeHtml(bytes, contentType))
@@ -239,6 +254,12 @@ export class ModelCache {
         reason: bytes.length < listed ? 'truncated' : 'size-mismatch',
         message: `${file} from ${url} has ${bytes.length} bytes but the registry lists ${listed} (more than ${SIZE_TOLERANCE * 100}% off): ${bytes.length < listed ? 'the download is truncated' : 'the file is not the one the registry pins'}`,
       };
+    const want = this.expectedHash.get(url);
+    if (want !== undefined) {
+      const got = await sha256Hex(bytes);
+      if (got !== want)
+        return { url, file, reason: 'hash-mismatch', message: `${file} from ${url} does not match the SHA-256 the registry lists (${got.slice(0, 12)}… instead of ${want.slice(0, 12)}…): the file is not the one the registry pins, or it was damaged on the way` };
+    }
     if (/\.json$/i.test(file)) {
       try {
         JSON.parse(new TextDecoder().decode(bytes));
@@ -265,6 +286,14 @@ export class ModelCache {
         this.warn(`the cached ${record.file} of ${record.modelId} was damaged (${bytes?.byteLength ?? 0} of ${record.size} bytes); it was deleted and downloaded again`);
         return undefined;
       }
+      const want = this.expectedHash.get(url) ?? record.sha256;
+      if (want !== undefined && (await sha256Hex(new Uint8Array(bytes))) !== want) {
+        await this.remove(url);
+        this.warn(
+          `the cached ${record.file} of ${record.modelId} was damaged (its SHA-256 no longer matches ${this.expectedHash.has(url) ? "the registry's" : 'the one recorded when it was stored'}); it was deleted and downloaded again`,
+        );
+        return undefined;
+      }
       const now = this.now();
       if (now - record.lastUsed > 1000) this.meta.set(url, { ...record, lastUsed: now }).catch(() => undefined);
       return this.response(record, bytes);
@@ -286,7 +315,7 @@ export class ModelCache {
       // The fetch wrapper already saw this download fail (e.g. the connection closed early).
       if (this.rejections.get(url)?.reason === 'truncated') return;
       const bytes = new Uint8Array(await response.arrayBuffer());
-      const bad = this.check(url, bytes, response.headers);
+      const bad = await this.check(url, bytes, response.headers);
       if (bad) {
         this.reject(url, bad.reason, bad.message);
         this.warn(`${bad.message} — not cached`);
@@ -310,7 +339,7 @@ export class ModelCache {
 
   /** Validates and stores one file (also used for imported local folders). Returns the rejection, if any. */
   async storeFile(url: string, bytes: Uint8Array, contentType = ''): Promise<Rejection | null> {
-    const bad = this.check(url, bytes, new Headers(contentType ? { 'content-type': contentType } : {}));
+    const bad = await this.check(url, bytes, new Headers(contentType ? { 'content-type': contentType } : {}));
     if (bad) {
       this.reject(url, bad.reason, bad.message);
       return this.rejections.get(url)!;
@@ -322,7 +351,7 @@ export class ModelCache {
   private async store(url: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const d = this.describe(url)!;
     const now = this.now();
-    const record: CachedFileRecord = { url, modelId: d.modelId, revision: d.revision, file: d.file, size: bytes.length, contentType, date: now, lastUsed: now };
+    const record: CachedFileRecord = { url, modelId: d.modelId, revision: d.revision, file: d.file, size: bytes.length, sha256: await sha256Hex(bytes), contentType, date: now, lastUsed: now };
     const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes.slice().buffer;
     try {
       // Bytes first: a record without bytes reads as damaged and is dropped; bytes without a record are cleaned below.

@@ -33,6 +33,8 @@ export interface ModelSpec {
   canary?: Canary;
   /** Registry file sizes, to detect truncated downloads. */
   files?: Record<string, number>;
+  /** Registry SHA-256 (hex) per file where known, to refuse a wrong or damaged file (downloaded or cached). */
+  sha256?: Record<string, string>;
 }
 
 export type NliLabel = 'entailment' | 'neutral' | 'contradiction';

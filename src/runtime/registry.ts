@@ -42,6 +42,8 @@ export interface RegistryEntry {
   dtypes: Record<Device, Dtype[]>; // preference order per device, only dtypes whose files exist at that revision
   files: Record<string, number>; // every file the loader will fetch for the listed dtypes → size in bytes
   sizeNote?: string;
+  /** SHA-256 of the files whose Hub blob page shows it for the pinned revision (Git LFS / Xet pointer details). */
+  sha256?: Record<string, string>;
   labels?: Record<string, number>; // NLI: label name → index (from config.json id2label)
   pooling?: 'mean' | 'cls'; // embedders
   normalize?: boolean;

@@ -34,5 +34,6 @@ export function specFromEntry(e: RegistryEntry): ModelSpec {
     ...(e.normalize !== undefined ? { normalize: e.normalize } : {}),
     ...(canary ? { canary } : {}),
     files: e.files,
+    ...(e.sha256 ? { sha256: e.sha256 } : {}),
   };
 }
