@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexRange } from './range.ts';
+import { indexRange, tableWindow } from './range.ts';
 
 describe('indexRange', () => {
   it('reads like [0, …, n-1] without storing it', () => {
@@ -31,5 +31,17 @@ describe('indexRange', () => {
     expect(r[0]).toBe(0);
     expect(() => indexRange(-1)).toThrow(RangeError);
     expect(() => indexRange(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('tableWindow', () => {
+  it('splits a long view into pages and clamps the page', () => {
+    expect(tableWindow(1_000_000, 0, 400_000)).toEqual({ page: 0, pages: 3, start: 0, count: 400_000 });
+    expect(tableWindow(1_000_000, 2, 400_000)).toEqual({ page: 2, pages: 3, start: 800_000, count: 200_000 });
+    expect(tableWindow(1_000_000, 7, 400_000)).toEqual({ page: 2, pages: 3, start: 800_000, count: 200_000 });
+    expect(tableWindow(1_000_000, -1, 400_000)).toEqual({ page: 0, pages: 3, start: 0, count: 400_000 });
+    expect(tableWindow(800_000, 1, 400_000)).toEqual({ page: 1, pages: 2, start: 400_000, count: 400_000 });
+    expect(tableWindow(5, 3, 400_000)).toEqual({ page: 0, pages: 1, start: 0, count: 5 });
+    expect(tableWindow(0, 0, 400_000)).toEqual({ page: 0, pages: 1, start: 0, count: 0 });
   });
 });

@@ -26,3 +26,18 @@ export function indexRange(length: number): readonly number[] {
     },
   });
 }
+
+/** One page of a long view: which positions the list shows. `page` is clamped to the pages that exist. */
+export interface TableWindow {
+  page: number;
+  pages: number;
+  start: number;
+  count: number;
+}
+
+export function tableWindow(length: number, page: number, size: number): TableWindow {
+  const pages = Math.max(1, Math.ceil(length / size));
+  const p = Math.min(Math.max(0, Math.floor(page)), pages - 1);
+  const start = p * size;
+  return { page: p, pages, start, count: Math.max(0, Math.min(size, length - start)) };
+}
