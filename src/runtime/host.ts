@@ -46,7 +46,7 @@ export interface RuntimeAdapter {
   /** A clearer message for a failure the adapter can explain (HTML instead of a model, quota, …), if any. */
   explain?(spec: ModelSpec, error: unknown): HostError | null;
   /** After a load that parsed: a file that does not match the registry's hash makes the model unusable. */
-  verify?(spec: ModelSpec): HostError | null;
+  verify?(spec: ModelSpec): HostError | null | Promise<HostError | null>;
 }
 
 interface Session {
@@ -216,7 +216,7 @@ export class ModelHost {
         model = await AutoModelForSeq2SeqLM.from_pretrained(id, modelOptions);
         break;
     }
-    const refused = this.adapter.verify?.(spec);
+    const refused = await this.adapter.verify?.(spec);
     if (refused) {
       await model.dispose();
       throw refused;

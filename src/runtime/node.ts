@@ -2,12 +2,13 @@
  * The model host in Node (CLI): transformers.js on onnxruntime-node, device 'cpu', files from the hub, a mirror
  * or a local folder, downloads cached on disk. All runtime settings for Node are made here, once.
  */
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { env } from '@huggingface/transformers';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import type { ModelSpec, Role } from './protocol.ts';
+import { hostError, type HostError, type ModelSpec, type Role } from './protocol.ts';
 import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
 import { specFromEntry } from './specs.ts';
 
@@ -44,7 +45,41 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
         return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. --${spec.role === 'statements' ? 'statement' : spec.role === 'reranker' ? 'ranker' : spec.role}-model DIR) or --mirror URL` };
       return null;
     },
+    verify: (spec) => verifyDownloads(spec, env.cacheDir ?? ''),
   };
+}
+
+/**
+ * Downloaded files the registry pins a SHA-256 for are hashed after the load: a mismatch (a mirror serving another
+ * export, a damaged file) is deleted from the disk cache, so the next run downloads it again, and the model is
+ * refused. A local folder is the user's own choice and is not checked.
+ */
+export async function verifyDownloads(spec: ModelSpec, cacheDir: string): Promise<HostError | null> {
+  if (spec.source.kind === 'local' || !spec.sha256) return null;
+  for (const [file, want] of Object.entries(spec.sha256)) {
+    // transformers.js' FileCache key: <id>/<revision>/<file> for a pinned revision, <id>/<file> for main.
+    const path = spec.revision === 'main' ? join(cacheDir, spec.id, file) : join(cacheDir, spec.id, spec.revision, file);
+    if (!existsSync(path)) continue; // another dtype's weights, not fetched by this load
+    const got = await fileSha256(path);
+    if (got !== want.toLowerCase()) {
+      rmSync(path, { force: true });
+      return hostError(
+        'bad-response',
+        `${file} of ${spec.id}@${spec.revision} does not match the SHA-256 the registry lists (${got.slice(0, 12)}… instead of ${want.slice(0, 12)}…): it is not the file the registry pins, or it was damaged; it was deleted from ${cacheDir} and the model was not used`,
+      );
+    }
+  }
+  return null;
+}
+
+function fileSha256(path: string): Promise<string> {
+  return new Promise((ok, fail) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', fail)
+      .on('end', () => ok(hash.digest('hex')));
+  });
 }
 
 export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number } = {}): ModelHost {

@@ -83,6 +83,10 @@ export const REGISTRY: readonly RegistryEntry[] = [
     },
     sizeNote:
       'config.json (1,038 B, blame page) and tokenizer_config.json (384 B) are exact; tokenizer.json (8.66 MB) and the ONNX files (284 MB / 143 MB / 87.2 MB) are the Hub\'s rounded decimal sizes.',
+    sha256: {
+      // blob/b6103747…/onnx/model_fp16.onnx, last changed in the pinned commit 4ce6609
+      'onnx/model_fp16.onnx': '2b260529bd21b58665b2f5844eed902ba6c4ceb098e64c6c73eab3e5f0d327b2',
+    },
     labels: { ...CROSS_ENCODER_NLI_LABELS },
     memoryMb: 160,
     source: [
@@ -115,9 +119,16 @@ export const REGISTRY: readonly RegistryEntry[] = [
     },
     sizeNote:
       'tokenizer_config.json (384 B) exact; config.json ("1.04 kB"), tokenizer.json ("8.66 MB") and ONNX sizes (568 / 284 / 172 MB) are rounded Hub values. Root-file sizes were read at revision f7b4fbad3c620e8fe369165f02cdb429fb7a9e5e; the pinned fp16 commit only added onnx/model_fp16.onnx (blob/main/tokenizer.json still shows last change 14861be).',
+    sha256: {
+      // blob/d7f93789…/onnx/model_fp16.onnx (the pinned commit)
+      'onnx/model_fp16.onnx': 'd2962e282cde648517e72fc1635ee14c471fd0ae46820a55b707ee57f904c8ad',
+      // blob/14861be0…/onnx/model_quantized.onnx; the pinned commit only added model_fp16.onnx
+      'onnx/model_quantized.onnx': '4edae6adf6ef735d3983a052113e8a235da2e9ac6a6cadf33f3fc088117e6051',
+    },
     labels: { ...CROSS_ENCODER_NLI_LABELS },
     memoryMb: 300,
     source: [
+      'https://huggingface.co/Xenova/nli-deberta-v3-small/blob/14861be08e229011de50437e60fdc7000166fee9/onnx/model_quantized.onnx',
       'https://huggingface.co/Xenova/nli-deberta-v3-small/blob/d7f937891ca81ac364e000e03538fe0c26de968e/onnx/model_fp16.onnx',
       'https://huggingface.co/Xenova/nli-deberta-v3-small/tree/main/onnx',
       'https://huggingface.co/Xenova/nli-deberta-v3-small/tree/f7b4fbad3c620e8fe369165f02cdb429fb7a9e5e',
@@ -215,8 +226,13 @@ export const REGISTRY: readonly RegistryEntry[] = [
     },
     sizeNote:
       'config.json (824 B) exact; tokenizer.json ("711 kB"), tokenizer_config.json ("1.24 kB") and ONNX sizes (91 / 45.6 / 23.1 MB) are rounded Hub values.',
+    sha256: {
+      // blob/fec3517f…/onnx/model_fp16.onnx (the pinned commit)
+      'onnx/model_fp16.onnx': 'a8b79f5c22bc717c0082cb30424365f59d6689b86cfa0c4b293832acf158c66f',
+    },
     memoryMb: 45,
     source: [
+      'https://huggingface.co/Xenova/ms-marco-MiniLM-L-6-v2/blob/fec3517fe1016cfeee39338ef98ba76fc449dbcc/onnx/model_fp16.onnx',
       'https://huggingface.co/Xenova/ms-marco-MiniLM-L-6-v2/tree/fec3517fe1016cfeee39338ef98ba76fc449dbcc',
       'https://huggingface.co/Xenova/ms-marco-MiniLM-L-6-v2/tree/fec3517fe1016cfeee39338ef98ba76fc449dbcc/onnx',
     ],
@@ -276,10 +292,15 @@ export const REGISTRY: readonly RegistryEntry[] = [
     },
     sizeNote:
       'config.json (683 B) and tokenizer_config.json (366 B) exact; tokenizer.json ("711 kB") and ONNX sizes (133 / 66.7 / 34 MB) are rounded Hub values.',
+    sha256: {
+      // blob/9c5aaf8a…/onnx/model.onnx, last changed in 50d3402 (the v1.5 upload; the pinned commit added only model_fp16.onnx)
+      'onnx/model.onnx': '828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35',
+    },
     pooling: 'cls',
     normalize: true,
     memoryMb: 60,
     source: [
+      'https://huggingface.co/Xenova/bge-small-en-v1.5/blob/9c5aaf8ad1ffd76192592209b14ae03a43091e1d/onnx/model.onnx',
       'https://huggingface.co/Xenova/bge-small-en-v1.5/tree/b7ad92a45a298ac620504489f28ecb6ac66ad67c',
       'https://huggingface.co/Xenova/bge-small-en-v1.5/tree/b7ad92a45a298ac620504489f28ecb6ac66ad67c/onnx',
     ],
@@ -310,6 +331,11 @@ export const REGISTRY: readonly RegistryEntry[] = [
     },
     sizeNote:
       'generation_config.json (147 B) exact; config.json ("1.53 kB"), tokenizer.json ("2.42 MB"), tokenizer_config.json ("2.35 kB") and ONNX sizes (35.8 / 59.3 MB) are rounded Hub values. Root sizes read from tree/main while main was at ec15bc2; the two quantized ONNX files were last changed in 624f447 (Sep 2023, before ec15bc2) per their blob pages.',
+    sha256: {
+      // blob/refs%2Fpr%2F2/onnx/…: both last changed in 624f447, before the pinned commit
+      'onnx/encoder_model_quantized.onnx': '968ce399b8dcdfd4c36833db51e9f78f327f7272ee9e2777fc2b3c8693208e90',
+      'onnx/decoder_model_merged_quantized.onnx': '73e2e942503221d7844715a8d824f68d8a2e878483f1c923849c177f0c441df1',
+    },
     memoryMb: 170,
     source: [
       'https://huggingface.co/Xenova/flan-t5-small/tree/main',
