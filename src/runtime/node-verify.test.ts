@@ -1,9 +1,10 @@
 /**
- * The CLI refuses a downloaded file whose SHA-256 differs from the registry's: a tiny fixture model is served by a
- * local HTTP "mirror" and loaded through transformers.js' real download path into a temporary disk cache.
+ * Downloads in the CLI: a tiny fixture model is served by a local HTTP "mirror" (pinned revision only) and loaded
+ * through transformers.js' real download path into a temporary disk cache. A file whose SHA-256 differs from the
+ * registry's is refused; a model downloaded once loads again without a network.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,9 +28,8 @@ const caches: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.url ?? '');
-    // The hub's layout: /<id>/resolve/<revision>/<file>. transformers.js 4.x probes tokenizer_config.json at
-    // main whatever the revision (get_tokenizer_files), so main is served too, as the hub does.
-    const m = /^\/verity-test\/tiny-nli\/resolve\/(?:a{40}|main)\/(.+)$/.exec(req.url ?? '');
+    // The hub's layout: /<id>/resolve/<revision>/<file>; only the pinned revision is served.
+    const m = /^\/verity-test\/tiny-nli\/resolve\/a{40}\/(.+)$/.exec(req.url ?? '');
     const path = m ? join(MODEL, decodeURIComponent(m[1]!)) : '';
     if (!m || !existsSync(path)) return void res.writeHead(404).end('not found');
     res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(path));
@@ -58,6 +58,7 @@ describe('registry SHA-256 in the CLI (disk cache)', () => {
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(existsSync(join(cacheDir, ID, REV, ONNX))).toBe(true);
     expect(requests.some((u) => u.endsWith(ONNX))).toBe(true);
+    expect(requests.filter((u) => u.includes('/main/')), 'nothing is read from main').toEqual([]);
     requests = [];
     const again = await createNodeHost({ cacheDir }).load(spec({ [ONNX]: realHash() }));
     expect(again.ok).toBe(true);
@@ -77,6 +78,16 @@ describe('registry SHA-256 in the CLI (disk cache)', () => {
 
   it('a hash for a file this load did not fetch (another dtype) is not required', async () => {
     const r = await createNodeHost({ cacheDir: freshCache() }).load(spec({ 'onnx/model_quantized.onnx': '0'.repeat(64) }));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+  });
+
+  it('a pinned model already in the disk cache loads with no network at all', async () => {
+    // A model id this process has not loaded (transformers.js memoizes some lookups per id), copied into the cache
+    // as a download would have left it, and a mirror on a closed port.
+    const cacheDir = freshCache();
+    const id = 'verity-test/tiny-nli-offline';
+    cpSync(MODEL, join(cacheDir, id, REV), { recursive: true });
+    const r = await createNodeHost({ cacheDir }).load({ ...spec({ [ONNX]: realHash() }), id, source: { kind: 'mirror', url: 'http://127.0.0.1:9/' } });
     expect(r.ok, JSON.stringify(r)).toBe(true);
   });
 });

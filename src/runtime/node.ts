@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { availableParallelism, homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { env } from '@huggingface/transformers';
@@ -19,16 +20,56 @@ export interface NodeRuntimeOptions {
   mirror?: string;
 }
 
+/** The hub model being loaded (set by prepare): its URL prefix and pinned revision. */
+let current: { prefix: string; id: string; revision: string } | null = null;
+
+/**
+ * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even
+ * when a revision is pinned (get_tokenizer_files), so that question is asked of the pinned revision instead, and
+ * a file of the pinned revision already in the disk cache is answered from there: a model downloaded once then
+ * loads without a network, and nothing is read from `main`.
+ */
+async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Response> {
+  let url = typeof input === 'string' ? input : input.href;
+  const c = current;
+  if (c && c.revision !== 'main') {
+    const main = `${c.prefix}main/`;
+    const pinned = `${c.prefix}${encodeURIComponent(c.revision)}/`;
+    if (url.startsWith(main)) url = pinned + url.slice(main.length);
+    if (url.startsWith(pinned)) {
+      const path = join(env.cacheDir ?? '', c.id, c.revision, decodeURIComponent(url.slice(pinned.length)));
+      if (existsSync(path)) return fileResponse(path, new Headers(init?.headers).get('range'));
+    }
+  }
+  return fetch(url, init);
+}
+
+/** A disk file as an HTTP response; `bytes=a-b` ranges (transformers.js' size probes) get a 206. */
+function fileResponse(path: string, range: string | null): Response {
+  const size = statSync(path).size;
+  const m = range ? /^bytes=(\d+)-(\d*)$/.exec(range) : null;
+  if (m && size > 0) {
+    const start = Math.min(Number(m[1]), size - 1);
+    const end = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
+    const body = Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>;
+    return new Response(body, { status: 206, headers: { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${size}` } });
+  }
+  const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+  return new Response(body, { status: 200, headers: { 'content-length': String(size) } });
+}
+
 export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
   env.allowLocalModels = true;
   env.useBrowserCache = false;
   env.useFSCache = true;
   env.cacheDir = opts.cacheDir ?? join(homedir(), '.cache', 'verity', 'models');
+  env.fetch = nodeFetch;
   const hub = opts.mirror ? (opts.mirror.endsWith('/') ? opts.mirror : `${opts.mirror}/`) : 'https://huggingface.co/';
   return {
     platform: 'node',
     probe: async () => ({ platform: 'node', webgpu: null, webgpuReason: 'the CLI runs on the CPU (onnxruntime-node)', threads: availableParallelism(), crossOriginIsolated: false, storage: null }),
     prepare(spec: ModelSpec) {
+      current = null;
       if (spec.source.kind === 'local') {
         const dir = resolve(spec.source.path ?? spec.id);
         env.localModelPath = `${dirname(dir)}/`;
@@ -37,6 +78,8 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
       }
       env.allowRemoteModels = true;
       env.remoteHost = spec.source.kind === 'mirror' ? spec.source.url : hub;
+      const host = env.remoteHost.endsWith('/') ? env.remoteHost : `${env.remoteHost}/`;
+      current = { prefix: `${host}${spec.id}/resolve/`, id: spec.id, revision: spec.revision };
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {
