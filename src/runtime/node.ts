@@ -20,6 +20,11 @@ export interface NodeRuntimeOptions {
   mirror?: string;
 }
 
+/** Where transformers.js' FileCache keeps a file: <id>/<revision>/<file> for a pinned revision, <id>/<file> for main. */
+function diskPath(cacheDir: string, id: string, revision: string, file: string): string {
+  return revision === 'main' ? join(cacheDir, id, file) : join(cacheDir, id, revision, file);
+}
+
 /** The hub model being loaded (set by prepare): its URL prefix and pinned revision. */
 let current: { prefix: string; id: string; revision: string } | null = null;
 
@@ -37,7 +42,7 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
     const pinned = `${c.prefix}${encodeURIComponent(c.revision)}/`;
     if (url.startsWith(main)) url = pinned + url.slice(main.length);
     if (url.startsWith(pinned)) {
-      const path = join(env.cacheDir ?? '', c.id, c.revision, decodeURIComponent(url.slice(pinned.length)));
+      const path = diskPath(env.cacheDir ?? '', c.id, c.revision, decodeURIComponent(url.slice(pinned.length)));
       if (existsSync(path)) return fileResponse(path, new Headers(init?.headers).get('range'));
     }
   }
@@ -100,8 +105,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
 export async function verifyDownloads(spec: ModelSpec, cacheDir: string): Promise<HostError | null> {
   if (spec.source.kind === 'local' || !spec.sha256) return null;
   for (const [file, want] of Object.entries(spec.sha256)) {
-    // transformers.js' FileCache key: <id>/<revision>/<file> for a pinned revision, <id>/<file> for main.
-    const path = spec.revision === 'main' ? join(cacheDir, spec.id, file) : join(cacheDir, spec.id, spec.revision, file);
+    const path = diskPath(cacheDir, spec.id, spec.revision, file);
     if (!existsSync(path)) continue; // another dtype's weights, not fetched by this load
     const got = await fileSha256(path);
     if (got !== want.toLowerCase()) {
