@@ -16,7 +16,8 @@ import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import { fileUrl, ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
+import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
+import { fileUrl } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './protocol.ts';
 
 export const HUB = 'https://huggingface.co/';

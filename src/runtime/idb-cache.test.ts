@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { explainFailure, LOCAL_HOST, localFileUrl, modelFetch } from './browser.ts';
-import { fileUrl, looksLikeHtml, memoryStore, ModelCache, type CachedFileRecord } from './idb-cache.ts';
+import { looksLikeHtml, memoryStore, ModelCache, type CachedFileRecord } from './idb-cache.ts';
+import { fileUrl } from './specs.ts';
 import type { ModelSpec } from './protocol.ts';
 
 const HOST = 'https://mirror.test/';

@@ -15,6 +15,7 @@
  *   the file again.
  */
 import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
+import { fileUrl, pinnedUrl } from './specs.ts';
 
 /** Metadata of one cached file (the bytes live in a separate store under the same key). */
 export interface CachedFileRecord {
@@ -120,9 +121,6 @@ export function looksLikeHtml(bytes: Uint8Array, contentType = ''): boolean {
   return head.startsWith('<!doctype') || head.startsWith('<html');
 }
 
-/** The hub URL of one file (what transformers.js uses as the cache key). */
-export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
-  `${host.endsWith('/') ? host : `${host}/`}${id}${RESOLVE}${encodeURIComponent(revision)}/${file}`;
 
 interface Context {
   host: string;
@@ -184,9 +182,7 @@ export class ModelCache {
   /** A `main` URL of the current model → the same file at the pinned revision. */
   resolve(url: string): string {
     const c = this.current;
-    if (!c || c.revision === 'main') return url;
-    const main = `${c.prefix}main/`;
-    return url.startsWith(main) ? `${c.prefix}${encodeURIComponent(c.revision)}/${url.slice(main.length)}` : url;
+    return c ? pinnedUrl(c.host, c.id, c.revision, url) : url;
   }
 
   /** Model id, revision and file of a hub-layout URL; null for anything else (wasm files, pages…). */

@@ -11,7 +11,7 @@ import { env } from '@huggingface/transformers';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './protocol.ts';
 import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
-import { specFromEntry } from './specs.ts';
+import { fileUrl, pinnedUrl, specFromEntry } from './specs.ts';
 
 export interface NodeRuntimeOptions {
   /** Where downloaded model files are kept (default ~/.cache/verity/models). */
@@ -25,8 +25,8 @@ function diskPath(cacheDir: string, id: string, revision: string, file: string):
   return revision === 'main' ? join(cacheDir, id, file) : join(cacheDir, id, revision, file);
 }
 
-/** The hub model being loaded (set by prepare): its URL prefix and pinned revision. */
-let current: { prefix: string; id: string; revision: string } | null = null;
+/** The hub model being loaded (set by prepare): where it comes from and its pinned revision. */
+let current: { host: string; id: string; revision: string } | null = null;
 
 /**
  * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even
@@ -35,12 +35,11 @@ let current: { prefix: string; id: string; revision: string } | null = null;
  * loads without a network, and nothing is read from `main`.
  */
 async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Response> {
-  let url = typeof input === 'string' ? input : input.href;
   const c = current;
+  const raw = typeof input === 'string' ? input : input.href;
+  const url = c ? pinnedUrl(c.host, c.id, c.revision, raw) : raw;
   if (c && c.revision !== 'main') {
-    const main = `${c.prefix}main/`;
-    const pinned = `${c.prefix}${encodeURIComponent(c.revision)}/`;
-    if (url.startsWith(main)) url = pinned + url.slice(main.length);
+    const pinned = fileUrl(c.host, c.id, c.revision, '');
     if (url.startsWith(pinned)) {
       const path = diskPath(env.cacheDir ?? '', c.id, c.revision, decodeURIComponent(url.slice(pinned.length)));
       if (existsSync(path)) return fileResponse(path, new Headers(init?.headers).get('range'));
@@ -83,8 +82,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
       }
       env.allowRemoteModels = true;
       env.remoteHost = spec.source.kind === 'mirror' ? spec.source.url : hub;
-      const host = env.remoteHost.endsWith('/') ? env.remoteHost : `${env.remoteHost}/`;
-      current = { prefix: `${host}${spec.id}/resolve/`, id: spec.id, revision: spec.revision };
+      current = { host: env.remoteHost, id: spec.id, revision: spec.revision };
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {

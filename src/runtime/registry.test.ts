@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { REGISTRY, type Dtype, type Role } from './registry.ts';
+import { DTYPE_SUFFIX, REGISTRY, type Dtype, type Role } from './registry.ts';
 
 // The registry is hand-copied from Hub pages; these checks catch the copying mistakes that would
 // otherwise only show up as a failed download or a refused model on a user's machine.
 
-const SUFFIX: Readonly<Record<Dtype, string>> = { fp32: '', fp16: '_fp16', q8: '_quantized', q4: '_q4', q4f16: '_q4f16' };
-
 function weightFiles(role: Role, dtype: Dtype): string[] {
   const bases = role === 'statements' ? ['encoder_model', 'decoder_model_merged'] : ['model'];
-  return bases.map((b) => `onnx/${b}${SUFFIX[dtype]}.onnx`);
+  return bases.map((b) => `onnx/${b}${DTYPE_SUFFIX[dtype]}.onnx`);
 }
 
 describe('model registry', () => {

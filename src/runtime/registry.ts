@@ -32,6 +32,9 @@ export type Role = 'nli' | 'reranker' | 'embedder' | 'statements';
 export type Device = 'webgpu' | 'wasm' | 'cpu';
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4' | 'q4f16';
 
+/** transformers.js' ONNX file suffix per dtype (`model_quantized.onnx` for q8, …), as in the header above. */
+export const DTYPE_SUFFIX: Readonly<Record<Dtype, string>> = { fp32: '', fp16: '_fp16', q8: '_quantized', q4: '_q4', q4f16: '_q4f16' };
+
 export interface RegistryEntry {
   key: string; // short stable key, e.g. 'nli-xsmall'
   role: Role;

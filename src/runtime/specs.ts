@@ -21,6 +21,20 @@ export const ROLE_CANARIES: Record<Role, Canary | undefined> = {
   statements: undefined,
 };
 
+/** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
+export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
+  `${host.endsWith('/') ? host : `${host}/`}${id}/resolve/${encodeURIComponent(revision)}/${file}`;
+
+/**
+ * transformers.js asks a few questions about `main` even when a revision is pinned (4.x: whether
+ * tokenizer_config.json exists): a `main` URL of the model → the same file at the pinned revision.
+ */
+export function pinnedUrl(host: string, id: string, revision: string, url: string): string {
+  if (revision === 'main') return url;
+  const main = fileUrl(host, id, 'main', '');
+  return url.startsWith(main) ? fileUrl(host, id, revision, url.slice(main.length)) : url;
+}
+
 export function specFromEntry(e: RegistryEntry): ModelSpec {
   const canary = ROLE_CANARIES[e.role];
   return {

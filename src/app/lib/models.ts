@@ -11,7 +11,7 @@ import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/type
 import { hostContext, type HostLike } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/protocol.ts';
-import type { Device, Dtype, RegistryEntry, Role } from '../../runtime/registry.ts';
+import { DTYPE_SUFFIX, type Device, type Dtype, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 
 /** Role order used everywhere (as on the Models page). */
 const ROLE_ORDER: readonly Role[] = ['nli', 'reranker', 'embedder', 'statements'];
@@ -61,8 +61,6 @@ export function needText(metric: Pick<BatchMetric, 'needs'>, opts: RoleOptions =
     .join(' + ');
 }
 
-/** transformers.js' ONNX file suffix per dtype (`model_quantized.onnx` for q8, …). */
-const DTYPE_SUFFIX: Readonly<Record<Dtype, string>> = { fp32: '', fp16: '_fp16', q8: '_quantized', q4: '_q4', q4f16: '_q4f16' };
 const SUFFIXES = /(_fp16|_quantized|_q4f16|_q4)$/;
 
 /**
