@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ModelHostApi } from '../workers/model-host.worker.ts';
-import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/protocol.ts';
+import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
 
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 const MIRROR = `http://localhost:${MIRROR_PORT}/`;

@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEvouna, repoRoot, SYSTEMS, type EvounaItem } from './evouna.ts';
 import { analyze, DENSE_FEATURES, tfidf } from '../src/core/metrics/pedants-features.ts';
-import { trainLogistic, predictProba, bestThreshold, binaryReport, type FeatureRow } from '../src/core/protocol/index.ts';
+import { trainLogistic, predictProba, bestThreshold, binaryReport, type FeatureRow } from '../src/core/agreement/index.ts';
 import { createLexicalMatch } from '../src/core/metrics/lexical_match.ts';
 import { createExactMatch } from '../src/core/metrics/exact_match.ts';
 import { createTokenF1 } from '../src/core/metrics/token_f1.ts';

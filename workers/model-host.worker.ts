@@ -11,7 +11,7 @@ import { env } from '@huggingface/transformers';
 import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
 import type { CachedModel } from '../src/runtime/idb-cache.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
-import { hostError, type HostResult, type LoadedModel, type LoadProgress, type ModelSpec, type ProbeInfo, type Role } from '../src/runtime/protocol.ts';
+import { hostError, type HostResult, type LoadedModel, type LoadProgress, type ModelSpec, type ProbeInfo, type Role } from '../src/runtime/messages.ts';
 
 const { host, cache } = createBrowserHost();
 void cache.sweep().catch(() => undefined);

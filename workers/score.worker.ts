@@ -15,7 +15,7 @@ import { toCsv } from '../src/core/io/export.ts';
 import { isBatchMetric, type AnyMetric, type QaRow } from '../src/core/types.ts';
 import type { ModelContext } from '../src/core/capabilities.ts';
 import { hostContext, type HostLike } from '../src/runtime/context.ts';
-import type { LoadedModel, ModelSpec, Role } from '../src/runtime/protocol.ts';
+import type { LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
 import { RunStore, type SavedRun } from '../src/runtime/run-store.ts';
 import pkg from '../package.json' with { type: 'json' };
 

@@ -11,7 +11,7 @@ import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv, toTsv } from '../core/io/export.ts';
 import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
 import { agreement, combinedMetric, outputRecord, scoreRows, type AgreementReport, type RowResults } from '../core/run.ts';
-import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/protocol/index.ts';
+import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/agreement/index.ts';
 import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';

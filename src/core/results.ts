@@ -6,8 +6,8 @@
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
 import { agreement, type AgreementReport, type RowResults } from './run.ts';
 import { labelIsCorrect } from './io/fields.ts';
-import { calibrateThreshold } from './protocol/calibrate.ts';
-import type { Objective } from './protocol/binary.ts';
+import { calibrateThreshold } from './agreement/calibrate.ts';
+import type { Objective } from './agreement/binary.ts';
 
 /** What a table view shows: filters combine with AND; sort is stable (ties keep file order). */
 export interface ViewQuery {

@@ -3,7 +3,7 @@
  */
 import { VerityError, isBatchMetric, type AnyMetric, type CapClass, type Label, type Metric, type MetricResult, type QaItem, type QaRow } from './types.ts';
 import type { ModelContext } from './capabilities.ts';
-import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './protocol/index.ts';
+import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './agreement/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
 
 export type RowResults = Record<string, MetricResult>;

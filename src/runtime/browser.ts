@@ -18,7 +18,7 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
 import { fileUrl } from './specs.ts';
-import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './protocol.ts';
+import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
 
 export const HUB = 'https://huggingface.co/';
 /**

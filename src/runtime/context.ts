@@ -6,7 +6,7 @@
  */
 import type { ModelContext } from '../core/capabilities.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
-import type { HostResult, LoadedModel, LoadProgress, ModelSpec, Role } from './protocol.ts';
+import type { HostResult, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
 
 /** The host methods the capabilities need (ModelHost, or a comlink proxy of it). */
 export interface HostLike {

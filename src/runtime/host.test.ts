@@ -10,7 +10,7 @@ import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost, parseModelArg } from './node.ts';
 import { hostContext } from './context.ts';
 import { plan, nliLabelIndex } from './host.ts';
-import type { ModelSpec, ProbeInfo } from './protocol.ts';
+import type { ModelSpec, ProbeInfo } from './messages.ts';
 
 const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
 const expected = <T>(m: string): T => JSON.parse(readFileSync(join(dir(m), 'expected.json'), 'utf8')) as T;

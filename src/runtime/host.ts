@@ -20,7 +20,7 @@ import {
   type Tensor,
 } from '@huggingface/transformers';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
-import { sigmoid } from '../core/protocol/logistic.ts';
+import { sigmoid } from '../core/agreement/logistic.ts';
 import {
   hostError,
   type Canary,
@@ -35,7 +35,7 @@ import {
   type NliLabel,
   type ProbeInfo,
   type Role,
-} from './protocol.ts';
+} from './messages.ts';
 
 /** What differs between the browser worker and Node: probing, where files come from, and error hints. */
 export interface RuntimeAdapter {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { explainFailure, LOCAL_HOST, localFileUrl, modelFetch } from './browser.ts';
 import { looksLikeHtml, memoryStore, ModelCache, type CachedFileRecord } from './idb-cache.ts';
 import { fileUrl } from './specs.ts';
-import type { ModelSpec } from './protocol.ts';
+import type { ModelSpec } from './messages.ts';
 
 const HOST = 'https://mirror.test/';
 const REV = 'abc123';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost } from './node.ts';
-import type { ModelSpec } from './protocol.ts';
+import type { ModelSpec } from './messages.ts';
 
 const MODEL = join(DEFAULT_OUT_DIR, 'tiny-nli');
 const ID = 'verity-test/tiny-nli';

@@ -9,7 +9,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { env } from '@huggingface/transformers';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import { hostError, type HostError, type ModelSpec, type Role } from './protocol.ts';
+import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
 import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
 import { fileUrl, pinnedUrl, specFromEntry } from './specs.ts';
 

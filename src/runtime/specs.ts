@@ -1,5 +1,5 @@
 /** Registry entries → load specs (with their canaries), shared by the worker and Node. */
-import type { Canary, ModelSpec } from './protocol.ts';
+import type { Canary, ModelSpec } from './messages.ts';
 import type { RegistryEntry, Role } from './registry.ts';
 
 /**

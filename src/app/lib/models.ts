@@ -10,7 +10,7 @@ import { createMetric, MODEL_METRICS } from '../../core/metrics/index.ts';
 import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/types.ts';
 import { hostContext, type HostLike } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
-import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/protocol.ts';
+import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
 import { DTYPE_SUFFIX, type Device, type Dtype, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 
 /** Role order used everywhere (as on the Models page). */

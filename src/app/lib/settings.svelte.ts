@@ -4,7 +4,7 @@
  */
 import { REGISTRY, type Role } from '../../runtime/registry.ts';
 import { specFromEntry } from '../../runtime/specs.ts';
-import type { ModelSource, ModelSpec } from '../../runtime/protocol.ts';
+import type { ModelSource, ModelSpec } from '../../runtime/messages.ts';
 
 export const ROLES: readonly Role[] = ['nli', 'reranker', 'embedder', 'statements'];
 

@@ -1,7 +1,7 @@
 /** The metric registry: names, defaults and construction from user settings. */
 import { VerityError, isBatchMetric, type AnyMetric, type Metric } from '../types.ts';
 import type { Normalization } from '../text/normalize.ts';
-import type { Cutpoints } from '../protocol/calibrate.ts';
+import type { Cutpoints } from '../agreement/calibrate.ts';
 import { createExactMatch } from './exact_match.ts';
 import { createTokenF1 } from './token_f1.ts';
 import { createLexicalMatch } from './lexical_match.ts';

@@ -12,7 +12,7 @@ import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type
 import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
-import { sigmoid } from '../protocol/logistic.ts';
+import { sigmoid } from '../agreement/logistic.ts';
 
 export interface NliLexWeights {
   se: number;

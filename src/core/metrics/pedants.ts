@@ -10,7 +10,7 @@
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { analyze, DENSE_FEATURES, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
-import { sigmoid } from '../protocol/logistic.ts';
+import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 
 export interface PedantsModel {

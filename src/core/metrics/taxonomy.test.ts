@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelContext, Nli, NliDistribution, NliPair, StatementWriter } from '../capabilities.ts';
-import { classifyScore } from '../protocol/calibrate.ts';
+import { classifyScore } from '../agreement/calibrate.ts';
 import { CAP_CLASSES, VerityError, type CapClass, type ProvidedNli, type QaItem } from '../types.ts';
 import { createCap } from './cap.ts';
 import { createHierarchy } from './hierarchy.ts';

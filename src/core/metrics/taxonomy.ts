@@ -30,8 +30,8 @@
  */
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyUnique, type Evidence } from '../evidence.ts';
-import { classifyScore, type Cutpoints } from '../protocol/calibrate.ts';
-import { SEVERITY } from '../protocol/taxonomy.ts';
+import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
+import { SEVERITY } from '../agreement/ordinal.ts';
 import { splitClauses } from '../text/clauses.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { CAP_CLASSES, VerityError, type BatchMetric, type CapClass, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import ref from '../../../test/fixtures/protocol-reference.json' with { type: 'json' };
+import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { kendallTauB, midranks, pearson, rocAuc, spearman } from './stats.ts';
-import { pairwiseAccuracy } from './taxonomy.ts';
+import { pairwiseAccuracy } from './ordinal.ts';
 import { mulberry32 } from '../util/random.ts';
 
 /** Equal within 1e-9, null matching null. */

@@ -1,4 +1,4 @@
-/** Evaluation protocol: agreement statistics, binary and taxonomy reports, calibration. */
+/** Agreement with human labels: statistics, binary and taxonomy reports, calibration. */
 export { argsort, kendallTauB, midranks, pearson, quantileSorted, rocAuc, spearman } from './stats.ts';
 export {
   BINARY_METRICS,
@@ -14,8 +14,8 @@ export {
   recall,
 } from './binary.ts';
 export type { BinaryMetric, BinaryReport, BootstrapOptions, Confusion, Estimate, Objective, ThresholdResult } from './binary.ts';
-export { HARD_PAIRS, SEVERITY, pairwiseAccuracy, taxonomyReport } from './taxonomy.ts';
-export type { ClassStats, HardPair, TaxonomyReport, Violation } from './taxonomy.ts';
+export { HARD_PAIRS, SEVERITY, pairwiseAccuracy, taxonomyReport } from './ordinal.ts';
+export type { ClassStats, HardPair, TaxonomyReport, Violation } from './ordinal.ts';
 export { logisticMargin, predictProba, trainLogistic } from './logistic.ts';
 export type { FeatureRow, LogisticModel, LogisticOptions, SparseRow } from './logistic.ts';
 export {

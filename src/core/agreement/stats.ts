@@ -1,5 +1,5 @@
 /**
- * Rank statistics for the evaluation protocol. Every function returns null (never NaN) when the
+ * Rank statistics for agreement with human labels. Every function returns null (never NaN) when the
  * statistic is undefined, so results serialize to JSON and callers cannot silently average NaNs.
  * Inputs must be finite numbers of equal length (callers filter missing scores first).
  */

@@ -10,7 +10,7 @@ import {
   parseCalibration,
   predictCombination,
 } from './calibrate.ts';
-import { SEVERITY } from './taxonomy.ts';
+import { SEVERITY } from './ordinal.ts';
 
 describe('calibrateThreshold', () => {
   it('wraps bestThreshold in a Calibration', () => {

@@ -1,5 +1,5 @@
 /**
- * Binary protocol: a metric's scores/decisions against correct/incorrect human labels.
+ * Binary agreement: a metric's scores/decisions against correct/incorrect human labels.
  * Undefined metrics (a zero denominator) are null rather than sklearn's 0 fallback, so
  * "no information" is never reported as a value.
  */

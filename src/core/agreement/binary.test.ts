@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import ref from '../../../test/fixtures/protocol-reference.json' with { type: 'json' };
+import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { BINARY_METRICS, bestThreshold, binaryReport, type Objective } from './binary.ts';
 
 /** Equal within 1e-9, null matching null. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import ref from '../../../test/fixtures/protocol-reference.json' with { type: 'json' };
+import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { mulberry32 } from '../util/random.ts';
 import { predictProba, trainLogistic, type SparseRow } from './logistic.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import ref from '../../../test/fixtures/protocol-reference.json' with { type: 'json' };
+import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { CAP_CLASSES, type CapClass } from '../types.ts';
-import { HARD_PAIRS, type HardPair, taxonomyReport } from './taxonomy.ts';
+import { HARD_PAIRS, type HardPair, taxonomyReport } from './ordinal.ts';
 
 /** Equal within 1e-9, null matching null. */
 function near(actual: number | null, expected: number | null): void {

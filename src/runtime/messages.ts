@@ -1,5 +1,5 @@
 /**
- * The typed protocol between the app and the model host (a Web Worker in the browser, in-process in Node):
+ * The typed messages between the app and the model host (a Web Worker in the browser, in-process in Node):
  * requests, results and errors as plain data that survives structured cloning (web-llm's message.ts idea).
  */
 import type { Device, Dtype, Role } from './registry.ts';

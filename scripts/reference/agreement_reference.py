@@ -2,11 +2,11 @@
 """Reference values for src/core/protocol, from scipy/sklearn and plain loops.
 
 Builds small fixed data sets (deterministic: random.Random with fixed seeds), computes the
-expected statistics and writes test/fixtures/protocol-reference.json, which the Vitest tests
+expected statistics and writes test/fixtures/agreement-reference.json, which the Vitest tests
 pin within 1e-9. Undefined values (NaN in scipy, sklearn's 0 fallbacks for empty margins) are
 written as null, as the TypeScript code returns null there.
 
-    /usr/bin/python3 scripts/reference/protocol_reference.py
+    /usr/bin/python3 scripts/reference/agreement_reference.py
 """
 import json
 import math
@@ -21,7 +21,7 @@ from sklearn.metrics import (accuracy_score, balanced_accuracy_score, cohen_kapp
                              f1_score, matthews_corrcoef, precision_score, recall_score,
                              roc_auc_score)
 
-OUT = Path(__file__).resolve().parents[2] / 'test' / 'fixtures' / 'protocol-reference.json'
+OUT = Path(__file__).resolve().parents[2] / 'test' / 'fixtures' / 'agreement-reference.json'
 
 CLASSES = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid', 'partial',
            'overinclusive-invalid', 'invalid', 'contradictory']
@@ -271,7 +271,7 @@ def logistic_case():
 
 
 def main():
-    data = {'generatedBy': 'scripts/reference/protocol_reference.py',
+    data = {'generatedBy': 'scripts/reference/agreement_reference.py',
             'stats': stats_cases(), 'binary': binary_cases(), 'taxonomy': taxonomy_cases(),
             'logistic': logistic_case()}
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 /**
- * Taxonomy protocol (CAP paper): is a metric's score monotone in the ordinal severity of the
+ * Ordinal agreement, the CAP paper's monotonicity protocol: is a metric's score monotone in the ordinal severity of the
  * eight correctness classes?
  */
 import { CAP_CLASSES, type CapClass } from '../types.ts';
