@@ -13,6 +13,8 @@ const args = [
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The test-only hub mirror (e2e/model-mirror.mjs) serving test/models/. */
 export const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
+/** The production build's preview server; set PREVIEW_PORT to run two suites side by side. */
+export const PREVIEW_PORT = Number(process.env.PREVIEW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,7 +22,7 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
-  use: { baseURL: 'http://localhost:4173' },
+  use: { baseURL: `http://localhost:${PREVIEW_PORT}` },
   projects: [
     // --enable-unsafe-webgpu gives the worker a SwiftShader adapter (isFallbackAdapter: true): the WebGPU path.
     { name: 'webgpu', use: { browserName: 'chromium', launchOptions: { executablePath, args: [...args, '--enable-unsafe-webgpu'] } } },
@@ -28,7 +30,7 @@ export default defineConfig({
     { name: 'wasm', use: { browserName: 'chromium', launchOptions: { executablePath, args } } },
   ],
   webServer: [
-    { command: 'npx vite preview --port 4173 --strictPort', url: 'http://localhost:4173', reuseExistingServer: false, timeout: 60_000 },
+    { command: `npx vite preview --port ${PREVIEW_PORT} --strictPort`, url: `http://localhost:${PREVIEW_PORT}`, reuseExistingServer: false, timeout: 60_000 },
     { command: `node e2e/model-mirror.mjs --port ${MIRROR_PORT}`, url: `http://127.0.0.1:${MIRROR_PORT}/__health`, reuseExistingServer: false, timeout: 30_000 },
   ],
 });

@@ -17,6 +17,7 @@ import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/me
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 const MIRROR = `http://localhost:${MIRROR_PORT}/`;
 const CONTROL = `http://127.0.0.1:${MIRROR_PORT}`;
+const PREVIEW_PORT = Number(process.env.PREVIEW_PORT ?? 4173);
 const MODELS = join(import.meta.dirname, '..', 'test', 'models');
 const TOLERANCE = 1e-3;
 /** A pinned revision (not `main`): the mirror serves any revision, the cache keys must carry this one. */
@@ -216,7 +217,7 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   await expect(page.getByTestId('nli-row')).toHaveCount(2, { timeout: 20_000 });
   // ONNX Runtime comes from the app itself: the asyncify build (one build for the WebGPU and WASM providers).
   expect(ort.length).toBeGreaterThan(0);
-  for (const u of ort) expect(u).toMatch(/^http:\/\/localhost:4173\/assets\/ort-wasm-simd-threaded\.asyncify-[\w-]+\.(mjs|wasm)$/);
+  for (const u of ort) expect(u).toMatch(new RegExp(`^http://localhost:${PREVIEW_PORT}/assets/ort-wasm-simd-threaded\\.asyncify-[\\w-]+\\.(mjs|wasm)$`));
   expect(ort.some((u) => u.endsWith('.wasm'))).toBe(true);
   test.info().annotations.push({ type: 'onnxruntime files', description: [...new Set(ort.map((u) => u.split('/').pop()))].join(', ') });
   await page.reload();
@@ -358,7 +359,7 @@ test("a model file that does not match the registry's SHA-256 is refused with th
 
 test('an imported model folder loads with no network at all', async ({ page, request }) => {
   const blocked: string[] = [];
-  await page.route(/^(?!https?:\/\/localhost:4173[/]).*/, (route) => {
+  await page.route(new RegExp(`^(?!https?://localhost:${PREVIEW_PORT}/).*`), (route) => {
     blocked.push(route.request().url());
     return route.abort();
   });
