@@ -33,7 +33,7 @@
  */
 import type { Embedder, ModelContext, Ranker } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
-import { quote, round } from './common.ts';
+import { clamp01, quote, round } from './common.ts';
 
 export type GroupName = 'correct' | 'wrong' | 'refusal';
 
@@ -164,7 +164,7 @@ export interface AvertOutcome {
 export function rankGroups(groups: readonly TargetGroup[], targetScores: readonly number[], how: Aggregation): AvertOutcome {
   let at = 0;
   const scored = groups.map((g) => {
-    const s = targetScores.slice(at, at + g.targets.length).map(clamp01);
+    const s = targetScores.slice(at, at + g.targets.length).map(targetScore);
     at += g.targets.length;
     let top: GroupScore['top'] = null;
     s.forEach((v, i) => {
@@ -188,9 +188,10 @@ export function rankGroups(groups: readonly TargetGroup[], targetScores: readonl
   };
 }
 
-function clamp01(x: number): number {
+/** A model's target score in [0, 1]; NaN is a model failure, not a score. */
+function targetScore(x: number): number {
   if (Number.isNaN(x)) throw new Error('the model returned a non-numeric score');
-  return Math.min(1, Math.max(0, x));
+  return clamp01(x);
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {

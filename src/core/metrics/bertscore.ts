@@ -25,7 +25,7 @@
  */
 import type { ModelContext, TokenEmbeddings } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
-import { quote, round } from './common.ts';
+import { clamp01, quote, round } from './common.ts';
 
 export const card: MetricCard = {
   what: 'Soft token overlap: each candidate token is matched to its most similar gold token (and vice versa) using contextual embeddings.',
@@ -109,7 +109,6 @@ export function idfTable(refs: readonly (readonly string[])[]): (token: string) 
   return (t) => Math.log((m + 1) / ((df.get(t) ?? 0) + 1));
 }
 
-const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** The score's P, R, F: P and R clamped into [0, 1], F from the clamped values. */
 export function clampPrf(raw: Prf): Prf {

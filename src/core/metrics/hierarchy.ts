@@ -12,8 +12,8 @@
  */
 import type { ModelContext } from '../capabilities.ts';
 import { VerityError, type BatchMetric, type EntailmentSet, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { evidenceDetails, isResult, usableEvidence } from './cap.ts';
-import { quote, round } from './common.ts';
+import { evidenceDetails, isResult, usableEvidence } from '../evidence.ts';
+import { clamp01, quote, round } from './common.ts';
 
 export const card: MetricCard = {
   what: 'Which way entailment holds between the candidate and gold statements: superior (p→g), inferior (g→p), equivalent (both) or incorrect (neither).',
@@ -63,7 +63,7 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
       return items.map((item, i): MetricResult => {
         const ev = evidence[i]!;
         if (isResult(ev)) return ev;
-        const perGold = ev.nli.map((n) => ({ set: entailmentSet(n, tau), score: Math.min(1, Math.max(0, goldScore(n))) }));
+        const perGold = ev.nli.map((n) => ({ set: entailmentSet(n, tau), score: clamp01(goldScore(n)) }));
         let best = 0;
         perGold.forEach((g, k) => {
           const b = perGold[best]!;

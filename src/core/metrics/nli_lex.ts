@@ -10,7 +10,7 @@ import type { ModelContext, Nli, NliDistribution, NliPair } from '../capabilitie
 import { classifyUnique } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { quote, round } from './common.ts';
+import { argmax, quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 
@@ -49,7 +49,6 @@ export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexR
 
 
 /** Index of the largest value, the first on ties. */
-const argmax = (xs: readonly number[]): number => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);
 
 /**
  * se and lm per reference and per item (each maxed over references), with one batched, de-duplicated NLI

@@ -29,13 +29,13 @@
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
-import { classifyUnique, type Evidence } from '../evidence.ts';
 import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import { splitClauses } from '../text/clauses.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { CAP_CLASSES, VerityError, type BatchMetric, type CapClass, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { analyzeCap, capParams, evidenceDetails, isResult, perGoldDetails, usableEvidence, type CapAnalysis } from './cap.ts';
+import { analyzeCap, capParams, perGoldDetails, type CapAnalysis } from './cap.ts';
+import { classifyUnique, evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { quote, round } from './common.ts';
 
 export const card: MetricCard = {
