@@ -80,4 +80,11 @@ describe('calibration', () => {
     redecide(results, thresholds);
     expect(results.map((x) => x.m!.decision)).toEqual([false, false, true, true]);
   });
+  it('refuses, with the reason, a threshold that only separates floating-point noise (BLEU 0 vs 1e-232)', () => {
+    const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i % 2 === 1 } }));
+    const results = [r(0, 0.25), r(1.2e-232, 0.25), r(0, 0.25), r(4e-250, 0.25)];
+    const { thresholds, skipped } = calibrateThresholds(rows, results, ['m']);
+    expect(thresholds).toEqual({});
+    expect(skipped.m).toMatch(/every score is the same to within 1e-6/);
+  });
 });
