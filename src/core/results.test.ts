@@ -69,6 +69,19 @@ describe('runReport', () => {
   });
 });
 
+describe('runReport: empty rows', () => {
+  it('a metric whose model did not load (no row scored) adds no n = 0 row to the agreement tables', () => {
+    const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
+    const why = 'needs an NLI model, or nli probabilities in the input';
+    const results: RowResults[] = [0.1, 0.3, 0.7, 0.9].map((s) => ({ ...r(s, 0.5), cap: { score: null, decision: null, explanation: why } }));
+    const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }, { name: 'cap', threshold: 0.5 }], { resamples: 0 });
+    expect(Object.keys(rep.binary!)).toEqual(['m']);
+    expect(rep.omitted).toEqual({ cap: `no labelled row was scored: ${why}` });
+    // The decisions table still counts it as not scored.
+    expect(rep.decided.cap).toEqual({ correct: 0, incorrect: 0, none: 4 });
+  });
+});
+
 describe('calibration', () => {
   it('moves each threshold to the best MCC and decides again', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));

@@ -109,12 +109,13 @@ export interface AgreementReport {
 
 /**
  * Agreement of each metric with the human labels. Taxonomy when every label is one of the eight classes;
- * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect.
+ * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect. Unrounded:
+ * what the surfaces show is `agreementSummary` (core/report.ts), built from this.
  */
 export function agreement(
   rows: readonly QaRow[],
   results: readonly RowResults[],
-  metrics: readonly AnyMetric[],
+  metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
   bootstrap: BootstrapOptions = {},
 ): AgreementReport {
   const idx = rows.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);
