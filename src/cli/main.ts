@@ -9,12 +9,11 @@ import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts
 import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv, toTsv } from '../core/io/export.ts';
-import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
 import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
 import { agreementJson, agreementSummary, formatStat } from '../core/report.ts';
 import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
-import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/agreement/index.ts';
-import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
+import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/agreement/index.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -249,15 +248,10 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
   let cal: Calibration;
   try {
-    if (names.length === 1 && names[0] === 'nli_lex') {
-      // Fit the paper's two weights and bias directly on [se, lm] (no standardization, so they plug into the metric).
-      const feats = await nliLexFeatures(labelled.map((x) => x.r), await modelContext(metrics, o));
-      const keep = feats.map((f, i) => (f ? i : -1)).filter((i) => i >= 0);
-      if (keep.length === 0) throw new Error('no row could be scored by nli_lex (it needs an NLI model: --nli-model)');
-      const lr = trainLogistic(keep.map((i) => feats[i]!), keep.map((i) => labels[i]!), { l2: 1e-3 });
-      const probs = keep.map((i) => predictProba(lr, feats[i]!));
-      const best = bestThreshold(probs, keep.map((i) => labels[i]!), o.objective);
-      cal = { version: 1, metric: 'nli_lex', objective: o.objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, ...(best ? { threshold: best.threshold } : {}) };
+    const own = names.length === 1 ? metricDescriptor(names[0]!).calibrate : undefined;
+    if (own) {
+      // The metric's own calibration (e.g. nli_lex fits its weights), from its descriptor.
+      cal = await own(labelled.map((x) => x.r), await modelContext(metrics, o), o.objective);
     } else if (names.length > 1) {
       const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
       const comb = fitCombination(results.map((res) => names.map((n) => res[n]?.score ?? null)), labels, names);
@@ -372,9 +366,16 @@ export function program(): Command {
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {
-      for (const n of METRIC_NAMES) {
-        const m = createMetric(n);
-        process.stdout.write(`${n}${DEFAULT_METRICS.includes(n) ? ' (default)' : ''}\n  what: ${m.card.what}\n  formula: ${m.card.formula}\n  defaults: ${m.card.defaults}\n  limits: ${m.card.limits}\n  cite: ${m.card.citation}\n\n`);
+      for (const d of SUPPORTED_METRICS) {
+        const ex = d.examples[0];
+        const score = ex.expected.score === null ? 'not scored' : `score ${ex.expected.score}`;
+        const verdict = ex.expected.decision === null ? '' : ex.expected.decision ? ', correct' : ', incorrect';
+        process.stdout.write(
+          `${d.name}${d.default ? ' (default)' : ''}${d.variants?.length ? `; variants: ${d.variants.join(', ')}` : ''}\n` +
+            `  what: ${d.card.what}\n  formula: ${d.card.formula}\n  defaults: ${d.card.defaults}\n  limits: ${d.card.limits}\n  cite: ${d.card.citation}\n` +
+            `  example: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)}` +
+            `${ex.given ? ` (${ex.given})` : ''} → ${score}${verdict}\n\n`,
+        );
       }
     });
   return p;

@@ -34,6 +34,7 @@
 import type { Embedder, ModelContext, Ranker } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { clamp01, quote, round } from './common.ts';
+import { renamed, thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export type GroupName = 'correct' | 'wrong' | 'refusal';
 
@@ -303,3 +304,32 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
     },
   };
 }
+
+const exampleWords = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+
+export const descriptor: ModelDescriptor = {
+  name: 'avert',
+  family: 'model',
+  card,
+  variants: ['avert_embedding'],
+  create: (s, name = 'avert') =>
+    name === 'avert_embedding' ? renamed(createAvert({ ...thresholdOption(s, name), backend: 'embedding' }), 'avert_embedding') : createAvert(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Capital of France?', golds: ['Paris'], choices: ['Paris', 'Rome'], candidate: 'The answer is Paris.' },
+      given: 'a ranker that scores word overlap (Jaccard similarity of the word sets)',
+      models: () => ({
+        ranker: {
+          score: async (query, docs) => {
+            const q = exampleWords(query);
+            return docs.map((d) => {
+              const w = exampleWords(d);
+              return [...w].filter((x) => q.has(x)).length / new Set([...q, ...w]).size;
+            });
+          },
+        },
+      }),
+      expected: { score: 0.615, decision: true, explanation: 'correct 0.615 > wrong 0.385 (margin 0.231); closest target "Therefore, the answer is : \\"Paris\\""' },
+    },
+  ],
+};

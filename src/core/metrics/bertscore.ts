@@ -26,6 +26,7 @@
 import type { ModelContext, TokenEmbeddings } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { clamp01, quote, round } from './common.ts';
+import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Soft token overlap: each candidate token is matched to its most similar gold token (and vice versa) using contextual embeddings.',
@@ -200,3 +201,31 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
     },
   };
 }
+
+const EXAMPLE_VECTORS: Record<string, number[]> = { the: [0, 0, 1], kitten: [0.8, 0.6, 0], cat: [1, 0, 0], sat: [0, 1, 0] };
+
+export const descriptor: ModelDescriptor = {
+  name: 'bertscore',
+  family: 'model',
+  card,
+  create: (s, name = 'bertscore') => createBertScore(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Who sat?', golds: ['the cat'], candidate: 'the kitten sat' },
+      given: 'token vectors the = (0, 0, 1), kitten = (0.8, 0.6, 0), cat = (1, 0, 0), sat = (0, 1, 0)',
+      models: () => ({
+        embedder: {
+          embed: async () => {
+            throw new Error('BERTScore uses token vectors only');
+          },
+          embedTokens: async (texts) =>
+            texts.map((t) => {
+              const tokens = t.split(/\s+/).filter(Boolean);
+              return { tokens, vectors: tokens.map((w) => Float32Array.from(EXAMPLE_VECTORS[w] ?? [0, 0, 0])) };
+            }),
+        },
+      }),
+      expected: { score: 0.72, decision: false, explanation: 'best gold "the cat": P=0.6 R=0.9 F=0.72' },
+    },
+  ],
+};

@@ -13,6 +13,7 @@ import type { ModelContext, NliDistribution } from '../capabilities.ts';
 import { evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
 import { argmax, clamp01, quote, round } from './common.ts';
+import { thresholdOption, type MetricSettings, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether the gold statement entails the candidate statement (and, less, the reverse), both written in the context of the question.',
@@ -176,3 +177,29 @@ export function createCap(options: CapOptions = {}): BatchMetric {
     },
   };
 }
+
+/** α and λ from the user's settings (CAP and the taxonomy share them). */
+export function capSettings(s: MetricSettings): Pick<CapOptions, 'alpha' | 'lambda'> {
+  return { ...(s.capAlpha !== undefined ? { alpha: s.capAlpha } : {}), ...(s.capLambda !== undefined ? { lambda: s.capLambda } : {}) };
+}
+
+export const descriptor: ModelDescriptor = {
+  name: 'cap',
+  family: 'model',
+  card,
+  variants: CAP_VARIANTS.filter((v) => v !== 'cap').map((v) => `cap_${v}`),
+  create: (s, name = 'cap') =>
+    createCap({ ...capSettings(s), ...thresholdOption(s, name), ...(name === 'cap' ? {} : { variant: name.slice('cap_'.length) as CapVariant }) }),
+  examples: [
+    {
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['Paris'],
+        candidate: 'In Paris, France.',
+        nli: [{ goldToCandidate: { entailment: 0.7, neutral: 0.2, contradiction: 0.1 }, candidateToGold: { entailment: 0.4, neutral: 0.5, contradiction: 0.1 } }],
+      },
+      given: 'NLI probabilities in the input: g→p = (ent 0.7, neu 0.2, con 0.1), p→g = (0.4, 0.5, 0.1)',
+      expected: { score: 0.729, decision: true, explanation: 'gold "Paris": D(g→p)=0.76, D(p→g)=0.55 → CAP=0.729' },
+    },
+  ],
+};
