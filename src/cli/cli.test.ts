@@ -249,6 +249,20 @@ describe('verity evaluate --json', () => {
   });
 });
 
+describe('verity evaluate: empty rows', () => {
+  it('a metric that scored no labelled row adds no n = 0 row: it is listed as left out, with the reason', async () => {
+    // A-VERT needs choices or wrong answers; this file has none, so it scores nothing (and loads no model).
+    const args = ['evaluate', p('labelled.jsonl'), '--metrics', 'exact_match,avert', '--ranker-model', join(ROOT, 'test/models/tiny-reranker'), '--resamples', '0'];
+    const [json, text] = await Promise.all([verity(...args, '--json'), verity(...args)]);
+    expect(json.code, json.stderr).toBe(0);
+    const r = JSON.parse(json.stdout) as { metrics: Record<string, unknown>; omitted: Record<string, string> };
+    expect(Object.keys(r.metrics)).toEqual(['exact_match']);
+    expect(r.omitted.avert).toMatch(/^no labelled row was scored: not applicable: no wrong targets/);
+    expect(text.stdout).not.toMatch(/^avert /m);
+    expect(text.stdout).toContain('left out: avert (no labelled row was scored');
+  });
+});
+
 describe('verity evaluate: one rounding', () => {
   it('text and JSON print each statistic rounded once from its exact value (demo set rouge_l ρ = 0.22146 → 0.2215, never 0.222)', async () => {
     const demo = join(ROOT, 'public/demo/demo-set.jsonl');
