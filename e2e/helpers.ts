@@ -4,10 +4,13 @@
  * test mirror's tiny fixture models.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { LEXICAL_METRICS, MODEL_METRICS } from '../src/core/metrics/index.ts';
+import { CAP_CLASSES } from '../src/core/types.ts';
 
-export const LEXICAL = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
-export const MODEL = ['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy'];
-export const CLASSES = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid', 'partial', 'overinclusive-invalid', 'invalid', 'contradictory'];
+/** The metric lists come from the metric table (src/core/metrics/index.ts), as the app's and the CLI's do. */
+export const LEXICAL: readonly string[] = LEXICAL_METRICS;
+export const MODEL: readonly string[] = MODEL_METRICS;
+export const CLASSES: readonly string[] = CAP_CLASSES;
 
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 const REV = 'e2e0000000000000000000000000000000000001';

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { CLASSES, LEXICAL, MODEL, finish, open, useTestModels } from './helpers.ts';
+import { formatStat } from '../src/core/report.ts';
 
 const DEMO = 'public/demo/demo-set.jsonl';
 const HARD = { 'eq-part': 'Eq>Part', 'ov-part': 'OV>Part', 'ov-oi': 'OV>OI', 'alt-inv': 'Alt>Inv' } as const;
@@ -19,13 +20,13 @@ interface CliMetric {
   hard_pairs: Record<string, number | null>;
 }
 
-/** The CLI's report for the demo set (its JSON numbers are already rounded to 4 decimals). */
+/** The CLI's report for the demo set (its JSON numbers are the report's, rounded once in core/report.ts). */
 function cliReport(): { n: number; label_kind: string; metrics: Record<string, CliMetric> } {
   const out = execFileSync('node', ['bin/verity.mjs', 'evaluate', DEMO, '--metrics', LEXICAL.join(','), '--json', '--resamples', '0'], { encoding: 'utf8' });
   return JSON.parse(out) as ReturnType<typeof cliReport>;
 }
-/** As the CLI's text report prints a number. */
-const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+/** As the CLI's text report prints a number (the one formatter every surface uses). */
+const fmt = formatStat;
 
 test('the monotonicity table matches `verity evaluate` on the demo set', async ({ page }) => {
   const cli = cliReport();
@@ -85,7 +86,7 @@ test('model-based metrics join the table and the charts after an asked-for downl
   await page.getByTestId('learn-load').click();
   await page.getByRole('button', { name: 'Download and score' }).click();
   for (const m of MODEL) {
-    await expect(page.getByTestId(`learn-rho-${m}`)).toHaveText(/^-?\d\.\d{3}$/, { timeout: 150_000 });
+    await expect(page.getByTestId(`learn-rho-${m}`)).toHaveText(/^-?\d\.\d{4}$/, { timeout: 150_000 });
     await expect(page.getByTestId(`learn-violations-${m}`)).toHaveText(/^\d+\/27$/);
     await expect(page.getByTestId(`class-bands-${m}`).locator('svg')).toBeVisible();
     await expect(page.getByTestId(`learn-card-${m}`)).toContainText('Citation');

@@ -9,7 +9,7 @@ import type { Format, ParsedTable, RowIssue } from '../src/core/io/parse.ts';
 import { parseBlob } from '../src/core/io/parse-stream.ts';
 import { mapRows, resolveColumns, type ColumnMap } from '../src/core/io/fields.ts';
 import { createMetric, type MetricSettings } from '../src/core/metrics/index.ts';
-import { labelValue, outputRecord, scoreRows, type RowResults } from '../src/core/run.ts';
+import { labelValue, outputRecord, scoreRows, withEvidenceCache, type RowResults } from '../src/core/run.ts';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../src/core/results.ts';
 import { toCsv } from '../src/core/io/export.ts';
 import { isBatchMetric, type AnyMetric, type QaRow } from '../src/core/types.ts';
@@ -231,7 +231,7 @@ function modelContext(c: RunConfig, emit: (e: RunEvent) => void): ModelContext {
 
 async function scoreFrom(meta: SavedRun<RunConfig>, emit: (e: RunEvent) => void): Promise<RunOutcome> {
   const c = config!;
-  const ctx = modelContext(c, emit);
+  const ctx = withEvidenceCache(modelContext(c, emit)); // one evidence cache for the whole run, across chunks
   const t0 = performance.now();
   const startDone = results.length;
   let lastEmit = 0;

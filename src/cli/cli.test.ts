@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTable } from '../core/io/parse.ts';
+import { mapRows } from '../core/io/fields.ts';
+import { createSyncMetric } from '../core/metrics/index.ts';
+import { agreement, scoreRows } from '../core/run.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LATIN1 = fileURLToPath(new URL('../../test/fixtures/io/latin1.csv', import.meta.url));
@@ -243,6 +246,54 @@ describe('verity evaluate --json', () => {
     ]);
     expect(f.hard_pairs['Eq>Part']).toBe(0);
     expect(f.hard_pairs['OV>Part']).toBe(0);
+  });
+});
+
+describe('verity evaluate: empty rows', () => {
+  it('a metric that scored no labelled row adds no n = 0 row: it is listed as left out, with the reason', async () => {
+    // A-VERT needs choices or wrong answers; this file has none, so it scores nothing (and loads no model).
+    const args = ['evaluate', p('labelled.jsonl'), '--metrics', 'exact_match,avert', '--ranker-model', join(ROOT, 'test/models/tiny-reranker'), '--resamples', '0'];
+    const [json, text] = await Promise.all([verity(...args, '--json'), verity(...args)]);
+    expect(json.code, json.stderr).toBe(0);
+    const r = JSON.parse(json.stdout) as { metrics: Record<string, unknown>; omitted: Record<string, string> };
+    expect(Object.keys(r.metrics)).toEqual(['exact_match']);
+    expect(r.omitted.avert).toMatch(/^no labelled row was scored: not applicable: no wrong targets/);
+    expect(text.stdout).not.toMatch(/^avert /m);
+    expect(text.stdout).toContain('left out: avert (no labelled row was scored');
+  });
+});
+
+describe('verity evaluate: one rounding', () => {
+  it('text and JSON print each statistic rounded once from its exact value (demo set rouge_l ρ = 0.22146 → 0.2215, never 0.222)', async () => {
+    const demo = join(ROOT, 'public/demo/demo-set.jsonl');
+    const names = ['token_f1', 'rouge_l', 'pedants'];
+    const [text, json] = await Promise.all([
+      verity('evaluate', demo, '--metrics', names.join(','), '--resamples', '0'),
+      verity('evaluate', demo, '--metrics', names.join(','), '--resamples', '0', '--json'),
+    ]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(json.code, json.stderr).toBe(0);
+    // The exact statistics, computed here from the core.
+    const mapped = mapRows(parseTable(readFileSync(demo), 'demo-set.jsonl'));
+    const metrics = names.map((n) => createSyncMetric(n));
+    const exact = agreement(mapped.rows, await scoreRows(mapped.rows, metrics), metrics).taxonomy!;
+    expect(exact.rouge_l!.spearman).toBeCloseTo(0.221458, 6); // the case that printed 0.222 (0.2215 rounded again)
+    const j = JSON.parse(json.stdout) as { metrics: Record<string, { spearman: number; kendall: number; pairwise_accuracy: number }> };
+    for (const n of names) {
+      const row = lines(text.stdout).find((l) => l.startsWith(`${n} `))!;
+      const [rho, tau, pa] = row.trim().split(/\s+/).slice(1, 4);
+      for (const [shown, value, inJson] of [
+        [rho!, exact[n]!.spearman!, j.metrics[n]!.spearman],
+        [tau!, exact[n]!.kendall!, j.metrics[n]!.kendall],
+        [pa!, exact[n]!.pairwiseAccuracy!, j.metrics[n]!.pairwise_accuracy],
+      ] as const) {
+        const digits = shown.split('.')[1]!.length;
+        // Within half a unit of the last printed digit of the exact value: rounded once, not twice.
+        expect(Math.abs(Number(shown) - value), `${n} ${shown} vs ${value}`).toBeLessThanOrEqual(0.5 * 10 ** -digits + 1e-12);
+        // The JSON carries the same number the text prints.
+        expect(inJson).toBe(Number(shown));
+      }
+    }
   });
 });
 

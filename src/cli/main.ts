@@ -9,10 +9,11 @@ import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts
 import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv, toTsv } from '../core/io/export.ts';
-import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
-import { agreement, combinedMetric, outputRecord, scoreRows, type AgreementReport, type RowResults } from '../core/run.ts';
-import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, predictProba, trainLogistic, type Calibration, type Objective } from '../core/agreement/index.ts';
-import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
+import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
+import { agreementJson, agreementSummary, formatStat } from '../core/report.ts';
+import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
+import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/agreement/index.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -178,54 +179,9 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string }): Prom
 
 // ---------- evaluate ----------
 
-const r4 = (x: number | null | undefined): number | null => (x === null || x === undefined ? null : Math.round(x * 1e4) / 1e4);
-
-function reportJson(rep: AgreementReport, skippedInFile: number): Record<string, unknown> {
-  const metrics: Record<string, unknown> = {};
-  if (rep.binary) {
-    for (const [name, { threshold, report }] of Object.entries(rep.binary)) {
-      const m = report.metrics;
-      metrics[name] = {
-        accuracy: r4(m.accuracy.value),
-        precision: r4(m.precision.value),
-        recall: r4(m.recall.value),
-        f1: r4(m.f1.value),
-        mcc: r4(m.mcc.value),
-        balanced_accuracy: r4(m.balancedAccuracy.value),
-        kappa: r4(m.kappa.value),
-        roc_auc: r4(m.auc.value),
-        threshold: r4(threshold),
-        n: report.n,
-        excluded: report.excluded,
-        confusion: report.confusion,
-        ci: Object.fromEntries(Object.entries(m).map(([k, e]) => [k === 'balancedAccuracy' ? 'balanced_accuracy' : k === 'auc' ? 'roc_auc' : k, e.ci ? e.ci.map(r4) : null])),
-      };
-    }
-  }
-  if (rep.taxonomy) {
-    for (const [name, t] of Object.entries(rep.taxonomy)) {
-      metrics[name] = {
-        spearman: r4(t.spearman),
-        kendall: r4(t.kendall),
-        pairwise_accuracy: r4(t.pairwiseAccuracy),
-        violations: {
-          count: t.violations.count,
-          of: t.violations.of,
-          pairs: t.violations.pairs.map((v) => ({ higher: v.higher, lower: v.lower, mean_higher: r4(v.meanHigher), mean_lower: r4(v.meanLower) })),
-          excluding_ov_partial: t.violations.excluding_ov_partial,
-        },
-        hard_pairs: Object.fromEntries(Object.entries(t.hardPairs).map(([k, v]) => [k, r4(v)])),
-        class_means: Object.fromEntries(Object.entries(t.classes).map(([k, v]) => [k, { n: v.count, mean: r4(v.mean), std: r4(v.std) }])),
-        n: t.n,
-        excluded: t.excluded,
-      };
-    }
-  }
-  return { n: rep.n, skipped: rep.skipped + skippedInFile, label_kind: rep.label_kind, metrics };
-}
-
+/** Report numbers as every surface prints them (formatStat: the report's digits, no second rounding). */
 function fmt(x: unknown): string {
-  return typeof x === 'number' ? x.toFixed(3) : x === null || x === undefined ? '—' : String(x);
+  return typeof x === 'number' ? formatStat(x) : x === null || x === undefined ? '—' : String(x);
 }
 
 function table(header: string[], rows: unknown[][]): string {
@@ -241,19 +197,23 @@ function reportText(json: Record<string, unknown>): string {
     const cols = ['accuracy', 'precision', 'recall', 'f1', 'mcc', 'balanced_accuracy', 'kappa', 'roc_auc', 'threshold'];
     lines.push(table(['metric', ...cols], Object.entries(metrics).map(([n, m]) => [n, ...cols.map((c) => m[c])])));
     lines.push('', '95% bootstrap intervals (MCC): ' + Object.entries(metrics).map(([n, m]) => `${n} [${((m.ci as Record<string, unknown>).mcc as number[] | null)?.map(fmt).join(', ') ?? '—'}]`).join('; '));
+    if (json.best) lines.push(`best MCC: ${json.best}`);
   } else {
     const cols = ['spearman', 'kendall', 'pairwise_accuracy'];
     lines.push(
       table(
-        ['metric', ...cols, 'violations', 'Eq>Part', 'OV>Part', 'OV>OI', 'Alt>Inv'],
+        ['metric', ...cols, 'violations', ...Object.keys(HARD_PAIRS)],
         Object.entries(metrics).map(([n, m]) => {
           const v = m.violations as { count: number; of: number };
           const h = m.hard_pairs as Record<string, number | null>;
-          return [n, ...cols.map((c) => m[c]), `${v.count}/${v.of}`, h['Eq>Part'], h['OV>Part'], h['OV>OI'], h['Alt>Inv']];
+          return [n, ...cols.map((c) => m[c]), `${v.count}/${v.of}`, ...Object.keys(HARD_PAIRS).map((k) => h[k])];
         }),
       ),
     );
+    if (json.best) lines.push('', `most monotone (Spearman ρ): ${json.best}`);
   }
+  const omitted = json.omitted as Record<string, string> | undefined;
+  if (omitted) for (const [m, why] of Object.entries(omitted)) lines.push(`left out: ${m} (${why})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -263,8 +223,8 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
   if (!rows.some((r) => r.label)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
   const ctx = await modelContext(metrics, o);
   const results = await scoreAll(rows, metrics, o, ctx);
-  const rep = agreement(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
-  const json = reportJson(rep, skipped);
+  const summary = agreementSummary(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
+  const json = agreementJson(summary, skipped);
   const models = usedModels(ctx);
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
@@ -288,15 +248,10 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
   let cal: Calibration;
   try {
-    if (names.length === 1 && names[0] === 'nli_lex') {
-      // Fit the paper's two weights and bias directly on [se, lm] (no standardization, so they plug into the metric).
-      const feats = await nliLexFeatures(labelled.map((x) => x.r), await modelContext(metrics, o));
-      const keep = feats.map((f, i) => (f ? i : -1)).filter((i) => i >= 0);
-      if (keep.length === 0) throw new Error('no row could be scored by nli_lex (it needs an NLI model: --nli-model)');
-      const lr = trainLogistic(keep.map((i) => feats[i]!), keep.map((i) => labels[i]!), { l2: 1e-3 });
-      const probs = keep.map((i) => predictProba(lr, feats[i]!));
-      const best = bestThreshold(probs, keep.map((i) => labels[i]!), o.objective);
-      cal = { version: 1, metric: 'nli_lex', objective: o.objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, ...(best ? { threshold: best.threshold } : {}) };
+    const own = names.length === 1 ? metricDescriptor(names[0]!).calibrate : undefined;
+    if (own) {
+      // The metric's own calibration (e.g. nli_lex fits its weights), from its descriptor.
+      cal = await own(labelled.map((x) => x.r), await modelContext(metrics, o), o.objective);
     } else if (names.length > 1) {
       const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
       const comb = fitCombination(results.map((res) => names.map((n) => res[n]?.score ?? null)), labels, names);
@@ -411,9 +366,16 @@ export function program(): Command {
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {
-      for (const n of METRIC_NAMES) {
-        const m = createMetric(n);
-        process.stdout.write(`${n}${DEFAULT_METRICS.includes(n) ? ' (default)' : ''}\n  what: ${m.card.what}\n  formula: ${m.card.formula}\n  defaults: ${m.card.defaults}\n  limits: ${m.card.limits}\n  cite: ${m.card.citation}\n\n`);
+      for (const d of SUPPORTED_METRICS) {
+        const ex = d.examples[0];
+        const score = ex.expected.score === null ? 'not scored' : `score ${ex.expected.score}`;
+        const verdict = ex.expected.decision === null ? '' : ex.expected.decision ? ', correct' : ', incorrect';
+        process.stdout.write(
+          `${d.name}${d.default ? ' (default)' : ''}${d.variants?.length ? `; variants: ${d.variants.join(', ')}` : ''}\n` +
+            `  what: ${d.card.what}\n  formula: ${d.card.formula}\n  defaults: ${d.card.defaults}\n  limits: ${d.card.limits}\n  cite: ${d.card.citation}\n` +
+            `  example: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)}` +
+            `${ex.given ? ` (${ex.given})` : ''} → ${score}${verdict}\n\n`,
+        );
       }
     });
   return p;

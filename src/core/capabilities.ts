@@ -2,6 +2,7 @@
  * What model-based metrics may ask of a model host. Small on purpose: the worker (browser), onnxruntime-node
  * (CLI) and deterministic fakes (tests) all implement these, so metrics never import a model runtime.
  */
+import type { EvidenceCache } from './evidence.ts';
 
 /** A probability distribution over the three NLI labels (sums to 1). */
 export interface NliDistribution {
@@ -50,6 +51,8 @@ export interface StatementWriter {
 
 /** The capabilities available to a run; any may be missing. */
 export interface ModelContext {
+  /** The run's shared statements and NLI (see core/evidence.ts); `scoreRows` adds one when missing. */
+  evidence?: EvidenceCache;
   nli?: Nli;
   ranker?: Ranker;
   embedder?: Embedder;

@@ -1,6 +1,8 @@
 /** Shared evidence across a run: repeated statements and NLI pairs are computed once, also across batches. */
 import { describe, expect, it } from 'vitest';
-import { getEvidence } from './evidence.ts';
+import { EvidenceCache, getEvidence } from './evidence.ts';
+import { createCap } from './metrics/cap.ts';
+import { scoreRows } from './run.ts';
 import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
 import type { QaItem } from './types.ts';
 
@@ -9,6 +11,7 @@ function counting() {
   const classified: string[] = [];
   const batches: number[] = [];
   const ctx: ModelContext = {
+    evidence: new EvidenceCache(),
     writer: { name: 'fake-writer', write: async (items: StatementItem[]) => items.map((it) => (written.push(`${it.question}|${it.answer}`), `${it.answer} is the answer to ${it.question}`)) },
     nli: {
       classify: async (pairs: NliPair[]) => {
@@ -42,5 +45,23 @@ describe('getEvidence', () => {
     expect(parts).toEqual(one);
     expect(b.written.length).toBe(a.written.length);
     expect(b.classified.length).toBe(a.classified.length);
+  });
+});
+
+describe('the evidence cache belongs to one run', () => {
+  it('two runs on the same models compute their own evidence; batches of one run share it', async () => {
+    const { ctx, written } = counting();
+    const models: ModelContext = { nli: ctx.nli!, writer: ctx.writer! };
+    const rows = [item('Paris'), item('Lyon')];
+    await scoreRows(rows, [createCap()], models);
+    const once = written.length;
+    expect(once).toBe(3); // Paris (a gold and a candidate: one statement), "Paris, France", Lyon
+    // A second run with the same model context is a new run: nothing is remembered at module level.
+    await scoreRows(rows, [createCap()], models);
+    expect(written.length).toBe(2 * once);
+    // Within one run, batches share the run's cache (batchSize 1 → two batches, no second write of Paris).
+    const { ctx: c2, written: w2 } = counting();
+    await scoreRows([item('Paris'), item('Paris')], [createCap()], { nli: c2.nli!, writer: c2.writer! }, { batchSize: 1 });
+    expect(w2).toHaveLength(2);
   });
 });

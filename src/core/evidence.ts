@@ -4,9 +4,12 @@
  * input's own `nli` field when present, else with the run's `Nli` model — statements for a repeated
  * (question, answer) and NLI for a repeated pair are computed once per run (also across batches), and pairs go
  * to the model deduplicated and length-sorted.
+ *
+ * "Per run" is explicit: the run's `EvidenceCache` travels in `ModelContext.evidence` (`scoreRows` makes one
+ * when the caller gives none), so nothing is kept at module level and two runs never share answers.
  */
 import type { ModelContext, Nli, NliDistribution, NliPair, StatementItem, StatementWriter } from './capabilities.ts';
-import type { ProvidedNli, QaItem } from './types.ts';
+import type { MetricResult, ProvidedNli, QaItem } from './types.ts';
 import { createRuleWriter } from './statements/rules.ts';
 
 export interface Evidence {
@@ -88,24 +91,27 @@ export async function classifyUnique(nli: Nli, pairs: NliPair[], memo?: Memo['nl
   return keys.map((k) => results.get(k) ?? memo!.get(k)!);
 }
 
-class EvidenceCache {
+/**
+ * One run's evidence: per item (the same row objects are handed to every metric of the run) and the memo of
+ * statements and NLI pairs. Belongs to one run and its models; a new run makes a new one.
+ */
+export class EvidenceCache {
   private readonly cache = new WeakMap<QaItem, Promise<EvidenceResult>>();
   private readonly rules = createRuleWriter();
   private readonly memo: Memo = { statements: new Map(), nli: new Map() };
 
-  constructor(private readonly ctx: ModelContext) {}
-
-  get(items: readonly QaItem[]): Promise<EvidenceResult[]> {
+  /** Evidence for each item, with the run's models in `ctx`; an item seen before is not computed again. */
+  get(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
     const missing = items.filter((it) => !this.cache.has(it));
     if (missing.length > 0) {
-      const batch = this.compute(missing);
+      const batch = this.compute(ctx, missing);
       missing.forEach((it, i) => this.cache.set(it, batch.then((r) => r[i]!)));
     }
     return Promise.all(items.map((it) => this.cache.get(it)!));
   }
 
-  private async compute(items: QaItem[]): Promise<EvidenceResult[]> {
-    const nli = this.ctx.nli;
+  private async compute(ctx: ModelContext, items: QaItem[]): Promise<EvidenceResult[]> {
+    const nli = ctx.nli;
     const usable = items.map((it) => it.nli !== undefined || nli !== undefined);
     // Statements: from the input, else written (model writer with rule fallback, or rules).
     const toWrite: StatementItem[] = [];
@@ -116,7 +122,7 @@ class EvidenceCache {
     });
     let written: Awaited<ReturnType<typeof writeStatements>> = { out: [], name: this.rules.name };
     try {
-      if (toWrite.length) written = await writeStatements(toWrite, this.ctx.writer ?? this.rules, this.rules, this.memo.statements);
+      if (toWrite.length) written = await writeStatements(toWrite, ctx.writer ?? this.rules, this.rules, this.memo.statements);
     } catch (e) {
       const reason = `statement writing failed: ${(e as Error).message}`;
       return items.map(() => ({ ok: false, reason }));
@@ -165,11 +171,46 @@ class EvidenceCache {
   }
 }
 
-const caches = new WeakMap<ModelContext, EvidenceCache>();
-
-/** Evidence for each item, shared by every metric of a run that uses the same context object. */
-export function getEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
-  let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = new EvidenceCache(ctx)));
-  return c.get(items);
+/** The context with a fresh evidence cache: call once per run, then pass the result to every batch. */
+export function withEvidenceCache<C extends ModelContext>(ctx: C): C & { evidence: EvidenceCache } {
+  return { ...ctx, evidence: new EvidenceCache() };
 }
+
+/** Evidence for each item, shared through the run's cache (`ctx.evidence`; none → computed for this call only). */
+export function getEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
+  return (ctx.evidence ?? new EvidenceCache()).get(ctx, items);
+}
+
+/** The evidence fields every evidence-based metric reports in `details`. */
+export function evidenceDetails(ev: Evidence): Record<string, unknown> {
+  return {
+    gold_statements: ev.goldStatements,
+    candidate_statement: ev.candidateStatement,
+    writer: ev.writer,
+    ...(ev.writerFallback ? { writer_fallback: ev.writerFallback } : {}),
+    nli_source: ev.nliSource,
+  };
+}
+
+/** Why an item with evidence still cannot be scored (no gold, or non-finite probabilities), else null. */
+export function unusableEvidence(ev: Evidence): string | null {
+  if (ev.nli.length === 0) return 'no gold answer';
+  const finite = (d: NliDistribution) => Number.isFinite(d.entailment) && Number.isFinite(d.neutral) && Number.isFinite(d.contradiction);
+  if (!ev.nli.every((n) => finite(n.goldToCandidate) && finite(n.candidateToGold))) return 'the NLI probabilities are not finite numbers';
+  return null;
+}
+
+/**
+ * Usable evidence per item, or the "not scored" result that says why (no model, failed NLI, bad numbers):
+ * the guard CAP, the hierarchy and the taxonomy all start with.
+ */
+export async function usableEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<(Evidence | MetricResult)[]> {
+  const evidence = await getEvidence(ctx, items);
+  return evidence.map((e): Evidence | MetricResult => {
+    if (!e.ok) return { score: null, decision: null, explanation: e.reason };
+    const why = unusableEvidence(e.evidence);
+    return why ? { score: null, decision: null, explanation: why, details: evidenceDetails(e.evidence) } : e.evidence;
+  });
+}
+
+export const isResult = (x: Evidence | MetricResult): x is MetricResult => 'explanation' in x;

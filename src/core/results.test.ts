@@ -69,6 +69,19 @@ describe('runReport', () => {
   });
 });
 
+describe('runReport: empty rows', () => {
+  it('a metric whose model did not load (no row scored) adds no n = 0 row to the agreement tables', () => {
+    const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
+    const why = 'needs an NLI model, or nli probabilities in the input';
+    const results: RowResults[] = [0.1, 0.3, 0.7, 0.9].map((s) => ({ ...r(s, 0.5), cap: { score: null, decision: null, explanation: why } }));
+    const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }, { name: 'cap', threshold: 0.5 }], { resamples: 0 });
+    expect(Object.keys(rep.binary!)).toEqual(['m']);
+    expect(rep.omitted).toEqual({ cap: `no labelled row was scored: ${why}` });
+    // The decisions table still counts it as not scored.
+    expect(rep.decided.cap).toEqual({ correct: 0, incorrect: 0, none: 4 });
+  });
+});
+
 describe('calibration', () => {
   it('moves each threshold to the best MCC and decides again', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
@@ -79,5 +92,12 @@ describe('calibration', () => {
     expect(Object.keys(skipped)).toEqual(['missing']);
     redecide(results, thresholds);
     expect(results.map((x) => x.m!.decision)).toEqual([false, false, true, true]);
+  });
+  it('refuses, with the reason, a threshold that only separates floating-point noise (BLEU 0 vs 1e-232)', () => {
+    const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i % 2 === 1 } }));
+    const results = [r(0, 0.25), r(1.2e-232, 0.25), r(0, 0.25), r(4e-250, 0.25)];
+    const { thresholds, skipped } = calibrateThresholds(rows, results, ['m']);
+    expect(thresholds).toEqual({});
+    expect(skipped.m).toMatch(/every score is the same to within 1e-6/);
   });
 });

@@ -4,7 +4,8 @@
  * scoring worker holds the rows and results and answers the page with small pieces (indices, a few rows).
  */
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
-import { agreement, type AgreementReport, type RowResults } from './run.ts';
+import type { RowResults } from './run.ts';
+import { agreementSummary, type AgreementSummary } from './report.ts';
 import { labelIsCorrect } from './io/fields.ts';
 import { calibrateThreshold } from './agreement/calibrate.ts';
 import type { Objective } from './agreement/binary.ts';
@@ -82,10 +83,13 @@ export interface BandPoints {
   sampled: boolean;
 }
 
-export interface RunReport {
+/**
+ * The Score page's report: the run's counts and class distributions around the agreement report every surface
+ * shows (`AgreementSummary`, rounded once; `labelled` = its `n`). Plain data, exported as JSON.
+ */
+export interface RunReport extends AgreementSummary {
   rows: number;
   labelled: number;
-  labelKind: 'binary' | 'taxonomy' | null;
   /** Human label classes (taxonomy labels). */
   labelClasses: Partial<Record<CapClass, number>> | null;
   /** Predicted classes per metric that assigns one (taxonomy), and entailment sets (hierarchy). */
@@ -93,15 +97,9 @@ export interface RunReport {
   predictedSets: Record<string, Partial<Record<EntailmentSet, number>>>;
   /** Share of rows each metric judged correct, and how many it could not score. */
   decided: Record<string, { correct: number; incorrect: number; none: number }>;
-  /** Binary agreement (taxonomy labels reduced to correct = exact … overinclusive-valid). */
-  binary: AgreementReport['binary'] | null;
-  /** Monotonicity protocol, when every label is one of the eight classes. */
-  taxonomy: AgreementReport['taxonomy'] | null;
   /** Predicted class × human class counts, for metrics that predict classes. */
   classConfusion: Record<string, number[][]>;
   bands: BandPoints[];
-  /** Metric with the best MCC (binary) and with the best pairwise accuracy (taxonomy). */
-  best: { binary: string | null; taxonomy: string | null };
   thresholds: Record<string, number>;
 }
 
@@ -157,13 +155,7 @@ export function runReport(
     if (results.some((r) => r[m.name]?.set !== undefined)) predictedSets[m.name] = count(results.map((r) => r[m.name]?.set));
   }
 
-  let binary: RunReport['binary'] = null;
-  let taxonomy: RunReport['taxonomy'] = null;
-  if (labelled > 0) {
-    const asBinary = taxonomyLabels ? scored.map((r) => (r.label ? { ...r, label: { kind: 'binary' as const, correct: labelIsCorrect(r.label) } } : r)) : scored;
-    binary = agreement(asBinary, results, metrics as never, { resamples }).binary ?? null;
-    if (taxonomyLabels) taxonomy = agreement(scored, results, metrics as never).taxonomy ?? null;
-  }
+  const summary = agreementSummary(scored, results, metrics, { resamples, binaryFromClasses: true });
 
   const bands: BandPoints[] = [];
   if (taxonomyLabels) {
@@ -191,28 +183,16 @@ export function runReport(
     }
   }
 
-  const bestOf = (entries: [string, number | null][]) => {
-    let best: string | null = null;
-    let value = -Infinity;
-    for (const [k, v] of entries) if (v !== null && v > value) [best, value] = [k, v];
-    return best;
-  };
   return {
+    ...summary,
     rows: n,
     labelled,
-    labelKind: labelled ? (taxonomyLabels ? 'taxonomy' : 'binary') : null,
     labelClasses: taxonomyLabels ? count(scored.map((r) => (r.label?.kind === 'taxonomy' ? r.label.cls : undefined))) : null,
     predictedClasses,
     predictedSets,
     decided,
-    binary,
-    taxonomy,
     classConfusion,
     bands,
-    best: {
-      binary: binary ? bestOf(Object.entries(binary).map(([k, v]) => [k, v.report.metrics.mcc.value])) : null,
-      taxonomy: taxonomy ? bestOf(Object.entries(taxonomy).map(([k, v]) => [k, v.pairwiseAccuracy])) : null,
-    },
     thresholds: Object.fromEntries(metrics.map((m) => [m.name, m.threshold])),
   };
 }

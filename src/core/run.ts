@@ -3,6 +3,9 @@
  */
 import { VerityError, isBatchMetric, type AnyMetric, type CapClass, type Label, type Metric, type MetricResult, type QaItem, type QaRow } from './types.ts';
 import type { ModelContext } from './capabilities.ts';
+import { withEvidenceCache } from './evidence.ts';
+
+export { withEvidenceCache };
 import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './agreement/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
 
@@ -33,12 +36,15 @@ export interface ScoreOptions {
 
 /**
  * Scores rows with any mix of synchronous and model-based metrics, batch by batch. A model metric that fails
- * on a batch gives nulls with the reason for those rows; the other metrics and batches go on.
+ * on a batch gives nulls with the reason for those rows; the other metrics and batches go on. Metrics share
+ * statements and NLI through `ctx.evidence` (a new cache for this call when the caller gives none).
  */
 export async function scoreRows(rows: readonly QaItem[], metrics: readonly AnyMetric[], ctx: ModelContext = {}, opts: ScoreOptions = {}): Promise<RowResults[]> {
   const sync = metrics.filter((m): m is Metric => !isBatchMetric(m));
   const batch = metrics.filter(isBatchMetric);
   const size = Math.max(1, opts.batchSize ?? 64);
+  // One evidence cache per run: a caller that scores a run in several calls passes its own in ctx.evidence.
+  const run = ctx.evidence ? ctx : withEvidenceCache(ctx);
   const out: RowResults[] = [];
   for (let start = 0; start < rows.length; start += size) {
     opts.signal?.throwIfAborted();
@@ -47,7 +53,7 @@ export async function scoreRows(rows: readonly QaItem[], metrics: readonly AnyMe
     for (const m of batch) {
       let res: MetricResult[];
       try {
-        res = await m.scoreBatch(chunk, ctx);
+        res = await m.scoreBatch(chunk, run);
         if (res.length !== chunk.length) throw new Error(`returned ${res.length} results for ${chunk.length} rows`);
       } catch (e) {
         const explanation = `${m.name} failed on this batch: ${(e as Error).message}`;
@@ -103,12 +109,13 @@ export interface AgreementReport {
 
 /**
  * Agreement of each metric with the human labels. Taxonomy when every label is one of the eight classes;
- * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect.
+ * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect. Unrounded:
+ * what the surfaces show is `agreementSummary` (core/report.ts), built from this.
  */
 export function agreement(
   rows: readonly QaRow[],
   results: readonly RowResults[],
-  metrics: readonly AnyMetric[],
+  metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
   bootstrap: BootstrapOptions = {},
 ): AgreementReport {
   const idx = rows.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);

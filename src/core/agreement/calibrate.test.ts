@@ -19,6 +19,25 @@ describe('calibrateThreshold', () => {
     expect(parseCalibration(JSON.parse(JSON.stringify(cal)))).toEqual(cal);
     expect(() => calibrateThreshold([0.1, 0.2], [true, true], 'mcc')).toThrow(/undefined/);
   });
+
+  it('ignores floating-point noise: BLEU-like 0 vs 1e-232 is one score, and a threshold between them is refused', () => {
+    // nltk-style BLEU: no match at some n-gram order gives ~1e-232 rather than 0. Labels follow the noise exactly,
+    // so without a resolution the MCC-best threshold was 6e-233 ("0.000" on screen), separating nothing real.
+    const noise = [0, 1.2e-232, 3e-240, 0, 2e-300];
+    const labels = [false, true, true, false, true];
+    expect(() => calibrateThreshold(noise, labels, 'mcc', 'bleu')).toThrow(/every score is the same to within 1e-6.*floating-point noise/);
+    // Real differences above the noise still calibrate, and the noise stays on one side.
+    const real = [0, 1.2e-232, 0.4, 0.6, 0, 0.7];
+    const cal = calibrateThreshold(real, [false, false, true, true, false, true], 'mcc', 'bleu');
+    expect(cal.threshold).toBeCloseTo(0.2, 12);
+    // Scores 1e-9 apart are the same score: the midpoint is taken between distinguishable scores only.
+    expect(calibrateThreshold([0.3, 0.3 + 1e-9, 0.8, 0.9], [false, true, true, true], 'mcc').threshold).toBeCloseTo(0.55, 6);
+  });
+
+  it('refuses a best threshold that calls every scored row correct', () => {
+    // Accuracy is best (3/4) with every row positive: that threshold decides nothing.
+    expect(() => calibrateThreshold([0.2, 0.4, 0.6, 0.8], [true, false, true, true], 'accuracy')).toThrow(/calls every scored row correct, so it separates nothing/);
+  });
 });
 
 describe('fitCombination', () => {

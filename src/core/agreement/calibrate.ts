@@ -3,7 +3,7 @@
  * of several metrics, and score → class cut-points. The result is plain JSON (`Calibration`).
  */
 import { CAP_CLASSES, type CapClass } from '../types.ts';
-import { bestThreshold, type Objective } from './binary.ts';
+import { bestThreshold, type Objective, type ThresholdResult } from './binary.ts';
 import { predictProba, trainLogistic } from './logistic.ts';
 
 export interface Combination {
@@ -38,15 +38,55 @@ export interface Calibration {
   nliLex?: { se: number; lm: number; bias: number };
 }
 
-/** (a) Decision threshold for one metric (see bestThreshold for the rule). */
+/**
+ * Scores closer than this are one score to calibration. Differences below it are floating-point noise, not
+ * evidence: nltk's BLEU gives ~1e-232 instead of 0 when an n-gram order has no match, and a threshold fitted
+ * between 0 and 1e-232 "separates" rows that are the same. 1e-6 is far above that noise and far below any
+ * difference a score in [0, 1] is read for.
+ */
+export const CALIBRATION_RESOLUTION = 1e-6;
+
+/**
+ * bestThreshold on scores compared at `resolution` (each score falls in the cell round(score / resolution)),
+ * mapped back to the raw scores: the threshold is the midpoint between the highest score called incorrect and
+ * the lowest called correct, so it reproduces the split on these rows. Refused, with the reason, when the
+ * scores do not differ beyond the resolution or when the best split calls every row correct: such a threshold
+ * separates nothing real.
+ */
+export function resolvedThreshold(
+  scores: readonly (number | null)[],
+  labels: readonly boolean[],
+  objective: Objective = 'mcc',
+  resolution = CALIBRATION_RESOLUTION,
+): ThresholdResult {
+  const cell = scores.map((s) => (s == null || Number.isNaN(s) ? null : Math.round(s / resolution)));
+  const cells = new Set(cell.filter((c): c is number => c !== null));
+  if (cells.size === 0) throw new Error('cannot calibrate: no row has a score');
+  if (cells.size === 1)
+    throw new Error(`cannot calibrate: every score is the same to within ${resolution.toExponential()} (differences below that are floating-point noise), so no threshold separates the rows`);
+  const best = bestThreshold(cell, labels, objective);
+  if (!best) throw new Error(`cannot calibrate: ${objective} is undefined for every threshold (need both classes)`);
+  let below = -Infinity;
+  let above = Infinity;
+  cell.forEach((c, i) => {
+    if (c === null) return;
+    const s = scores[i]!;
+    if (c >= best.threshold) above = Math.min(above, s);
+    else below = Math.max(below, s);
+  });
+  if (below === -Infinity)
+    throw new Error(`cannot calibrate: the best ${objective} threshold calls every scored row correct, so it separates nothing`);
+  return { ...best, threshold: (below + above) / 2 };
+}
+
+/** (a) Decision threshold for one metric (see resolvedThreshold and bestThreshold for the rule). */
 export function calibrateThreshold(
   scores: readonly (number | null)[],
   labels: readonly boolean[],
   objective: Objective = 'mcc',
   metric?: string,
 ): Calibration {
-  const best = bestThreshold(scores, labels, objective);
-  if (!best) throw new Error(`cannot calibrate: ${objective} is undefined for every threshold (need both classes)`);
+  const best = resolvedThreshold(scores, labels, objective);
   return { version: 1, ...(metric !== undefined && { metric }), objective, threshold: best.threshold };
 }
 

@@ -33,7 +33,8 @@
  */
 import type { Embedder, ModelContext, Ranker } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
-import { quote, round } from './common.ts';
+import { clamp01, quote, round } from './common.ts';
+import { renamed, thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export type GroupName = 'correct' | 'wrong' | 'refusal';
 
@@ -164,7 +165,7 @@ export interface AvertOutcome {
 export function rankGroups(groups: readonly TargetGroup[], targetScores: readonly number[], how: Aggregation): AvertOutcome {
   let at = 0;
   const scored = groups.map((g) => {
-    const s = targetScores.slice(at, at + g.targets.length).map(clamp01);
+    const s = targetScores.slice(at, at + g.targets.length).map(targetScore);
     at += g.targets.length;
     let top: GroupScore['top'] = null;
     s.forEach((v, i) => {
@@ -188,9 +189,10 @@ export function rankGroups(groups: readonly TargetGroup[], targetScores: readonl
   };
 }
 
-function clamp01(x: number): number {
+/** A model's target score in [0, 1]; NaN is a model failure, not a score. */
+function targetScore(x: number): number {
   if (Number.isNaN(x)) throw new Error('the model returned a non-numeric score');
-  return Math.min(1, Math.max(0, x));
+  return clamp01(x);
 }
 
 export function cosine(a: Float32Array, b: Float32Array): number {
@@ -302,3 +304,32 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
     },
   };
 }
+
+const exampleWords = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+
+export const descriptor: ModelDescriptor = {
+  name: 'avert',
+  family: 'model',
+  card,
+  variants: ['avert_embedding'],
+  create: (s, name = 'avert') =>
+    name === 'avert_embedding' ? renamed(createAvert({ ...thresholdOption(s, name), backend: 'embedding' }), 'avert_embedding') : createAvert(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Capital of France?', golds: ['Paris'], choices: ['Paris', 'Rome'], candidate: 'The answer is Paris.' },
+      given: 'a ranker that scores word overlap (Jaccard similarity of the word sets)',
+      models: () => ({
+        ranker: {
+          score: async (query, docs) => {
+            const q = exampleWords(query);
+            return docs.map((d) => {
+              const w = exampleWords(d);
+              return [...w].filter((x) => q.has(x)).length / new Set([...q, ...w]).size;
+            });
+          },
+        },
+      }),
+      expected: { score: 0.615, decision: true, explanation: 'correct 0.615 > wrong 0.385 (margin 0.231); closest target "Therefore, the answer is : \\"Paris\\""' },
+    },
+  ],
+};

@@ -25,7 +25,8 @@
  */
 import type { ModelContext, TokenEmbeddings } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
-import { quote, round } from './common.ts';
+import { clamp01, quote, round } from './common.ts';
+import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Soft token overlap: each candidate token is matched to its most similar gold token (and vice versa) using contextual embeddings.',
@@ -109,7 +110,6 @@ export function idfTable(refs: readonly (readonly string[])[]): (token: string) 
   return (t) => Math.log((m + 1) / ((df.get(t) ?? 0) + 1));
 }
 
-const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** The score's P, R, F: P and R clamped into [0, 1], F from the clamped values. */
 export function clampPrf(raw: Prf): Prf {
@@ -201,3 +201,31 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
     },
   };
 }
+
+const EXAMPLE_VECTORS: Record<string, number[]> = { the: [0, 0, 1], kitten: [0.8, 0.6, 0], cat: [1, 0, 0], sat: [0, 1, 0] };
+
+export const descriptor: ModelDescriptor = {
+  name: 'bertscore',
+  family: 'model',
+  card,
+  create: (s, name = 'bertscore') => createBertScore(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Who sat?', golds: ['the cat'], candidate: 'the kitten sat' },
+      given: 'token vectors the = (0, 0, 1), kitten = (0.8, 0.6, 0), cat = (1, 0, 0), sat = (0, 1, 0)',
+      models: () => ({
+        embedder: {
+          embed: async () => {
+            throw new Error('BERTScore uses token vectors only');
+          },
+          embedTokens: async (texts) =>
+            texts.map((t) => {
+              const tokens = t.split(/\s+/).filter(Boolean);
+              return { tokens, vectors: tokens.map((w) => Float32Array.from(EXAMPLE_VECTORS[w] ?? [0, 0, 0])) };
+            }),
+        },
+      }),
+      expected: { score: 0.72, decision: false, explanation: 'best gold "the cat": P=0.6 R=0.9 F=0.72' },
+    },
+  ],
+};

@@ -1,5 +1,6 @@
 /** Sentence BLEU, reproducing nltk 3.8 `sentence_bleu(references, hypothesis)` (nltk/translate/bleu_score.py). */
 import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
+import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 /** Python's `str.split()` separators (str.isspace): JS `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
 const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
@@ -161,3 +162,17 @@ export function createBleu(options: BleuOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'bleu',
+  family: 'lexical',
+  card,
+  create: (s, name = 'bleu') => createBleu(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris, France.'], candidate: 'The Eiffel Tower is in Paris.' },
+      // p1..p4 = 5/6, 4/5, 3/4, 2/3 ("paris." ≠ "paris,"); brevity penalty exp(1 − 7/6) → 0.643.
+      expected: { score: 0.643, decision: true },
+    },
+  ],
+};

@@ -10,9 +10,10 @@
  * // → { score: 0.7285, decision: true, explanation: 'gold "Paris": D(g→p)=0.76, D(p→g)=0.55 → CAP=0.729' }
  */
 import type { ModelContext, NliDistribution } from '../capabilities.ts';
-import { getEvidence, type Evidence } from '../evidence.ts';
+import { evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { quote, round } from './common.ts';
+import { argmax, clamp01, quote, round } from './common.ts';
+import { thresholdOption, type MetricSettings, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether the gold statement entails the candidate statement (and, less, the reverse), both written in the context of the question.',
@@ -41,8 +42,6 @@ export const CAP_DEFAULTS: Readonly<CapParams & { threshold: number }> = { alpha
 export interface CapOptions extends Partial<CapParams> {
   threshold?: number;
 }
-
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
 /** D(a→b) = P_ent + λ·P_neu of one direction. */
 export function directional(d: NliDistribution, lambda: number): number {
@@ -82,34 +81,6 @@ export function capForGold(nli: ProvidedNli, p: CapParams): GoldCap {
   return { dGp, dPg, score: clamp01(s) };
 }
 
-/** Index of the best score; the first one on ties; -1 for an empty list. */
-export function argmaxFirst(scores: readonly number[]): number {
-  let best = -1;
-  scores.forEach((s, i) => {
-    if (best < 0 || s > scores[best]!) best = i;
-  });
-  return best;
-}
-
-/** The evidence fields every evidence-based metric reports in `details`. */
-export function evidenceDetails(ev: Evidence): Record<string, unknown> {
-  return {
-    gold_statements: ev.goldStatements,
-    candidate_statement: ev.candidateStatement,
-    writer: ev.writer,
-    ...(ev.writerFallback ? { writer_fallback: ev.writerFallback } : {}),
-    nli_source: ev.nliSource,
-  };
-}
-
-/** Why an item with evidence still cannot be scored (no gold, or non-finite probabilities), else null. */
-export function unusableEvidence(ev: Evidence): string | null {
-  if (ev.nli.length === 0) return 'no gold answer';
-  const finite = (d: NliDistribution) => Number.isFinite(d.entailment) && Number.isFinite(d.neutral) && Number.isFinite(d.contradiction);
-  if (!ev.nli.every((n) => finite(n.goldToCandidate) && finite(n.candidateToGold))) return 'the NLI probabilities are not finite numbers';
-  return null;
-}
-
 export interface CapAnalysis {
   perGold: GoldCap[];
   /** Index of the gold with the highest score (first on ties). */
@@ -117,25 +88,10 @@ export interface CapAnalysis {
   score: number;
 }
 
-/**
- * Usable evidence per item, or the "not scored" result that says why (no model, failed NLI, bad numbers):
- * the guard CAP, the hierarchy and the taxonomy all start with.
- */
-export async function usableEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<(Evidence | MetricResult)[]> {
-  const evidence = await getEvidence(ctx, items);
-  return evidence.map((e): Evidence | MetricResult => {
-    if (!e.ok) return { score: null, decision: null, explanation: e.reason };
-    const why = unusableEvidence(e.evidence);
-    return why ? { score: null, decision: null, explanation: why, details: evidenceDetails(e.evidence) } : e.evidence;
-  });
-}
-
-export const isResult = (x: Evidence | MetricResult): x is MetricResult => 'explanation' in x;
-
-/** The variant's score against every gold and the best one. Callers check `unusableEvidence` first. */
+/** The variant's score against every gold and the best one. Callers check `unusableEvidence` (core/evidence.ts) first. */
 export function analyzeCap(ev: Evidence, p: CapParams): CapAnalysis {
   const perGold = ev.nli.map((n) => capForGold(n, p));
-  const best = argmaxFirst(perGold.map((g) => g.score));
+  const best = argmax(perGold.map((g) => g.score));
   return { perGold, best, score: perGold[best]!.score };
 }
 
@@ -221,3 +177,29 @@ export function createCap(options: CapOptions = {}): BatchMetric {
     },
   };
 }
+
+/** α and λ from the user's settings (CAP and the taxonomy share them). */
+export function capSettings(s: MetricSettings): Pick<CapOptions, 'alpha' | 'lambda'> {
+  return { ...(s.capAlpha !== undefined ? { alpha: s.capAlpha } : {}), ...(s.capLambda !== undefined ? { lambda: s.capLambda } : {}) };
+}
+
+export const descriptor: ModelDescriptor = {
+  name: 'cap',
+  family: 'model',
+  card,
+  variants: CAP_VARIANTS.filter((v) => v !== 'cap').map((v) => `cap_${v}`),
+  create: (s, name = 'cap') =>
+    createCap({ ...capSettings(s), ...thresholdOption(s, name), ...(name === 'cap' ? {} : { variant: name.slice('cap_'.length) as CapVariant }) }),
+  examples: [
+    {
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['Paris'],
+        candidate: 'In Paris, France.',
+        nli: [{ goldToCandidate: { entailment: 0.7, neutral: 0.2, contradiction: 0.1 }, candidateToGold: { entailment: 0.4, neutral: 0.5, contradiction: 0.1 } }],
+      },
+      given: 'NLI probabilities in the input: g→p = (ent 0.7, neu 0.2, con 0.1), p→g = (0.4, 0.5, 0.1)',
+      expected: { score: 0.729, decision: true, explanation: 'gold "Paris": D(g→p)=0.76, D(p→g)=0.55 → CAP=0.729' },
+    },
+  ],
+};

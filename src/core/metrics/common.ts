@@ -64,3 +64,13 @@ export function prf(pred: string[], gold: string[]): { precision: number; recall
 }
 
 export const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** x limited to [0, 1]. */
+export const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
+
+/** Index of the highest value, the first one on ties (as numpy's argmax); -1 for an empty list. */
+export function argmax(xs: readonly number[]): number {
+  let best = -1;
+  for (let i = 0; i < xs.length; i++) if (best < 0 || xs[i]! > xs[best]!) best = i;
+  return best;
+}

@@ -7,6 +7,7 @@
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
+import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether the candidate equals one of the gold answers after normalization.',
@@ -48,3 +49,17 @@ export function createExactMatch(options: ExactMatchOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'exact_match',
+  family: 'lexical',
+  card,
+  default: true,
+  create: (s, name = 'exact_match') => withThreshold(createExactMatch(normalizationOption(s)), thresholdOption(s, name).threshold),
+  examples: [
+    {
+      item: { question: 'Who wrote Hamlet?', golds: ['William Shakespeare'], candidate: 'william shakespeare.' },
+      expected: { score: 1, decision: true, explanation: 'equals gold "William Shakespeare" after normalization' },
+    },
+  ],
+};

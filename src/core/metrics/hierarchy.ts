@@ -12,8 +12,9 @@
  */
 import type { ModelContext } from '../capabilities.ts';
 import { VerityError, type BatchMetric, type EntailmentSet, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { evidenceDetails, isResult, usableEvidence } from './cap.ts';
-import { quote, round } from './common.ts';
+import { evidenceDetails, isResult, usableEvidence } from '../evidence.ts';
+import { clamp01, quote, round } from './common.ts';
+import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Which way entailment holds between the candidate and gold statements: superior (p→g), inferior (g→p), equivalent (both) or incorrect (neither).',
@@ -63,7 +64,7 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
       return items.map((item, i): MetricResult => {
         const ev = evidence[i]!;
         if (isResult(ev)) return ev;
-        const perGold = ev.nli.map((n) => ({ set: entailmentSet(n, tau), score: Math.min(1, Math.max(0, goldScore(n))) }));
+        const perGold = ev.nli.map((n) => ({ set: entailmentSet(n, tau), score: clamp01(goldScore(n)) }));
         let best = 0;
         perGold.forEach((g, k) => {
           const b = perGold[best]!;
@@ -102,3 +103,26 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
     },
   };
 }
+
+export const descriptor: ModelDescriptor = {
+  name: 'hierarchy',
+  family: 'model',
+  card,
+  variants: ['hierarchy_strict'],
+  create: (s, name = 'hierarchy') => {
+    const { threshold } = thresholdOption(s, name);
+    return createHierarchy({ strict: name === 'hierarchy_strict', ...(threshold !== undefined ? { tau: threshold } : {}) });
+  },
+  examples: [
+    {
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['Paris'],
+        candidate: 'In Paris, France.',
+        nli: [{ goldToCandidate: { entailment: 0.3, neutral: 0.6, contradiction: 0.1 }, candidateToGold: { entailment: 0.9, neutral: 0.1, contradiction: 0 } }],
+      },
+      given: 'NLI probabilities in the input: P_ent(g→p) = 0.3, P_ent(p→g) = 0.9',
+      expected: { score: 0.9, decision: true, set: 'superior', explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5' },
+    },
+  ],
+};

@@ -7,6 +7,7 @@
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
+import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether some gold answer appears inside the candidate, after normalization.',
@@ -67,3 +68,18 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'lexical_match',
+  family: 'lexical',
+  card,
+  default: true,
+  create: (s, name = 'lexical_match') =>
+    withThreshold(createLexicalMatch({ ...normalizationOption(s), ...(s.lexicalMode ? { mode: s.lexicalMode } : {}) }), thresholdOption(s, name).threshold),
+  examples: [
+    {
+      item: { question: 'In which year did WWII end?', golds: ['1945'], candidate: 'It ended in 1945.' },
+      expected: { score: 1, decision: true, explanation: 'gold "1945" occurs in the candidate (token boundaries)' },
+    },
+  ],
+};

@@ -3,6 +3,7 @@ import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { quote } from './common.ts';
 import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
+import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 /** Stand-in for nltk's WordNet: returns the lemma names of all synsets of a word. */
 export type SynonymSource = (word: string) => Iterable<string>;
@@ -143,3 +144,16 @@ export function createMeteor(options: MeteorOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'meteor',
+  family: 'lexical',
+  card,
+  create: (s, name = 'meteor') => createMeteor(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris, France.'], candidate: 'The Eiffel Tower is in Paris.' },
+      expected: { score: 0.722, decision: true },
+    },
+  ],
+};

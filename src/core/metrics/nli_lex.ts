@@ -10,9 +10,13 @@ import type { ModelContext, Nli, NliDistribution, NliPair } from '../capabilitie
 import { classifyUnique } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { quote, round } from './common.ts';
+import { argmax, quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
 import { sigmoid } from '../agreement/logistic.ts';
+import { labelIsCorrect } from '../io/fields.ts';
+import { trainLogistic, predictProba } from '../agreement/logistic.ts';
+import { resolvedThreshold } from '../agreement/calibrate.ts';
+import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export interface NliLexWeights {
   se: number;
@@ -49,7 +53,6 @@ export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexR
 
 
 /** Index of the largest value, the first on ties. */
-const argmax = (xs: readonly number[]): number => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);
 
 /**
  * se and lm per reference and per item (each maxed over references), with one batched, de-duplicated NLI
@@ -154,3 +157,29 @@ export function createNliLex(options: NliLexOptions = {}): BatchMetric {
     },
   };
 }
+
+export const descriptor: ModelDescriptor = {
+  name: 'nli_lex',
+  family: 'model',
+  card,
+  create: (s, name = 'nli_lex') => createNliLex({ ...thresholdOption(s, name), ...(s.nliLexWeights ? { weights: s.nliLexWeights } : {}) }),
+  /** The paper's two weights and bias, fitted directly on [se, lm] (no standardization, so they plug into the metric). */
+  async calibrate(rows, ctx, objective) {
+    const labels = rows.map((r) => (r.label ? labelIsCorrect(r.label) : null));
+    const feats = await nliLexFeatures(rows, ctx);
+    const keep = feats.map((f, i) => (f && labels[i] !== null ? i : -1)).filter((i) => i >= 0);
+    if (keep.length === 0) throw new Error('no labelled row could be scored by nli_lex (it needs an NLI model)');
+    const y = keep.map((i) => labels[i]!);
+    const lr = trainLogistic(keep.map((i) => feats[i]!), y, { l2: 1e-3 });
+    const best = resolvedThreshold(keep.map((i) => predictProba(lr, feats[i]!)), y, objective);
+    return { version: 1, metric: 'nli_lex', objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, threshold: best.threshold };
+  },
+  examples: [
+    {
+      item: { question: 'In which year did WWII end?', golds: ['1945'], candidate: 'It ended in 1945.' },
+      given: 'an NLI model that gives entailment 0.9 to every pair',
+      models: () => ({ nli: { classify: async (pairs) => pairs.map(() => ({ entailment: 0.9, neutral: 0.05, contradiction: 0.05 })) } }),
+      expected: { score: 0.984, decision: true, explanation: 'se=0.9 (ref "1945"), lm=1 (ref "1945") → P=0.984' },
+    },
+  ],
+};

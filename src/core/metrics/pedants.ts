@@ -12,6 +12,7 @@ import { analyze, DENSE_FEATURES, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
+import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 export interface PedantsModel {
   version: 1;
@@ -87,3 +88,17 @@ export function createPedants(options: PedantsOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'pedants',
+  family: 'lexical',
+  card,
+  default: true,
+  create: (s, name = 'pedants') => createPedants(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.' },
+      expected: { score: 1, decision: true },
+    },
+  ],
+};

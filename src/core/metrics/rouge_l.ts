@@ -6,6 +6,7 @@
 import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { quote } from './common.ts';
 import { porterStem } from '../text/porter.ts';
+import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 /** rouge-score's default tokenizer: lowercase, non-[a-z0-9] runs → space, split, drop empties; optional Porter stem of tokens longer than 3. */
 export function rougeTokenize(text: string, useStemmer = false): string[] {
@@ -89,3 +90,16 @@ export function createRougeL(options: RougeLOptions = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'rouge_l',
+  family: 'lexical',
+  card,
+  create: (s, name = 'rouge_l') => createRougeL(thresholdOption(s, name)),
+  examples: [
+    {
+      item: { question: 'Who painted the Mona Lisa?', golds: ['Leonardo da Vinci'], candidate: 'da Vinci' },
+      expected: { score: 0.8, decision: true },
+    },
+  ],
+};

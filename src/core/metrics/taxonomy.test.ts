@@ -5,6 +5,7 @@ import { CAP_CLASSES, VerityError, type CapClass, type ProvidedNli, type QaItem 
 import { createCap } from './cap.ts';
 import { createHierarchy } from './hierarchy.ts';
 import { createTaxonomy, relation, uniformCutpoints } from './taxonomy.ts';
+import { EvidenceCache } from '../evidence.ts';
 
 const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
 const NEUTRAL = d(0.1, 0.8, 0.1);
@@ -269,7 +270,7 @@ describe('shared evidence', () => {
   it('cap + hierarchy + taxonomy on the same context write statements and run statement NLI once', async () => {
     const nli = fakeNli({ 'S:Paris => S:Paris city': ENT, 'S:Paris city => S:Paris': ENT, 'S:Paris, and it is in Germany => S:Paris': ENT });
     const writer = fakeWriter();
-    const ctx: ModelContext = { nli, writer };
+    const ctx: ModelContext = { nli, writer, evidence: new EvidenceCache() };
     const items = [item(['Paris', 'Lutetia'], 'Paris city'), item(['Rome'], 'Milan'), item(['Oslo'], 'oslo')];
     const metrics = [createCap(), createHierarchy(), createHierarchy({ strict: true }), createTaxonomy(), createTaxonomy({ method: 'cutpoints' })];
     const [first, ...rest] = metrics;

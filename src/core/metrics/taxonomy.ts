@@ -29,14 +29,16 @@
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
-import { classifyUnique, type Evidence } from '../evidence.ts';
 import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import { splitClauses } from '../text/clauses.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { CAP_CLASSES, VerityError, type BatchMetric, type CapClass, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { analyzeCap, capParams, evidenceDetails, isResult, perGoldDetails, usableEvidence, type CapAnalysis } from './cap.ts';
+import { analyzeCap, capParams, perGoldDetails, type CapAnalysis } from './cap.ts';
+import { classifyUnique, evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { quote, round } from './common.ts';
+import { capSettings } from './cap.ts';
+import type { ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Sorts each answer into one of eight correctness classes, from exact to contradictory, and scores it with CAP.',
@@ -359,3 +361,27 @@ function cutpointThreshold(c: Cutpoints): number {
   if (firstWrong === 0 || c.classes.slice(firstWrong).some((k) => CORRECT_CLASSES.has(k))) return 0.5;
   return c.cuts[firstWrong - 1]!;
 }
+
+export const descriptor: ModelDescriptor = {
+  name: 'taxonomy',
+  family: 'model',
+  card,
+  variants: ['taxonomy_cutpoints'],
+  create: (s, name = 'taxonomy') =>
+    name === 'taxonomy_cutpoints'
+      ? createTaxonomy({ ...capSettings(s), method: 'cutpoints', ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}) })
+      : createTaxonomy({ ...capSettings(s), method: 'structured' }),
+  examples: [
+    {
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['Paris'],
+        candidate: 'Paris, and it is in Germany.',
+        nli: [{ goldToCandidate: { entailment: 0.1, neutral: 0.1, contradiction: 0.8 }, candidateToGold: { entailment: 0.9, neutral: 0.05, contradiction: 0.05 } }],
+      },
+      given: 'NLI probabilities in the input: p→g entailed (0.9), g→p contradicted (0.8); no NLI model for the clause check',
+      // Over-inclusive (p→g entails, g→p does not); invalid because P_con(g→p) = 0.8 ≥ κ. Score: CAP = 0.85·0.13 + 0.15·0.915.
+      expected: { score: 0.248, decision: false, class: 'overinclusive-invalid' },
+    },
+  ],
+};

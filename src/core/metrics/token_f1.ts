@@ -7,6 +7,7 @@
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { overlapWithCounts, prfFromOverlap, quote, round, tokenCounts } from './common.ts';
+import { normalizationOption, thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Bag-of-tokens overlap between the candidate and the best gold answer.',
@@ -51,3 +52,17 @@ export function createTokenF1(options: TokenF1Options = {}): Metric {
     },
   };
 }
+
+export const descriptor: LexicalDescriptor = {
+  name: 'token_f1',
+  family: 'lexical',
+  card,
+  default: true,
+  create: (s, name = 'token_f1') => createTokenF1({ ...normalizationOption(s), ...thresholdOption(s, name) }),
+  examples: [
+    {
+      item: { question: 'Who painted the Mona Lisa?', golds: ['Leonardo da Vinci'], candidate: 'da Vinci' },
+      expected: { score: 0.8, decision: true, explanation: 'best gold "Leonardo da Vinci": P=1 R=0.667 F1=0.8' },
+    },
+  ],
+};

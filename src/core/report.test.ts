@@ -1,0 +1,75 @@
+/** The one agreement report: rounded once, best chosen once, empty metrics left out, the CLI's JSON form. */
+import { describe, expect, it } from 'vitest';
+import { agreementJson, agreementSummary, formatStat, roundStat } from './report.ts';
+import { agreement, type RowResults } from './run.ts';
+import type { CapClass, QaRow } from './types.ts';
+
+const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({ row: i + 1, id: `r${i}`, question: `q${i}`, golds: [`gold ${i}`], candidate: `cand ${i}`, ...over });
+const res = (scores: Record<string, number | null>, why = 'needs an NLI model, or nli probabilities in the input'): RowResults =>
+  Object.fromEntries(Object.entries(scores).map(([m, s]) => [m, { score: s, decision: s === null ? null : s >= 0.5, explanation: s === null ? why : '' }]));
+
+describe('roundStat / formatStat', () => {
+  it('rounds once to 4 decimals and prints exactly those digits', () => {
+    expect(roundStat(0.221458116580297)).toBe(0.2215);
+    expect(formatStat(roundStat(0.221458116580297))).toBe('0.2215');
+    expect(roundStat(-0.00001)).toBe(0);
+    expect(Object.is(roundStat(-0.00001), -0)).toBe(false);
+    expect(formatStat(null)).toBe('—');
+    expect(formatStat(1)).toBe('1.0000');
+  });
+});
+
+describe('agreementSummary', () => {
+  const classes: CapClass[] = ['exact', 'equivalent', 'partial', 'invalid', 'contradictory', 'exact'];
+  const rows = classes.map((cls, i) => row(i, { label: { kind: 'taxonomy', cls } }));
+  // a is monotone; b is a third of a; c (a model metric whose model failed) scored nothing.
+  const a = [1, 0.9, 0.6, 0.3, 0.1, 0.95];
+  const results = a.map((x, i) => res({ a: x, b: i === 2 ? 0.9 : x / 3, c: null }));
+  const metrics = ['a', 'b', 'c'].map((name) => ({ name, threshold: 0.5 }));
+
+  it('every statistic is the exact one rounded once', () => {
+    const s = agreementSummary(rows, results, metrics, { binaryFromClasses: true, resamples: 50 });
+    const exact = agreement(rows, results, metrics.slice(0, 2)).taxonomy!;
+    for (const m of ['a', 'b']) {
+      expect(s.taxonomy![m]!.spearman).toBe(roundStat(exact[m]!.spearman));
+      expect(s.taxonomy![m]!.kendall).toBe(roundStat(exact[m]!.kendall));
+      for (const [k, v] of Object.entries(s.taxonomy![m]!.hardPairs)) expect(v).toBe(roundStat(exact[m]!.hardPairs[k as never]));
+      for (const e of Object.values(s.binary![m]!.report.metrics)) {
+        if (e.value !== null) expect(e.value).toBe(roundStat(e.value));
+        if (e.ci) expect(e.ci).toEqual(e.ci.map((x) => roundStat(x)));
+      }
+    }
+  });
+
+  it('leaves a metric that scored no labelled row out of every table, and says why', () => {
+    const s = agreementSummary(rows, results, metrics, { binaryFromClasses: true, resamples: 0 });
+    expect(Object.keys(s.taxonomy!)).toEqual(['a', 'b']);
+    expect(Object.keys(s.binary!)).toEqual(['a', 'b']);
+    expect(s.omitted).toEqual({ c: 'no labelled row was scored: needs an NLI model, or nli probabilities in the input' });
+    expect(agreementJson(s).omitted).toEqual(s.omitted);
+  });
+
+  it('picks the best metric and the column leaders on the shown numbers', () => {
+    const s = agreementSummary(rows, results, metrics, { binaryFromClasses: true, resamples: 0 });
+    expect(s.best.taxonomy).toBe('a');
+    expect(s.leaders.taxonomy.spearman).toEqual(['a']);
+    expect(s.leaders.taxonomy.violations).toEqual(['a']);
+    // Binary: b is below 0.5 on every row but the partial one (labelled incorrect), so a has the better MCC.
+    expect(s.best.binary).toBe('a');
+    // Ties on the shown numbers are ties: a metric differing from a only below the 4th decimal leads with it.
+    const near = results.map((r, i) => ({ ...r, a2: { ...r.a!, score: a[i]! - 1e-7 } }));
+    const t = agreementSummary(rows, near, [...metrics, { name: 'a2', threshold: 0.5 }], { resamples: 0 });
+    expect(t.leaders.taxonomy.spearman).toEqual(['a', 'a2']);
+    expect(t.best.taxonomy).toBe('a');
+  });
+
+  it('in the CLI JSON form: the label kind only, snake_case names, same numbers', () => {
+    const s = agreementSummary(rows, results, metrics, { resamples: 0 });
+    expect(s.binary).toBeNull();
+    const j = agreementJson(s, 2) as { n: number; skipped: number; label_kind: string; best: string; metrics: Record<string, Record<string, unknown>> };
+    expect(j).toMatchObject({ n: 6, skipped: 2, label_kind: 'taxonomy', best: 'a' });
+    expect(j.metrics.a!.spearman).toBe(s.taxonomy!.a!.spearman);
+    expect(j.metrics.a!.pairwise_accuracy).toBe(s.taxonomy!.a!.pairwiseAccuracy);
+    expect(Object.keys(j.metrics)).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The agreement report every surface shows: `verity evaluate` (text and --json), the Score page's report and
+ * its JSON export, and the Learn page. It is built once here from the scored rows, rounded once here
+ * (REPORT_DECIMALS, in `roundSummary`), and the best metric is chosen here, on the rounded numbers, so that what
+ * looks tied on screen is tied. Plain data: it crosses the worker boundary and is written as JSON unchanged.
+ * Renderers print its numbers with `formatStat`, which adds no rounding of its own.
+ */
+import { labelIsCorrect } from './io/fields.ts';
+import { agreement, type BinaryMetricReport } from './run.ts';
+import type { RowResults } from './run.ts';
+import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
+import type { BinaryMetric, BinaryReport, BootstrapOptions, Estimate } from './agreement/binary.ts';
+import type { QaRow } from './types.ts';
+
+/** Decimals of every statistic in the report, on every surface. */
+export const REPORT_DECIMALS = 4;
+const SCALE = 10 ** REPORT_DECIMALS;
+
+/** The one rounding of the report (−0 becomes 0, so it prints and serializes as 0). */
+export function roundStat(x: number): number;
+export function roundStat(x: number | null): number | null;
+export function roundStat(x: number | null): number | null {
+  return x === null ? null : Math.round(x * SCALE) / SCALE || 0;
+}
+
+/** How every renderer prints a report number: its REPORT_DECIMALS digits (already rounded, so no second rounding). */
+export const formatStat = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(REPORT_DECIMALS));
+
+/** The binary agreement columns, in display order. */
+export const BINARY_COLUMNS = ['accuracy', 'precision', 'recall', 'f1', 'mcc', 'balancedAccuracy', 'kappa', 'auc'] as const satisfies readonly BinaryMetric[];
+export type BinaryColumn = (typeof BINARY_COLUMNS)[number];
+
+/** The monotonicity columns, in display order; violations are better when fewer, the others when higher. */
+export const TAXONOMY_COLUMNS = ['spearman', 'kendall', 'pairwiseAccuracy', 'violations', ...(Object.keys(HARD_PAIRS) as HardPair[])] as const;
+export type TaxonomyColumn = 'spearman' | 'kendall' | 'pairwiseAccuracy' | 'violations' | HardPair;
+
+export function taxonomyValue(t: TaxonomyReport, c: TaxonomyColumn): number | null {
+  switch (c) {
+    case 'spearman':
+      return t.spearman;
+    case 'kendall':
+      return t.kendall;
+    case 'pairwiseAccuracy':
+      return t.pairwiseAccuracy;
+    case 'violations':
+      return t.violations.count;
+    default:
+      return t.hardPairs[c];
+  }
+}
+
+export interface AgreementSummary {
+  /** Labelled rows. */
+  n: number;
+  /** Rows not used: unlabelled or with a bad label (file-level skips are added by the caller). */
+  skipped: number;
+  labelKind: 'binary' | 'taxonomy' | null;
+  /** Binary agreement; for class labels (when asked for) with exact … overinclusive-valid as correct. */
+  binary: Record<string, BinaryMetricReport> | null;
+  /** The monotonicity protocol, when every label is one of the eight classes. */
+  taxonomy: Record<string, TaxonomyReport> | null;
+  /** The metric with the best MCC (binary) and the best Spearman ρ (taxonomy); the first on ties. */
+  best: { binary: string | null; taxonomy: string | null };
+  /** Per column, every metric with the best value shown (fewest violations; otherwise highest). */
+  leaders: { binary: Partial<Record<BinaryColumn, string[]>>; taxonomy: Partial<Record<TaxonomyColumn, string[]>> };
+  /** Metrics left out of the tables because they scored no labelled row (e.g. their model did not load), and why. */
+  omitted: Record<string, string>;
+}
+
+export interface SummaryOptions extends BootstrapOptions {
+  /** With class labels, also the binary table (labels reduced to correct / incorrect). The Score page shows both. */
+  binaryFromClasses?: boolean;
+}
+
+const roundEstimate = (e: Estimate): Estimate => ({ value: roundStat(e.value), ci: e.ci ? [roundStat(e.ci[0]), roundStat(e.ci[1])] : null });
+
+/** The one place the report is rounded. */
+function roundSummary(
+  binary: Record<string, BinaryMetricReport> | null,
+  taxonomy: Record<string, TaxonomyReport> | null,
+): { binary: Record<string, BinaryMetricReport> | null; taxonomy: Record<string, TaxonomyReport> | null } {
+  const b =
+    binary &&
+    Object.fromEntries(
+      Object.entries(binary).map(([m, { threshold, report }]) => [
+        m,
+        {
+          threshold: roundStat(threshold),
+          report: { ...report, metrics: Object.fromEntries(Object.entries(report.metrics).map(([k, e]) => [k, roundEstimate(e)])) as BinaryReport['metrics'] },
+        },
+      ]),
+    );
+  const t =
+    taxonomy &&
+    Object.fromEntries(
+      Object.entries(taxonomy).map(([m, r]): [string, TaxonomyReport] => [
+        m,
+        {
+          ...r,
+          spearman: roundStat(r.spearman),
+          kendall: roundStat(r.kendall),
+          pairwiseAccuracy: roundStat(r.pairwiseAccuracy),
+          classes: Object.fromEntries(Object.entries(r.classes).map(([c, s]) => [c, { count: s.count, mean: roundStat(s.mean), std: roundStat(s.std) }])) as TaxonomyReport['classes'],
+          violations: { ...r.violations, pairs: r.violations.pairs.map((v) => ({ ...v, meanHigher: roundStat(v.meanHigher), meanLower: roundStat(v.meanLower) })) },
+          hardPairs: Object.fromEntries(Object.entries(r.hardPairs).map(([k, v]) => [k, roundStat(v)])) as TaxonomyReport['hardPairs'],
+        },
+      ]),
+    );
+  return { binary: b, taxonomy: t };
+}
+
+/** Metrics whose value in a column is the best (highest, or lowest when `fewest`); none when no value exists. */
+function leadersOf<R>(entries: [string, R][], value: (r: R) => number | null, fewest = false): string[] {
+  let best: number | null = null;
+  for (const [, r] of entries) {
+    const v = value(r);
+    if (v !== null && (best === null || (fewest ? v < best : v > best))) best = v;
+  }
+  return best === null ? [] : entries.filter(([, r]) => value(r) === best).map(([m]) => m);
+}
+
+/**
+ * The agreement of each metric with the human labels, as every surface shows it. Taxonomy when every label
+ * is one of the eight classes (plus the binary reduction with `binaryFromClasses`), else binary. A metric
+ * that scored no labelled row (its model failed to load, or it does not apply to this file) is left out of
+ * the tables and listed in `omitted` with the reason its rows give.
+ */
+export function agreementSummary(
+  rows: readonly QaRow[],
+  results: readonly RowResults[],
+  metrics: readonly { name: string; threshold: number }[],
+  opts: SummaryOptions = {},
+): AgreementSummary {
+  const scored = rows.slice(0, results.length);
+  const labelled = scored.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);
+  const taxonomyLabels = labelled.length > 0 && labelled.every((i) => scored[i]!.label!.kind === 'taxonomy');
+  const omitted: Record<string, string> = {};
+  const kept = metrics.filter((m) => {
+    if (labelled.length === 0) return true;
+    if (labelled.some((i) => results[i]![m.name]?.score != null)) return true;
+    const why = labelled.map((i) => results[i]![m.name]?.explanation).find((e) => e);
+    omitted[m.name] = why ? `no labelled row was scored: ${why}` : 'no labelled row was scored';
+    return false;
+  });
+  const { resamples, seed, level } = opts;
+  const bootstrap: BootstrapOptions = { ...(resamples !== undefined ? { resamples } : {}), ...(seed !== undefined ? { seed } : {}), ...(level !== undefined ? { level } : {}) };
+  let binary: AgreementSummary['binary'] = null;
+  let taxonomy: AgreementSummary['taxonomy'] = null;
+  if (labelled.length > 0) {
+    if (taxonomyLabels) taxonomy = agreement(scored, results, kept).taxonomy ?? null;
+    if (!taxonomyLabels || opts.binaryFromClasses) {
+      const asBinary = taxonomyLabels ? scored.map((r) => (r.label ? { ...r, label: { kind: 'binary' as const, correct: labelIsCorrect(r.label) } } : r)) : scored;
+      binary = agreement(asBinary, results, kept, bootstrap).binary ?? null;
+    }
+  }
+  const rounded = roundSummary(binary, taxonomy);
+  const b = Object.entries(rounded.binary ?? {});
+  const t = Object.entries(rounded.taxonomy ?? {});
+  const leaders: AgreementSummary['leaders'] = { binary: {}, taxonomy: {} };
+  if (b.length) for (const c of BINARY_COLUMNS) leaders.binary[c] = leadersOf(b, (x) => x.report.metrics[c].value);
+  if (t.length) for (const c of TAXONOMY_COLUMNS) leaders.taxonomy[c] = leadersOf(t, (x) => taxonomyValue(x, c), c === 'violations');
+  return {
+    n: labelled.length,
+    skipped: rows.length - labelled.length,
+    labelKind: labelled.length ? (taxonomyLabels ? 'taxonomy' : 'binary') : null,
+    binary: rounded.binary,
+    taxonomy: rounded.taxonomy,
+    best: { binary: rounded.binary ? (leaders.binary.mcc?.[0] ?? null) : null, taxonomy: rounded.taxonomy ? (leaders.taxonomy.spearman?.[0] ?? null) : null },
+    leaders,
+    omitted,
+  };
+}
+
+const SNAKE: Partial<Record<BinaryMetric, string>> = { balancedAccuracy: 'balanced_accuracy', auc: 'roc_auc' };
+
+/**
+ * The report in the CLI's JSON form (`verity evaluate --json`): snake_case names, the statistics of the label
+ * kind only. Renames, adds no rounding. `skippedInFile` adds the rows the reader skipped.
+ */
+export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<string, unknown> {
+  const metrics: Record<string, unknown> = {};
+  if (s.labelKind === 'binary' && s.binary)
+    for (const [name, { threshold, report }] of Object.entries(s.binary)) {
+      const m = report.metrics;
+      metrics[name] = {
+        ...Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].value])),
+        threshold,
+        n: report.n,
+        excluded: report.excluded,
+        confusion: report.confusion,
+        ci: Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].ci])),
+      };
+    }
+  if (s.labelKind === 'taxonomy' && s.taxonomy)
+    for (const [name, t] of Object.entries(s.taxonomy))
+      metrics[name] = {
+        spearman: t.spearman,
+        kendall: t.kendall,
+        pairwise_accuracy: t.pairwiseAccuracy,
+        violations: {
+          count: t.violations.count,
+          of: t.violations.of,
+          pairs: t.violations.pairs.map((v) => ({ higher: v.higher, lower: v.lower, mean_higher: v.meanHigher, mean_lower: v.meanLower })),
+          excluding_ov_partial: t.violations.excluding_ov_partial,
+        },
+        hard_pairs: t.hardPairs,
+        class_means: Object.fromEntries(Object.entries(t.classes).map(([k, v]) => [k, { n: v.count, mean: v.mean, std: v.std }])),
+        n: t.n,
+        excluded: t.excluded,
+      };
+  const best = s.labelKind === 'taxonomy' ? s.best.taxonomy : s.best.binary;
+  return {
+    n: s.n,
+    skipped: s.skipped + skippedInFile,
+    label_kind: s.labelKind,
+    metrics,
+    best,
+    ...(Object.keys(s.omitted).length ? { omitted: s.omitted } : {}),
+  };
+}
