@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reference values for src/core/compare, computed independently of the TypeScript code.
 
-McNemar's exact test from scipy.stats.binomtest, Kendall tau-b from scipy.stats.kendalltau, Holm's step-down
+McNemar's exact test from scipy.stats.binomtest, Kendall tau-b from scipy.stats.kendalltau, the normal tail
+from scipy.stats.norm.sf (bootstrap-SE p-values) and scipy.special.erfc, Holm's step-down
 correction by hand from its definition, percentile intervals from numpy.quantile (linear), and every
 bootstrap replayed with its own mulberry32 (the seeded generator of src/core/util/random.ts), drawing the
 same question indices, so the intervals and bootstrap p-values must match to rounding.
@@ -16,7 +17,7 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 OUT = Path(__file__).resolve().parents[2] / 'test' / 'fixtures' / 'compare-reference.json'
 M32 = 0xFFFFFFFF
@@ -85,13 +86,15 @@ def holm(ps):
     return out
 
 
-def boot_p(draws):
+def boot_p(diff, draws):
+    """Two-sided p from the bootstrap standard error: 2 * P(Z >= |diff| / sd(draws, ddof=1))."""
     d = [x for x in draws if x is not None]
-    if not d:
+    if len(d) < 2:
         return None
-    le = sum(1 for x in d if x <= 0)
-    ge = sum(1 for x in d if x >= 0)
-    return min(1.0, 2 * (min(le, ge) + 1) / (len(d) + 1))
+    se = float(np.std(d, ddof=1))
+    if se == 0:
+        return 1.0 if diff == 0 else 0.0
+    return min(1.0, float(2 * stats.norm.sf(abs(diff) / se)))
 
 
 def make_case(name, seed, S, Q, miss, lab_miss, threshold=0.5):
@@ -160,7 +163,7 @@ def expected(case, B, seed, level, alpha):
         diff = both(sc[a], sc[b])
         draws = [wmean(w, diff) for w in W]
         score_pairs.append({'a': case['systems'][a], 'b': case['systems'][b], 'n': sum(1 for x in diff if x is not None),
-                            'diff': mean(diff), 'ci': interval(draws, level), 'p': boot_p(draws)})
+                            'diff': mean(diff), 'ci': interval(draws, level), 'p': boot_p(mean(diff), draws)})
     for x, adj in zip(score_pairs, holm([x['p'] for x in score_pairs])):
         x['p_holm'] = adj
         x['better'] = (x['a'] if x['diff'] > 0 else x['b']) if adj < alpha and x['diff'] != 0 else None
@@ -202,7 +205,9 @@ def main():
                [(0, 0), (5, 5), (0, 1), (0, 12), (1, 30), (7, 3), (12, 21), (480, 560), (3000, 3150), (40000, 40500), (0, 2000)]]
     holm_cases = [{'p': ps, 'adjusted': holm(ps)} for ps in
                   [[0.01, 0.04, 0.03, 0.005], [0.02, 0.02, 0.5, None, 0.001], [0.3, 0.6, 0.9], [0.4], []]]
+    erfc_points = [0, 0.1, 0.5, 1, 1.49, 1.5, 1.6, 2, 2.5, 3, 5, 10, 20, 26, -0.7, -3]
     out = {
+        'erfc': [{'x': x, 'erfc': float(special.erfc(x))} for x in erfc_points],
         'bootstrap': {'resamples': B, 'seed': seed, 'level': level, 'alpha': alpha},
         'mulberry32_seed42': [rng() for _ in range(5)],
         'mcnemar': mcnemar,

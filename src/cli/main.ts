@@ -15,6 +15,7 @@ import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseC
 import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
+import { registerCompare } from './compare.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 interface CommonOptions {
@@ -408,6 +409,7 @@ export function program(): Command {
     .requiredOption('--candidate <text>', 'the answer to judge')
     .option('--json', 'print one JSON object')
     .action(cmdExplain);
+  registerCompare(p, { common, buildMetrics, modelContext, scoreAll });
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {

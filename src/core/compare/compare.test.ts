@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
 import type { MetricResult, QaRow } from '../types.ts';
-import { agreementSplits, compareTable, disagreements, holm, leaderboard, mcnemarExact, metricRanking, pairedComparisons, type CompareRow } from './index.ts';
+import { agreementSplits, compareTable, disagreements, erfc, holm, leaderboard, mcnemarExact, metricRanking, pairedComparisons, type CompareRow } from './index.ts';
 
 interface RefCase {
   name: string;
@@ -56,6 +56,7 @@ const REF = JSON.parse(readFileSync(new URL('../../../test/fixtures/compare-refe
   bootstrap: { resamples: number; seed: number; level: number; alpha: number };
   mulberry32_seed42: number[];
   mcnemar: { b: number; c: number; p: number }[];
+  erfc: { x: number; erfc: number }[];
   holm: { p: (number | null)[]; adjusted: (number | null)[] }[];
   cases: RefCase[];
 };
@@ -100,6 +101,12 @@ describe('mcnemarExact (scipy.stats.binomtest)', () => {
     expect(mcnemarExact(0, 3).p).toBeCloseTo(0.25, 15);
     // b=1, c=4: P(X ≤ 1) = (1 + 5)/32, two-sided 12/32.
     expect(mcnemarExact(1, 4).p).toBeCloseTo(0.375, 15);
+  });
+});
+
+describe('erfc (scipy.special.erfc)', () => {
+  it.each(REF.erfc)('x = $x', ({ x, erfc: want }) => {
+    expect(Math.abs(erfc(x) - want) / want).toBeLessThan(1e-13);
   });
 });
 
