@@ -46,24 +46,44 @@ const A = [
   { id: 'q5', question: 'Highest mountain?', gold: 'Everest', candidate: 'Everest', label: true },
   { id: 'q6', question: 'Largest planet?', gold: 'Jupiter', candidate: 'Jupiter', label: false },
 ];
-const B_CSV = 'id,question,gold,candidate,label,latency_ms\nq1,Capital of France?,Paris,paris,true,120\nq2,End of WWII?,1945,1944,false,80\nq3,Capital of Australia?,Canberra,Canberra,true,95\nq4,Second city of France?,Lyon,Marseille,false,70\nq7,Longest river?,Nile,Amazon,false,60\n';
+const B_CSV =
+  'id,question,gold,candidate,label,latency_ms\nq1,Capital of France?,Paris,paris,true,120\nq2,End of WWII?,1945,1944,false,80\nq3,Capital of Australia?,Canberra,Canberra,true,95\nq4,Second city of France?,Lyon,Marseille,false,70\nq7,Longest river?,Nile,Amazon,false,60\n';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'verity-compare-'));
   writeFileSync(p('sysA.jsonl'), A.map((r) => JSON.stringify(r)).join('\n'));
   writeFileSync(p('sysB.csv'), B_CSV);
   // The same two systems as one long file with a "run" column.
-  const long = [...A.map((r) => ({ ...r, run: 'sysA' })), ...B_CSV.trim().split('\n').slice(1).map((l) => {
-    const [id, question, gold, candidate, label] = l.split(',');
-    return { id, question, gold, candidate, label, run: 'sysB' };
-  })];
+  const long = [
+    ...A.map((r) => ({ ...r, run: 'sysA' })),
+    ...B_CSV.trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => {
+        const [id, question, gold, candidate, label] = l.split(',');
+        return { id, question, gold, candidate, label, run: 'sysB' };
+      }),
+  ];
   writeFileSync(p('long.jsonl'), long.map((r) => JSON.stringify(r)).join('\n'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('verity compare on two files', () => {
   it('leaderboard, paired test, ranking, coverage report and exports, all as worked by hand', async () => {
-    const r = await verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--metrics', 'exact_match', '--json', '--resamples', '200', '--out', p('board.csv'), '--rows-out', p('rows.jsonl'));
+    const r = await verity(
+      'compare',
+      p('sysA.jsonl'),
+      p('sysB.csv'),
+      '--metrics',
+      'exact_match',
+      '--json',
+      '--resamples',
+      '200',
+      '--out',
+      p('board.csv'),
+      '--rows-out',
+      p('rows.jsonl'),
+    );
     expect(r.stderr).toMatch(/sysA \(.*sysA\.jsonl\): 1 of 7 questions missing \(present in another input\), e\.g\. q7/);
     expect(r.stderr).toMatch(/sysB \(.*sysB\.csv\): 2 of 7 questions missing \(present in another input\), e\.g\. q5, q6\n/);
     expect(r.code).toBe(0);
@@ -71,20 +91,45 @@ describe('verity compare on two files', () => {
     expect(rep.systems).toEqual(['sysA', 'sysB']);
     expect(rep.join_by).toBe('id');
     const board = rep.leaderboard.metrics[0].entries;
-    expect(board.map((e: { system: string; accuracy: { value: number }; human: { correct: number; labelled: number } }) => [e.system, e.accuracy.value, e.human.correct, e.human.labelled])).toEqual([
+    expect(
+      board.map((e: { system: string; accuracy: { value: number }; human: { correct: number; labelled: number } }) => [
+        e.system,
+        e.accuracy.value,
+        e.human.correct,
+        e.human.labelled,
+      ]),
+    ).toEqual([
       ['sysA', 5 / 6, 4, 6],
       ['sysB', 2 / 5, 2, 5],
     ]);
     const pair = rep.paired.metrics[0].pairs[0];
-    expect([pair.accuracy.n, pair.accuracy.mcnemar.b, pair.accuracy.mcnemar.c, pair.accuracy.mcnemar.p, pair.accuracy.better]).toEqual([4, 2, 1, 1, null]);
+    expect([pair.accuracy.n, pair.accuracy.mcnemar.b, pair.accuracy.mcnemar.c, pair.accuracy.mcnemar.p, pair.accuracy.better]).toEqual([
+      4,
+      2,
+      1,
+      1,
+      null,
+    ]);
     expect(rep.ranking.metrics[0].kendallTau).toBe(1);
     // Exports: the leaderboard as CSV, every row with its system and the extra input column.
     const csv = readFileSync(p('board.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('metric,threshold,rank,system,rows,decided,accuracy,accuracy_lo,accuracy_hi,mean,mean_lo,mean_hi,human_correct,human_labelled,human_accuracy,human_lo,human_hi,gap,gap_lo,gap_hi,kendall_tau');
+    expect(csv[0]).toBe(
+      'metric,threshold,rank,system,rows,decided,accuracy,accuracy_lo,accuracy_hi,mean,mean_lo,mean_hi,human_correct,human_labelled,human_accuracy,human_lo,human_hi,gap,gap_lo,gap_hi,kendall_tau',
+    );
     expect(csv[2]!.startsWith('exact_match,1,2,sysB,5,5,0.4,')).toBe(true);
-    const rows = readFileSync(p('rows.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(p('rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(11);
-    expect(rows[6]).toMatchObject({ system: 'sysB', id: 'q1', candidate: 'paris', label: true, latency_ms: '120', metrics: { exact_match: { score: 1 } } });
+    expect(rows[6]).toMatchObject({
+      system: 'sysB',
+      id: 'q1',
+      candidate: 'paris',
+      label: true,
+      latency_ms: '120',
+      metrics: { exact_match: { score: 1 } },
+    });
   });
 
   it('the same numbers from one long file with a system column, and the same output twice', async () => {
@@ -96,7 +141,9 @@ describe('verity compare on two files', () => {
     expect(a.stdout).toBe(b.stdout);
     const rep = JSON.parse(a.stdout);
     expect(rep.layout).toBe('system-column');
-    const files = JSON.parse((await verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--metrics', 'exact_match', '--json', '--resamples', '200')).stdout);
+    const files = JSON.parse(
+      (await verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--metrics', 'exact_match', '--json', '--resamples', '200')).stdout,
+    );
     expect(rep.leaderboard).toEqual(files.leaderboard);
     expect(rep.paired).toEqual(files.paired);
   });
@@ -135,7 +182,8 @@ describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five sy
     expect(rep.layout).toBe('wide');
     expect(rep.systems).toEqual(systems);
     expect([rep.rows, rep.labelled]).toEqual([9690, 9690]);
-    for (const e of rep.leaderboard.metrics[0].entries) expect({ correct: e.human.correct, labelled: e.human.labelled }).toEqual(plain[e.system]);
+    for (const e of rep.leaderboard.metrics[0].entries)
+      expect({ correct: e.human.correct, labelled: e.human.labelled }).toEqual(plain[e.system]);
     expect(Object.values(plain).reduce((a, x) => a + x.correct, 0)).toBe(8221);
   }, 120_000);
 });

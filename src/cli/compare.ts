@@ -10,7 +10,15 @@ import Papa from 'papaparse';
 import { readInput, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { parseMapSpec } from '../core/io/fields.ts';
 import { outputRecord, type RowResults } from '../core/run.ts';
-import { compareReport, describeKey, mapSystemFiles, type CompareReport, type FilesInput, type KeyBy, type SystemMapOptions } from '../core/compare/index.ts';
+import {
+  compareReport,
+  describeKey,
+  mapSystemFiles,
+  type CompareReport,
+  type FilesInput,
+  type KeyBy,
+  type SystemMapOptions,
+} from '../core/compare/index.ts';
 import { NEEDS_NEUTRALIZING } from '../core/io/formula.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
@@ -49,7 +57,14 @@ async function readFile(file: string): Promise<InputTable> {
     bytes = readFileSync(file === '-' ? 0 : file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new VerityError(code === 'ENOENT' ? `cannot read ${file}: no such file` : code === 'EISDIR' ? `${file} is a directory, not a file` : `cannot read ${file}: ${(e as Error).message}`, 'input');
+    throw new VerityError(
+      code === 'ENOENT'
+        ? `cannot read ${file}: no such file`
+        : code === 'EISDIR'
+          ? `${file} is a directory, not a file`
+          : `cannot read ${file}: ${(e as Error).message}`,
+      'input',
+    );
   }
   try {
     return await readInput(bytes, file);
@@ -118,7 +133,16 @@ export function reportText(rep: CompareReport): string {
     const hasHuman = lb.entries.some((e) => e.human);
     L.push(
       table(
-        ['rank', 'system', 'n', 'accuracy', '95% CI', 'mean score', '95% CI', ...(hasHuman ? ['human acc', '95% CI', 'metric − human', '95% CI'] : [])],
+        [
+          'rank',
+          'system',
+          'n',
+          'accuracy',
+          '95% CI',
+          'mean score',
+          '95% CI',
+          ...(hasHuman ? ['human acc', '95% CI', 'metric − human', '95% CI'] : []),
+        ],
         lb.entries.map((e) => {
           const g = ranking?.gaps.find((x) => x.system === e.system);
           return [
@@ -166,8 +190,13 @@ export function reportText(rep: CompareReport): string {
     }
     if (ranking) {
       const disc = ranking.discordant.map((d) => `${d.a}/${d.b}`).join(', ') || 'none';
-      const ties = ranking.tiedInOne.length ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => `${d.a}/${d.b}`).join(', ')}` : '';
-      L.push('', `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${ranking.systems} systems; pairs ordered the other way: ${disc}${ties}`);
+      const ties = ranking.tiedInOne.length
+        ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => `${d.a}/${d.b}`).join(', ')}`
+        : '';
+      L.push(
+        '',
+        `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${ranking.systems} systems; pairs ordered the other way: ${disc}${ties}`,
+      );
     }
   }
   if (humanPairs && humanPairs.pairs.length) {
@@ -177,7 +206,16 @@ export function reportText(rep: CompareReport): string {
         ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict'],
         humanPairs.pairs.map((p) => {
           const a = p.accuracy;
-          return [p.a, p.b, String(a.n), signed(a.diff), ciSigned(a.ci), a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—', pFmt(a.pHolm), a.better ? `${a.better} > ${a.better === p.a ? p.b : p.a}` : 'n.s.'];
+          return [
+            p.a,
+            p.b,
+            String(a.n),
+            signed(a.diff),
+            ciSigned(a.ci),
+            a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
+            pFmt(a.pHolm),
+            a.better ? `${a.better} > ${a.better === p.a ? p.b : p.a}` : 'n.s.',
+          ];
         }),
         2,
       ),
@@ -261,8 +299,13 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
         .argument('<files...>', 'one file with several systems (system column or answer_<system> columns), or one file per system')
         .description('compare systems: leaderboard with intervals, paired tests (Holm), metric vs human ranking'),
     )
-    .option('--system-column <column>', 'the column naming each row\'s system (default: system, model, source or run)')
-    .addOption(new Option('--join-by <rule>', 'how rows of different systems are paired (default: id when every file has one, else question + gold)').choices(['id', 'question', 'record']))
+    .option('--system-column <column>', "the column naming each row's system (default: system, model, source or run)")
+    .addOption(
+      new Option(
+        '--join-by <rule>',
+        'how rows of different systems are paired (default: id when every file has one, else question + gold)',
+      ).choices(['id', 'question', 'record']),
+    )
     .option('--json', 'print one JSON object')
     .option('--seed <n>', 'bootstrap seed', '42')
     .option('--resamples <n>', 'bootstrap resamples (0 = no intervals, no bootstrap p)', '1000')
@@ -274,8 +317,10 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       const resamples = intOption(o.resamples, '--resamples', 1000);
       const alpha = Number(o.alpha ?? '0.05');
       if (!(alpha > 0 && alpha < 1)) throw new VerityError(`--alpha expects a number between 0 and 1, got "${o.alpha}"`, 'usage');
-      if (o.out !== undefined && !/\.(csv|json)$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .csv or .json file name`, 'usage');
-      if (o.rowsOut !== undefined && !/\.jsonl$/i.test(o.rowsOut)) throw new VerityError(`--rows-out ${o.rowsOut}: use a .jsonl file name`, 'usage');
+      if (o.out !== undefined && !/\.(csv|json)$/i.test(o.out))
+        throw new VerityError(`--out ${o.out}: use a .csv or .json file name`, 'usage');
+      if (o.rowsOut !== undefined && !/\.jsonl$/i.test(o.rowsOut))
+        throw new VerityError(`--rows-out ${o.rowsOut}: use a .jsonl file name`, 'usage');
       const metrics = deps.buildMetrics(o);
       const input = await loadSystems(files, o);
       const ctx = await deps.modelContext(metrics, o);
@@ -283,12 +328,16 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       const { report } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
       const json = reportJson(report, input);
       if (o.out && /\.json$/i.test(o.out)) writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);
-      else if (o.out) writeFileSync(o.out, `${Papa.unparse(leaderboardRows(report), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`);
+      else if (o.out)
+        writeFileSync(o.out, `${Papa.unparse(leaderboardRows(report), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`);
       if (o.rowsOut) {
         const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-        await writeLines(o.rowsOut, (function* () {
-          for (let i = 0; i < input.rows.length; i++) yield JSON.stringify(rowRecord(input.rows[i]!, results[i]!, detailed));
-        })());
+        await writeLines(
+          o.rowsOut,
+          (function* () {
+            for (let i = 0; i < input.rows.length; i++) yield JSON.stringify(rowRecord(input.rows[i]!, results[i]!, detailed));
+          })(),
+        );
       }
       process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(report));
     });

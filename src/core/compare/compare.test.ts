@@ -7,7 +7,18 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
 import type { MetricResult, QaRow } from '../types.ts';
-import { agreementSplits, compareTable, disagreements, erfc, holm, leaderboard, mcnemarExact, metricRanking, pairedComparisons, type CompareRow } from './index.ts';
+import {
+  agreementSplits,
+  compareTable,
+  disagreements,
+  erfc,
+  holm,
+  leaderboard,
+  mcnemarExact,
+  metricRanking,
+  pairedComparisons,
+  type CompareRow,
+} from './index.ts';
 
 interface RefCase {
   name: string;
@@ -29,7 +40,16 @@ interface RefCase {
     }[];
     accuracy_pairs: DecPair[];
     human_pairs: DecPair[];
-    score_pairs: { a: string; b: string; n: number; diff: number; ci: [number, number]; p: number; p_holm: number; better: string | null }[];
+    score_pairs: {
+      a: string;
+      b: string;
+      n: number;
+      diff: number;
+      ci: [number, number];
+      p: number;
+      p_holm: number;
+      better: string | null;
+    }[];
     ranking: {
       kendall_tau: number | null;
       discordant: [string, string][];
@@ -86,7 +106,10 @@ function tableOf(c: RefCase) {
       results.push({ m: { score, decision: score === null ? null : score >= c.threshold, explanation: '' } });
     });
   });
-  return compareTable(rows, results, [{ name: 'm', threshold: c.threshold }], { systems: c.systems, keys: c.scores[0]!.map((_, q) => `q${q}`) });
+  return compareTable(rows, results, [{ name: 'm', threshold: c.threshold }], {
+    systems: c.systems,
+    keys: c.scores[0]!.map((_, q) => `q${q}`),
+  });
 }
 
 describe('mcnemarExact (scipy.stats.binomtest)', () => {
@@ -203,11 +226,23 @@ describe('by hand', () => {
   //   B   .2 ✗ / F  .9 ✓ / T  .1 ✗ / F   —            metric 1/3, human 1/3 (no row for q4)
   //   C   .4 ✗ / T  .3 ✗ / T  .8 ✓ / T  .2 ✗ / F      metric 1/4, human 3/4
   const cells: [string, string, number, boolean][] = [
-    ['A', 'q1', 0.9, true], ['A', 'q2', 0.8, true], ['A', 'q3', 0.6, false], ['A', 'q4', 0.7, true],
-    ['B', 'q1', 0.2, false], ['B', 'q2', 0.9, true], ['B', 'q3', 0.1, false],
-    ['C', 'q1', 0.4, true], ['C', 'q2', 0.3, true], ['C', 'q3', 0.8, true], ['C', 'q4', 0.2, false],
+    ['A', 'q1', 0.9, true],
+    ['A', 'q2', 0.8, true],
+    ['A', 'q3', 0.6, false],
+    ['A', 'q4', 0.7, true],
+    ['B', 'q1', 0.2, false],
+    ['B', 'q2', 0.9, true],
+    ['B', 'q3', 0.1, false],
+    ['C', 'q1', 0.4, true],
+    ['C', 'q2', 0.3, true],
+    ['C', 'q3', 0.8, true],
+    ['C', 'q4', 0.2, false],
   ];
-  const rows: (CompareRow & Partial<QaRow>)[] = cells.map(([system, key, , label]) => ({ system, key, label: { kind: 'binary', correct: label } }));
+  const rows: (CompareRow & Partial<QaRow>)[] = cells.map(([system, key, , label]) => ({
+    system,
+    key,
+    label: { kind: 'binary', correct: label },
+  }));
   const results = cells.map(([, , score]) => ({ m: { score, decision: score >= 0.5, explanation: '' } }));
   const t = compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]);
 

@@ -35,7 +35,10 @@ export interface Disagreement {
 
 export function disagreements(t: CompareTable, query: DisagreementQuery): Disagreement[] {
   const dec = query.metric === 'human' ? t.human : t.decision[query.metric];
-  if (!dec) throw new RangeError(`no metric "${query.metric}" in the comparison; metrics are ${t.metrics.map((m) => m.name).join(', ')}${t.labelled ? ', human' : ''}`);
+  if (!dec)
+    throw new RangeError(
+      `no metric "${query.metric}" in the comparison; metrics are ${t.metrics.map((m) => m.name).join(', ')}${t.labelled ? ', human' : ''}`,
+    );
   const S = t.systems.length;
   const Q = t.keys.length;
   let only = -1;

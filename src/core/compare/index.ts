@@ -17,5 +17,25 @@ export { agreementSplits, disagreements } from './disagreements.ts';
 export type { Disagreement, DisagreementQuery } from './disagreements.ts';
 export { compareReport, compareReportOf } from './report.ts';
 export type { CompareReport } from './report.ts';
-export { SYSTEM_ALIASES, coverage, coverageNotes, describeKey, detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName } from './inputs.ts';
-export type { Coverage, FilesInput, KeyBy, SystemCoverage, SystemFile, SystemInput, SystemMapOptions, SystemRow, WideLayout, WideSystem } from './inputs.ts';
+export {
+  SYSTEM_ALIASES,
+  coverage,
+  coverageNotes,
+  describeKey,
+  detectWideLayout,
+  mapSystemFiles,
+  mapSystemRows,
+  systemFromFileName,
+} from './inputs.ts';
+export type {
+  Coverage,
+  FilesInput,
+  KeyBy,
+  SystemCoverage,
+  SystemFile,
+  SystemInput,
+  SystemMapOptions,
+  SystemRow,
+  WideLayout,
+  WideSystem,
+} from './inputs.ts';

@@ -56,8 +56,24 @@ describe('one file with a system column', () => {
 describe('the wide layout (EVOUNA)', () => {
   const table = parseTable(
     JSON.stringify([
-      { question: 'Q1', golden_answer: 'David Seville', answer_fid: 'David Seville', judge_fid: true, answer_gpt4: 'Ross Bagdasarian', judge_gpt4: 'nan', improper: false },
-      { question: 'Q2', golden_answer: 'Lyon', answer_fid: 'Paris', judge_fid: false, answer_gpt4: 'Lyon', judge_gpt4: true, improper: true },
+      {
+        question: 'Q1',
+        golden_answer: 'David Seville',
+        answer_fid: 'David Seville',
+        judge_fid: true,
+        answer_gpt4: 'Ross Bagdasarian',
+        judge_gpt4: 'nan',
+        improper: false,
+      },
+      {
+        question: 'Q2',
+        golden_answer: 'Lyon',
+        answer_fid: 'Paris',
+        judge_fid: false,
+        answer_gpt4: 'Lyon',
+        judge_gpt4: true,
+        improper: true,
+      },
       { question: 'Q3', golden_answer: 'x', answer_fid: null, judge_fid: false, answer_gpt4: 'x', judge_gpt4: true, improper: false },
     ]),
   );
@@ -78,7 +94,9 @@ describe('the wide layout (EVOUNA)', () => {
     expect(r.layout).toBe('wide');
     expect(r.keyBy).toBe('record');
     expect(r.systems).toEqual(['fid', 'gpt4']);
-    expect(r.rows.map((x) => [x.system, x.key, x.golds, x.candidate, x.label ? (x.label as { correct: boolean }).correct : 'none'])).toEqual([
+    expect(
+      r.rows.map((x) => [x.system, x.key, x.golds, x.candidate, x.label ? (x.label as { correct: boolean }).correct : 'none']),
+    ).toEqual([
       ['fid', 'row 1', ['David Seville'], 'David Seville', true],
       ['fid', 'row 3', ['x'], '', false],
       ['gpt4', 'row 1', ['David Seville'], 'Ross Bagdasarian', 'none'],

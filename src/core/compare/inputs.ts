@@ -121,7 +121,12 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
     const v = rec.data[column];
     const system = v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : JSON.stringify(v);
     if (!system) {
-      issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity: 'error', message: `row ${rec.row}: no system in column "${column}"; skipped` });
+      issues.push({
+        row: rec.row,
+        ...(rec.line !== undefined ? { line: rec.line } : {}),
+        severity: 'error',
+        message: `row ${rec.row}: no system in column "${column}"; skipped`,
+      });
       continue;
     }
     let t = out.get(system);
@@ -132,7 +137,14 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
 }
 
 /** Maps one system's records and keys them. */
-function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, keyBy: KeyBy, exclude: ReadonlySet<string>, out: SystemInput): void {
+function mapSystem(
+  system: string,
+  table: ParsedTable,
+  opts: SystemMapOptions,
+  keyBy: KeyBy,
+  exclude: ReadonlySet<string>,
+  out: SystemInput,
+): void {
   const mapped = mapRows(table, opts);
   for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
   const byRow = new Map(table.records.map((r) => [r.row, r.data] as const));
@@ -158,7 +170,15 @@ function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, k
 
 /** Rows of every system in one table: a system column, the wide layout, or a single system. */
 export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): SystemInput {
-  const out: SystemInput = { rows: [], systems: [], layout: 'single', keyBy: 'question', columns: {}, issues: [...table.issues], notes: [] };
+  const out: SystemInput = {
+    rows: [],
+    systems: [],
+    layout: 'single',
+    keyBy: 'question',
+    columns: {},
+    issues: [...table.issues],
+    notes: [],
+  };
   const improper = opts.skipImproper === false ? undefined : improperColumn(table.columns);
   let records = table.records;
   if (improper) {
@@ -168,7 +188,10 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
   }
   const wide = opts.layout === 'long' || (opts.layout !== 'wide' && opts.map?.candidate) ? null : detectWideLayout(table.columns);
   if (opts.layout === 'wide' && !wide)
-    throw new VerityError(`no wide layout: expected candidate columns such as answer_<system> with judge_<system> labels; the columns are ${table.columns.join(', ')}`, 'input');
+    throw new VerityError(
+      `no wide layout: expected candidate columns such as answer_<system> with judge_<system> labels; the columns are ${table.columns.join(', ')}`,
+      'input',
+    );
 
   if (wide) {
     out.layout = 'wide';
@@ -180,7 +203,9 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
     const columns = [...wide.shared, cand, label, sys];
     const hasId = resolveColumns(columns, map).id !== undefined;
     out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'record');
-    out.notes.push(`wide layout: ${wide.systems.map((s) => `${s.system} (${s.candidate}${s.label ? ` + ${s.label}` : ', no labels'})`).join(', ')}`);
+    out.notes.push(
+      `wide layout: ${wide.systems.map((s) => `${s.system} (${s.candidate}${s.label ? ` + ${s.label}` : ', no labels'})`).join(', ')}`,
+    );
     for (const w of wide.systems) {
       const sub: ParsedTable = {
         format: table.format,
@@ -205,7 +230,8 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
   let systemColumn: string | undefined;
   if (opts.systemColumn !== undefined) {
     systemColumn = lower.get(opts.systemColumn.toLowerCase());
-    if (!systemColumn) throw new VerityError(`--system-column ${opts.systemColumn}: no such column; the columns are ${table.columns.join(', ')}`, 'usage');
+    if (!systemColumn)
+      throw new VerityError(`--system-column ${opts.systemColumn}: no such column; the columns are ${table.columns.join(', ')}`, 'usage');
   } else {
     // A column the mapping claims for another field is not the system column.
     const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));
@@ -277,7 +303,10 @@ export function coverage(rows: readonly { system: string; key: string }[], syste
 export function coverageNotes(c: Coverage, source: (system: string) => string = (s) => s): string[] {
   return c.systems
     .filter((s) => s.missing > 0)
-    .map((s) => `${source(s.system)}: ${s.missing} of ${c.questions} questions missing (present in another input), e.g. ${s.examples.join(', ')}`);
+    .map(
+      (s) =>
+        `${source(s.system)}: ${s.missing} of ${c.questions} questions missing (present in another input), e.g. ${s.examples.join(', ')}`,
+    );
 }
 
 /** A system name from a file name: the base name without its extensions (`runs/gpt4.samples.jsonl` → `gpt4.samples`). */
@@ -307,7 +336,17 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
   const allIds = files.every((f) => resolveColumns(f.table.columns, opts.map).id !== undefined);
   // One file keeps its own rule (a wide file without ids pairs by record); several need a rule every file can follow.
   const keyBy: KeyBy | undefined = opts.keyBy ?? (files.length === 1 ? undefined : allIds ? 'id' : 'question');
-  const out: FilesInput = { rows: [], systems: [], layout: files.length > 1 ? 'files' : 'single', keyBy: keyBy ?? 'question', columns: {}, issues: [], notes: [], sources: {}, coverage: { questions: 0, complete: 0, systems: [] } };
+  const out: FilesInput = {
+    rows: [],
+    systems: [],
+    layout: files.length > 1 ? 'files' : 'single',
+    keyBy: keyBy ?? 'question',
+    columns: {},
+    issues: [],
+    notes: [],
+    sources: {},
+    coverage: { questions: 0, complete: 0, systems: [] },
+  };
   if (files.length > 1 && !allIds && opts.keyBy === undefined) {
     const without = files.filter((f) => resolveColumns(f.table.columns, opts.map).id === undefined).map((f) => f.name);
     out.notes.push(`rows joined by question + gold answers (no id column in ${without.join(', ')})`);

@@ -11,7 +11,7 @@
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
-import { bootstrapSettings, forEachResample, percentileInterval, type BootstrapSettings } from './resample.ts';
+import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
 
 export interface Estimate {
   value: number | null;
@@ -71,22 +71,8 @@ export function humanAccuracy(t: CompareTable, boot: BootstrapSettings = {}): (H
     out.push(labelled ? { correct, labelled, accuracy: correct / labelled, ci: null } : null);
   }
   if (resamples > 0 && t.labelled) {
-    const draws = Array.from({ length: S }, () => new Float64Array(resamples));
-    forEachResample(Q, resamples, seed, (w, b) => {
-      for (let s = 0; s < S; s++) {
-        let num = 0;
-        let den = 0;
-        for (let q = 0; q < Q; q++) {
-          const k = w[q]!;
-          const h = t.human[s * Q + q]!;
-          if (k === 0 || h < 0) continue;
-          num += k * h;
-          den += k;
-        }
-        draws[s]![b] = den ? num / den : NaN;
-      }
-    });
-    out.forEach((h, s) => h && (h.ci = percentileInterval(draws[s]!, level)));
+    const [draws] = resampledMeans([t.human], S, Q, resamples, seed);
+    out.forEach((h, s) => h && (h.ci = percentileInterval(draws![s]!, level)));
   }
   return out;
 }
@@ -133,36 +119,10 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
       });
     }
     if (resamples > 0) {
-      const means = Array.from({ length: S }, () => new Float64Array(resamples));
-      const accs = Array.from({ length: S }, () => new Float64Array(resamples));
-      forEachResample(Q, resamples, seed, (w, b) => {
-        for (let s = 0; s < S; s++) {
-          let sum = 0;
-          let ns = 0;
-          let corr = 0;
-          let nd = 0;
-          for (let q = 0; q < Q; q++) {
-            const k = w[q]!;
-            if (k === 0) continue;
-            const c = s * Q + q;
-            const x = sc[c]!;
-            if (!Number.isNaN(x)) {
-              sum += k * x;
-              ns += k;
-            }
-            const d = dec[c]!;
-            if (d >= 0) {
-              corr += k * d;
-              nd += k;
-            }
-          }
-          means[s]![b] = ns ? sum / ns : NaN;
-          accs[s]![b] = nd ? corr / nd : NaN;
-        }
-      });
+      const [means, accs] = resampledMeans([sc, dec], S, Q, resamples, seed);
       entries.forEach((e, s) => {
-        if (e.mean.value !== null) e.mean.ci = percentileInterval(means[s]!, level);
-        if (e.accuracy.value !== null) e.accuracy.ci = percentileInterval(accs[s]!, level);
+        if (e.mean.value !== null) e.mean.ci = percentileInterval(means![s]!, level);
+        if (e.accuracy.value !== null) e.accuracy.ci = percentileInterval(accs![s]!, level);
       });
     }
     rankEntries(entries);

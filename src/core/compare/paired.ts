@@ -18,7 +18,14 @@ import type { CompareTable } from './table.ts';
 import { holm } from './holm.ts';
 import { mcnemarExact, type McNemar } from './mcnemar.ts';
 import { normalUpperTail } from './normal.ts';
-import { bootstrapSettings, forEachResample, percentileInterval, type BootstrapSettings } from './resample.ts';
+import {
+  bootstrapSettings,
+  forEachResample,
+  percentileInterval,
+  resampledMeans,
+  sameQuestions,
+  type BootstrapSettings,
+} from './resample.ts';
 
 export interface PairedOptions extends BootstrapSettings {
   /** Family-wise error rate for "A > B" (default 0.05). */
@@ -106,45 +113,44 @@ function compareDecisions(t: CompareTable, dec: Int8Array, a: number, b: number)
   };
 }
 
-function pairedDecisionDraws(dec: Int8Array, Q: number, pairs: [number, number][], resamples: number, seed: number): Float64Array[] {
-  const out = pairs.map(() => new Float64Array(resamples));
-  forEachResample(Q, resamples, seed, (w, r) => {
-    pairs.forEach(([a, b], k) => {
-      let num = 0;
-      let den = 0;
-      for (let q = 0; q < Q; q++) {
-        const m = w[q]!;
-        if (m === 0) continue;
-        const x = dec[a * Q + q]!;
-        const y = dec[b * Q + q]!;
-        if (x < 0 || y < 0) continue;
-        num += m * (x - y);
-        den += m;
-      }
-      out[k]![r] = den ? num / den : NaN;
-    });
+/**
+ * Per-resample differences of two systems' means over the questions both have, for every pair. A pair whose
+ * systems have values on the same questions (the usual case) takes the difference of the per-system means of one
+ * shared pass; only the other pairs get a pass of their own.
+ */
+function pairDraws(
+  x: Float64Array | Int8Array,
+  S: number,
+  Q: number,
+  pairs: [number, number][],
+  resamples: number,
+  seed: number,
+): Float64Array[] {
+  const same = pairs.map(([a, b]) => sameQuestions(x, Q, a, b));
+  const means = same.some(Boolean) ? resampledMeans([x], S, Q, resamples, seed)[0]! : null;
+  const out = pairs.map(([a, b], k) => {
+    const d = new Float64Array(resamples);
+    if (same[k]) for (let r = 0; r < resamples; r++) d[r] = means![a]![r]! - means![b]![r]!;
+    return d;
   });
-  return out;
-}
-
-function pairedScoreDraws(sc: Float64Array, Q: number, pairs: [number, number][], resamples: number, seed: number): Float64Array[] {
-  const out = pairs.map(() => new Float64Array(resamples));
-  forEachResample(Q, resamples, seed, (w, r) => {
-    pairs.forEach(([a, b], k) => {
-      let num = 0;
-      let den = 0;
-      for (let q = 0; q < Q; q++) {
-        const m = w[q]!;
-        if (m === 0) continue;
-        const x = sc[a * Q + q]!;
-        const y = sc[b * Q + q]!;
-        if (Number.isNaN(x) || Number.isNaN(y)) continue;
-        num += m * (x - y);
-        den += m;
+  const rest = pairs.map((_, k) => k).filter((k) => !same[k]);
+  if (rest.length)
+    forEachResample(Q, resamples, seed, (w, r) => {
+      for (const k of rest) {
+        const [a, b] = pairs[k]!;
+        let num = 0;
+        let den = 0;
+        for (let q = 0; q < Q; q++) {
+          const m = w[q]!;
+          const u = x[a * Q + q]!;
+          const v = x[b * Q + q]!;
+          if (m === 0 || !(u >= 0) || !(v >= 0)) continue;
+          num += m * (u - v);
+          den += m;
+        }
+        out[k]![r] = den ? num / den : NaN;
       }
-      out[k]![r] = den ? num / den : NaN;
     });
-  });
   return out;
 }
 
@@ -170,12 +176,23 @@ export function bootstrapP(diff: number, draws: ArrayLike<number>): number | nul
   return Math.min(1, 2 * normalUpperTail(Math.abs(diff) / se));
 }
 
-function decisionPairs(t: CompareTable, dec: Int8Array, pairs: [number, number][], settings: Required<BootstrapSettings>, alpha: number): PairComparison[] {
+function decisionPairs(
+  t: CompareTable,
+  dec: Int8Array,
+  pairs: [number, number][],
+  settings: Required<BootstrapSettings>,
+  alpha: number,
+): PairComparison[] {
   const { resamples, seed, level } = settings;
-  const draws = resamples > 0 ? pairedDecisionDraws(dec, t.keys.length, pairs, resamples, seed) : null;
+  const draws = resamples > 0 ? pairDraws(dec, t.systems.length, t.keys.length, pairs, resamples, seed) : null;
   const acc = pairs.map(([a, b], k) => {
     const c = compareDecisions(t, dec, a, b);
-    return { ...c, ci: draws && c.n ? percentileInterval(draws[k]!, level) : null, pHolm: null as number | null, better: null as string | null };
+    return {
+      ...c,
+      ci: draws && c.n ? percentileInterval(draws[k]!, level) : null,
+      pHolm: null as number | null,
+      better: null as string | null,
+    };
   });
   const adj = holm(acc.map((x) => x.mcnemar?.p ?? null));
   return pairs.map(([a, b], k) => {
@@ -195,7 +212,7 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
   const metrics: MetricPairs[] = t.metrics.map((m) => {
     const out = decisionPairs(t, t.decision[m.name]!, pairs, settings, alpha);
     const sc = t.score[m.name]!;
-    const draws = resamples > 0 ? pairedScoreDraws(sc, Q, pairs, resamples, seed) : null;
+    const draws = resamples > 0 ? pairDraws(sc, t.systems.length, Q, pairs, resamples, seed) : null;
     const scores: ScoreComparison[] = pairs.map(([a, b], k) => {
       let n = 0;
       let sa = 0;
@@ -222,7 +239,8 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
     const adj = holm(scores.map((s) => s.p));
     scores.forEach((s, k) => {
       s.pHolm = adj[k]!;
-      if (s.pHolm !== null && s.pHolm < alpha && s.diff !== null && s.diff !== 0) s.better = s.diff > 0 ? t.systems[pairs[k]![0]]! : t.systems[pairs[k]![1]]!;
+      if (s.pHolm !== null && s.pHolm < alpha && s.diff !== null && s.diff !== 0)
+        s.better = s.diff > 0 ? t.systems[pairs[k]![0]]! : t.systems[pairs[k]![1]]!;
       out[k]!.score = s;
     });
     return { metric: m.name, pairs: out };

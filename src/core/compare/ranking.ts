@@ -14,7 +14,7 @@
  */
 import type { CompareTable } from './table.ts';
 import { kendallTauB } from '../agreement/stats.ts';
-import { bootstrapSettings, forEachResample, percentileInterval, type BootstrapSettings } from './resample.ts';
+import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
 
 export interface SystemGap {
   system: string;
@@ -58,7 +58,7 @@ export interface RankingReport {
 function ranksDescending(values: number[]): number[] {
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => b.v - a.v || a.i - b.i);
   const ranks = new Array<number>(values.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i + 1;
     while (j < order.length && order[j]!.v === order[i]!.v) j++;
     for (let k = i; k < j; k++) ranks[order[k]!.i] = (i + 1 + j) / 2;
@@ -100,25 +100,21 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       });
     }
     if (resamples > 0 && t.labelled) {
-      const draws = Array.from({ length: S }, () => new Float64Array(resamples));
-      forEachResample(Q, resamples, seed, (w, r) => {
-        for (let s = 0; s < S; s++) {
-          let num = 0;
-          let den = 0;
-          for (let q = 0; q < Q; q++) {
-            const k = w[q]!;
-            if (k === 0) continue;
-            const c = s * Q + q;
-            const h = t.human[c]!;
-            const d = dec[c]!;
-            if (h < 0 || d < 0) continue;
-            num += k * (d - h);
-            den += k;
-          }
-          draws[s]![r] = den ? num / den : NaN;
+      // The decisions and the labels on the rows that have both: equal masks, so gap = mean(d) − mean(h) per resample.
+      const d = new Int8Array(S * Q).fill(-1);
+      const h = new Int8Array(S * Q).fill(-1);
+      for (let c = 0; c < S * Q; c++)
+        if (dec[c]! >= 0 && t.human[c]! >= 0) {
+          d[c] = dec[c]!;
+          h[c] = t.human[c]!;
         }
+      const [md, mh] = resampledMeans([d, h], S, Q, resamples, seed);
+      gaps.forEach((g, s) => {
+        if (!g.n) return;
+        const diff = new Float64Array(resamples);
+        for (let r = 0; r < resamples; r++) diff[r] = md![s]![r]! - mh![s]![r]!;
+        g.gapCi = percentileInterval(diff, level);
       });
-      gaps.forEach((g, s) => g.n && (g.gapCi = percentileInterval(draws[s]!, level)));
     }
     const ranked = gaps.filter((g) => g.n > 0);
     const mAcc = ranked.map((g) => g.metricAccuracy!);

@@ -54,3 +54,56 @@ export function percentileInterval(values: ArrayLike<number>, level: number): [n
   const alpha = (1 - level) / 2;
   return [quantileSorted(finite, alpha), quantileSorted(finite, 1 - alpha)];
 }
+
+/**
+ * Per-resample weighted means of several channels: `channels[c]` is a system × question array (cell s·Q + q)
+ * whose missing cells are NaN or negative (scores lie in [0, 1]; decisions and labels are 1 / 0 / −1).
+ * Returns out[c][s] = the B resampled means of channel c for system s (NaN when the resample drew none of its
+ * questions). The leaderboard and the paired tests resample the same channels, so results are remembered per
+ * channel array (weakly: they go with the table) and each channel is swept once per (resamples, seed).
+ */
+export function resampledMeans(
+  channels: readonly (Float64Array | Int8Array)[],
+  S: number,
+  Q: number,
+  resamples: number,
+  seed: number,
+): Float64Array[][] {
+  return channels.map((x) => channelMeans(x, S, Q, resamples, seed));
+}
+
+const memo = new WeakMap<Float64Array | Int8Array, Map<string, Float64Array[]>>();
+
+function channelMeans(channel: Float64Array | Int8Array, S: number, Q: number, resamples: number, seed: number): Float64Array[] {
+  const key = `${S}×${Q}:${resamples}:${seed}`;
+  const known = memo.get(channel)?.get(key);
+  if (known) return known;
+  const out = Array.from({ length: S }, () => new Float64Array(resamples));
+  // One array type in the hot loop (Int8Array and Float64Array inputs would make the element access polymorphic).
+  const x = channel instanceof Float64Array ? channel : Float64Array.from(channel);
+  forEachResample(Q, resamples, seed, (w, b) => {
+    for (let s = 0; s < S; s++) {
+      let num = 0;
+      let den = 0;
+      const base = s * Q;
+      for (let q = 0; q < Q; q++) {
+        const k = w[q]!;
+        const v = x[base + q]!;
+        if (k === 0 || !(v >= 0)) continue;
+        num += k * v;
+        den += k;
+      }
+      out[s]![b] = den ? num / den : NaN;
+    }
+  });
+  let byKey = memo.get(channel);
+  if (!byKey) memo.set(channel, (byKey = new Map()));
+  byKey.set(key, out);
+  return out;
+}
+
+/** Whether systems a and b have values on exactly the same questions of a channel. */
+export function sameQuestions(x: ArrayLike<number>, Q: number, a: number, b: number): boolean {
+  for (let q = 0; q < Q; q++) if (x[a * Q + q]! >= 0 !== x[b * Q + q]! >= 0) return false;
+  return true;
+}

@@ -6,7 +6,8 @@
  *   loops over numbers (one million rows = a few typed arrays, no per-row objects).
  * Layout: cell (s, q) is at s·Q + q; scores are NaN and decisions / labels −1 where a system has no row for a
  *   question or the metric did not apply. Systems and questions keep first-seen order unless given.
- * Limits: a (system, key) pair seen twice keeps the first row; the caller (inputs.ts) makes keys unique.
+ * Limits: a (system, key) pair seen twice keeps the first row; the caller (inputs.ts) makes keys unique. The
+ *   arrays are read-only once built: bootstrap draws are remembered per array (resample.ts).
  */
 import type { Label, MetricResult } from '../types.ts';
 import { labelIsCorrect } from '../io/fields.ts';
@@ -91,5 +92,15 @@ export function compareTable(
       if (x.decision !== null) decision[m.name]![cell] = x.decision ? 1 : 0;
     }
   });
-  return { systems: [...sIndex.keys()], keys: [...qIndex.keys()], metrics: metrics.map((m) => ({ ...m })), rowOf, score, decision, human, labelled, duplicates };
+  return {
+    systems: [...sIndex.keys()],
+    keys: [...qIndex.keys()],
+    metrics: metrics.map((m) => ({ ...m })),
+    rowOf,
+    score,
+    decision,
+    human,
+    labelled,
+    duplicates,
+  };
 }

@@ -47,12 +47,16 @@ describe('lm-evaluation-harness --log_samples', () => {
   it('maps doc.question, target, filtered_resps.0 to the plain rows and the same scores', async () => {
     const t = await readInput(fixture('samples_triviaqa_2026-11-23T22-00-00.000000.jsonl'));
     expect(t.source).toBe('jsonl');
-    const got = await rowsOf(t, { map: { id: 'doc.question_id', question: 'doc.question', gold: 'doc.answer.aliases', candidate: 'filtered_resps.0' } });
+    const got = await rowsOf(t, {
+      map: { id: 'doc.question_id', question: 'doc.question', gold: 'doc.answer.aliases', candidate: 'filtered_resps.0' },
+    });
     expect(got.rows).toEqual(plain.rows);
     expect(got.scores).toEqual(plain.scores);
     expect(got.issues).toEqual([]);
     // `target` holds the same aliases.
-    const viaTarget = await rowsOf(t, { map: { id: 'doc.question_id', question: 'doc.question', gold: 'target', candidate: 'filtered_resps.0' } });
+    const viaTarget = await rowsOf(t, {
+      map: { id: 'doc.question_id', question: 'doc.question', gold: 'target', candidate: 'filtered_resps.0' },
+    });
     expect(viaTarget.rows).toEqual(plain.rows);
   });
 });
@@ -78,7 +82,9 @@ describe('Inspect AI eval logs', () => {
   it('says why a log without samples has no rows', async () => {
     const log = JSON.parse(new TextDecoder().decode(fixture('inspect-triviaqa.json'))) as Record<string, unknown>;
     delete log.samples;
-    await expect(readInput(new TextEncoder().encode(JSON.stringify(log)))).rejects.toThrow(/has no samples \(was it written with --no-log-samples/);
+    await expect(readInput(new TextEncoder().encode(JSON.stringify(log)))).rejects.toThrow(
+      /has no samples \(was it written with --no-log-samples/,
+    );
   });
 
   it('numbers epochs into the id', async () => {

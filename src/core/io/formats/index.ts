@@ -50,9 +50,17 @@ export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOp
   magic.set(head, 0);
   magic.set(tail, 8);
   if (blob.size >= 12 && isParquet(magic))
-    return { ...(await readParquet(blobSource(blob), (p) => opts.onProgress?.(Math.round((p.rowsRead / Math.max(1, p.totalRows)) * blob.size), blob.size))), source: 'parquet' };
+    return {
+      ...(await readParquet(blobSource(blob), (p) =>
+        opts.onProgress?.(Math.round((p.rowsRead / Math.max(1, p.totalRows)) * blob.size), blob.size),
+      )),
+      source: 'parquet',
+    };
   // An Inspect log is one JSON object: read whole (they are written whole by Inspect too).
-  const first = new TextDecoder('utf-8').decode(new Uint8Array(await blob.slice(0, 4096).arrayBuffer())).replace(/^\uFEFF/, '').trimStart();
+  const first = new TextDecoder('utf-8')
+    .decode(new Uint8Array(await blob.slice(0, 4096).arrayBuffer()))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (first.startsWith('{') && /"eval"\s*:/.test(first)) {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     const inspect = asInspect(bytes);

@@ -52,7 +52,10 @@ const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].inc
 export function inspectToTable(log: Obj): ParsedTable {
   const ev = log.eval as Obj;
   if (!Array.isArray(log.samples) || log.samples.length === 0)
-    throw new VerityError(`the Inspect log of task "${String(ev.task)}" has no samples (was it written with --no-log-samples, or did the run fail? status: ${String(log.status ?? 'unknown')})`, 'input');
+    throw new VerityError(
+      `the Inspect log of task "${String(ev.task)}" has no samples (was it written with --no-log-samples, or did the run fail? status: ${String(log.status ?? 'unknown')})`,
+      'input',
+    );
   const samples = log.samples as unknown[];
   const epochs = samples.some((s) => isObject(s) && typeof s.epoch === 'number' && s.epoch > 1);
   const columns = new Set(['id', 'epoch', 'question', 'gold', 'candidate', 'model']);
