@@ -26,6 +26,7 @@ export {
   mapSystemFiles,
   mapSystemRows,
   systemFromFileName,
+  systemNamesForFiles,
 } from './inputs.ts';
 export type {
   Coverage,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable } from '../io/parse.ts';
-import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName } from './inputs.ts';
+import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './inputs.ts';
 
 const jsonl = (rows: object[]) => parseTable(rows.map((r) => JSON.stringify(r)).join('\n'));
 
@@ -154,12 +154,28 @@ describe('several files, one per system', () => {
     expect(r.coverage.systems[1]).toEqual({ system: 'b', rows: 1, missing: 2, examples: ['"Q1"', '"Q3"'] });
   });
 
-  it('keeps two files with the same name apart', () => {
-    const r = mapSystemFiles([
-      { name: 'x/out.jsonl', table: a },
-      { name: 'y/out.jsonl', table: a },
+  it('keeps two files with the same name apart: by folder, else numbered', () => {
+    const byFolder = mapSystemFiles([
+      { name: 'runs/gpt4/out.jsonl', table: a },
+      { name: 'runs/llama/out.jsonl', table: a },
     ]);
-    expect(r.systems).toEqual(['out', 'out#2']);
+    expect(byFolder.systems).toEqual(['gpt4', 'llama']);
+    const numbered = mapSystemFiles([
+      { name: 'out.jsonl', table: a },
+      { name: 'out.jsonl', table: a },
+    ]);
+    expect(numbered.systems).toEqual(['out', 'out#2']);
+    expect(numbered.notes).toContain('out.jsonl: another file is also named "out"; its system is "out#2"');
+  });
+
+  it('lm-evaluation-harness sample files are named after their model folders', () => {
+    expect(
+      systemNamesForFiles([
+        'o/meta-llama__Llama-3-8B/samples_triviaqa_2026-11-23T22-00-00.jsonl',
+        'o/gpt2/samples_triviaqa_2026-11-23T23-10-00.jsonl',
+      ]),
+    ).toEqual(['meta-llama__Llama-3-8B', 'gpt2']);
+    expect(systemNamesForFiles(['a/x.jsonl', 'b/y.jsonl'])).toEqual(['x', 'y']);
   });
 
   it('file names become system names without their extensions', () => {

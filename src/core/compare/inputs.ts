@@ -316,6 +316,21 @@ export function systemFromFileName(name: string): string {
   return stripped || base;
 }
 
+/**
+ * System names for several files: the base names, unless they collide or are lm-evaluation-harness sample files
+ * (`samples_<task>_<date>.jsonl`, kept in one folder per model): then the folder names, when those tell the files
+ * apart (`out/gpt4/samples.jsonl`, `out/llama/samples.jsonl` → gpt4, llama).
+ */
+export function systemNamesForFiles(names: readonly string[]): string[] {
+  const bases = names.map(systemFromFileName);
+  const parents = names.map((n) => n.split(/[\\/]/).slice(-2, -1)[0] ?? '');
+  const collide = new Set(bases).size < bases.length;
+  const harness = bases.length > 1 && bases.every((b) => /^samples_/.test(b));
+  if ((collide || harness) && parents.every((p) => p && p !== '.' && p !== '..') && new Set(parents).size === parents.length)
+    return parents;
+  return bases;
+}
+
 export interface SystemFile {
   name: string;
   table: ParsedTable;
@@ -352,8 +367,9 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     out.notes.push(`rows joined by question + gold answers (no id column in ${without.join(', ')})`);
   } else if (files.length > 1) out.notes.push(`rows joined by ${keyBy === 'id' ? 'id' : keyBy}`);
   const taken = new Set<string>();
-  for (const f of files) {
-    let name = systemFromFileName(f.name);
+  const names = systemNamesForFiles(files.map((f) => f.name));
+  for (const [i, f] of files.entries()) {
+    let name = names[i]!;
     if (taken.has(name)) {
       let i = 2;
       while (taken.has(`${name}#${i}`)) i++;
