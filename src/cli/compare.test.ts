@@ -3,7 +3,7 @@
  * shared EVOUNA file when it is present.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,10 +158,61 @@ describe('verity compare on two files', () => {
     expect(text.stdout).toContain('== exact_match (correct when score ≥ 1) ==');
     expect(text.stdout).toMatch(/sysA\s+sysB\s+4\s+\+0\.250/);
     expect(text.stdout).toContain('metric vs human ranking: Kendall τ = 1.000 over 2 systems; pairs ordered the other way: none');
+    // q1–q4 are decided for both systems; they split on q2, q3, q4.
+    expect(text.stdout).toContain('systems disagree on 3 of 4 questions decided for two or more systems');
     expect(badOut.code).toBe(1);
     expect(badOut.stderr).toContain('--out');
     expect(badCol.code).toBe(1);
     expect(badCol.stderr).toContain('--system-column nope: no such column');
+  });
+});
+
+describe('verity compare on harness files', () => {
+  const FIX = fileURLToPath(new URL('../../test/fixtures/formats/', import.meta.url));
+  it('two Inspect logs compare as their models; two lm-eval sample files by folder, through nested paths', async () => {
+    const log = JSON.parse(readFileSync(join(FIX, 'inspect-triviaqa.json'), 'utf8'));
+    log.eval.model = 'anthropic/claude-test';
+    // The second model gets q tc_49 right and leaves out tc_56.
+    log.samples[2].output.completion = 'Canberra';
+    log.samples.pop();
+    writeFileSync(p('claude.json'), JSON.stringify(log));
+    const lm = readFileSync(join(FIX, 'samples_triviaqa_2026-11-23T22-00-00.000000.jsonl'), 'utf8');
+    for (const m of ['gpt2', 'llama']) {
+      mkdirSync(p(m));
+      writeFileSync(
+        p(`${m}/samples_triviaqa_2026-11-23T22-00-00.jsonl`),
+        m === 'gpt2' ? lm : lm.replace('"filtered_resps": ["Sunset Boulevard"]', '"filtered_resps": ["Cats"]'),
+      );
+    }
+    const [inspect, lmEval] = await Promise.all([
+      verity('compare', join(FIX, 'inspect-triviaqa.json'), p('claude.json'), '--metrics', 'exact_match', '--json', '--resamples', '0'),
+      verity(
+        'compare',
+        p('gpt2/samples_triviaqa_2026-11-23T22-00-00.jsonl'),
+        p('llama/samples_triviaqa_2026-11-23T22-00-00.jsonl'),
+        '--metrics',
+        'exact_match',
+        '--json',
+        '--resamples',
+        '0',
+        '--map',
+        'id=doc.question_id,question=doc.question,gold=doc.answer.aliases,candidate=filtered_resps.0',
+      ),
+    ]);
+    expect(inspect.code).toBe(0);
+    const a = JSON.parse(inspect.stdout);
+    expect(a.systems).toEqual(['openai/gpt-4o-mini', 'anthropic/claude-test']);
+    expect(a.coverage.systems[1]).toMatchObject({ missing: 1, examples: ['tc_56'] });
+    expect(
+      a.leaderboard.metrics[0].entries.map((e: { system: string; accuracy: { value: number } }) => [e.system, e.accuracy.value]),
+    ).toEqual([
+      ['anthropic/claude-test', 1],
+      ['openai/gpt-4o-mini', 0.5],
+    ]);
+    expect(lmEval.code).toBe(0);
+    const b = JSON.parse(lmEval.stdout);
+    expect(b.systems).toEqual(['gpt2', 'llama']);
+    expect(b.paired.metrics[0].pairs[0].accuracy.mcnemar).toMatchObject({ b: 1, c: 0, n: 4 });
   });
 });
 

@@ -119,6 +119,19 @@ function table(header: string[], rows: string[][], leftCols = 1): string {
     .join('\n');
 }
 
+/** How many questions the systems split on (some judged correct, some not), from the k-of-n counts. */
+function disagreeLine(rep: CompareReport, metric: string): string {
+  let split = 0;
+  let decided = 0;
+  for (const [kn, count] of Object.entries(rep.splits[metric] ?? {})) {
+    const [k, n] = kn.split('/').map(Number) as [number, number];
+    if (n < 2) continue;
+    decided += count;
+    if (k > 0 && k < n) split += count;
+  }
+  return `systems disagree on ${split} of ${decided} questions decided for two or more systems`;
+}
+
 export function reportText(rep: CompareReport): string {
   const L: string[] = [];
   const b = rep.leaderboard.bootstrap;
@@ -198,7 +211,9 @@ export function reportText(rep: CompareReport): string {
         `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${ranking.systems} systems; pairs ordered the other way: ${disc}${ties}`,
       );
     }
+    L.push(disagreeLine(rep, lb.metric));
   }
+  if (rep.splits.human) L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
   if (humanPairs && humanPairs.pairs.length) {
     L.push('', '== human labels: paired tests ==', '');
     L.push(
