@@ -257,6 +257,20 @@ describe('by hand', () => {
     expect(b.entries[0]!.accuracy.ci).toBeNull();
   });
 
+  it('systems without any score share the last rank', () => {
+    const rows2 = [...rows, { system: 'D', key: 'q1' }, { system: 'E', key: 'q2' }];
+    const none = { m: { score: null, decision: null, explanation: 'n/a' } };
+    const t2 = compareTable(rows2, [...results, none, none], [{ name: 'm', threshold: 0.5 }]);
+    const b = leaderboard(t2, { resamples: 0 }).metrics[0]!;
+    expect(b.entries.map((e) => [e.system, e.rank, e.accuracy.value])).toEqual([
+      ['A', 1, 1],
+      ['B', 2, 1 / 3],
+      ['C', 3, 1 / 4],
+      ['D', 4, null],
+      ['E', 4, null],
+    ]);
+  });
+
   it('McNemar on shared questions only: A vs B has b=2 (q1, q3), c=0 → p = 0.5', () => {
     const p = pairedComparisons(t, { resamples: 0 }).metrics[0]!.pairs[0]!;
     expect([p.a, p.b, p.accuracy.n, p.accuracy.mcnemar?.b, p.accuracy.mcnemar?.c, p.accuracy.mcnemar?.p]).toEqual(['A', 'B', 3, 2, 0, 0.5]);

@@ -131,12 +131,12 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
   return { systems: [...t.systems], questions: Q, metrics, bootstrap: settings };
 }
 
-const orderValue = (v: number | null) => (v === null ? -Infinity : v);
+/** Descending order of two optional values; null (no decided row) last, two nulls equal. */
+const desc = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
 
 /** Sorts by accuracy then mean (descending, input order on ties) and numbers ranks; equal pairs share a rank. */
 function rankEntries(entries: LeaderboardEntry[]): void {
-  const cmp = (a: LeaderboardEntry, b: LeaderboardEntry) =>
-    orderValue(b.accuracy.value) - orderValue(a.accuracy.value) || orderValue(b.mean.value) - orderValue(a.mean.value);
+  const cmp = (a: LeaderboardEntry, b: LeaderboardEntry) => desc(a.accuracy.value, b.accuracy.value) || desc(a.mean.value, b.mean.value);
   const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => cmp(a.e, b.e) || a.i - b.i);
   sorted.forEach(({ e }, k) => (e.rank = k > 0 && cmp(sorted[k - 1]!.e, e) === 0 ? sorted[k - 1]!.e.rank : k + 1));
   entries.splice(0, entries.length, ...sorted.map((x) => x.e));
