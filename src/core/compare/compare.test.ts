@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
+import { resampledMeans } from './resample.ts';
 import type { MetricResult, QaRow } from '../types.ts';
 import {
   agreementSplits,
@@ -301,6 +302,16 @@ describe('by hand', () => {
     expect(disagreements(t, { metric: 'human' }).map((d) => d.key)).toEqual(['q1', 'q3', 'q4']);
     expect(agreementSplits(t, 'm')).toEqual({ '1/3': 1, '2/3': 2, '1/2': 1 });
     expect(() => disagreements(t, { metric: 'nope' })).toThrow(/no metric "nope"/);
+  });
+
+  it('resampled means of a 1/0/−1 channel by column patterns equal the plain sweep exactly', () => {
+    const rng = mulberry32(5);
+    const S = 4;
+    const Q = 300;
+    const x = Int8Array.from({ length: S * Q }, () => Math.floor(rng() * 3) - 1);
+    const [byPattern] = resampledMeans([x], S, Q, 50, 9);
+    const [bySweep] = resampledMeans([Float64Array.from(x)], S, Q, 50, 9);
+    expect(byPattern).toEqual(bySweep);
   });
 
   it('is deterministic for a seed and changes with the seed', () => {
