@@ -16,6 +16,7 @@ import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
 import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/agreement/index.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
+import { registerCompare } from './compare.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 interface CommonOptions {
@@ -363,6 +364,7 @@ export function program(): Command {
     .requiredOption('--candidate <text>', 'the answer to judge')
     .option('--json', 'print one JSON object')
     .action(cmdExplain);
+  registerCompare(p, { common, buildMetrics, modelContext, scoreAll });
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {

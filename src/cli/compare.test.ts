@@ -1,0 +1,240 @@
+/**
+ * `verity compare`, run as a child process on small files written here (numbers worked by hand) and on the
+ * shared EVOUNA file when it is present.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EVOUNA = process.env.VERITY_EVOUNA ?? resolve(ROOT, '../shared/data/evouna-tq/TQ.json');
+
+function verity(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', rej);
+    child.on('close', (code) => res({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
+let dir: string;
+const p = (name: string) => join(dir, name);
+
+// Exact match, by hand (SQuAD normalization):
+//   q    gold      A (a.jsonl)  EM label   B (b.csv)    EM label
+//   q1   Paris     Paris        1  T       paris        1  T
+//   q2   1945      1945         1  T       1944         0  F
+//   q3   Canberra  Sydney       0  F       Canberra     1  T
+//   q4   Lyon      Lyon         1  T       Marseille    0  F
+//   q5   Everest   Everest      1  T       —
+//   q6   Jupiter   Jupiter      1  F       —
+//   q7   Nile      —                       Amazon       0  F
+// A: EM 5/6, human 4/6. B: EM 2/5, human 2/5. Shared q1–q4: A-only correct q2, q4 (b = 2), B-only q3 (c = 1)
+// → McNemar p = 2·P(X ≤ 1 | n = 3) = 2·4/8 = 1. Kendall τ over two systems: both orderings say A > B → 1.
+const A = [
+  { id: 'q1', question: 'Capital of France?', gold: 'Paris', candidate: 'Paris', label: true },
+  { id: 'q2', question: 'End of WWII?', gold: '1945', candidate: '1945', label: true },
+  { id: 'q3', question: 'Capital of Australia?', gold: 'Canberra', candidate: 'Sydney', label: false },
+  { id: 'q4', question: 'Second city of France?', gold: 'Lyon', candidate: 'Lyon', label: true },
+  { id: 'q5', question: 'Highest mountain?', gold: 'Everest', candidate: 'Everest', label: true },
+  { id: 'q6', question: 'Largest planet?', gold: 'Jupiter', candidate: 'Jupiter', label: false },
+];
+const B_CSV =
+  'id,question,gold,candidate,label,latency_ms\nq1,Capital of France?,Paris,paris,true,120\nq2,End of WWII?,1945,1944,false,80\nq3,Capital of Australia?,Canberra,Canberra,true,95\nq4,Second city of France?,Lyon,Marseille,false,70\nq7,Longest river?,Nile,Amazon,false,60\n';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verity-compare-'));
+  writeFileSync(p('sysA.jsonl'), A.map((r) => JSON.stringify(r)).join('\n'));
+  writeFileSync(p('sysB.csv'), B_CSV);
+  // The same two systems as one long file with a "run" column.
+  const long = [
+    ...A.map((r) => ({ ...r, run: 'sysA' })),
+    ...B_CSV.trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => {
+        const [id, question, gold, candidate, label] = l.split(',');
+        return { id, question, gold, candidate, label, run: 'sysB' };
+      }),
+  ];
+  writeFileSync(p('long.jsonl'), long.map((r) => JSON.stringify(r)).join('\n'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('verity compare on two files', () => {
+  it('leaderboard, paired test, ranking, coverage report and exports, all as worked by hand', async () => {
+    const r = await verity(
+      'compare',
+      p('sysA.jsonl'),
+      p('sysB.csv'),
+      '--metrics',
+      'exact_match',
+      '--json',
+      '--resamples',
+      '200',
+      '--out',
+      p('board.csv'),
+      '--rows-out',
+      p('rows.jsonl'),
+    );
+    expect(r.stderr).toMatch(/sysA \(.*sysA\.jsonl\): 1 of 7 questions missing \(present in another input\), e\.g\. q7/);
+    expect(r.stderr).toMatch(/sysB \(.*sysB\.csv\): 2 of 7 questions missing \(present in another input\), e\.g\. q5, q6\n/);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.systems).toEqual(['sysA', 'sysB']);
+    expect(rep.join_by).toBe('id');
+    const board = rep.leaderboard.metrics[0].entries;
+    expect(
+      board.map((e: { system: string; accuracy: { value: number }; human: { correct: number; labelled: number } }) => [
+        e.system,
+        e.accuracy.value,
+        e.human.correct,
+        e.human.labelled,
+      ]),
+    ).toEqual([
+      ['sysA', 5 / 6, 4, 6],
+      ['sysB', 2 / 5, 2, 5],
+    ]);
+    const pair = rep.paired.metrics[0].pairs[0];
+    expect([pair.accuracy.n, pair.accuracy.mcnemar.b, pair.accuracy.mcnemar.c, pair.accuracy.mcnemar.p, pair.accuracy.better]).toEqual([
+      4,
+      2,
+      1,
+      1,
+      null,
+    ]);
+    expect(rep.ranking.metrics[0].kendallTau).toBe(1);
+    // Exports: the leaderboard as CSV, every row with its system and the extra input column.
+    const csv = readFileSync(p('board.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe(
+      'metric,threshold,rank,system,rows,decided,accuracy,accuracy_lo,accuracy_hi,mean,mean_lo,mean_hi,human_correct,human_labelled,human_accuracy,human_lo,human_hi,gap,gap_lo,gap_hi,kendall_tau',
+    );
+    expect(csv[2]!.startsWith('exact_match,1,2,sysB,5,5,0.4,')).toBe(true);
+    const rows = readFileSync(p('rows.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(11);
+    expect(rows[6]).toMatchObject({
+      system: 'sysB',
+      id: 'q1',
+      candidate: 'paris',
+      label: true,
+      latency_ms: '120',
+      metrics: { exact_match: { score: 1 } },
+    });
+  });
+
+  it('the same numbers from one long file with a system column, and the same output twice', async () => {
+    const [a, b] = await Promise.all([
+      verity('compare', p('long.jsonl'), '--metrics', 'exact_match', '--json', '--resamples', '200'),
+      verity('compare', p('long.jsonl'), '--metrics', 'exact_match', '--json', '--resamples', '200'),
+    ]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    const rep = JSON.parse(a.stdout);
+    expect(rep.layout).toBe('system-column');
+    const files = JSON.parse(
+      (await verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--metrics', 'exact_match', '--json', '--resamples', '200')).stdout,
+    );
+    expect(rep.leaderboard).toEqual(files.leaderboard);
+    expect(rep.paired).toEqual(files.paired);
+  });
+
+  it('prints a readable report, and refuses bad options', async () => {
+    const [text, badOut, badCol] = await Promise.all([
+      verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--metrics', 'exact_match', '--resamples', '50'),
+      verity('compare', p('sysA.jsonl'), '--out', p('x.txt')),
+      verity('compare', p('long.jsonl'), '--system-column', 'nope'),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('== exact_match (correct when score ≥ 1) ==');
+    expect(text.stdout).toMatch(/sysA\s+sysB\s+4\s+\+0\.250/);
+    expect(text.stdout).toContain('metric vs human ranking: Kendall τ = 1.000 over 2 systems; pairs ordered the other way: none');
+    // q1–q4 are decided for both systems; they split on q2, q3, q4.
+    expect(text.stdout).toContain('systems disagree on 3 of 4 questions decided for two or more systems');
+    expect(badOut.code).toBe(1);
+    expect(badOut.stderr).toContain('--out');
+    expect(badCol.code).toBe(1);
+    expect(badCol.stderr).toContain('--system-column nope: no such column');
+  });
+});
+
+describe('verity compare on harness files', () => {
+  const FIX = fileURLToPath(new URL('../../test/fixtures/formats/', import.meta.url));
+  it('two Inspect logs compare as their models; two lm-eval sample files by folder, through nested paths', async () => {
+    const log = JSON.parse(readFileSync(join(FIX, 'inspect-triviaqa.json'), 'utf8'));
+    log.eval.model = 'anthropic/claude-test';
+    // The second model gets q tc_49 right and leaves out tc_56.
+    log.samples[2].output.completion = 'Canberra';
+    log.samples.pop();
+    writeFileSync(p('claude.json'), JSON.stringify(log));
+    const lm = readFileSync(join(FIX, 'samples_triviaqa_2026-11-23T22-00-00.000000.jsonl'), 'utf8');
+    for (const m of ['gpt2', 'llama']) {
+      mkdirSync(p(m));
+      writeFileSync(
+        p(`${m}/samples_triviaqa_2026-11-23T22-00-00.jsonl`),
+        m === 'gpt2' ? lm : lm.replace('"filtered_resps": ["Sunset Boulevard"]', '"filtered_resps": ["Cats"]'),
+      );
+    }
+    const [inspect, lmEval] = await Promise.all([
+      verity('compare', join(FIX, 'inspect-triviaqa.json'), p('claude.json'), '--metrics', 'exact_match', '--json', '--resamples', '0'),
+      verity(
+        'compare',
+        p('gpt2/samples_triviaqa_2026-11-23T22-00-00.jsonl'),
+        p('llama/samples_triviaqa_2026-11-23T22-00-00.jsonl'),
+        '--metrics',
+        'exact_match',
+        '--json',
+        '--resamples',
+        '0',
+        '--map',
+        'id=doc.question_id,question=doc.question,gold=doc.answer.aliases,candidate=filtered_resps.0',
+      ),
+    ]);
+    expect(inspect.code).toBe(0);
+    const a = JSON.parse(inspect.stdout);
+    expect(a.systems).toEqual(['openai/gpt-4o-mini', 'anthropic/claude-test']);
+    expect(a.coverage.systems[1]).toMatchObject({ missing: 1, examples: ['tc_56'] });
+    expect(
+      a.leaderboard.metrics[0].entries.map((e: { system: string; accuracy: { value: number } }) => [e.system, e.accuracy.value]),
+    ).toEqual([
+      ['anthropic/claude-test', 1],
+      ['openai/gpt-4o-mini', 0.5],
+    ]);
+    expect(lmEval.code).toBe(0);
+    const b = JSON.parse(lmEval.stdout);
+    expect(b.systems).toEqual(['gpt2', 'llama']);
+    expect(b.paired.metrics[0].pairs[0].accuracy.mcnemar).toMatchObject({ b: 1, c: 0, n: 4 });
+  });
+});
+
+describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five systems, wide layout)', () => {
+  it(`reads every system in one step; human accuracy per system equals a plain count of ${EVOUNA}`, async () => {
+    const data = JSON.parse(readFileSync(EVOUNA, 'utf8')) as Record<string, unknown>[];
+    const systems = ['fid', 'gpt35', 'chatgpt', 'gpt4', 'newbing'];
+    const plain = Object.fromEntries(
+      systems.map((s) => {
+        const judged = data.filter((e) => e.improper !== true && typeof e[`judge_${s}`] === 'boolean');
+        return [s, { correct: judged.filter((e) => e[`judge_${s}`] === true).length, labelled: judged.length }];
+      }),
+    );
+    const r = await verity('compare', EVOUNA, '--metrics', 'exact_match,lexical_match', '--gold-sep', '/', '--resamples', '100', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('62 records marked improper: true left out');
+    const rep = JSON.parse(r.stdout);
+    expect(rep.layout).toBe('wide');
+    expect(rep.systems).toEqual(systems);
+    expect([rep.rows, rep.labelled]).toEqual([9690, 9690]);
+    for (const e of rep.leaderboard.metrics[0].entries)
+      expect({ correct: e.human.correct, labelled: e.human.labelled }).toEqual(plain[e.system]);
+    expect(Object.values(plain).reduce((a, x) => a + x.correct, 0)).toBe(8221);
+  }, 120_000);
+});

@@ -1,0 +1,359 @@
+/**
+ * `verity compare FILES…`: several systems' answers, scored with the same metrics and compared — leaderboard
+ * with bootstrap intervals, paired tests (McNemar exact + paired bootstrap, Holm-corrected), and whether each
+ * metric ranks the systems as the human labels do. Systems come from a system column, the wide layout
+ * (answer_<system> + judge_<system>) or one file per system. Deterministic for a given --seed.
+ */
+import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { Option, type Command } from 'commander';
+import Papa from 'papaparse';
+import { readInput, withPaths, type InputTable } from '../core/io/formats/index.ts';
+import { parseMapSpec } from '../core/io/fields.ts';
+import { outputRecord, type RowResults } from '../core/run.ts';
+import {
+  compareReport,
+  describeKey,
+  mapSystemFiles,
+  type CompareReport,
+  type FilesInput,
+  type KeyBy,
+  type SystemMapOptions,
+} from '../core/compare/index.ts';
+import { NEEDS_NEUTRALIZING } from '../core/io/formula.ts';
+import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
+import type { ModelContext } from '../core/capabilities.ts';
+
+/** What compare borrows from main.ts, so model loading, metric settings and progress stay in one place. */
+export interface CompareDeps<O> {
+  common(cmd: Command): Command;
+  buildMetrics(o: O): AnyMetric[];
+  modelContext(metrics: AnyMetric[], o: O): Promise<ModelContext>;
+  scoreAll(rows: QaRow[], metrics: AnyMetric[], o: O, ctx: ModelContext): Promise<RowResults[]>;
+}
+
+interface CompareOptions {
+  map?: string;
+  goldSep?: string;
+  systemColumn?: string;
+  joinBy?: KeyBy;
+  json?: boolean;
+  seed?: string;
+  resamples?: string;
+  alpha?: string;
+  out?: string;
+  rowsOut?: string;
+}
+
+function intOption(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
+  return n;
+}
+
+async function readFile(file: string): Promise<InputTable> {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file === '-' ? 0 : file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VerityError(
+      code === 'ENOENT'
+        ? `cannot read ${file}: no such file`
+        : code === 'EISDIR'
+          ? `${file} is a directory, not a file`
+          : `cannot read ${file}: ${(e as Error).message}`,
+      'input',
+    );
+  }
+  try {
+    return await readInput(bytes, file);
+  } catch (e) {
+    if (e instanceof VerityError) throw new VerityError(`${file}: ${e.message}`, e.kind);
+    throw e;
+  }
+}
+
+/** Reads and maps every file; issues and notes go to stderr. */
+export async function loadSystems(files: string[], o: CompareOptions): Promise<FilesInput> {
+  const map = o.map ? parseMapSpec(o.map) : undefined;
+  const tables = await Promise.all(files.map(async (name) => ({ name, table: withPaths(await readFile(name), Object.values(map ?? {})) })));
+  const opts: SystemMapOptions = {
+    ...(map ? { map } : {}),
+    ...(o.goldSep ? { goldSep: o.goldSep } : {}),
+    ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}),
+    ...(o.joinBy ? { keyBy: o.joinBy } : {}),
+  };
+  const input = mapSystemFiles(tables, opts);
+  for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
+  if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);
+  for (const n of input.notes) process.stderr.write(`verity: ${n}\n`);
+  if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
+  const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
+  process.stderr.write(`verity: ${formats}, ${input.rows.length} rows of ${input.systems.length} systems (${input.systems.join(', ')})\n`);
+  return input;
+}
+
+// ---------- text ----------
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+const signed = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(3)}`);
+const ci = (c: [number, number] | null | undefined) => (c ? `[${f3(c[0])}, ${f3(c[1])}]` : '');
+const ciSigned = (c: [number, number] | null | undefined) => (c ? `[${signed(c[0])}, ${signed(c[1])}]` : '');
+function pFmt(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '—';
+  if (p < 1e-300) return '<1e-300';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
+function table(header: string[], rows: string[][], leftCols = 1): string {
+  const cells = [header, ...rows];
+  const widths = header.map((_, j) => Math.max(...cells.map((r) => (r[j] ?? '').length)));
+  return cells
+    .map((r) =>
+      r
+        .map((c, j) => (j < leftCols ? c.padEnd(widths[j]!) : c.padStart(widths[j]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** How many questions the systems split on (some judged correct, some not), from the k-of-n counts. */
+function disagreeLine(rep: CompareReport, metric: string): string {
+  let split = 0;
+  let decided = 0;
+  for (const [kn, count] of Object.entries(rep.splits[metric] ?? {})) {
+    const [k, n] = kn.split('/').map(Number) as [number, number];
+    if (n < 2) continue;
+    decided += count;
+    if (k > 0 && k < n) split += count;
+  }
+  return `systems disagree on ${split} of ${decided} questions decided for two or more systems`;
+}
+
+export function reportText(rep: CompareReport): string {
+  const L: string[] = [];
+  const b = rep.leaderboard.bootstrap;
+  L.push(
+    `${rep.systems.length} systems, ${rep.questions} questions, ${rep.rows} rows (${rep.labelled} with a human label); ` +
+      `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected`,
+  );
+  const humanPairs = rep.paired.metrics.find((m) => m.metric === 'human');
+  for (const lb of rep.leaderboard.metrics) {
+    L.push('', `== ${lb.metric} (correct when score ≥ ${lb.threshold}) ==`, '');
+    const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
+    const hasHuman = lb.entries.some((e) => e.human);
+    L.push(
+      table(
+        [
+          'rank',
+          'system',
+          'n',
+          'accuracy',
+          '95% CI',
+          'mean score',
+          '95% CI',
+          ...(hasHuman ? ['human acc', '95% CI', 'metric − human', '95% CI'] : []),
+        ],
+        lb.entries.map((e) => {
+          const g = ranking?.gaps.find((x) => x.system === e.system);
+          return [
+            String(e.rank),
+            e.system,
+            String(e.decided),
+            f3(e.accuracy.value),
+            ci(e.accuracy.ci),
+            f3(e.mean.value),
+            ci(e.mean.ci),
+            ...(hasHuman ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
+          ];
+        }),
+        2,
+      ),
+    );
+    const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)!.pairs;
+    if (pairs.length) {
+      L.push('', 'paired tests (A − B on shared questions):');
+      L.push(
+        table(
+          ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict', 'Δ mean', '95% CI', 'p (Holm)', 'verdict'],
+          pairs.map((p) => {
+            const a = p.accuracy;
+            const s = p.score!;
+            const verdict = (better: string | null) => (better ? `${better} > ${better === p.a ? p.b : p.a}` : 'n.s.');
+            return [
+              p.a,
+              p.b,
+              String(a.n),
+              signed(a.diff),
+              ciSigned(a.ci),
+              a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
+              pFmt(a.pHolm),
+              verdict(a.better),
+              signed(s.diff),
+              ciSigned(s.ci),
+              pFmt(s.pHolm),
+              verdict(s.better),
+            ];
+          }),
+          2,
+        ),
+      );
+    }
+    if (ranking) {
+      const disc = ranking.discordant.map((d) => `${d.a}/${d.b}`).join(', ') || 'none';
+      const ties = ranking.tiedInOne.length
+        ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => `${d.a}/${d.b}`).join(', ')}`
+        : '';
+      L.push(
+        '',
+        `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${ranking.systems} systems; pairs ordered the other way: ${disc}${ties}`,
+      );
+    }
+    L.push(disagreeLine(rep, lb.metric));
+  }
+  if (rep.splits.human) L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
+  if (humanPairs && humanPairs.pairs.length) {
+    L.push('', '== human labels: paired tests ==', '');
+    L.push(
+      table(
+        ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict'],
+        humanPairs.pairs.map((p) => {
+          const a = p.accuracy;
+          return [
+            p.a,
+            p.b,
+            String(a.n),
+            signed(a.diff),
+            ciSigned(a.ci),
+            a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
+            pFmt(a.pHolm),
+            a.better ? `${a.better} > ${a.better === p.a ? p.b : p.a}` : 'n.s.',
+          ];
+        }),
+        2,
+      ),
+    );
+  }
+  return `${L.join('\n')}\n`;
+}
+
+// ---------- exports ----------
+
+/** One leaderboard line per metric and system, flat, for --out .csv. */
+export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
+  return rep.leaderboard.metrics.flatMap((lb) => {
+    const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
+    return lb.entries.map((e) => {
+      const g = ranking?.gaps.find((x) => x.system === e.system);
+      return {
+        metric: lb.metric,
+        threshold: lb.threshold,
+        rank: e.rank,
+        system: e.system,
+        rows: e.rows,
+        decided: e.decided,
+        accuracy: e.accuracy.value,
+        accuracy_lo: e.accuracy.ci?.[0] ?? null,
+        accuracy_hi: e.accuracy.ci?.[1] ?? null,
+        mean: e.mean.value,
+        mean_lo: e.mean.ci?.[0] ?? null,
+        mean_hi: e.mean.ci?.[1] ?? null,
+        human_correct: e.human?.correct ?? null,
+        human_labelled: e.human?.labelled ?? null,
+        human_accuracy: e.human?.accuracy ?? null,
+        human_lo: e.human?.ci?.[0] ?? null,
+        human_hi: e.human?.ci?.[1] ?? null,
+        gap: g?.gap ?? null,
+        gap_lo: g?.gapCi?.[0] ?? null,
+        gap_hi: g?.gapCi?.[1] ?? null,
+        kendall_tau: ranking?.kendallTau ?? null,
+      };
+    });
+  });
+}
+
+/** The report as JSON, with the input notes and coverage. */
+export function reportJson(rep: CompareReport, input: FilesInput): Record<string, unknown> {
+  return {
+    systems: rep.systems,
+    sources: input.sources,
+    layout: input.layout,
+    join_by: input.keyBy,
+    notes: input.notes,
+    coverage: input.coverage,
+    questions: rep.questions,
+    rows: rep.rows,
+    labelled: rep.labelled,
+    leaderboard: rep.leaderboard,
+    paired: rep.paired,
+    ranking: rep.ranking,
+    splits: rep.splits,
+  };
+}
+
+async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+  const stream = createWriteStream(path);
+  for (const l of lines) if (!stream.write(`${l}\n`)) await new Promise<void>((res) => stream.once('drain', () => res()));
+  await new Promise<void>((res, rej) => stream.end((e?: Error | null) => (e ? rej(e) : res())));
+}
+
+/** Per-row record: the system first, the usual output record, then the input's extra columns. */
+export function rowRecord(row: FilesInput['rows'][number], results: RowResults, detailed: ReadonlySet<string>): Record<string, unknown> {
+  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed), question_key: describeKey(row.key) };
+  for (const [k, v] of Object.entries(row.extra)) rec[Object.hasOwn(rec, k) ? `input.${k}` : k] = v;
+  return rec;
+}
+
+export function registerCompare<O extends object>(program: Command, deps: CompareDeps<O>): void {
+  deps
+    .common(
+      program
+        .command('compare')
+        .argument('<files...>', 'one file with several systems (system column or answer_<system> columns), or one file per system')
+        .description('compare systems: leaderboard with intervals, paired tests (Holm), metric vs human ranking'),
+    )
+    .option('--system-column <column>', "the column naming each row's system (default: system, model, source or run)")
+    .addOption(
+      new Option(
+        '--join-by <rule>',
+        'how rows of different systems are paired (default: id when every file has one, else question + gold)',
+      ).choices(['id', 'question', 'record']),
+    )
+    .option('--json', 'print one JSON object')
+    .option('--seed <n>', 'bootstrap seed', '42')
+    .option('--resamples <n>', 'bootstrap resamples (0 = no intervals, no bootstrap p)', '1000')
+    .option('--alpha <p>', 'family-wise error rate for "A > B"', '0.05')
+    .option('--out <file>', 'write the leaderboard to a .csv or .json file (.json = the whole report)')
+    .option('--rows-out <file>', 'write every scored row, with its system and input columns, to a .jsonl file')
+    .action(async (files: string[], o: O & CompareOptions) => {
+      const seed = intOption(o.seed, '--seed', 42);
+      const resamples = intOption(o.resamples, '--resamples', 1000);
+      const alpha = Number(o.alpha ?? '0.05');
+      if (!(alpha > 0 && alpha < 1)) throw new VerityError(`--alpha expects a number between 0 and 1, got "${o.alpha}"`, 'usage');
+      if (o.out !== undefined && !/\.(csv|json)$/i.test(o.out))
+        throw new VerityError(`--out ${o.out}: use a .csv or .json file name`, 'usage');
+      if (o.rowsOut !== undefined && !/\.jsonl$/i.test(o.rowsOut))
+        throw new VerityError(`--rows-out ${o.rowsOut}: use a .jsonl file name`, 'usage');
+      const metrics = deps.buildMetrics(o);
+      const input = await loadSystems(files, o);
+      const ctx = await deps.modelContext(metrics, o);
+      const results = await deps.scoreAll(input.rows, metrics, o, ctx);
+      const { report } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
+      const json = reportJson(report, input);
+      if (o.out && /\.json$/i.test(o.out)) writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);
+      else if (o.out)
+        writeFileSync(o.out, `${Papa.unparse(leaderboardRows(report), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`);
+      if (o.rowsOut) {
+        const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+        await writeLines(
+          o.rowsOut,
+          (function* () {
+            for (let i = 0; i < input.rows.length; i++) yield JSON.stringify(rowRecord(input.rows[i]!, results[i]!, detailed));
+          })(),
+        );
+      }
+      process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(report));
+    });
+}

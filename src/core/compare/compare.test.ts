@@ -1,0 +1,322 @@
+/**
+ * The comparison statistics against test/fixtures/compare-reference.json (scipy binomtest / kendalltau, Holm by
+ * its definition, numpy quantiles, bootstraps replayed with an independent mulberry32 — see
+ * scripts/reference/compare_reference.py), plus small cases worked by hand.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../util/random.ts';
+import { resampledMeans } from './resample.ts';
+import type { MetricResult, QaRow } from '../types.ts';
+import {
+  agreementSplits,
+  compareTable,
+  disagreements,
+  erfc,
+  holm,
+  leaderboard,
+  mcnemarExact,
+  metricRanking,
+  pairedComparisons,
+  type CompareRow,
+} from './index.ts';
+
+interface RefCase {
+  name: string;
+  systems: string[];
+  threshold: number;
+  scores: (number | null)[][];
+  labels: (boolean | null)[][];
+  expected: {
+    leaderboard: {
+      system: string;
+      mean: number;
+      mean_ci: [number, number];
+      accuracy: number;
+      accuracy_ci: [number, number];
+      human_correct: number;
+      human_labelled: number;
+      human_accuracy: number;
+      human_ci: [number, number];
+    }[];
+    accuracy_pairs: DecPair[];
+    human_pairs: DecPair[];
+    score_pairs: {
+      a: string;
+      b: string;
+      n: number;
+      diff: number;
+      ci: [number, number];
+      p: number;
+      p_holm: number;
+      better: string | null;
+    }[];
+    ranking: {
+      kendall_tau: number | null;
+      discordant: [string, string][];
+      metric_rank: number[];
+      human_rank: number[];
+      gaps: { system: string; n: number; metric_accuracy: number; human_accuracy: number; gap: number; gap_ci: [number, number] }[];
+    };
+  };
+}
+interface DecPair {
+  a: string;
+  b: string;
+  n: number;
+  b_count: number;
+  c_count: number;
+  diff: number;
+  ci: [number, number];
+  p: number;
+  p_holm: number;
+  better: string | null;
+}
+
+const REF = JSON.parse(readFileSync(new URL('../../../test/fixtures/compare-reference.json', import.meta.url), 'utf8')) as {
+  bootstrap: { resamples: number; seed: number; level: number; alpha: number };
+  mulberry32_seed42: number[];
+  mcnemar: { b: number; c: number; p: number }[];
+  erfc: { x: number; erfc: number }[];
+  holm: { p: (number | null)[]; adjusted: (number | null)[] }[];
+  cases: RefCase[];
+};
+const BOOT = { resamples: REF.bootstrap.resamples, seed: REF.bootstrap.seed, level: REF.bootstrap.level };
+
+const close = (got: number | null | undefined, want: number | null, tol = 1e-9) => {
+  if (want === null) expect(got).toBeNull();
+  else expect(Math.abs((got ?? NaN) - want)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(want)));
+};
+const closeCi = (got: [number, number] | null, want: [number, number] | null) => {
+  if (want === null) return expect(got).toBeNull();
+  expect(got).not.toBeNull();
+  close(got![0], want[0]);
+  close(got![1], want[1]);
+};
+
+/** Long rows (system order, then question order) from a reference matrix; missing cells have no row. */
+function tableOf(c: RefCase) {
+  const rows: CompareRow[] = [];
+  const results: Record<string, MetricResult>[] = [];
+  c.systems.forEach((system, s) => {
+    c.scores[s]!.forEach((score, q) => {
+      const label = c.labels[s]![q];
+      // A cell with neither score nor label is a question the system did not answer.
+      if (score === null && label === null) return;
+      rows.push({ system, key: `q${q}`, ...(label !== null ? { label: { kind: 'binary' as const, correct: label! } } : {}) });
+      results.push({ m: { score, decision: score === null ? null : score >= c.threshold, explanation: '' } });
+    });
+  });
+  return compareTable(rows, results, [{ name: 'm', threshold: c.threshold }], {
+    systems: c.systems,
+    keys: c.scores[0]!.map((_, q) => `q${q}`),
+  });
+}
+
+describe('mcnemarExact (scipy.stats.binomtest)', () => {
+  it.each(REF.mcnemar)('b=$b c=$c', ({ b, c, p }) => {
+    const got = mcnemarExact(b, c);
+    // Relative tolerance: the tails of large n are tiny but must be right to many digits.
+    if (p === 0) expect(got.p).toBeLessThan(1e-300);
+    else expect(Math.abs(got.p - p) / p).toBeLessThan(1e-9);
+    expect(mcnemarExact(c, b).p).toBe(got.p);
+  });
+  it('matches a hand count: b=0, c=3 → p = 2·(1/2)³ = 0.25', () => {
+    expect(mcnemarExact(0, 3).p).toBeCloseTo(0.25, 15);
+    // b=1, c=4: P(X ≤ 1) = (1 + 5)/32, two-sided 12/32.
+    expect(mcnemarExact(1, 4).p).toBeCloseTo(0.375, 15);
+  });
+});
+
+describe('erfc (scipy.special.erfc)', () => {
+  it.each(REF.erfc)('x = $x', ({ x, erfc: want }) => {
+    expect(Math.abs(erfc(x) - want) / want).toBeLessThan(1e-13);
+  });
+});
+
+describe('holm', () => {
+  it.each(REF.holm)('$p', ({ p, adjusted }) => {
+    const got = holm(p);
+    adjusted.forEach((a, i) => close(got[i], a, 1e-12));
+  });
+  it('by hand: 4 tests, p = .01 .04 .03 .005 → .03 .06 .06 .02', () => {
+    const got = holm([0.01, 0.04, 0.03, 0.005]) as number[];
+    [0.03, 0.06, 0.06, 0.02].forEach((x, i) => expect(got[i]).toBeCloseTo(x, 12));
+  });
+});
+
+it('the Python replay uses the same generator (mulberry32, seed 42)', () => {
+  const rng = mulberry32(42);
+  for (const x of REF.mulberry32_seed42) expect(rng()).toBe(x);
+});
+
+describe.each(REF.cases)('reference case $name', (c) => {
+  const t = tableOf(c);
+  const e = c.expected;
+
+  it('leaderboard: means, accuracies, human counts and their bootstrap intervals', () => {
+    const board = leaderboard(t, BOOT).metrics[0]!;
+    for (const want of e.leaderboard) {
+      const got = board.entries.find((x) => x.system === want.system)!;
+      close(got.mean.value, want.mean);
+      closeCi(got.mean.ci, want.mean_ci);
+      close(got.accuracy.value, want.accuracy);
+      closeCi(got.accuracy.ci, want.accuracy_ci);
+      expect(got.human?.correct).toBe(want.human_correct);
+      expect(got.human?.labelled).toBe(want.human_labelled);
+      close(got.human?.accuracy, want.human_accuracy);
+      closeCi(got.human?.ci ?? null, want.human_ci);
+    }
+    // Sorted by accuracy, best first.
+    const acc = board.entries.map((x) => x.accuracy.value!);
+    expect([...acc].sort((a, b) => b - a)).toEqual(acc);
+  });
+
+  it('paired tests: McNemar counts and p, Holm, paired-bootstrap intervals and p, verdicts', () => {
+    const rep = pairedComparisons(t, { ...BOOT, alpha: REF.bootstrap.alpha });
+    const metric = rep.metrics.find((m) => m.metric === 'm')!;
+    const human = rep.metrics.find((m) => m.metric === 'human')!;
+    const checkDec = (got: (typeof metric.pairs)[number]['accuracy'], want: DecPair) => {
+      expect(got.n).toBe(want.n);
+      expect([got.mcnemar!.b, got.mcnemar!.c]).toEqual([want.b_count, want.c_count]);
+      close(got.diff, want.diff);
+      closeCi(got.ci, want.ci);
+      close(got.mcnemar!.p, want.p);
+      close(got.pHolm, want.p_holm);
+      expect(got.better).toBe(want.better);
+    };
+    e.accuracy_pairs.forEach((want, k) => {
+      const got = metric.pairs[k]!;
+      expect([got.a, got.b]).toEqual([want.a, want.b]);
+      checkDec(got.accuracy, want);
+    });
+    e.human_pairs.forEach((want, k) => checkDec(human.pairs[k]!.accuracy, want));
+    e.score_pairs.forEach((want, k) => {
+      const got = metric.pairs[k]!.score!;
+      expect(got.n).toBe(want.n);
+      close(got.diff, want.diff);
+      closeCi(got.ci, want.ci);
+      close(got.p, want.p);
+      close(got.pHolm, want.p_holm);
+      expect(got.better).toBe(want.better);
+    });
+  });
+
+  it('metric vs human: Kendall τ, discordant pairs, ranks, gaps with intervals', () => {
+    const r = metricRanking(t, BOOT).metrics[0]!;
+    close(r.kendallTau, e.ranking.kendall_tau);
+    expect(r.discordant.map((p) => [p.a, p.b])).toEqual(e.ranking.discordant);
+    e.ranking.gaps.forEach((want, s) => {
+      const got = r.gaps[s]!;
+      expect(got.system).toBe(want.system);
+      expect(got.n).toBe(want.n);
+      close(got.metricAccuracy, want.metric_accuracy);
+      close(got.humanAccuracy, want.human_accuracy);
+      close(got.gap, want.gap);
+      closeCi(got.gapCi, want.gap_ci);
+      expect(got.metricRank).toBe(e.ranking.metric_rank[s]);
+      expect(got.humanRank).toBe(e.ranking.human_rank[s]);
+    });
+  });
+});
+
+describe('by hand', () => {
+  // Three systems, four questions. Decisions by metric m (threshold 0.5) and human labels:
+  //          q1        q2        q3        q4
+  //   A   .9 ✓ / T  .8 ✓ / T  .6 ✓ / F  .7 ✓ / T      metric 4/4, human 3/4
+  //   B   .2 ✗ / F  .9 ✓ / T  .1 ✗ / F   —            metric 1/3, human 1/3 (no row for q4)
+  //   C   .4 ✗ / T  .3 ✗ / T  .8 ✓ / T  .2 ✗ / F      metric 1/4, human 3/4
+  const cells: [string, string, number, boolean][] = [
+    ['A', 'q1', 0.9, true],
+    ['A', 'q2', 0.8, true],
+    ['A', 'q3', 0.6, false],
+    ['A', 'q4', 0.7, true],
+    ['B', 'q1', 0.2, false],
+    ['B', 'q2', 0.9, true],
+    ['B', 'q3', 0.1, false],
+    ['C', 'q1', 0.4, true],
+    ['C', 'q2', 0.3, true],
+    ['C', 'q3', 0.8, true],
+    ['C', 'q4', 0.2, false],
+  ];
+  const rows: (CompareRow & Partial<QaRow>)[] = cells.map(([system, key, , label]) => ({
+    system,
+    key,
+    label: { kind: 'binary', correct: label },
+  }));
+  const results = cells.map(([, , score]) => ({ m: { score, decision: score >= 0.5, explanation: '' } }));
+  const t = compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]);
+
+  it('leaderboard values and human accuracy are plain counts', () => {
+    const b = leaderboard(t, { resamples: 0 }).metrics[0]!;
+    expect(b.entries.map((e) => [e.system, e.rank, e.accuracy.value, e.human?.correct, e.human?.labelled])).toEqual([
+      ['A', 1, 1, 3, 4],
+      ['B', 2, 1 / 3, 1, 3],
+      ['C', 3, 1 / 4, 3, 4],
+    ]);
+    expect(b.entries[0]!.mean.value).toBeCloseTo(0.75, 12);
+    expect(b.entries[0]!.accuracy.ci).toBeNull();
+  });
+
+  it('systems without any score share the last rank', () => {
+    const rows2 = [...rows, { system: 'D', key: 'q1' }, { system: 'E', key: 'q2' }];
+    const none = { m: { score: null, decision: null, explanation: 'n/a' } };
+    const t2 = compareTable(rows2, [...results, none, none], [{ name: 'm', threshold: 0.5 }]);
+    const b = leaderboard(t2, { resamples: 0 }).metrics[0]!;
+    expect(b.entries.map((e) => [e.system, e.rank, e.accuracy.value])).toEqual([
+      ['A', 1, 1],
+      ['B', 2, 1 / 3],
+      ['C', 3, 1 / 4],
+      ['D', 4, null],
+      ['E', 4, null],
+    ]);
+  });
+
+  it('McNemar on shared questions only: A vs B has b=2 (q1, q3), c=0 → p = 0.5', () => {
+    const p = pairedComparisons(t, { resamples: 0 }).metrics[0]!.pairs[0]!;
+    expect([p.a, p.b, p.accuracy.n, p.accuracy.mcnemar?.b, p.accuracy.mcnemar?.c, p.accuracy.mcnemar?.p]).toEqual(['A', 'B', 3, 2, 0, 0.5]);
+    expect(p.accuracy.better).toBeNull();
+    expect(p.score?.p).toBeNull();
+  });
+
+  it('metric vs human: the metric puts A > C > … but the humans tie A and C, and rank B last', () => {
+    const r = metricRanking(t, { resamples: 0 }).metrics[0]!;
+    expect(r.gaps.map((g) => [g.system, g.gap])).toEqual([
+      ['A', 0.25],
+      ['B', 0],
+      ['C', -0.5],
+    ]);
+    // metric: A 1, B 1/3, C 1/4; human: A 3/4, B 1/3, C 3/4 → B–C reversed, A–C tied by humans only.
+    expect(r.discordant.map((p) => `${p.a}-${p.b}`)).toEqual(['B-C']);
+    expect(r.tiedInOne.map((p) => `${p.a}-${p.b}`)).toEqual(['A-C']);
+  });
+
+  it('disagreements: questions where decided systems split, filterable', () => {
+    expect(disagreements(t, { metric: 'm' }).map((d) => [d.key, d.decisions])).toEqual([
+      ['q1', [1, 0, 0]],
+      ['q2', [1, 1, 0]],
+      ['q3', [1, 0, 1]],
+      ['q4', [1, -1, 0]],
+    ]);
+    expect(disagreements(t, { metric: 'm', system: 'C', correct: true }).map((d) => d.key)).toEqual(['q3']);
+    expect(disagreements(t, { metric: 'human' }).map((d) => d.key)).toEqual(['q1', 'q3', 'q4']);
+    expect(agreementSplits(t, 'm')).toEqual({ '1/3': 1, '2/3': 2, '1/2': 1 });
+    expect(() => disagreements(t, { metric: 'nope' })).toThrow(/no metric "nope"/);
+  });
+
+  it('resampled means of a 1/0/−1 channel by column patterns equal the plain sweep exactly', () => {
+    const rng = mulberry32(5);
+    const S = 4;
+    const Q = 300;
+    const x = Int8Array.from({ length: S * Q }, () => Math.floor(rng() * 3) - 1);
+    const [byPattern] = resampledMeans([x], S, Q, 50, 9);
+    const [bySweep] = resampledMeans([Float64Array.from(x)], S, Q, 50, 9);
+    expect(byPattern).toEqual(bySweep);
+  });
+
+  it('is deterministic for a seed and changes with the seed', () => {
+    const a = JSON.stringify(pairedComparisons(t, { seed: 3, resamples: 200 }));
+    expect(JSON.stringify(pairedComparisons(t, { seed: 3, resamples: 200 }))).toBe(a);
+    expect(JSON.stringify(pairedComparisons(t, { seed: 4, resamples: 200 }))).not.toBe(a);
+  });
+});

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { parseTable } from '../io/parse.ts';
+import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './inputs.ts';
+
+const jsonl = (rows: object[]) => parseTable(rows.map((r) => JSON.stringify(r)).join('\n'));
+
+describe('one file with a system column', () => {
+  const table = jsonl([
+    { id: 1, question: 'Q1', gold: 'a', candidate: 'a', model: 'm1', label: true, split: 'dev' },
+    { id: 1, question: 'Q1', gold: 'a', candidate: 'b', model: 'm2', label: false, split: 'dev' },
+    { id: 2, question: 'Q2', gold: 'c', candidate: 'c', model: 'm1', split: 'test' },
+    { id: 2, question: 'Q2', gold: 'c', candidate: 'c', model: 'm2', split: 'test' },
+    { id: 3, question: 'Q3', gold: 'd', candidate: 'x', model: '', split: 'test' },
+  ]);
+
+  it('finds the system column by name, pairs by id, keeps extra columns, reports rows without a system', () => {
+    const r = mapSystemRows(table);
+    expect(r.layout).toBe('system-column');
+    expect(r.systemColumn).toBe('model');
+    expect(r.keyBy).toBe('id');
+    expect(r.systems).toEqual(['m1', 'm2']);
+    expect(r.rows.map((x) => [x.system, x.key, x.candidate, x.label?.kind === 'binary' ? x.label.correct : null])).toEqual([
+      ['m1', '1', 'a', true],
+      ['m1', '2', 'c', null],
+      ['m2', '1', 'b', false],
+      ['m2', '2', 'c', null],
+    ]);
+    expect(r.rows[0]!.extra).toEqual({ split: 'dev' });
+    // The same id in two systems is not a duplicate.
+    expect(r.issues.map((i) => i.message)).toEqual(['row 5: no system in column "model"; skipped']);
+  });
+
+  it('takes a chosen system column, and says so when it does not exist', () => {
+    const r = mapSystemRows(table, { systemColumn: 'split' });
+    expect(r.systems).toEqual(['dev', 'test']);
+    expect(r.rows.find((x) => x.system === 'dev')!.extra).toEqual({ model: 'm1' });
+    expect(() => mapSystemRows(table, { systemColumn: 'nope' })).toThrow(/--system-column nope: no such column/);
+  });
+
+  it('without ids pairs by question + gold, the k-th repeat with the k-th repeat', () => {
+    const t = jsonl([
+      { question: 'Q', gold: 'a', candidate: '1', run: 'r1' },
+      { question: 'Q', gold: 'a', candidate: '2', run: 'r1' },
+      { question: 'Q', gold: 'a', candidate: '3', run: 'r2' },
+      { question: 'Q', gold: 'a', candidate: '4', run: 'r2' },
+    ]);
+    const r = mapSystemRows(t);
+    expect(r.keyBy).toBe('question');
+    const keys = r.rows.map((x) => x.key);
+    expect(keys[0]).toBe(keys[2]);
+    expect(keys[1]).toBe(keys[3]);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('the wide layout (EVOUNA)', () => {
+  const table = parseTable(
+    JSON.stringify([
+      {
+        question: 'Q1',
+        golden_answer: 'David Seville',
+        answer_fid: 'David Seville',
+        judge_fid: true,
+        answer_gpt4: 'Ross Bagdasarian',
+        judge_gpt4: 'nan',
+        improper: false,
+      },
+      {
+        question: 'Q2',
+        golden_answer: 'Lyon',
+        answer_fid: 'Paris',
+        judge_fid: false,
+        answer_gpt4: 'Lyon',
+        judge_gpt4: true,
+        improper: true,
+      },
+      { question: 'Q3', golden_answer: 'x', answer_fid: null, judge_fid: false, answer_gpt4: 'x', judge_gpt4: true, improper: false },
+    ]),
+  );
+
+  it('detects answer_<system> + judge_<system> pairs', () => {
+    expect(detectWideLayout(table.columns)).toEqual({
+      systems: [
+        { system: 'fid', candidate: 'answer_fid', label: 'judge_fid' },
+        { system: 'gpt4', candidate: 'answer_gpt4', label: 'judge_gpt4' },
+      ],
+      shared: ['question', 'golden_answer', 'improper'],
+    });
+    expect(detectWideLayout(['question', 'gold', 'answer_tokens'])).toBeNull();
+  });
+
+  it('maps every system in one step: "nan" is no judgment, improper questions are left out with a note', () => {
+    const r = mapSystemRows(table);
+    expect(r.layout).toBe('wide');
+    expect(r.keyBy).toBe('record');
+    expect(r.systems).toEqual(['fid', 'gpt4']);
+    expect(
+      r.rows.map((x) => [x.system, x.key, x.golds, x.candidate, x.label ? (x.label as { correct: boolean }).correct : 'none']),
+    ).toEqual([
+      ['fid', 'row 1', ['David Seville'], 'David Seville', true],
+      ['fid', 'row 3', ['x'], '', false],
+      ['gpt4', 'row 1', ['David Seville'], 'Ross Bagdasarian', 'none'],
+      ['gpt4', 'row 3', ['x'], 'x', true],
+    ]);
+    expect(r.notes[0]).toBe('1 record marked improper: true left out');
+    expect(r.rows[0]!.extra).toEqual({ improper: false });
+    expect(r.issues.map((i) => i.message)).toEqual(['fid: row 3 (line 1): candidate is null; scored as an empty answer']);
+  });
+
+  it('an explicit candidate column means one system, as before', () => {
+    const r = mapSystemRows(table, { map: { candidate: 'answer_gpt4', label: 'judge_gpt4' }, system: 'gpt4' });
+    expect(r.layout).toBe('single');
+    expect(r.rows.map((x) => x.candidate)).toEqual(['Ross Bagdasarian', 'x']);
+    expect(r.rows[0]!.extra).toEqual({ answer_fid: 'David Seville', judge_fid: true, improper: false });
+  });
+});
+
+describe('several files, one per system', () => {
+  const a = jsonl([
+    { id: 'q1', question: 'Q1', gold: 'a', candidate: 'a' },
+    { id: 'q2', question: 'Q2', gold: 'b', candidate: 'b' },
+    { id: 'q3', question: 'Q3', gold: 'c', candidate: 'z' },
+  ]);
+  const b = parseTable('id,question,gold,candidate,latency\nq2,Q2,b,b,12\nq1,Q1,a,y,30\nq4,Q4,d,d,9\n');
+
+  it('names systems after the files, joins by id, and reports the rows one file lacks', () => {
+    const r = mapSystemFiles([
+      { name: 'runs/gpt4.jsonl', table: a },
+      { name: 'runs/llama.csv', table: b },
+    ]);
+    expect(r.systems).toEqual(['gpt4', 'llama']);
+    expect(r.keyBy).toBe('id');
+    expect(r.coverage).toEqual({
+      questions: 4,
+      complete: 2,
+      systems: [
+        { system: 'gpt4', rows: 3, missing: 1, examples: ['q4'] },
+        { system: 'llama', rows: 3, missing: 1, examples: ['q3'] },
+      ],
+    });
+    expect(r.notes).toContain('gpt4 (runs/gpt4.jsonl): 1 of 4 questions missing (present in another input), e.g. q4');
+    expect(r.rows.find((x) => x.system === 'llama' && x.key === 'q1')!.extra).toEqual({ latency: '30' });
+  });
+
+  it('joins by question + gold when a file has no id, and says so', () => {
+    const noId = jsonl([{ question: 'Q2', gold: 'b', candidate: 'b' }]);
+    const r = mapSystemFiles([
+      { name: 'a.jsonl', table: a },
+      { name: 'b.jsonl', table: noId },
+    ]);
+    expect(r.keyBy).toBe('question');
+    expect(r.notes[0]).toBe('rows joined by question + gold answers (no id column in b.jsonl)');
+    expect(r.coverage.complete).toBe(1);
+    expect(r.coverage.systems[1]).toEqual({ system: 'b', rows: 1, missing: 2, examples: ['"Q1"', '"Q3"'] });
+  });
+
+  it('keeps two files with the same name apart: by folder, else numbered', () => {
+    const byFolder = mapSystemFiles([
+      { name: 'runs/gpt4/out.jsonl', table: a },
+      { name: 'runs/llama/out.jsonl', table: a },
+    ]);
+    expect(byFolder.systems).toEqual(['gpt4', 'llama']);
+    const numbered = mapSystemFiles([
+      { name: 'out.jsonl', table: a },
+      { name: 'out.jsonl', table: a },
+    ]);
+    expect(numbered.systems).toEqual(['out', 'out#2']);
+    expect(numbered.notes).toContain('out.jsonl: another file is also named "out"; its system is "out#2"');
+  });
+
+  it('lm-evaluation-harness sample files are named after their model folders', () => {
+    expect(
+      systemNamesForFiles([
+        'o/meta-llama__Llama-3-8B/samples_triviaqa_2026-11-23T22-00-00.jsonl',
+        'o/gpt2/samples_triviaqa_2026-11-23T23-10-00.jsonl',
+      ]),
+    ).toEqual(['meta-llama__Llama-3-8B', 'gpt2']);
+    expect(systemNamesForFiles(['a/x.jsonl', 'b/y.jsonl'])).toEqual(['x', 'y']);
+  });
+
+  it('file names become system names without their extensions', () => {
+    expect(systemFromFileName('/tmp/runs/gpt-4o.samples.jsonl')).toBe('gpt-4o.samples');
+    expect(systemFromFileName('C:\\x\\llama.parquet')).toBe('llama');
+  });
+});

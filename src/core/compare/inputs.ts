@@ -1,0 +1,396 @@
+/**
+ * Multi-system inputs: one long file with a system column, the wide layout (one candidate column and one label
+ * column per system, as in EVOUNA), or several files, one per system — all mapped in one step to long rows with
+ * a system name and a question key that pairs the systems' rows.
+ *
+ * Builds on mapRows (io/fields.ts): each system's rows go through the same mapping, coercion and messages as a
+ * single-system file, so nothing about a row is decided twice. Every input column the mapping did not use is
+ * kept on the row (`extra`), so exports join back to the user's data.
+ *
+ * Question keys: the id column when there is one; in the wide layout without ids, the record (one record is one
+ * question for every system); otherwise question + gold answers, the k-th repeat of the same (question, gold)
+ * in one system pairing with the k-th repeat in the others.
+ */
+import { VerityError, type QaRow } from '../types.ts';
+import { mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
+import type { ParsedTable, RowIssue } from '../io/parse.ts';
+
+/** Column names taken as the system column, in order of preference (case-insensitive). */
+export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run'] as const;
+
+/** Prefixes of a per-system candidate column and of its label column in the wide layout. */
+const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output'];
+const WIDE_LABEL = ['judge', 'label', 'judgment', 'human_label', 'correct'];
+
+export interface SystemRow extends QaRow {
+  system: string;
+  /** Pairs this row with the other systems' rows for the same question. */
+  key: string;
+  /** Input columns the mapping did not use, as read. */
+  extra: Record<string, unknown>;
+}
+
+export type KeyBy = 'id' | 'record' | 'question';
+
+export interface WideSystem {
+  system: string;
+  candidate: string;
+  label?: string;
+}
+
+export interface WideLayout {
+  systems: WideSystem[];
+  /** Columns shared by every system (question, gold, id, …). */
+  shared: string[];
+}
+
+export interface SystemMapOptions extends MapOptions {
+  /** The system column (default: the first of SYSTEM_ALIASES present). */
+  systemColumn?: string;
+  /** System name when the input has no system column and is not wide (default "system"). */
+  system?: string;
+  /** 'auto' (default): wide when detected and no candidate column is mapped explicitly. */
+  layout?: 'auto' | 'long' | 'wide';
+  /** Leave out records with `improper: true` (EVOUNA's outdated or ambiguous questions); default true. */
+  skipImproper?: boolean;
+  /** How rows are paired (default: id if mapped, else record for wide, else question). */
+  keyBy?: KeyBy;
+}
+
+export interface SystemInput {
+  rows: SystemRow[];
+  systems: string[];
+  layout: 'single' | 'system-column' | 'wide' | 'files';
+  /** The system column used, for the system-column layout. */
+  systemColumn?: string;
+  keyBy: KeyBy;
+  columns: ColumnMap;
+  issues: RowIssue[];
+  /** What was done to the input that the user should know (left-out records, pairing rule…). */
+  notes: string[];
+}
+
+/** A key's readable form: its question when keyed by question + gold. */
+export function describeKey(key: string): string {
+  const cut = key.indexOf(KEY_SEP);
+  return cut < 0 ? key : JSON.stringify(key.slice(0, cut).slice(0, 80));
+}
+
+const KEY_SEP = '\u241f';
+const GOLD_SEP = '\u241e';
+
+/** The wide layout, when the columns hold `<prefix>_<system>` candidates (with `judge_<system>` labels). */
+export function detectWideLayout(columns: readonly string[]): WideLayout | null {
+  const lower = new Map(columns.map((c) => [c.toLowerCase(), c] as const));
+  for (const prefix of WIDE_CANDIDATE) {
+    const systems: WideSystem[] = [];
+    for (const c of columns) {
+      const lc = c.toLowerCase();
+      if (!lc.startsWith(`${prefix}_`) || lc.length === prefix.length + 1) continue;
+      const system = c.slice(prefix.length + 1);
+      const labelPrefix = WIDE_LABEL.find((p) => lower.has(`${p}_${system.toLowerCase()}`));
+      systems.push({ system, candidate: c, ...(labelPrefix ? { label: lower.get(`${labelPrefix}_${system.toLowerCase()}`)! } : {}) });
+    }
+    // Labelled pairs identify the layout; without labels, two or more same-prefix columns do.
+    const labelled = systems.filter((s) => s.label);
+    const chosen = labelled.length >= 1 ? labelled : systems.length >= 2 ? systems : [];
+    if (chosen.length === 0) continue;
+    const used = new Set(chosen.flatMap((s) => [s.candidate, ...(s.label ? [s.label] : [])]));
+    return { systems: chosen, shared: columns.filter((c) => !used.has(c)) };
+  }
+  return null;
+}
+
+const isImproper = (v: unknown) => v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true');
+
+function improperColumn(columns: readonly string[]): string | undefined {
+  return columns.find((c) => c.toLowerCase() === 'improper');
+}
+
+/** A column name not among `taken`: `name`, else `name_1`, `name_2`… */
+function freeName(name: string, taken: ReadonlySet<string>): string {
+  let n = name;
+  for (let i = 1; taken.has(n.toLowerCase()); i++) n = `${name}_${i}`;
+  return n;
+}
+
+/** Splits a table by the values of one column; records without a value are reported and left out. */
+function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): Map<string, ParsedTable> {
+  const out = new Map<string, ParsedTable>();
+  for (const rec of table.records) {
+    const v = rec.data[column];
+    const system = v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : JSON.stringify(v);
+    if (!system) {
+      issues.push({
+        row: rec.row,
+        ...(rec.line !== undefined ? { line: rec.line } : {}),
+        severity: 'error',
+        message: `row ${rec.row}: no system in column "${column}"; skipped`,
+      });
+      continue;
+    }
+    let t = out.get(system);
+    if (!t) out.set(system, (t = { format: table.format, columns: table.columns, records: [], issues: [] }));
+    t.records.push(rec);
+  }
+  return out;
+}
+
+/** Maps one system's records and keys them. */
+function mapSystem(
+  system: string,
+  table: ParsedTable,
+  opts: SystemMapOptions,
+  keyBy: KeyBy,
+  exclude: ReadonlySet<string>,
+  out: SystemInput,
+): void {
+  const mapped = mapRows(table, opts);
+  for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
+  const byRow = new Map(table.records.map((r) => [r.row, r.data] as const));
+  const used = new Set<string>([...Object.values(mapped.columns), ...exclude]);
+  const seen = new Map<string, number>();
+  for (const row of mapped.rows) {
+    const data = byRow.get(row.row) ?? {};
+    let key: string;
+    if (keyBy === 'id') key = row.id;
+    else if (keyBy === 'record') key = `row ${row.row}`;
+    else {
+      const base = `${row.question}${KEY_SEP}${row.golds.join(GOLD_SEP)}`;
+      const k = seen.get(base) ?? 0;
+      seen.set(base, k + 1);
+      key = k === 0 ? base : `${base}${KEY_SEP}${k + 1}`;
+    }
+    const extra: Record<string, unknown> = {};
+    for (const [c, v] of Object.entries(data)) if (!used.has(c)) extra[c] = v;
+    out.rows.push({ ...row, system, key, extra });
+  }
+  out.columns = mapped.columns;
+}
+
+/** Rows of every system in one table: a system column, the wide layout, or a single system. */
+export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): SystemInput {
+  const out: SystemInput = {
+    rows: [],
+    systems: [],
+    layout: 'single',
+    keyBy: 'question',
+    columns: {},
+    issues: [...table.issues],
+    notes: [],
+  };
+  const improper = opts.skipImproper === false ? undefined : improperColumn(table.columns);
+  let records = table.records;
+  if (improper) {
+    records = records.filter((r) => !isImproper(r.data[improper]));
+    const left = table.records.length - records.length;
+    if (left) out.notes.push(`${left} record${left === 1 ? '' : 's'} marked ${improper}: true left out`);
+  }
+  const wide = opts.layout === 'long' || (opts.layout !== 'wide' && opts.map?.candidate) ? null : detectWideLayout(table.columns);
+  if (opts.layout === 'wide' && !wide)
+    throw new VerityError(
+      `no wide layout: expected candidate columns such as answer_<system> with judge_<system> labels; the columns are ${table.columns.join(', ')}`,
+      'input',
+    );
+
+  if (wide) {
+    out.layout = 'wide';
+    const taken = new Set(wide.shared.map((c) => c.toLowerCase()));
+    const cand = freeName('candidate', taken);
+    const label = freeName('label', new Set([...taken, cand.toLowerCase()]));
+    const sys = freeName('system', new Set([...taken, cand.toLowerCase(), label.toLowerCase()]));
+    const map: ColumnMap = { ...opts.map, candidate: cand, label };
+    const columns = [...wide.shared, cand, label, sys];
+    const hasId = resolveColumns(columns, map).id !== undefined;
+    out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'record');
+    out.notes.push(
+      `wide layout: ${wide.systems.map((s) => `${s.system} (${s.candidate}${s.label ? ` + ${s.label}` : ', no labels'})`).join(', ')}`,
+    );
+    for (const w of wide.systems) {
+      const sub: ParsedTable = {
+        format: table.format,
+        columns,
+        records: records.map((r) => {
+          const data: Record<string, unknown> = {};
+          for (const c of wide.shared) if (Object.hasOwn(r.data, c)) data[c] = r.data[c];
+          data[cand] = r.data[w.candidate];
+          data[label] = w.label ? r.data[w.label] : undefined;
+          data[sys] = w.system;
+          return { ...r, data };
+        }),
+        issues: [],
+      };
+      mapSystem(w.system, sub, { ...opts, map }, out.keyBy, new Set([sys]), out);
+      out.systems.push(w.system);
+    }
+    return out;
+  }
+
+  const lower = new Map(table.columns.map((c) => [c.toLowerCase(), c] as const));
+  let systemColumn: string | undefined;
+  if (opts.systemColumn !== undefined) {
+    systemColumn = lower.get(opts.systemColumn.toLowerCase());
+    if (!systemColumn)
+      throw new VerityError(`--system-column ${opts.systemColumn}: no such column; the columns are ${table.columns.join(', ')}`, 'usage');
+  } else {
+    // A column the mapping claims for another field is not the system column.
+    const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));
+    systemColumn = SYSTEM_ALIASES.map((a) => lower.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
+  }
+  const hasId = resolveColumns(table.columns, opts.map).id !== undefined;
+  out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'question');
+  const filtered: ParsedTable = { ...table, records, issues: [] };
+  if (!systemColumn) {
+    const name = opts.system ?? 'system';
+    mapSystem(name, filtered, opts, out.keyBy, new Set(), out);
+    out.systems.push(name);
+    return out;
+  }
+  out.layout = 'system-column';
+  out.systemColumn = systemColumn;
+  for (const [system, sub] of splitBySystem(filtered, systemColumn, out.issues)) {
+    mapSystem(system, sub, opts, out.keyBy, new Set([systemColumn]), out);
+    out.systems.push(system);
+  }
+  if (out.systems.length === 0) throw new VerityError(`no row has a system in column "${systemColumn}"`, 'input');
+  return out;
+}
+
+export interface SystemCoverage {
+  system: string;
+  rows: number;
+  /** Questions other systems have and this one lacks, with a few examples. */
+  missing: number;
+  examples: string[];
+}
+
+export interface Coverage {
+  /** Distinct questions over all systems. */
+  questions: number;
+  /** Questions every system has. */
+  complete: number;
+  systems: SystemCoverage[];
+}
+
+/** Which questions each system lacks (rows present in one input but not another). */
+export function coverage(rows: readonly { system: string; key: string }[], systems: readonly string[], examples = 5): Coverage {
+  const keysOf = new Map(systems.map((s) => [s, new Set<string>()] as const));
+  const all = new Set<string>();
+  for (const r of rows) {
+    keysOf.get(r.system)?.add(r.key);
+    all.add(r.key);
+  }
+  let complete = 0;
+  for (const k of all) if (systems.every((s) => keysOf.get(s)!.has(k))) complete++;
+  return {
+    questions: all.size,
+    complete,
+    systems: systems.map((system) => {
+      const have = keysOf.get(system)!;
+      const lacking: string[] = [];
+      let missing = 0;
+      for (const k of all)
+        if (!have.has(k)) {
+          missing++;
+          if (lacking.length < examples) lacking.push(describeKey(k));
+        }
+      return { system, rows: have.size, missing, examples: lacking };
+    }),
+  };
+}
+
+/** One line per system that lacks questions, for the CLI and the app. */
+export function coverageNotes(c: Coverage, source: (system: string) => string = (s) => s): string[] {
+  return c.systems
+    .filter((s) => s.missing > 0)
+    .map(
+      (s) =>
+        `${source(s.system)}: ${s.missing} of ${c.questions} questions missing (present in another input), e.g. ${s.examples.join(', ')}`,
+    );
+}
+
+/** A system name from a file name: the base name without its extensions (`runs/gpt4.samples.jsonl` → `gpt4.samples`). */
+export function systemFromFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const stripped = base.replace(/(\.gz)?$/i, '').replace(/\.(jsonl|ndjson|json|csv|tsv|parquet|txt)$/i, '');
+  return stripped || base;
+}
+
+/**
+ * System names for several files: the base names, unless they collide or are lm-evaluation-harness sample files
+ * (`samples_<task>_<date>.jsonl`, kept in one folder per model): then the folder names, when those tell the files
+ * apart (`out/gpt4/samples.jsonl`, `out/llama/samples.jsonl` → gpt4, llama).
+ */
+export function systemNamesForFiles(names: readonly string[]): string[] {
+  const bases = names.map(systemFromFileName);
+  const parents = names.map((n) => n.split(/[\\/]/).slice(-2, -1)[0] ?? '');
+  const collide = new Set(bases).size < bases.length;
+  const harness = bases.length > 1 && bases.every((b) => /^samples_/.test(b));
+  if ((collide || harness) && parents.every((p) => p && p !== '.' && p !== '..') && new Set(parents).size === parents.length)
+    return parents;
+  return bases;
+}
+
+export interface SystemFile {
+  name: string;
+  table: ParsedTable;
+}
+
+export interface FilesInput extends SystemInput {
+  /** The file each system came from. */
+  sources: Record<string, string>;
+  coverage: Coverage;
+}
+
+/**
+ * Several files, one per system (named after the file unless a system column or the wide layout names them),
+ * joined by id when every file has an id column, else by question + gold.
+ */
+export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOptions = {}): FilesInput {
+  if (files.length === 0) throw new VerityError('no input files', 'usage');
+  const allIds = files.every((f) => resolveColumns(f.table.columns, opts.map).id !== undefined);
+  // One file keeps its own rule (a wide file without ids pairs by record); several need a rule every file can follow.
+  const keyBy: KeyBy | undefined = opts.keyBy ?? (files.length === 1 ? undefined : allIds ? 'id' : 'question');
+  const out: FilesInput = {
+    rows: [],
+    systems: [],
+    layout: files.length > 1 ? 'files' : 'single',
+    keyBy: keyBy ?? 'question',
+    columns: {},
+    issues: [],
+    notes: [],
+    sources: {},
+    coverage: { questions: 0, complete: 0, systems: [] },
+  };
+  if (files.length > 1 && !allIds && opts.keyBy === undefined) {
+    const without = files.filter((f) => resolveColumns(f.table.columns, opts.map).id === undefined).map((f) => f.name);
+    out.notes.push(`rows joined by question + gold answers (no id column in ${without.join(', ')})`);
+  } else if (files.length > 1) out.notes.push(`rows joined by ${keyBy === 'id' ? 'id' : keyBy}`);
+  const taken = new Set<string>();
+  const names = systemNamesForFiles(files.map((f) => f.name));
+  for (const [i, f] of files.entries()) {
+    let name = names[i]!;
+    if (taken.has(name)) {
+      let i = 2;
+      while (taken.has(`${name}#${i}`)) i++;
+      out.notes.push(`${f.name}: another file is also named "${name}"; its system is "${name}#${i}"`);
+      name = `${name}#${i}`;
+    }
+    const one = mapSystemRows(f.table, { ...opts, system: name, ...(keyBy ? { keyBy } : {}) });
+    out.keyBy = one.keyBy;
+    if (one.layout === 'single') taken.add(name);
+    out.rows.push(...one.rows);
+    for (const s of one.systems) {
+      if (!out.systems.includes(s)) out.systems.push(s);
+      out.sources[s] = out.sources[s] ? `${out.sources[s]}, ${f.name}` : f.name;
+    }
+    out.issues.push(...one.issues.map((i) => ({ ...i, message: `${f.name}: ${i.message}` })));
+    out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
+    out.columns = one.columns;
+    if (files.length === 1) out.layout = one.layout;
+    if (one.systemColumn) out.systemColumn = one.systemColumn;
+  }
+  out.coverage = coverage(out.rows, out.systems);
+  out.notes.push(...coverageNotes(out.coverage, (s) => (out.sources[s] && out.sources[s] !== s ? `${s} (${out.sources[s]})` : s)));
+  return out;
+}

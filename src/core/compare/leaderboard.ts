@@ -1,0 +1,143 @@
+/**
+ * Leaderboard: each system's mean score and accuracy per metric, with bootstrap intervals, and the human
+ * accuracy beside them where labels exist.
+ *
+ * What: for metric m and system s, over the questions where s has a score (mean) or a decision (accuracy):
+ *   mean = Σ score / n, accuracy = #(decision = correct) / n — the decision being score ≥ the metric's threshold.
+ *   Human accuracy = #(label correct) / #(labelled rows) of that system: a plain count, no model involved.
+ * Intervals: percentile bootstrap over questions (resample.ts), 95% by default, seeded.
+ * Order: systems by accuracy, then mean score, then input order (a stable, documented tie-break).
+ * Limits: systems answering different question sets are not comparable by these numbers alone; the paired tests
+ *   (paired.ts) compare on shared questions only.
+ */
+import type { CompareTable } from './table.ts';
+import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
+
+export interface Estimate {
+  value: number | null;
+  ci: [number, number] | null;
+}
+
+export interface HumanAccuracy {
+  correct: number;
+  labelled: number;
+  accuracy: number | null;
+  ci: [number, number] | null;
+}
+
+export interface LeaderboardEntry {
+  system: string;
+  /** 1-based position by accuracy (ties share the better rank), then mean. */
+  rank: number;
+  /** Questions the system has a row for. */
+  rows: number;
+  /** Rows with a score / with a decision. */
+  scored: number;
+  decided: number;
+  mean: Estimate;
+  accuracy: Estimate;
+  /** Null when the system has no labelled row. */
+  human: HumanAccuracy | null;
+}
+
+export interface MetricLeaderboard {
+  metric: string;
+  threshold: number;
+  entries: LeaderboardEntry[];
+}
+
+export interface Leaderboard {
+  systems: string[];
+  questions: number;
+  metrics: MetricLeaderboard[];
+  bootstrap: Required<BootstrapSettings>;
+}
+
+/** Accuracy of the human labels per system (index = system), with intervals from the shared resamples. */
+export function humanAccuracy(t: CompareTable, boot: BootstrapSettings = {}): (HumanAccuracy | null)[] {
+  const { resamples, seed, level } = bootstrapSettings(boot);
+  const S = t.systems.length;
+  const Q = t.keys.length;
+  const out: (HumanAccuracy | null)[] = [];
+  for (let s = 0; s < S; s++) {
+    let correct = 0;
+    let labelled = 0;
+    for (let q = 0; q < Q; q++) {
+      const h = t.human[s * Q + q]!;
+      if (h < 0) continue;
+      labelled++;
+      correct += h;
+    }
+    out.push(labelled ? { correct, labelled, accuracy: correct / labelled, ci: null } : null);
+  }
+  if (resamples > 0 && t.labelled) {
+    const [draws] = resampledMeans([t.human], S, Q, resamples, seed);
+    out.forEach((h, s) => h && (h.ci = percentileInterval(draws![s]!, level)));
+  }
+  return out;
+}
+
+export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Leaderboard {
+  const settings = bootstrapSettings(boot);
+  const { resamples, seed, level } = settings;
+  const S = t.systems.length;
+  const Q = t.keys.length;
+  const human = humanAccuracy(t, settings);
+  const metrics = t.metrics.map((m): MetricLeaderboard => {
+    const sc = t.score[m.name]!;
+    const dec = t.decision[m.name]!;
+    const entries: LeaderboardEntry[] = [];
+    for (let s = 0; s < S; s++) {
+      let rows = 0;
+      let scored = 0;
+      let decided = 0;
+      let sum = 0;
+      let correct = 0;
+      for (let q = 0; q < Q; q++) {
+        const c = s * Q + q;
+        if (t.rowOf[c]! >= 0) rows++;
+        const x = sc[c]!;
+        if (!Number.isNaN(x)) {
+          scored++;
+          sum += x;
+        }
+        const d = dec[c]!;
+        if (d >= 0) {
+          decided++;
+          correct += d;
+        }
+      }
+      entries.push({
+        system: t.systems[s]!,
+        rank: 0,
+        rows,
+        scored,
+        decided,
+        mean: { value: scored ? sum / scored : null, ci: null },
+        accuracy: { value: decided ? correct / decided : null, ci: null },
+        human: human[s]!,
+      });
+    }
+    if (resamples > 0) {
+      const [means, accs] = resampledMeans([sc, dec], S, Q, resamples, seed);
+      entries.forEach((e, s) => {
+        if (e.mean.value !== null) e.mean.ci = percentileInterval(means![s]!, level);
+        if (e.accuracy.value !== null) e.accuracy.ci = percentileInterval(accs![s]!, level);
+      });
+    }
+    rankEntries(entries);
+    return { metric: m.name, threshold: m.threshold, entries };
+  });
+  return { systems: [...t.systems], questions: Q, metrics, bootstrap: settings };
+}
+
+/** Descending order of two optional values; null (no decided row) last, two nulls equal. */
+const desc = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
+
+/** Sorts by accuracy then mean (descending, input order on ties) and numbers ranks; equal pairs share a rank. */
+function rankEntries(entries: LeaderboardEntry[]): void {
+  const cmp = (a: LeaderboardEntry, b: LeaderboardEntry) => desc(a.accuracy.value, b.accuracy.value) || desc(a.mean.value, b.mean.value);
+  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => cmp(a.e, b.e) || a.i - b.i);
+  sorted.forEach(({ e }, k) => (e.rank = k > 0 && cmp(sorted[k - 1]!.e, e) === 0 ? sorted[k - 1]!.e.rank : k + 1));
+  entries.splice(0, entries.length, ...sorted.map((x) => x.e));
+}

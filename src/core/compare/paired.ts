@@ -1,0 +1,250 @@
+/**
+ * Paired significance between every pair of systems, per metric, on the questions both systems answered.
+ *
+ * What, for systems A and B and one metric:
+ *   - accuracy difference acc(A) − acc(B) on the questions both decided, with McNemar's exact test (mcnemar.ts);
+ *   - mean-score difference d on the questions both scored, with a paired bootstrap: the shared question draws
+ *     (resample.ts) give B resampled differences d*, a percentile interval, and the two-sided p-value
+ *     p = 2·Φc(|d| / sd(d*)) from the bootstrap standard error (Efron & Tibshirani 1993, ch. 16). Not the share
+ *     of d* on the far side of 0: that cannot go below ~2/B, which Holm then multiplies by the number of pairs
+ *     (1000 resamples, 45 pairs: nothing could be significant).
+ *   Both p-values are Holm-corrected over all pairs of the metric (holm.ts), separately for each test.
+ *   "A > B" is claimed (`better`) only when the Holm-adjusted p is below α (default 0.05); otherwise null.
+ * Human labels, where present, get the same McNemar comparison (metric "human"), so a metric's verdicts can be
+ *   set beside the human one.
+ * Limits: pairs are formed in input order (A before B); a pair with no shared question has null tests.
+ */
+import type { CompareTable } from './table.ts';
+import { holm } from './holm.ts';
+import { mcnemarExact, type McNemar } from './mcnemar.ts';
+import { normalUpperTail } from './normal.ts';
+import {
+  bootstrapSettings,
+  forEachResample,
+  percentileInterval,
+  resampledMeans,
+  sameQuestions,
+  type BootstrapSettings,
+} from './resample.ts';
+
+export interface PairedOptions extends BootstrapSettings {
+  /** Family-wise error rate for "A > B" (default 0.05). */
+  alpha?: number;
+}
+
+export interface AccuracyComparison {
+  /** Questions both systems decided. */
+  n: number;
+  accA: number | null;
+  accB: number | null;
+  diff: number | null;
+  ci: [number, number] | null;
+  mcnemar: McNemar | null;
+  /** Holm-adjusted McNemar p over all pairs of this metric. */
+  pHolm: number | null;
+  /** The significantly more accurate system, or null when the difference is not significant. */
+  better: string | null;
+}
+
+export interface ScoreComparison {
+  /** Questions both systems scored. */
+  n: number;
+  meanA: number | null;
+  meanB: number | null;
+  diff: number | null;
+  ci: [number, number] | null;
+  /** Paired-bootstrap two-sided p (null without resamples). */
+  p: number | null;
+  pHolm: number | null;
+  better: string | null;
+}
+
+export interface PairComparison {
+  a: string;
+  b: string;
+  accuracy: AccuracyComparison;
+  /** Absent for the human labels (they have no score). */
+  score?: ScoreComparison;
+}
+
+export interface MetricPairs {
+  /** A metric name, or "human" for the labels. */
+  metric: string;
+  pairs: PairComparison[];
+}
+
+export interface PairedReport {
+  alpha: number;
+  bootstrap: Required<BootstrapSettings>;
+  metrics: MetricPairs[];
+}
+
+/** All (a, b) index pairs, a < b, in input order. */
+export function systemPairs(S: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let a = 0; a < S; a++) for (let b = a + 1; b < S; b++) out.push([a, b]);
+  return out;
+}
+
+/** Paired accuracy comparison of two systems' decision rows (1/0/−1) on the questions both decided. */
+function compareDecisions(t: CompareTable, dec: Int8Array, a: number, b: number): Omit<AccuracyComparison, 'pHolm' | 'better' | 'ci'> {
+  const Q = t.keys.length;
+  let n = 0;
+  let ca = 0;
+  let cb = 0;
+  let disA = 0;
+  let disB = 0;
+  for (let q = 0; q < Q; q++) {
+    const x = dec[a * Q + q]!;
+    const y = dec[b * Q + q]!;
+    if (x < 0 || y < 0) continue;
+    n++;
+    ca += x;
+    cb += y;
+    if (x > y) disA++;
+    else if (y > x) disB++;
+  }
+  return {
+    n,
+    accA: n ? ca / n : null,
+    accB: n ? cb / n : null,
+    diff: n ? (ca - cb) / n : null,
+    mcnemar: n ? mcnemarExact(disA, disB, n) : null,
+  };
+}
+
+/**
+ * Per-resample differences of two systems' means over the questions both have, for every pair. A pair whose
+ * systems have values on the same questions (the usual case) takes the difference of the per-system means of one
+ * shared pass; only the other pairs get a pass of their own.
+ */
+function pairDraws(
+  x: Float64Array | Int8Array,
+  S: number,
+  Q: number,
+  pairs: [number, number][],
+  resamples: number,
+  seed: number,
+): Float64Array[] {
+  const same = pairs.map(([a, b]) => sameQuestions(x, Q, a, b));
+  const means = same.some(Boolean) ? resampledMeans([x], S, Q, resamples, seed)[0]! : null;
+  const out = pairs.map(([a, b], k) => {
+    const d = new Float64Array(resamples);
+    if (same[k]) for (let r = 0; r < resamples; r++) d[r] = means![a]![r]! - means![b]![r]!;
+    return d;
+  });
+  const rest = pairs.map((_, k) => k).filter((k) => !same[k]);
+  if (rest.length)
+    forEachResample(Q, resamples, seed, (w, r) => {
+      for (const k of rest) {
+        const [a, b] = pairs[k]!;
+        let num = 0;
+        let den = 0;
+        for (let q = 0; q < Q; q++) {
+          const m = w[q]!;
+          const u = x[a * Q + q]!;
+          const v = x[b * Q + q]!;
+          if (m === 0 || !(u >= 0) || !(v >= 0)) continue;
+          num += m * (u - v);
+          den += m;
+        }
+        out[k]![r] = den ? num / den : NaN;
+      }
+    });
+  return out;
+}
+
+/** Two-sided p of "no difference" from the observed difference and its bootstrap draws (see the header). */
+export function bootstrapP(diff: number, draws: ArrayLike<number>): number | null {
+  let n = 0;
+  let mean = 0;
+  for (let i = 0; i < draws.length; i++) {
+    const d = draws[i]!;
+    if (Number.isNaN(d)) continue;
+    n++;
+    mean += d;
+  }
+  if (n < 2) return null;
+  mean /= n;
+  let ss = 0;
+  for (let i = 0; i < draws.length; i++) {
+    const d = draws[i]!;
+    if (!Number.isNaN(d)) ss += (d - mean) * (d - mean);
+  }
+  const se = Math.sqrt(ss / (n - 1));
+  if (se === 0) return diff === 0 ? 1 : 0;
+  return Math.min(1, 2 * normalUpperTail(Math.abs(diff) / se));
+}
+
+function decisionPairs(
+  t: CompareTable,
+  dec: Int8Array,
+  pairs: [number, number][],
+  settings: Required<BootstrapSettings>,
+  alpha: number,
+): PairComparison[] {
+  const { resamples, seed, level } = settings;
+  const draws = resamples > 0 ? pairDraws(dec, t.systems.length, t.keys.length, pairs, resamples, seed) : null;
+  const acc = pairs.map(([a, b], k) => {
+    const c = compareDecisions(t, dec, a, b);
+    return {
+      ...c,
+      ci: draws && c.n ? percentileInterval(draws[k]!, level) : null,
+      pHolm: null as number | null,
+      better: null as string | null,
+    };
+  });
+  const adj = holm(acc.map((x) => x.mcnemar?.p ?? null));
+  return pairs.map(([a, b], k) => {
+    const x = acc[k]!;
+    x.pHolm = adj[k]!;
+    if (x.pHolm !== null && x.pHolm < alpha && x.diff !== null && x.diff !== 0) x.better = x.diff > 0 ? t.systems[a]! : t.systems[b]!;
+    return { a: t.systems[a]!, b: t.systems[b]!, accuracy: x };
+  });
+}
+
+export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): PairedReport {
+  const settings = bootstrapSettings(opts);
+  const alpha = opts.alpha ?? 0.05;
+  const { resamples, seed, level } = settings;
+  const Q = t.keys.length;
+  const pairs = systemPairs(t.systems.length);
+  const metrics: MetricPairs[] = t.metrics.map((m) => {
+    const out = decisionPairs(t, t.decision[m.name]!, pairs, settings, alpha);
+    const sc = t.score[m.name]!;
+    const draws = resamples > 0 ? pairDraws(sc, t.systems.length, Q, pairs, resamples, seed) : null;
+    const scores: ScoreComparison[] = pairs.map(([a, b], k) => {
+      let n = 0;
+      let sa = 0;
+      let sb = 0;
+      for (let q = 0; q < Q; q++) {
+        const x = sc[a * Q + q]!;
+        const y = sc[b * Q + q]!;
+        if (Number.isNaN(x) || Number.isNaN(y)) continue;
+        n++;
+        sa += x;
+        sb += y;
+      }
+      return {
+        n,
+        meanA: n ? sa / n : null,
+        meanB: n ? sb / n : null,
+        diff: n ? (sa - sb) / n : null,
+        ci: draws && n ? percentileInterval(draws[k]!, level) : null,
+        p: draws && n ? bootstrapP((sa - sb) / n, draws[k]!) : null,
+        pHolm: null,
+        better: null,
+      };
+    });
+    const adj = holm(scores.map((s) => s.p));
+    scores.forEach((s, k) => {
+      s.pHolm = adj[k]!;
+      if (s.pHolm !== null && s.pHolm < alpha && s.diff !== null && s.diff !== 0)
+        s.better = s.diff > 0 ? t.systems[pairs[k]![0]]! : t.systems[pairs[k]![1]]!;
+      out[k]!.score = s;
+    });
+    return { metric: m.name, pairs: out };
+  });
+  if (t.labelled) metrics.push({ metric: 'human', pairs: decisionPairs(t, t.human, pairs, settings, alpha) });
+  return { alpha, bootstrap: settings, metrics };
+}

@@ -1,0 +1,148 @@
+/**
+ * Does the metric rank systems like the human judges?
+ *
+ * What, per metric, on the labelled rows the metric decided (so both accuracies count the same rows):
+ *   - each system's metric accuracy, human accuracy and gap = metric − human accuracy (the metric's bias for or
+ *     against that system: lexical metrics, for instance, under-credit verbose answers), with a bootstrap
+ *     interval of the gap from the shared question draws (resample.ts);
+ *   - Kendall τ-b between the systems' metric accuracies and human accuracies (= scipy.stats.kendalltau), null
+ *     with fewer than two systems or when either ordering is all ties;
+ *   - every pair of systems the two orderings put the other way round (discordant), and the pairs only one of
+ *     them ties.
+ * Limits: with k systems τ takes few values (k = 5: steps of 0.2) and says nothing about significance; the
+ *   gap intervals and the paired tests (paired.ts) carry the uncertainty.
+ */
+import type { CompareTable } from './table.ts';
+import { kendallTauB } from '../agreement/stats.ts';
+import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
+
+export interface SystemGap {
+  system: string;
+  /** Labelled rows the metric decided. */
+  n: number;
+  metricAccuracy: number | null;
+  humanAccuracy: number | null;
+  gap: number | null;
+  gapCi: [number, number] | null;
+  /** 1-based ranks (ties share the mean rank) by metric accuracy and by human accuracy. */
+  metricRank: number | null;
+  humanRank: number | null;
+}
+
+export interface RankedPair {
+  a: string;
+  b: string;
+  /** Metric accuracy of a minus b, and human accuracy of a minus b. */
+  metricDiff: number;
+  humanDiff: number;
+}
+
+export interface MetricRanking {
+  metric: string;
+  /** Systems with at least one labelled, decided row (the ones ranked). */
+  systems: number;
+  kendallTau: number | null;
+  /** Pairs ordered one way by the metric and the other way by the humans. */
+  discordant: RankedPair[];
+  /** Pairs one ordering ties and the other does not. */
+  tiedInOne: RankedPair[];
+  gaps: SystemGap[];
+}
+
+export interface RankingReport {
+  bootstrap: Required<BootstrapSettings>;
+  metrics: MetricRanking[];
+}
+
+/** Mean ranks, 1 = highest value (scipy.stats.rankdata(−x) 'average'). */
+function ranksDescending(values: number[]): number[] {
+  const order = values.map((v, i) => ({ v, i })).sort((a, b) => b.v - a.v || a.i - b.i);
+  const ranks = new Array<number>(values.length);
+  for (let i = 0; i < order.length;) {
+    let j = i + 1;
+    while (j < order.length && order[j]!.v === order[i]!.v) j++;
+    for (let k = i; k < j; k++) ranks[order[k]!.i] = (i + 1 + j) / 2;
+    i = j;
+  }
+  return ranks;
+}
+
+export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): RankingReport {
+  const settings = bootstrapSettings(boot);
+  const { resamples, seed, level } = settings;
+  const S = t.systems.length;
+  const Q = t.keys.length;
+  const metrics = t.metrics.map((m): MetricRanking => {
+    const dec = t.decision[m.name]!;
+    const gaps: SystemGap[] = [];
+    for (let s = 0; s < S; s++) {
+      let n = 0;
+      let mc = 0;
+      let hc = 0;
+      for (let q = 0; q < Q; q++) {
+        const c = s * Q + q;
+        const h = t.human[c]!;
+        const d = dec[c]!;
+        if (h < 0 || d < 0) continue;
+        n++;
+        mc += d;
+        hc += h;
+      }
+      gaps.push({
+        system: t.systems[s]!,
+        n,
+        metricAccuracy: n ? mc / n : null,
+        humanAccuracy: n ? hc / n : null,
+        gap: n ? (mc - hc) / n : null,
+        gapCi: null,
+        metricRank: null,
+        humanRank: null,
+      });
+    }
+    if (resamples > 0 && t.labelled) {
+      // The decisions and the labels on the rows that have both: equal masks, so gap = mean(d) − mean(h) per resample.
+      const d = new Int8Array(S * Q).fill(-1);
+      const h = new Int8Array(S * Q).fill(-1);
+      for (let c = 0; c < S * Q; c++)
+        if (dec[c]! >= 0 && t.human[c]! >= 0) {
+          d[c] = dec[c]!;
+          h[c] = t.human[c]!;
+        }
+      const [md, mh] = resampledMeans([d, h], S, Q, resamples, seed);
+      gaps.forEach((g, s) => {
+        if (!g.n) return;
+        const diff = new Float64Array(resamples);
+        for (let r = 0; r < resamples; r++) diff[r] = md![s]![r]! - mh![s]![r]!;
+        g.gapCi = percentileInterval(diff, level);
+      });
+    }
+    const ranked = gaps.filter((g) => g.n > 0);
+    const mAcc = ranked.map((g) => g.metricAccuracy!);
+    const hAcc = ranked.map((g) => g.humanAccuracy!);
+    const mRank = ranksDescending(mAcc);
+    const hRank = ranksDescending(hAcc);
+    ranked.forEach((g, i) => {
+      g.metricRank = mRank[i]!;
+      g.humanRank = hRank[i]!;
+    });
+    const discordant: RankedPair[] = [];
+    const tiedInOne: RankedPair[] = [];
+    for (let i = 0; i < ranked.length; i++)
+      for (let j = i + 1; j < ranked.length; j++) {
+        const metricDiff = mAcc[i]! - mAcc[j]!;
+        const humanDiff = hAcc[i]! - hAcc[j]!;
+        const pair = { a: ranked[i]!.system, b: ranked[j]!.system, metricDiff, humanDiff };
+        if (metricDiff * humanDiff < 0) discordant.push(pair);
+        else if ((metricDiff === 0) !== (humanDiff === 0)) tiedInOne.push(pair);
+      }
+    return {
+      metric: m.name,
+      systems: ranked.length,
+      kendallTau: ranked.length >= 2 ? kendallTauB(mAcc, hAcc) : null,
+      discordant,
+      tiedInOne,
+      gaps,
+    };
+  });
+  return { bootstrap: settings, metrics };
+}

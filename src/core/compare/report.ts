@@ -1,0 +1,56 @@
+/**
+ * The whole comparison in one call, as the CLI prints it and the app shows it: the leaderboard, the paired
+ * tests and the metric-vs-human ranking over one comparison table, with one set of bootstrap settings, so
+ * `verity compare` and the app give the same numbers for the same rows, metrics and seed.
+ */
+import type { MetricResult } from '../types.ts';
+import { compareTable, type CompareRow, type CompareTable, type MetricInfo } from './table.ts';
+import { leaderboard, type Leaderboard } from './leaderboard.ts';
+import { pairedComparisons, type PairedOptions, type PairedReport } from './paired.ts';
+import { metricRanking, type RankingReport } from './ranking.ts';
+import { agreementSplits } from './disagreements.ts';
+
+export interface CompareReport {
+  systems: string[];
+  questions: number;
+  rows: number;
+  labelled: number;
+  leaderboard: Leaderboard;
+  paired: PairedReport;
+  /** Null without human labels. */
+  ranking: RankingReport | null;
+  /** Per metric (and "human"): how many questions had k of n systems judged correct. */
+  splits: Record<string, Record<string, number>>;
+}
+
+export function compareReportOf(t: CompareTable, opts: PairedOptions = {}): CompareReport {
+  let rows = 0;
+  let labelled = 0;
+  for (let c = 0; c < t.rowOf.length; c++) {
+    if (t.rowOf[c]! >= 0) rows++;
+    if (t.human[c]! >= 0) labelled++;
+  }
+  const splits: Record<string, Record<string, number>> = {};
+  for (const m of t.metrics) splits[m.name] = agreementSplits(t, m.name);
+  if (t.labelled) splits.human = agreementSplits(t, 'human');
+  return {
+    systems: [...t.systems],
+    questions: t.keys.length,
+    rows,
+    labelled,
+    leaderboard: leaderboard(t, opts),
+    paired: pairedComparisons(t, opts),
+    ranking: t.labelled ? metricRanking(t, opts) : null,
+    splits,
+  };
+}
+
+export function compareReport(
+  rows: readonly CompareRow[],
+  results: readonly (Record<string, MetricResult> | undefined)[],
+  metrics: readonly MetricInfo[],
+  opts: PairedOptions = {},
+): { table: CompareTable; report: CompareReport } {
+  const table = compareTable(rows, results, metrics);
+  return { table, report: compareReportOf(table, opts) };
+}

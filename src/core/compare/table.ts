@@ -1,0 +1,106 @@
+/**
+ * The comparison table: every system's results laid out as system × question matrices, one per metric.
+ *
+ * What: turns long rows (one per system and question, each with a question key, metric results and an
+ *   optional human label) into dense typed arrays, so that leaderboards, paired tests and rankings are plain
+ *   loops over numbers (one million rows = a few typed arrays, no per-row objects).
+ * Layout: cell (s, q) is at s·Q + q; scores are NaN and decisions / labels −1 where a system has no row for a
+ *   question or the metric did not apply. Systems and questions keep first-seen order unless given.
+ * Limits: a (system, key) pair seen twice keeps the first row; the caller (inputs.ts) makes keys unique. The
+ *   arrays are read-only once built: bootstrap draws are remembered per array (resample.ts).
+ */
+import type { Label, MetricResult } from '../types.ts';
+import { labelIsCorrect } from '../io/fields.ts';
+
+/** A metric as the comparison needs it: its name and decision threshold. */
+export interface MetricInfo {
+  name: string;
+  threshold: number;
+}
+
+/** What the table needs of one input row. */
+export interface CompareRow {
+  system: string;
+  /** Question key: rows of different systems with the same key are the same question. */
+  key: string;
+  label?: Label;
+}
+
+export interface CompareTable {
+  systems: string[];
+  keys: string[];
+  metrics: MetricInfo[];
+  /** Index of the input row at cell s·Q + q, −1 when system s has no row for question q. */
+  rowOf: Int32Array;
+  /** Per metric: the score at each cell, NaN when missing. */
+  score: Record<string, Float64Array>;
+  /** Per metric: 1 correct, 0 incorrect, −1 no decision. */
+  decision: Record<string, Int8Array>;
+  /** Human label reduced to correct (1) / incorrect (0), −1 unlabelled. */
+  human: Int8Array;
+  /** Whether any row carries a human label. */
+  labelled: boolean;
+  /** Rows dropped because their (system, key) had been seen before. */
+  duplicates: number;
+}
+
+export function compareTable(
+  rows: readonly CompareRow[],
+  results: readonly (Record<string, MetricResult> | undefined)[],
+  metrics: readonly MetricInfo[],
+  /** Fixed orders (e.g. to keep questions no system answered in the resampled set); rows add what these lack. */
+  order: { systems?: readonly string[]; keys?: readonly string[] } = {},
+): CompareTable {
+  if (results.length !== rows.length) throw new RangeError(`rows and results differ in length: ${rows.length} vs ${results.length}`);
+  const sIndex = new Map<string, number>();
+  const qIndex = new Map<string, number>();
+  for (const s of order.systems ?? []) if (!sIndex.has(s)) sIndex.set(s, sIndex.size);
+  for (const k of order.keys ?? []) if (!qIndex.has(k)) qIndex.set(k, qIndex.size);
+  for (const r of rows) {
+    if (!sIndex.has(r.system)) sIndex.set(r.system, sIndex.size);
+    if (!qIndex.has(r.key)) qIndex.set(r.key, qIndex.size);
+  }
+  const S = sIndex.size;
+  const Q = qIndex.size;
+  const rowOf = new Int32Array(S * Q).fill(-1);
+  const human = new Int8Array(S * Q).fill(-1);
+  const score: Record<string, Float64Array> = {};
+  const decision: Record<string, Int8Array> = {};
+  for (const m of metrics) {
+    score[m.name] = new Float64Array(S * Q).fill(NaN);
+    decision[m.name] = new Int8Array(S * Q).fill(-1);
+  }
+  let duplicates = 0;
+  let labelled = false;
+  rows.forEach((r, i) => {
+    const cell = sIndex.get(r.system)! * Q + qIndex.get(r.key)!;
+    if (rowOf[cell] !== -1) {
+      duplicates++;
+      return;
+    }
+    rowOf[cell] = i;
+    if (r.label) {
+      human[cell] = labelIsCorrect(r.label) ? 1 : 0;
+      labelled = true;
+    }
+    const res = results[i];
+    if (!res) return;
+    for (const m of metrics) {
+      const x = res[m.name];
+      if (!x) continue;
+      if (x.score !== null && Number.isFinite(x.score)) score[m.name]![cell] = x.score;
+      if (x.decision !== null) decision[m.name]![cell] = x.decision ? 1 : 0;
+    }
+  });
+  return {
+    systems: [...sIndex.keys()],
+    keys: [...qIndex.keys()],
+    metrics: metrics.map((m) => ({ ...m })),
+    rowOf,
+    score,
+    decision,
+    human,
+    labelled,
+    duplicates,
+  };
+}

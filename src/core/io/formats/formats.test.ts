@@ -1,0 +1,144 @@
+/**
+ * Harness formats read as they are: each fixture in test/fixtures/formats holds the same four TriviaQA rows as
+ * plain.jsonl, and must map to the same rows and score to the same numbers.
+ */
+import { readFileSync } from 'node:fs';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { describe, expect, it } from 'vitest';
+import { mapRows, type MapOptions } from '../fields.ts';
+import { parseTable } from '../parse.ts';
+import { scoreRows } from '../../run.ts';
+import { parseMetricList } from '../../metrics/index.ts';
+import { getPath, nestedPaths, readBlobInput, readInput, withPaths, type InputTable } from './index.ts';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/formats/${name}`, import.meta.url)));
+const plainRecords = readFileSync(new URL('../../../../test/fixtures/formats/plain.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { id: string; question: string; gold: string[]; candidate: string });
+
+const metrics = parseMetricList('exact_match,token_f1,lexical_match');
+
+async function rowsOf(t: InputTable | ReturnType<typeof parseTable>, opts: MapOptions = {}) {
+  const mapped = mapRows(withPaths(t, Object.values(opts.map ?? {})), opts);
+  const rows = mapped.rows.map((r) => ({ id: r.id, question: r.question, golds: r.golds, candidate: r.candidate }));
+  const scores = (await scoreRows(mapped.rows, metrics)).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.score])));
+  return { rows, scores, issues: mapped.issues };
+}
+
+const plain = await rowsOf(parseTable(fixture('plain.jsonl')));
+
+describe('nested paths', () => {
+  const rec = { doc: { answer: { aliases: ['a', 'b'] }, q: 'x' }, filtered_resps: ['y'], 'a.b': 1, a: { b: 2 } };
+  it('walks objects and arrays; a dotted key wins over the path', () => {
+    expect(getPath(rec, 'doc.answer.aliases')).toEqual(['a', 'b']);
+    expect(getPath(rec, 'filtered_resps.0')).toBe('y');
+    expect(getPath(rec, 'a.b')).toBe(1);
+    expect(getPath(rec, 'doc.nope.x')).toBeUndefined();
+    expect(getPath(rec, 'constructor')).toBeUndefined();
+  });
+  it('lists the nested paths for the mapping choices', () => {
+    const t = parseTable(JSON.stringify(rec));
+    expect(nestedPaths(t)).toEqual(['doc.answer.aliases', 'doc.q', 'a.b']);
+  });
+});
+
+describe('lm-evaluation-harness --log_samples', () => {
+  it('maps doc.question, target, filtered_resps.0 to the plain rows and the same scores', async () => {
+    const t = await readInput(fixture('samples_triviaqa_2026-11-23T22-00-00.000000.jsonl'));
+    expect(t.source).toBe('jsonl');
+    const got = await rowsOf(t, {
+      map: { id: 'doc.question_id', question: 'doc.question', gold: 'doc.answer.aliases', candidate: 'filtered_resps.0' },
+    });
+    expect(got.rows).toEqual(plain.rows);
+    expect(got.scores).toEqual(plain.scores);
+    expect(got.issues).toEqual([]);
+    // `target` holds the same aliases.
+    const viaTarget = await rowsOf(t, {
+      map: { id: 'doc.question_id', question: 'doc.question', gold: 'target', candidate: 'filtered_resps.0' },
+    });
+    expect(viaTarget.rows).toEqual(plain.rows);
+  });
+});
+
+describe('Inspect AI eval logs', () => {
+  it('reads samples (string and chat inputs, completion or message content) as the plain rows', async () => {
+    const t = await readInput(fixture('inspect-triviaqa.json'));
+    expect(t.source).toBe('inspect');
+    expect(t.columns).toEqual(['id', 'epoch', 'question', 'gold', 'candidate', 'model', 'score.match', 'metadata.source']);
+    expect(t.records.map((r) => r.data['score.match'])).toEqual(['C', 'C', 'I', 'I']);
+    expect(t.records[0]!.data.model).toBe('openai/gpt-4o-mini');
+    const got = await rowsOf(t);
+    expect(got.rows).toEqual(plain.rows);
+    expect(got.scores).toEqual(plain.scores);
+  });
+
+  it('the same from a Blob (the app)', async () => {
+    const t = await readBlobInput(new Blob([fixture('inspect-triviaqa.json')]), 'x.json');
+    expect(t.source).toBe('inspect');
+    expect((await rowsOf(t)).rows).toEqual(plain.rows);
+  });
+
+  it('says why a log without samples has no rows', async () => {
+    const log = JSON.parse(new TextDecoder().decode(fixture('inspect-triviaqa.json'))) as Record<string, unknown>;
+    delete log.samples;
+    await expect(readInput(new TextEncoder().encode(JSON.stringify(log)))).rejects.toThrow(
+      /has no samples \(was it written with --no-log-samples/,
+    );
+  });
+
+  it('numbers epochs into the id', async () => {
+    const log = JSON.parse(new TextDecoder().decode(fixture('inspect-triviaqa.json'))) as { samples: { epoch: number }[] };
+    log.samples[1]!.epoch = 2;
+    const t = await readInput(new TextEncoder().encode(JSON.stringify(log)));
+    expect(t.records.map((r) => r.data.id)).toEqual(['tc_33#1', 'tc_40#2', 'tc_49#1', 'tc_56#1']);
+  });
+});
+
+describe('Parquet', () => {
+  // Generated deterministically with hyparquet-writer: list<string> golds, INT64 ids, two row groups.
+  const bytes = parquetWriteBuffer({
+    columnData: [
+      { name: 'id', data: plainRecords.map((r) => r.id) },
+      { name: 'n', data: plainRecords.map((_, i) => BigInt(i)) },
+      { name: 'question', data: plainRecords.map((r) => r.question) },
+      { name: 'gold', data: plainRecords.map((r) => r.gold) },
+      { name: 'candidate', data: plainRecords.map((r) => r.candidate) },
+    ],
+    schema: [
+      { name: 'root', num_children: 5 },
+      { name: 'id', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+      { name: 'n', type: 'INT64', repetition_type: 'REQUIRED' },
+      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'gold', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+      { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+      { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'candidate', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+    ],
+    rowGroupSize: 2,
+  } as Parameters<typeof parquetWriteBuffer>[0]);
+
+  it('reads row group by row group into the plain rows, INT64 as numbers', async () => {
+    const t = await readInput(new Uint8Array(bytes));
+    expect(t.source).toBe('parquet');
+    expect(t.columns).toEqual(['id', 'n', 'question', 'gold', 'candidate']);
+    expect(t.records.map((r) => r.data.n)).toEqual([0, 1, 2, 3]);
+    const got = await rowsOf(t);
+    expect(got.rows).toEqual(plain.rows);
+    expect(got.scores).toEqual(plain.scores);
+  });
+
+  it('from a Blob, in slices, with progress per row group', async () => {
+    const seen: number[] = [];
+    const blob = new Blob([bytes]);
+    const t = await readBlobInput(blob, 'x.parquet', { onProgress: (read) => seen.push(read) });
+    expect((await rowsOf(t)).rows).toEqual(plain.rows);
+    expect(seen).toEqual([Math.round(blob.size / 2), blob.size]);
+  });
+
+  it('a cut-off Parquet file is an input error, not a crash', async () => {
+    const cut = new Uint8Array(bytes).slice(0, 200);
+    cut.set([0x50, 0x41, 0x52, 0x31], 196);
+    await expect(readInput(cut)).rejects.toThrow(/Parquet/);
+  });
+});
