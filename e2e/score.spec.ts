@@ -222,3 +222,65 @@ test('a killed scoring worker is replaced and the run resumes without losing or 
   const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id);
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
+
+/** Records every page error, console error and unhandled rejection in any worker, for the whole test. */
+function guardErrors(page: Page): () => Promise<string[]> {
+  const errors: string[] = [];
+  const workers: import('@playwright/test').Worker[] = [];
+  page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('worker', (w) => {
+    workers.push(w);
+    w.on('console', (m) => m.type() === 'error' && errors.push(`worker console: ${m.text()}`));
+    void w
+      .evaluate(() => {
+        const g = globalThis as { __errors?: string[] };
+        g.__errors = [];
+        addEventListener('unhandledrejection', (e) => g.__errors!.push(`unhandled rejection: ${String((e as PromiseRejectionEvent).reason)}`));
+        addEventListener('error', (e) => g.__errors!.push(`error: ${(e as ErrorEvent).message}`));
+      })
+      .catch(() => {});
+  });
+  return async () => {
+    for (const w of workers) errors.push(...((await w.evaluate(() => (globalThis as { __errors?: string[] }).__errors ?? []).catch(() => [])) as string[]));
+    return errors;
+  };
+}
+
+/** Rows with varied words and lengths (seeded), so scores take many different values. */
+function variedFile(n: number): string {
+  const words = ['the', 'river', 'Paris', 'king', 'of', 'France', '1905', 'blue', 'whale', 'is', 'largest', 'mammal', 'a', 'in', 'nineteen', 'Einstein', 'year', 'capital', 'city', 'not'];
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ id: `v${i}`, question: `${phrase(8)}?`, gold: [phrase(3), phrase(4)], candidate: phrase(12) })).join('\n');
+}
+
+test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every embedded metric byte-identical to the CLI', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errorsSeen = guardErrors(page);
+  const n = 3000;
+  const content = variedFile(n);
+  expect(Buffer.byteLength(content)).toBeGreaterThan(64 * 1024);
+  await page.goto('/#/score');
+  await upload(page, 'wide.jsonl', content);
+  await expect(page.getByTestId('mapped-summary')).toContainText('3,000 rows ready');
+  for (const m of ['bleu', 'rouge_l', 'meteor']) await page.getByTestId(`metric-${m}`).check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 90_000 });
+  await page.getByTestId('result-row').first().click();
+  await expect(page.getByTestId('row-detail')).toBeVisible();
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const app = readFileSync((await jsonl.path())!, 'utf8').split('\n').slice(1).join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-'));
+  writeFileSync(join(dir, 'wide.jsonl'), content);
+  const cli = execFileSync('node', ['bin/verity.mjs', 'score', join(dir, 'wide.jsonl'), '--metrics', 'exact_match,token_f1,lexical_match,bleu,rouge_l,meteor,pedants'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const [a, c] = [app.trim().split('\n'), cli.trim().split('\n')];
+  expect(a).toHaveLength(n);
+  // Where the first differing line differs, and how many lines differ (a compact failure message).
+  const differing = a.map((line, i) => i).filter((i) => a[i] !== c[i]);
+  const at = differing[0];
+  const from = at === undefined ? 0 : [...a[at]!].findIndex((ch, k) => ch !== c[at]![k]);
+  const errors = await errorsSeen();
+  expect({ errors, differing: differing.length, first: at === undefined ? null : { row: at, app: a[at]!.slice(from - 60, from + 40), cli: c[at]!.slice(from - 60, from + 40) } }).toEqual({ errors: [], differing: 0, first: null });
+});
