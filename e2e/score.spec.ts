@@ -284,3 +284,117 @@ test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every 
   const errors = await errorsSeen();
   expect({ errors, differing: differing.length, first: at === undefined ? null : { row: at, app: a[at]!.slice(from - 60, from + 40), cli: c[at]!.slice(from - 60, from + 40) } }).toEqual({ errors: [], differing: 0, first: null });
 });
+
+test('a mapping change after a run clears its results, report and exports; the new mapping scores afresh', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'sample.jsonl', sample);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('result-row')).toHaveCount(5);
+  await expect(page.getByTestId('report')).toBeVisible();
+  await page.getByTestId('map-candidate').selectOption('question');
+  await expect(page.getByTestId('mapped-summary')).toContainText('5 rows ready');
+  await expect(page.getByRole('heading', { name: 'Results' })).toHaveCount(0);
+  await expect(page.getByTestId('report')).toHaveCount(0);
+  await expect(page.getByTestId('export-jsonl')).toHaveCount(0);
+  await expect(page.getByTestId('run-progress')).toHaveCount(0);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('result-row').first()).toContainText('What gas do plants release');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  expect((JSON.parse(lines[0]!) as { verity_run: { mapping: { map: { candidate: string } }; rows: { scored: number } } }).verity_run).toMatchObject({ mapping: { map: { candidate: 'question' } }, rows: { scored: 5 } });
+  expect((JSON.parse(lines[1]!) as { candidate: string }).candidate).toBe('What gas do plants release during photosynthesis?');
+});
+
+test('Cancel offers Continue; Score asks before discarding the rows scored; continuing loses and repeats none', async ({ page }) => {
+  test.setTimeout(180_000);
+  const n = 60_000;
+  await page.goto('/#/score');
+  await upload(page, 'big.jsonl', bigFile(n));
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  const cont = page.getByTestId('continue');
+  await expect(cont).toBeVisible();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('restart-question')).toContainText('rows are scored. Start over from the first row');
+  await page.getByTestId('keep').click();
+  await expect(page.getByTestId('restart-question')).toHaveCount(0);
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  await cont.click();
+  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('continue')).toHaveCount(0);
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const ids = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+  expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+});
+
+test('two tabs keep their own saved runs; each run is listed with its size and can be deleted', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const n = 60_000;
+  await page.goto('/#/score');
+  await upload(page, 'tab-a.jsonl', bigFile(n));
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  // Tab B scores another file to the end.
+  const b = await context.newPage();
+  await b.goto('/#/score');
+  await upload(b, 'tab-b.jsonl', sample);
+  await b.getByTestId('run').click();
+  await expect(b.getByTestId('run-progress')).toContainText('done');
+  await b.close();
+  // Tab A, reloaded: its run is offered for resuming and comes back whole, with its own rows.
+  await page.reload();
+  const banner = page.getByTestId('resume-banner');
+  await expect(banner).toHaveCount(1);
+  await expect(banner).toContainText('tab-a.jsonl');
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(2);
+  await expect(page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' })).toContainText(/^tab-b\.jsonl5.*\d\.\d MB/);
+  await page.getByTestId('resume').click();
+  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  expect((JSON.parse(lines[0]!) as { verity_run: { file: string } }).verity_run.file).toBe('tab-a.jsonl');
+  expect(lines.slice(1).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+  // Delete one, then all: nothing of either file stays in storage.
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' }).getByTestId('delete-run').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(1);
+  await page.getByTestId('delete-all-runs').click();
+  await expect(page.getByTestId('saved-runs')).toHaveCount(0);
+  const keys = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open('verity-runs');
+        req.onsuccess = () => {
+          const tx = req.result.transaction('run', 'readonly');
+          const c = tx.objectStore('run').count();
+          c.onsuccess = () => resolve(c.result);
+        };
+      }),
+  );
+  expect(keys).toBe(0);
+});
+
+test('A-VERT on a file without wrong answers is said to be unscorable before the run, and no download is offered for it', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'sample.jsonl', sample);
+  await page.getByTestId('metric-avert').check();
+  await expect(page.getByTestId('unscorable-avert')).toContainText('avert cannot score this file: it needs wrong answers');
+  await expect(page.getByTestId('model-needs')).toHaveCount(0);
+  await expect(page.getByTestId('model-consent')).toHaveCount(0);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const head = JSON.parse(readFileSync((await jsonl.path())!, 'utf8').split('\n')[0]!) as { verity_run: { metrics: { name: string }[] } };
+  expect(head.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
+});
