@@ -219,3 +219,18 @@ describe('the app and the CLI', () => {
     expect(rowsOf(await exported(s))).toBe(cli);
   }, 120_000);
 });
+
+describe('deleting saved runs', () => {
+  it('deleting the run on screen keeps its rows for exports, and nothing of it is written again', async () => {
+    const kv = memoryStore<unknown>();
+    const s = session(kv);
+    await ready(s, file(SYNC_CHUNK + 10));
+    const { id } = await cancelAtFirstChunk(s);
+    await s.deleteRun(id);
+    expect(kv.map.size).toBe(0);
+    expect((await s.exportFile('jsonl')).ok).toBe(true);
+    expect((await s.continueRun()).ok).toBe(true);
+    expect(kv.map.size).toBe(0);
+    expect(s.view({}).length).toBe(SYNC_CHUNK + 10);
+  });
+});

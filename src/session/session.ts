@@ -62,6 +62,8 @@ interface ActiveRun {
   meta: SavedRun<RunConfig>;
   metrics: AnyMetric[];
   models: Record<string, LoadedModel>;
+  /** False once its saved copy was deleted: the rows stay here (table, exports), nothing is written again. */
+  saved: boolean;
 }
 
 export class ScoringSession {
@@ -134,7 +136,7 @@ export class ScoringSession {
         startedAt: now,
         updatedAt: now,
       };
-      this.active = { meta, metrics, models: {} };
+      this.active = { meta, metrics, models: {}, saved: true };
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
     } catch (e) {
@@ -180,13 +182,14 @@ export class ScoringSession {
     }));
   }
 
+  /** Deletes a saved run; when it is the one here, its rows stay for the table and exports but are not saved again. */
   async deleteRun(id: string): Promise<void> {
-    if (this.active?.meta.id === id && !this.running) this.active = null;
+    if (this.active?.meta.id === id) this.active.saved = false;
     await this.deps.store.delete(id);
   }
 
   async clearRuns(): Promise<void> {
-    if (!this.running) this.active = null;
+    if (this.active) this.active.saved = false;
     await this.deps.store.clear();
   }
 
@@ -210,7 +213,7 @@ export class ScoringSession {
       const summary = await this.applyMapping(meta.config.mapping);
       this.release();
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
-      this.active = { meta, metrics: meta.config.metrics.map((n) => createMetric(n, meta.config.settings)), models: {} };
+      this.active = { meta, metrics: meta.config.metrics.map((n) => createMetric(n, meta.config.settings)), models: {}, saved: true };
       this.results = saved.results;
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: this.results.length } };
     } catch (e) {
@@ -424,7 +427,7 @@ export class ScoringSession {
         meta.done = this.results.length;
         meta.updatedAt = Date.now();
         const hadFailure = store.failure;
-        await store.append(meta, k, part);
+        if (a.saved) await store.append(meta, k, part);
         if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
         const now = performance.now();
         if (now - lastEmit > 100 || this.results.length === this.rows.length) {
@@ -440,7 +443,7 @@ export class ScoringSession {
     }
     meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
     meta.updatedAt = Date.now();
-    await store.update(meta);
+    if (a.saved) await store.update(meta);
     return { status: meta.status === 'done' ? 'done' : 'cancelled', done: this.results.length, total: this.rows.length, ms: performance.now() - t0, models: a.models };
   }
 }
