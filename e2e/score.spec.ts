@@ -398,3 +398,24 @@ test('A-VERT on a file without wrong answers is said to be unscorable before the
   const head = JSON.parse(readFileSync((await jsonl.path())!, 'utf8').split('\n')[0]!) as { verity_run: { metrics: { name: string }[] } };
   expect(head.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
 });
+
+test('a worker that keeps dying on the same rows is recovered three times, then stopped with a message naming the rows', async ({ page }) => {
+  test.setTimeout(180_000);
+  const long = (i: number) => Array.from({ length: 120 }, (_, k) => `word${(i * 7 + k * 13) % 500}`).join(' ');
+  const content = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ id: `l${i}`, question: `q${i}?`, gold: [long(i)], candidate: long(i + 1) })).join('\n');
+  await page.goto('/#/score');
+  await upload(page, 'long.jsonl', content);
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('cancel')).toBeVisible();
+  const kill = () => page.evaluate(() => (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker!.terminate());
+  const notes = page.getByText('a new worker resumed the run from the last saved rows');
+  await kill();
+  for (let k = 1; k <= 3; k++) {
+    await expect(notes).toHaveCount(k, { timeout: 30_000 });
+    await kill();
+  }
+  await expect(page.getByTestId('score-error')).toContainText('stopped answering 4 times while scoring rows 1–2,000 of 4,000; the run is stopped there', { timeout: 30_000 });
+  await expect(page.getByTestId('cancel')).toHaveCount(0);
+  await expect(page.getByTestId('run')).toBeEnabled();
+});

@@ -44,6 +44,7 @@ describe('RecoveryBudget', () => {
   it('allows three recoveries at one saved point, and starts over once the run moved on', () => {
     const b = new RecoveryBudget(3);
     expect([b.allow('r', 4000), b.allow('r', 4000), b.allow('r', 4000), b.allow('r', 4000)]).toEqual([true, true, true, false]);
+    expect(b.failures).toBe(4);
     expect(b.allow('r', 6000)).toBe(true);
     expect(b.allow('other', 6000)).toBe(true);
   });

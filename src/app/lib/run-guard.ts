@@ -54,7 +54,7 @@ export class RecoveryBudget {
   private count = 0;
   constructor(private readonly max = 3) {}
 
-  /** Records a recovery of `runId` restarting at row `done`; false when the budget for that point is spent. */
+  /** Records a failure of `runId` at saved row `done`; false when that point already had `max` recoveries. */
   allow(runId: string, done: number): boolean {
     const key = `${runId}@${done}`;
     if (key !== this.key) {
@@ -62,6 +62,11 @@ export class RecoveryBudget {
       this.count = 0;
     }
     return ++this.count <= this.max;
+  }
+
+  /** Failures at the current point so far. */
+  get failures(): number {
+    return this.count;
   }
 }
 
