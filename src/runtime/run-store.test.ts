@@ -40,7 +40,7 @@ describe('RunStore', () => {
     await a.delete('B');
     expect((await a.list()).map((r) => r.id)).toEqual(['A']);
     expect([...kv.map.keys()].some((k) => k.includes('B'))).toBe(false);
-    await expect(b.load('B')).rejects.toThrow('was removed from this browser');
+    await expect(b.load('B')).rejects.toThrow("the saved run was removed from this browser's storage (its settings are gone), so it cannot be resumed");
   });
 
   it("refuses a chunk of another run or of another input, and never gives its rows back", async () => {

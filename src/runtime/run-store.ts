@@ -44,8 +44,8 @@ const fileKey = (id: string) => `file:${id}`;
 const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;
 
 /** The one wording for a saved run whose data is gone, wherever the app meets it. */
-export const removedRun = (fileName: string, what: string): string =>
-  `the saved run of ${fileName} was removed from this browser's storage (${what}), so it cannot be resumed; open the file again to score it`;
+export const removedRun = (fileName: string | null, what: string): string =>
+  `the saved run${fileName ? ` of ${fileName}` : ''} was removed from this browser's storage (${what}), so it cannot be resumed; open the file again to score it`;
 
 const HASH_PIECE = 16 * 1024 * 1024;
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
@@ -144,7 +144,7 @@ export class RunStore {
    */
   async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; results: RowResults[] }> {
     const meta = await this.meta<C>(id);
-    if (!meta) throw new Error(removedRun(`run ${id}`, 'its settings are gone'));
+    if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
     const file = (await this.db().get(fileKey(id))) as Blob | undefined;
     if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
     if ((await contentHash(file)) !== meta.inputHash) throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
