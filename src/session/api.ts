@@ -116,8 +116,6 @@ export interface Resumed {
 export interface Pulse {
   done: number;
   running: boolean;
-  /** Row index the scoring is working on (the first of the current slice). */
-  at: number;
 }
 
 export type ExportKind = 'jsonl' | 'csv' | 'report';

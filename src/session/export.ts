@@ -8,7 +8,7 @@ import { outputRecord, type RowResults } from '../core/run.ts';
 import type { QaRow } from '../core/types.ts';
 
 /** Rows per part: large enough that the Blob has few parts, small enough that one part is a few MB. */
-export const EXPORT_BATCH = 5000;
+const EXPORT_BATCH = 5000;
 
 export interface ExportInput {
   rows: readonly QaRow[];

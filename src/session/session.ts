@@ -24,7 +24,7 @@ const SAMPLE = 20;
 const MAX_ISSUES = 500;
 /** Rows per saved chunk. */
 export const SYNC_CHUNK = 2000;
-export const MODEL_CHUNK = 64;
+const MODEL_CHUNK = 64;
 /** Rows scored between looks at the clock: small enough that a slice of long-form rows stays well under a second. */
 const SLICE_ROWS = 16;
 
@@ -79,8 +79,6 @@ export class ScoringSession {
   private active: ActiveRun | null = null;
   private cancelled = false;
   private running = false;
-  /** First row of the slice being scored (ping reports it). */
-  private at = 0;
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -163,7 +161,7 @@ export class ScoringSession {
 
   /** Answers while alive, even mid-chunk (scoring yields between slices): a silent worker is dead, not busy. */
   ping(): Pulse {
-    return { done: this.results.length, running: this.running, at: this.at };
+    return { done: this.results.length, running: this.running };
   }
 
   /** The saved runs, newest first. */
@@ -396,7 +394,6 @@ export class ScoringSession {
     const out: RowResults[] = [];
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
-      this.at = s;
       const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
       for (const r of part) out.push(r);
       if (performance.now() - since > sliceMs) {
