@@ -222,3 +222,200 @@ test('a killed scoring worker is replaced and the run resumes without losing or 
   const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id);
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
+
+/** Records every page error, console error and unhandled rejection in any worker, for the whole test. */
+function guardErrors(page: Page): () => Promise<string[]> {
+  const errors: string[] = [];
+  const workers: import('@playwright/test').Worker[] = [];
+  page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('worker', (w) => {
+    workers.push(w);
+    w.on('console', (m) => m.type() === 'error' && errors.push(`worker console: ${m.text()}`));
+    void w
+      .evaluate(() => {
+        const g = globalThis as { __errors?: string[] };
+        g.__errors = [];
+        addEventListener('unhandledrejection', (e) => g.__errors!.push(`unhandled rejection: ${String((e as PromiseRejectionEvent).reason)}`));
+        addEventListener('error', (e) => g.__errors!.push(`error: ${(e as ErrorEvent).message}`));
+      })
+      .catch(() => {});
+  });
+  return async () => {
+    for (const w of workers) errors.push(...((await w.evaluate(() => (globalThis as { __errors?: string[] }).__errors ?? []).catch(() => [])) as string[]));
+    return errors;
+  };
+}
+
+/** Rows with varied words and lengths (seeded), so scores take many different values. */
+function variedFile(n: number): string {
+  const words = ['the', 'river', 'Paris', 'king', 'of', 'France', '1905', 'blue', 'whale', 'is', 'largest', 'mammal', 'a', 'in', 'nineteen', 'Einstein', 'year', 'capital', 'city', 'not'];
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ id: `v${i}`, question: `${phrase(8)}?`, gold: [phrase(3), phrase(4)], candidate: phrase(12) })).join('\n');
+}
+
+test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every embedded metric byte-identical to the CLI', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errorsSeen = guardErrors(page);
+  const n = 3000;
+  const content = variedFile(n);
+  expect(Buffer.byteLength(content)).toBeGreaterThan(64 * 1024);
+  await page.goto('/#/score');
+  await upload(page, 'wide.jsonl', content);
+  await expect(page.getByTestId('mapped-summary')).toContainText('3,000 rows ready');
+  for (const m of ['bleu', 'rouge_l', 'meteor']) await page.getByTestId(`metric-${m}`).check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 90_000 });
+  await page.getByTestId('result-row').first().click();
+  await expect(page.getByTestId('row-detail')).toBeVisible();
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const app = readFileSync((await jsonl.path())!, 'utf8').split('\n').slice(1).join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-'));
+  writeFileSync(join(dir, 'wide.jsonl'), content);
+  const cli = execFileSync('node', ['bin/verity.mjs', 'score', join(dir, 'wide.jsonl'), '--metrics', 'exact_match,token_f1,lexical_match,bleu,rouge_l,meteor,pedants'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const [a, c] = [app.trim().split('\n'), cli.trim().split('\n')];
+  expect(a).toHaveLength(n);
+  // Where the first differing line differs, and how many lines differ (a compact failure message).
+  const differing = a.map((line, i) => i).filter((i) => a[i] !== c[i]);
+  const at = differing[0];
+  const from = at === undefined ? 0 : [...a[at]!].findIndex((ch, k) => ch !== c[at]![k]);
+  const errors = await errorsSeen();
+  expect({ errors, differing: differing.length, first: at === undefined ? null : { row: at, app: a[at]!.slice(from - 60, from + 40), cli: c[at]!.slice(from - 60, from + 40) } }).toEqual({ errors: [], differing: 0, first: null });
+});
+
+test('a mapping change after a run clears its results, report and exports; the new mapping scores afresh', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'sample.jsonl', sample);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('result-row')).toHaveCount(5);
+  await expect(page.getByTestId('report')).toBeVisible();
+  await page.getByTestId('map-candidate').selectOption('question');
+  await expect(page.getByTestId('mapped-summary')).toContainText('5 rows ready');
+  await expect(page.getByRole('heading', { name: 'Results' })).toHaveCount(0);
+  await expect(page.getByTestId('report')).toHaveCount(0);
+  await expect(page.getByTestId('export-jsonl')).toHaveCount(0);
+  await expect(page.getByTestId('run-progress')).toHaveCount(0);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('result-row').first()).toContainText('What gas do plants release');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  expect((JSON.parse(lines[0]!) as { verity_run: { mapping: { map: { candidate: string } }; rows: { scored: number } } }).verity_run).toMatchObject({ mapping: { map: { candidate: 'question' } }, rows: { scored: 5 } });
+  expect((JSON.parse(lines[1]!) as { candidate: string }).candidate).toBe('What gas do plants release during photosynthesis?');
+});
+
+test('Cancel offers Continue; Score asks before discarding the rows scored; continuing loses and repeats none', async ({ page }) => {
+  test.setTimeout(180_000);
+  const n = 60_000;
+  await page.goto('/#/score');
+  await upload(page, 'big.jsonl', bigFile(n));
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  const cont = page.getByTestId('continue');
+  await expect(cont).toBeVisible();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('restart-question')).toContainText('rows are scored. Start over from the first row');
+  await page.getByTestId('keep').click();
+  await expect(page.getByTestId('restart-question')).toHaveCount(0);
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  await cont.click();
+  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('continue')).toHaveCount(0);
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const ids = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+  expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+});
+
+test('two tabs keep their own saved runs; each run is listed with its size and can be deleted', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  const n = 60_000;
+  await page.goto('/#/score');
+  await upload(page, 'tab-a.jsonl', bigFile(n));
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  // Tab B scores another file to the end.
+  const b = await context.newPage();
+  await b.goto('/#/score');
+  await upload(b, 'tab-b.jsonl', sample);
+  await b.getByTestId('run').click();
+  await expect(b.getByTestId('run-progress')).toContainText('done');
+  await b.close();
+  // Tab A, reloaded: its run is offered for resuming and comes back whole, with its own rows.
+  await page.reload();
+  const banner = page.getByTestId('resume-banner');
+  await expect(banner).toHaveCount(1);
+  await expect(banner).toContainText('tab-a.jsonl');
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(2);
+  await expect(page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' })).toContainText(/^tab-b\.jsonl5.*\d\.\d MB/);
+  await page.getByTestId('resume').click();
+  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  expect((JSON.parse(lines[0]!) as { verity_run: { file: string } }).verity_run.file).toBe('tab-a.jsonl');
+  expect(lines.slice(1).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+  // Delete one, then all: nothing of either file stays in storage.
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' }).getByTestId('delete-run').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(1);
+  await page.getByTestId('delete-all-runs').click();
+  await expect(page.getByTestId('saved-runs')).toHaveCount(0);
+  const keys = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open('verity-runs');
+        req.onsuccess = () => {
+          const tx = req.result.transaction('run', 'readonly');
+          const c = tx.objectStore('run').count();
+          c.onsuccess = () => resolve(c.result);
+        };
+      }),
+  );
+  expect(keys).toBe(0);
+});
+
+test('A-VERT on a file without wrong answers is said to be unscorable before the run, and no download is offered for it', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'sample.jsonl', sample);
+  await page.getByTestId('metric-avert').check();
+  await expect(page.getByTestId('unscorable-avert')).toContainText('avert cannot score this file: it needs wrong answers');
+  await expect(page.getByTestId('model-needs')).toHaveCount(0);
+  await expect(page.getByTestId('model-consent')).toHaveCount(0);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const head = JSON.parse(readFileSync((await jsonl.path())!, 'utf8').split('\n')[0]!) as { verity_run: { metrics: { name: string }[] } };
+  expect(head.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
+});
+
+test('a worker that keeps dying on the same rows is recovered three times, then stopped with a message naming the rows', async ({ page }) => {
+  test.setTimeout(180_000);
+  const long = (i: number) => Array.from({ length: 120 }, (_, k) => `word${(i * 7 + k * 13) % 500}`).join(' ');
+  const content = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ id: `l${i}`, question: `q${i}?`, gold: [long(i)], candidate: long(i + 1) })).join('\n');
+  await page.goto('/#/score');
+  await upload(page, 'long.jsonl', content);
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('cancel')).toBeVisible();
+  const kill = () => page.evaluate(() => (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker!.terminate());
+  const notes = page.getByText('a new worker resumed the run from the last saved rows');
+  await kill();
+  for (let k = 1; k <= 3; k++) {
+    await expect(notes).toHaveCount(k, { timeout: 30_000 });
+    await kill();
+  }
+  await expect(page.getByTestId('score-error')).toContainText('stopped answering 4 times while scoring rows 1–2,000 of 4,000; the run is stopped there', { timeout: 30_000 });
+  await expect(page.getByTestId('cancel')).toHaveCount(0);
+  await expect(page.getByTestId('run')).toBeEnabled();
+});

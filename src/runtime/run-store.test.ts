@@ -1,64 +1,113 @@
-/** Saved runs: what a resume gets back, and how storage failures are reported without stopping the run. */
+/** Saved runs: what a resume gets back, runs kept apart, foreign chunks refused, and storage failures reported. */
 import { describe, expect, it } from 'vitest';
-import { RunStore, type SavedRun } from './run-store.ts';
+import { contentHash, RunStore, type SavedRun } from './run-store.ts';
 import { memoryStore } from './idb-cache.ts';
 import type { RowResults } from '../core/run.ts';
 
-const meta = (over: Partial<SavedRun> = {}): SavedRun => ({
-  version: 1, id: '1', fileName: 'f.jsonl', fileSize: 3, config: { metrics: ['exact_match'] }, total: 5, chunkSize: 2,
-  chunks: 0, done: 0, status: 'running', startedAt: 1, updatedAt: 1, ...over,
+const meta = async (over: Partial<SavedRun> = {}, file = 'abc'): Promise<SavedRun> => ({
+  version: 2, id: '1', fileName: 'f.jsonl', fileSize: 3, inputHash: await contentHash(new Blob([file])), config: { metrics: ['exact_match'] }, total: 5,
+  chunkSize: 2, chunks: 0, done: 0, resultBytes: 0, status: 'running', startedAt: 1, updatedAt: 1, ...over,
 });
 const res = (i: number): RowResults => ({ exact_match: { score: i % 2, decision: i % 2 === 1, explanation: `row ${i}` } });
 
 describe('RunStore', () => {
   it('gives back the file and every saved row, in order', async () => {
     const store = new RunStore(memoryStore());
-    const m = meta();
+    const m = await meta();
     expect(await store.begin(m, new Blob(['abc']))).toBe(true);
     await store.append({ ...m, chunks: 1, done: 2 }, 0, [res(0), res(1)]);
     await store.append({ ...m, chunks: 2, done: 4 }, 1, [res(2), res(3)]);
-    const back = await store.load();
+    const back = await store.load('1');
     expect(back.meta.done).toBe(4);
     expect(await back.file.text()).toBe('abc');
     expect(back.results.map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1', 'row 2', 'row 3']);
   });
 
-  it('a new run replaces the old one', async () => {
+  it('two runs (two tabs) keep their own files and results; deleting one leaves the other', async () => {
     const kv = memoryStore<unknown>();
-    const store = new RunStore(kv);
-    await store.begin(meta(), new Blob(['a']));
-    await store.append(meta({ chunks: 1, done: 2 }), 0, [res(0), res(1)]);
-    await store.begin(meta({ id: '2' }), new Blob(['b']));
-    expect([...kv.map.keys()].sort()).toEqual(['file', 'meta']);
-    expect((await store.meta())?.id).toBe('2');
+    const a = new RunStore(kv);
+    const b = new RunStore(kv);
+    const ma = await meta({ id: 'A', fileName: 'a.jsonl' }, 'aaa');
+    const mb = await meta({ id: 'B', fileName: 'b.jsonl', updatedAt: 2 }, 'bbb');
+    await a.begin(ma, new Blob(['aaa']));
+    await b.begin(mb, new Blob(['bbb']));
+    await a.append({ ...ma, chunks: 1, done: 2 }, 0, [res(0), res(1)]);
+    await b.append({ ...mb, chunks: 1, done: 2 }, 0, [res(7), res(8)]);
+    expect((await a.list()).map((r) => r.id)).toEqual(['B', 'A']);
+    const backA = await a.load('A');
+    expect(await backA.file.text()).toBe('aaa');
+    expect(backA.results.map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1']);
+    await a.delete('B');
+    expect((await a.list()).map((r) => r.id)).toEqual(['A']);
+    expect([...kv.map.keys()].some((k) => k.includes('B'))).toBe(false);
+    await expect(b.load('B')).rejects.toThrow("the saved run was removed from this browser's storage (its settings are gone), so it cannot be resumed");
   });
 
-  it('refuses to resume when a chunk is missing or the count disagrees', async () => {
+  it("refuses a chunk of another run or of another input, and never gives its rows back", async () => {
     const kv = memoryStore<unknown>();
     const store = new RunStore(kv);
-    await store.begin(meta(), new Blob(['a']));
-    await store.append(meta({ chunks: 2, done: 4 }), 1, [res(2), res(3)]);
-    await expect(store.load()).rejects.toThrow('saved results chunk 0 is missing');
-    await store.append(meta({ chunks: 2, done: 5 }), 0, [res(0), res(1)]);
-    await expect(store.load()).rejects.toThrow('saved results have 4 rows, the run says 5');
+    const ma = await meta({ id: 'A' }, 'aaa');
+    await store.begin(ma, new Blob(['aaa']));
+    await store.append({ ...ma, chunks: 1, done: 2 }, 0, [res(0), res(1)]);
+    // Another tab's chunk written under A's key (what one shared slot did).
+    kv.map.set('chunk:A:0', { run: 'B', input: ma.inputHash, k: 0, results: [res(7), res(8)] });
+    await expect(store.load('A')).rejects.toThrow('belongs to another run or another file');
+    kv.map.set('chunk:A:0', { run: 'A', input: await contentHash(new Blob(['bbb'])), k: 0, results: [res(7), res(8)] });
+    await expect(store.load('A')).rejects.toThrow('belongs to another run or another file');
+    // The saved input replaced by another file.
+    kv.map.set('chunk:A:0', { run: 'A', input: ma.inputHash, k: 0, results: [res(0), res(1)] });
+    kv.map.set('file:A', new Blob(['bbb']));
+    await expect(store.load('A')).rejects.toThrow('is not the file this run scored');
+  });
+
+  it('refuses to resume when a chunk is missing or the count disagrees, in the words used for removed data', async () => {
+    const kv = memoryStore<unknown>();
+    const store = new RunStore(kv);
+    const m = await meta();
+    await store.begin(m, new Blob(['abc']));
+    await store.append({ ...m, chunks: 2, done: 4 }, 1, [res(2), res(3)]);
+    await expect(store.load('1')).rejects.toThrow('the saved run of f.jsonl was removed from this browser\'s storage (results chunk 0 is gone), so it cannot be resumed');
+    await store.append({ ...m, chunks: 2, done: 5 }, 0, [res(0), res(1)]);
+    await expect(store.load('1')).rejects.toThrow('saved results have 4 rows, the run says 5');
+  });
+
+  it('lists each run with its size (input plus saved results); clear removes every run', async () => {
+    const store = new RunStore(memoryStore());
+    const m = await meta();
+    await store.begin(m, new Blob(['abc']));
+    await store.append(m, 0, [res(0), res(1)]);
+    const [listed] = await store.list();
+    expect(listed!.resultBytes).toBe(JSON.stringify([res(0), res(1)]).length);
+    await store.clear();
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('a content hash over pieces equals for equal bytes and differs for others', async () => {
+    const big = new Uint8Array(17 * 1024 * 1024).fill(7);
+    const h1 = await contentHash(new Blob([big]));
+    expect(h1).toBe(await contentHash(new Blob([big.slice()])));
+    big[big.length - 1] = 8;
+    expect(await contentHash(new Blob([big]))).not.toBe(h1);
+    expect(await contentHash(new Blob(['abc']))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
   it('a full disk is reported once, and the run goes on', async () => {
     const kv = memoryStore<unknown>();
     const store = new RunStore(kv);
-    await store.begin(meta(), new Blob(['a']));
+    const m = await meta();
+    await store.begin(m, new Blob(['a']));
     kv.set = async () => {
       throw Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
     };
-    expect(await store.append(meta({ chunks: 1, done: 2 }), 0, [res(0), res(1)])).toBe(false);
+    expect(await store.append({ ...m, chunks: 1, done: 2 }, 0, [res(0), res(1)])).toBe(false);
     expect(store.failure).toMatch(/^browser storage is full \(saving results\): the run goes on, but a reload cannot resume it/);
-    expect(await store.append(meta({ chunks: 2, done: 4 }), 1, [res(2), res(3)])).toBe(false);
+    expect(await store.append({ ...m, chunks: 2, done: 4 }, 1, [res(2), res(3)])).toBe(false);
   });
 
   it('without IndexedDB (some private windows) nothing is saved and the reason is given', async () => {
     const store = new RunStore();
-    expect(await store.begin(meta(), new Blob(['a']))).toBe(false);
+    expect(await store.begin(await meta(), new Blob(['a']))).toBe(false);
     expect(store.failure).toContain('IndexedDB is not available');
-    expect(await store.meta()).toBeNull();
+    expect(await store.list()).toEqual([]);
   });
 });

@@ -1,29 +1,68 @@
 /**
- * The run in progress, kept in IndexedDB so a reload (or a crashed worker) resumes where it stopped: the input
+ * Saved runs, kept in IndexedDB so a reload (or a crashed worker) resumes where it stopped: per run, the input
  * file, the run's settings, and the results in numbered chunks written before the page is told about them.
- * One run is kept at a time. Storage failures (quota, IndexedDB unavailable in a private window) never stop a
- * run: it goes on in memory and the page is told that it cannot be resumed.
+ * Every run has its own keys (two tabs never share a slot), and every chunk names its run and the content hash
+ * of the input it was scored from, so a resume never mixes rows of two runs. Storage failures (quota, IndexedDB
+ * unavailable in a private window) never stop a run: it goes on in memory and the page is told that it cannot be
+ * resumed. Nothing expires on its own: a saved run stays until it is deleted (Score page) or the site's data is
+ * cleared.
  */
 import type { RowResults } from '../core/run.ts';
 import { idbStore, type KeyValueStore } from './idb-cache.ts';
 
 export interface SavedRun<Config = unknown> {
-  version: 1;
+  version: 2;
   id: string;
   fileName: string;
   fileSize: number;
+  /** SHA-256 of the input file's bytes (see contentHash). */
+  inputHash: string;
   config: Config;
   total: number;
   chunkSize: number;
   /** Chunks written so far (chunk k holds rows k·chunkSize …). */
   chunks: number;
   done: number;
+  /** Bytes of saved results so far (their JSON length: an estimate of what they take on disk). */
+  resultBytes: number;
   status: 'running' | 'done' | 'cancelled';
   startedAt: number;
   updatedAt: number;
 }
 
+/** What a chunk holds besides its rows: whose rows they are. */
+interface SavedChunk {
+  run: string;
+  input: string;
+  k: number;
+  results: RowResults[];
+}
+
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const metaKey = (id: string) => `meta:${id}`;
+const fileKey = (id: string) => `file:${id}`;
+const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;
+
+/** The one wording for a saved run whose data is gone, wherever the app meets it. */
+export const removedRun = (fileName: string | null, what: string): string =>
+  `the saved run${fileName ? ` of ${fileName}` : ''} was removed from this browser's storage (${what}), so it cannot be resumed; open the file again to score it`;
+
+const HASH_PIECE = 16 * 1024 * 1024;
+const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
+
+/**
+ * SHA-256 of a file, read in 16 MiB pieces (a 1 GB file never sits in memory whole): the hash of the pieces'
+ * hashes when there is more than one piece.
+ */
+export async function contentHash(blob: Blob): Promise<string> {
+  if (blob.size <= HASH_PIECE) return hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
+  const parts: Uint8Array[] = [];
+  for (let at = 0; at < blob.size; at += HASH_PIECE)
+    parts.push(new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.slice(at, at + HASH_PIECE).arrayBuffer())));
+  const all = new Uint8Array(parts.length * 32);
+  parts.forEach((p, i) => all.set(p, i * 32));
+  return hex(await crypto.subtle.digest('SHA-256', all));
+}
 
 export class RunStore {
   private kv: KeyValueStore<unknown> | null;
@@ -49,60 +88,89 @@ export class RunStore {
     } catch (e) {
       const quota = (e as { name?: string } | null)?.name === 'QuotaExceededError' || /quota/i.test(messageOf(e));
       this.failure = quota
-        ? `browser storage is full (${what}): the run goes on, but a reload cannot resume it. Free space (Models page: delete cached models) to keep runs resumable.`
+        ? `browser storage is full (${what}): the run goes on, but a reload cannot resume it. Free space (delete saved runs below, or cached models on the Models page) to keep runs resumable.`
         : `browser storage is not available (${what}: ${messageOf(e)}): the run goes on, but a reload cannot resume it.`;
       return false;
     }
   }
 
-  /** Starts a new saved run, replacing any previous one. */
+  /** Starts a new saved run under its own id; other runs are kept. */
   async begin(meta: SavedRun, file: Blob): Promise<boolean> {
     this.failure = null;
-    await this.clear();
     return this.write('saving the input file', async () => {
-      await this.db().set('file', file);
-      await this.db().set('meta', meta);
+      await this.db().set(fileKey(meta.id), file);
+      await this.db().set(metaKey(meta.id), meta);
     });
   }
 
-  /** Saves chunk k and then the run's progress, so a saved `done` always has its results. */
+  /** Saves chunk k (tagged with its run and input) and then the run's progress, so a saved `done` always has its results. */
   async append(meta: SavedRun, k: number, results: RowResults[]): Promise<boolean> {
     return this.write('saving results', async () => {
-      await this.db().set(`chunk:${k}`, results);
-      await this.db().set('meta', meta);
+      const chunk: SavedChunk = { run: meta.id, input: meta.inputHash, k, results };
+      await this.db().set(chunkKey(meta.id, k), chunk);
+      meta.resultBytes += JSON.stringify(results).length;
+      await this.db().set(metaKey(meta.id), meta);
     });
   }
 
   async update(meta: SavedRun): Promise<boolean> {
-    return this.write('saving the run', () => this.db().set('meta', meta));
+    return this.write('saving the run', () => this.db().set(metaKey(meta.id), meta));
   }
 
-  /** The saved run, or null (none, or storage unavailable). */
-  async meta<C>(): Promise<SavedRun<C> | null> {
+  /** One saved run, or null (none, removed, or storage unavailable). */
+  async meta<C>(id: string): Promise<SavedRun<C> | null> {
     try {
-      const m = (await this.db().get('meta')) as SavedRun<C> | undefined;
-      return m?.version === 1 ? m : null;
+      const m = (await this.db().get(metaKey(id))) as SavedRun<C> | undefined;
+      return m?.version === 2 ? m : null;
     } catch {
       return null;
     }
   }
 
-  /** The saved file and every saved chunk in order; throws when something is missing (then start over). */
-  async load<C>(): Promise<{ meta: SavedRun<C>; file: Blob; results: RowResults[] }> {
-    const meta = await this.meta<C>();
-    if (!meta) throw new Error('no saved run');
-    const file = (await this.db().get('file')) as Blob | undefined;
-    if (!file) throw new Error('the saved run has no input file');
+  /** Every saved run, newest first (none when storage is unavailable). */
+  async list<C>(): Promise<SavedRun<C>[]> {
+    try {
+      const ids = (await this.db().keys()).filter((k) => k.startsWith('meta:')).map((k) => k.slice(5));
+      const metas = await Promise.all(ids.map((id) => this.meta<C>(id)));
+      return metas.filter((m): m is SavedRun<C> => m !== null).sort((a, b) => b.updatedAt - a.updatedAt);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * The saved file and every saved chunk in order. Refuses (throws) when anything is missing or when a chunk
+   * belongs to another run or another input: such rows are never given back.
+   */
+  async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; results: RowResults[] }> {
+    const meta = await this.meta<C>(id);
+    if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
+    const file = (await this.db().get(fileKey(id))) as Blob | undefined;
+    if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
+    if ((await contentHash(file)) !== meta.inputHash) throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
     const results: RowResults[] = [];
     for (let k = 0; k < meta.chunks; k++) {
-      const c = (await this.db().get(`chunk:${k}`)) as RowResults[] | undefined;
-      if (!Array.isArray(c)) throw new Error(`saved results chunk ${k} is missing`);
-      for (const r of c) results.push(r);
+      const c = (await this.db().get(chunkKey(id, k))) as SavedChunk | undefined;
+      if (!c || !Array.isArray(c.results)) throw new Error(removedRun(meta.fileName, `results chunk ${k} is gone`));
+      if (c.run !== id || c.input !== meta.inputHash || c.k !== k)
+        throw new Error(`saved results chunk ${k} of ${meta.fileName} belongs to another run or another file; it is refused`);
+      for (const r of c.results) results.push(r);
     }
     if (results.length !== meta.done) throw new Error(`saved results have ${results.length} rows, the run says ${meta.done}`);
     return { meta, file, results };
   }
 
+  /** Removes one run: its file, results and settings. */
+  async delete(id: string): Promise<void> {
+    try {
+      const db = this.db();
+      for (const k of await db.keys()) if (k === metaKey(id) || k === fileKey(id) || k.startsWith(`chunk:${id}:`)) await db.del(k);
+    } catch {
+      /* nothing saved, or no storage: nothing to delete */
+    }
+  }
+
+  /** Removes every saved run (and anything an older version left). */
   async clear(): Promise<void> {
     try {
       await this.db().clear();

@@ -4,7 +4,7 @@
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
-import type { ScoreApi } from '../../../workers/score.worker.ts';
+import type { ScoreApi } from '../../session/api.ts';
 
 let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
 

@@ -5,6 +5,7 @@
  *   (1/W) Σ cᵢ·logloss(yᵢ, σ(w·xᵢ + b)) + (l2/2)·‖w‖²   (the bias is not penalized),
  * i.e. sklearn's LogisticRegression with C = 1/(W·l2).
  */
+import { exp } from '../util/fmath.ts';
 
 export interface SparseRow {
   indices: ArrayLike<number>;
@@ -79,8 +80,8 @@ function toCsr(rows: readonly FeatureRow[], dimension?: number): Csr {
 
 /** log(1 + eˣ) without overflow. */
 const softplus = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
-/** σ(z), computed without overflow for large |z|. */
-export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+/** σ(z), computed without overflow for large |z|; fmath's exp gives the same bits in every engine (app = CLI). */
+export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z)));
 
 const dot = (a: Float64Array, b: Float64Array): number => {
   let s = 0;

@@ -1,6 +1,7 @@
 /** Sentence BLEU, reproducing nltk 3.8 `sentence_bleu(references, hypothesis)` (nltk/translate/bleu_score.py). */
 import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
+import { exp, log } from '../util/fmath.ts';
 
 /** Python's `str.split()` separators (str.isspace): JS `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
 const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
@@ -106,7 +107,7 @@ export function sentenceBleu(refs: string[][], hyp: string[], smoothing: BleuSmo
   const refLengths = refs.map((r) => r.length);
   const r = closestRefLength(refLengths, hyp.length);
   const c = hyp.length;
-  const bp = c > r ? 1 : c === 0 ? 0 : Math.exp(1 - r / c);
+  const bp = c > r ? 1 : c === 0 ? 0 : exp(1 - r / c);
   const details: BleuDetails = { hyp_length: c, ref_lengths: refLengths, closest_ref_length: r, precisions, brevity_penalty: bp, smoothing };
   // nltk returns 0 outright when no unigram matches, before any smoothing.
   if (precisions[0]![0] === 0) return { score: 0, details };
@@ -115,8 +116,8 @@ export function sentenceBleu(refs: string[][], hyp: string[], smoothing: BleuSmo
   );
   // nltk skips p <= 0; with these smoothings every p is > 0. So a missing order gives a tiny
   // positive score (~1e-78 or below), not exactly 0, exactly as nltk 3.8 does.
-  const s = fsum(p.filter((x) => x > 0).map((x) => 0.25 * Math.log(x)));
-  return { score: bp * Math.exp(s), details };
+  const s = fsum(p.filter((x) => x > 0).map((x) => 0.25 * log(x)));
+  return { score: bp * exp(s), details };
 }
 
 export const card: MetricCard = {

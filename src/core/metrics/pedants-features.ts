@@ -6,6 +6,7 @@
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { overlapCount, prf } from './common.ts';
+import { log1p } from '../util/fmath.ts';
 
 export const DENSE_FEATURES = [
   'f1',
@@ -129,8 +130,8 @@ export function analyze(item: QaItem): Analysis {
     numbersAgree,
     numbersConflict,
     qOverlap,
-    Math.log1p(cand.length),
-    Math.log1p(goldTokens.length),
+    log1p(cand.length),
+    log1p(goldTokens.length),
     cand.length === 0 ? 1 : 0,
   ];
   const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];

@@ -1,0 +1,68 @@
+/**
+ * Exports built as a Blob from parts, batch by batch, so a million-row export is never one string (a JS string
+ * has a length ceiling; "Invalid string length" at about a million rows). The parts are byte-identical to the
+ * one-string forms (`toCsv` over all records, JSONL lines joined by "\n").
+ */
+import { toCsv } from '../core/io/export.ts';
+import { outputRecord, type RowResults } from '../core/run.ts';
+import type { QaRow } from '../core/types.ts';
+
+/** Rows per part: large enough that the Blob has few parts, small enough that one part is a few MB. */
+const EXPORT_BATCH = 5000;
+
+export interface ExportInput {
+  rows: readonly QaRow[];
+  results: readonly RowResults[];
+  metricNames: readonly string[];
+  /** Metrics whose structured details go into the records. */
+  detailed: ReadonlySet<string>;
+  /** The run's configuration (first JSONL line; a JSON column of every CSV row). */
+  run: unknown;
+  onProgress?: (done: number, total: number) => void;
+  batch?: number;
+  /** Lets the caller answer messages between batches (the worker's watchdog ping). */
+  pause?: () => Promise<void>;
+}
+
+type CellLike = { class?: string; set?: string };
+
+/** JSONL: the run on the first line, then one record per line. */
+export async function jsonlParts(x: ExportInput): Promise<string[]> {
+  const parts = [`${JSON.stringify({ verity_run: x.run })}\n`];
+  await eachBatch(x, (from, to) => {
+    let s = '';
+    for (let i = from; i < to; i++) s += `${JSON.stringify(outputRecord(x.rows[i]!, x.results[i]!, x.detailed))}\n`;
+    parts.push(s);
+  });
+  return parts;
+}
+
+/** CSV: the header with the first batch; every batch has the same columns as the whole file would. */
+export async function csvParts(x: ExportInput): Promise<string[]> {
+  const run = JSON.stringify(x.run);
+  // toCsv adds `.class` / `.set` columns for a metric when any record has them; decide that over the whole file.
+  const extra = (key: 'class' | 'set') => new Set(x.metricNames.filter((m) => x.results.some((r) => (r[m] as CellLike | undefined)?.[key] !== undefined)));
+  const withClass = extra('class');
+  const withSet = extra('set');
+  const parts: string[] = [];
+  await eachBatch(x, (from, to) => {
+    const records: Record<string, unknown>[] = [];
+    for (let i = from; i < to; i++) records.push({ ...outputRecord(x.rows[i]!, x.results[i]!, x.detailed), verity_run: run });
+    // An empty class/set on the batch's first record makes toCsv keep the column; it prints as the empty cell it would be.
+    const first = records[0]!.metrics as Record<string, CellLike>;
+    for (const m of withClass) if (first[m]?.class === undefined) first[m] = { ...first[m], class: '' };
+    for (const m of withSet) if (first[m]?.set === undefined) first[m] = { ...first[m], set: '' };
+    parts.push(toCsv(records, x.metricNames, from === 0));
+  });
+  return parts;
+}
+
+async function eachBatch(x: ExportInput, fn: (from: number, to: number) => void): Promise<void> {
+  const size = x.batch ?? EXPORT_BATCH;
+  const total = x.results.length;
+  for (let from = 0; from < total; from += size) {
+    fn(from, Math.min(total, from + size));
+    x.onProgress?.(Math.min(total, from + size), total);
+    await x.pause?.();
+  }
+}

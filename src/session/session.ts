@@ -1,0 +1,449 @@
+/**
+ * A scoring session: open a file, map its columns, run metrics over it chunk by chunk (each chunk saved before
+ * it is reported, so a crash resumes), cancel and continue, resume a saved run, query views, calibrate, export.
+ * All rows and results stay here; callers get small pieces. The run store and the model host are injected, so
+ * the same session runs in the browser's scoring worker and in Node tests.
+ */
+import type { ParsedTable } from '../core/io/parse.ts';
+import { parseBlob } from '../core/io/parse-stream.ts';
+import { mapRows, resolveColumns } from '../core/io/fields.ts';
+import { createMetric } from '../core/metrics/index.ts';
+import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
+import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
+import { isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
+import type { ModelContext } from '../core/capabilities.ts';
+import { hostContext, type HostLike } from '../runtime/context.ts';
+import type { LoadedModel } from '../runtime/messages.ts';
+import { contentHash, RunStore, type SavedRun } from '../runtime/run-store.ts';
+import type {
+  ExportKind, Inspection, MappedSummary, Mapping, Pulse, Result, Resumed, RowDetail, RunConfig, RunEvent, RunOutcome, SavedRunInfo, TableRow, ViewInfo,
+} from './api.ts';
+import { csvParts, jsonlParts } from './export.ts';
+
+const SAMPLE = 20;
+const MAX_ISSUES = 500;
+/** Rows per saved chunk. */
+export const SYNC_CHUNK = 2000;
+const MODEL_CHUNK = 64;
+/** Rows scored between looks at the clock: small enough that a slice of long-form rows stays well under a second. */
+const SLICE_ROWS = 16;
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const tick = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/**
+ * Calls a callback that may live across a worker boundary. Its return value is never used (a comlink proxy's
+ * answer is a promise, which may reject when the value cannot be cloned): a rejection is dropped here, never
+ * left unhandled.
+ */
+export function notify<A extends unknown[]>(fn: ((...args: A) => unknown) | undefined, ...args: A): void {
+  if (!fn) return;
+  try {
+    const r = fn(...args);
+    if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).then(undefined, () => {});
+  } catch {
+    /* the page went away: the session goes on */
+  }
+}
+
+export interface SessionDeps {
+  store: RunStore;
+  /** The model host for model-based metrics, once connected. */
+  models?: () => HostLike | null;
+  /** Written into every export. */
+  version: string;
+  newId?: () => string;
+  /** Longest stretch of scoring without yielding (ms): pings and cancel get in between. */
+  sliceMs?: number;
+}
+
+/** A run being scored or scored: what `continueRun`, exports and the report use. */
+interface ActiveRun {
+  meta: SavedRun<RunConfig>;
+  metrics: AnyMetric[];
+  models: Record<string, LoadedModel>;
+  /** False once its saved copy was deleted: the rows stay here (table, exports), nothing is written again. */
+  saved: boolean;
+}
+
+export class ScoringSession {
+  private file: { blob: Blob; name: string } | null = null;
+  private table: ParsedTable | null = null;
+  /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
+  private released = false;
+  private rows: QaRow[] = [];
+  private results: RowResults[] = [];
+  /** The current view (row indices in display order). */
+  private shown: Uint32Array = new Uint32Array(0);
+  private viewId = 0;
+  private active: ActiveRun | null = null;
+  private cancelled = false;
+  private running = false;
+
+  constructor(private readonly deps: SessionDeps) {}
+
+  /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
+  async open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
+    if (this.running) return { ok: false, error: 'a run is going: cancel it first' };
+    try {
+      this.file = { blob, name };
+      this.table = await parseBlob(blob, name, onProgress ? { onProgress: (r, t) => notify(onProgress, r, t) } : {});
+      this.released = false;
+      this.rows = [];
+      this.clearResults();
+      return { ok: true, value: this.inspection(name, this.table) };
+    } catch (e) {
+      this.file = null;
+      this.table = null;
+      return { ok: false, error: messageOf(e) };
+    }
+  }
+
+  /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
+  async map(m: Mapping): Promise<Result<MappedSummary>> {
+    if (this.running) return { ok: false, error: 'a run is going: cancel it first' };
+    try {
+      return { ok: true, value: await this.applyMapping(m) };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+  }
+
+  /** Starts a run from the first row, saved under a new id, and scores every row (or until cancelled). */
+  async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
+    if (this.running) return { ok: false, error: 'a run is already going' };
+    try {
+      await this.applyMapping(c.mapping);
+      const input = this.file!;
+      this.release();
+      const metrics = c.metrics.map((name) => createMetric(name, c.settings));
+      const now = Date.now();
+      const meta: SavedRun<RunConfig> = {
+        version: 2,
+        id: this.deps.newId?.() ?? `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+        fileName: input.name,
+        fileSize: input.blob.size,
+        inputHash: await contentHash(input.blob),
+        config: c,
+        total: this.rows.length,
+        chunkSize: metrics.some(isBatchMetric) ? MODEL_CHUNK : SYNC_CHUNK,
+        chunks: 0,
+        done: 0,
+        resultBytes: 0,
+        status: 'running',
+        startedAt: now,
+        updatedAt: now,
+      };
+      this.active = { meta, metrics, models: {}, saved: true };
+      if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
+      else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+    return this.continueRun(onEvent);
+  }
+
+  /** Scores the rows not scored yet of the current run (after a cancel, or after `resume`). */
+  async continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
+    if (this.running) return { ok: false, error: 'a run is already going' };
+    if (!this.active) return { ok: false, error: 'there is no run to continue' };
+    try {
+      return { ok: true, value: await this.scoreFrom(this.active, onEvent) };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+  }
+
+  /** Stops the run after the current slice; what is scored stays, and `continueRun` goes on from there. */
+  cancel(): void {
+    this.cancelled = true;
+  }
+
+  /** Answers while alive, even mid-chunk (scoring yields between slices): a silent worker is dead, not busy. */
+  ping(): Pulse {
+    return { done: this.results.length, running: this.running };
+  }
+
+  /** The saved runs, newest first. */
+  async runs(): Promise<SavedRunInfo[]> {
+    return (await this.deps.store.list<RunConfig>()).map((m) => ({
+      id: m.id,
+      fileName: m.fileName,
+      done: m.done,
+      total: m.total,
+      chunkSize: m.chunkSize,
+      metrics: m.config.metrics,
+      status: m.status,
+      startedAt: m.startedAt,
+      updatedAt: m.updatedAt,
+      bytes: m.fileSize + m.resultBytes,
+    }));
+  }
+
+  /** Deletes a saved run; when it is the one here, its rows stay for the table and exports but are not saved again. */
+  async deleteRun(id: string): Promise<void> {
+    if (this.active?.meta.id === id) this.active.saved = false;
+    await this.deps.store.delete(id);
+  }
+
+  async clearRuns(): Promise<void> {
+    if (this.active) this.active.saved = false;
+    await this.deps.store.clear();
+  }
+
+  /**
+   * Brings a saved run back (file, mapping, results so far, checked to belong to it); `continueRun` scores the
+   * rest. `models` replaces the run's models (after the model worker crashed: WASM, or a smaller model).
+   */
+  async resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>> {
+    if (this.running) return { ok: false, error: 'a run is already going' };
+    try {
+      const saved = await this.deps.store.load<RunConfig>(id);
+      const meta = saved.meta;
+      if (models) {
+        meta.config = { ...meta.config, models };
+        await this.deps.store.update(meta);
+      }
+      this.file = { blob: saved.file, name: meta.fileName };
+      this.table = await parseBlob(saved.file, meta.fileName, {});
+      this.released = false;
+      const inspected = this.inspection(meta.fileName, this.table);
+      const summary = await this.applyMapping(meta.config.mapping);
+      this.release();
+      if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
+      this.active = { meta, metrics: meta.config.metrics.map((n) => createMetric(n, meta.config.settings)), models: {}, saved: true };
+      this.results = saved.results;
+      return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: this.results.length } };
+    } catch (e) {
+      this.active = null;
+      return { ok: false, error: `cannot resume: ${messageOf(e)}` };
+    }
+  }
+
+  /**
+   * Computes a view (filter, search, sort) over the rows scored so far and keeps it: the caller gets its size and
+   * how much of the previous view it kept, then asks for the rows on screen by position.
+   */
+  view(q: ViewQuery): ViewInfo {
+    const next = queryView(this.rows, this.results, q);
+    const unchanged = commonPrefix(this.shown, next);
+    this.shown = next;
+    return { id: ++this.viewId, length: next.length, unchanged };
+  }
+
+  /** The rows at these positions of the current view, and that view's id (answers for an older view are dropped). */
+  rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] } {
+    const out: { position: number; row: TableRow }[] = [];
+    for (const p of positions) if (p >= 0 && p < this.shown.length) out.push({ position: p, row: this.tableRow(this.shown[p]!) });
+    return { viewId: this.viewId, rows: out };
+  }
+
+  detail(i: number): RowDetail | null {
+    if (i < 0 || i >= this.results.length) return null;
+    const r = this.rows[i]!;
+    return { ...this.tableRow(i), ...(r.choices ? { choices: r.choices } : {}), results: this.results[i]!, models: this.usedModels() };
+  }
+
+  report(): Result<RunReport> {
+    if (!this.active || this.results.length === 0) return { ok: false, error: 'nothing is scored' };
+    return { ok: true, value: runReport(this.rows, this.results, this.active.metrics) };
+  }
+
+  /** Fits each metric's threshold on the labelled rows, re-decides every row, and returns the new report. */
+  calibrate(): Result<{ report: RunReport; thresholds: Record<string, number>; skipped: Record<string, string> }> {
+    try {
+      const a = this.active;
+      if (!a || this.results.length === 0) throw new Error('nothing is scored');
+      if (!this.rows.some((r) => r.label)) throw new Error('the file has no labels to calibrate on');
+      const { thresholds, skipped } = calibrateThresholds(this.rows, this.results, a.metrics.map((m) => m.name));
+      a.metrics = a.metrics.map((m) => (m.name in thresholds ? Object.assign(Object.create(m) as AnyMetric, { threshold: thresholds[m.name] }) : m));
+      redecide(this.results, thresholds);
+      return { ok: true, value: { report: runReport(this.rows, this.results, a.metrics), thresholds, skipped } };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+  }
+
+  /**
+   * Per-row results (JSONL with the run configuration on its first line, or CSV) or the report (JSON), as a Blob
+   * built from parts. Refused when nothing is scored (e.g. after a remap).
+   */
+  async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
+    try {
+      const a = this.active;
+      if (!a || this.results.length === 0) throw new Error('nothing is scored: run the metrics first');
+      const info = this.runInfo(a);
+      if (kind === 'report')
+        return { ok: true, value: new Blob([`${JSON.stringify({ run: info, report: runReport(this.rows, this.results, a.metrics) }, null, 2)}\n`], { type: 'application/json' }) };
+      const input = {
+        rows: this.rows,
+        results: this.results,
+        metricNames: a.metrics.map((m) => m.name),
+        detailed: new Set(a.metrics.filter(isBatchMetric).map((m) => m.name)),
+        run: info,
+        onProgress: (d: number, t: number) => notify(onProgress, d, t),
+        pause: tick,
+      };
+      const parts = kind === 'csv' ? await csvParts(input) : await jsonlParts(input);
+      return { ok: true, value: new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
+    } catch (e) {
+      return { ok: false, error: `the export failed: ${messageOf(e)}` };
+    }
+  }
+
+  private clearResults(): void {
+    this.results = [];
+    this.shown = new Uint32Array(0);
+    this.active = null;
+  }
+
+  private release(): void {
+    this.table = { ...this.table!, records: [] };
+    this.released = true;
+  }
+
+  private inspection(name: string, t: ParsedTable): Inspection {
+    return {
+      fileName: name,
+      format: t.format,
+      columns: t.columns,
+      sample: t.records.slice(0, SAMPLE).map((r) => r.data),
+      records: t.records.length,
+      detected: resolveColumns(t.columns),
+      issues: t.issues.slice(0, MAX_ISSUES),
+      issueCount: t.issues.length,
+    };
+  }
+
+  /** The parsed file; read again when its records were released for a run. */
+  private async ensureTable(): Promise<ParsedTable> {
+    if (!this.file) throw new Error('open a file first');
+    if (!this.table || this.released) {
+      this.table = await parseBlob(this.file.blob, this.file.name, {});
+      this.released = false;
+    }
+    return this.table;
+  }
+
+  private async applyMapping(m: Mapping): Promise<MappedSummary> {
+    const t = await this.ensureTable();
+    const mapped = mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+    this.rows = mapped.rows;
+    this.clearResults();
+    const rows = this.rows;
+    const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
+    const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+    const hasWrong = (r: QaRow) => !!r.wrongAnswers?.length || !!r.choices?.some((c) => !r.golds.some((g) => norm(g) === norm(c)));
+    return {
+      rows: rows.length,
+      labelled: rows.filter((r) => r.label).length,
+      labelKind: kinds.size === 0 ? null : kinds.size === 2 ? 'mixed' : ([...kinds][0] as 'binary' | 'taxonomy'),
+      withChoices: rows.filter((r) => r.choices?.length).length,
+      withWrongTargets: rows.filter(hasWrong).length,
+      columns: mapped.columns,
+      issues: mapped.issues.slice(0, MAX_ISSUES),
+      issueCount: mapped.issues.length,
+    };
+  }
+
+  private tableRow(i: number): TableRow {
+    const r = this.rows[i]!;
+    const res = this.results[i] ?? {};
+    const m: TableRow['metrics'] = {};
+    for (const [name, x] of Object.entries(res))
+      m[name] = { score: x.score, decision: x.decision, ...(x.class ? { class: x.class } : {}), ...(x.set ? { set: x.set } : {}) };
+    return { index: i, row: r.row, id: r.id, question: r.question, golds: r.golds, candidate: r.candidate, label: labelValue(r.label), metrics: m };
+  }
+
+  private usedModels() {
+    const models = this.active?.models ?? {};
+    return Object.fromEntries(Object.entries(models).map(([role, x]) => [role, { id: x.id, revision: x.revision, device: x.device, dtype: x.dtype }]));
+  }
+
+  /** The run's configuration as exports record it. */
+  private runInfo(a: ActiveRun) {
+    return {
+      verity: this.deps.version,
+      file: a.meta.fileName,
+      metrics: a.metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+      settings: a.meta.config.settings,
+      mapping: a.meta.config.mapping,
+      models: this.usedModels(),
+      rows: { total: this.rows.length, scored: this.results.length },
+    };
+  }
+
+  private modelContext(a: ActiveRun, onEvent?: (e: RunEvent) => void): ModelContext {
+    const c = a.meta.config;
+    if (!a.metrics.some(isBatchMetric) || Object.keys(c.models).length === 0) return {};
+    const host = this.deps.models?.();
+    if (!host) throw new Error('the model worker is not connected');
+    // The page loads the models first (with progress and consent); here a load finds them ready. One evidence
+    // cache for the whole run, so a statement or NLI pair repeated across chunks is computed once.
+    return withEvidenceCache(
+      hostContext(host, c.models, {
+        onLoaded: (info) => {
+          a.models[info.role] = info;
+          notify(onEvent, { type: 'model-loaded', model: info });
+        },
+      }),
+    );
+  }
+
+  /** Scores a chunk in slices, yielding whenever a slice took long, so pings and cancel are answered mid-chunk. */
+  private async scoreChunk(a: ActiveRun, start: number, end: number, ctx: ModelContext): Promise<RowResults[]> {
+    const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
+    const sliceMs = this.deps.sliceMs ?? 50;
+    const out: RowResults[] = [];
+    let since = performance.now();
+    for (let s = start; s < end; s += slice) {
+      const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
+      for (const r of part) out.push(r);
+      if (performance.now() - since > sliceMs) {
+        await tick();
+        since = performance.now();
+      }
+    }
+    return out;
+  }
+
+  private async scoreFrom(a: ActiveRun, onEvent?: (e: RunEvent) => void): Promise<RunOutcome> {
+    const { meta } = a;
+    const store = this.deps.store;
+    const ctx = this.modelContext(a, onEvent);
+    const t0 = performance.now();
+    const startDone = this.results.length;
+    let lastEmit = 0;
+    this.cancelled = false;
+    this.running = true;
+    meta.status = 'running';
+    try {
+      for (let start = this.results.length; start < this.rows.length; start += meta.chunkSize) {
+        if (this.cancelled) break;
+        const part = await this.scoreChunk(a, start, Math.min(this.rows.length, start + meta.chunkSize), ctx);
+        for (const r of part) this.results.push(r);
+        const k = start / meta.chunkSize;
+        meta.chunks = k + 1;
+        meta.done = this.results.length;
+        meta.updatedAt = Date.now();
+        const hadFailure = store.failure;
+        if (a.saved) await store.append(meta, k, part);
+        if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
+        const now = performance.now();
+        if (now - lastEmit > 100 || this.results.length === this.rows.length) {
+          lastEmit = now;
+          const secs = (now - t0) / 1000;
+          notify(onEvent, { type: 'progress', done: this.results.length, total: this.rows.length, rowsPerSecond: secs > 0 ? (this.results.length - startDone) / secs : 0 });
+        }
+        // Let cancel() and the caller's queries in between chunks.
+        await tick();
+      }
+    } finally {
+      this.running = false;
+    }
+    meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
+    meta.updatedAt = Date.now();
+    if (a.saved) await store.update(meta);
+    return { status: meta.status === 'done' ? 'done' : 'cancelled', done: this.results.length, total: this.rows.length, ms: performance.now() - t0, models: a.models };
+  }
+}
