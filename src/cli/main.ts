@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
-import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
+import { mapRows, missingColumnMessage, parseMapSpec, labelIsCorrect, resolveColumns, type Field, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
 import { toCsv, toTsv } from '../core/io/export.ts';
 import { createMetric, createSyncMetric, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
@@ -102,6 +102,7 @@ function load(file: string, o: CommonOptions): Loaded {
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;
   for (const issue of mapped.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
+  for (const note of mapped.notes) process.stderr.write(`verity: note: ${cliNote(note)}\n`);
   if (mapped.issues.length > 50) process.stderr.write(`verity: … and ${mapped.issues.length - 50} more issues (fix the ones above and run again)\n`);
   if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
   process.stderr.write(`verity: ${table.format.toUpperCase()}, ${mapped.rows.length} rows read, ${errors} skipped, ${warnings} warnings\n`);
@@ -419,6 +420,24 @@ export function program(): Command {
   return p;
 }
 
+/** A mapping note worded for a CLI user. */
+function cliNote(n: MappingNote): string {
+  if (n.code === 'gold-separator') return `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
+  if (n.code === 'layout') return `${n.message} (--map field=COLUMN reads it otherwise)`;
+  return n.message;
+}
+
+/** The core's structured errors worded for a CLI user: with the flag that fixes them. */
+function cliMessage(e: VerityError): string {
+  const d = e.details as Record<string, unknown>;
+  if (e.code === 'missing-column') {
+    const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };
+    return missingColumnMessage(details, `. Use --map ${details.field}=COLUMN`);
+  }
+  if (e.code === 'unknown-column') return `--map ${String(d.field)}=${String(d.column)}: no such column; the columns are ${(d.columns as string[]).join(', ')}`;
+  return e.message;
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     await program().parseAsync(argv);
@@ -426,7 +445,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     if (e instanceof VerityError) {
-      process.stderr.write(`verity: ${e.message}\n`);
+      process.stderr.write(`verity: ${cliMessage(e)}\n`);
       return e.kind === 'usage' ? 1 : 2;
     }
     process.stderr.write(`verity: internal error: ${(e as Error).stack ?? String(e)}\n`);
