@@ -4,7 +4,7 @@
  * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
  */
 import { VerityError } from '../types.ts';
-import { detectFormat, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
@@ -20,8 +20,10 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   const total = blob.size;
   const sniff = opts.sniffBytes ?? 64 * 1024;
   const whole = async () => parseTable(new Uint8Array(await blob.arrayBuffer()), nameHint);
-  // The format comes from the first bytes; anything but JSONL is read whole.
-  const head = new TextDecoder('utf-8').decode(new Uint8Array(await blob.slice(0, sniff).arrayBuffer()), { stream: true }).replace(/^\uFEFF/, '');
+  // The format comes from the first bytes; anything but UTF-8 JSONL is read whole.
+  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
+  if (detectUtf16(headBytes)) return whole();
+  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
   if (head.trim().length === 0 || total <= sniff) return whole();
   let format;
   try {
@@ -61,7 +63,15 @@ async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?:
     scan.push(bytes, last);
     let text = decoder.decode(bytes, { stream: !last });
     if (pos === 0) text = text.replace(/^\uFEFF/, '');
-    const buf = carry + text;
+    // A CR alone ends a line too (a raw CR cannot occur inside a JSON value); one at the end of the chunk may
+    // be the first half of a CRLF, so it waits for the next chunk.
+    let buf = carry + text;
+    if (!last && buf.endsWith('\r')) {
+      carry = buf;
+      onProgress?.(Math.min(total, pos + chunk), total);
+      continue;
+    }
+    if (buf.includes('\r')) buf = buf.replace(/\r(?!\n)/g, '\n');
     let start = 0;
     for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
       yield buf.slice(start, nl);
