@@ -4,7 +4,7 @@
  * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
  */
 import { VerityError } from '../types.ts';
-import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+import { detectFormat, detectUtf16, lineEnd, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
@@ -57,23 +57,22 @@ async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?:
   const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';
+  let eol: '\n' | '\r' | undefined;
   for (let pos = 0; pos < total; pos += chunk) {
     const bytes = new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer());
     const last = pos + chunk >= total;
     scan.push(bytes, last);
     let text = decoder.decode(bytes, { stream: !last });
     if (pos === 0) text = text.replace(/^\uFEFF/, '');
-    // A CR alone ends a line too (a raw CR cannot occur inside a JSON value); one at the end of the chunk may
-    // be the first half of a CRLF, so it waits for the next chunk.
-    let buf = carry + text;
-    if (!last && buf.endsWith('\r')) {
+    const buf = carry + text;
+    // The first line end decides: CR alone (old Mac files) or LF.
+    eol ??= lineEnd(buf, last);
+    if (eol === undefined) {
       carry = buf;
-      onProgress?.(Math.min(total, pos + chunk), total);
       continue;
     }
-    if (buf.includes('\r')) buf = buf.replace(/\r(?!\n)/g, '\n');
     let start = 0;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
+    for (let nl = buf.indexOf(eol); nl >= 0; nl = buf.indexOf(eol, start)) {
       yield buf.slice(start, nl);
       start = nl + 1;
     }

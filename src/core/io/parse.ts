@@ -103,8 +103,17 @@ export function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'
   }
 }
 
-/** JSONL lines may end in CR alone (old Mac line ends): a raw CR cannot occur inside a JSON value, so it ends the line. */
-const loneCr = /\r(?!\n)/;
+/**
+ * The line end a JSONL text uses, decided by its first one: CR alone (old Mac files) or LF (with or without
+ * CR); undefined while the text has none yet, or ends in a CR that may be half of a CRLF.
+ */
+export function lineEnd(text: string, final: boolean): '\n' | '\r' | undefined {
+  const m = /[\r\n]/.exec(text);
+  if (!m) return final ? '\n' : undefined;
+  if (m[0] === '\n') return '\n';
+  if (m.index + 1 < text.length) return text[m.index + 1] === '\n' ? '\n' : '\r';
+  return final ? '\r' : undefined;
+}
 
 export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTable {
   const utf16 = typeof bytes === 'string' ? null : detectUtf16(bytes);
@@ -114,7 +123,7 @@ export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTab
   if (text.trim().length === 0) throw new VerityError('the file is empty', 'input', 'empty-file');
   const format = detectFormat(text, nameHint);
   const table =
-    format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(loneCr.test(text) ? text.replace(/\r(?!\n)/g, '\n') : text) : parseDelimited(text, format);
+    format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(lineEnd(text, true) === '\r' ? text.replaceAll('\r', '\n') : text) : parseDelimited(text, format);
   return scan ? refuseBadUtf8(table, scan) : table;
 }
 
