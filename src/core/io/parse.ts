@@ -244,10 +244,18 @@ function parseJsonArray(text: string): ParsedTable {
  * short ends there, inside its last record.
  */
 export class JsonlReader {
-  private readonly records: ParsedTable['records'] = [];
+  private records: ParsedTable['records'] = [];
   private readonly issues: RowIssue[] = [];
+  private readonly keys = new Set<string>();
   private row = 0;
   private lineNo = 0;
+
+  /** The records read since the last call, handed over (a streamed file keeps none); columns still count them. */
+  take(): ParsedTable['records'] {
+    const out = this.records;
+    this.records = [];
+    return out;
+  }
 
   /**
    * One complete line (without its newline). Returns false, and consumes nothing, when the very first record
@@ -276,8 +284,10 @@ export class JsonlReader {
     }
     this.row = row;
     this.lineNo = at;
-    if (isPlainObject(v)) this.records.push({ row, line: at, data: v });
-    else {
+    if (isPlainObject(v)) {
+      this.records.push({ row, line: at, data: v });
+      for (const k in v) if (Object.hasOwn(v, k)) this.keys.add(k);
+    } else {
       const kind = jsonKind(v);
       const what = kind === 'null' || kind.startsWith('an ') ? kind : `a ${kind}`;
       this.issues.push({ row, line: at, severity: 'error', message: `line ${at} is not a JSON object (it is ${what}); row ${row} skipped` });
@@ -288,7 +298,7 @@ export class JsonlReader {
   /** The text after the last newline ('' when the file ends with one). */
   end(finalLine: string): ParsedTable {
     if (finalLine.trim().length > 0) this.line(finalLine, true);
-    return { format: 'jsonl', columns: collectColumns(this.records), records: this.records, issues: this.issues };
+    return { format: 'jsonl', columns: [...this.keys], records: this.records, issues: this.issues };
   }
 }
 

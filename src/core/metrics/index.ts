@@ -1,6 +1,7 @@
 /** The metric registry: names, defaults and construction from user settings. */
 import { VerityError, isBatchMetric, type AnyMetric, type Metric } from '../types.ts';
 import type { Normalization } from '../text/normalize.ts';
+import { FIELD_LIMIT } from '../limits.ts';
 import type { Cutpoints } from '../agreement/calibrate.ts';
 import { createExactMatch } from './exact_match.ts';
 import { createTokenF1 } from './token_f1.ts';
@@ -45,6 +46,10 @@ export interface MetricSettings {
 }
 
 export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
+  return withFieldLimit(metricOf(name, s));
+}
+
+function metricOf(name: string, s: MetricSettings): AnyMetric {
   const threshold = s.thresholds?.[name];
   const t = threshold === undefined ? {} : { threshold };
   const n = s.normalization === undefined ? {} : { normalization: s.normalization };
@@ -89,6 +94,12 @@ export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
     default:
       throw new VerityError(`unknown metric "${name}"; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(', ')}`, 'usage');
   }
+}
+
+/** The card's limits line names the field length every metric is capped at (applied centrally in run.ts). */
+function withFieldLimit<M extends AnyMetric>(m: M): M {
+  const limits = `${m.card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`;
+  return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { card: { ...m.card, limits } });
 }
 
 function renamed<M extends AnyMetric>(m: M, name: string): M {
