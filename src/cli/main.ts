@@ -216,9 +216,10 @@ async function scoreFile(
 }
 
 async function cmdScore(file: string, o: CommonOptions & { out?: string }): Promise<void> {
+  // --out is checked before any work: a folder or a missing folder first, then the extension.
+  if (o.out !== undefined) await checkOut(o.out);
   const kind = o.out === undefined ? undefined : outKind(o.out);
   const metrics = buildMetrics(o);
-  if (o.out !== undefined) await checkOut(o.out);
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
   const names = metrics.map((m) => m.name);
   const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names) : stdoutSink();
