@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
+import { IdSet, labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
 import { parseTable, type ParsedTable } from './parse.ts';
 import { VerityError, type Label } from '../types.ts';
 
@@ -478,5 +478,15 @@ describe('gold separators (issue 12 item 10)', () => {
   it('a minority of such cells gives no note', () => {
     const t = jsonl({ gold: 'a | b', candidate: 'x' }, { gold: 'c', candidate: 'x' }, { gold: 'd', candidate: 'x' });
     expect(map(t).notes).toEqual([]);
+  });
+});
+
+describe('IdSet (duplicate ids in bounded memory)', () => {
+  it('200,000 distinct ids: none reported; each repeat is', () => {
+    const s = new IdSet();
+    let dups = 0;
+    for (let i = 0; i < 200_000; i++) if (s.add(`q${i}`)) dups++;
+    expect(dups).toBe(0);
+    expect([s.add('q0'), s.add('q199999'), s.add(''), s.add('')]).toEqual([true, true, false, true]);
   });
 });
