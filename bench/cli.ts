@@ -10,7 +10,7 @@
  *   npm run bench:cli [-- --small 300000 --large 3000000 --gb 1 --metrics exact_match,token_f1]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
@@ -48,7 +48,14 @@ interface Run {
   written: number;
 }
 
-function run(command: 'score' | 'evaluate', file: string, rows: number, dir: string): Run {
+/** Lines in a file, read in chunks (the output of the 1 GB run is larger than a Buffer may be). */
+async function countLines(file: string): Promise<number> {
+  let n = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+async function run(command: 'score' | 'evaluate', file: string, rows: number, dir: string): Promise<Run> {
   const out = join(dir, 'out.jsonl');
   const args = [command, file, '--metrics', METRICS, '--no-progress', ...(command === 'score' ? ['--out', out] : ['--json', '--resamples', '0'])];
   const started = performance.now();
@@ -57,9 +64,7 @@ function run(command: 'score' | 'evaluate', file: string, rows: number, dir: str
   const kb = Number(/PEAK_RSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
   let written = 0;
   if (command === 'score' && r.status === 0) {
-    // Count lines without holding the file.
-    const buf = readFileSync(out);
-    for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) written++;
+    written = await countLines(out);
     rmSync(out);
   }
   if (r.status !== 0) process.stderr.write(r.stderr.slice(-2000));
@@ -73,18 +78,18 @@ try {
   const runs: Run[] = [];
   const small = join(dir, 'small.jsonl');
   await generate(small, SMALL);
-  runs.push(run('score', small, SMALL, dir));
+  runs.push(await run('score', small, SMALL, dir));
   rmSync(small);
   const large = join(dir, 'large.jsonl');
   await generate(large, LARGE);
-  runs.push(run('score', large, LARGE, dir));
-  runs.push(run('evaluate', large, LARGE, dir));
+  runs.push(await run('score', large, LARGE, dir));
+  runs.push(await run('evaluate', large, LARGE, dir));
   rmSync(large);
   // ~1 KB rows: the TriviaQA answers padded with 80 filler words.
   const gbRows = Math.round((GB * 1e9) / 1000);
   const gb = join(dir, 'gb.jsonl');
   await generate(gb, gbRows, 80);
-  runs.push(run('score', gb, gbRows, dir));
+  runs.push(await run('score', gb, gbRows, dir));
   rmSync(gb);
   const ratio = runs[1]!.peakRssMb / runs[0]!.peakRssMb;
   const summary = {

@@ -150,7 +150,7 @@ describe('output files (issue 17 item 9)', () => {
       interruptWhen: () => readdirSync(dir).some((n) => n.startsWith('.int.jsonl.')),
     });
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('verity: interrupted (SIGINT); no output file was written');
+    expect(r.stderr).toContain(`verity: interrupted (SIGINT); nothing was written to ${p('int.jsonl')}`);
     expect(existsSync(p('int.jsonl'))).toBe(false);
     expect(readdirSync(dir).filter((n) => n.includes('int.jsonl'))).toEqual([]);
   });

@@ -275,6 +275,8 @@ export class AtomicFile {
 
 /** Where result records go, batch by batch. */
 export interface RecordSink {
+  /** The --out path, when writing to a file. */
+  target?: string;
   write(records: Record<string, unknown>[]): Promise<void>;
   /** Finishes the output (renames an --out file onto its target). */
   close(): Promise<void>;
@@ -301,6 +303,7 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
   const file = new AtomicFile(out);
   if (kind === 'jsonl')
     return {
+      target: out,
       write: (records) => file.write(records.map((r) => `${JSON.stringify(r)}\n`).join('')),
       close: () => file.commit(),
       abort: () => file.abort(),
@@ -308,6 +311,7 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
   const spool = new AtomicFile(join(dirname(resolve(out)), `.${basename(out)}.spool.jsonl`));
   const table = new DelimitedWriter(metricNames, kind === 'tsv' ? '\t' : ',');
   return {
+    target: out,
     async write(records) {
       for (const r of records) table.observe(r);
       await spool.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));

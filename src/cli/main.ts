@@ -579,7 +579,7 @@ let active: RecordSink | undefined;
  */
 export async function main(argv: string[]): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
-    say(`interrupted (${signal}); no output file was written`);
+    say(`interrupted (${signal})${active?.target !== undefined ? `; nothing was written to ${active.target}` : ''}`);
     void Promise.all([active?.abort(), removePending()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
