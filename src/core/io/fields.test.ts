@@ -441,6 +441,11 @@ describe('known layouts (issue 12 item 8)', () => {
     expect(notes[0]).toMatchObject({ code: 'layout', layout: 'lm-eval' });
   });
 
+  it('lm-eval with the columns chosen explicitly (as the app passes them): still the first response', () => {
+    const { rows } = map(jsonl({ doc_id: 0, target: 'Paris', filtered_resps: ['Paris'] }), { map: { candidate: 'filtered_resps', gold: 'target' } });
+    expect(rows[0]!.candidate).toBe('Paris');
+  });
+
   it('lm-eval with resps only', () => {
     const { rows } = map(jsonl({ doc_id: 3, target: 'x', resps: [['y']] }));
     expect(rows[0]!.candidate).toBe('y');

@@ -398,7 +398,9 @@ export interface RowMapper {
  * column, noted once).
  */
 export function createRowMapper(columns: string[], options: MapOptions = {}, headerLine?: number): RowMapper {
-  const { columns: cols, layout, notes } = resolveLayout(columns, options.map);
+  const { columns: cols, notes } = resolveLayout(columns, options.map);
+  // lm-eval's response lists, however the column was chosen (the app passes its mapping explicitly).
+  const firstOnly = ['filtered_resps', 'resps'].includes(cols.candidate?.toLowerCase() ?? '');
   for (const field of ['candidate', 'gold'] as const)
     if (!cols[field]) {
       const details = { field, expected: FIELD_ALIASES[field], columns, ...(headerLine !== undefined ? { headerLine } : {}) };
@@ -450,7 +452,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       };
       let row: QaRow;
       let rawCand = get('candidate');
-      if (layout === 'lm-eval') rawCand = firstResponse(rawCand);
+      if (firstOnly) rawCand = firstResponse(rawCand);
       try {
         const rawGold = get('gold');
         goldCount?.add(rawGold);
