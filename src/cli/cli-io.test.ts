@@ -156,6 +156,21 @@ describe('output files (issue 17 item 9)', () => {
   });
 });
 
+describe('a reader that stops early', () => {
+  it('stdout closed after the first rows (`| head`): exit 0, no stack trace', async () => {
+    const r = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, ['bin/verity.mjs', 'score', p('big.jsonl'), '--metrics', 'exact_match'], { cwd: ROOT });
+      const err: Buffer[] = [];
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: '', stderr: Buffer.concat(err).toString('utf8') }));
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('EPIPE');
+  });
+});
+
 describe('hostile data (issue 17 item 10)', () => {
   it('statements: one deeply nested row is skipped with its row; the others get statements', async () => {
     const d = 100_000;

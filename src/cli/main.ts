@@ -584,6 +584,11 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // A reader that stops early (`verity score f | head`) closes stdout: stop quietly, as other tools do.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
   try {
     await program().parseAsync(argv);
     return 0;
@@ -597,8 +602,6 @@ export async function main(argv: string[]): Promise<number> {
       say(e.message);
       return 4;
     }
-    // A write to a closed stdout (`verity score f | head`) is not an error of ours.
-    if ((e as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     process.stderr.write(`verity: internal error: ${escapeControls((e as Error).stack ?? String(e)).replaceAll('\\x0a', '\n')}\n`);
     return 3;
   } finally {
