@@ -171,13 +171,6 @@ function progressBar(o: CommonOptions, total: number): { update(done: number): v
   };
 }
 
-async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
-  const bar = progressBar(o, rows.length);
-  const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (done) => bar.update(done) });
-  bar.stop();
-  return results;
-}
-
 /**
  * Reads, scores and hands over a file batch by batch. Rows with a field over the per-field limit are named
  * on stderr (their metrics give null with the reason; the other rows are scored as usual).
@@ -187,6 +180,8 @@ async function scoreFile(
   metrics: AnyMetric[],
   o: CommonOptions,
   onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, unknown> }) => Promise<void>,
+  /** Rows to score (default: all). */
+  keep: (r: QaRow) => boolean = () => true,
 ): Promise<{ skipped: number }> {
   let ctx: (ModelContext & { provenance?: Record<string, unknown> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
@@ -198,15 +193,16 @@ async function scoreFile(
     batch: BATCH,
     onNote: cliNote,
     onTotal: (n) => (bar = progressBar(o, n)),
-    onRows: async (rows) => {
+    onRows: async (read) => {
       // Models load with the first rows, so that an unreadable file fails before any download.
       ctx ??= await modelContext(metrics, o);
+      const rows = read.filter(keep);
       for (const r of rows) {
         const why = overLimit(r);
         if (why && long++ < 50) say(`warning: row ${r.row}: ${why}; it is not scored (every metric gives null with the reason)`);
       }
       const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar?.update(done + d) });
-      done += rows.length;
+      done += read.length;
       await onScored(rows, results, ctx);
     },
   });
@@ -399,15 +395,34 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
   if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
   await checkOut(o.out);
-  const { rows } = load(file, o);
-  const labelled = rows.map((r, i) => ({ r, i })).filter((x) => x.r.label);
+  const nliLex = names.length === 1 && names[0] === 'nli_lex';
+  // Only the labelled rows matter: nli_lex needs them whole (for its features); the others keep each
+  // metric's score per labelled row, streamed like score and evaluate.
+  const labelled: Label[] = [];
+  const scores: (number | null)[][] = names.map(() => []);
+  let rows: QaRow[] = [];
+  if (nliLex) rows = load(file, o).rows.filter((r) => r.label);
+  else
+    await scoreFile(
+      file,
+      metrics,
+      o,
+      async (batch, results) => {
+        batch.forEach((r, i) => {
+          labelled.push(r.label!);
+          names.forEach((n, k) => scores[k]!.push(results[i]![n]?.score ?? null));
+        });
+      },
+      (r) => r.label !== undefined,
+    );
+  if (nliLex) labelled.push(...rows.map((r) => r.label!));
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
-  const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
+  const labels = labelled.map(labelIsCorrect);
   let cal: Calibration;
   try {
-    if (names.length === 1 && names[0] === 'nli_lex') {
+    if (nliLex) {
       // Fit the paper's two weights and bias directly on [se, lm] (no standardization, so they plug into the metric).
-      const feats = await nliLexFeatures(labelled.map((x) => x.r), await modelContext(metrics, o));
+      const feats = await nliLexFeatures(rows, await modelContext(metrics, o));
       const keep = feats.map((f, i) => (f ? i : -1)).filter((i) => i >= 0);
       if (keep.length === 0) throw new Error('no row could be scored by nli_lex (it needs an NLI model: --nli-model)');
       const lr = trainLogistic(keep.map((i) => feats[i]!), keep.map((i) => labels[i]!), { l2: 1e-3 });
@@ -415,15 +430,12 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
       const best = bestThreshold(probs, keep.map((i) => labels[i]!), o.objective);
       cal = { version: 1, metric: 'nli_lex', objective: o.objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, ...(best ? { threshold: best.threshold } : {}) };
     } else if (names.length > 1) {
-      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
-      const comb = fitCombination(results.map((res) => names.map((n) => res[n]?.score ?? null)), labels, names);
+      const comb = fitCombination(labels.map((_, i) => names.map((_n, k) => scores[k]![i]!)), labels, names);
       cal = { version: 1, objective: 'mcc', combination: comb };
     } else {
-      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
-      const scores = results.map((res) => res[names[0]!]?.score ?? null);
-      cal = calibrateThreshold(scores, labels, o.objective, names[0]);
-      if (labelled.every((x) => x.r.label!.kind === 'taxonomy'))
-        cal.cutpoints = fitCutpoints(scores, labelled.map((x) => (x.r.label as { cls: CapClass }).cls));
+      cal = calibrateThreshold(scores[0]!, labels, o.objective, names[0]);
+      if (labelled.every((l) => l.kind === 'taxonomy'))
+        cal.cutpoints = fitCutpoints(scores[0]!, labelled.map((l) => (l as { cls: CapClass }).cls));
     }
   } catch (e) {
     throw new VerityError(`cannot calibrate on ${file}: ${(e as Error).message}`, 'input');
