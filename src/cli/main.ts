@@ -2,19 +2,20 @@
  * The `verity` command line: score, evaluate and calibrate QA answers with the same core as the web app.
  * commander parses arguments (sub-commands, --help, usage errors); cli-progress draws the progress bar.
  */
-import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
-import { mapRows, parseMapSpec, labelIsCorrect, resolveColumns, type MapOptions } from '../core/io/fields.ts';
+import { mapRows, missingColumnMessage, parseMapSpec, labelIsCorrect, resolveColumns, type Field, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
-import { toCsv, toTsv } from '../core/io/export.ts';
 import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
 import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
-import { agreementJson, agreementSummary, formatStat } from '../core/report.ts';
+import { agreementJson, agreementSummaryOfColumns, formatStat } from '../core/report.ts';
 import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
+import { overLimit } from '../core/limits.ts';
+import { AtomicFile, checkOut, escapeControls, fileSink, OutputError, outKind, readRows, removePending, say, stdoutSink, type RecordSink } from './io.ts';
 import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/agreement/index.ts';
-import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
+import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass, type Label } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { registerCompare } from './compare.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -64,9 +65,7 @@ async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<Mod
   const host = createNodeHost({ ...(o.modelCache ? { cacheDir: o.modelCache } : {}), ...(o.mirror ? { mirror: o.mirror } : {}) });
   return hostContext(host, specs, {
     onLoaded: (info) =>
-      process.stderr.write(
-        `verity: ${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype}${info.canary ? ` (canary: ${info.canary.detail})` : ''}${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}\n`,
-      ),
+      say(`${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype}${info.canary ? ` (canary: ${info.canary.detail})` : ''}${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`),
   });
 }
 
@@ -103,28 +102,39 @@ function load(file: string, o: CommonOptions): Loaded {
   const mapped = mapRows(table, mapOptions);
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;
-  for (const issue of mapped.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
-  if (mapped.issues.length > 50) process.stderr.write(`verity: … and ${mapped.issues.length - 50} more issues (fix the ones above and run again)\n`);
+  for (const issue of mapped.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
+  if (mapped.issues.length > 50) say(`… and ${mapped.issues.length - 50} more issues (fix the ones above and run again)`);
+  for (const note of mapped.notes) say(`note: ${cliNote(note)}`);
   if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
-  process.stderr.write(`verity: ${table.format.toUpperCase()}, ${mapped.rows.length} rows read, ${errors} skipped, ${warnings} warnings\n`);
+  say(`${table.format.toUpperCase()}, ${mapped.rows.length} rows read, ${errors} skipped, ${warnings} warnings`);
   return { rows: mapped.rows, fileIssues: mapped.issues, skipped: errors };
 }
 
 // ---------- metrics ----------
 
+const KNOWN_METRICS: ReadonlySet<string> = new Set([...METRIC_NAMES, ...VARIANT_METRICS]);
+
+/** Calibration files: a BOM is allowed; a metric Verity does not have, or a threshold outside [0, 1], is refused. */
 function loadCalibrations(paths: string[] = []): Calibration[] {
   return paths.map((p) => {
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(p, 'utf8'));
+      json = JSON.parse(readFileSync(p, 'utf8').replace(/^\uFEFF/, ''));
     } catch (e) {
       throw new VerityError(`cannot read calibration ${p}: ${(e as Error).message}`, 'input');
     }
+    let cal: Calibration;
     try {
-      return parseCalibration(json);
+      cal = parseCalibration(json);
     } catch (e) {
       throw new VerityError(`${p}: ${(e as Error).message}`, 'input');
     }
+    const named = [...(cal.metric !== undefined ? [cal.metric] : []), ...(cal.combination?.metrics ?? [])];
+    const unknown = named.filter((n) => !KNOWN_METRICS.has(n));
+    if (unknown.length) throw new VerityError(`${p}: unknown metric ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...KNOWN_METRICS].join(', ')}`, 'input');
+    if (cal.threshold !== undefined && !(cal.threshold >= 0 && cal.threshold <= 1))
+      throw new VerityError(`${p}: threshold ${cal.threshold} is outside [0, 1], where every metric's scores lie`, 'input');
+    return cal;
   });
 }
 
@@ -148,34 +158,144 @@ function buildMetrics(o: CommonOptions): AnyMetric[] {
 
 // ---------- scoring ----------
 
-async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
-  const show = o.progress ?? (process.stderr.isTTY === true && rows.length >= 2000);
-  const bar = show ? new SingleBar({ stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true }, Presets.shades_classic) : null;
+/** Rows read, scored and written at a time: memory holds one batch, whatever the file's size. */
+const BATCH = 2048;
+
+function progressBar(o: CommonOptions, total: number): { update(done: number): void; stop(): void } {
+  const show = o.progress ?? (process.stderr.isTTY === true && total >= 2000);
+  if (!show) return { update() {}, stop() {} };
+  const bar = new SingleBar({ stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true }, Presets.shades_classic);
   const started = performance.now();
-  bar?.start(rows.length, 0, { rate: 0 });
-  const results = await scoreRows(rows, metrics, ctx, {
-    batchSize: 256,
-    onProgress: (done) => bar?.update(done, { rate: Math.round(done / ((performance.now() - started) / 1000)) }),
-  });
-  bar?.stop();
+  bar.start(total, 0, { rate: 0 });
+  return {
+    update: (done) => bar.update(done, { rate: Math.round(done / ((performance.now() - started) / 1000)) }),
+    stop: () => bar.stop(),
+  };
+}
+
+/** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
+async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
+  const bar = progressBar(o, rows.length);
+  const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar.update(d) });
+  bar.stop();
   return results;
 }
 
+/**
+ * Reads, scores and hands over a file batch by batch. Rows with a field over the per-field limit are named
+ * on stderr (their metrics give null with the reason; the other rows are scored as usual).
+ */
+async function scoreFile(
+  file: string,
+  metrics: AnyMetric[],
+  o: CommonOptions,
+  onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, unknown> }) => Promise<void>,
+  /** Rows to score (default: all). */
+  keep: (r: QaRow) => boolean = () => true,
+): Promise<{ skipped: number }> {
+  let ctx: (ModelContext & { provenance?: Record<string, unknown> }) | undefined;
+  let bar: ReturnType<typeof progressBar> | undefined;
+  let done = 0;
+  let long = 0;
+  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
+  const summary = await readRows(file, {
+    mapOptions,
+    batch: BATCH,
+    onNote: cliNote,
+    onTotal: (n) => (bar = progressBar(o, n)),
+    onRows: async (read) => {
+      // Models load with the first rows, so that an unreadable file fails before any download.
+      ctx ??= await modelContext(metrics, o);
+      const rows = read.filter(keep);
+      for (const r of rows) {
+        const why = overLimit(r);
+        if (why && long++ < 50) say(`warning: row ${r.row}: ${why}; it is not scored (every metric gives null with the reason)`);
+      }
+      const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar?.update(done + d) });
+      done += read.length;
+      await onScored(rows, results, ctx);
+    },
+  });
+  bar?.stop();
+  if (long > 50) say(`… and ${long - 50} more rows over the length limit`);
+  return { skipped: summary.skipped };
+}
+
 async function cmdScore(file: string, o: CommonOptions & { out?: string }): Promise<void> {
+  // --out is checked before any work: a folder or a missing folder first, then the extension.
+  if (o.out !== undefined) await checkOut(o.out);
+  const kind = o.out === undefined ? undefined : outKind(o.out);
   const metrics = buildMetrics(o);
-  const { rows } = load(file, o);
-  const ctx = await modelContext(metrics, o);
-  const results = await scoreAll(rows, metrics, o, ctx);
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-  const models = usedModels(ctx);
-  const records = rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) }));
-  const table = o.out === undefined ? undefined : /\.csv$/i.test(o.out) ? toCsv : /\.tsv$/i.test(o.out) ? toTsv : undefined;
-  if (o.out !== undefined && !table && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl, .csv or .tsv file name`, 'usage');
   const names = metrics.map((m) => m.name);
-  if (table) return writeFileSync(o.out!, table(records, names));
-  const stream = o.out ? createWriteStream(o.out) : process.stdout;
-  for (const r of records) if (!stream.write(`${JSON.stringify(r)}\n`)) await new Promise<void>((res) => stream.once('drain', () => res()));
-  if (o.out) await new Promise<void>((res, rej) => (stream as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? rej(e) : res())));
+  const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names) : stdoutSink();
+  active = sink;
+  try {
+    await scoreFile(file, metrics, o, async (rows, results, ctx) => {
+      const models = usedModels(ctx);
+      await sink.write(rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) })));
+    });
+    await sink.close();
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  } finally {
+    active = undefined;
+  }
+}
+
+/** Scores and decisions kept column by column for the agreement report (no row objects are kept). */
+class Columns {
+  readonly labels: (Label | undefined)[] = [];
+  private readonly scores = new Map<string, Float64Array>();
+  private readonly decisions = new Map<string, Int8Array>();
+  /** Per metric, why it gave no score on its first unscored labelled row (the report's "left out" reason). */
+  private readonly why = new Map<string, string>();
+  private n = 0;
+
+  constructor(private readonly names: readonly string[]) {
+    for (const m of names) {
+      this.scores.set(m, new Float64Array(1024));
+      this.decisions.set(m, new Int8Array(1024));
+    }
+  }
+
+  add(rows: readonly QaRow[], results: readonly RowResults[]): void {
+    const need = this.n + rows.length;
+    for (const m of this.names) {
+      let s = this.scores.get(m)!;
+      let d = this.decisions.get(m)!;
+      if (need > s.length) {
+        const cap = Math.max(need, s.length * 2);
+        const s2 = new Float64Array(cap);
+        s2.set(s);
+        const d2 = new Int8Array(cap);
+        d2.set(d);
+        this.scores.set(m, (s = s2));
+        this.decisions.set(m, (d = d2));
+      }
+      results.forEach((r, i) => {
+        const x = r[m];
+        s[this.n + i] = x?.score ?? Number.NaN;
+        d[this.n + i] = x?.decision === true ? 1 : x?.decision === false ? 0 : -1;
+        if (rows[i]!.label && (x?.score ?? null) === null && x?.explanation && !this.why.has(m)) this.why.set(m, x.explanation);
+      });
+    }
+    for (const r of rows) this.labels.push(r.label);
+    this.n = need;
+  }
+
+  score = (m: string, i: number): number | null => {
+    const v = this.scores.get(m)![i]!;
+    return Number.isNaN(v) ? null : v;
+  };
+
+  decision = (m: string, i: number): boolean | null => {
+    const v = this.decisions.get(m)![i]!;
+    return v < 0 ? null : v === 1;
+  };
+
+  explanation = (m: string): string | undefined => this.why.get(m);
 }
 
 // ---------- evaluate ----------
@@ -220,13 +340,16 @@ function reportText(json: Record<string, unknown>): string {
 
 async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; seed?: string; resamples?: string }): Promise<void> {
   const metrics = buildMetrics(o);
-  const { rows, skipped } = load(file, o);
-  if (!rows.some((r) => r.label)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
-  const ctx = await modelContext(metrics, o);
-  const results = await scoreAll(rows, metrics, o, ctx);
-  const summary = agreementSummary(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
-  const json = agreementJson(summary, skipped);
-  const models = usedModels(ctx);
+  const seed = intOption(o.seed, '--seed', 42);
+  const resamples = intOption(o.resamples, '--resamples', 1000);
+  const cols = new Columns(metrics.map((m) => m.name));
+  let models: Record<string, unknown> | undefined;
+  const { skipped } = await scoreFile(file, metrics, o, async (rows, results, ctx) => {
+    cols.add(rows, results);
+    models = usedModels(ctx);
+  });
+  if (!cols.labels.some((l) => l)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
+  const json = agreementJson(agreementSummaryOfColumns(cols, metrics, { seed, resamples }), skipped);
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
 }
@@ -243,35 +366,63 @@ function intOption(v: string | undefined, name: string, dflt: number): number {
 async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objective: Objective; out: string }): Promise<void> {
   const names = o.metric.split(',').map((s) => s.trim()).filter(Boolean);
   const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
-  const { rows } = load(file, o);
-  const labelled = rows.map((r, i) => ({ r, i })).filter((x) => x.r.label);
+  if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
+  await checkOut(o.out);
+  // A metric with its own calibration (nli_lex fits its weights on its features) needs the labelled rows whole;
+  // the others keep each metric's score per labelled row, streamed like score and evaluate.
+  const nliLex = names.length === 1 && metricDescriptor(names[0]!).calibrate !== undefined;
+  const labelled: Label[] = [];
+  const scores: (number | null)[][] = names.map(() => []);
+  let rows: QaRow[] = [];
+  if (nliLex) rows = load(file, o).rows.filter((r) => r.label);
+  else
+    await scoreFile(
+      file,
+      metrics,
+      o,
+      async (batch, results) => {
+        batch.forEach((r, i) => {
+          labelled.push(r.label!);
+          names.forEach((n, k) => scores[k]!.push(results[i]![n]?.score ?? null));
+        });
+      },
+      (r) => r.label !== undefined,
+    );
+  if (nliLex) labelled.push(...rows.map((r) => r.label!));
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
-  const labels = labelled.map((x) => labelIsCorrect(x.r.label!));
+  const labels = labelled.map(labelIsCorrect);
   let cal: Calibration;
   try {
     const own = names.length === 1 ? metricDescriptor(names[0]!).calibrate : undefined;
     if (own) {
       // The metric's own calibration (e.g. nli_lex fits its weights), from its descriptor.
-      cal = await own(labelled.map((x) => x.r), await modelContext(metrics, o), o.objective);
+      cal = await own(rows, await modelContext(metrics, o), o.objective);
     } else if (names.length > 1) {
-      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
-      const comb = fitCombination(results.map((res) => names.map((n) => res[n]?.score ?? null)), labels, names);
+      const comb = fitCombination(labels.map((_, i) => names.map((_n, k) => scores[k]![i]!)), labels, names);
       cal = { version: 1, objective: 'mcc', combination: comb };
     } else {
-      const results = await scoreAll(labelled.map((x) => x.r), metrics, o, await modelContext(metrics, o));
-      const scores = results.map((res) => res[names[0]!]?.score ?? null);
-      cal = calibrateThreshold(scores, labels, o.objective, names[0]);
-      if (labelled.every((x) => x.r.label!.kind === 'taxonomy'))
-        cal.cutpoints = fitCutpoints(scores, labelled.map((x) => (x.r.label as { cls: CapClass }).cls));
+      cal = calibrateThreshold(scores[0]!, labels, o.objective, names[0]);
+      if (labelled.every((l) => l.kind === 'taxonomy'))
+        cal.cutpoints = fitCutpoints(scores[0]!, labelled.map((l) => (l as { cls: CapClass }).cls));
     }
   } catch (e) {
     throw new VerityError(`cannot calibrate on ${file}: ${(e as Error).message}`, 'input');
   }
-  writeFileSync(o.out, `${JSON.stringify(cal, null, 2)}\n`);
-  process.stderr.write(`verity: wrote ${o.out}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}\n`);
+  const out = new AtomicFile(o.out);
+  try {
+    await out.write(`${JSON.stringify(cal, null, 2)}\n`);
+    await out.commit();
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+  say(`wrote ${o.out}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}`);
 }
 
 // ---------- statements / explain ----------
+
+/** A cell as text: strings as they are, anything else as JSON (a nested array is not flattened with commas). */
+const cellText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? ''));
 
 async function cmdStatements(file: string, o: { map?: string; progress?: boolean }): Promise<void> {
   const table = readTable(file);
@@ -280,14 +431,20 @@ async function cmdStatements(file: string, o: { map?: string; progress?: boolean
   const answerCol = cols.candidate ?? cols.gold;
   if (!cols.question || !answerCol)
     throw new VerityError(`statements needs a question column and an answer column; the columns are ${table.columns.join(', ')}. Use --map question=COLUMN,candidate=COLUMN`, 'input');
-  for (const issue of table.issues) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
+  for (const issue of table.issues) say(`${issue.severity}: ${issue.message}`);
   const writer = createRuleWriter();
-  const items = table.records.map((r) => {
-    const a = r.data[answerCol];
-    const answer = Array.isArray(a) ? String(a[0] ?? '') : a === null || a === undefined ? '' : String(a);
-    const id = cols.id && r.data[cols.id] != null ? String(r.data[cols.id]) : String(r.row);
-    return { id, question: String(r.data[cols.question!] ?? ''), answer };
-  });
+  const items: { id: string; question: string; answer: string }[] = [];
+  for (const r of table.records) {
+    // A value nested too deeply to turn into text (a stack overflow) costs its row, not the run.
+    try {
+      const a = r.data[answerCol];
+      const answer = Array.isArray(a) ? cellText(a[0] ?? '') : a === null || a === undefined ? '' : cellText(a);
+      const id = cols.id && r.data[cols.id] != null ? cellText(r.data[cols.id]) : String(r.row);
+      items.push({ id, question: cellText(r.data[cols.question!] ?? ''), answer });
+    } catch (e) {
+      say(`error: row ${r.row}${r.line !== undefined && r.line !== r.row ? ` (line ${r.line})` : ''}: a value cannot be turned into text (${(e as Error).message}); skipped`);
+    }
+  }
   const statements = await writer.write(items);
   for (let i = 0; i < items.length; i++)
     process.stdout.write(`${JSON.stringify({ ...items[i], statement: statements[i], writer: writer.name })}\n`);
@@ -383,18 +540,61 @@ export function program(): Command {
   return p;
 }
 
+/** A mapping note worded for a CLI user. */
+function cliNote(n: MappingNote): string {
+  if (n.code === 'gold-separator') return `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
+  if (n.code === 'layout') return `${n.message} (--map field=COLUMN reads it otherwise)`;
+  return n.message;
+}
+
+/** The core's structured errors worded for a CLI user: with the flag that fixes them. */
+function cliMessage(e: VerityError): string {
+  const d = e.details as Record<string, unknown>;
+  if (e.code === 'missing-column') {
+    const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };
+    return missingColumnMessage(details, `. Use --map ${details.field}=COLUMN`);
+  }
+  if (e.code === 'unknown-column') return `--map ${String(d.field)}=${String(d.column)}: no such column; the columns are ${(d.columns as string[]).join(', ')}`;
+  return e.message;
+}
+
+/** The output being written, so that an interrupt removes its temporary file. */
+let active: RecordSink | undefined;
+
+/**
+ * Exit codes (README): 0 success, 1 usage error, 2 unusable input, 3 internal error (a bug), 4 the results
+ * cannot be written, 130 / 143 interrupted by SIGINT / SIGTERM (nothing is left at the --out path).
+ */
 export async function main(argv: string[]): Promise<number> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    say(`interrupted (${signal})${active?.target !== undefined ? `; nothing was written to ${active.target}` : ''}`);
+    void Promise.all([active?.abort(), removePending()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // A reader that stops early (`verity score f | head`) closes stdout: stop quietly, as other tools do.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
   try {
     await program().parseAsync(argv);
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     if (e instanceof VerityError) {
-      process.stderr.write(`verity: ${e.message}\n`);
+      say(cliMessage(e));
       return e.kind === 'usage' ? 1 : 2;
     }
-    process.stderr.write(`verity: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    if (e instanceof OutputError) {
+      say(e.message);
+      return 4;
+    }
+    process.stderr.write(`verity: internal error: ${escapeControls((e as Error).stack ?? String(e)).replaceAll('\\x0a', '\n')}\n`);
     return 3;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

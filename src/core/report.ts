@@ -6,7 +6,7 @@
  * Renderers print its numbers with `formatStat`, which adds no rounding of its own.
  */
 import { labelIsCorrect } from './io/fields.ts';
-import { agreement, type BinaryMetricReport } from './run.ts';
+import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './run.ts';
 import type { RowResults } from './run.ts';
 import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
 import type { BinaryMetric, BinaryReport, BootstrapOptions, Estimate } from './agreement/binary.ts';
@@ -131,14 +131,34 @@ export function agreementSummary(
   metrics: readonly { name: string; threshold: number }[],
   opts: SummaryOptions = {},
 ): AgreementSummary {
-  const scored = rows.slice(0, results.length);
-  const labelled = scored.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);
-  const taxonomyLabels = labelled.length > 0 && labelled.every((i) => scored[i]!.label!.kind === 'taxonomy');
+  const n = Math.min(rows.length, results.length);
+  return agreementSummaryOfColumns(
+    {
+      labels: rows.slice(0, n).map((r) => r.label),
+      score: (m, i) => results[i]![m]?.score ?? null,
+      decision: (m, i) => results[i]![m]?.decision ?? null,
+      explanation: (m, i) => results[i]![m]?.explanation,
+    },
+    metrics,
+    opts,
+  );
+}
+
+/** agreementSummary over columns: what a streamed run keeps (a label per row, each metric's score and decision). */
+export function agreementSummaryOfColumns(
+  cols: ScoreColumns,
+  metrics: readonly { name: string; threshold: number }[],
+  opts: SummaryOptions = {},
+): AgreementSummary {
+  const labels = cols.labels;
+  const labelled: number[] = [];
+  labels.forEach((l, i) => l && labelled.push(i));
+  const taxonomyLabels = labelled.length > 0 && labelled.every((i) => labels[i]!.kind === 'taxonomy');
   const omitted: Record<string, string> = {};
   const kept = metrics.filter((m) => {
     if (labelled.length === 0) return true;
-    if (labelled.some((i) => results[i]![m.name]?.score != null)) return true;
-    const why = labelled.map((i) => results[i]![m.name]?.explanation).find((e) => e);
+    if (labelled.some((i) => cols.score(m.name, i) !== null)) return true;
+    const why = cols.explanation && labelled.map((i) => cols.explanation!(m.name, i)).find((e) => e);
     omitted[m.name] = why ? `no labelled row was scored: ${why}` : 'no labelled row was scored';
     return false;
   });
@@ -147,10 +167,12 @@ export function agreementSummary(
   let binary: AgreementSummary['binary'] = null;
   let taxonomy: AgreementSummary['taxonomy'] = null;
   if (labelled.length > 0) {
-    if (taxonomyLabels) taxonomy = agreement(scored, results, kept).taxonomy ?? null;
+    if (taxonomyLabels) taxonomy = agreementOfColumns(cols, kept).taxonomy ?? null;
     if (!taxonomyLabels || opts.binaryFromClasses) {
-      const asBinary = taxonomyLabels ? scored.map((r) => (r.label ? { ...r, label: { kind: 'binary' as const, correct: labelIsCorrect(r.label) } } : r)) : scored;
-      binary = agreement(asBinary, results, kept, bootstrap).binary ?? null;
+      const asBinary: ScoreColumns = taxonomyLabels
+        ? { ...cols, labels: labels.map((l) => (l ? { kind: 'binary' as const, correct: labelIsCorrect(l) } : l)) }
+        : cols;
+      binary = agreementOfColumns(asBinary, kept, bootstrap).binary ?? null;
     }
   }
   const rounded = roundSummary(binary, taxonomy);
@@ -161,7 +183,7 @@ export function agreementSummary(
   if (t.length) for (const c of TAXONOMY_COLUMNS) leaders.taxonomy[c] = leadersOf(t, (x) => taxonomyValue(x, c), c === 'violations');
   return {
     n: labelled.length,
-    skipped: rows.length - labelled.length,
+    skipped: labels.length - labelled.length,
     labelKind: labelled.length ? (taxonomyLabels ? 'taxonomy' : 'binary') : null,
     binary: rounded.binary,
     taxonomy: rounded.taxonomy,

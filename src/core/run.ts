@@ -8,16 +8,28 @@ import { withEvidenceCache } from './evidence.ts';
 export { withEvidenceCache };
 import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './agreement/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
+import { FIELD_LIMIT, overLimit } from './limits.ts';
 
 export type RowResults = Record<string, MetricResult>;
 
 const finite = (m: { name: string }, r: MetricResult): MetricResult =>
   r.score === null || Number.isFinite(r.score) ? r : { score: null, decision: null, explanation: `${m.name} produced no finite score` };
 
+const notScored = (why: string): MetricResult => ({
+  score: null,
+  decision: null,
+  explanation: `not scored: ${why}, over the limit of ${FIELD_LIMIT.toLocaleString('en-US')} characters per field`,
+});
+
 /** Scores one row with every synchronous metric; a metric that throws gives nulls and says why instead of stopping the run. */
 export function scoreRow(row: QaItem, metrics: readonly Metric[]): RowResults {
   const out: RowResults = {};
+  const tooLong = overLimit(row);
   for (const m of metrics) {
+    if (tooLong) {
+      out[m.name] = notScored(tooLong);
+      continue;
+    }
     try {
       out[m.name] = finite(m, m.score(row));
     } catch (e) {
@@ -50,16 +62,20 @@ export async function scoreRows(rows: readonly QaItem[], metrics: readonly AnyMe
     opts.signal?.throwIfAborted();
     const chunk = rows.slice(start, start + size);
     const part = chunk.map((r) => scoreRow(r, sync));
+    // Rows with a field over the limit never reach a model.
+    const tooLong = chunk.map(overLimit);
+    const fit = chunk.filter((_, i) => tooLong[i] === null);
     for (const m of batch) {
       let res: MetricResult[];
       try {
-        res = await m.scoreBatch(chunk, run);
-        if (res.length !== chunk.length) throw new Error(`returned ${res.length} results for ${chunk.length} rows`);
+        res = fit.length ? await m.scoreBatch(fit, run) : [];
+        if (res.length !== fit.length) throw new Error(`returned ${res.length} results for ${fit.length} rows`);
       } catch (e) {
         const explanation = `${m.name} failed on this batch: ${(e as Error).message}`;
-        res = chunk.map(() => ({ score: null, decision: null, explanation }));
+        res = fit.map(() => ({ score: null, decision: null, explanation }));
       }
-      res.forEach((r, i) => (part[i]![m.name] = finite(m, r)));
+      let k = 0;
+      chunk.forEach((_, i) => (part[i]![m.name] = tooLong[i] ? notScored(tooLong[i]) : finite(m, res[k++]!)));
     }
     // Keep the caller's metric order in every row.
     for (const p of part) out.push(Object.fromEntries(metrics.map((m) => [m.name, p[m.name]!])));
@@ -108,6 +124,18 @@ export interface AgreementReport {
 }
 
 /**
+ * What an agreement report needs of a run, column by column: a label per row and each metric's score and
+ * decision by row index (so a long run can keep them in typed arrays rather than one object per row).
+ */
+export interface ScoreColumns {
+  labels: readonly (Label | undefined)[];
+  score(metric: string, row: number): number | null;
+  decision(metric: string, row: number): boolean | null;
+  /** Why a metric gave what it gave on a row (for the report's "left out" reasons); optional. */
+  explanation?(metric: string, row: number): string | undefined;
+}
+
+/**
  * Agreement of each metric with the human labels. Taxonomy when every label is one of the eight classes;
  * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect. Unrounded:
  * what the surfaces show is `agreementSummary` (core/report.ts), built from this.
@@ -118,13 +146,26 @@ export function agreement(
   metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
   bootstrap: BootstrapOptions = {},
 ): AgreementReport {
-  const idx = rows.map((r, i) => (r.label ? i : -1)).filter((i) => i >= 0);
-  const labelled = idx.map((i) => rows[i]!.label!);
+  return agreementOfColumns(
+    { labels: rows.map((r) => r.label), score: (m, i) => results[i]![m]?.score ?? null, decision: (m, i) => results[i]![m]?.decision ?? null },
+    metrics,
+    bootstrap,
+  );
+}
+
+/** agreement() over columns. */
+export function agreementOfColumns(
+  cols: ScoreColumns,
+  metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
+  bootstrap: BootstrapOptions = {}): AgreementReport {
+  const idx: number[] = [];
+  cols.labels.forEach((l, i) => l && idx.push(i));
+  const labelled = idx.map((i) => cols.labels[i]!);
   const kind: LabelKind = labelled.length > 0 && labelled.every((l) => l.kind === 'taxonomy') ? 'taxonomy' : 'binary';
-  const out: AgreementReport = { n: idx.length, skipped: rows.length - idx.length, label_kind: kind };
+  const out: AgreementReport = { n: idx.length, skipped: cols.labels.length - idx.length, label_kind: kind };
   if (kind === 'taxonomy') {
     const classes = labelled.map((l) => (l as { cls: CapClass }).cls);
-    out.taxonomy = Object.fromEntries(metrics.map((m) => [m.name, taxonomyReport(idx.map((i) => results[i]![m.name]?.score ?? null), classes)]));
+    out.taxonomy = Object.fromEntries(metrics.map((m) => [m.name, taxonomyReport(idx.map((i) => cols.score(m.name, i)), classes)]));
   } else {
     const labels = labelled.map(labelIsCorrect);
     out.binary = Object.fromEntries(
@@ -133,8 +174,8 @@ export function agreement(
         {
           threshold: m.threshold,
           report: binaryReport(
-            idx.map((i) => results[i]![m.name]?.score ?? null),
-            idx.map((i) => results[i]![m.name]?.decision ?? null),
+            idx.map((i) => cols.score(m.name, i)),
+            idx.map((i) => cols.decision(m.name, i)),
             labels,
             bootstrap,
           ),

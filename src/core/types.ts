@@ -101,11 +101,24 @@ export interface BatchMetric {
 export type AnyMetric = Metric | BatchMetric;
 export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in m;
 
+/**
+ * What went wrong, for a surface to word for its own user (the CLI adds its flags, the app points at its
+ * controls). The message is complete and plain on its own, and never names a CLI flag or an app control.
+ * - `missing-column`: details `{ field, expected: string[], columns: string[], headerLine?: number }`
+ * - `unknown-column`: details `{ field, column, columns: string[] }` (a column chosen for a field is not in the file)
+ * - `no-records`: details `{ errors: number }` (nothing could be read), `empty-file`, `not-a-table`
+ * - `encoding`: details `{ encoding: 'utf-16le' | 'utf-16be' }` when a file cannot be read in that encoding
+ * - `bad-option`: a malformed option value (details name it); `other`: anything else.
+ */
+export type VerityErrorCode = 'missing-column' | 'unknown-column' | 'no-records' | 'empty-file' | 'not-a-table' | 'encoding' | 'bad-option' | 'other';
+
 export class VerityError extends Error {
   constructor(
     message: string,
     /** 'usage' → exit 1, 'input' → exit 2 in the CLI. */
     readonly kind: 'usage' | 'input',
+    readonly code: VerityErrorCode = 'other',
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
     this.name = 'VerityError';

@@ -7,29 +7,70 @@ const PROVENANCE = ['models', 'verity_run'] as const;
 
 type MetricCell = { score: number | null; decision: boolean | null; explanation: string; class?: string; set?: string };
 
-function toDelimited(records: readonly Record<string, unknown>[], metricNames: readonly string[], header: boolean, delimiter: ',' | '\t'): string {
-  const cells = (r: Record<string, unknown>) => (r.metrics ?? {}) as Record<string, MetricCell>;
-  const extra = (m: string, key: 'class' | 'set') => records.some((r) => cells(r)[m]?.[key] !== undefined);
-  const columns = metricNames.map((m) => ({ m, cls: extra(m, 'class'), set: extra(m, 'set') }));
-  // Provenance travels with every row: the models used (CLI) and the app's run configuration, as JSON.
-  const trailing = PROVENANCE.filter((k) => records.some((r) => r[k] !== undefined));
-  const fields = [
-    'id', 'question', 'gold', 'candidate', 'label',
-    ...columns.flatMap(({ m, cls, set }) => [`${m}.score`, `${m}.decision`, ...(cls ? [`${m}.class`] : []), ...(set ? [`${m}.set`] : []), `${m}.explanation`]),
-    ...trailing,
-  ];
-  const data = records.map((r) => {
-    const row: unknown[] = [r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
-    for (const { m, cls, set } of columns) {
-      const c = cells(r)[m];
-      row.push(c?.score ?? '', c?.decision ?? '', ...(cls ? [c?.class ?? ''] : []), ...(set ? [c?.set ?? ''] : []), c?.explanation ?? '');
+/**
+ * The columns of a CSV/TSV export, which depend on every record (a metric's class / set column appears when
+ * any row has one): `observe` each record, then write the header and the rows in as many parts as wanted —
+ * the parts joined are byte for byte what toCsv / toTsv give for all the records at once.
+ */
+export class DelimitedWriter {
+  private readonly cls = new Set<string>();
+  private readonly set = new Set<string>();
+  private readonly provenance = new Set<string>();
+
+  constructor(
+    private readonly metricNames: readonly string[],
+    private readonly delimiter: ',' | '\t',
+  ) {}
+
+  observe(r: Record<string, unknown>): void {
+    const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
+    for (const m of this.metricNames) {
+      if (cells[m]?.class !== undefined) this.cls.add(m);
+      if (cells[m]?.set !== undefined) this.set.add(m);
     }
-    for (const k of trailing) row.push(r[k] === undefined ? '' : typeof r[k] === 'string' ? r[k] : JSON.stringify(r[k]));
-    return row;
-  });
-  // Cells that a spreadsheet would run as formulas get a leading quote (formula.ts); parseTable removes it.
-  const text = Papa.unparse({ fields: header ? fields : [], data }, { header, delimiter, newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING });
-  return `${text}\n`;
+    for (const k of PROVENANCE) if (r[k] !== undefined) this.provenance.add(k);
+  }
+
+  private get trailing(): string[] {
+    return PROVENANCE.filter((k) => this.provenance.has(k));
+  }
+
+  /** The header line (with its newline). */
+  header(): string {
+    const fields = [
+      'id', 'question', 'gold', 'candidate', 'label',
+      ...this.metricNames.flatMap((m) => [`${m}.score`, `${m}.decision`, ...(this.cls.has(m) ? [`${m}.class`] : []), ...(this.set.has(m) ? [`${m}.set`] : []), `${m}.explanation`]),
+      ...this.trailing,
+    ];
+    return `${Papa.unparse({ fields, data: [] }, { header: true, delimiter: this.delimiter, newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING }).replace(/\n$/, '')}\n`;
+  }
+
+  /** Lines for these records (each with its newline); '' for none. */
+  rows(records: readonly Record<string, unknown>[]): string {
+    if (records.length === 0) return '';
+    const trailing = this.trailing;
+    const data = records.map((r) => {
+      const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
+      const row: unknown[] = [r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
+      for (const m of this.metricNames) {
+        const c = cells[m];
+        row.push(c?.score ?? '', c?.decision ?? '', ...(this.cls.has(m) ? [c?.class ?? ''] : []), ...(this.set.has(m) ? [c?.set ?? ''] : []), c?.explanation ?? '');
+      }
+      for (const k of trailing) row.push(r[k] === undefined ? '' : typeof r[k] === 'string' ? r[k] : JSON.stringify(r[k]));
+      return row;
+    });
+    // Cells that a spreadsheet would run as formulas get a leading quote (formula.ts); parseTable removes it.
+    return `${Papa.unparse({ fields: [], data }, { header: false, delimiter: this.delimiter, newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
+  }
+}
+
+function toDelimited(records: readonly Record<string, unknown>[], metricNames: readonly string[], header: boolean, delimiter: ',' | '\t'): string {
+  // Provenance travels with every row: the models used (CLI) and the app's run configuration, as JSON.
+  const w = new DelimitedWriter(metricNames, delimiter);
+  for (const r of records) w.observe(r);
+  // (Papa ends a header with no rows after it in a newline of its own, hence the extra one.)
+  if (records.length === 0) return header ? `${w.header()}\n` : '\n';
+  return header ? w.header() + w.rows(records) : w.rows(records);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
+import { IdSet, labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
 import { parseTable, type ParsedTable } from './parse.ts';
 import { VerityError, type Label } from '../types.ts';
 
@@ -118,8 +118,8 @@ describe('--map', () => {
     for (const bad of ['candidate', '=answer', 'candidate=', 'candidate= ', ' = '])
       expect(verityError(() => parseMapSpec(bad), 'usage').message).toMatch(/--map expects field=column pairs/);
     const e = verityError(() => map(jsonl({ gold: 'a', candidate: 'b' }), { map: { candidate: 'answer_gpt4' } }), 'usage');
-    expect(e.message).toMatch(/--map candidate=answer_gpt4: no such column/);
-    expect(e.message).toMatch(/the columns are gold, candidate/);
+    expect(e.message).toBe('the column "answer_gpt4" chosen for candidate is not in the file; the columns are gold, candidate');
+    expect([e.code, e.details]).toEqual(['unknown-column', { field: 'candidate', column: 'answer_gpt4', columns: ['gold', 'candidate'] }]);
   });
 });
 
@@ -204,11 +204,14 @@ describe('candidate', () => {
     expect(rows.map((r) => r.candidate)).toEqual(['true', '{"text":"x"}']);
   });
 
-  it('no candidate column → one clear input error naming the aliases, the columns and --map', () => {
+  it('no candidate column → one clear input error naming the aliases and the columns, with structured details and no CLI flag', () => {
     const e = verityError(() => map(parseTable('question,gold,answer_gpt4\nq,a,b\nq2,c,d\n')), 'input');
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are question, gold, answer_gpt4. Use --map candidate=COLUMN',
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are question, gold, answer_gpt4',
     );
+    expect(e.message).not.toMatch(/--/);
+    expect(e.code).toBe('missing-column');
+    expect(e.details).toEqual({ field: 'candidate', expected: ['candidate', 'prediction', 'response', 'model_answer', 'output'], columns: ['question', 'gold', 'answer_gpt4'], headerLine: 1 });
   });
 
   it('no gold column → an input error too', () => {
@@ -360,5 +363,135 @@ describe('app exports', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.row).toBe(2);
     expect(issues).toEqual([]);
+  });
+});
+
+describe('odd-cased keys (issue 17 item 1)', () => {
+  it('one "Candidate" among 1,000 "candidate" rows: every row keeps its answer, and the spellings are noted once', () => {
+    const objs: Record<string, unknown>[] = Array.from({ length: 1000 }, (_, i) => ({ gold: `g${i}`, candidate: `g${i}` }));
+    objs.splice(500, 0, { gold: 'x', Candidate: 'x' });
+    const { rows, notes, issues } = map(jsonl(...objs));
+    expect(rows).toHaveLength(1001);
+    expect(rows.every((r) => r.candidate === r.golds[0])).toBe(true);
+    expect(issues).toEqual([]);
+    expect(notes.filter((n) => n.code === 'key-spellings')).toEqual([
+      {
+        code: 'key-spellings',
+        field: 'candidate',
+        column: 'candidate',
+        spellings: ['candidate', 'Candidate'],
+        message: 'the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column',
+      },
+    ]);
+  });
+
+  it('one "Gold" row does not make the other rows lose their gold', () => {
+    const { rows, issues } = map(jsonl({ gold: 'a', candidate: 'a' }, { Gold: 'b', candidate: 'b' }, { gold: 'c', candidate: 'c' }));
+    expect(rows.map((r) => r.golds)).toEqual([['a'], ['b'], ['c']]);
+    expect(issues).toEqual([]);
+  });
+});
+
+describe('known layouts (issue 12 item 8)', () => {
+  it('ragas v0.1: answer is the candidate, ground_truth the gold, and the note says why', () => {
+    const { rows, columns, notes } = map(jsonl({ question: 'Capital of France?', answer: 'Paris', contexts: ['…'], ground_truth: 'Paris, France' }));
+    expect(columns).toEqual({ question: 'question', candidate: 'answer', gold: 'ground_truth' });
+    expect(rows[0]).toMatchObject({ question: 'Capital of France?', candidate: 'Paris', golds: ['Paris, France'] });
+    expect(notes[0]).toMatchObject({ code: 'layout', layout: 'ragas', alternatives: [] });
+    expect(notes[0]!.message).toBe('the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer');
+  });
+
+  it('ragas ground_truths lists are several golds', () => {
+    const { rows } = map(jsonl({ question: 'q', answer: 'a', ground_truths: ['a', 'b'] }));
+    expect(rows[0]).toMatchObject({ candidate: 'a', golds: ['a', 'b'] });
+  });
+
+  it('ragas v0.2: user_input / response / reference', () => {
+    const { rows, notes } = map(jsonl({ user_input: 'Who?', response: 'Me', reference: 'You', retrieved_contexts: [] }));
+    expect(rows[0]).toMatchObject({ question: 'Who?', candidate: 'Me', golds: ['You'] });
+    expect(notes[0]).toMatchObject({ code: 'layout', layout: 'ragas-v0.2' });
+  });
+
+  it('columns that fit two readings: the note names the chosen layout, the alternative and why', () => {
+    // "answer" + "response" also fit the generic names (gold = answer, candidate = response).
+    const { columns, notes } = map(jsonl({ question: 'q', answer: 'a', ground_truth: 'g', response: 'r' }));
+    expect(columns).toMatchObject({ candidate: 'answer', gold: 'ground_truth' });
+    const n = notes[0]!;
+    expect(n).toMatchObject({ code: 'layout', layout: 'ragas', alternatives: ['generic'] });
+    expect(n.message).toMatch(/also fit the generic names \(question = question, gold = answer, candidate = response\), but a ragas dataset is the only reading that uses all of answer, ground_truth/);
+  });
+
+  it('an explicit mapping of candidate and gold wins over a layout', () => {
+    const { columns, notes } = map(jsonl({ question: 'q', answer: 'a', ground_truth: 'g' }), { map: { candidate: 'ground_truth', gold: 'answer' } });
+    expect(columns).toMatchObject({ candidate: 'ground_truth', gold: 'answer' });
+    expect(notes).toEqual([]);
+  });
+
+  it('lm-eval samples: the first filtered response, not a stringified array; target is the gold', () => {
+    const { rows, notes } = map(
+      jsonl(
+        { doc_id: 0, target: 'Paris', resps: [['Paris is the capital.']], filtered_resps: ['Paris'] },
+        { doc_id: 1, target: 'Rome', resps: [['Rome']], filtered_resps: [['Rome', 'x']] },
+      ),
+    );
+    expect(rows.map((r) => [r.id, r.candidate, r.golds])).toEqual([
+      ['0', 'Paris', ['Paris']],
+      ['1', 'Rome', ['Rome']],
+    ]);
+    expect(notes[0]).toMatchObject({ code: 'layout', layout: 'lm-eval' });
+  });
+
+  it('lm-eval with the columns chosen explicitly (as the app passes them): still the first response', () => {
+    const { rows } = map(jsonl({ doc_id: 0, target: 'Paris', filtered_resps: ['Paris'] }), { map: { candidate: 'filtered_resps', gold: 'target' } });
+    expect(rows[0]!.candidate).toBe('Paris');
+  });
+
+  it('lm-eval with resps only', () => {
+    const { rows } = map(jsonl({ doc_id: 3, target: 'x', resps: [['y']] }));
+    expect(rows[0]!.candidate).toBe('y');
+  });
+
+  it('a plain file gets no layout note', () => {
+    expect(map(jsonl({ question: 'q', gold: 'a', candidate: 'b' })).notes).toEqual([]);
+  });
+});
+
+describe('gold separators (issue 12 item 10)', () => {
+  it('most gold cells hold short items joined by " | ": a note with the separator and the share', () => {
+    const t = parseTable('gold,candidate\nParis | Paris France,Paris\nNYC | New York,NYC\nRome,Rome\n');
+    const n = map(t).notes.find((x) => x.code === 'gold-separator');
+    expect(n).toEqual({
+      code: 'gold-separator',
+      column: 'gold',
+      separator: ' | ',
+      share: 2 / 3,
+      cells: 3,
+      message: '2 of 3 gold cells (67%) in column "gold" hold short items joined by " | "; they are read as one gold answer each unless " | " is set as the gold separator',
+    });
+  });
+
+  it('";" and " / " (EVOUNA) are found too; none when a separator is set or for long sentences', () => {
+    const semi = parseTable('gold,candidate\n1945;1944,1945\nUSA;United States,USA\n');
+    expect(map(semi).notes.find((x) => x.code === 'gold-separator')).toMatchObject({ separator: ';', share: 1 });
+    const slash = jsonl({ gold: 'David Seville / Ross Bagdasarian', candidate: 'x' });
+    expect(map(slash).notes[0]).toMatchObject({ code: 'gold-separator', separator: ' / ' });
+    expect(map(slash, { goldSep: ' / ' }).notes).toEqual([]);
+    const prose = jsonl({ gold: 'The war ended in 1945 when both Germany and Japan surrendered to the Allies; it had lasted six years', candidate: 'x' });
+    expect(map(prose).notes).toEqual([]);
+  });
+
+  it('a minority of such cells gives no note', () => {
+    const t = jsonl({ gold: 'a | b', candidate: 'x' }, { gold: 'c', candidate: 'x' }, { gold: 'd', candidate: 'x' });
+    expect(map(t).notes).toEqual([]);
+  });
+});
+
+describe('IdSet (duplicate ids in bounded memory)', () => {
+  it('200,000 distinct ids: none reported; each repeat is', () => {
+    const s = new IdSet();
+    let dups = 0;
+    for (let i = 0; i < 200_000; i++) if (s.add(`q${i}`)) dups++;
+    expect(dups).toBe(0);
+    expect([s.add('q0'), s.add('q199999'), s.add(''), s.add('')]).toEqual([true, true, false, true]);
   });
 });

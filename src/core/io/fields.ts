@@ -45,30 +45,137 @@ export function parseMapSpec(spec: string): ColumnMap {
   return out;
 }
 
-/** Chooses a column for each field: explicit map first, then aliases (case-insensitive). */
-export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMap {
-  const byLower = new Map(columns.map((c) => [c.toLowerCase(), c] as const));
-  // A column mapped explicitly to one field is never picked by alias for another (`--map candidate=answer`
-  // must not also make `answer` the gold column).
+/**
+ * Known file layouts, recognised by their columns as a whole: a ragas dataset's `answer` is the model's answer,
+ * not the gold one the generic aliases would make of it. `needs` must all be present (any of each group);
+ * `fields` lists, per field, the columns to use in order of preference (lower case).
+ */
+export type LayoutId = 'ragas' | 'ragas-v0.2' | 'lm-eval' | 'generic';
+
+interface Layout {
+  id: Exclude<LayoutId, 'generic'>;
+  title: string;
+  needs: string[][];
+  fields: Partial<Record<Field, string[]>>;
+}
+
+const LAYOUTS: Layout[] = [
+  {
+    id: 'ragas-v0.2',
+    title: 'a ragas v0.2 dataset',
+    needs: [['user_input'], ['response'], ['reference']],
+    fields: { question: ['user_input'], candidate: ['response'], gold: ['reference'] },
+  },
+  {
+    id: 'ragas',
+    title: 'a ragas dataset',
+    needs: [['answer'], ['ground_truths', 'ground_truth']],
+    fields: { question: ['question'], candidate: ['answer'], gold: ['ground_truths', 'ground_truth'] },
+  },
+  {
+    id: 'lm-eval',
+    title: 'lm-evaluation-harness samples',
+    needs: [['filtered_resps', 'resps'], ['target']],
+    fields: { id: ['doc_id'], candidate: ['filtered_resps', 'resps'], gold: ['target'] },
+  },
+];
+
+/** The layout the columns were read as, and why; with the columns alone (no records), as the preview needs. */
+export interface Resolution {
+  columns: ColumnMap;
+  layout: LayoutId;
+  notes: MappingNote[];
+}
+
+/**
+ * Something the user should know about how the file was read, worded without naming any control of the CLI
+ * or the app (each surface may add its own hint from the structured fields).
+ * - `layout`: the columns were recognised as a known layout (`layout`), with the alternatives that also fit.
+ * - `key-spellings`: rows spell one column's key differently (`spellings`); every spelling is read as `column`.
+ * - `gold-separator`: most gold cells (`share` of `cells`) hold short items joined by `separator`.
+ */
+export type MappingNote =
+  | { code: 'layout'; layout: LayoutId; alternatives: LayoutId[]; columns: ColumnMap; message: string }
+  | { code: 'key-spellings'; field: Field; column: string; spellings: string[]; message: string }
+  | { code: 'gold-separator'; column: string; separator: string; share: number; cells: number; message: string };
+
+/** Human wording of a missing-column error; `hint` is what a surface adds (e.g. the CLI's `--map` advice). */
+export function missingColumnMessage(d: { field: Field; expected: string[]; columns: string[]; headerLine?: number }, hint = ''): string {
+  const what = d.field === 'candidate' ? 'candidate-answer' : d.field === 'gold' ? 'gold-answer' : d.field;
+  const known = new Set(Object.values(FIELD_ALIASES).flat());
+  const noHeader =
+    d.headerLine !== undefined && !d.columns.some((c) => known.has(c.toLowerCase()))
+      ? `. No column has a name Verity knows, so line ${d.headerLine} may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)`
+      : '';
+  return `no ${what} column: expected one of ${d.expected.join(', ')}; the columns are ${d.columns.join(', ') || '(none)'}${hint}${noHeader}`;
+}
+
+const fmtMap = (m: ColumnMap): string =>
+  (['question', 'gold', 'candidate'] as const)
+    .filter((f) => m[f])
+    .map((f) => `${f} = ${m[f]}`)
+    .join(', ');
+
+/**
+ * Chooses a column for each field: explicit map first, then a known layout whose columns are all there, then
+ * the aliases (all case-insensitive; a spelling seen first wins).
+ */
+export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolution {
+  const byLower = new Map<string, string>();
+  for (const c of columns) if (!byLower.has(c.toLowerCase())) byLower.set(c.toLowerCase(), c);
+  // A column mapped explicitly to one field is never picked for another (`--map candidate=answer` must not
+  // also make `answer` the gold column).
   const claimed = new Set(Object.values(map).map((c) => c!.toLowerCase()));
-  const out: ColumnMap = {};
+  const explicit: ColumnMap = {};
   for (const field of FIELDS) {
-    const explicit = map[field];
-    if (explicit !== undefined) {
-      const col = byLower.get(explicit.toLowerCase());
-      if (!col) throw new VerityError(`--map ${field}=${explicit}: no such column; the columns are ${columns.join(', ')}`, 'usage');
-      out[field] = col;
-      continue;
-    }
-    for (const alias of FIELD_ALIASES[field]) {
-      const col = byLower.get(alias);
-      if (col && !claimed.has(alias)) {
-        out[field] = col;
-        break;
+    const want = map[field];
+    if (want === undefined) continue;
+    const col = byLower.get(want.toLowerCase());
+    if (!col)
+      throw new VerityError(`the column "${want}" chosen for ${field} is not in the file; the columns are ${columns.join(', ')}`, 'usage', 'unknown-column', {
+        field,
+        column: want,
+        columns,
+      });
+    explicit[field] = col;
+  }
+  const pick = (prefs: Partial<Record<Field, string[]>>): ColumnMap => {
+    const out: ColumnMap = { ...explicit };
+    const used = new Set(claimed);
+    for (const field of FIELDS) {
+      if (out[field] !== undefined) continue;
+      for (const alias of prefs[field] ?? []) {
+        const col = byLower.get(alias);
+        if (col && !used.has(alias)) {
+          out[field] = col;
+          used.add(alias);
+          break;
+        }
       }
     }
-  }
-  return out;
+    return out;
+  };
+  const generic = pick(FIELD_ALIASES);
+  const fitting = LAYOUTS.filter((l) => l.needs.every((group) => group.some((c) => byLower.has(c) && !claimed.has(c))));
+  if (fitting.length === 0 || (explicit.candidate && explicit.gold)) return { columns: generic, layout: 'generic', notes: [] };
+  const chosen = fitting[0]!;
+  // Fields the layout does not name (label, choices…) still come from the aliases, from the columns left over.
+  const layoutCols = pick(chosen.fields);
+  const taken = new Set(Object.values(layoutCols).map((c) => c!.toLowerCase()));
+  const rest = pick(Object.fromEntries(Object.entries(FIELD_ALIASES).map(([f, as]) => [f, as.filter((a) => !taken.has(a))])));
+  const cols: ColumnMap = { ...rest, ...layoutCols };
+  const alternatives: LayoutId[] = [...fitting.slice(1).map((l) => l.id), ...(generic.candidate && generic.gold ? (['generic'] as const) : [])];
+  const signature = chosen.needs.map((g) => byLower.get(g.find((c) => byLower.has(c))!)!).join(', ');
+  const also = alternatives.length
+    ? `; the columns also fit ${alternatives.map((a) => (a === 'generic' ? `the generic names (${fmtMap(generic)})` : LAYOUTS.find((l) => l.id === a)!.title)).join(' and ')}, but ${chosen.title} is the only reading that uses all of ${signature}`
+    : '';
+  const message = `the columns ${signature} are those of ${chosen.title}: read as ${fmtMap(cols)}${also}`;
+  return { columns: cols, layout: chosen.id, notes: [{ code: 'layout', layout: chosen.id, alternatives, columns: cols, message }] };
+}
+
+/** The columns chosen for each field (see resolveLayout). */
+export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMap {
+  return resolveLayout(columns, map).columns;
 }
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'correct', 't']);
@@ -181,6 +288,222 @@ export interface MappedRows {
   rows: QaRow[];
   columns: ColumnMap;
   issues: RowIssue[];
+  /** How the file was read, for the user (never errors; see MappingNote). */
+  notes: MappingNote[];
+}
+
+/** Separators a gold column may use between several short answers, most specific first. */
+const GOLD_SEPARATORS = [' | ', '|', ' / ', '/', '; ', ';'] as const;
+const isShortItem = (s: string): boolean => {
+  const t = s.trim();
+  return t.length > 0 && t.length <= 40 && t.split(/\s+/).length <= 6;
+};
+
+/**
+ * Counts gold cells holding several short items joined by one of GOLD_SEPARATORS, to suggest a separator
+ * when most cells do (a gold read as one string then never matches a single item).
+ */
+class GoldSeparatorCount {
+  cells = 0;
+  readonly hits = new Map<string, number>();
+  add(v: unknown): void {
+    if (typeof v !== 'string' || v.trim() === '' || v.trim().startsWith('[')) return;
+    this.cells++;
+    for (const sep of GOLD_SEPARATORS) {
+      const parts = v.split(sep);
+      if (parts.length >= 2 && parts.every(isShortItem)) {
+        this.hits.set(sep, (this.hits.get(sep) ?? 0) + 1);
+        return;
+      }
+    }
+  }
+  note(column: string): MappingNote | undefined {
+    let best: [string, number] | undefined;
+    for (const e of this.hits) if (!best || e[1] > best[1]) best = e;
+    if (!best || best[1] * 2 <= this.cells) return undefined;
+    const share = best[1] / this.cells;
+    const separator = best[0];
+    const message = `${best[1]} of ${this.cells} gold cells (${Math.round(share * 100)}%) in column "${column}" hold short items joined by "${separator}"; they are read as one gold answer each unless "${separator}" is set as the gold separator`;
+    return { code: 'gold-separator', column, separator, share, cells: this.cells, message };
+  }
+}
+
+/** The first response of an lm-eval `filtered_resps` / `resps` cell (a list, or a list of lists). */
+const firstResponse = (v: unknown): unknown => {
+  let x = v;
+  while (Array.isArray(x)) x = x[0];
+  return x;
+};
+
+/**
+ * The ids seen so far, in ~11 bytes per id whatever their length (a streamed run of millions of rows keeps
+ * no strings): 52-bit hashes (two FNV-1a variants) in an open-addressing table. Two different ids share a
+ * hash with probability about n²/2⁵³ — about 1 in 1,000 for 3 million rows — and would then be reported as
+ * a duplicate, a warning only.
+ */
+export class IdSet {
+  private table = new Float64Array(1024);
+  private size = 0;
+
+  private static hash(s: string): number {
+    let a = 0x811c9dc5;
+    let b = 0x01000193 ^ s.length;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    // 32 + 20 bits; 0 marks an empty slot.
+    return (a >>> 0) * 0x100000 + (b >>> 12) || 1;
+  }
+
+  /** Adds an id; true when it (or an id with the same hash) was already there. */
+  add(id: string): boolean {
+    if ((this.size + 1) * 4 > this.table.length * 3) this.grow();
+    return this.put(this.table, IdSet.hash(id));
+  }
+
+  private put(t: Float64Array, h: number): boolean {
+    const mask = t.length - 1;
+    for (let i = h % t.length; ; i = (i + 1) & mask) {
+      if (t[i] === h) return true;
+      if (t[i] === 0) {
+        t[i] = h;
+        if (t === this.table) this.size++;
+        return false;
+      }
+    }
+  }
+
+  private grow(): void {
+    const old = this.table;
+    const t = new Float64Array(old.length * 2);
+    for (const h of old) if (h !== 0) this.put(t, h);
+    this.table = t;
+  }
+}
+
+/** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows. */
+export interface RowMapper {
+  columns: ColumnMap;
+  /** The row for a record, or null when it is skipped; its problems are appended to `issues`. */
+  map(rec: ParsedTable['records'][number], issues: RowIssue[]): QaRow | null;
+  /** Notes so far: the layout and key spellings from the start, the gold separator once every row is seen. */
+  notes(): MappingNote[];
+}
+
+/**
+ * Chooses the columns for a table's column names (all spellings, as collected over every record). Column
+ * keys are matched per row case-insensitively (`candidate` in one row and `Candidate` in another are one
+ * column, noted once).
+ */
+export function createRowMapper(columns: string[], options: MapOptions = {}, headerLine?: number): RowMapper {
+  const { columns: cols, notes } = resolveLayout(columns, options.map);
+  // lm-eval's response lists, however the column was chosen (the app passes its mapping explicitly).
+  const firstOnly = ['filtered_resps', 'resps'].includes(cols.candidate?.toLowerCase() ?? '');
+  for (const field of ['candidate', 'gold'] as const)
+    if (!cols[field]) {
+      const details = { field, expected: FIELD_ALIASES[field], columns, ...(headerLine !== undefined ? { headerLine } : {}) };
+      throw new VerityError(missingColumnMessage(details), 'input', 'missing-column', details);
+    }
+  // Every spelling of each chosen column's key, the chosen one first.
+  const spellings = new Map<string, string[]>();
+  for (const c of columns) {
+    const k = c.toLowerCase();
+    spellings.set(k, [...(spellings.get(k) ?? []), c]);
+  }
+  const variants: Partial<Record<Field, string[]>> = {};
+  for (const field of FIELDS) {
+    const col = cols[field];
+    if (col === undefined) continue;
+    const all = spellings.get(col.toLowerCase()) ?? [col];
+    if (all.length < 2) continue;
+    variants[field] = [col, ...all.filter((c) => c !== col)];
+    notes.push({
+      code: 'key-spellings',
+      field,
+      column: col,
+      spellings: variants[field]!,
+      message: `the key of column "${col}" is spelled differently across rows (${variants[field]!.map((c) => `"${c}"`).join(', ')}); every spelling is read as that column`,
+    });
+  }
+  const goldCount = options.goldSep ? undefined : new GoldSeparatorCount();
+  const seenIds = new IdSet();
+  return {
+    columns: cols,
+    notes() {
+      const sepNote = goldCount?.note(cols.gold!);
+      return sepNote ? [...notes, sepNote] : [...notes];
+    },
+    map(rec, issues) {
+      // The first line of a JSONL file exported by the app describes the run, not a row.
+      if (rec.row === 1 && isRunHeader(rec.data)) return null;
+      const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
+      const warn = (message: string, severity: RowIssue['severity'] = 'warning') =>
+        issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity, message: `${where}: ${message}` });
+      const d = rec.data;
+      // Own keys only: with --map question=constructor, a record without that key must not read Object.prototype.
+      const get = (field: Field): unknown => {
+        const col = cols[field];
+        if (col === undefined) return undefined;
+        if (Object.hasOwn(d, col)) return d[col];
+        for (const alt of variants[field] ?? []) if (Object.hasOwn(d, alt)) return d[alt];
+        return undefined;
+      };
+      let row: QaRow;
+      let rawCand = get('candidate');
+      if (firstOnly) rawCand = firstResponse(rawCand);
+      try {
+        const rawGold = get('gold');
+        goldCount?.add(rawGold);
+        const golds = toList(rawGold, options.goldSep).map((g) => g.trim()).filter((g) => g.length > 0);
+        if (golds.length === 0) {
+          warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
+          return null;
+        }
+        const rawId = get('id');
+        const id = rawId !== undefined && rawId !== null && rawId !== '' ? toText(rawId) : String(rec.row);
+        const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
+        row = { row: rec.row, id, question: cols.question ? toText(get('question') ?? '') : '', golds, candidate };
+        const choices = get('choices');
+        if (choices != null) row.choices = toList(choices);
+        const wrong = get('wrong_answers');
+        if (wrong != null) row.wrongAnswers = toList(wrong);
+      } catch (message) {
+        warn(`${String(message)}; skipped`, 'error');
+        return null;
+      }
+      if (rawCand === null || rawCand === undefined) warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
+      if (seenIds.add(row.id)) warn(`duplicate id "${row.id}"`);
+      const rawLabel = get('label');
+      try {
+        const label = parseLabel(rawLabel);
+        if (label) {
+          row.label = label;
+          row.rawLabel = toText(rawLabel);
+        }
+      } catch (message) {
+        warn(`${String(message)}; the row is scored but not used in agreement reports`);
+      }
+      const nli = get('nli');
+      if (nli != null && nli !== '') {
+        try {
+          row.nli = parseProvidedNli(nli, row.golds.length);
+        } catch (message) {
+          warn(`nli: ${String(message)}; the row is scored without these probabilities`);
+        }
+      }
+      const statements = get('statements');
+      if (statements != null && statements !== '') {
+        try {
+          row.statements = parseStatements(statements, row.golds.length);
+        } catch (message) {
+          warn(`statements: ${String(message)}; they are ignored`);
+        }
+      }
+      return row;
+    },
+  };
 }
 
 export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRows {
@@ -188,87 +511,15 @@ export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRow
   if (table.records.length === 0 && table.columns.length === 0) {
     const errors = table.issues.filter((i) => i.severity === 'error');
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : '';
-    throw new VerityError(errors.length ? `no record could be read: ${errors[0]!.message}${more}` : 'the file has no records', 'input');
+    if (errors.length) throw new VerityError(`no record could be read: ${errors[0]!.message}${more}`, 'input', 'no-records', { errors: errors.length });
+    throw new VerityError('the file has no records', 'input', 'empty-file');
   }
-  const cols = resolveColumns(table.columns, options.map);
+  const mapper = createRowMapper(table.columns, options, table.headerLine);
   const issues: RowIssue[] = [...table.issues];
-  if (!cols.candidate) {
-    const known = new Set(Object.values(FIELD_ALIASES).flat());
-    const noHeader =
-      table.headerLine !== undefined && !table.columns.some((c) => known.has(c.toLowerCase()))
-        ? `. No column has a name Verity knows, so line ${table.headerLine} may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)`
-        : '';
-    throw new VerityError(
-      `no candidate-answer column: expected one of ${FIELD_ALIASES.candidate.join(', ')}; the columns are ${table.columns.join(', ') || '(none)'}. Use --map candidate=COLUMN${noHeader}`,
-      'input',
-    );
-  }
-  if (!cols.gold)
-    throw new VerityError(
-      `no gold-answer column: expected one of ${FIELD_ALIASES.gold.join(', ')}; the columns are ${table.columns.join(', ')}. Use --map gold=COLUMN`,
-      'input',
-    );
   const rows: QaRow[] = [];
-  const seenIds = new Set<string>();
   for (const rec of table.records) {
-    // The first line of a JSONL file exported by the app describes the run, not a row.
-    if (rec.row === 1 && isRunHeader(rec.data)) continue;
-    const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
-    const warn = (message: string, severity: RowIssue['severity'] = 'warning') =>
-      issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity, message: `${where}: ${message}` });
-    const d = rec.data;
-    // Own keys only: with --map question=constructor, a record without that key must not read Object.prototype.
-    const get = (col: string | undefined): unknown => (col !== undefined && Object.hasOwn(d, col) ? d[col] : undefined);
-    let row: QaRow;
-    const rawCand = get(cols.candidate);
-    try {
-      const golds = toList(get(cols.gold), options.goldSep).map((g) => g.trim()).filter((g) => g.length > 0);
-      if (golds.length === 0) {
-        warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
-        continue;
-      }
-      const rawId = get(cols.id);
-      const id = rawId !== undefined && rawId !== null && rawId !== '' ? toText(rawId) : String(rec.row);
-      const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
-      row = { row: rec.row, id, question: cols.question ? toText(get(cols.question) ?? '') : '', golds, candidate };
-      const choices = get(cols.choices);
-      if (choices != null) row.choices = toList(choices);
-      const wrong = get(cols.wrong_answers);
-      if (wrong != null) row.wrongAnswers = toList(wrong);
-    } catch (message) {
-      warn(`${String(message)}; skipped`, 'error');
-      continue;
-    }
-    if (rawCand === null || rawCand === undefined) warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
-    if (seenIds.has(row.id)) warn(`duplicate id "${row.id}"`);
-    seenIds.add(row.id);
-    const rawLabel = get(cols.label);
-    try {
-      const label = parseLabel(rawLabel);
-      if (label) {
-        row.label = label;
-        row.rawLabel = toText(rawLabel);
-      }
-    } catch (message) {
-      warn(`${String(message)}; the row is scored but not used in agreement reports`);
-    }
-    const nli = get(cols.nli);
-    if (nli != null && nli !== '') {
-      try {
-        row.nli = parseProvidedNli(nli, row.golds.length);
-      } catch (message) {
-        warn(`nli: ${String(message)}; the row is scored without these probabilities`);
-      }
-    }
-    const statements = get(cols.statements);
-    if (statements != null && statements !== '') {
-      try {
-        row.statements = parseStatements(statements, row.golds.length);
-      } catch (message) {
-        warn(`statements: ${String(message)}; they are ignored`);
-      }
-    }
-    rows.push(row);
+    const row = mapper.map(rec, issues);
+    if (row) rows.push(row);
   }
-  return { rows, columns: cols, issues };
+  return { rows, columns: mapper.columns, issues, notes: mapper.notes() };
 }

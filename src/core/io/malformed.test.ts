@@ -176,7 +176,7 @@ describe('headers', () => {
   it('no header row: the error says the first line looks like data', () => {
     const e = inputError(() => mapRows(parseTable('\n1,Paris,Paris\n2,Rome,Rome\n')));
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are 1, Paris, Paris_2. Use --map candidate=COLUMN. ' +
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are 1, Paris, Paris_2. ' +
         'No column has a name Verity knows, so line 2 may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)',
     );
   });
@@ -214,12 +214,19 @@ describe('a 10 MB single field', () => {
     expect(rows[1]!.candidate).toBe(big);
   });
 
-  it('scored with the default metrics (each one, no failure)', async () => {
-    const [r] = await scoreRows([{ question: 'Q?', golds: ['Paris'], candidate: big }], DEFAULT_METRICS.map((m) => createSyncMetric(m)));
+  it('over the per-field limit: every default metric gives null with the reason (no failure), the next row is scored', async () => {
+    const [r, next] = await scoreRows(
+      [
+        { question: 'Q?', golds: ['Paris'], candidate: big },
+        { question: 'Q?', golds: ['Paris'], candidate: 'Paris' },
+      ],
+      DEFAULT_METRICS.map((m) => createSyncMetric(m)),
+    );
     for (const [name, res] of Object.entries(r!)) {
-      expect(res.explanation, name).not.toMatch(/failed/);
-      expect(res.score, name).not.toBeNull();
+      expect(res.explanation, name).toBe('not scored: the candidate is 10,000,000 characters, over the limit of 100,000 characters per field');
+      expect(res.score, name).toBeNull();
     }
+    for (const [name, res] of Object.entries(next!)) expect(res.score, name).not.toBeNull();
   });
 });
 

@@ -82,3 +82,23 @@ describe('parseBlob', () => {
     await same('{"question": "q",\n "gold": ["a"], "candidate": "a"}', 3);
   });
 });
+
+describe('parseBlob encodings and line ends', () => {
+  it('CR-only JSONL, CR at a chunk boundary or not: the same rows as parseTable', async () => {
+    const text = pad(['{"gold":"a","candidate":"a"}', '', '{"gold":"b","candidate":"b"}']).join('\r') + '\r';
+    for (const size of [1, 2, 5, 30, 4096]) await same(text, size);
+    const t = await parseBlob(blobOf(text), 'x.jsonl', { chunkBytes: 5, sniffBytes: 16 });
+    expect(t.records.map((r) => r.line)).toEqual([1, 2, 4]);
+  });
+
+  it('UTF-16 LE with a BOM is read (whole), as parseTable reads it', async () => {
+    const s = '\ufeff' + pad(['{"gold":"Málaga","candidate":"x"}']).join('\n');
+    const b = new Uint8Array(s.length * 2);
+    for (let i = 0; i < s.length; i++) {
+      b[2 * i] = s.charCodeAt(i) & 0xff;
+      b[2 * i + 1] = s.charCodeAt(i) >> 8;
+    }
+    const t = await parseBlob(blobOf(b), 'x.jsonl', { chunkBytes: 7, sniffBytes: 16 });
+    expect(t.records.map((r) => r.data.gold)).toEqual([['g'], 'Málaga']);
+  });
+});

@@ -4,7 +4,7 @@
  * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
  */
 import { VerityError } from '../types.ts';
-import { detectFormat, JsonlReader, parseTable, prettyObject, type ParsedTable } from './parse.ts';
+import { detectFormat, detectUtf16, lineEnd, JsonlReader, parseTable, prettyObject, type ParsedTable, type RowIssue } from './parse.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
@@ -20,8 +20,10 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   const total = blob.size;
   const sniff = opts.sniffBytes ?? 64 * 1024;
   const whole = async () => parseTable(new Uint8Array(await blob.arrayBuffer()), nameHint);
-  // The format comes from the first bytes; anything but JSONL is read whole.
-  const head = new TextDecoder('utf-8').decode(new Uint8Array(await blob.slice(0, sniff).arrayBuffer()), { stream: true }).replace(/^\uFEFF/, '');
+  // The format comes from the first bytes; anything but UTF-8 JSONL is read whole.
+  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
+  if (detectUtf16(headBytes)) return whole();
+  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
   if (head.trim().length === 0 || total <= sniff) return whole();
   let format;
   try {
@@ -50,11 +52,66 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   return table;
 }
 
+/** What a streamed pass over a JSONL file found, besides the records it handed over. */
+export interface JsonlPass {
+  /** Column names in first-seen order, over every record. */
+  columns: string[];
+  /** Records handed over. */
+  records: number;
+  /** Lines that could not be used (not JSON, not an object, cut off). */
+  issues: RowIssue[];
+  /** Bytes that are not UTF-8, per line. */
+  scan: Utf8Scanner;
+}
+
+/**
+ * Hands a JSONL file's records to `onRecord` one at a time (awaited, so a slow consumer holds the reading),
+ * keeping none. Null when the file is not line-by-line JSONL — another format, UTF-16, up to `sniffBytes`
+ * long, or a first record that is not one line of JSON — and must be read whole (parseTable) instead.
+ */
+export async function streamJsonl(
+  blob: Blob,
+  onRecord: (rec: ParsedTable['records'][number]) => void | Promise<void>,
+  opts: BlobParseOptions = {},
+): Promise<JsonlPass | null> {
+  const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
+  const sniff = opts.sniffBytes ?? 64 * 1024;
+  if (blob.size <= sniff) return null;
+  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
+  if (detectUtf16(headBytes)) return null;
+  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
+  try {
+    if (head.trim().length === 0 || detectFormat(head) !== 'jsonl') return null;
+  } catch {
+    return null;
+  }
+  const reader = new JsonlReader();
+  const scan = new Utf8Scanner();
+  const it = lines(blob, chunk, scan, opts.onProgress);
+  let records = 0;
+  let next = await it.next();
+  while (!next.done) {
+    if (!reader.line(next.value)) return null;
+    for (const rec of reader.take()) {
+      records++;
+      await onRecord(rec);
+    }
+    next = await it.next();
+  }
+  const table = reader.end(next.value);
+  for (const rec of table.records) {
+    records++;
+    await onRecord(rec);
+  }
+  return { columns: table.columns, records, issues: table.issues, scan };
+}
+
 /** The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`); returns the text after the last newline. */
 async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?: (read: number, total: number) => void): AsyncGenerator<string, string> {
   const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';
+  let eol: '\n' | '\r' | undefined;
   for (let pos = 0; pos < total; pos += chunk) {
     const bytes = new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer());
     const last = pos + chunk >= total;
@@ -62,8 +119,14 @@ async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?:
     let text = decoder.decode(bytes, { stream: !last });
     if (pos === 0) text = text.replace(/^\uFEFF/, '');
     const buf = carry + text;
+    // The first line end decides: CR alone (old Mac files) or LF.
+    eol ??= lineEnd(buf, last);
+    if (eol === undefined) {
+      carry = buf;
+      continue;
+    }
     let start = 0;
-    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n', start)) {
+    for (let nl = buf.indexOf(eol); nl >= 0; nl = buf.indexOf(eol, start)) {
       yield buf.slice(start, nl);
       start = nl + 1;
     }

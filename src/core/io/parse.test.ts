@@ -379,3 +379,50 @@ describe('files that are not tables', () => {
     inputError(() => mapRows(parseTable(prose)));
   });
 });
+
+describe('UTF-16 files (issue 12 item 9)', () => {
+  const utf16 = (s: string, le: boolean, bom: boolean): Uint8Array => {
+    const units = (bom ? '\ufeff' : '') + s;
+    const out = new Uint8Array(units.length * 2);
+    for (let i = 0; i < units.length; i++) {
+      const c = units.charCodeAt(i);
+      out[2 * i + (le ? 0 : 1)] = c & 0xff;
+      out[2 * i + (le ? 1 : 0)] = c >> 8;
+    }
+    return out;
+  };
+  const csv = 'question,gold,candidate\nWhere?,Málaga,東京 🙂\n';
+  const jl = '{"gold":"Málaga","candidate":"x"}\n{"gold":"b","candidate":"y"}\n';
+
+  it('LE and BE, with and without a BOM, CSV and JSONL: read as their text', () => {
+    for (const le of [true, false])
+      for (const bom of [true, false]) {
+        const t = parseTable(utf16(csv, le, bom));
+        expect(t.format).toBe('csv');
+        expect(t.columns).toEqual(['question', 'gold', 'candidate']);
+        expect(t.records.map((r) => r.data)).toEqual([{ question: 'Where?', gold: 'Málaga', candidate: '東京 🙂' }]);
+        expect(t.issues).toEqual([]);
+        const j = parseTable(utf16(jl, le, bom));
+        expect(j.records.map((r) => r.data.gold)).toEqual(['Málaga', 'b']);
+      }
+  });
+
+  it('a cut-off UTF-16 file (odd byte count) is refused with a clear message', () => {
+    const b = utf16(csv, true, true);
+    const e = inputError(() => parseTable(b.slice(0, b.length - 1)));
+    expect(e.message).toBe('the file looks like UTF-16 little-endian text but cannot be read as such (it has an odd number of bytes (89)); re-save it as UTF-8');
+    expect(e.code).toBe('encoding');
+  });
+});
+
+describe('CR-only line ends (issue 17 item 10)', () => {
+  it('JSONL with CR alone between lines gives every row, with its line', () => {
+    const t = parseTable('{"gold":"a","candidate":"a"}\r{"gold":"b","candidate":"b"}\r\r{"gold":"c","candidate":"c"}\r');
+    expect(t.records.map((r) => [r.row, r.line, r.data.gold])).toEqual([
+      [1, 1, 'a'],
+      [2, 2, 'b'],
+      [3, 4, 'c'],
+    ]);
+    expect(t.issues).toEqual([]);
+  });
+});

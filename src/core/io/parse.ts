@@ -66,15 +66,64 @@ export function detectFormat(text: string, nameHint = ''): Format {
   throw new VerityError(
     'the file is not a table: it is not JSON or JSONL, and its first line has no comma or tab separating columns. Expected JSONL, a JSON array of objects, CSV or TSV with a header row',
     'input',
+    'not-a-table',
   );
 }
 
+/**
+ * UTF-16 from its byte-order mark, or, without one, from the NUL bytes that ASCII text has in every other
+ * position (a table's first bytes are ASCII: brackets, braces or header names). Null for anything else.
+ */
+export function detectUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul++;
+    if (bytes[i + 1] === 0) oddNul++;
+  }
+  const half = n / 2;
+  if (oddNul >= 0.4 * half && evenNul <= 0.05 * half) return 'utf-16le';
+  if (evenNul >= 0.4 * half && oddNul <= 0.05 * half) return 'utf-16be';
+  return null;
+}
+
+/** Decodes a UTF-16 file (its BOM dropped); an odd byte count or unpaired surrogates are refused, not guessed. */
+export function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): string {
+  const name = encoding === 'utf-16le' ? 'UTF-16 little-endian' : 'UTF-16 big-endian';
+  try {
+    if (bytes.length % 2 !== 0) throw new Error(`it has an odd number of bytes (${bytes.length})`);
+    const text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (e) {
+    throw new VerityError(`the file looks like ${name} text but cannot be read as such (${(e as Error).message}); re-save it as UTF-8`, 'input', 'encoding', { encoding });
+  }
+}
+
+/**
+ * The line end a JSONL text uses, decided by its first one: CR alone (old Mac files) or LF (with or without
+ * CR); undefined while the text has none yet, or ends in a CR that may be half of a CRLF.
+ */
+export function lineEnd(text: string, final: boolean): '\n' | '\r' | undefined {
+  const m = /[\r\n]/.exec(text);
+  if (!m) return final ? '\n' : undefined;
+  if (m[0] === '\n') return '\n';
+  if (m.index + 1 < text.length) return text[m.index + 1] === '\n' ? '\n' : '\r';
+  return final ? '\r' : undefined;
+}
+
 export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTable {
-  const { text: decoded, scan } = typeof bytes === 'string' ? { text: bytes, scan: null } : decodeUtf8(bytes);
+  const utf16 = typeof bytes === 'string' ? null : detectUtf16(bytes);
+  const { text: decoded, scan } =
+    typeof bytes === 'string' ? { text: bytes, scan: null } : utf16 ? { text: decodeUtf16(bytes, utf16), scan: null } : decodeUtf8(bytes);
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  if (text.trim().length === 0) throw new VerityError('the file is empty', 'input');
+  if (text.trim().length === 0) throw new VerityError('the file is empty', 'input', 'empty-file');
   const format = detectFormat(text, nameHint);
-  const table = format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(text) : parseDelimited(text, format);
+  const table =
+    format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(lineEnd(text, true) === '\r' ? text.replaceAll('\r', '\n') : text) : parseDelimited(text, format);
   return scan ? refuseBadUtf8(table, scan) : table;
 }
 
@@ -195,10 +244,18 @@ function parseJsonArray(text: string): ParsedTable {
  * short ends there, inside its last record.
  */
 export class JsonlReader {
-  private readonly records: ParsedTable['records'] = [];
+  private records: ParsedTable['records'] = [];
   private readonly issues: RowIssue[] = [];
+  private readonly keys = new Set<string>();
   private row = 0;
   private lineNo = 0;
+
+  /** The records read since the last call, handed over (a streamed file keeps none); columns still count them. */
+  take(): ParsedTable['records'] {
+    const out = this.records;
+    this.records = [];
+    return out;
+  }
 
   /**
    * One complete line (without its newline). Returns false, and consumes nothing, when the very first record
@@ -227,8 +284,10 @@ export class JsonlReader {
     }
     this.row = row;
     this.lineNo = at;
-    if (isPlainObject(v)) this.records.push({ row, line: at, data: v });
-    else {
+    if (isPlainObject(v)) {
+      this.records.push({ row, line: at, data: v });
+      for (const k in v) if (Object.hasOwn(v, k)) this.keys.add(k);
+    } else {
       const kind = jsonKind(v);
       const what = kind === 'null' || kind.startsWith('an ') ? kind : `a ${kind}`;
       this.issues.push({ row, line: at, severity: 'error', message: `line ${at} is not a JSON object (it is ${what}); row ${row} skipped` });
@@ -239,7 +298,7 @@ export class JsonlReader {
   /** The text after the last newline ('' when the file ends with one). */
   end(finalLine: string): ParsedTable {
     if (finalLine.trim().length > 0) this.line(finalLine, true);
-    return { format: 'jsonl', columns: collectColumns(this.records), records: this.records, issues: this.issues };
+    return { format: 'jsonl', columns: [...this.keys], records: this.records, issues: this.issues };
   }
 }
 

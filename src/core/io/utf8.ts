@@ -93,6 +93,14 @@ export function findBadUtf8(bytes: Uint8Array): Utf8Scanner {
 const hex = (b: number) => `0x${b.toString(16).padStart(2, '0')}`;
 const HINT = 'the file may be Latin-1 or Windows-1252: re-save it as UTF-8';
 
+/** The error for a record (starting at `line`) with a bad byte. */
+export const badUtf8RecordMessage = (row: number, line: number, bad: BadUtf8): string =>
+  `row ${row} (line ${line}) is not valid UTF-8 (byte ${hex(bad.byte)} at offset ${bad.offset}${bad.line === line ? '' : `, line ${bad.line}`}); ${HINT}; row ${row} skipped`;
+
+/** The warning for a bad byte outside any record (or in a CSV header). */
+export const badUtf8LineMessage = (bad: BadUtf8, isHeader = false): string =>
+  `${isHeader ? `the header (line ${bad.line})` : `line ${bad.line}`} is not valid UTF-8 (byte ${hex(bad.byte)} at offset ${bad.offset})${isHeader ? '; the column names show � for it' : ''}; ${HINT}`;
+
 /**
  * Moves every record that spans a line with a bad byte to the issues (an error naming its row, line, byte and
  * offset); a bad byte in a CSV header or outside any record becomes a warning. A record spans from its line to
@@ -147,7 +155,7 @@ export function refuseBadUtf8(table: ParsedTable, scan: Utf8Scanner): ParsedTabl
       row: r.row,
       line: from,
       severity: 'error',
-      message: `row ${r.row} (line ${from}) is not valid UTF-8 (byte ${hex(bad.byte)} at offset ${bad.offset}${bad.line === from ? '' : `, line ${bad.line}`}); ${HINT}; row ${r.row} skipped`,
+      message: badUtf8RecordMessage(r.row, from, bad),
     });
   }
   for (const l of badLines) {
@@ -158,7 +166,7 @@ export function refuseBadUtf8(table: ParsedTable, scan: Utf8Scanner): ParsedTabl
       row: 0,
       line: l,
       severity: 'warning',
-      message: `${isHeader ? `the header (line ${l})` : `line ${l}`} is not valid UTF-8 (byte ${hex(bad.byte)} at offset ${bad.offset})${isHeader ? '; the column names show � for it' : ''}; ${HINT}`,
+      message: badUtf8LineMessage(bad, isHeader),
     });
   }
   issues.sort((a, b) => a.row - b.row || (a.line ?? 0) - (b.line ?? 0));

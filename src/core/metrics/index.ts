@@ -5,6 +5,7 @@
  */
 import { VerityError, isBatchMetric, type AnyMetric, type Metric } from '../types.ts';
 import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
+import { FIELD_LIMIT } from '../limits.ts';
 import { descriptor as exactMatch } from './exact_match.ts';
 import { descriptor as tokenF1 } from './token_f1.ts';
 import { descriptor as lexicalMatch } from './lexical_match.ts';
@@ -63,7 +64,13 @@ export function metricDescriptor(name: string): MetricDescriptor {
 }
 
 export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
-  return metricDescriptor(name).create(s, name);
+  return withFieldLimit(metricDescriptor(name).create(s, name));
+}
+
+/** The card's limits line names the field length every metric is capped at (applied centrally in run.ts). */
+function withFieldLimit<M extends AnyMetric>(m: M): M {
+  const limits = `${m.card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`;
+  return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { card: { ...m.card, limits } });
 }
 
 /** Parses a comma-separated metric list; empty → the default. */

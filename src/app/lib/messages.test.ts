@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { errorMessage, noteMessage } from './messages.ts';
+import { mapRows } from '../../core/io/fields.ts';
+import { parseTable } from '../../core/io/parse.ts';
+
+const thrown = (f: () => unknown): unknown => {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('nothing thrown');
+};
+
+describe('app wording of core errors and notes (issue 12 item 7)', () => {
+  it('a missing candidate column points at the column mapping, never at a CLI flag', () => {
+    const m = errorMessage(thrown(() => mapRows(parseTable('question,gold,answer_gpt4\nq,a,b\n'))));
+    expect(m).toBe(
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are question, gold, answer_gpt4. Choose the candidate column in the column mapping',
+    );
+    expect(m).not.toMatch(/--/);
+  });
+
+  it('an unknown chosen column, and a gold-separator note', () => {
+    const t = parseTable('gold,candidate\nParis | Paris France,Paris\n');
+    expect(errorMessage(thrown(() => mapRows(t, { map: { candidate: 'nope' } })))).toBe('The column "nope" chosen for candidate is not in this file; choose another in the column mapping.');
+    const [note] = mapRows(t).notes;
+    expect(noteMessage(note!)).toMatch(/: enter " \| " as the gold separator to score each item as its own gold answer\.$/);
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * The CLI's input and output at size and under failure (issue 17 items 1, 7-10; issue 12 items 7-8): run as
+ * a child process on files in a temp dir, like cli.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function verity(args: string[], opts: { stdin?: string; interruptWhen?: () => boolean } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    if (opts.interruptWhen) {
+      const timer = setInterval(() => {
+        if (!opts.interruptWhen!()) return;
+        clearInterval(timer);
+        child.kill('SIGINT');
+      }, 20);
+      child.on('close', () => clearInterval(timer));
+    }
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+  });
+}
+
+let dir: string;
+const p = (name: string) => join(dir, name);
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const ids = (stdout: string) => stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+
+// 3,000 rows (~250 KB): over the 64 KiB under which files are read whole, and over one 2,048-row batch.
+const BIG = Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, question: `Question ${i}?`, gold: i % 3 ? `answer ${i}` : [`answer ${i}`, 'other'], candidate: i % 2 ? `answer ${i}` : 'wrong', label: i % 2 === 1 }));
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'verity-cli-io-'));
+  writeFileSync(p('big.jsonl'), jsonl(BIG));
+  // The same rows as one JSON array: read whole, by the code that was there before streaming.
+  writeFileSync(p('big.json'), JSON.stringify(BIG));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('streaming (issue 17 item 7)', () => {
+  it('a streamed JSONL file gives the same bytes as the same rows read whole, on stdout, --out .jsonl, .csv and evaluate', async () => {
+    const [a, b, c, d, e, f, g] = await Promise.all([
+      verity(['score', p('big.jsonl'), '--metrics', 'exact_match,token_f1']),
+      verity(['score', p('big.json'), '--metrics', 'exact_match,token_f1']),
+      verity(['score', p('big.jsonl'), '--metrics', 'exact_match,token_f1', '--out', p('big-out.csv')]),
+      verity(['score', p('big.json'), '--metrics', 'exact_match,token_f1', '--out', p('big-whole.csv')]),
+      verity(['evaluate', p('big.jsonl'), '--metrics', 'exact_match,token_f1', '--json', '--resamples', '20']),
+      verity(['evaluate', p('big.json'), '--metrics', 'exact_match,token_f1', '--json', '--resamples', '20']),
+      verity(['score', '-', '--metrics', 'exact_match'], { stdin: readFileSync(p('big.jsonl'), 'utf8') }),
+    ]);
+    for (const r of [a, b, c, d, e, f, g]) expect(r.code, r.stderr).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(ids(a.stdout)).toEqual(BIG.map((r) => r.id));
+    expect(a.stderr).toContain('verity: JSONL, 3000 rows read, 0 skipped, 0 warnings');
+    expect(readFileSync(p('big-out.csv'), 'utf8')).toBe(readFileSync(p('big-whole.csv'), 'utf8'));
+    expect(e.stdout).toBe(f.stdout);
+    expect(JSON.parse(e.stdout)).toMatchObject({ n: 3000 });
+    expect(ids(g.stdout)).toEqual(BIG.map((r) => r.id));
+    // No temporary files are left beside the outputs.
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp') || n.includes('.spool'))).toEqual([]);
+  });
+
+  it('streamed: bad lines, bad UTF-8, odd-cased keys and a late new column are reported as when read whole', async () => {
+    const rows = BIG.slice(0, 1500).map((r) => ({ gold: r.gold, candidate: r.candidate }));
+    const text = jsonl(rows.slice(0, 700)) + 'not json\n' + JSON.stringify({ gold: 'a', Candidate: 'a' }) + '\n' + jsonl(rows.slice(700)) + JSON.stringify({ gold: 'z', candidate: 'z', label: true }) + '\n';
+    const bytes = Buffer.concat([Buffer.from(text), Buffer.from([0x7b, 0x22, 0x67, 0x6f, 0x6c, 0x64, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x2c, 0x22, 0x63, 0x61, 0x6e, 0x64, 0x69, 0x64, 0x61, 0x74, 0x65, 0x22, 0x3a, 0x22, 0x78, 0x22, 0x7d, 0x0a])]);
+    writeFileSync(p('mixed.jsonl'), bytes);
+    const r = await verity(['score', p('mixed.jsonl'), '--metrics', 'exact_match']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { candidate: string; label: unknown });
+    expect(out).toHaveLength(1502);
+    expect(out[700]!.candidate).toBe('a');
+    expect(out.at(-1)!.label).toBe(true);
+    expect(r.stderr).toContain('verity: error: line 701 is not valid JSON');
+    expect(r.stderr).toContain('verity: error: row 1504 (line 1504) is not valid UTF-8 (byte 0xe9 at offset');
+    expect(r.stderr).toContain('verity: note: the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column');
+    expect(r.stderr).toContain('verity: JSONL, 1502 rows read, 2 skipped, 0 warnings');
+  });
+});
+
+describe('one huge row (issue 17 item 8)', () => {
+  it('a 2 MB candidate with METEOR: that row is named and gives nulls with the reason; the others are scored', async () => {
+    writeFileSync(p('huge.jsonl'), jsonl([{ gold: 'Paris', candidate: 'Paris' }, { gold: 'Paris', candidate: 'Paris '.repeat(350_000) }, { gold: 'Rome', candidate: 'Rome' }]));
+    const r = await verity(['score', p('huge.jsonl'), '--metrics', 'meteor,exact_match']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { metrics: Record<string, { score: number | null; explanation: string }> });
+    expect(out.map((o) => o.metrics.exact_match!.score)).toEqual([1, null, 1]);
+    expect(out[1]!.metrics.meteor!.explanation).toBe('not scored: the candidate is 2,100,000 characters, over the limit of 100,000 characters per field');
+    expect(r.stderr).toContain('verity: warning: row 2: the candidate is 2,100,000 characters; it is not scored');
+  });
+
+  it('the metric cards state the limit', async () => {
+    const r = await verity(['metrics']);
+    expect(r.stdout.match(/characters is not scored/g)?.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('output files (issue 17 item 9)', () => {
+  it('--out is checked before scoring: unknown extension (1), missing folder (4), a folder (4), unwritable folder (4)', async () => {
+    mkdirSync(p('ro'));
+    chmodSync(p('ro'), 0o500);
+    const asRoot = process.getuid?.() === 0;
+    const [ext, missing, isDir, ro] = await Promise.all([
+      verity(['score', p('big.jsonl'), '--out', p('out.txt')]),
+      verity(['score', p('big.jsonl'), '--out', p('nope/out.jsonl')]),
+      verity(['score', p('big.jsonl'), '--out', dir]),
+      verity(['score', p('big.jsonl'), '--out', p('ro/out.jsonl')]),
+    ]);
+    expect([ext.code, ext.stderr]).toEqual([1, `verity: --out ${p('out.txt')}: use a .jsonl, .csv or .tsv file name\n`]);
+    expect([missing.code, missing.stderr]).toEqual([4, `verity: --out ${p('nope/out.jsonl')}: the folder ${p('nope')} does not exist\n`]);
+    expect([isDir.code, isDir.stderr]).toEqual([4, `verity: --out ${dir}: it is a folder; give a file name\n`]);
+    // root may write anywhere: the check is then the operating system's.
+    if (!asRoot) expect([ro.code, ro.stderr]).toEqual([4, `verity: --out ${p('ro/out.jsonl')}: the folder ${p('ro')} is not writable\n`]);
+    for (const r of [ext, missing, isDir]) expect(r.stderr).not.toContain('rows read');
+  });
+
+  it('an input error after output started leaves the previous file at --out untouched and no temporary file', async () => {
+    writeFileSync(p('keep.jsonl'), 'previous results\n');
+    writeFileSync(p('nogold.jsonl'), jsonl(BIG.map((r) => ({ candidate: r.candidate, gold: '' }))));
+    const r = await verity(['score', p('nogold.jsonl'), '--out', p('keep.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/verity: no usable rows in .*nogold\.jsonl \(3000 rows skipped\)\n$/);
+    expect(readFileSync(p('keep.jsonl'), 'utf8')).toBe('previous results\n');
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('SIGINT while scoring: exit 130, the target is not created, no temporary file is left', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ gold: `g ${i}`, candidate: `the answer is g ${i} or maybe something else entirely ${i}` }));
+    writeFileSync(p('long.jsonl'), jsonl(rows));
+    // Interrupted once the temporary output file exists (the run is then under way).
+    const r = await verity(['score', p('long.jsonl'), '--metrics', 'meteor,rouge_l,bleu', '--out', p('int.jsonl')], {
+      interruptWhen: () => readdirSync(dir).some((n) => n.startsWith('.int.jsonl.')),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`verity: interrupted (SIGINT); nothing was written to ${p('int.jsonl')}`);
+    expect(existsSync(p('int.jsonl'))).toBe(false);
+    expect(readdirSync(dir).filter((n) => n.includes('int.jsonl'))).toEqual([]);
+  });
+});
+
+describe('a reader that stops early', () => {
+  it('stdout closed after the first rows (`| head`): exit 0, no stack trace', async () => {
+    const r = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, ['bin/verity.mjs', 'score', p('big.jsonl'), '--metrics', 'exact_match'], { cwd: ROOT });
+      const err: Buffer[] = [];
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: '', stderr: Buffer.concat(err).toString('utf8') }));
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('EPIPE');
+  });
+});
+
+describe('hostile data (issue 17 item 10)', () => {
+  it('statements: one deeply nested row is skipped with its row; the others get statements', async () => {
+    const d = 100_000;
+    writeFileSync(p('deep.jsonl'), `{"question":"q","candidate":${'['.repeat(d)}1${']'.repeat(d)},"gold":"g"}\n{"question":"What is the capital of France?","candidate":"Paris","gold":"Paris"}\n`);
+    const r = await verity(['statements', p('deep.jsonl')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^verity: error: row 1: a value cannot be turned into text \(Maximum call stack size exceeded\); skipped$/m);
+  });
+
+  it('terminal control sequences from the data are escaped on stderr', async () => {
+    writeFileSync(p('ctl.jsonl'), jsonl([{ gold: 'a', candidate: 'a', label: '\u001b]0;pwned\u0007\u001b[2J\u202e' }]));
+    const r = await verity(['score', p('ctl.jsonl'), '--metrics', 'exact_match']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(r.stderr).toContain('label "\\x1b]0;pwned\\x07\\x1b[2J\\u202e" is not one of');
+  });
+
+  it('calibration files: a BOM is fine; unknown metrics and thresholds outside [0, 1] are refused', async () => {
+    writeFileSync(p('bom.json'), '\uFEFF' + JSON.stringify({ version: 1, metric: 'token_f1', threshold: 0.9 }));
+    writeFileSync(p('unknown.json'), JSON.stringify({ version: 1, metric: 'token_f2', threshold: 0.5 }));
+    writeFileSync(p('range.json'), JSON.stringify({ version: 1, metric: 'token_f1', threshold: 1.5 }));
+    writeFileSync(p('one.jsonl'), jsonl([{ gold: 'George Washington', candidate: 'Washington' }]));
+    const cal = (c: string) => verity(['score', p('one.jsonl'), '--metrics', 'token_f1', '--calibration', p(`${c}.json`)]);
+    const [bom, unknown, range] = await Promise.all([cal('bom'), cal('unknown'), cal('range')]);
+    expect(bom.code, bom.stderr).toBe(0);
+    expect((JSON.parse(bom.stdout) as { metrics: { token_f1: { decision: boolean } } }).metrics.token_f1.decision).toBe(false); // F1 2/3 < 0.9
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^verity: .*unknown\.json: unknown metric "token_f2"; available: /);
+    expect(range.code).toBe(2);
+    expect(range.stderr).toBe(`verity: ${p('range.json')}: threshold 1.5 is outside [0, 1], where every metric's scores lie\n`);
+  });
+});
+
+describe('wording and notes (issue 12 items 7, 8, 10)', () => {
+  it('a ragas file: answer is scored as the candidate, and stderr says which layout was read and why', async () => {
+    writeFileSync(p('ragas.jsonl'), jsonl([{ question: 'Capital of France?', answer: 'Paris', contexts: ['Paris is…'], ground_truth: 'Paris' }]));
+    const r = await verity(['score', p('ragas.jsonl'), '--metrics', 'exact_match']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ gold: ['Paris'], candidate: 'Paris' });
+    expect(r.stderr).toContain('verity: note: the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer (--map field=COLUMN reads it otherwise)');
+  });
+
+  it('a gold separator note suggests --gold-sep; an unknown --map column is worded with the flag', async () => {
+    writeFileSync(p('sep.csv'), 'gold,candidate\nParis | Paris France,Paris\n');
+    const [sep, map] = await Promise.all([verity(['score', p('sep.csv'), '--metrics', 'exact_match']), verity(['score', p('sep.csv'), '--map', 'candidate=nope'])]);
+    expect(sep.stderr).toContain(`use --gold-sep ' | ' to score each item as a gold answer`);
+    expect([map.code, map.stderr]).toEqual([1, 'verity: --map candidate=nope: no such column; the columns are gold, candidate\n']);
+  });
+});

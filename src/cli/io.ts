@@ -1,0 +1,342 @@
+/**
+ * The CLI's file input and output, in bounded memory: JSONL input is streamed twice (once for the column
+ * names, once to map and score), other formats are read whole; results are written batch by batch to a
+ * temporary file beside the target and renamed onto it only when the run succeeds.
+ */
+import { constants, createReadStream, createWriteStream, openAsBlob, readFileSync, type WriteStream } from 'node:fs';
+import { access, mkdtemp, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
+import { parseTable, type RowIssue } from '../core/io/parse.ts';
+import { streamJsonl } from '../core/io/parse-stream.ts';
+import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
+import { createRowMapper, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
+import { DelimitedWriter } from '../core/io/export.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
+
+/** A failure to write the results (exit 4): the message is one line. */
+export class OutputError extends Error {
+  override name = 'OutputError';
+}
+
+// ---------- stderr ----------
+
+/**
+ * Text from the data made safe for a terminal: C0/C1 control characters (escape sequences could recolour,
+ * retitle or clear the terminal), line breaks and bidirectional overrides are written as \x.. / \u.... escapes.
+ */
+export function escapeControls(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** One "verity: …" line on stderr. */
+export const say = (msg: string): void => void process.stderr.write(`verity: ${escapeControls(msg)}\n`);
+
+// ---------- input ----------
+
+const MAX_SHOWN = 50;
+
+export interface ReadSummary {
+  format: string;
+  rows: number;
+  skipped: number;
+  warnings: number;
+  notes: MappingNote[];
+}
+
+export interface ReadOptions {
+  mapOptions: MapOptions;
+  /** Rows per call of onRows. */
+  batch: number;
+  onRows: (rows: QaRow[]) => Promise<void>;
+  /** Called once the number of records is known (before the first onRows). */
+  onTotal?: (records: number) => void;
+  onNote: (n: MappingNote) => string;
+  /** Chunk and sniff sizes for the streamed reader (tests use small ones). */
+  chunkBytes?: number;
+  sniffBytes?: number;
+}
+
+/** Opens an input: a file, or stdin (copied to a temporary file, since a stream is read twice). */
+async function inputPath(file: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  if (file !== '-') {
+    let st;
+    try {
+      st = await stat(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new VerityError(code === 'ENOENT' ? `cannot read ${file}: no such file` : `cannot read ${file}: ${(e as Error).message}`, 'input');
+    }
+    if (st.isDirectory()) throw new VerityError(`${file} is a directory, not a file`, 'input');
+    if (st.isFile()) return { path: file, cleanup: async () => {} };
+  }
+  // stdin, a pipe or a device: copied once, since the file is read twice.
+  const dir = await mkdtemp(join(tmpdir(), 'verity-stdin-'));
+  const path = join(dir, 'input');
+  await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Reads, maps and hands over the rows of a file in batches, printing its issues (the first 50) and notes on
+ * stderr. JSONL over 64 KiB is streamed: memory holds one batch, whatever the file's size.
+ */
+export async function readRows(file: string, o: ReadOptions): Promise<ReadSummary> {
+  const { path, cleanup } = await inputPath(file);
+  try {
+    let shown = 0;
+    let errors = 0;
+    let warnings = 0;
+    const report = (issues: RowIssue[]) => {
+      for (const i of issues) {
+        if (i.severity === 'error') errors++;
+        else warnings++;
+        if (shown++ < MAX_SHOWN) say(`${i.severity}: ${i.message}`);
+      }
+      issues.length = 0;
+    };
+    const blob = await openAsBlob(path).catch((e: Error) => {
+      throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
+    });
+    const streamOpts = { ...(o.chunkBytes ? { chunkBytes: o.chunkBytes } : {}), ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}) };
+    // Pass 1: the column names (a key may first appear in the last row), and what cannot be read.
+    const pass1 = await streamJsonl(blob, () => {}, streamOpts);
+    let rows = 0;
+    let notes: MappingNote[];
+    let format: string;
+    if (pass1) {
+      format = 'jsonl';
+      if (pass1.records === 0) mapRows({ format: 'jsonl', columns: [], records: [], issues: pass1.issues }); // throws why
+      const mapper = createRowMapper(pass1.columns, o.mapOptions);
+      o.onTotal?.(pass1.records);
+      const issues: RowIssue[] = [...pass1.issues];
+      report(issues);
+      const covered = new Set<number>();
+      let batch: QaRow[] = [];
+      await streamJsonl(
+        blob,
+        async (rec) => {
+          const bad = rec.line !== undefined ? pass1.scan.bad.get(rec.line) : undefined;
+          if (bad) {
+            covered.add(bad.line);
+            issues.push({ row: rec.row, line: rec.line!, severity: 'error', message: badUtf8RecordMessage(rec.row, rec.line!, bad) });
+          } else {
+            const row = mapper.map(rec, issues);
+            if (row) batch.push(row);
+          }
+          if (issues.length) report(issues);
+          if (batch.length >= o.batch) {
+            rows += batch.length;
+            const b = batch;
+            batch = [];
+            await o.onRows(b);
+          }
+        },
+        streamOpts,
+      );
+      if (batch.length) {
+        rows += batch.length;
+        await o.onRows(batch);
+      }
+      for (const [line, bad] of pass1.scan.bad) if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
+      report(issues);
+      notes = mapper.notes();
+    } else {
+      // Other formats (and small files) are read whole, as before.
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(path);
+      } catch (e) {
+        throw new VerityError(`cannot read ${file}: ${(e as Error).message}`, 'input');
+      }
+      const table = parseTable(bytes, file);
+      format = table.format;
+      const mapped = mapRows(table, o.mapOptions);
+      o.onTotal?.(mapped.rows.length);
+      report(mapped.issues);
+      notes = mapped.notes;
+      for (let i = 0; i < mapped.rows.length; i += o.batch) {
+        const b = mapped.rows.slice(i, i + o.batch);
+        rows += b.length;
+        await o.onRows(b);
+      }
+    }
+    if (shown > MAX_SHOWN) say(`… and ${shown - MAX_SHOWN} more issues (fix the ones above and run again)`);
+    for (const n of notes) say(`note: ${o.onNote(n)}`);
+    if (rows === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
+    say(`${format.toUpperCase()}, ${rows} rows read, ${errors} skipped, ${warnings} warnings`);
+    return { format, rows, skipped: errors, warnings, notes };
+  } finally {
+    await cleanup();
+  }
+}
+
+// ---------- output ----------
+
+export type OutKind = 'jsonl' | 'csv' | 'tsv';
+
+/** The kind of an --out file from its extension; a usage error for any other. */
+export function outKind(out: string, allowed: readonly OutKind[] = ['jsonl', 'csv', 'tsv']): OutKind {
+  const kind: OutKind | undefined = /\.jsonl?$/i.test(out) ? 'jsonl' : /\.csv$/i.test(out) ? 'csv' : /\.tsv$/i.test(out) ? 'tsv' : undefined;
+  if (!kind || !allowed.includes(kind)) throw new VerityError(`--out ${out}: use a ${allowed.map((k) => `.${k}`).join(', ').replace(/, ([^,]*)$/, ' or $1')} file name`, 'usage');
+  return kind;
+}
+
+/** Checks, before any work, that --out can be written: its folder exists and is writable, and it is not a folder. */
+export async function checkOut(out: string): Promise<void> {
+  const dir = dirname(resolve(out));
+  const st = await stat(dir).catch(() => null);
+  if (!st) throw new OutputError(`--out ${out}: the folder ${dir} does not exist`);
+  if (!st.isDirectory()) throw new OutputError(`--out ${out}: ${dir} is not a folder`);
+  const target = await stat(out).catch(() => null);
+  if (target?.isDirectory()) throw new OutputError(`--out ${out}: it is a folder; give a file name`);
+  try {
+    await access(dir, constants.W_OK);
+  } catch {
+    throw new OutputError(`--out ${out}: the folder ${dir} is not writable`);
+  }
+}
+
+const ioMessage = (e: unknown): string => {
+  const err = e as NodeJS.ErrnoException;
+  return err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
+};
+
+/** Temporary files in progress, removed if the process is interrupted (see onSignal). */
+const pending = new Set<string>();
+
+/** Removes every unfinished temporary file (synchronously: the process is about to exit). */
+export async function removePending(): Promise<void> {
+  await Promise.all([...pending].map((p) => unlink(p).catch(() => {})));
+  pending.clear();
+}
+
+/**
+ * A file written whole or not at all: text goes to a temporary file beside the target (same folder, so the
+ * rename is atomic), flushed to disk and renamed onto the target on `commit`; `abort` removes it.
+ */
+export class AtomicFile {
+  private readonly tmp: string;
+  private stream: WriteStream;
+  private failed: Error | null = null;
+
+  constructor(readonly target: string) {
+    this.tmp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+    pending.add(this.tmp);
+    this.stream = createWriteStream(this.tmp, { flags: 'wx' });
+    this.stream.on('error', (e) => (this.failed ??= e));
+  }
+
+  private check(): void {
+    if (this.failed) throw new OutputError(`cannot write ${this.target}: ${ioMessage(this.failed)}`);
+  }
+
+  async write(text: string): Promise<void> {
+    this.check();
+    if (!this.stream.write(text)) await new Promise<void>((res) => { this.stream.once('drain', res); this.stream.once('error', () => res()); });
+    this.check();
+  }
+
+  /** Ends writing; returns the temporary file's path (still to be committed or aborted). */
+  async end(): Promise<string> {
+    this.check();
+    await new Promise<void>((res) => this.stream.end(() => res()));
+    this.check();
+    return this.tmp;
+  }
+
+  /** Finishes the file, flushes it to disk and renames it onto the target. */
+  async commit(): Promise<void> {
+    await this.end();
+    try {
+      const fh = await open(this.tmp, 'r+');
+      await fh.sync();
+      await fh.close();
+      await rename(this.tmp, this.target);
+      pending.delete(this.tmp);
+    } catch (e) {
+      await this.abort();
+      throw new OutputError(`cannot write ${this.target}: ${ioMessage(e)}`);
+    }
+  }
+
+  async abort(): Promise<void> {
+    this.stream.destroy();
+    await unlink(this.tmp).catch(() => {});
+    pending.delete(this.tmp);
+  }
+}
+
+/** Where result records go, batch by batch. */
+export interface RecordSink {
+  /** The --out path, when writing to a file. */
+  target?: string;
+  write(records: Record<string, unknown>[]): Promise<void>;
+  /** Finishes the output (renames an --out file onto its target). */
+  close(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** JSONL on stdout. */
+export function stdoutSink(): RecordSink {
+  return {
+    async write(records) {
+      const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
+      if (!process.stdout.write(text)) await new Promise<void>((res) => process.stdout.once('drain', () => res()));
+    },
+    async close() {},
+    async abort() {},
+  };
+}
+
+/**
+ * An --out file. JSONL is written as it comes; CSV/TSV columns depend on every record, so the records are
+ * kept in a temporary JSONL file and turned into the table at the end (memory stays one batch).
+ */
+export async function fileSink(out: string, kind: OutKind, metricNames: readonly string[]): Promise<RecordSink> {
+  const file = new AtomicFile(out);
+  if (kind === 'jsonl')
+    return {
+      target: out,
+      write: (records) => file.write(records.map((r) => `${JSON.stringify(r)}\n`).join('')),
+      close: () => file.commit(),
+      abort: () => file.abort(),
+    };
+  const spool = new AtomicFile(join(dirname(resolve(out)), `.${basename(out)}.spool.jsonl`));
+  const table = new DelimitedWriter(metricNames, kind === 'tsv' ? '\t' : ',');
+  return {
+    target: out,
+    async write(records) {
+      for (const r of records) table.observe(r);
+      await spool.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    },
+    async close() {
+      const spooled = await spool.end();
+      try {
+        await file.write(table.header());
+        const lines = createInterface({ input: createReadStream(spooled), crlfDelay: Infinity });
+        let batch: Record<string, unknown>[] = [];
+        for await (const line of lines) {
+          batch.push(JSON.parse(line) as Record<string, unknown>);
+          if (batch.length >= 1024) {
+            await file.write(table.rows(batch));
+            batch = [];
+          }
+        }
+        await file.write(table.rows(batch));
+        await file.commit();
+      } finally {
+        await spool.abort();
+      }
+    },
+    async abort() {
+      await Promise.all([spool.abort(), file.abort()]);
+    },
+  };
+}
