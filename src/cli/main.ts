@@ -8,7 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { mapRows, missingColumnMessage, parseMapSpec, labelIsCorrect, resolveColumns, type Field, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
-import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, withLimitLine, type MetricSettings } from '../core/metrics/index.ts';
 import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../core/report.ts';
 import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
@@ -527,11 +527,12 @@ export function program(): Command {
     .action(() => {
       for (const d of SUPPORTED_METRICS) {
         const ex = d.examples[0];
+        const card = withLimitLine(d.card);
         const score = ex.expected.score === null ? 'not scored' : `score ${ex.expected.score}`;
         const verdict = ex.expected.decision === null ? '' : ex.expected.decision ? ', correct' : ', incorrect';
         process.stdout.write(
           `${d.name}${d.default ? ' (default)' : ''}${d.variants?.length ? `; variants: ${d.variants.join(', ')}` : ''}\n` +
-            `  what: ${d.card.what}\n  formula: ${d.card.formula}\n  defaults: ${d.card.defaults}\n  limits: ${d.card.limits}\n  cite: ${d.card.citation}\n` +
+            `  what: ${card.what}\n  formula: ${card.formula}\n  defaults: ${card.defaults}\n  limits: ${card.limits}\n  cite: ${card.citation}\n` +
             `  example: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)}` +
             `${ex.given ? ` (${ex.given})` : ''} → ${score}${verdict}\n\n`,
         );

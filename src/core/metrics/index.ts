@@ -3,7 +3,7 @@
  * Every list of metric names — the CLI's, the app's, the tests' — is derived from it, so adding a metric is
  * one new file exporting a `descriptor` plus one line here (and its import).
  */
-import { VerityError, isBatchMetric, type AnyMetric, type Metric } from '../types.ts';
+import { VerityError, isBatchMetric, type AnyMetric, type Metric, type MetricCard } from '../types.ts';
 import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
 import { FIELD_LIMIT } from '../limits.ts';
 import { descriptor as exactMatch } from './exact_match.ts';
@@ -67,10 +67,14 @@ export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
   return withFieldLimit(metricDescriptor(name).create(s, name));
 }
 
-/** The card's limits line names the field length every metric is capped at (applied centrally in run.ts). */
+/** The field-length cap every metric is scored under (applied centrally in run.ts), as its card says it. */
+export const withLimitLine = (card: MetricCard): MetricCard => ({
+  ...card,
+  limits: `${card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`,
+});
+
 function withFieldLimit<M extends AnyMetric>(m: M): M {
-  const limits = `${m.card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`;
-  return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { card: { ...m.card, limits } });
+  return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { card: withLimitLine(m.card) });
 }
 
 /** Parses a comma-separated metric list; empty → the default. */
