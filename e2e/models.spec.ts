@@ -35,7 +35,8 @@ interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
 const nliRow = (c: NliCase) => [c.probs_by_label.entailment, c.probs_by_label.neutral, c.probs_by_label.contradiction];
 
-const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, ...extra });
+/** A fixture model from the mirror. Random weights fail every canary, so they go through the user's switch (skipCanary). */
+const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, skipCanary: true, ...extra });
 
 // ---------- mirror control ----------
 
@@ -77,7 +78,9 @@ function maxDeviation(got: number[][], want: number[][], device: string = projec
   return worst;
 }
 
-async function loadFromUi(page: Page, role: Role, id: string) {
+/** Loads a fixture model from the panel, with "use models without their check" ticked unless `checked`. */
+async function loadFromUi(page: Page, role: Role, id: string, checked = false) {
+  await page.getByTestId('skip-canary').setChecked(!checked);
   await page.getByTestId('model-source').selectOption('mirror');
   await page.getByTestId('mirror-url').fill(MIRROR);
   await page.getByTestId('model-role').selectOption(role);
@@ -114,7 +117,7 @@ test('NLI from the mirror through the panel: byte progress, device, and the NLI 
   await loadFromUi(page, 'nli', 'tiny-nli');
   await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
   await expect(page.getByTestId('loaded-dtype')).toHaveText('fp32');
-  await expect(page.getByTestId('loaded-canary')).toContainText('none');
+  await expect(page.getByTestId('loaded-canary')).toHaveAttribute('data-status', 'skipped');
   // Byte progress: the last report covers the model's files (config.json and the fp32 ONNX file).
   const bytes = page.getByTestId('load-bytes');
   const total = sizes('tiny-nli')['config.json']! + sizes('tiny-nli')['onnx/model.onnx']!;
@@ -136,6 +139,26 @@ test('NLI from the mirror through the panel: byte progress, device, and the NLI 
   await expect(cached).toHaveCount(1);
   await expect(cached).toHaveAttribute('data-model', 'tiny-nli');
   await page.getByTestId('models-panel').screenshot({ path: test.info().outputPath('models-panel.png') });
+  expect(errors).toEqual([]);
+});
+
+test('a random-weight model is refused by its role canary unless "use models without their check" is ticked', async ({ page }) => {
+  const errors: string[] = [];
+  await open(page, errors);
+  await loadFromUi(page, 'nli', 'tiny-nli', true);
+  const error = page.getByTestId('load-error');
+  await expect(error).toHaveAttribute('data-code', 'canary-failed', { timeout: 30_000 });
+  await expect(error).toContainText(/gives wrong outputs on .*expected (entailment|contradiction)/);
+  await expect(page.getByTestId('loaded')).toHaveCount(0);
+  // Nothing was loaded: the NLI check has no model to run.
+  await page.getByTestId('nli-check').click();
+  await expect(page.getByTestId('nli-error')).toContainText('no nli model is loaded');
+
+  // The setting is saved, so every page uses it; the load then says the check was skipped.
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-canary')).toHaveAttribute('data-status', 'skipped', { timeout: 30_000 });
+  await expect(page.getByTestId('loaded-warnings')).toContainText('without its canary check');
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('verity.model-settings') ?? '{}').skipCanary)).toBe(true);
   expect(errors).toEqual([]);
 });
 
@@ -187,7 +210,7 @@ test('after a reload the model loads from IndexedDB with zero requests to the mi
   await open(page);
   const c = nliCases[1]!;
   const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [nliRow(c)], tolerance: TOLERANCE };
-  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary });
+  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary, skipCanary: false });
   const first = await hostLoad(page, s);
   expect(first.ok && first.value.canary?.passed, JSON.stringify(first)).toBe(true);
   expect((await mirrorLog(request)).filter((r) => r.path.includes('/resolve/')).length).toBeGreaterThan(0);
@@ -369,6 +392,7 @@ test('an imported model folder loads with no network at all', async ({ page, req
   await page.getByTestId('import-folder').setInputFiles(join(MODELS, 'tiny-embedder'));
   await expect(page.getByTestId('import-note')).toContainText('as my/tiny-embedder@local');
   await expect(page.getByTestId('model-source')).toHaveValue('local');
+  await page.getByTestId('skip-canary').check();
   await page.getByTestId('load-button').click();
   await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
   const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;

@@ -14,7 +14,7 @@ import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type
 import { toCsv } from '../src/core/io/export.ts';
 import { isBatchMetric, type AnyMetric, type QaRow } from '../src/core/types.ts';
 import type { ModelContext } from '../src/core/capabilities.ts';
-import { hostContext, type HostLike } from '../src/runtime/context.ts';
+import { hostContext, modelRecords, type HostLike } from '../src/runtime/context.ts';
 import type { LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
 import { RunStore, type SavedRun } from '../src/runtime/run-store.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -187,8 +187,7 @@ function tableRow(i: number): TableRow {
   return { index: i, row: r.row, id: r.id, question: r.question, golds: r.golds, candidate: r.candidate, label: labelValue(r.label), metrics: m };
 }
 
-const usedModels = () =>
-  Object.fromEntries(Object.entries(models).map(([role, x]) => [role, { id: x.id, revision: x.revision, device: x.device, dtype: x.dtype }]));
+const usedModels = () => modelRecords(models) ?? {};
 
 /** The run's configuration as exports record it. */
 function runInfo() {

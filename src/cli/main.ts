@@ -15,6 +15,10 @@ import { bestThreshold, calibrateThreshold, fitCombination, fitCutpoints, parseC
 import { nliLexFeatures } from '../core/metrics/nli_lex.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
+import { messageOf } from '../core/errors.ts';
+import { ROLE_TABLE, ROLES, type Role } from '../runtime/registry.ts';
+import type { LoadedModel, ModelSpec } from '../runtime/messages.ts';
+import type { ModelRecord } from '../runtime/context.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 interface CommonOptions {
@@ -33,6 +37,7 @@ interface CommonOptions {
   mirror?: string;
   modelCache?: string;
   modelDir?: string;
+  skipCanary?: boolean;
 }
 
 // ---------- models ----------
@@ -41,38 +46,36 @@ interface CommonOptions {
  * The model capabilities the chosen metrics need, backed by the Node model host. Loaded lazily: rows that carry
  * their own NLI probabilities never load a model. The runtime is imported only when a model metric is used.
  */
-async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<ModelContext & { provenance?: Record<string, unknown> }> {
+async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<ModelContext & { provenance?: Record<string, LoadedModel> }> {
   const needs = new Set(metrics.filter(isBatchMetric).flatMap((m) => [...m.needs]));
   if (needs.size === 0 && !o.statementModel) return {};
   const { createNodeHost, parseModelArg } = await import('../runtime/node.ts');
   const { hostContext } = await import('../runtime/context.ts');
-  const spec = (role: Parameters<typeof parseModelArg>[0], arg: string | undefined, flag: string) => {
+  const given: Record<Role, string | undefined> = { nli: o.nliModel, reranker: o.rankerModel, embedder: o.embedderModel, statements: o.statementModel };
+  const specs: Partial<Record<Role, ModelSpec>> = {};
+  for (const role of ROLES) {
+    // Statements come from the instant rule writer unless a model is asked for.
+    if (role === 'statements' ? !o.statementModel : !needs.has(ROLE_TABLE[role].capability)) continue;
     try {
-      return parseModelArg(role, arg, o.modelDir);
+      specs[role] = { ...parseModelArg(role, given[role], o.modelDir), ...(o.skipCanary ? { skipCanary: true } : {}) };
     } catch (e) {
-      throw new VerityError(`${flag}: ${(e as Error).message}`, 'usage');
+      throw new VerityError(`${ROLE_TABLE[role].cliFlag}: ${messageOf(e)}`, 'usage');
     }
-  };
-  const specs: Parameters<typeof hostContext>[1] = {};
-  if (needs.has('nli')) specs.nli = spec('nli', o.nliModel, '--nli-model');
-  if (needs.has('ranker')) specs.reranker = spec('reranker', o.rankerModel, '--ranker-model');
-  if (needs.has('embedder')) specs.embedder = spec('embedder', o.embedderModel, '--embedder-model');
-  // Statements come from the instant rule writer unless a model is asked for.
-  if (o.statementModel) specs.statements = spec('statements', o.statementModel, '--statement-model');
+  }
   const host = createNodeHost({ ...(o.modelCache ? { cacheDir: o.modelCache } : {}), ...(o.mirror ? { mirror: o.mirror } : {}) });
   return hostContext(host, specs, {
     onLoaded: (info) =>
       process.stderr.write(
-        `verity: ${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype}${info.canary ? ` (canary: ${info.canary.detail})` : ''}${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}\n`,
+        `verity: ${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype} (canary: ${info.canary.detail})${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}\n`,
       ),
   });
 }
 
-/** The models a row was scored with, for the output. */
-function usedModels(ctx: { provenance?: Record<string, unknown> }): Record<string, unknown> | undefined {
-  const p = ctx.provenance as Record<string, { id: string; revision: string; device: string; dtype: string }> | undefined;
-  if (!p || Object.keys(p).length === 0) return undefined;
-  return Object.fromEntries(Object.entries(p).map(([role, i]) => [role, { id: i.id, revision: i.revision, device: i.device, dtype: i.dtype }]));
+/** The models a row was scored with (id, revision, device, dtype, canary passed or skipped), for the output. */
+async function usedModels(ctx: { provenance?: Record<string, LoadedModel> }): Promise<Record<string, ModelRecord> | undefined> {
+  if (!ctx.provenance) return undefined;
+  const { modelRecords } = await import('../runtime/context.ts');
+  return modelRecords(ctx.provenance);
 }
 
 // ---------- input ----------
@@ -165,7 +168,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string }): Prom
   const ctx = await modelContext(metrics, o);
   const results = await scoreAll(rows, metrics, o, ctx);
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-  const models = usedModels(ctx);
+  const models = await usedModels(ctx);
   const records = rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) }));
   const table = o.out === undefined ? undefined : /\.csv$/i.test(o.out) ? toCsv : /\.tsv$/i.test(o.out) ? toTsv : undefined;
   if (o.out !== undefined && !table && !/\.jsonl?$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl, .csv or .tsv file name`, 'usage');
@@ -265,7 +268,7 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
   const results = await scoreAll(rows, metrics, o, ctx);
   const rep = agreement(rows, results, metrics, { seed: intOption(o.seed, '--seed', 42), resamples: intOption(o.resamples, '--resamples', 1000) });
   const json = reportJson(rep, skipped);
-  const models = usedModels(ctx);
+  const models = await usedModels(ctx);
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
 }
@@ -370,6 +373,7 @@ function common(cmd: Command): Command {
     .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
     .option('--model-dir <dir>', 'a folder of local model copies: DIR/<hub id>/ is used for a role given no model (works offline)')
     .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
+    .option('--skip-canary', 'use the models without their canary check (every output row records that the check was skipped)')
     .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
     .option('--progress', 'always show the progress bar')
     .option('--no-progress', 'never show the progress bar');

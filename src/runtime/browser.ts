@@ -19,6 +19,7 @@ import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
 import { fileUrl } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
+import { messageOf } from '../core/errors.ts';
 
 export const HUB = 'https://huggingface.co/';
 /**
@@ -30,7 +31,6 @@ export const LOCAL_HOST = 'https://local-import.invalid/';
 export const ORT_FILES = { mjs: ortMjsUrl, wasm: ortWasmUrl } as const;
 
 const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const absolute = (u: string) => new URL(u, globalThis.location?.href).href;
 
 export function hostOf(spec: ModelSpec, hub = HUB): string {

@@ -16,6 +16,7 @@
  */
 import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
 import { fileUrl, pinnedUrl } from './specs.ts';
+import { messageOf } from '../core/errors.ts';
 
 /** Metadata of one cached file (the bytes live in a separate store under the same key). */
 export interface CachedFileRecord {
@@ -101,7 +102,6 @@ export const ORIGINAL_LENGTH_HEADER = 'x-verity-content-length';
 const RESOLVE = '/resolve/';
 const isQuotaError = (e: unknown): boolean =>
   !!e && typeof e === 'object' && (('name' in e && (e as { name: string }).name === 'QuotaExceededError') || /quota/i.test(String((e as { message?: unknown }).message ?? '')));
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** SHA-256 of bytes as lowercase hex (Web Crypto: browsers, workers and Node). */

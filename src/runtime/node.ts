@@ -10,7 +10,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { env } from '@huggingface/transformers';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
-import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
+import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
+import { messageOf } from '../core/errors.ts';
 import { fileUrl, pinnedUrl, specFromEntry } from './specs.ts';
 
 export interface NodeRuntimeOptions {
@@ -86,9 +87,9 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {
-      const msg = error instanceof Error ? error.message : String(error);
+      const msg = messageOf(error);
       if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
-        return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. --${spec.role === 'statements' ? 'statement' : spec.role === 'reranker' ? 'ranker' : spec.role}-model DIR) or --mirror URL` };
+        return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL` };
       return null;
     },
     verify: (spec) => verifyDownloads(spec, env.cacheDir ?? ''),
@@ -150,9 +151,9 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
     const dir = resolve(arg);
     return { role, id: dir, revision: 'local', source: { kind: 'local', path: dir }, dtypes: { cpu: ['fp32'] } };
   }
-  const entry: RegistryEntry | undefined = byKey(arg) ?? REGISTRY.find((e) => e.id === arg.split('@')[0] && e.role === role);
-  if (entry && !arg.includes('@')) return specFromEntry(entry);
   const [id, revision] = arg.split('@') as [string, string | undefined];
+  const entry = lookup(id, { role });
+  if (entry && revision === undefined) return specFromEntry(entry);
   if (!/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
   return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id, revision: revision ?? 'main' };
 }

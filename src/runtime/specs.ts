@@ -3,23 +3,50 @@ import type { Canary, ModelSpec } from './messages.ts';
 import type { RegistryEntry, Role } from './registry.ts';
 
 /**
- * Canaries for real models: clear-cut inputs whose right answer any working model of the role gets, checked
- * after every load so a device or quantization that silently breaks the model is refused. (Exact reference
- * numbers exist only for the project's own test models, which could be run here.)
+ * The generic canary of each role, run after every load of every model (registry or not) unless the spec brings
+ * its own or the user skips it: clear-cut inputs whose right answer any working model of the role gets, so a
+ * broken, random or mislabelled model — or a device or quantization that silently breaks one — is refused.
+ * Several cases per role, so a model that answers at random passes by chance rarely (NLI ≤ 1/81 with three
+ * labels over four pairs; ranking and similarity 1/8).
  */
-export const ROLE_CANARIES: Record<Role, Canary | undefined> = {
+export const ROLE_CANARIES: Readonly<Record<Role, Canary>> = {
   nli: {
     kind: 'nli-labels',
     minProb: 0.5,
     pairs: [
       { premise: 'A man is playing a guitar on stage.', hypothesis: 'A man is playing an instrument.', expected: 'entailment' },
       { premise: 'A man is playing a guitar on stage.', hypothesis: 'Nobody is playing any music.', expected: 'contradiction' },
+      { premise: 'Two dogs are running through a snowy field.', hypothesis: 'Animals are outside in the snow.', expected: 'entailment' },
+      { premise: 'Two dogs are running through a snowy field.', hypothesis: 'The dogs are asleep indoors.', expected: 'contradiction' },
     ],
   },
-  reranker: { kind: 'ranking', query: 'What is the capital of France?', docs: ['Bananas are rich in potassium.', 'Paris is the capital of France.'], best: 1 },
-  embedder: { kind: 'similarity', anchor: 'The cat sleeps on the sofa.', near: 'A kitten is napping on the couch.', far: 'Stock markets fell sharply today.' },
-  statements: undefined,
+  reranker: {
+    kind: 'ranking',
+    cases: [
+      { query: 'What is the capital of France?', relevant: 'Paris is the capital of France.', irrelevant: 'Bananas are rich in potassium.' },
+      { query: 'How many legs does a spider have?', relevant: 'A spider has eight legs.', irrelevant: 'The stock market closed higher on Friday.' },
+      { query: 'Who wrote Romeo and Juliet?', relevant: 'Romeo and Juliet was written by William Shakespeare.', irrelevant: 'Water boils at 100 degrees Celsius at sea level.' },
+    ],
+  },
+  embedder: {
+    kind: 'similarity',
+    triples: [
+      { anchor: 'The cat sleeps on the sofa.', near: 'A kitten is napping on the couch.', far: 'Stock markets fell sharply today.' },
+      { anchor: 'How do I bake bread at home?', near: 'What is a simple recipe for homemade bread?', far: 'The train to Berlin leaves at noon.' },
+      { anchor: 'The weather is cold and rainy.', near: 'It is a chilly, wet day.', far: 'She scored three goals in the final.' },
+    ],
+  },
+  statements: {
+    kind: 'fluent',
+    items: [
+      { question: 'What is the capital of France?', answer: 'Paris' },
+      { question: 'Who wrote Hamlet?', answer: 'William Shakespeare' },
+    ],
+  },
 };
+
+/** The canary a load runs: the spec's own, else its role's generic one. */
+export const canaryFor = (spec: Pick<ModelSpec, 'role' | 'canary'>): Canary => spec.canary ?? ROLE_CANARIES[spec.role];
 
 /** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
 export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
@@ -36,7 +63,6 @@ export function pinnedUrl(host: string, id: string, revision: string, url: strin
 }
 
 export function specFromEntry(e: RegistryEntry): ModelSpec {
-  const canary = ROLE_CANARIES[e.role];
   return {
     role: e.role,
     id: e.id,
@@ -46,7 +72,6 @@ export function specFromEntry(e: RegistryEntry): ModelSpec {
     ...(e.labels ? { labels: e.labels } : {}),
     ...(e.pooling ? { pooling: e.pooling } : {}),
     ...(e.normalize !== undefined ? { normalize: e.normalize } : {}),
-    ...(canary ? { canary } : {}),
     files: e.files,
     ...(e.sha256 ? { sha256: e.sha256 } : {}),
   };
