@@ -8,6 +8,7 @@
  * reorder float32 reductions; the deviations measured on both projects were ~1e-6 (they are attached to each
  * test as a `max deviation` annotation).
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -160,6 +161,26 @@ test('a random-weight model is refused by its role canary unless "use models wit
   await expect(page.getByTestId('loaded-warnings')).toContainText('without its canary check');
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('verity.model-settings') ?? '{}').skipCanary)).toBe(true);
   expect(errors).toEqual([]);
+});
+
+test('dev server: the Models page opens with no page error (the comlink Remote is kept out of reactive state)', async ({ page }) => {
+  test.skip(projectDevice() !== 'wasm', 'the page, not the device: one project is enough');
+  test.setTimeout(120_000);
+  // Issue 12 item 21: only Svelte's dev build tags reactive values, which called into the worker's comlink proxy.
+  const port = PREVIEW_PORT + 2;
+  const dev = spawn(process.execPath, [join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), '--port', String(port), '--strictPort'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
+  try {
+    await expect(async () => expect((await fetch(`http://localhost:${port}/`)).ok).toBe(true)).toPass({ timeout: 30_000 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`http://localhost:${port}/#/models`);
+    await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('choice-download-nli')).toBeEnabled();
+    expect(errors).toEqual([]);
+  } finally {
+    dev.kill();
+  }
 });
 
 test('reranker: scores match the reference on this project’s device', async ({ page }) => {
