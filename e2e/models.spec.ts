@@ -276,9 +276,22 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   const hub = await hostLoad(page, { role: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', revision: '4ce66096a56eb536b4b9e437f27ef42c24aeae51', source: { kind: 'hub' } });
   expect(hub.ok).toBe(false);
   if (hub.ok) return;
-  expect(hub.error.code).toBe('unavailable');
+  expect(hub.error.code).toBe('network');
   expect(hub.error.message).toContain('https://huggingface.co/');
   expect(blocked.some((u) => u.startsWith('https://huggingface.co/Xenova/nli-deberta-v3-xsmall/resolve/4ce66096a56eb536b4b9e437f27ef42c24aeae51/'))).toBe(true);
+});
+
+test('offline, a download failure names the host and the file and says what to do, with no storage advice', async ({ page }) => {
+  await page.route(/^(?!https?:\/\/localhost[:/]).*/, (route) => route.abort('internetdisconnected'));
+  await open(page);
+  // The default NLI model from the hub (the default settings), through the "Models in use" table.
+  await page.getByTestId('choice-download-nli').click();
+  const note = page.getByTestId('choice-note-nli');
+  await expect(note).toContainText('The NLI model did not load: cannot download Xenova/nli-deberta-v3-xsmall from the hub https://huggingface.co/: could not download', { timeout: 30_000 });
+  await expect(note).toContainText(/could not download [\w./]+ from https:\/\/huggingface\.co\/Xenova\/nli-deberta-v3-xsmall\/resolve\/4ce66096a56eb536b4b9e437f27ef42c24aeae51\//);
+  await expect(note).toContainText('Check that this computer is online and can reach https://huggingface.co/');
+  await expect(note).not.toContainText('private window');
+  await expect(note).not.toContainText('storage');
 });
 
 test('HTML instead of a model file gives a clear error, is not cached, and is fetched again once fixed', async ({ page, request }) => {

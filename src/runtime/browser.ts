@@ -248,9 +248,10 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
   const failed = rejections.find((r) => r.reason === 'fetch-failed');
   if (failed || /Failed to fetch|NetworkError|network error|Load failed|ERR_/i.test(msg)) {
     const where = spec.source.kind === 'mirror' ? `the mirror ${host}` : spec.source.kind === 'hub' ? `the hub ${host}` : host;
+    // Only what is true of a network failure: the host, the file, what to do (nothing about storage).
     return hostError(
-      'unavailable',
-      `cannot download ${spec.id} from ${where}: ${failed?.message ?? msg}. Check the network or the mirror URL (it needs CORS), or import the model folder`,
+      'network',
+      `cannot download ${spec.id} from ${where}: ${failed?.message ?? `a model file could not be fetched (${msg})`}. Check that this computer is online and can reach ${host}${spec.source.kind === 'mirror' ? ' (the mirror must allow CORS)' : ''}, choose a mirror, or import the model folder on the Models page`,
     );
   }
   return null;

@@ -179,7 +179,7 @@ export class ModelHost {
         lastError = this.classify(spec, e, attempt.device, attempt.dtype);
         fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
         // A model the runtime cannot use or cannot find will not load on another device either.
-        if (['unsupported-model', 'not-found', 'bad-response', 'unavailable'].includes(lastError.code)) break;
+        if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable'].includes(lastError.code)) break;
       }
     }
     if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };

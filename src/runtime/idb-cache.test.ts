@@ -195,16 +195,18 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     expect(e).toMatchObject({ code: 'not-found', message: expect.stringContaining('onnx/model.onnx was not imported') });
   });
 
-  it('records a failed download and explains it as unavailable', async () => {
+  it('records a failed download and explains it as a network failure naming the host and the file', async () => {
     const { cache } = setup();
     const f = modelFetch(cache, (async () => {
       throw new TypeError('Failed to fetch');
     }) as typeof fetch);
     await expect(f(url('config.json'))).rejects.toThrow('Failed to fetch');
-    expect(explainFailure(spec(), new TypeError('Failed to fetch'), cache)).toMatchObject({
-      code: 'unavailable',
-      message: expect.stringMatching(/cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json/),
+    const e = explainFailure(spec(), new TypeError('Failed to fetch'), cache);
+    expect(e).toMatchObject({
+      code: 'network',
+      message: expect.stringMatching(/cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json from https:\/\/mirror.test\/owner\/model\/resolve\/.*config.json \(Failed to fetch\)\. Check that this computer is online and can reach https:\/\/mirror.test\//),
     });
+    expect(e!.message).not.toMatch(/private window|storage/);
   });
 
   it('counts the bytes of a model file: a body that ends early is a truncated download and is not cached', async () => {

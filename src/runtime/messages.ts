@@ -68,6 +68,9 @@ export type HostErrorCode =
   | 'canary-failed'
   | 'not-loaded'
   | 'quota'
+  /** A download failed on the way (offline, host unreachable, blocked, timed out): nothing to do with storage. */
+  | 'network'
+  /** The model worker or its storage is unavailable. */
   | 'unavailable';
 
 /** An error as data: crosses the worker boundary intact. */

@@ -89,7 +89,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
     explain(spec, error) {
       const msg = messageOf(error);
       if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
-        return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL` };
+        return { code: 'network', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL` };
       return null;
     },
     verify: (spec) => verifyDownloads(spec, env.cacheDir ?? ''),

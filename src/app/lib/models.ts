@@ -126,6 +126,8 @@ const ADVICE: Readonly<Record<HostErrorCode, string>> = {
   'canary-failed': 'The model gave wrong answers to a known check on this device, so it is not used: choose another model on the Models page.',
   'not-loaded': 'Load the models again.',
   quota: "The browser's storage is full: delete cached models on the Models page or free disk space, then try again.",
+  // The message of a network failure already names the host, the file and what to do.
+  network: '',
   unavailable: 'The model worker or its storage is unavailable (a private window may block storage): reload the page, or try another browser.',
 };
 
@@ -134,7 +136,8 @@ export const adviceFor = (code: HostErrorCode): string => ADVICE[code];
 
 /** One sentence per failure: what happened, then what to do. */
 export function explainLoadError(role: Role, error: Pick<HostError, 'code' | 'message'>): string {
-  return `The ${ROLE_NAMES[role]} model did not load: ${error.message}. ${adviceFor(error.code)}`;
+  const advice = adviceFor(error.code);
+  return `The ${ROLE_NAMES[role]} model did not load: ${error.message}.${advice ? ` ${advice}` : ''}`;
 }
 
 /** Progress of one role's load, in bytes of the whole model. */
