@@ -86,6 +86,17 @@ describe('CLI with a local NLI model folder', () => {
     expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs .*expected entailment.*cpu\/q8: canary failed.*cpu\/fp32: canary failed/);
   });
 
+  it('--model-dir with a typo, or without the model, is a usage error, never a silent download', () => {
+    const typo = run('score', FILE, '--metrics', 'cap', '--model-dir', join(dir, 'modles'), '--mirror', 'http://127.0.0.1:9/');
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/--model-dir .*modles is not a folder/);
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    const empty = run('score', FILE, '--metrics', 'cap', '--model-dir', join(dir, 'empty'), '--mirror', 'http://127.0.0.1:9/');
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/has no Xenova\/nli-deberta-v3-xsmall folder for the NLI model/);
+    expect(empty.stdout).toBe('');
+  });
+
   it('a folder that is not an NLI model is refused with a reason on every row', () => {
     const r = run('score', FILE, '--metrics', 'cap', '--nli-model', 'test/models/tiny-nli-nolabels');
     expect(r.status).toBe(0);

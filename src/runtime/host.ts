@@ -37,7 +37,7 @@ import {
   type Role,
 } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
-import { canaryFor } from './specs.ts';
+import { canaryFor, invalidRef } from './specs.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
 export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
@@ -131,6 +131,8 @@ export class ModelHost {
 
   /** Loads (or reuses) the model for a role. Concurrent identical loads share one promise. */
   load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+    const invalid = invalidRef(spec);
+    if (invalid) return Promise.resolve({ ok: false, error: hostError('invalid-spec', `${spec.id}@${spec.revision}: ${invalid}; nothing was fetched or read`, { modelId: spec.id }) });
     const current = this.sessions.get(spec.role);
     // A model loaded unchecked is not reused for a load that wants the check.
     if (current && current.spec.id === spec.id && current.spec.revision === spec.revision && (spec.device === undefined || spec.device === current.info.device) && (spec.skipCanary || !current.info.canary.skipped))
@@ -179,7 +181,7 @@ export class ModelHost {
         lastError = this.classify(spec, e, attempt.device, attempt.dtype);
         fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
         // A model the runtime cannot use or cannot find will not load on another device either.
-        if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable'].includes(lastError.code)) break;
+        if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(lastError.code)) break;
       }
     }
     if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
@@ -190,9 +192,9 @@ export class ModelHost {
     const extra = { modelId: spec.id, device, dtype };
     const explained = this.adapter.explain?.(spec, e);
     if (explained) return { ...extra, ...explained };
-    if (e && typeof e === 'object' && 'code' in e && (e as HostError).code === 'bad-response' && 'message' in e) return { ...(e as HostError), ...extra };
-    if (e && typeof e === 'object' && 'code' in e && 'message' in e && typeof (e as HostError).code === 'string' && (e as HostError).code === 'unsupported-model')
-      return { ...(e as HostError), ...extra };
+    // A HostError thrown on purpose (by create(), the adapter's prepare or its fetch) keeps its code and message.
+    if (e && typeof e === 'object' && 'code' in e && 'message' in e && ['bad-response', 'unsupported-model', 'invalid-spec', 'network'].includes(String((e as HostError).code)))
+      return hostError((e as HostError).code, (e as HostError).message, extra);
     const msg = messageOf(e);
     if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg)) return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
     if (/Unsupported model type|not supported/i.test(msg)) return hostError('unsupported-model', `${spec.id}: ${msg}`, extra);

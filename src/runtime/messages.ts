@@ -68,6 +68,8 @@ export type HostErrorCode =
   | 'canary-failed'
   | 'not-loaded'
   | 'quota'
+  /** The model id, revision or path is not acceptable (`../`, a typo'd folder, a file that is not a regular file). */
+  | 'invalid-spec'
   /** A download failed on the way (offline, host unreachable, blocked, timed out): nothing to do with storage. */
   | 'network'
   /** The model worker or its storage is unavailable. */

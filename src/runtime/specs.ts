@@ -48,6 +48,26 @@ export const ROLE_CANARIES: Readonly<Record<Role, Canary>> = {
 /** The canary a load runs: the spec's own, else its role's generic one. */
 export const canaryFor = (spec: Pick<ModelSpec, 'role' | 'canary'>): Canary => spec.canary ?? ROLE_CANARIES[spec.role];
 
+/** A hub id segment: letters, digits, `-`, `_`, `.`, starting with a letter or digit (so never `.` or `..`). */
+const ID_SEGMENT = /^[A-Za-z0-9][\w.-]{0,95}$/;
+/** A revision: a commit SHA, a branch or a tag, one path segment, no `..`. */
+const REVISION = /^[A-Za-z0-9][\w.-]{0,127}$/;
+
+/**
+ * Why a model id or revision cannot be used, or null. Ids and revisions become URL paths and disk-cache folders,
+ * so `../`, empty segments, slashes in a revision and other characters are refused before anything is fetched or
+ * read. Local models (`source.kind === 'local'`) may have any id (a folder path in Node, a name in the browser);
+ * their revision is still checked (the browser's cache keys carry it).
+ */
+export function invalidRef(spec: Pick<ModelSpec, 'id' | 'revision' | 'source'>): string | null {
+  const rev = spec.revision;
+  if (!REVISION.test(rev) || rev.includes('..')) return `revision "${rev}" is not a commit, branch or tag name (letters, digits, "-", "_", "."; no "/" or "..")`;
+  if (spec.source.kind === 'local') return spec.id.trim() ? null : 'the model has no id';
+  const segs = spec.id.split('/');
+  if (segs.length > 2 || !segs.every((s) => ID_SEGMENT.test(s) && !s.includes('..'))) return `"${spec.id}" is not a hub id like owner/name (letters, digits, "-", "_", "."; no "..")`;
+  return null;
+}
+
 /** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
 export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
   `${host.endsWith('/') ? host : `${host}/`}${id}/resolve/${encodeURIComponent(revision)}/${file}`;

@@ -126,6 +126,7 @@ const ADVICE: Readonly<Record<HostErrorCode, string>> = {
   'canary-failed': 'The model gave wrong answers to a known check on this device, so it is not used: choose another model on the Models page.',
   'not-loaded': 'Load the models again.',
   quota: "The browser's storage is full: delete cached models on the Models page or free disk space, then try again.",
+  'invalid-spec': 'Check the model id, revision and folder on the Models page.',
   // The message of a network failure already names the host, the file and what to do.
   network: '',
   unavailable: 'The model worker or its storage is unavailable (a private window may block storage): reload the page, or try another browser.',
