@@ -48,7 +48,7 @@ export interface CachedModel {
   lastUsed: number;
 }
 
-export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
+export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'too-large' | 'redirect' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
 
 /** Why a downloaded file was not stored (or could not be downloaded): what explain() tells the user. */
 export interface Rejection {
@@ -170,6 +170,16 @@ export class ModelCache {
     for (const [file, size] of Object.entries(files ?? {})) this.expected.set(fileUrl(host, id, revision, file), size);
     for (const [file, hash] of Object.entries(hashes ?? {})) this.expectedHash.set(fileUrl(host, id, revision, file), hash.toLowerCase());
     for (const [url, r] of this.rejections) if (r.modelId === id) this.rejections.delete(url);
+  }
+
+  /** The host the current model's files come from (set by use()), or null before any load. */
+  host(): string | null {
+    return this.current?.host ?? null;
+  }
+
+  /** The registry size of a file of the current model, if listed. */
+  listedSize(url: string): number | undefined {
+    return this.expected.get(url);
   }
 
   /** Names files under `${host}${id}/resolve/` as files of `id` (listing, deleting). Returns that prefix. */

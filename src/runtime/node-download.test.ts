@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
-import { createNodeHost, parseModelArg, redirectAllowed } from './node.ts';
+import { createNodeHost, parseModelArg } from './node.ts';
+import { redirectAllowed } from './specs.ts';
 import type { ModelSpec } from './messages.ts';
 
 const MODEL = join(DEFAULT_OUT_DIR, 'tiny-nli');

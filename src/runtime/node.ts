@@ -13,7 +13,7 @@ import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
 import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
 import { messageOf } from '../core/errors.ts';
-import { fileUrl, invalidRef, pinnedUrl, specFromEntry } from './specs.ts';
+import { fileUrl, invalidRef, pinnedUrl, redirectAllowed, specFromEntry } from './specs.ts';
 import { looksLikeHtml, SIZE_TOLERANCE } from './idb-cache.ts';
 
 export interface NodeRuntimeOptions {
@@ -59,18 +59,6 @@ export class DownloadError extends Error {
 /** The hub model being loaded (set by prepare): where it comes from, its pinned revision and registry sizes. */
 let current: { host: string; id: string; revision: string; files: Record<string, number> } | null = null;
 let limits: DownloadLimits = { ...DEFAULT_LIMITS };
-
-/**
- * Where a redirect may lead: the chosen host itself, and — only when that host is the hub, https://huggingface.co/
- * — the hub's own file hosts over https (`*.huggingface.co`, `*.hf.co`: its LFS and Xet CDNs). Nothing else: a
- * mirror's redirect to another host is refused.
- */
-export function redirectAllowed(chosenHost: string, target: URL): boolean {
-  const chosen = new URL(chosenHost);
-  if (target.origin === chosen.origin) return true;
-  if (chosen.origin !== 'https://huggingface.co' || target.protocol !== 'https:') return false;
-  return target.hostname === 'huggingface.co' || target.hostname.endsWith('.huggingface.co') || target.hostname.endsWith('.hf.co');
-}
 
 /**
  * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even

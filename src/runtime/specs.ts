@@ -68,6 +68,18 @@ export function invalidRef(spec: Pick<ModelSpec, 'id' | 'revision' | 'source'>):
   return null;
 }
 
+/**
+ * Where a redirect may lead: the chosen host itself, and — only when that host is the hub, https://huggingface.co/
+ * — the hub's own file hosts over https (`*.huggingface.co`, `*.hf.co`: its LFS and Xet CDNs). Nothing else: a
+ * mirror's redirect to another host is refused.
+ */
+export function redirectAllowed(chosenHost: string, target: URL): boolean {
+  const chosen = new URL(chosenHost);
+  if (target.origin === chosen.origin) return true;
+  if (chosen.origin !== 'https://huggingface.co' || target.protocol !== 'https:') return false;
+  return target.hostname === 'huggingface.co' || target.hostname.endsWith('.huggingface.co') || target.hostname.endsWith('.hf.co');
+}
+
 /** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
 export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
   `${host.endsWith('/') ? host : `${host}/`}${id}/resolve/${encodeURIComponent(revision)}/${file}`;
