@@ -9,7 +9,8 @@
  * test as a `max deviation` annotation).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ModelHostApi } from '../workers/model-host.worker.ts';
@@ -442,6 +443,28 @@ test('an imported model folder loads with no network at all', async ({ page, req
   const missing = await hostLoad(page, { role: 'embedder', id: 'never/imported', revision: 'local', source: { kind: 'local' } });
   expect(!missing.ok && missing.error.code).toBe('not-found');
   expect(!missing.ok && missing.error.message).toContain('was not imported');
+});
+
+test('a tokenizer.json with a catastrophic pattern is refused, not left to hang scoring', async ({ page }) => {
+  // A copy of the fixture embedder whose pre-tokenizer adds a pattern with exponential backtracking.
+  const dir = join(mkdtempSync(join(tmpdir(), 'verity-evil-')), 'evil-embedder');
+  cpSync(join(MODELS, 'tiny-embedder'), dir, { recursive: true });
+  const tok = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'));
+  tok.pre_tokenizer = { type: 'Sequence', pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(Boolean) };
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tok));
+  await open(page);
+  await page.getByTestId('model-id').fill('my/evil-embedder');
+  await page.getByTestId('model-role').selectOption('embedder');
+  await page.getByTestId('import-folder').setInputFiles(dir);
+  await expect(page.getByTestId('import-note')).toContainText('as my/evil-embedder@local');
+  await page.getByTestId('skip-canary').check();
+  await page.getByTestId('load-button').click();
+  const error = page.getByTestId('load-error');
+  await expect(error).toHaveAttribute('data-code', 'bad-response', { timeout: 30_000 });
+  await expect(error).toContainText('a pattern in tokenizer.json ("(a+)+$") needs more than 2 s on a short probe text');
+  // The worker is not stuck: the unmodified model loads right after.
+  const ok = await hostLoad(page, spec('embedder', 'tiny-embedder'));
+  expect(ok.ok, JSON.stringify(ok)).toBe(true);
 });
 
 test('delete one cached model, then clear all', async ({ page, request }) => {

@@ -17,7 +17,7 @@ import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { ModelCache, ORIGINAL_LENGTH_HEADER, SIZE_TOLERANCE } from './idb-cache.ts';
-import { fileUrl, redirectAllowed } from './specs.ts';
+import { fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
 
@@ -89,6 +89,42 @@ export interface BrowserRuntimeOptions {
   /** Default hub (https://huggingface.co/). */
   hub?: string;
   cache?: ModelCache;
+  /** Longest a tokenizer.json pattern may take on the probe texts (default 2 s). */
+  tokenizerProbeMs?: number;
+}
+
+/**
+ * The bound on tokenizer pre-processing time, as in the CLI: each regex pattern of the model's tokenizer.json (read
+ * back from the cache) runs on probe texts in a worker of its own, which is terminated after `ms`; a pattern that
+ * needs longer would hang scoring, so the model is refused. Tokenizers without patterns start no worker.
+ */
+async function checkTokenizer(spec: ModelSpec, cache: ModelCache, hub: string, ms: number): Promise<HostError | null> {
+  let patterns: string[];
+  try {
+    const res = await cache.match(fileUrl(hostOf(spec, hub), spec.id, spec.revision, 'tokenizer.json'));
+    patterns = res ? tokenizerPatterns(JSON.parse(await res.text())) : [];
+  } catch {
+    return null; // nothing of ours to read: transformers.js already parsed what it used
+  }
+  if (!patterns.length) return null;
+  const worker = new Worker(new URL('../../workers/regex-probe.worker.ts', import.meta.url), { type: 'module', name: 'regex-probe' });
+  const next = (timeout: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeout);
+      worker.onmessage = () => (clearTimeout(timer), resolve(true));
+      worker.onerror = () => (clearTimeout(timer), resolve(true)); // a probe that cannot run is no hang
+    });
+  try {
+    if (!(await next(10_000))) return null; // the probe worker did not start: no verdict
+    for (const pattern of patterns) {
+      const done = next(ms);
+      worker.postMessage({ pattern, probes: TOKENIZER_PROBES });
+      if (!(await done)) return slowPattern(spec, pattern, ms);
+    }
+    return null;
+  } finally {
+    worker.terminate();
+  }
 }
 
 /** Threads for the WASM backend: needs SharedArrayBuffer, i.e. a cross-origin isolated page. */
@@ -261,12 +297,13 @@ export function browserAdapter(opts: BrowserRuntimeOptions = {}): RuntimeAdapter
     explain(spec, error) {
       return explainFailure(spec, error, cache, hub);
     },
-    verify(spec) {
+    async verify(spec) {
       // transformers.js uses a download even when the cache refused to store it: a file whose hash the registry
       // pins and which does not match is refused with the model. (A size off the registry's rounded value only
       // keeps the file out of the cache: some registry sizes are approximate.)
       const wrong = cache.rejectionsFor(spec.id).find((r) => r.reason === 'hash-mismatch');
-      return wrong ? hostError('bad-response', `${wrong.message}; the model was not used`) : null;
+      if (wrong) return hostError('bad-response', `${wrong.message}; the model was not used`);
+      return checkTokenizer(spec, cache, hub, opts.tokenizerProbeMs ?? 2000);
     },
   };
 }

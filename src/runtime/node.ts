@@ -13,7 +13,7 @@ import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
 import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
 import { messageOf } from '../core/errors.ts';
-import { fileUrl, invalidRef, pinnedUrl, redirectAllowed, specFromEntry } from './specs.ts';
+import { fileUrl, invalidRef, pinnedUrl, probePattern, redirectAllowed, slowPattern, specFromEntry, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
 import { looksLikeHtml, SIZE_TOLERANCE } from './idb-cache.ts';
 
 export interface NodeRuntimeOptions {
@@ -289,20 +289,6 @@ export function checkLocalFolder(dir: string): void {
   walk(dir, 0);
 }
 
-/** Inputs on which a catastrophic (exponential backtracking) pattern takes seconds: long runs with a bad end. */
-const PROBES = ['a'.repeat(64) + '!', ' '.repeat(64) + 'a', '1'.repeat(64) + 'x', 'a1 '.repeat(40) + '\u0000', 'ab'.repeat(48) + '\n'];
-
-/** Every `Regex` pattern in a tokenizer.json (normalizers, pre-tokenizers, decoders). */
-function tokenizerPatterns(json: unknown, out: string[] = []): string[] {
-  if (Array.isArray(json)) for (const x of json) tokenizerPatterns(x, out);
-  else if (json && typeof json === 'object')
-    for (const [k, v] of Object.entries(json)) {
-      if (k === 'Regex' && typeof v === 'string') out.push(v);
-      else if (k !== 'vocab' && k !== 'merges') tokenizerPatterns(v, out);
-    }
-  return out;
-}
-
 /**
  * A bound on the tokenizer's pre-processing time: each regex pattern of tokenizer.json is run on probe inputs in a
  * separate V8 context with a time limit, before any data is tokenized. A pattern that needs longer than `ms` (a
@@ -318,14 +304,10 @@ export function checkTokenizer(spec: ModelSpec, cacheDir: string, ms: number): H
   }
   for (const pattern of tokenizerPatterns(json)) {
     try {
-      runInNewContext(
-        `let re; try { re = new RegExp(p, 'gu'); } catch { try { re = new RegExp(p, 'g'); } catch { re = null; } } if (re) for (const s of probes) { s.match(re); s.split(re); }`,
-        { p: pattern, probes: PROBES },
-        { timeout: ms },
-      );
+      runInNewContext(`(${probePattern.toString()})(p, probes)`, { p: pattern, probes: TOKENIZER_PROBES }, { timeout: ms });
     } catch (e) {
       if ((e as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') continue;
-      return hostError('bad-response', `${spec.id}: a pattern in tokenizer.json (${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}) needs more than ${ms / 1000} s on a short probe text (catastrophic backtracking), so tokenizing real answers could hang; the model was not used`);
+      return slowPattern(spec, pattern, ms);
     }
   }
   return null;

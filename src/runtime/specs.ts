@@ -1,5 +1,5 @@
 /** Registry entries → load specs (with their canaries), shared by the worker and Node. */
-import type { Canary, ModelSpec } from './messages.ts';
+import { hostError, type Canary, type HostError, type ModelSpec } from './messages.ts';
 import type { RegistryEntry, Role } from './registry.ts';
 
 /**
@@ -79,6 +79,39 @@ export function redirectAllowed(chosenHost: string, target: URL): boolean {
   if (chosen.origin !== 'https://huggingface.co' || target.protocol !== 'https:') return false;
   return target.hostname === 'huggingface.co' || target.hostname.endsWith('.huggingface.co') || target.hostname.endsWith('.hf.co');
 }
+
+/** Inputs on which a catastrophic (exponential backtracking) pattern takes seconds: long runs with a bad end. */
+export const TOKENIZER_PROBES: readonly string[] = ['a'.repeat(64) + '!', ' '.repeat(64) + 'a', '1'.repeat(64) + 'x', 'a1 '.repeat(40) + '\u0000', 'ab'.repeat(48) + '\n'];
+
+/** Every `Regex` pattern in a tokenizer.json (normalizers, pre-tokenizers, decoders). */
+export function tokenizerPatterns(json: unknown, out: string[] = []): string[] {
+  if (Array.isArray(json)) for (const x of json) tokenizerPatterns(x, out);
+  else if (json && typeof json === 'object')
+    for (const [k, v] of Object.entries(json)) {
+      if (k === 'Regex' && typeof v === 'string') out.push(v);
+      else if (k !== 'vocab' && k !== 'merges') tokenizerPatterns(v, out);
+    }
+  return out;
+}
+
+/** Runs one pattern as the tokenizer library would (flags gu, else g) on the probes. Self-contained: it is also run by source text. */
+export function probePattern(p: string, probes: readonly string[]): void {
+  let re: RegExp | null;
+  try {
+    re = new RegExp(p, 'gu');
+  } catch {
+    try {
+      re = new RegExp(p, 'g');
+    } catch {
+      re = null;
+    }
+  }
+  if (re) for (const s of probes) (s.match(re), s.split(re));
+}
+
+/** The refusal of a model whose tokenizer pattern did not finish on the probes within `ms`. */
+export const slowPattern = (spec: Pick<ModelSpec, 'id'>, pattern: string, ms: number): HostError =>
+  hostError('bad-response', `${spec.id}: a pattern in tokenizer.json (${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}) needs more than ${ms / 1000} s on a short probe text (catastrophic backtracking), so tokenizing real answers could hang; the model was not used`);
 
 /** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
 export const fileUrl = (host: string, id: string, revision: string, file: string): string =>
