@@ -176,6 +176,9 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
     }
     expect(requests).toEqual([]);
     expect(() => parseModelArg('nli', 'owner/name@../../x')).toThrow(/revision "..\/..\/x" is not a commit/);
+    expect(parseModelArg('nli', 'nli-small@' + 'c'.repeat(40))).toMatchObject({ id: 'Xenova/nli-deberta-v3-small', revision: 'c'.repeat(40) });
+    // Another role's registry key is not a model for this role.
+    expect(() => parseModelArg('nli', 'rerank-minilm-l6')).toThrow(/neither a folder, a registry key/);
   });
 
   it('a FIFO or a device in a model folder is refused instead of hanging', async () => {

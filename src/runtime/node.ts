@@ -354,6 +354,7 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
   if (invalid) throw new Error(invalid);
   const entry = lookup(id, { role });
   if (entry && revision === undefined) return specFromEntry(entry);
-  if (!/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
-  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id, revision: revision ?? 'main' };
+  if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
+  // A registry key with a revision (nli-small@<sha>) names the entry's hub id at that revision.
+  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id: entry?.id ?? id, revision: revision ?? 'main' };
 }
