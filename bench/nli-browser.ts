@@ -159,7 +159,7 @@ async function runOnPage(page: Page, spec: BrowserRunSpec, modelName: string): P
     async ({ device, dtype, threads, modelName, mirror, warm }) => {
       const api = (globalThis as unknown as { __verityModels: Api }).__verityModels;
       const used = threads === null ? (await api.probe()).threads : await api.setWasmThreads(threads);
-      const r = await api.load({ role: 'nli', id: modelName, revision: 'main', source: { kind: 'mirror', url: mirror }, device, dtypes: { [device]: [dtype] } });
+      const r = await api.load({ role: 'nli', id: modelName, revision: 'main', source: { kind: 'mirror', url: mirror }, device, dtypes: { [device]: [dtype] }, skipCanary: true });
       if (!r.ok) return { error: r.error!.message };
       const w = await api.nli(warm); // warm-up (WebGPU compiles its shaders here)
       if (!w.ok) return { error: w.error!.message };

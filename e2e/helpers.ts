@@ -41,12 +41,16 @@ export async function finish(page: Page, screenshot: string, watch: Watch): Prom
   expect(watch.errors).toEqual([]);
 }
 
-/** Model choices as the Models page stores them: the tiny fixture models from the test mirror. Call before open(). */
+/**
+ * Model choices as the Models page stores them: the tiny fixture models from the test mirror, with "use models
+ * without their check" ticked (random weights fail every canary: the same switch a user flips). Call before open().
+ */
 export async function useTestModels(page: Page): Promise<void> {
   const choice = (id: string) => ({ id, revision: REV });
   const settings = {
     source: { kind: 'mirror', url: `http://localhost:${MIRROR_PORT}/` },
     choices: { nli: choice('tiny-nli'), reranker: choice('tiny-reranker'), embedder: choice('tiny-embedder'), statements: choice('tiny-t5') },
+    skipCanary: true,
   };
   await page.addInitScript((s) => localStorage.setItem('verity.model-settings', s), JSON.stringify(settings));
 }

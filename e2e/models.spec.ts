@@ -8,7 +8,9 @@
  * reorder float32 reductions; the deviations measured on both projects were ~1e-6 (they are attached to each
  * test as a `max deviation` annotation).
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ModelHostApi } from '../workers/model-host.worker.ts';
@@ -35,7 +37,8 @@ interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
 const nliRow = (c: NliCase) => [c.probs_by_label.entailment, c.probs_by_label.neutral, c.probs_by_label.contradiction];
 
-const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, ...extra });
+/** A fixture model from the mirror. Random weights fail every canary, so they go through the user's switch (skipCanary). */
+const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, skipCanary: true, ...extra });
 
 // ---------- mirror control ----------
 
@@ -77,7 +80,9 @@ function maxDeviation(got: number[][], want: number[][], device: string = projec
   return worst;
 }
 
-async function loadFromUi(page: Page, role: Role, id: string) {
+/** Loads a fixture model from the panel, with "use models without their check" ticked unless `checked`. */
+async function loadFromUi(page: Page, role: Role, id: string, checked = false) {
+  await page.getByTestId('skip-canary').setChecked(!checked);
   await page.getByTestId('model-source').selectOption('mirror');
   await page.getByTestId('mirror-url').fill(MIRROR);
   await page.getByTestId('model-role').selectOption(role);
@@ -114,7 +119,7 @@ test('NLI from the mirror through the panel: byte progress, device, and the NLI 
   await loadFromUi(page, 'nli', 'tiny-nli');
   await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
   await expect(page.getByTestId('loaded-dtype')).toHaveText('fp32');
-  await expect(page.getByTestId('loaded-canary')).toContainText('none');
+  await expect(page.getByTestId('loaded-canary')).toHaveAttribute('data-status', 'skipped');
   // Byte progress: the last report covers the model's files (config.json and the fp32 ONNX file).
   const bytes = page.getByTestId('load-bytes');
   const total = sizes('tiny-nli')['config.json']! + sizes('tiny-nli')['onnx/model.onnx']!;
@@ -137,6 +142,46 @@ test('NLI from the mirror through the panel: byte progress, device, and the NLI 
   await expect(cached).toHaveAttribute('data-model', 'tiny-nli');
   await page.getByTestId('models-panel').screenshot({ path: test.info().outputPath('models-panel.png') });
   expect(errors).toEqual([]);
+});
+
+test('a random-weight model is refused by its role canary unless "use models without their check" is ticked', async ({ page }) => {
+  const errors: string[] = [];
+  await open(page, errors);
+  await loadFromUi(page, 'nli', 'tiny-nli', true);
+  const error = page.getByTestId('load-error');
+  await expect(error).toHaveAttribute('data-code', 'canary-failed', { timeout: 30_000 });
+  await expect(error).toContainText(/gives wrong outputs on .*expected (entailment|contradiction)/);
+  await expect(page.getByTestId('loaded')).toHaveCount(0);
+  // Nothing was loaded: the NLI check has no model to run.
+  await page.getByTestId('nli-check').click();
+  await expect(page.getByTestId('nli-error')).toContainText('no nli model is loaded');
+
+  // The setting is saved, so every page uses it; the load then says the check was skipped.
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  await expect(page.getByTestId('loaded-canary')).toHaveAttribute('data-status', 'skipped', { timeout: 30_000 });
+  await expect(page.getByTestId('loaded-warnings')).toContainText('without its canary check');
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('verity.model-settings') ?? '{}').skipCanary)).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('dev server: the Models page opens with no page error (the comlink Remote is kept out of reactive state)', async ({ page }) => {
+  test.skip(projectDevice() !== 'wasm', 'the page, not the device: one project is enough');
+  test.setTimeout(120_000);
+  // Issue 12 item 21: only Svelte's dev build tags reactive values, which called into the worker's comlink proxy.
+  const port = PREVIEW_PORT + 2;
+  const dev = spawn(process.execPath, [join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), '--port', String(port), '--strictPort'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
+  try {
+    await expect(async () => expect((await fetch(`http://localhost:${port}/`)).ok).toBe(true)).toPass({ timeout: 30_000 });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`http://localhost:${port}/#/models`);
+    await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('choice-download-nli')).toBeEnabled();
+    expect(errors).toEqual([]);
+  } finally {
+    dev.kill();
+  }
 });
 
 test('reranker: scores match the reference on this project’s device', async ({ page }) => {
@@ -187,7 +232,7 @@ test('after a reload the model loads from IndexedDB with zero requests to the mi
   await open(page);
   const c = nliCases[1]!;
   const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [nliRow(c)], tolerance: TOLERANCE };
-  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary });
+  const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary, skipCanary: false });
   const first = await hostLoad(page, s);
   expect(first.ok && first.value.canary?.passed, JSON.stringify(first)).toBe(true);
   expect((await mirrorLog(request)).filter((r) => r.path.includes('/resolve/')).length).toBeGreaterThan(0);
@@ -232,9 +277,22 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   const hub = await hostLoad(page, { role: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', revision: '4ce66096a56eb536b4b9e437f27ef42c24aeae51', source: { kind: 'hub' } });
   expect(hub.ok).toBe(false);
   if (hub.ok) return;
-  expect(hub.error.code).toBe('unavailable');
+  expect(hub.error.code).toBe('network');
   expect(hub.error.message).toContain('https://huggingface.co/');
   expect(blocked.some((u) => u.startsWith('https://huggingface.co/Xenova/nli-deberta-v3-xsmall/resolve/4ce66096a56eb536b4b9e437f27ef42c24aeae51/'))).toBe(true);
+});
+
+test('offline, a download failure names the host and the file and says what to do, with no storage advice', async ({ page }) => {
+  await page.route(/^(?!https?:\/\/localhost[:/]).*/, (route) => route.abort('internetdisconnected'));
+  await open(page);
+  // The default NLI model from the hub (the default settings), through the "Models in use" table.
+  await page.getByTestId('choice-download-nli').click();
+  const note = page.getByTestId('choice-note-nli');
+  await expect(note).toContainText('The NLI model did not load: cannot download Xenova/nli-deberta-v3-xsmall from the hub https://huggingface.co/: could not download', { timeout: 30_000 });
+  await expect(note).toContainText(/could not download [\w./]+ from https:\/\/huggingface\.co\/Xenova\/nli-deberta-v3-xsmall\/resolve\/4ce66096a56eb536b4b9e437f27ef42c24aeae51\//);
+  await expect(note).toContainText('Check that this computer is online and can reach https://huggingface.co/');
+  await expect(note).not.toContainText('private window');
+  await expect(note).not.toContainText('storage');
 });
 
 test('HTML instead of a model file gives a clear error, is not cached, and is fetched again once fixed', async ({ page, request }) => {
@@ -369,6 +427,7 @@ test('an imported model folder loads with no network at all', async ({ page, req
   await page.getByTestId('import-folder').setInputFiles(join(MODELS, 'tiny-embedder'));
   await expect(page.getByTestId('import-note')).toContainText('as my/tiny-embedder@local');
   await expect(page.getByTestId('model-source')).toHaveValue('local');
+  await page.getByTestId('skip-canary').check();
   await page.getByTestId('load-button').click();
   await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
   const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
@@ -384,6 +443,28 @@ test('an imported model folder loads with no network at all', async ({ page, req
   const missing = await hostLoad(page, { role: 'embedder', id: 'never/imported', revision: 'local', source: { kind: 'local' } });
   expect(!missing.ok && missing.error.code).toBe('not-found');
   expect(!missing.ok && missing.error.message).toContain('was not imported');
+});
+
+test('a tokenizer.json with a catastrophic pattern is refused, not left to hang scoring', async ({ page }) => {
+  // A copy of the fixture embedder whose pre-tokenizer adds a pattern with exponential backtracking.
+  const dir = join(mkdtempSync(join(tmpdir(), 'verity-evil-')), 'evil-embedder');
+  cpSync(join(MODELS, 'tiny-embedder'), dir, { recursive: true });
+  const tok = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'));
+  tok.pre_tokenizer = { type: 'Sequence', pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(Boolean) };
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tok));
+  await open(page);
+  await page.getByTestId('model-id').fill('my/evil-embedder');
+  await page.getByTestId('model-role').selectOption('embedder');
+  await page.getByTestId('import-folder').setInputFiles(dir);
+  await expect(page.getByTestId('import-note')).toContainText('as my/evil-embedder@local');
+  await page.getByTestId('skip-canary').check();
+  await page.getByTestId('load-button').click();
+  const error = page.getByTestId('load-error');
+  await expect(error).toHaveAttribute('data-code', 'bad-response', { timeout: 30_000 });
+  await expect(error).toContainText('a pattern in tokenizer.json ("(a+)+$") needs more than 2 s on a short probe text');
+  // The worker is not stuck: the unmodified model loads right after.
+  const ok = await hostLoad(page, spec('embedder', 'tiny-embedder'));
+  expect(ok.ok, JSON.stringify(ok)).toBe(true);
 });
 
 test('delete one cached model, then clear all', async ({ page, request }) => {

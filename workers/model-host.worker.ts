@@ -12,11 +12,11 @@ import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/r
 import type { CachedModel } from '../src/runtime/idb-cache.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
 import { hostError, type HostResult, type LoadedModel, type LoadProgress, type ModelSpec, type ProbeInfo, type Role } from '../src/runtime/messages.ts';
+import { messageOf } from '../src/core/errors.ts';
 
 const { host, cache } = createBrowserHost();
 void cache.sweep().catch(() => undefined);
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** Runs a cache operation; a failure (IndexedDB unavailable, …) comes back as data. */
 async function attempt<T>(what: string, run: () => Promise<T>): Promise<HostResult<T>> {
   try {

@@ -1,7 +1,8 @@
 /**
  * The CLI with model-backed metrics on the project's tiny fixture models (test/models, from the global setup):
  * --nli-model with a local folder, calibrating nli_lex, the statements and explain commands.
- * The tiny models have random weights, so these tests check plumbing and provenance, not judgement quality.
+ * The tiny models have random weights, so these tests check plumbing and provenance, not judgement quality; they
+ * fail every role's canary, so they run with --skip-canary, the switch a user flips for an unchecked model.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -19,13 +20,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('CLI with a local NLI model folder', () => {
   it('scores CAP / hierarchy / taxonomy offline and records the model, device and dtype per row', () => {
-    const r = run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI);
+    const r = run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI, '--skip-canary');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/nli model .*tiny-nli@local on cpu\/fp32/);
+    expect(r.stderr).toMatch(/nli model .*tiny-nli@local on cpu\/fp32 \(canary: not checked/);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) {
-      expect(row.models.nli).toMatchObject({ revision: 'local', device: 'cpu', dtype: 'fp32' });
+      expect(row.models.nli).toMatchObject({ revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' });
       expect(row.metrics.cap.score).toBeGreaterThanOrEqual(0);
       expect(row.metrics.cap.score).toBeLessThanOrEqual(1);
       expect(row.metrics.cap.details.nli_source).toBe('model');
@@ -33,19 +34,38 @@ describe('CLI with a local NLI model folder', () => {
       expect(typeof row.metrics.taxonomy.class).toBe('string');
     }
     // The same run twice gives byte-identical output.
-    expect(run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI).stdout).toBe(r.stdout);
+    expect(run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI, '--skip-canary').stdout).toBe(r.stdout);
+  });
+
+  it('without --skip-canary a random-weight model folder is refused with the reason, and no row gets a score from it', () => {
+    const r = run('score', FILE, '--metrics', 'exact_match,cap', '--nli-model', NLI);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(6);
+    for (const row of rows) {
+      expect(row.metrics.exact_match.score).not.toBeNull();
+      expect(row.metrics.cap.score).toBeNull();
+      expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs on cpu\/fp32: pair \d: expected (entailment|contradiction).*--skip-canary/);
+      expect(row.models).toBeUndefined();
+    }
+  });
+
+  it('evaluate --json records the skipped check with the models', () => {
+    const r = run('evaluate', FILE, '--metrics', 'cap', '--nli-model', NLI, '--skip-canary', '--json', '--resamples', '0');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).models.nli).toMatchObject({ revision: 'local', canary: 'skipped' });
   });
 
   it('calibrates nli_lex weights and applies them with --calibration', () => {
     const cal = join(dir, 'nli_lex.json');
-    const c = run('calibrate', FILE, '--metric', 'nli_lex', '--nli-model', NLI, '--out', cal);
+    const c = run('calibrate', FILE, '--metric', 'nli_lex', '--nli-model', NLI, '--skip-canary', '--out', cal);
     expect(c.status, c.stderr).toBe(0);
     const json = JSON.parse(readFileSync(cal, 'utf8'));
     expect(json.metric).toBe('nli_lex');
     for (const k of ['se', 'lm', 'bias']) expect(Number.isFinite(json.nliLex[k])).toBe(true);
     // lm (gold contained in the answer) separates these six rows, so the fitted lm weight is positive.
     expect(json.nliLex.lm).toBeGreaterThan(0);
-    const s = run('score', FILE, '--metrics', 'nli_lex', '--nli-model', NLI, '--calibration', cal);
+    const s = run('score', FILE, '--metrics', 'nli_lex', '--nli-model', NLI, '--skip-canary', '--calibration', cal);
     expect(s.status, s.stderr).toBe(0);
     const rows = s.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const labels = readFileSync(join(ROOT, FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l).label);
@@ -64,6 +84,17 @@ describe('CLI with a local NLI model folder', () => {
     const row = JSON.parse(r.stdout.trim().split('\n')[0]!);
     expect(row.metrics.cap.score).toBeNull();
     expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs .*expected entailment.*cpu\/q8: canary failed.*cpu\/fp32: canary failed/);
+  });
+
+  it('--model-dir with a typo, or without the model, is a usage error, never a silent download', () => {
+    const typo = run('score', FILE, '--metrics', 'cap', '--model-dir', join(dir, 'modles'), '--mirror', 'http://127.0.0.1:9/');
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/--model-dir .*modles is not a folder/);
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    const empty = run('score', FILE, '--metrics', 'cap', '--model-dir', join(dir, 'empty'), '--mirror', 'http://127.0.0.1:9/');
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/has no Xenova\/nli-deberta-v3-xsmall folder for the NLI model/);
+    expect(empty.stdout).toBe('');
   });
 
   it('a folder that is not an NLI model is refused with a reason on every row', () => {
@@ -85,7 +116,7 @@ describe('statements and explain', () => {
   });
 
   it('explain shows every metric for one example, model metrics with their reason', () => {
-    const r = run('explain', '--question', 'How many legs does a spider have?', '--gold', '8', '--gold', 'eight legs', '--candidate', 'A spider has eight legs.', '--json', '--nli-model', NLI, '--mirror', 'http://127.0.0.1:9/');
+    const r = run('explain', '--question', 'How many legs does a spider have?', '--gold', '8', '--gold', 'eight legs', '--candidate', 'A spider has eight legs.', '--json', '--nli-model', NLI, '--skip-canary', '--mirror', 'http://127.0.0.1:9/');
     expect(r.status, r.stderr).toBe(0);
     const rec = JSON.parse(r.stdout);
     expect(rec.gold).toEqual(['8', 'eight legs']);

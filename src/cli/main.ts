@@ -18,6 +18,10 @@ import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, typ
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass, type Label } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { registerCompare } from './compare.ts';
+import { messageOf } from '../core/errors.ts';
+import { ROLE_TABLE, ROLES, type Role } from '../runtime/registry.ts';
+import type { LoadedModel, ModelSpec } from '../runtime/messages.ts';
+import type { ModelRecord } from '../runtime/context.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 interface CommonOptions {
@@ -36,6 +40,7 @@ interface CommonOptions {
   mirror?: string;
   modelCache?: string;
   modelDir?: string;
+  skipCanary?: boolean;
 }
 
 // ---------- models ----------
@@ -44,36 +49,34 @@ interface CommonOptions {
  * The model capabilities the chosen metrics need, backed by the Node model host. Loaded lazily: rows that carry
  * their own NLI probabilities never load a model. The runtime is imported only when a model metric is used.
  */
-async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<ModelContext & { provenance?: Record<string, unknown> }> {
+async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<ModelContext & { provenance?: Record<string, LoadedModel> }> {
   const needs = new Set(metrics.filter(isBatchMetric).flatMap((m) => [...m.needs]));
   if (needs.size === 0 && !o.statementModel) return {};
   const { createNodeHost, parseModelArg } = await import('../runtime/node.ts');
   const { hostContext } = await import('../runtime/context.ts');
-  const spec = (role: Parameters<typeof parseModelArg>[0], arg: string | undefined, flag: string) => {
+  const given: Record<Role, string | undefined> = { nli: o.nliModel, reranker: o.rankerModel, embedder: o.embedderModel, statements: o.statementModel };
+  const specs: Partial<Record<Role, ModelSpec>> = {};
+  for (const role of ROLES) {
+    // Statements come from the instant rule writer unless a model is asked for.
+    if (role === 'statements' ? !o.statementModel : !needs.has(ROLE_TABLE[role].capability)) continue;
     try {
-      return parseModelArg(role, arg, o.modelDir);
+      specs[role] = { ...parseModelArg(role, given[role], o.modelDir), ...(o.skipCanary ? { skipCanary: true } : {}) };
     } catch (e) {
-      throw new VerityError(`${flag}: ${(e as Error).message}`, 'usage');
+      throw new VerityError(`${ROLE_TABLE[role].cliFlag}: ${messageOf(e)}`, 'usage');
     }
-  };
-  const specs: Parameters<typeof hostContext>[1] = {};
-  if (needs.has('nli')) specs.nli = spec('nli', o.nliModel, '--nli-model');
-  if (needs.has('ranker')) specs.reranker = spec('reranker', o.rankerModel, '--ranker-model');
-  if (needs.has('embedder')) specs.embedder = spec('embedder', o.embedderModel, '--embedder-model');
-  // Statements come from the instant rule writer unless a model is asked for.
-  if (o.statementModel) specs.statements = spec('statements', o.statementModel, '--statement-model');
+  }
   const host = createNodeHost({ ...(o.modelCache ? { cacheDir: o.modelCache } : {}), ...(o.mirror ? { mirror: o.mirror } : {}) });
   return hostContext(host, specs, {
     onLoaded: (info) =>
-      say(`${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype}${info.canary ? ` (canary: ${info.canary.detail})` : ''}${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`),
+      say(`${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype} (canary: ${info.canary.detail})${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`),
   });
 }
 
-/** The models a row was scored with, for the output. */
-function usedModels(ctx: { provenance?: Record<string, unknown> }): Record<string, unknown> | undefined {
-  const p = ctx.provenance as Record<string, { id: string; revision: string; device: string; dtype: string }> | undefined;
-  if (!p || Object.keys(p).length === 0) return undefined;
-  return Object.fromEntries(Object.entries(p).map(([role, i]) => [role, { id: i.id, revision: i.revision, device: i.device, dtype: i.dtype }]));
+/** The models a row was scored with (id, revision, device, dtype, canary passed or skipped), for the output. */
+async function usedModels(ctx: { provenance?: Record<string, LoadedModel> }): Promise<Record<string, ModelRecord> | undefined> {
+  if (!ctx.provenance) return undefined;
+  const { modelRecords } = await import('../runtime/context.ts');
+  return modelRecords(ctx.provenance);
 }
 
 // ---------- input ----------
@@ -189,11 +192,11 @@ async function scoreFile(
   file: string,
   metrics: AnyMetric[],
   o: CommonOptions,
-  onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, unknown> }) => Promise<void>,
+  onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
   /** Rows to score (default: all). */
   keep: (r: QaRow) => boolean = () => true,
 ): Promise<{ skipped: number }> {
-  let ctx: (ModelContext & { provenance?: Record<string, unknown> }) | undefined;
+  let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
   let long = 0;
@@ -232,7 +235,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string }): Prom
   active = sink;
   try {
     await scoreFile(file, metrics, o, async (rows, results, ctx) => {
-      const models = usedModels(ctx);
+      const models = await usedModels(ctx);
       await sink.write(rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) })));
     });
     await sink.close();
@@ -346,7 +349,7 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
   let models: Record<string, unknown> | undefined;
   const { skipped } = await scoreFile(file, metrics, o, async (rows, results, ctx) => {
     cols.add(rows, results);
-    models = usedModels(ctx);
+    models = await usedModels(ctx);
   });
   if (!cols.labels.some((l) => l)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
   const json = agreementJson(agreementSummaryOfColumns(cols, metrics, { seed, resamples }), skipped);
@@ -483,6 +486,7 @@ function common(cmd: Command): Command {
     .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
     .option('--model-dir <dir>', 'a folder of local model copies: DIR/<hub id>/ is used for a role given no model (works offline)')
     .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
+    .option('--skip-canary', 'use the models without their canary check (every output row records that the check was skipped)')
     .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
     .option('--progress', 'always show the progress bar')
     .option('--no-progress', 'never show the progress bar');

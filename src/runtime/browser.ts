@@ -16,9 +16,10 @@ import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
-import { fileUrl } from './specs.ts';
+import { ModelCache, ORIGINAL_LENGTH_HEADER, SIZE_TOLERANCE } from './idb-cache.ts';
+import { fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
+import { messageOf } from '../core/errors.ts';
 
 export const HUB = 'https://huggingface.co/';
 /**
@@ -30,7 +31,6 @@ export const LOCAL_HOST = 'https://local-import.invalid/';
 export const ORT_FILES = { mjs: ortMjsUrl, wasm: ortWasmUrl } as const;
 
 const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const absolute = (u: string) => new URL(u, globalThis.location?.href).href;
 
 export function hostOf(spec: ModelSpec, hub = HUB): string {
@@ -89,6 +89,42 @@ export interface BrowserRuntimeOptions {
   /** Default hub (https://huggingface.co/). */
   hub?: string;
   cache?: ModelCache;
+  /** Longest a tokenizer.json pattern may take on the probe texts (default 2 s). */
+  tokenizerProbeMs?: number;
+}
+
+/**
+ * The bound on tokenizer pre-processing time, as in the CLI: each regex pattern of the model's tokenizer.json (read
+ * back from the cache) runs on probe texts in a worker of its own, which is terminated after `ms`; a pattern that
+ * needs longer would hang scoring, so the model is refused. Tokenizers without patterns start no worker.
+ */
+async function checkTokenizer(spec: ModelSpec, cache: ModelCache, hub: string, ms: number): Promise<HostError | null> {
+  let patterns: string[];
+  try {
+    const res = await cache.match(fileUrl(hostOf(spec, hub), spec.id, spec.revision, 'tokenizer.json'));
+    patterns = res ? tokenizerPatterns(JSON.parse(await res.text())) : [];
+  } catch {
+    return null; // nothing of ours to read: transformers.js already parsed what it used
+  }
+  if (!patterns.length) return null;
+  const worker = new Worker(new URL('../../workers/regex-probe.worker.ts', import.meta.url), { type: 'module', name: 'regex-probe' });
+  const next = (timeout: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeout);
+      worker.onmessage = () => (clearTimeout(timer), resolve(true));
+      worker.onerror = () => (clearTimeout(timer), resolve(true)); // a probe that cannot run is no hang
+    });
+  try {
+    if (!(await next(10_000))) return null; // the probe worker did not start: no verdict
+    for (const pattern of patterns) {
+      const done = next(ms);
+      worker.postMessage({ pattern, probes: TOKENIZER_PROBES });
+      if (!(await done)) return slowPattern(spec, pattern, ms);
+    }
+    return null;
+  } finally {
+    worker.terminate();
+  }
 }
 
 /** Threads for the WASM backend: needs SharedArrayBuffer, i.e. a cross-origin isolated page. */
@@ -97,12 +133,23 @@ export function wasmThreads(): number {
   return Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
 }
 
+/** Bounds on every model download in the browser (the same defaults as the CLI's, with a 2 GiB cap: WASM's heap is 4 GiB). */
+export interface DownloadLimits {
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxFileBytes: number;
+}
+export const BROWSER_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 2 * 1024 ** 3 };
+
 /**
  * fetch for transformers.js: answers local-import lookups that missed the cache with 404, asks for the pinned
- * revision where transformers.js asks for `main`, records failed downloads, and counts the bytes of model files
- * so a connection closed early is reported as a truncated download.
+ * revision where transformers.js asks for `main`, records failed downloads, and watches the body of every model
+ * file: a connection closed early is a truncated download; a host that sends no headers within the connect
+ * timeout or no bytes within the idle timeout is abandoned; a body over the cap (the registry size, else
+ * maxFileBytes) is stopped; a redirect the page followed to a host other than the chosen one (the hub may
+ * only send files to its own *.huggingface.co / *.hf.co hosts) is refused before its bytes are used.
  */
-export function modelFetch(cache: ModelCache, base: typeof fetch): (input: string | URL, init?: RequestInit) => Promise<Response> {
+export function modelFetch(cache: ModelCache, base: typeof fetch, limits: DownloadLimits = BROWSER_LIMITS): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const url = cache.resolve(typeof input === 'string' ? input : input.href);
     const model = cache.describe(url);
@@ -110,37 +157,70 @@ export function modelFetch(cache: ModelCache, base: typeof fetch): (input: strin
       if (model) cache.reject(url, 'missing', `${model.file} was not imported`);
       return new Response(`${model?.file ?? url} was not imported`, { status: 404, statusText: 'Not imported' });
     }
+    const ctl = new AbortController();
+    init?.signal?.addEventListener('abort', () => ctl.abort(init.signal!.reason));
+    const connect = setTimeout(() => ctl.abort(new Error(`no answer within ${limits.connectTimeoutMs / 1000} s`)), limits.connectTimeoutMs);
     let res: Response;
     try {
-      res = await base(url, init);
+      res = await base(url, { ...init, signal: ctl.signal });
     } catch (e) {
-      if (model) cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)})`);
+      const why = ctl.signal.aborted && ctl.signal.reason instanceof Error ? ctl.signal.reason.message : messageOf(e);
+      if (model) cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${why})`);
       throw e;
+    } finally {
+      clearTimeout(connect);
+    }
+    const host = cache.host();
+    if (model && res.redirected && host && res.url && !redirectAllowed(host, new URL(res.url))) {
+      const message = `${model.file}: ${url} was redirected to ${new URL(res.url).origin}, which is not ${host}; model files come only from the chosen host (and, for the hub, its own file hosts *.huggingface.co and *.hf.co)`;
+      cache.reject(url, 'redirect', message);
+      await res.body?.cancel().catch(() => undefined);
+      throw new Error(message);
     }
     const declared = Number(res.headers.get('content-length') ?? NaN);
     // Size probes (Range: bytes=0-0) are read for their headers only.
     const ranged = new Headers(init?.headers).has('range');
-    if (!model || ranged || res.status !== 200 || !res.body || !(declared > 0)) return res;
+    if (!model || ranged || res.status !== 200 || !res.body) return res;
+    const listed = cache.listedSize(url);
+    const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
+    const tooLarge = (n: number) => `${model.file} from ${url} is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''} (${n} bytes${n === declared ? ' announced' : ' received'})`;
+    if (declared > cap) {
+      cache.reject(url, 'too-large', tooLarge(declared));
+      await res.body.cancel().catch(() => undefined);
+      throw new Error(tooLarge(declared));
+    }
     const reader = res.body.getReader();
     let received = 0;
     let cancelled = false;
     const truncated = (why: string) => !cancelled && cache.reject(url, 'truncated', `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${why})`);
     const body = new ReadableStream<Uint8Array>({
       async pull(ctl) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
         try {
-          const { done, value } = await reader.read();
+          const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no data for ${limits.idleTimeoutMs / 1000} s`)), limits.idleTimeoutMs)));
+          const { done, value } = await Promise.race([reader.read(), idle]);
           if (cancelled) return;
           if (done) {
-            if (received < declared) truncated('the connection closed early');
+            if (declared > 0 && received < declared) truncated('the connection closed early');
             ctl.close();
             return;
           }
           received += value.byteLength;
+          if (received > cap) {
+            cache.reject(url, 'too-large', tooLarge(received));
+            throw new Error(tooLarge(received));
+          }
           ctl.enqueue(value);
         } catch (e) {
           if (cancelled) return;
-          truncated(messageOf(e));
+          void reader.cancel().catch(() => undefined);
+          if (cache.rejectionFor(url)?.reason !== 'too-large') {
+            if (declared > 0) truncated(messageOf(e));
+            else cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)} after ${received} bytes)`);
+          }
           ctl.error(e);
+        } finally {
+          clearTimeout(timer);
         }
       },
       cancel(reason) {
@@ -149,7 +229,7 @@ export function modelFetch(cache: ModelCache, base: typeof fetch): (input: strin
       },
     });
     const headers = new Headers(res.headers);
-    headers.set(ORIGINAL_LENGTH_HEADER, String(declared));
+    if (declared > 0) headers.set(ORIGINAL_LENGTH_HEADER, String(declared));
     return new Response(body, { status: res.status, statusText: res.statusText, headers });
   };
 }
@@ -217,12 +297,13 @@ export function browserAdapter(opts: BrowserRuntimeOptions = {}): RuntimeAdapter
     explain(spec, error) {
       return explainFailure(spec, error, cache, hub);
     },
-    verify(spec) {
+    async verify(spec) {
       // transformers.js uses a download even when the cache refused to store it: a file whose hash the registry
       // pins and which does not match is refused with the model. (A size off the registry's rounded value only
       // keeps the file out of the cache: some registry sizes are approximate.)
       const wrong = cache.rejectionsFor(spec.id).find((r) => r.reason === 'hash-mismatch');
-      return wrong ? hostError('bad-response', `${wrong.message}; the model was not used`) : null;
+      if (wrong) return hostError('bad-response', `${wrong.message}; the model was not used`);
+      return checkTokenizer(spec, cache, hub, opts.tokenizerProbeMs ?? 2000);
     },
   };
 }
@@ -248,9 +329,10 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
   const failed = rejections.find((r) => r.reason === 'fetch-failed');
   if (failed || /Failed to fetch|NetworkError|network error|Load failed|ERR_/i.test(msg)) {
     const where = spec.source.kind === 'mirror' ? `the mirror ${host}` : spec.source.kind === 'hub' ? `the hub ${host}` : host;
+    // Only what is true of a network failure: the host, the file, what to do (nothing about storage).
     return hostError(
-      'unavailable',
-      `cannot download ${spec.id} from ${where}: ${failed?.message ?? msg}. Check the network or the mirror URL (it needs CORS), or import the model folder`,
+      'network',
+      `cannot download ${spec.id} from ${where}: ${failed?.message ?? `a model file could not be fetched (${msg})`}. Check that this computer is online and can reach ${host}${spec.source.kind === 'mirror' ? ' (the mirror must allow CORS)' : ''}, choose a mirror, or import the model folder on the Models page`,
     );
   }
   return null;

@@ -24,6 +24,24 @@ export interface HostContextOptions {
   onLoaded?: (info: LoadedModel) => void;
 }
 
+/** How a result row and an export record the model behind it: what ran where, and whether its canary passed. */
+export interface ModelRecord {
+  id: string;
+  revision: string;
+  device: LoadedModel['device'];
+  dtype: LoadedModel['dtype'];
+  /** 'passed', or 'skipped' when the user chose to use the model without its check (its scores are unchecked). */
+  canary: 'passed' | 'skipped';
+}
+
+export const modelRecord = (m: LoadedModel): ModelRecord => ({ id: m.id, revision: m.revision, device: m.device, dtype: m.dtype, canary: m.canary.skipped ? 'skipped' : 'passed' });
+
+/** The records of every loaded model by role, or undefined when none was loaded. */
+export function modelRecords(loaded: Partial<Record<string, LoadedModel>>): Record<string, ModelRecord> | undefined {
+  const entries = Object.entries(loaded).filter((e): e is [string, LoadedModel] => e[1] !== undefined);
+  return entries.length ? Object.fromEntries(entries.map(([role, m]) => [role, modelRecord(m)])) : undefined;
+}
+
 const unwrap = <T>(r: HostResult<T>): T => {
   if (r.ok) return r.value;
   throw new Error(r.error.message);

@@ -8,15 +8,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost, parseModelArg } from './node.ts';
-import { hostContext } from './context.ts';
-import { plan, nliLabelIndex } from './host.ts';
+import { hostContext, modelRecords } from './context.ts';
+import { notFluent, plan, nliLabelIndex } from './host.ts';
 import type { ModelSpec, ProbeInfo } from './messages.ts';
 
 const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
 const expected = <T>(m: string): T => JSON.parse(readFileSync(join(dir(m), 'expected.json'), 'utf8')) as T;
 interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<string, number> }
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
-const local = (role: ModelSpec['role'], m: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ ...parseModelArg(role, dir(m)), ...extra });
+/** A fixture model as a local folder. Random weights: it goes through the same switch a user flips (skipCanary). */
+const local = (role: ModelSpec['role'], m: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ ...parseModelArg(role, dir(m)), skipCanary: true, ...extra });
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-4);
 
 describe('ModelHost (Node, CPU) on fixture models', () => {
@@ -49,7 +50,7 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
 
   it('a failing canary falls back (q8 → fp32) and then refuses, saying why', async () => {
     const wrong = { kind: 'values' as const, inputs: [{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }], expected: [[0.2, 0.3, 0.5]], tolerance: 1e-3 };
-    const r = await createNodeHost().load(local('nli', 'tiny-nli', { dtypes: { cpu: ['q8', 'fp32'] }, canary: wrong }));
+    const r = await createNodeHost().load(local('nli', 'tiny-nli', { dtypes: { cpu: ['q8', 'fp32'] }, canary: wrong, skipCanary: false }));
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('canary-failed');
@@ -59,8 +60,37 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
   it('a passing canary is recorded with the load', async () => {
     const c = nliCases[1]!;
     const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [[c.probs_by_label.entailment!, c.probs_by_label.neutral!, c.probs_by_label.contradiction!]], tolerance: 1e-4 };
-    const r = await createNodeHost().load(local('nli', 'tiny-nli', { canary }));
-    expect(r.ok && r.value.canary?.passed).toBe(true);
+    const r = await createNodeHost().load(local('nli', 'tiny-nli', { canary, skipCanary: false }));
+    expect(r.ok && r.value.canary.passed).toBe(true);
+  });
+
+  // Issue 12 item 2: a model outside the registry (here: a local folder with random weights) gets its role's
+  // generic canary and is refused, never used; only the explicit switch lets it through, and the load says so.
+  it.each([
+    ['nli', 'tiny-nli', /expected (entailment|contradiction)/],
+    ['reranker', 'tiny-reranker', /relevant passage scored/],
+    ['embedder', 'tiny-embedder', /paraphrase is not closer/],
+    ['statements', 'tiny-t5', /not a sentence|not letters|repeats|does not contain the answer|empty output/],
+  ] as const)('a random-weight %s model fails its role canary and is refused; with skipCanary it loads as unchecked', async (role, m, why) => {
+    const host = createNodeHost();
+    const refused = await host.load(local(role, m, { skipCanary: false }));
+    expect(refused.ok, JSON.stringify(refused)).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe('canary-failed');
+    expect(refused.error.message).toMatch(why);
+    expect(refused.error.message).toContain('--skip-canary');
+    expect(host.loaded()[role]).toBeUndefined();
+    const r = await host.nli([{ premise: 'a', hypothesis: 'b' }]);
+    expect(r.ok).toBe(false);
+
+    const unchecked = await host.load(local(role, m));
+    expect(unchecked.ok, JSON.stringify(unchecked)).toBe(true);
+    if (!unchecked.ok) return;
+    expect(unchecked.value.canary).toMatchObject({ passed: false, skipped: true });
+    expect(unchecked.value.warnings.join(' ')).toContain('without its canary check');
+    // A model loaded unchecked is not reused by a load that wants the check.
+    const again = await host.load(local(role, m, { skipCanary: false }));
+    expect(again.ok).toBe(false);
   });
 
   it('reranker: sigmoid of the single logit; embedder: mean-pooled, normalized vectors', async () => {
@@ -116,6 +146,19 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     const d = await ctx.nli!.classify([{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }]);
     close(d[0]!.entailment, nliCases[0]!.probs_by_label.entailment!);
     expect(ctx.provenance.nli).toMatchObject({ device: 'cpu', dtype: 'fp32' });
+    expect(modelRecords(ctx.provenance)).toEqual({ nli: { id: dir('tiny-nli'), revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' } });
+  });
+});
+
+describe('the statement writer canary', () => {
+  it('accepts a plain sentence with the answer and refuses empty, garbled or answerless output', () => {
+    expect(notFluent('The capital of France is Paris.', 'Paris')).toBeNull();
+    expect(notFluent('Hamlet was written by William Shakespeare.', 'William Shakespeare')).toBeNull();
+    expect(notFluent('  ', 'Paris')).toBe('empty output');
+    expect(notFluent('Paris', 'Paris')).toMatch(/fewer than three words/);
+    expect(notFluent('## 12 %% 44 ## 99 Paris', 'Paris')).toMatch(/not letters/);
+    expect(notFluent('Paris Paris Paris Paris is it', 'Paris')).toMatch(/repeats "paris"/);
+    expect(notFluent('The capital of France is Lyon.', 'Paris')).toMatch(/does not contain the answer/);
   });
 });
 

@@ -36,6 +36,11 @@ import {
   type ProbeInfo,
   type Role,
 } from './messages.ts';
+import { messageOf } from '../core/errors.ts';
+import { canaryFor, invalidRef } from './specs.ts';
+
+/** What a load records when the user chose to use the model without its canary. */
+export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
 
 /** What differs between the browser worker and Node: probing, where files come from, and error hints. */
 export interface RuntimeAdapter {
@@ -61,7 +66,6 @@ interface Session {
 export const STATEMENT_PROMPT = 'Rewrite the question and its answer as one declarative sentence.\nQuestion: {question}\nAnswer: {answer}';
 const fillPrompt = (template: string, q: string, a: string) => template.replace('{question}', q).replace('{answer}', a);
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const softmax = (xs: ArrayLike<number>): number[] => {
   const m = Math.max(...Array.from(xs));
   const ex = Array.from(xs, (x) => Math.exp(x - m));
@@ -127,10 +131,13 @@ export class ModelHost {
 
   /** Loads (or reuses) the model for a role. Concurrent identical loads share one promise. */
   load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+    const invalid = invalidRef(spec);
+    if (invalid) return Promise.resolve({ ok: false, error: hostError('invalid-spec', `${spec.id}@${spec.revision}: ${invalid}; nothing was fetched or read`, { modelId: spec.id }) });
     const current = this.sessions.get(spec.role);
-    if (current && current.spec.id === spec.id && current.spec.revision === spec.revision && (spec.device === undefined || spec.device === current.info.device))
+    // A model loaded unchecked is not reused for a load that wants the check.
+    if (current && current.spec.id === spec.id && current.spec.revision === spec.revision && (spec.device === undefined || spec.device === current.info.device) && (spec.skipCanary || !current.info.canary.skipped))
       return Promise.resolve({ ok: true, value: current.info });
-    const key = `${spec.role}|${spec.id}@${spec.revision}|${spec.device ?? 'auto'}|${JSON.stringify(spec.dtypes ?? {})}`;
+    const key = `${spec.role}|${spec.id}@${spec.revision}|${spec.device ?? 'auto'}|${JSON.stringify(spec.dtypes ?? {})}|${spec.skipCanary ? 'unchecked' : 'checked'}`;
     let p = this.inflight.get(key);
     if (!p) {
       const run = this.queue.then(() => this.doLoad(spec, onProgress));
@@ -151,16 +158,22 @@ export class ModelHost {
       let session: Session | null = null;
       try {
         session = await this.create(spec, attempt.device, attempt.dtype, throttle(spec.id, onProgress));
-        // The canary is also the first inference: a device that cannot run the model fails here.
-        const canary = spec.canary ? await this.runCanary(session, spec.canary) : null;
-        if (canary && !canary.passed) {
+        // Every model is checked unless the user said otherwise. The canary is also the first inference: a device
+        // that cannot run the model fails here.
+        const canary = spec.skipCanary ? CANARY_SKIPPED : await this.runCanary(session, canaryFor(spec));
+        if (!canary.passed && !canary.skipped) {
           fallbacks.push(`${attempt.device}/${attempt.dtype}: canary failed (${canary.detail})`);
-          lastError = hostError('canary-failed', `${spec.id} gives wrong outputs on ${attempt.device}/${attempt.dtype}: ${canary.detail}`, { modelId: spec.id, ...attempt });
+          lastError = hostError(
+            'canary-failed',
+            `${spec.id} gives wrong outputs on ${attempt.device}/${attempt.dtype}: ${canary.detail}; the model is refused (to use it unchecked anyway: --skip-canary in the CLI, or "use models without their check" on the Models page)`,
+            { modelId: spec.id, ...attempt },
+          );
           await session.model.dispose();
           continue;
         }
         session.info = { ...session.info, canary, fallbacks: [...fallbacks], loadMs: Date.now() - started };
         if (fallbacks.length) session.info.warnings.push(`fell back to ${attempt.device}/${attempt.dtype}: ${fallbacks.join('; ')}`);
+        if (canary.skipped) session.info.warnings.push('used without its canary check (skipped on request): its scores are unchecked');
         this.sessions.set(spec.role, session);
         return { ok: true, value: session.info };
       } catch (e) {
@@ -168,7 +181,7 @@ export class ModelHost {
         lastError = this.classify(spec, e, attempt.device, attempt.dtype);
         fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
         // A model the runtime cannot use or cannot find will not load on another device either.
-        if (['unsupported-model', 'not-found', 'bad-response', 'unavailable'].includes(lastError.code)) break;
+        if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(lastError.code)) break;
       }
     }
     if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
@@ -179,9 +192,9 @@ export class ModelHost {
     const extra = { modelId: spec.id, device, dtype };
     const explained = this.adapter.explain?.(spec, e);
     if (explained) return { ...extra, ...explained };
-    if (e && typeof e === 'object' && 'code' in e && (e as HostError).code === 'bad-response' && 'message' in e) return { ...(e as HostError), ...extra };
-    if (e && typeof e === 'object' && 'code' in e && 'message' in e && typeof (e as HostError).code === 'string' && (e as HostError).code === 'unsupported-model')
-      return { ...(e as HostError), ...extra };
+    // A HostError thrown on purpose (by create(), the adapter's prepare or its fetch) keeps its code and message.
+    if (e && typeof e === 'object' && 'code' in e && 'message' in e && ['bad-response', 'unsupported-model', 'invalid-spec', 'network'].includes(String((e as HostError).code)))
+      return hostError((e as HostError).code, (e as HostError).message, extra);
     const msg = messageOf(e);
     if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg)) return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
     if (/Unsupported model type|not supported/i.test(msg)) return hostError('unsupported-model', `${spec.id}: ${msg}`, extra);
@@ -221,7 +234,7 @@ export class ModelHost {
       await model.dispose();
       throw refused;
     }
-    const info: LoadedModel = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: null, fallbacks: [], warnings: [], loadMs: 0, ...(labels ? { labels } : {}) };
+    const info: LoadedModel = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: CANARY_SKIPPED, fallbacks: [], warnings: [], loadMs: 0, ...(labels ? { labels } : {}) };
     return { spec, info, tokenizer, model, ...(labels ? { labels } : {}) };
   }
 
@@ -368,14 +381,33 @@ export class ModelHost {
         return { passed: true, detail: `${got.length} NLI pairs labelled as expected` };
       }
       case 'ranking': {
-        const got = await this.runRerank(s, c.query, c.docs);
-        const best = got.indexOf(Math.max(...got));
-        return got.every(Number.isFinite) && best === c.best ? { passed: true, detail: 'ranking as expected' } : bad(`expected doc ${c.best + 1} first, got doc ${best + 1} (${got.map((x) => x.toFixed(3)).join(', ')})`);
+        for (let i = 0; i < c.cases.length; i++) {
+          const { query, relevant, irrelevant } = c.cases[i]!;
+          const [r, x] = (await this.runRerank(s, query, [relevant, irrelevant])) as [number, number];
+          if (!Number.isFinite(r) || !Number.isFinite(x)) return bad(`query ${i + 1}: non-finite scores`);
+          if (!(r > x)) return bad(`query ${i + 1} ("${query}"): the relevant passage scored ${r.toFixed(3)}, not above the irrelevant one (${x.toFixed(3)})`);
+        }
+        return { passed: true, detail: `${c.cases.length} queries ranked as expected` };
       }
       case 'similarity': {
-        const [a, n, f] = (await this.runEmbed(s, [c.anchor, c.near, c.far])).map((x) => x.pooled) as [Float32Array, Float32Array, Float32Array];
         const cos = (x: Float32Array, y: Float32Array) => x.reduce((acc, v, i) => acc + v * y[i]!, 0) / (Math.hypot(...x) * Math.hypot(...y) || 1);
-        return cos(a, n) > cos(a, f) ? { passed: true, detail: 'similarity order as expected' } : bad(`sim(anchor, near) ${cos(a, n).toFixed(3)} ≤ sim(anchor, far) ${cos(a, f).toFixed(3)}`);
+        for (let i = 0; i < c.triples.length; i++) {
+          const t = c.triples[i]!;
+          const [a, n, f] = (await this.runEmbed(s, [t.anchor, t.near, t.far])).map((x) => x.pooled) as [Float32Array, Float32Array, Float32Array];
+          const near = cos(a, n);
+          const far = cos(a, f);
+          if (!Number.isFinite(near) || !Number.isFinite(far)) return bad(`triple ${i + 1}: non-finite embeddings`);
+          if (!(near > far)) return bad(`triple ${i + 1}: the paraphrase is not closer than the unrelated sentence (similarity ${near.toFixed(3)} ≤ ${far.toFixed(3)})`);
+        }
+        return { passed: true, detail: `${c.triples.length} paraphrases closer than unrelated sentences` };
+      }
+      case 'fluent': {
+        const got = await this.runStatements(s, c.items);
+        for (let i = 0; i < c.items.length; i++) {
+          const why = notFluent(got[i] ?? '', c.items[i]!.answer);
+          if (why) return bad(`item ${i + 1}: ${why}`);
+        }
+        return { passed: true, detail: `${c.items.length} fluent statements that contain their answer` };
       }
       case 'values': {
         let got: (number[] | string)[];
@@ -399,6 +431,25 @@ export class ModelHost {
       }
     }
   }
+}
+
+/**
+ * Why a generated statement is not a fluent sentence containing its answer, or null. Deliberately lenient (any
+ * working writer passes): non-empty, the answer's words present, at least three words, mostly letters, and no
+ * word repeated four times in a row (the usual failure of a broken decoder).
+ */
+export function notFluent(text: string, answer: string): string | null {
+  const t = text.trim();
+  if (!t) return 'empty output';
+  const words: string[] = t.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  const show = `"${t.length > 80 ? `${t.slice(0, 80)}…` : t}"`;
+  if (words.length < 3) return `${show} is not a sentence (fewer than three words)`;
+  const letters = (t.match(/[\p{L}\s]/gu) ?? []).length;
+  if (letters < 0.7 * t.length) return `${show} is mostly not letters`;
+  for (let i = 3; i < words.length; i++) if (words[i] === words[i - 1] && words[i] === words[i - 2] && words[i] === words[i - 3]) return `${show} repeats "${words[i]}"`;
+  const missing = (answer.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).filter((w) => !words.includes(w));
+  if (missing.length) return `${show} does not contain the answer ("${answer}")`;
+  return null;
 }
 
 /** Forwards transformers.js progress as bytes done / total for the whole model, at most every 100 ms. */

@@ -195,16 +195,18 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     expect(e).toMatchObject({ code: 'not-found', message: expect.stringContaining('onnx/model.onnx was not imported') });
   });
 
-  it('records a failed download and explains it as unavailable', async () => {
+  it('records a failed download and explains it as a network failure naming the host and the file', async () => {
     const { cache } = setup();
     const f = modelFetch(cache, (async () => {
       throw new TypeError('Failed to fetch');
     }) as typeof fetch);
     await expect(f(url('config.json'))).rejects.toThrow('Failed to fetch');
-    expect(explainFailure(spec(), new TypeError('Failed to fetch'), cache)).toMatchObject({
-      code: 'unavailable',
-      message: expect.stringMatching(/cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json/),
+    const e = explainFailure(spec(), new TypeError('Failed to fetch'), cache);
+    expect(e).toMatchObject({
+      code: 'network',
+      message: expect.stringMatching(/cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json from https:\/\/mirror.test\/owner\/model\/resolve\/.*config.json \(Failed to fetch\)\. Check that this computer is online and can reach https:\/\/mirror.test\//),
     });
+    expect(e!.message).not.toMatch(/private window|storage/);
   });
 
   it('counts the bytes of a model file: a body that ends early is a truncated download and is not cached', async () => {
@@ -225,6 +227,40 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
       code: 'bad-response',
       message: expect.stringContaining('onnx/model.onnx from https://mirror.test/owner/model/resolve/abc123/onnx/model.onnx is truncated: received 300 of 1000 bytes'),
     });
+  });
+
+  // Issue 17 item 12 in the browser: no download may be endless or hang, and (item 13) no redirect may lead elsewhere.
+  it('stops an endless body at the cap, without a Content-Length too, and refuses it with the reason', async () => {
+    const { cache } = setup();
+    const endless = () => new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(bytes(400)) });
+    const limits = { connectTimeoutMs: 1000, idleTimeoutMs: 1000, maxFileBytes: 5000 };
+    const f = modelFetch(cache, (async () => new Response(endless())) as typeof fetch, limits);
+    await expect((await f(url('onnx/other.onnx'))).arrayBuffer()).rejects.toThrow(/larger than the 5000 bytes allowed/);
+    // A listed file is capped at its registry size (+2%).
+    await expect((await f(url('onnx/model.onnx'))).arrayBuffer()).rejects.toThrow(/larger than the 1020 bytes allowed \(the registry size\)/);
+    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({ code: 'bad-response', message: expect.stringContaining('is larger than the') });
+  });
+
+  it('abandons a host that sends no headers, or no bytes, within the timeouts', async () => {
+    const { cache } = setup();
+    const limits = { connectTimeoutMs: 200, idleTimeoutMs: 200, maxFileBytes: 1e6 };
+    const silent = modelFetch(cache, ((_u: string, init?: RequestInit) => new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch, limits);
+    await expect(silent(url('config.json'))).rejects.toThrow(/no answer within 0.2 s/);
+    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({ code: 'network', message: expect.stringContaining('could not download config.json from https://mirror.test/owner/model/resolve/abc123/config.json (no answer within 0.2 s)') });
+    const stall = modelFetch(cache, (async () => new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(bytes(10)) }), { headers: { 'content-length': '1000' } })) as typeof fetch, limits);
+    await expect((await stall(url('onnx/model.onnx'))).arrayBuffer()).rejects.toThrow(/no data for 0.2 s/);
+    expect(cache.rejectionFor(url('onnx/model.onnx'))?.message).toContain('is truncated: received 10 of 1000 bytes (no data for 0.2 s)');
+  });
+
+  it('refuses a redirect to another host, and accepts the hub sending files to its own CDN', async () => {
+    const { cache } = setup();
+    const redirected = (to: string) => (async () => Object.defineProperties(new Response(bytes(1000), { headers: { 'content-length': '1000' } }), { redirected: { value: true }, url: { value: to } })) as unknown as typeof fetch;
+    await expect(modelFetch(cache, redirected('https://elsewhere.example/f'))(url('onnx/model.onnx'))).rejects.toThrow(/redirected to https:\/\/elsewhere.example, which is not https:\/\/mirror.test\//);
+    expect(explainFailure(spec(), new Error('x'), cache)?.code).toBe('bad-response');
+    const hub = new ModelCache({ meta: memoryStore(), bytes: memoryStore() });
+    hub.use('https://huggingface.co/', 'owner/model', REV);
+    const ok = await modelFetch(hub, redirected('https://cas-bridge.xethub.hf.co/x'))(fileUrl('https://huggingface.co/', 'owner/model', REV, 'onnx/model.onnx'));
+    expect((await ok.arrayBuffer()).byteLength).toBe(1000);
   });
 
   it('passes complete files through unchanged, with the server length for the cache', async () => {

@@ -16,6 +16,7 @@
  */
 import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
 import { fileUrl, pinnedUrl } from './specs.ts';
+import { messageOf } from '../core/errors.ts';
 
 /** Metadata of one cached file (the bytes live in a separate store under the same key). */
 export interface CachedFileRecord {
@@ -47,7 +48,7 @@ export interface CachedModel {
   lastUsed: number;
 }
 
-export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
+export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'too-large' | 'redirect' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
 
 /** Why a downloaded file was not stored (or could not be downloaded): what explain() tells the user. */
 export interface Rejection {
@@ -101,7 +102,6 @@ export const ORIGINAL_LENGTH_HEADER = 'x-verity-content-length';
 const RESOLVE = '/resolve/';
 const isQuotaError = (e: unknown): boolean =>
   !!e && typeof e === 'object' && (('name' in e && (e as { name: string }).name === 'QuotaExceededError') || /quota/i.test(String((e as { message?: unknown }).message ?? '')));
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** SHA-256 of bytes as lowercase hex (Web Crypto: browsers, workers and Node). */
@@ -170,6 +170,16 @@ export class ModelCache {
     for (const [file, size] of Object.entries(files ?? {})) this.expected.set(fileUrl(host, id, revision, file), size);
     for (const [file, hash] of Object.entries(hashes ?? {})) this.expectedHash.set(fileUrl(host, id, revision, file), hash.toLowerCase());
     for (const [url, r] of this.rejections) if (r.modelId === id) this.rejections.delete(url);
+  }
+
+  /** The host the current model's files come from (set by use()), or null before any load. */
+  host(): string | null {
+    return this.current?.host ?? null;
+  }
+
+  /** The registry size of a file of the current model, if listed. */
+  listedSize(url: string): number | undefined {
+    return this.expected.get(url);
   }
 
   /** Names files under `${host}${id}/resolve/` as files of `id` (listing, deleting). Returns that prefix. */

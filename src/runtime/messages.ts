@@ -29,8 +29,16 @@ export interface ModelSpec {
   /** statements: the seq2seq prompt, with {question} and {answer} placeholders. */
   prompt?: string;
   normalize?: boolean;
-  /** Fixed inputs with expected outputs, checked after every load. */
+  /**
+   * Fixed inputs with expected outputs, checked after every load instead of the role's generic canary
+   * (ROLE_CANARIES in specs.ts; the project's test models use exact reference values).
+   */
   canary?: Canary;
+  /**
+   * The user knowingly uses this model without any canary (`--skip-canary`, or the Models page's setting).
+   * The load is then recorded as unchecked in every result row and export.
+   */
+  skipCanary?: boolean;
   /** Registry file sizes, to detect truncated downloads. */
   files?: Record<string, number>;
   /** Registry SHA-256 (hex) per file where known, to refuse a wrong or damaged file (downloaded or cached). */
@@ -42,10 +50,12 @@ export type NliLabel = 'entailment' | 'neutral' | 'contradiction';
 export type Canary =
   /** NLI: each pair's most likely label must be `expected`, with probability ≥ minProb. */
   | { kind: 'nli-labels'; pairs: { premise: string; hypothesis: string; expected: NliLabel }[]; minProb: number }
-  /** Reranker: the doc at `best` must score highest for the query. */
-  | { kind: 'ranking'; query: string; docs: string[]; best: number }
-  /** Embedder: sim(anchor, near) must exceed sim(anchor, far). */
-  | { kind: 'similarity'; anchor: string; near: string; far: string }
+  /** Reranker: for each query, the relevant passage must score above the irrelevant one. */
+  | { kind: 'ranking'; cases: { query: string; relevant: string; irrelevant: string }[] }
+  /** Embedder: for each triple, sim(anchor, near) must exceed sim(anchor, far). */
+  | { kind: 'similarity'; triples: { anchor: string; near: string; far: string }[] }
+  /** Statement writer: each output must be a fluent sentence that contains the answer. */
+  | { kind: 'fluent'; items: { question: string; answer: string }[] }
   /** Exact outputs (test fixtures): NLI probabilities / reranker scores / embeddings / generated text. */
   | { kind: 'values'; inputs: { premise?: string; hypothesis?: string; text?: string; question?: string; answer?: string }[]; expected: (number[] | string)[]; tolerance: number };
 
@@ -58,6 +68,11 @@ export type HostErrorCode =
   | 'canary-failed'
   | 'not-loaded'
   | 'quota'
+  /** The model id, revision or path is not acceptable (`../`, a typo'd folder, a file that is not a regular file). */
+  | 'invalid-spec'
+  /** A download failed on the way (offline, host unreachable, blocked, timed out): nothing to do with storage. */
+  | 'network'
+  /** The model worker or its storage is unavailable. */
   | 'unavailable';
 
 /** An error as data: crosses the worker boundary intact. */
@@ -83,6 +98,8 @@ export interface ProbeInfo {
 
 export interface CanaryReport {
   passed: boolean;
+  /** Not run: the user chose to use the model unchecked (spec.skipCanary). `passed` is then false. */
+  skipped?: boolean;
   detail: string;
 }
 
@@ -94,7 +111,8 @@ export interface LoadedModel {
   device: Device;
   dtype: Dtype;
   labels?: Record<NliLabel, number>;
-  canary: CanaryReport | null;
+  /** The check run after the load (passed), or why none ran (skipped on request). A failed check is never loaded. */
+  canary: CanaryReport;
   /** Earlier attempts that were abandoned, and why (e.g. "webgpu/fp16: canary failed …"). */
   fallbacks: string[];
   warnings: string[];

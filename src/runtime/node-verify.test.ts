@@ -43,7 +43,8 @@ afterAll(async () => {
   for (const d of caches) rmSync(d, { recursive: true, force: true });
 });
 
-const spec = (sha256: Record<string, string>): ModelSpec => ({ role: 'nli', id: ID, revision: REV, source: { kind: 'mirror', url: mirror }, dtypes: { cpu: ['fp32'] }, sha256 });
+// A random-weight fixture: through the same switch a user flips to use a model unchecked.
+const spec = (sha256: Record<string, string>): ModelSpec => ({ role: 'nli', id: ID, revision: REV, source: { kind: 'mirror', url: mirror }, dtypes: { cpu: ['fp32'] }, sha256, skipCanary: true });
 const freshCache = () => {
   const d = mkdtempSync(join(tmpdir(), 'verity-cache-'));
   caches.push(d);

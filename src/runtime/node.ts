@@ -3,21 +3,28 @@
  * or a local folder, downloads cached on disk. All runtime settings for Node are made here, once.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { Readable } from 'node:stream';
 import { availableParallelism, homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { env } from '@huggingface/transformers';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
-import { byKey, defaultFor, REGISTRY, type RegistryEntry } from './registry.ts';
-import { fileUrl, pinnedUrl, specFromEntry } from './specs.ts';
+import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
+import { messageOf } from '../core/errors.ts';
+import { fileUrl, invalidRef, pinnedUrl, probePattern, redirectAllowed, slowPattern, specFromEntry, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
+import { looksLikeHtml, SIZE_TOLERANCE } from './idb-cache.ts';
 
 export interface NodeRuntimeOptions {
   /** Where downloaded model files are kept (default ~/.cache/verity/models). */
   cacheDir?: string;
   /** A hub mirror with the hub's URL layout (default https://huggingface.co/). */
   mirror?: string;
+  /** Download bounds (DEFAULT_LIMITS otherwise). */
+  limits?: Partial<DownloadLimits>;
+  /** Longest a tokenizer.json pattern may take on the probe inputs (default 2 s). */
+  tokenizerProbeMs?: number;
 }
 
 /** Where transformers.js' FileCache keeps a file: <id>/<revision>/<file> for a pinned revision, <id>/<file> for main. */
@@ -25,27 +32,137 @@ function diskPath(cacheDir: string, id: string, revision: string, file: string):
   return revision === 'main' ? join(cacheDir, id, file) : join(cacheDir, id, revision, file);
 }
 
-/** The hub model being loaded (set by prepare): where it comes from and its pinned revision. */
-let current: { host: string; id: string; revision: string } | null = null;
+/** Bounds on every model download in Node (NodeRuntimeOptions overrides them). */
+export interface DownloadLimits {
+  /** From the request until the response headers arrive. */
+  connectTimeoutMs: number;
+  /** Longest wait for the next bytes of a body. */
+  idleTimeoutMs: number;
+  /** Largest file accepted when the registry lists no size for it (a listed file may be SIZE_TOLERANCE larger than listed). */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 4 * 1024 ** 3 };
+/** Redirects followed per request (the hub sends model files to its CDN once). */
+const MAX_REDIRECTS = 5;
+
+/** A download refused or failed, with the code the host reports. Thrown through transformers.js unchanged. */
+export class DownloadError extends Error {
+  constructor(
+    readonly code: 'bad-response' | 'network',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The hub model being loaded (set by prepare): where it comes from, its pinned revision and registry sizes. */
+let current: { host: string; id: string; revision: string; files: Record<string, number> } | null = null;
+let limits: DownloadLimits = { ...DEFAULT_LIMITS };
 
 /**
  * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even
  * when a revision is pinned (get_tokenizer_files), so that question is asked of the pinned revision instead, and
  * a file of the pinned revision already in the disk cache is answered from there: a model downloaded once then
  * loads without a network, and nothing is read from `main`.
+ *
+ * Every download is bounded and checked before transformers.js' disk cache keeps it (the cache writes a
+ * temporary file and renames it only when the body ends without an error): a connect and an idle timeout, a size
+ * cap (the registry's size, else DEFAULT_LIMITS.maxFileBytes), redirects only as redirectAllowed() says, and the
+ * body is refused — so never cached — when it is an HTML page, shorter than its Content-Length, off the registry's
+ * size, or (for .json files) not JSON.
  */
 async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Response> {
   const c = current;
   const raw = typeof input === 'string' ? input : input.href;
   const url = c ? pinnedUrl(c.host, c.id, c.revision, raw) : raw;
-  if (c && c.revision !== 'main') {
-    const pinned = fileUrl(c.host, c.id, c.revision, '');
-    if (url.startsWith(pinned)) {
-      const path = diskPath(env.cacheDir ?? '', c.id, c.revision, decodeURIComponent(url.slice(pinned.length)));
-      if (existsSync(path)) return fileResponse(path, new Headers(init?.headers).get('range'));
-    }
+  let file: string | null = null;
+  if (c) {
+    const base = fileUrl(c.host, c.id, c.revision, '');
+    if (url.startsWith(base)) file = decodeURIComponent(url.slice(base.length));
   }
-  return fetch(url, init);
+  if (c && file !== null && c.revision !== 'main') {
+    const path = diskPath(env.cacheDir ?? '', c.id, c.revision, file);
+    if (existsSync(path) && statSync(path).isFile()) return fileResponse(path, new Headers(init?.headers).get('range'));
+  }
+  const what = file ?? url;
+  const ctl = new AbortController();
+  const connect = setTimeout(() => ctl.abort(new DownloadError('network', `no answer from ${new URL(url).host} within ${limits.connectTimeoutMs / 1000} s for ${what} (${url})`)), limits.connectTimeoutMs);
+  let res: Response;
+  try {
+    let at = url;
+    for (let hop = 0; ; hop++) {
+      try {
+        res = await fetch(at, { ...init, redirect: 'manual', signal: ctl.signal });
+      } catch (e) {
+        if (ctl.signal.reason instanceof DownloadError) throw ctl.signal.reason;
+        const cause = (e as { cause?: unknown }).cause;
+        throw new DownloadError('network', `could not download ${what} from ${at} (${messageOf(cause ?? e)})`);
+      }
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (!location) break;
+      const next = new URL(location, at);
+      if (!c || !redirectAllowed(c.host, next) || hop >= MAX_REDIRECTS)
+        throw new DownloadError(
+          'bad-response',
+          `${what}: ${at} redirected to ${next.origin}, which is not ${c ? c.host : 'the chosen host'}${hop >= MAX_REDIRECTS ? ` (more than ${MAX_REDIRECTS} redirects)` : ''}; model files come only from the chosen host (and, for the hub, its own file hosts *.huggingface.co and *.hf.co)`,
+        );
+      at = next.href;
+    }
+  } finally {
+    clearTimeout(connect);
+  }
+  const ranged = new Headers(init?.headers).has('range');
+  if (!c || file === null || ranged || res.status !== 200 || !res.body) return res;
+  return checkedBody(res, url, file, c.files[file]);
+}
+
+/** The response with its body checked as it streams (see nodeFetch); a failed check errors the body. */
+function checkedBody(res: Response, url: string, file: string, listed: number | undefined): Response {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
+  const fail = (message: string) => new DownloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
+  if (Number.isFinite(declared) && declared > cap) throw fail(`announces ${declared} bytes, more than the ${cap} allowed${listed !== undefined ? ' (the registry size)' : ''}`);
+  const reader = res.body!.getReader();
+  const json = /\.json$/i.test(file) ? [] as Uint8Array[] : null;
+  let received = 0;
+  let first = true;
+  const idleMs = limits.idleTimeoutMs;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DownloadError('network', `${file} from ${url}: no data for ${idleMs / 1000} s after ${received} bytes; the download was abandoned`)), idleMs)));
+        const { done, value } = await Promise.race([reader.read(), idle]);
+        if (done) {
+          if (Number.isFinite(declared) && received < declared) throw fail(`is truncated: received ${received} of ${declared} bytes`);
+          if (listed !== undefined && Math.abs(received - listed) > SIZE_TOLERANCE * listed) throw fail(`has ${received} bytes but the registry lists ${listed}`);
+          if (json) {
+            try {
+              JSON.parse(Buffer.concat(json).toString('utf8'));
+            } catch (e) {
+              throw fail(`is not valid JSON (${messageOf(e)})`);
+            }
+          }
+          ctl.close();
+          return;
+        }
+        if (first && looksLikeHtml(value, res.headers.get('content-type') ?? '')) throw fail('is an HTML page, not a model file (a login or captive-portal page, or a wrong mirror URL?)');
+        first = false;
+        received += value.byteLength;
+        if (received > cap) throw fail(`is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''}`);
+        json?.push(value);
+        ctl.enqueue(value);
+      } catch (e) {
+        void reader.cancel().catch(() => undefined);
+        ctl.error(e instanceof DownloadError ? e : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 /** A disk file as an HTTP response; `bytes=a-b` ranges (transformers.js' size probes) get a 206. */
@@ -68,6 +185,8 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
   env.useFSCache = true;
   env.cacheDir = opts.cacheDir ?? join(homedir(), '.cache', 'verity', 'models');
   env.fetch = nodeFetch;
+  limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const probeMs = opts.tokenizerProbeMs ?? 2000;
   const hub = opts.mirror ? (opts.mirror.endsWith('/') ? opts.mirror : `${opts.mirror}/`) : 'https://huggingface.co/';
   return {
     platform: 'node',
@@ -76,22 +195,24 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
       current = null;
       if (spec.source.kind === 'local') {
         const dir = resolve(spec.source.path ?? spec.id);
+        checkLocalFolder(dir);
         env.localModelPath = `${dirname(dir)}/`;
         env.allowRemoteModels = false;
         return { id: basename(dir), options: { local_files_only: true } };
       }
       env.allowRemoteModels = true;
       env.remoteHost = spec.source.kind === 'mirror' ? spec.source.url : hub;
-      current = { host: env.remoteHost, id: spec.id, revision: spec.revision };
+      current = { host: env.remoteHost, id: spec.id, revision: spec.revision, files: spec.files ?? {} };
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {
-      const msg = error instanceof Error ? error.message : String(error);
-      if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
-        return { code: 'unavailable', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. --${spec.role === 'statements' ? 'statement' : spec.role === 'reranker' ? 'ranker' : spec.role}-model DIR) or --mirror URL` };
+      if (spec.source.kind !== 'local') removeOwnTempFiles(diskPath(env.cacheDir ?? '', spec.id, spec.revision, ''));
+      const msg = messageOf(error);
+      if ((error instanceof DownloadError && error.code === 'network') || /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
+        return { code: 'network', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL` };
       return null;
     },
-    verify: (spec) => verifyDownloads(spec, env.cacheDir ?? ''),
+    verify: async (spec) => (await verifyDownloads(spec, env.cacheDir ?? '')) ?? checkTokenizer(spec, env.cacheDir ?? '', probeMs),
   };
 }
 
@@ -112,6 +233,81 @@ export async function verifyDownloads(spec: ModelSpec, cacheDir: string): Promis
         'bad-response',
         `${file} of ${spec.id}@${spec.revision} does not match the SHA-256 the registry lists (${got.slice(0, 12)}… instead of ${want.slice(0, 12)}…): it is not the file the registry pins, or it was damaged; it was deleted from ${cacheDir} and the model was not used`,
       );
+    }
+  }
+  return null;
+}
+
+/**
+ * transformers.js' disk cache writes a download to `<file>.tmp.<pid>.<random>` and renames it when the body ends;
+ * when the body fails at once (a refused download), it unlinks the temporary file before its write stream has
+ * created it, and an empty one stays behind. After a failed load, this process's own leftovers are removed.
+ */
+function removeOwnTempFiles(dir: string, depth = 0): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && depth < 3) removeOwnTempFiles(path, depth + 1);
+    else if (e.isFile() && e.name.includes(`.tmp.${process.pid}.`)) rmSync(path, { force: true });
+  }
+}
+
+/**
+ * A local model folder must exist, and every file in it (symlinks followed) must be a regular file: a FIFO would
+ * block the load forever and a device such as /dev/zero would fill memory.
+ */
+export function checkLocalFolder(dir: string): void {
+  const refuse = (why: string) => {
+    throw hostError('invalid-spec', `${dir}: ${why}; the model was not loaded`);
+  };
+  let top;
+  try {
+    top = statSync(dir);
+  } catch {
+    throw hostError('not-found', `${dir}: no such model folder`);
+  }
+  if (!top.isDirectory()) refuse('not a folder');
+  const walk = (d: string, depth: number) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      let st;
+      try {
+        st = statSync(path);
+      } catch {
+        continue; // a dangling symlink: transformers.js reports the file missing if it needs it
+      }
+      if (st.isDirectory()) {
+        if (depth < 3) walk(path, depth + 1);
+      } else if (!st.isFile()) refuse(`${relative(dir, path)} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'a special file'})`);
+    }
+  };
+  walk(dir, 0);
+}
+
+/**
+ * A bound on the tokenizer's pre-processing time: each regex pattern of tokenizer.json is run on probe inputs in a
+ * separate V8 context with a time limit, before any data is tokenized. A pattern that needs longer than `ms` (a
+ * catastrophic regex) would hang scoring, so the model is refused. Returns the refusal, or null.
+ */
+export function checkTokenizer(spec: ModelSpec, cacheDir: string, ms: number): HostError | null {
+  const path = spec.source.kind === 'local' ? join(resolve(spec.source.path ?? spec.id), 'tokenizer.json') : diskPath(cacheDir, spec.id, spec.revision, 'tokenizer.json');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null; // no tokenizer.json of our own to read (transformers.js already parsed what it used)
+  }
+  for (const pattern of tokenizerPatterns(json)) {
+    try {
+      runInNewContext(`(${probePattern.toString()})(p, probes)`, { p: pattern, probes: TOKENIZER_PROBES }, { timeout: ms });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') continue;
+      return slowPattern(spec, pattern, ms);
     }
   }
   return null;
@@ -138,11 +334,14 @@ export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number }
  * argument is also looked up inside `modelDir`.
  */
 export function parseModelArg(role: Role, arg: string | undefined, modelDir?: string): ModelSpec {
+  // A --model-dir that does not exist (a typo) must not turn into a silent download.
+  if (modelDir !== undefined && !(existsSync(modelDir) && statSync(modelDir).isDirectory())) throw new Error(`--model-dir ${modelDir} is not a folder`);
   if (arg === undefined) {
     const entry = defaultFor(role);
     // --model-dir: offline copies of the registry models, one folder per hub id (DIR/Xenova/nli-deberta-v3-xsmall).
     const copy = modelDir ? join(resolve(modelDir), entry.id) : undefined;
-    if (copy && existsSync(copy)) return { ...specFromEntry(entry), id: copy, revision: 'local', source: { kind: 'local', path: copy }, dtypes: { cpu: entry.dtypes.cpu } };
+    if (copy && !existsSync(copy)) throw new Error(`--model-dir ${modelDir} has no ${entry.id} folder for the ${ROLE_TABLE[role].name} model (the registry default); copy the model there or pass ${ROLE_TABLE[role].cliFlag}`);
+    if (copy) return { ...specFromEntry(entry), id: copy, revision: 'local', source: { kind: 'local', path: copy }, dtypes: { cpu: entry.dtypes.cpu } };
     return specFromEntry(entry);
   }
   if (modelDir && !existsSync(arg) && existsSync(join(resolve(modelDir), arg))) return parseModelArg(role, join(resolve(modelDir), arg));
@@ -150,9 +349,12 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
     const dir = resolve(arg);
     return { role, id: dir, revision: 'local', source: { kind: 'local', path: dir }, dtypes: { cpu: ['fp32'] } };
   }
-  const entry: RegistryEntry | undefined = byKey(arg) ?? REGISTRY.find((e) => e.id === arg.split('@')[0] && e.role === role);
-  if (entry && !arg.includes('@')) return specFromEntry(entry);
   const [id, revision] = arg.split('@') as [string, string | undefined];
-  if (!/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
-  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id, revision: revision ?? 'main' };
+  const invalid = revision === undefined ? null : invalidRef({ id, revision, source: { kind: 'hub' } });
+  if (invalid) throw new Error(invalid);
+  const entry = lookup(id, { role });
+  if (entry && revision === undefined) return specFromEntry(entry);
+  if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
+  // A registry key with a revision (nli-small@<sha>) names the entry's hub id at that revision.
+  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id: entry?.id ?? id, revision: revision ?? 'main' };
 }

@@ -28,6 +28,8 @@
  *    against fp32/wasm before using it.
  */
 
+import type { Capability } from '../core/capabilities.ts';
+
 export type Role = 'nli' | 'reranker' | 'embedder' | 'statements';
 export type Device = 'webgpu' | 'wasm' | 'cpu';
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4' | 'q4f16';
@@ -385,6 +387,27 @@ export const REGISTRY: readonly RegistryEntry[] = [
   },
 ];
 
+/** What the app, the CLI and the runtime say and do about each model role. */
+export interface RoleInfo {
+  /** The role's name in sentences ("the NLI model"). */
+  name: string;
+  /** The core capability this role's model serves (ModelContext key). */
+  capability: Capability;
+  /** The CLI flag that chooses this role's model. */
+  cliFlag: string;
+}
+
+/** The one role table, in the order roles are shown and loaded everywhere. */
+export const ROLE_TABLE: Readonly<Record<Role, RoleInfo>> = {
+  nli: { name: 'NLI', capability: 'nli', cliFlag: '--nli-model' },
+  reranker: { name: 'reranker', capability: 'ranker', cliFlag: '--ranker-model' },
+  embedder: { name: 'embedder', capability: 'embedder', cliFlag: '--embedder-model' },
+  statements: { name: 'statement writer', capability: 'writer', cliFlag: '--statement-model' },
+};
+
+/** Every role, in table order. */
+export const ROLES: readonly Role[] = Object.keys(ROLE_TABLE) as Role[];
+
 /** The default entry for a role (exactly one per role by construction). */
 export function defaultFor(role: Role): RegistryEntry {
   const entry = REGISTRY.find((e) => e.role === role && e.default === true);
@@ -392,7 +415,15 @@ export function defaultFor(role: Role): RegistryEntry {
   return entry;
 }
 
-/** Look an entry up by its stable key. */
-export function byKey(key: string): RegistryEntry | undefined {
-  return REGISTRY.find((e) => e.key === key);
+/**
+ * The one registry lookup: the entry a user's choice names, or undefined for a model outside the registry.
+ * `ref` is a registry key (`nli-small`) or a hub id; with a hub id, the revision must be the entry's pinned one
+ * (or `main`/empty, meaning "the registry's pin"); another revision is another model. `role`, when given, must match.
+ */
+export function lookup(ref: string, opts: { role?: Role; revision?: string } = {}): RegistryEntry | undefined {
+  const id = ref.trim();
+  const rev = opts.revision?.trim() ?? '';
+  return REGISTRY.find(
+    (e) => (opts.role === undefined || e.role === opts.role) && (e.key === id || (e.id === id && (rev === '' || rev === 'main' || rev === e.revision))),
+  );
 }

@@ -9,6 +9,7 @@
  */
 import type { RowResults } from '../core/run.ts';
 import { idbStore, type KeyValueStore } from './idb-cache.ts';
+import { messageOf } from '../core/errors.ts';
 
 export interface SavedRun<Config = unknown> {
   version: 2;
@@ -38,7 +39,6 @@ interface SavedChunk {
   results: RowResults[];
 }
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const metaKey = (id: string) => `meta:${id}`;
 const fileKey = (id: string) => `file:${id}`;
 const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;

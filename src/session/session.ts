@@ -12,13 +12,14 @@ import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../co
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
 import { isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
-import { hostContext, type HostLike } from '../runtime/context.ts';
+import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
 import { contentHash, RunStore, type SavedRun } from '../runtime/run-store.ts';
 import type {
   ExportKind, Inspection, MappedSummary, Mapping, Pulse, Result, Resumed, RowDetail, RunConfig, RunEvent, RunOutcome, SavedRunInfo, TableRow, ViewInfo,
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
+import { messageOf } from '../core/errors.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
@@ -28,7 +29,6 @@ const MODEL_CHUNK = 64;
 /** Rows scored between looks at the clock: small enough that a slice of long-form rows stays well under a second. */
 const SLICE_ROWS = 16;
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /**
@@ -356,8 +356,7 @@ export class ScoringSession {
   }
 
   private usedModels() {
-    const models = this.active?.models ?? {};
-    return Object.fromEntries(Object.entries(models).map(([role, x]) => [role, { id: x.id, revision: x.revision, device: x.device, dtype: x.dtype }]));
+    return modelRecords(this.active?.models ?? {}) ?? {};
   }
 
   /** The run's configuration as exports record it. */

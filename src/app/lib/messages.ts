@@ -5,10 +5,11 @@
  */
 import { missingColumnMessage, type Field, type MappingNote } from '../../core/io/fields.ts';
 import { VerityError } from '../../core/types.ts';
+import { messageOf } from '../../core/errors.ts';
 
 /** One line for the user about an error thrown while reading or mapping a file. */
 export function errorMessage(e: unknown): string {
-  if (!(e instanceof VerityError)) return e instanceof Error ? e.message : String(e);
+  if (!(e instanceof VerityError)) return messageOf(e);
   const d = e.details as Record<string, unknown>;
   if (e.code === 'missing-column') {
     const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };

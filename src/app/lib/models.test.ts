@@ -112,4 +112,11 @@ describe('texts', () => {
     expect(msg).toBe(`The NLI model did not load: storage quota exceeded. ${adviceFor('quota')}`);
     expect(adviceFor('not-found')).toMatch(/Models page/);
   });
+
+  it('says only what is true of a network failure: no storage advice (issue 12 item 6)', () => {
+    const message = 'cannot download x/y from the hub https://huggingface.co/: could not download config.json from https://huggingface.co/x/y/resolve/r/config.json (Failed to fetch). Check that this computer is online';
+    const shown = explainLoadError('nli', { code: 'network', message });
+    expect(shown).toBe(`The NLI model did not load: ${message}.`);
+    expect(shown).not.toMatch(/private window|storage/);
+  });
 });

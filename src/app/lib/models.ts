@@ -11,25 +11,14 @@ import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/type
 import { hostContext, type HostLike } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
-import { DTYPE_SUFFIX, type Device, type Dtype, type RegistryEntry, type Role } from '../../runtime/registry.ts';
+import { messageOf } from '../../core/errors.ts';
+import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type Dtype, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 
-/** Role order used everywhere (as on the Models page). */
-const ROLE_ORDER: readonly Role[] = ['nli', 'reranker', 'embedder', 'statements'];
+/** Each role's name in sentences (from the registry's role table). */
+export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<Role, string>;
 
-export const ROLE_NAMES: Readonly<Record<Role, string>> = {
-  nli: 'NLI',
-  reranker: 'reranker',
-  embedder: 'embedder',
-  statements: 'statement writer',
-};
-
-/** The model role that serves each capability a metric may need. */
-export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = {
-  nli: 'nli',
-  ranker: 'reranker',
-  embedder: 'embedder',
-  writer: 'statements',
-};
+/** The model role that serves each capability a metric may need (the role table read the other way). */
+export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(ROLES.map((r) => [ROLE_TABLE[r].capability, r])) as Record<Capability, Role>;
 
 /** Every model-based metric with its default settings. */
 export function modelMetrics(names: readonly string[] = MODEL_METRICS): BatchMetric[] {
@@ -51,7 +40,7 @@ export function rolesFor(metrics: readonly AnyMetric[], opts: RoleOptions = {}):
     if (!isBatchMetric(m)) continue;
     for (const cap of m.needs) if (cap !== 'writer' || opts.modelWriter) needed.add(CAPABILITY_ROLE[cap]);
   }
-  return ROLE_ORDER.filter((r) => needed.has(r));
+  return ROLES.filter((r) => needed.has(r));
 }
 
 /** What a metric needs, in words (its checkbox and its "not scored yet" line say it). */
@@ -137,6 +126,9 @@ const ADVICE: Readonly<Record<HostErrorCode, string>> = {
   'canary-failed': 'The model gave wrong answers to a known check on this device, so it is not used: choose another model on the Models page.',
   'not-loaded': 'Load the models again.',
   quota: "The browser's storage is full: delete cached models on the Models page or free disk space, then try again.",
+  'invalid-spec': 'Check the model id, revision and folder on the Models page.',
+  // The message of a network failure already names the host, the file and what to do.
+  network: '',
   unavailable: 'The model worker or its storage is unavailable (a private window may block storage): reload the page, or try another browser.',
 };
 
@@ -145,7 +137,8 @@ export const adviceFor = (code: HostErrorCode): string => ADVICE[code];
 
 /** One sentence per failure: what happened, then what to do. */
 export function explainLoadError(role: Role, error: Pick<HostError, 'code' | 'message'>): string {
-  return `The ${ROLE_NAMES[role]} model did not load: ${error.message}. ${adviceFor(error.code)}`;
+  const advice = adviceFor(error.code);
+  return `The ${ROLE_NAMES[role]} model did not load: ${error.message}.${advice ? ` ${advice}` : ''}`;
 }
 
 /** Progress of one role's load, in bytes of the whole model. */
@@ -187,7 +180,7 @@ export async function loadModels(
   const host = workerHost(api);
   const ok: Partial<Record<Role, ModelSpec>> = {};
   const failures: LoadedModels['failures'] = [];
-  for (const role of ROLE_ORDER) {
+  for (const role of ROLES) {
     const spec = specs[role];
     if (!spec) continue;
     let error: Pick<HostError, 'code' | 'message'> | null = null;
@@ -199,7 +192,7 @@ export async function loadModels(
       else error = r.error;
     } catch (e) {
       // The worker itself failed (crashed, or could not start).
-      error = { code: 'unavailable', message: e instanceof Error ? e.message : String(e) };
+      error = { code: 'unavailable', message: messageOf(e) };
     }
     if (error) failures.push({ role, message: explainLoadError(role, error) });
   }

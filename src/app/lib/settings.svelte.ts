@@ -2,11 +2,11 @@
  * Which model serves each role, and where model files come from — chosen on the Models page, used by every
  * page that runs a model-based metric. Kept in localStorage (settings only; never data).
  */
-import { REGISTRY, type Role } from '../../runtime/registry.ts';
+import { defaultFor, lookup, ROLES, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 import { specFromEntry } from '../../runtime/specs.ts';
 import type { ModelSource, ModelSpec } from '../../runtime/messages.ts';
 
-export const ROLES: readonly Role[] = ['nli', 'reranker', 'embedder', 'statements'];
+export { ROLES };
 
 export interface ModelChoice {
   id: string;
@@ -17,6 +17,11 @@ export interface ModelChoice {
 export interface ModelSettings {
   source: ModelSource;
   choices: Record<Role, ModelChoice>;
+  /**
+   * Use models without their canary check (the user ticked it knowingly on the Models page). Off by default;
+   * every result and export then records that the check was skipped.
+   */
+  skipCanary: boolean;
 }
 
 const KEY = 'verity.model-settings';
@@ -24,10 +29,10 @@ const KEY = 'verity.model-settings';
 function defaults(): ModelSettings {
   const choices = {} as Record<Role, ModelChoice>;
   for (const role of ROLES) {
-    const e = REGISTRY.find((x) => x.role === role && x.default)!;
+    const e = defaultFor(role);
     choices[role] = { id: e.id, revision: e.revision };
   }
-  return { source: { kind: 'hub' }, choices };
+  return { source: { kind: 'hub' }, choices, skipCanary: false };
 }
 
 function load(): ModelSettings {
@@ -36,7 +41,7 @@ function load(): ModelSettings {
     const raw = globalThis.localStorage?.getItem(KEY);
     if (!raw) return d;
     const v = JSON.parse(raw) as Partial<ModelSettings>;
-    return { source: v.source ?? d.source, choices: { ...d.choices, ...(v.choices ?? {}) } };
+    return { source: v.source ?? d.source, choices: { ...d.choices, ...(v.choices ?? {}) }, skipCanary: v.skipCanary === true };
   } catch {
     return d;
   }
@@ -61,13 +66,14 @@ export function resetModelSettings(): void {
 export function specFor(role: Role, s: ModelSettings = modelSettings): ModelSpec {
   const c = s.choices[role];
   const source = $state.snapshot(s.source) as ModelSource;
-  const entry = REGISTRY.find((e) => e.role === role && e.id === c.id && (c.revision === e.revision || c.revision === 'main' || c.revision === ''));
-  if (entry) return { ...specFromEntry(entry), source };
-  return { role, id: c.id, revision: c.revision || 'main', source };
+  const entry = entryFor(role, s);
+  const unchecked = s.skipCanary ? { skipCanary: true } : {};
+  if (entry) return { ...specFromEntry(entry), source, ...unchecked };
+  return { role, id: c.id, revision: c.revision || 'main', source, ...unchecked };
 }
 
 /** The registry entry behind a role's choice, if any (download size, memory need). */
-export function entryFor(role: Role, s: ModelSettings = modelSettings) {
+export function entryFor(role: Role, s: ModelSettings = modelSettings): RegistryEntry | undefined {
   const c = s.choices[role];
-  return REGISTRY.find((e) => e.role === role && e.id === c.id && (c.revision === e.revision || c.revision === 'main' || c.revision === ''));
+  return lookup(c.id, { role, revision: c.revision });
 }
