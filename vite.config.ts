@@ -41,8 +41,10 @@ function transformersChainFix(): Plugin {
  * (or an imported folder) on first use anyway, and are kept in IndexedDB by the model cache.
  */
 const offline = VitePWA({
+  // Registered by src/app/lib/updates.svelte.ts, which announces a new version and takes it up on reload
+  // (the worker waits for its SKIP_WAITING message, so a page in use never switches versions mid-run).
   injectRegister: false,
-  registerType: 'autoUpdate',
+  registerType: 'prompt',
   manifest: false,
   workbox: {
     globPatterns: ['**/*.{html,js,css,svg,jsonl}'],

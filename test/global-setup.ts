@@ -1,6 +1,17 @@
-/** Vitest global setup: generate the tiny test models (test/models/) once per run, before any test file reads them. */
+/**
+ * Vitest global setup, once per run before any test file: the tiny test models (test/models/) and the bundled
+ * CLI the CLI tests spawn (see test/cli.ts).
+ */
+import { build } from 'vite';
 import { generateFixtures } from '../scripts/fixtures/generate.ts';
+import { CLI_DIR, ROOT } from './cli.ts';
 
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   generateFixtures();
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    build: { ssr: 'src/cli/main.ts', outDir: CLI_DIR, emptyOutDir: true, minify: false, target: 'node20', reportCompressedSize: false, copyPublicDir: false },
+  });
 }

@@ -9,12 +9,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI } from '../../test/cli.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NLI = 'test/models/tiny-nli';
 const FILE = 'test/fixtures/labelled-small.jsonl';
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
 const dir = mkdtempSync(join(tmpdir(), 'verity-cli-models-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

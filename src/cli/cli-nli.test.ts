@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { parseTable } from '../core/io/parse.ts';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CLI } from '../../test/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FILE = 'test/fixtures/nli-taxonomy.jsonl';
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, encoding: 'utf8' });
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
 
 // CAP = 0.85·(P_ent + 0.3·P_neu)(g→p) + 0.15·(P_ent + 0.3·P_neu)(p→g), best gold:
 //  1 exact       0.85·0.962 + 0.15·0.955 = 0.96095
@@ -72,7 +73,7 @@ describe('CAP monotonicity report from input NLI probabilities', () => {
 
   it('rejects malformed probabilities row by row and keeps the row', () => {
     const bad = JSON.stringify({ id: 'x', question: 'q', gold: ['a', 'b'], candidate: 'a', nli: [{ gold_to_candidate: [0.5, 0.5, 0.5], candidate_to_gold: [1, 0, 0] }] });
-    const r = spawnSync(process.execPath, ['bin/verity.mjs', 'score', '-', '--metrics', 'exact_match,cap', '--mirror', 'http://127.0.0.1:9/'], { cwd: ROOT, encoding: 'utf8', input: `${bad}\n` });
+    const r = spawnSync(process.execPath, [CLI, 'score', '-', '--metrics', 'exact_match,cap', '--mirror', 'http://127.0.0.1:9/'], { cwd: ROOT, encoding: 'utf8', input: `${bad}\n` });
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/row 1: nli: has 1 entries but the row has 2 gold answers/);
     const row = JSON.parse(r.stdout);

@@ -1,6 +1,7 @@
 /**
- * The real CLI, run as a child process (`node bin/verity.mjs …`, cwd = repo root) on files in a temp dir.
- * Each spawn costs about a second, so assertions are grouped per spawn and independent spawns run together.
+ * The real CLI, run as a child process (`node CLI …`, the CLI bundled once per run, see test/cli.ts; cwd = repo
+ * root) on files in a temp dir. Each spawn costs about half a second, so assertions are grouped per spawn and
+ * independent spawns run together. bin/verity.mjs (tsx, no build step) gets its own test.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { parseTable } from '../core/io/parse.ts';
 import { mapRows } from '../core/io/fields.ts';
 import { createSyncMetric } from '../core/metrics/index.ts';
 import { agreement, scoreRows } from '../core/run.ts';
+import { CLI } from '../../test/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LATIN1 = fileURLToPath(new URL('../../test/fixtures/io/latin1.csv', import.meta.url));
@@ -23,8 +25,13 @@ interface Run {
 }
 
 function verity(...args: string[]): Promise<Run> {
+  return start([CLI, ...args]);
+}
+
+/** `node …args` in the repo root. */
+function start(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -376,5 +383,12 @@ describe('exit codes and messages', () => {
     cmds.forEach((c, i) => expect(runs[i + 1]!.stdout).toMatch(new RegExp(`^Usage: verity ${c} `)));
     expect(runs[3]!.stdout).toContain('--metric <name>');
     expect(runs[3]!.stdout).toContain('--objective <name>');
+  });
+
+  it('bin/verity.mjs runs the TypeScript sources through tsx, as `npx verity` does right after `npm ci`', async () => {
+    const [bin, bundled] = await Promise.all([start(['bin/verity.mjs', 'score', p('labelled.jsonl')]), verity('score', p('labelled.jsonl'))]);
+    expect(bin.code, bin.stderr).toBe(0);
+    expect(bin.stdout).toBe(bundled.stdout);
+    expect(bin.stdout.length).toBeGreaterThan(0);
   });
 });

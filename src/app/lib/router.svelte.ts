@@ -7,15 +7,28 @@ export const PAGES = [
 ] as const;
 export type PagePath = (typeof PAGES)[number]['path'];
 
-const current = (): PagePath => {
-  const h = globalThis.location?.hash.replace(/^#\/?/, '').split(/[?/]/)[0] ?? '';
-  return (PAGES.find((p) => p.path === h)?.path ?? 'score') as PagePath;
-};
+/**
+ * The page a hash names: `#/learn` (or `#learn`, `#/learn?x`) → learn, none or an unknown route → score.
+ * A hash that is not a route but an in-page anchor (`#main`, `#learn-metric-bleu`) names no page: null, so
+ * following it keeps the page that is open.
+ */
+export function pageOf(hash: string, anchorExists: (id: string) => boolean = () => false): PagePath | null {
+  const h = hash.replace(/^#\/?/, '').split(/[?/]/)[0] ?? '';
+  const page = PAGES.find((p) => p.path === h)?.path;
+  if (page) return page;
+  if (!hash.startsWith('#/') && h && anchorExists(decodeURIComponent(hash.slice(1)))) return null;
+  return 'score';
+}
 
-export const route = $state({ page: current() });
+const inDocument = (id: string) => globalThis.document?.getElementById(id) != null;
+
+export const route = $state({ page: pageOf(globalThis.location?.hash ?? '') ?? 'score' });
 
 export function startRouter(): () => void {
-  const on = () => (route.page = current());
+  const on = () => {
+    const page = pageOf(location.hash, inDocument);
+    if (page) route.page = page;
+  };
   addEventListener('hashchange', on);
   return () => removeEventListener('hashchange', on);
 }
