@@ -174,6 +174,28 @@ test('a missing column is explained, and choosing it in the mapping fixes it', a
   await expect(page.getByTestId('score-error')).toHaveCount(0);
 });
 
+test('core errors and mapping notes are worded for the page: no CLI flag, the layout chosen and why, a gold separator offered', async ({ page }) => {
+  await page.goto('/#/score');
+  // A missing column points at the Columns form, never at --map.
+  await upload(page, 'odd.csv', 'q,truth,said\nWho wrote Hamlet?,Shakespeare,Shakespeare\n');
+  await expect(page.getByTestId('score-error')).toContainText('column mapping');
+  await expect(page.getByTestId('score-error')).not.toContainText('--map');
+  // A ragas file: `answer` is the candidate and `ground_truth` the gold, and the page says which layout it read.
+  const ragas = ['question,answer,ground_truth,contexts', 'Who wrote Hamlet?,Shakespeare wrote it,William Shakespeare,"[""Hamlet is a play""]"'].join('\n');
+  await upload(page, 'ragas.csv', ragas);
+  await expect(page.getByTestId('map-candidate')).toHaveValue('answer');
+  await expect(page.getByTestId('map-gold')).toHaveValue('ground_truth');
+  await expect(page.getByTestId('mapping-notes').locator('[data-code="layout"]')).toContainText(/ragas/i);
+  await expect(page.getByTestId('mapping-notes')).not.toContainText('--');
+  // Golds joined by " | " in most cells: the note offers the separator, and taking it splits the golds.
+  const joined = ['question,gold,candidate', 'Largest planet?,Jupiter | planet Jupiter,Jupiter', 'Red planet?,Mars | the red planet,Mars', 'Hamlet author?,Shakespeare | William Shakespeare,Marlowe', 'Spider legs?,8 | eight,eight'].join('\n');
+  await upload(page, 'joined.csv', joined);
+  await expect(page.getByTestId('mapping-notes').locator('[data-code="gold-separator"]')).toBeVisible();
+  await page.getByTestId('use-gold-sep').click();
+  await expect(page.getByTestId('gold-sep')).toHaveValue(/^ ?\| ?$/);
+  await expect(page.getByTestId('use-gold-sep')).toHaveCount(0);
+});
+
 /** Rows long enough to interrupt mid-run, small enough for CI. */
 function bigFile(n: number): string {
   const out: string[] = [];

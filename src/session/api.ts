@@ -4,7 +4,7 @@
  * value used.
  */
 import type { Format, RowIssue } from '../core/io/parse.ts';
-import type { ColumnMap } from '../core/io/fields.ts';
+import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { MetricSettings } from '../core/metrics/index.ts';
 import type { RowResults } from '../core/run.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
@@ -38,6 +38,8 @@ export interface MappedSummary {
   columns: ColumnMap;
   issues: RowIssue[];
   issueCount: number;
+  /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
+  notes: { code: MappingNote['code']; text: string; separator?: string }[];
 }
 
 export interface RunConfig {

@@ -20,6 +20,7 @@ import type {
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { messageOf } from '../core/errors.ts';
+import { errorMessage, noteMessage } from './messages.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
@@ -95,7 +96,7 @@ export class ScoringSession {
     } catch (e) {
       this.file = null;
       this.table = null;
-      return { ok: false, error: messageOf(e) };
+      return { ok: false, error: errorMessage(e) };
     }
   }
 
@@ -105,7 +106,7 @@ export class ScoringSession {
     try {
       return { ok: true, value: await this.applyMapping(m) };
     } catch (e) {
-      return { ok: false, error: messageOf(e) };
+      return { ok: false, error: errorMessage(e) };
     }
   }
 
@@ -138,7 +139,7 @@ export class ScoringSession {
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
     } catch (e) {
-      return { ok: false, error: messageOf(e) };
+      return { ok: false, error: errorMessage(e) };
     }
     return this.continueRun(onEvent);
   }
@@ -343,6 +344,7 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
+      notes: mapped.notes.map((n) => ({ code: n.code, text: noteMessage(n), ...(n.code === 'gold-separator' ? { separator: n.separator } : {}) })),
     };
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isBatchMetric } from '../types.ts';
-import { DEFAULT_METRICS, LEXICAL_METRICS, METRIC_NAMES, MODEL_METRICS, SUPPORTED_METRICS, VARIANT_METRICS, createMetric } from './index.ts';
+import { DEFAULT_METRICS, LEXICAL_METRICS, METRIC_NAMES, MODEL_METRICS, SUPPORTED_METRICS, VARIANT_METRICS, createMetric, withLimitLine } from './index.ts';
 
 describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d) => {
   it('has a full card and builds under its name and every variant', () => {
@@ -12,7 +12,7 @@ describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d
     for (const n of [name, ...(d.variants ?? [])]) {
       const m = createMetric(n);
       expect(m.name).toBe(n);
-      expect(m.card).toBe(d.card);
+      expect(m.card).toEqual(withLimitLine(d.card));
       expect(isBatchMetric(m)).toBe(d.family === 'model');
       expect(Number.isFinite(m.threshold)).toBe(true);
     }

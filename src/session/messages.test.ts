@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, noteMessage } from './messages.ts';
-import { mapRows } from '../../core/io/fields.ts';
-import { parseTable } from '../../core/io/parse.ts';
+import { mapRows } from '../core/io/fields.ts';
+import { parseTable } from '../core/io/parse.ts';
 
 const thrown = (f: () => unknown): unknown => {
   try {

@@ -3,9 +3,9 @@
  * name no control of either surface; here they point at the page's own controls (the column selects and the
  * gold-separator field), as the CLI's wording points at its flags.
  */
-import { missingColumnMessage, type Field, type MappingNote } from '../../core/io/fields.ts';
-import { VerityError } from '../../core/types.ts';
-import { messageOf } from '../../core/errors.ts';
+import { missingColumnMessage, type Field, type MappingNote } from '../core/io/fields.ts';
+import { VerityError } from '../core/types.ts';
+import { messageOf } from '../core/errors.ts';
 
 /** One line for the user about an error thrown while reading or mapping a file. */
 export function errorMessage(e: unknown): string {
