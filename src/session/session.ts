@@ -6,7 +6,7 @@
  */
 import type { ParsedTable } from '../core/io/parse.ts';
 import { parseBlob } from '../core/io/parse-stream.ts';
-import { mapRows, resolveColumns } from '../core/io/fields.ts';
+import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
@@ -344,8 +344,19 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: mapped.notes.map((n) => ({ code: n.code, text: noteMessage(n), ...(n.code === 'gold-separator' ? { separator: n.separator } : {}) })),
+      notes: this.notesOf(t, m, mapped.notes).map((n) => ({ code: n.code, text: noteMessage(n), ...(n.code === 'gold-separator' ? { separator: n.separator } : {}) })),
     };
+  }
+
+  /**
+   * The mapping's notes, plus why the columns were detected as they were while the page keeps the detected
+   * mapping (the page always passes its mapping explicitly, so mapRows alone would not say it).
+   */
+  private notesOf(t: ParsedTable, m: Mapping, notes: MappingNote[]): MappingNote[] {
+    if (notes.some((n) => n.code === 'layout')) return notes;
+    const detected = resolveLayout(t.columns);
+    const kept = FIELDS.every((f) => m.map[f] === detected.columns[f]);
+    return kept ? [...detected.notes, ...notes] : notes;
   }
 
   private tableRow(i: number): TableRow {
