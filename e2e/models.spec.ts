@@ -53,7 +53,6 @@ const mirrorLog = async (request: APIRequestContext): Promise<{ method: string; 
 /** The worker API as the page sees it through comlink (every method async). */
 type Promisified<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
 declare global {
-  // eslint-disable-next-line no-var
   var __verityModels: Promisified<ModelHostApi> | undefined;
 }
 

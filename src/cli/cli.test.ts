@@ -15,6 +15,10 @@ import { createSyncMetric } from '../core/metrics/index.ts';
 import { agreement, scoreRows } from '../core/run.ts';
 import { CLI } from '../../test/cli.ts';
 
+/** CLI JSON output, read by path in assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LATIN1 = fileURLToPath(new URL('../../test/fixtures/io/latin1.csv', import.meta.url));
 
@@ -117,7 +121,7 @@ describe('verity score', () => {
     expect(a.stderr).toMatch(/verity: warning: row 8: label "maybe" is not one of/);
     expect(a.stderr).toContain('verity: JSONL, 8 rows read, 1 skipped, 1 warnings');
 
-    const recs = lines(a.stdout).map((l) => JSON.parse(l) as Record<string, any>);
+    const recs = lines(a.stdout).map((l) => JSON.parse(l) as Record<string, Json>);
     expect(recs.map((r) => r.id)).toEqual(SCORED_IDS);
     for (const r of recs) {
       expect(Object.keys(r)).toEqual(['id', 'question', 'gold', 'candidate', 'label', 'metrics']);
@@ -177,7 +181,7 @@ describe('verity evaluate --json', () => {
     expect(bin.code, bin.stderr).toBe(0);
     expect(tax.code, tax.stderr).toBe(0);
 
-    const r = JSON.parse(bin.stdout) as Record<string, any>;
+    const r = JSON.parse(bin.stdout) as Record<string, Json>;
     // 7 labelled rows; skipped = q8 (unknown label) + q9 (no gold).
     expect(r).toMatchObject({ n: 7, skipped: 2, label_kind: 'binary' });
     expect(Object.keys(r.metrics)).toEqual(['exact_match', 'token_f1']);
@@ -215,7 +219,7 @@ describe('verity evaluate --json', () => {
       }
     }
 
-    const x = JSON.parse(tax.stdout) as Record<string, any>;
+    const x = JSON.parse(tax.stdout) as Record<string, Json>;
     expect(x).toMatchObject({ n: 6, skipped: 0, label_kind: 'taxonomy' });
     // exact_match scores 1,0,0,0,0,0 vs severities 7,6,4,5,1,0.
     //   Spearman: score ranks 6,3,3,3,3,3; severity ranks 6,5,3,4,2,1 → 7.5/√(7.5·17.5) = √(3/7).

@@ -28,7 +28,6 @@ export class OutputError extends Error {
  * retitle or clear the terminal), line breaks and bidirectional overrides are written as \x.. / \u.... escapes.
  */
 export function escapeControls(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
     const n = c.charCodeAt(0);
     return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;

@@ -83,7 +83,10 @@ const spec = (mode: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({
 const cachedFiles = (dir: string): string[] => {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : out.push(join(d, e.name).slice(dir.length + 1));
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(join(d, e.name).slice(dir.length + 1));
+    }
   };
   if (existsSync(dir)) walk(dir);
   return out;

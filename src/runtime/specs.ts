@@ -106,7 +106,11 @@ export function probePattern(p: string, probes: readonly string[]): void {
       re = null;
     }
   }
-  if (re) for (const s of probes) (s.match(re), s.split(re));
+  if (re)
+    for (const s of probes) {
+      s.match(re);
+      s.split(re);
+    }
 }
 
 /** The refusal of a model whose tokenizer pattern did not finish on the probes within `ms`. */

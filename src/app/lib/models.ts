@@ -12,7 +12,7 @@ import { hostContext, type HostLike } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
 import { messageOf } from '../../core/errors.ts';
-import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type Dtype, type RegistryEntry, type Role } from '../../runtime/registry.ts';
+import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 
 /** Each role's name in sentences (from the registry's role table). */
 export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<Role, string>;

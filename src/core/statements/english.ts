@@ -32,10 +32,14 @@ interface CompromiseInternals {
   model: object;
 }
 
+// compromise's world/model/methods are untyped internals, read by path.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Untyped = any;
+
 const internals: CompromiseInternals = (() => {
-  const world = nlp.world() as { methods: any; model: any };
-  const model = nlp.model() as any;
-  const methods = nlp.methods() as any;
+  const world = nlp.world() as { methods: Untyped; model: Untyped };
+  const model = nlp.model() as Untyped;
+  const methods = nlp.methods() as Untyped;
   return {
     world,
     model,
@@ -95,7 +99,7 @@ export function tokenize(text: string): Tok[] {
         post,
         norm: (t.implicit ?? t.normal ?? word).toLowerCase() || word.toLowerCase(),
         tags: t.tags,
-        glue: t.post !== '' && !/\s/.test(t.post) && /[-–\/]$/.test(t.post),
+        glue: t.post !== '' && !/\s/.test(t.post) && /[-–/]$/.test(t.post),
         cap: /^\p{Lu}/u.test(word),
       });
     }

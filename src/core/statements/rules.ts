@@ -32,7 +32,7 @@ function clean(s: unknown): string {
 function finish(s: string): string {
   let out = s.replace(/\s+/g, ' ').replace(/\s+([,;:.!?])/g, '$1').replace(/,(?=[,.])/g, '').trim();
   out = out.replace(/[\s.!?…;:,\-–—]+$/u, '');
-  out = out.replace(/^(["'“‘(\[¿¡]*)(\p{Ll})/u, (_, p: string, c: string) => p + c.toUpperCase());
+  out = out.replace(/^(["'“‘([¿¡]*)(\p{Ll})/u, (_, p: string, c: string) => p + c.toUpperCase());
   return out === '' ? 'No answer was given.' : `${out}.`;
 }
 

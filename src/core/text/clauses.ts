@@ -32,7 +32,7 @@ function sentenceDot(s: string, i: number): boolean {
   if (next !== undefined && !/\s/u.test(next)) return false;
   let start = i;
   while (start > 0 && !/\s/u.test(s[start - 1]!)) start--;
-  const word = s.slice(start, i).replace(/^[("'\[\u201c\u2018]+/u, '');
+  const word = s.slice(start, i).replace(/^[("'[\u201c\u2018]+/u, '');
   if (/^\p{L}$/u.test(word)) return false; // an initial: "J. K. Rowling"
   if (/^\p{L}(?:\.\p{L})+$/u.test(word)) return false; // dotted abbreviation: "U.S.", "e.g."
   return !ABBREVIATIONS.has(word.toLowerCase());

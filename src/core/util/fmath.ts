@@ -87,7 +87,7 @@ export function log(x: number): number {
   const dk = k;
   if ((0x000fffff & (2 + hx)) < 3) {
     if (f === 0) return k === 0 ? 0 : dk * LN2_HI + dk * LN2_LO;
-    const r = f * f * (0.5 - 0.33333333333333333 * f);
+    const r = f * f * (0.5 - 0.3333333333333333 * f);
     return k === 0 ? f - r : dk * LN2_HI - (r - dk * LN2_LO - f);
   }
   const s = f / (2 + f);
@@ -150,7 +150,7 @@ export function log1p(x: number): number {
   const hfsq = 0.5 * f * f;
   if (hu === 0) {
     if (f === 0) return k === 0 ? 0 : k * LN2_HI + (c + k * LN2_LO);
-    const r = hfsq * (1 - 0.66666666666666666 * f);
+    const r = hfsq * (1 - 0.6666666666666666 * f);
     return k === 0 ? f - r : k * LN2_HI - (r - (k * LN2_LO + c) - f);
   }
   const s = f / (2 + f);
