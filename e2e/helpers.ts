@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 
-export const LEXICAL = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
+export const LEXICAL = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants', 'taxonomy_text'];
 export const MODEL = ['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy'];
 export const CLASSES = ['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid', 'partial', 'overinclusive-invalid', 'invalid', 'contradictory'];
 

@@ -14,10 +14,10 @@ import { createHierarchy } from './hierarchy.ts';
 import { createNliLex, type NliLexWeights } from './nli_lex.ts';
 import { createAvert } from './avert.ts';
 import { createBertScore } from './bertscore.ts';
-import { createTaxonomy } from './taxonomy.ts';
+import { createTaxonomy, createTaxonomyText } from './taxonomy.ts';
 
 /** Metrics that need no model. */
-export const LEXICAL_METRICS = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'] as const;
+export const LEXICAL_METRICS = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants', 'taxonomy_text'] as const;
 /** Metrics that use model capabilities (or NLI probabilities given in the input). */
 export const MODEL_METRICS = ['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy'] as const;
 /** Ablations and variants, selectable by name. */
@@ -26,7 +26,7 @@ export const METRIC_NAMES = [...LEXICAL_METRICS, ...MODEL_METRICS] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** The embedded default: needs no download. */
-export const DEFAULT_METRICS: readonly MetricName[] = ['exact_match', 'token_f1', 'lexical_match', 'pedants'];
+export const DEFAULT_METRICS: readonly MetricName[] = ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text'];
 
 export interface MetricSettings {
   /** Overrides each lexical metric's normalization (`squad` is the strict mode). */
@@ -84,6 +84,8 @@ export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
       return createBertScore(t);
     case 'taxonomy':
       return createTaxonomy({ ...cap, method: 'structured' });
+    case 'taxonomy_text':
+      return createTaxonomyText(t);
     case 'taxonomy_cutpoints':
       return createTaxonomy({ ...cap, method: 'cutpoints', ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}) });
     default:

@@ -11,7 +11,7 @@ export const ANTONYM_PAIRS: readonly (readonly [string, string])[] = [
   ['increase', 'decrease'], ['rise', 'fall'], ['expand', 'contract'], ['grow', 'shrink'], ['gain', 'lose'],
   ['raise', 'lower'], ['higher', 'lower'], ['more', 'less'], ['most', 'least'], ['larger', 'smaller'],
   ['largest', 'smallest'], ['biggest', 'smallest'], ['longest', 'shortest'], ['tallest', 'shortest'],
-  ['highest', 'lowest'], ['heaviest', 'lightest'], ['fastest', 'slowest'], ['hottest', 'coldest'],
+  ['highest', 'lowest'], ['hardest', 'softest'], ['most', 'fewest'], ['more', 'fewer'], ['closest', 'farthest'], ['closer', 'farther'], ['nearest', 'farthest'], ['nearest', 'furthest'], ['closest', 'furthest'], ['heaviest', 'lightest'], ['fastest', 'slowest'], ['hottest', 'coldest'],
   ['oldest', 'youngest'], ['first', 'last'], ['maximum', 'minimum'], ['above', 'below'], ['before', 'after'],
   ['earlier', 'later'], ['inside', 'outside'], ['upper', 'lower'],
   ['attract', 'repel'], ['absorb', 'emit'], ['absorb', 'release'], ['absorb', 'reflect'], ['inhale', 'exhale'],

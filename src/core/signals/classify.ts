@@ -16,11 +16,12 @@
  *    a less specific answer (part of the gold, a generic "a bird", a region, a period) → partial; else invalid.
  * Several golds: the most favourable class (severity), first gold on ties.
  */
+import nlp from 'compromise';
 import { normalizeTokens } from '../text/normalize.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import type { CapClass } from '../types.ts';
 import { refusal, type RefusalSignal } from './refusal.ts';
-import { polarity, type PolaritySignal } from './polarity.ts';
+import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
@@ -76,31 +77,26 @@ function exactStep(item: TextItem): Step | null {
   const k = item.golds.findIndex((g) => squad(g) === c);
   if (k < 0) return null;
   if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
-  const first = new Set(contentStems(item.golds[0]!));
-  const shares = contentStems(item.candidate).some((t) => first.has(t));
+  const first = contentStems(item.golds[0]!);
+  const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
   return shares
     ? { cls: 'equivalent', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, which shares words with the first gold` }
     : { cls: 'alternative-correct', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, an alternative to the first gold ${q(item.golds[0]!)}` };
 }
 
+/** A list's verdict, except "all items and nothing else", which the word step refines (extra claims after the list). */
 function listStep(l: ListSignal): Step | null {
   const items = (xs: string[]) => xs.map(q).join(', ');
   if (l.kind === 'hedge') {
     if (l.correct.length && l.wrong.length) return { cls: 'partial', gold: l.gold, signal: 'hedge', reason: `hedges between ${items(l.items)}: ${items(l.wrong)} wrong` };
     return null;
   }
-  if (l.covered === 1 && l.wrong.length === 0) {
-    const more = l.correct.length > 1 && l.items.length > (l.covered === 1 ? 1 : 0) && l.correct.length > countGoldItems(l);
-    return more
-      ? { cls: 'overinclusive-valid', gold: l.gold, signal: 'list', reason: `names every gold item and more right ones (${items(l.correct)})` }
-      : { cls: 'equivalent', gold: l.gold, signal: 'list', reason: `names every gold item (${items(l.correct)})` };
-  }
+  if (l.covered === 1 && l.wrong.length === 0) return null;
   if (l.covered === 1) return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', reason: `names every gold item plus wrong ${items(l.wrong)}` };
   if (l.covered > 0 && l.wrong.length === 0) return { cls: 'partial', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)}: ${Math.round(l.covered * 100)}% of the gold's items` };
   if (l.correct.length === 0) return null;
   return { cls: 'invalid', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)} but also wrong ${items(l.wrong)}, and misses gold items` };
 }
-const countGoldItems = (l: ListSignal) => Math.max(1, Math.round(l.correct.length * l.covered));
 
 function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   const gold = item.golds[k]!;
@@ -114,6 +110,9 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
       ? { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's value and also ${q(qs.at!.text)}, another value of the same quantity` }
       : { cls: 'invalid', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} is another value than the gold's ${q(qs.gold.map((x) => x.text).join(', '))}` };
   }
+  if (qs.relation === 'extra-conflict')
+    return { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's ${q(qs.gold.map((x) => x.text).join(', '))} but also ${q(qs.at!.text)}, another amount of it` };
+  if (qs.relation === 'range') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} holds the gold's ${q(gold)} but is less specific` };
   if (qs.relation === 'missing-unit') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
@@ -126,8 +125,27 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   }
   if (qs.relation === 'fewer') return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
   if (sp) return { cls: 'partial', gold: k, signal: 'specificity', reason: `less specific than ${q(gold)} (${sp.kind}: ${q(sp.cue)})` };
+  if (ex.coverage > 0 && surname(gold, item.candidate)) return { cls: 'equivalent', gold: k, signal: 'words', reason: `the surname of ${q(gold)} names the same person` };
   if (ex.coverage > 0) return { cls: 'invalid', gold: k, signal: 'words', reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}` };
   return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
+}
+
+/** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
+function surname(gold: string, candidate: string): boolean {
+  const c = contentStems(candidate);
+  const g = contentStems(gold);
+  if (c.length !== 1 || g.length < 2 || c[0] !== g.at(-1)) return false;
+  return nlp(gold).people().out('array').join(' ') === gold.trim();
+}
+
+/** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
+function yesNoStep(item: TextItem, s: TextSignals): Step | null {
+  const k = item.golds.findIndex((g) => yesNo(g) !== null);
+  if (k < 0 || candidateYesNo(item.question, item.candidate) !== yesNo(item.golds[k]!)) return null;
+  const ex = s.extra[k]!;
+  return ex.extra.length === 0
+    ? { cls: 'equivalent', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)}${ex.restates ? ', restating the question' : ''}` }
+    : { cls: 'overinclusive-valid', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}` };
 }
 
 /** The class of an item from text signals alone. */
@@ -143,6 +161,8 @@ export function classifyText(item: TextItem): TextVerdict {
   if (exact) return done(exact);
   const list = signals.list ? listStep(signals.list) : null;
   if (list) return done(list);
+  const yn = yesNoStep(item, signals);
+  if (yn) return done(yn);
   let best: Step | null = null;
   item.golds.forEach((_, k) => {
     const st = goldStep(item, signals, k);
@@ -151,7 +171,8 @@ export function classifyText(item: TextItem): TextVerdict {
   const b = best! as Step;
   if (b.cls === 'equivalent' && b.gold > 0) {
     const first = new Set(contentStems(item.golds[0]!));
-    if (!contentStems(item.candidate).some((t) => first.has(t)))
+    // The first gold's quantity in other units is the same answer, not an alternative.
+    if (!contentStems(item.candidate).some((t) => first.has(t)) && signals.quantities[0]!.relation !== 'same')
       return done({ ...b, cls: 'alternative-correct', reason: `${b.reason}; gold #${b.gold + 1}, an alternative to the first gold ${q(item.golds[0]!)}` });
   }
   return done(b);

@@ -22,7 +22,9 @@ export interface ExtraSignal {
 
 /** Hedging and filler words that add no claim. */
 const FILLER = new Set(
-  'actually approximately about around roughly nearly almost exactly precisely certainly definitely probably likely believe think correct right answer famous famously well true yes'
+  'course actually approximately about around roughly nearly almost exactly precisely certainly definitely probably likely believe think correct right answer famous famously well true yes no ' +
+  // light verbs and nouns of restatement, honorifics and state forms: no claim of their own
+  'use uses used make makes made take takes taken call calls occur occurs occurring naturally located situated found material substance thing one ones sir dame saint mount mt republic federal federative kingdom official officially'
     .split(' ')
     .map(stem),
 );
@@ -31,9 +33,11 @@ export function extraContent(question: string, gold: string, candidate: string):
   const g = contentStems(gold);
   const gs = new Set(g);
   const qs = new Set(contentStems(question));
-  const cand = contentStems(candidate);
+  const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
   const cov = coverage(g, new Set(cand));
-  const extra = [...new Set(cand.filter((t) => !gs.has(t) && !qs.has(t) && !FILLER.has(t)))];
+  // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
+  const prefixes = new Set([...qs, ...gs].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+  const extra = [...new Set(cand.filter((t) => !gs.has(t) && !qs.has(t) && !FILLER.has(t) && !(t.length >= 5 && prefixes.has(t.slice(0, 5)))))];
   const restates = extra.length === 0 && cand.some((t) => qs.has(t) && !gs.has(t));
   const clauses = splitClauses(candidate).filter((c) => !contentStems(c).some((t) => gs.has(t)));
   return { coverage: cov, extra, restates, clauses };
@@ -78,12 +82,13 @@ export function specificity(question: string, gold: string, candidate: string): 
     const hundreds = /\b(1\d|20)00s\b/.exec(low);
     if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
   }
+  // "A nucleic acid" for "deoxyribonucleic acid": an indefinite phrase whose only gold word is the gold's head.
+  const generic = GENERIC.exec(c);
+  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1))) return { kind: 'generic', cue: generic[0] };
   if (shared.length === 0) {
     // "In Europe", "somewhere in Asia", "Europe".
     const place = low.replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '').replace(/^(?:continent of|region of)\s+/, '');
     if (REGIONS.has(place) && !tokens(gold).some((t) => REGIONS.has(t))) return { kind: 'region', cue: place };
-    const generic = GENERIC.exec(c);
-    if (generic && generic[1]!.trim().split(/\s+/).length <= 4) return { kind: 'generic', cue: generic[0] };
     return null;
   }
   // Some of the gold's words and nothing else: "1912" for "April 15, 1912" (a surname alone names the person).

@@ -20,7 +20,13 @@ export interface ListSignal {
   gold: number;
 }
 
-const LEAD = /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:)\s*)+/iu;
+const LEAD = /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:|(?:the )?(?:two|three|four|five|\d+)(?: \w+)? (?:are|were))\s*)+/iu;
+/** Where an appositive or relative clause starts after a list: "Mercury and Venus, both of which …". */
+const TAIL = /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|\s+[—–(].*$/iu;
+/** Items that name nothing ("something else", "others"): not wrong, just missing. */
+const VAGUE = /^(?:something(?: else)?|others?|etc\.?|more|and so on|many more|some (?:others|more))$/iu;
+/** A word that makes an item a clause ("it is lovely"), not a noun phrase. */
+const CLAUSE_WORD = /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|will|would|it|they|he|she|we|i)\b/iu;
 /** Items are noun phrases, not clauses. */
 const MAX_ITEM_WORDS = 4;
 
@@ -28,7 +34,7 @@ const MAX_ITEM_WORDS = 4;
 export function listItems(text: string): { items: string[]; hedge: boolean } | null {
   const first = text.trim().split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!.replace(/\.$/, '').trim();
   const hedgeCue = /^(?:either|possibly|perhaps|maybe|it (?:could|might|may) be)\b/i.test(first);
-  const body = first.replace(LEAD, '');
+  const body = first.replace(TAIL, '').replace(LEAD, '');
   const hasOr = /\s(?:or)\s/i.test(body);
   const hasAnd = /\s(?:and|&)\s/i.test(body);
   if (!hasOr && !hasAnd) return null;
@@ -36,16 +42,16 @@ export function listItems(text: string): { items: string[]; hedge: boolean } | n
     .split(/,\s*(?:and|or|&)\s+|\s+(?:and|or|&)\s+|,\s*/iu)
     .map((x) => x.replace(/^(?:the|a|an)\s+/i, '').trim())
     .filter(Boolean);
-  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS)) return null;
+  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS || CLAUSE_WORD.test(x))) return null;
   return { items, hedge: hasOr || hedgeCue };
 }
 
+/** Stems that agree up to a plural ending Porter keeps apart ("gas" / "gase"). */
+const near = (x: string, y: string) => x === y || (Math.min(x.length, y.length) >= 2 && (x.startsWith(y) || y.startsWith(x)) && Math.abs(x.length - y.length) <= 1);
 /** Whether a candidate item names a gold item: every content word of one is in the other. */
 function sameItem(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return false;
-  const sa = new Set(a);
-  const sb = new Set(b);
-  return a.every((x) => sb.has(x)) || b.every((x) => sa.has(x));
+  return a.every((x) => b.some((y) => near(x, y))) || b.every((y) => a.some((x) => near(x, y)));
 }
 
 /** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
@@ -58,7 +64,7 @@ export function listSignal(question: string, golds: readonly string[], candidate
   const all = goldItems.flat();
   const stems = cand.items.map(contentStems);
   const correct = cand.items.filter((_, i) => all.some((g) => sameItem(stems[i]!, g)));
-  const wrong = cand.items.filter((_, i) => !all.some((g) => sameItem(stems[i]!, g)));
+  const wrong = cand.items.filter((x, i) => !all.some((g) => sameItem(stems[i]!, g)) && !VAGUE.test(x));
   let covered = 0;
   let gold = 0;
   goldItems.forEach((items, k) => {

@@ -22,6 +22,7 @@ import { ANTONYM_PAIRS } from './antonyms.ts';
 import { contentStems, stem, tokens } from './words.ts';
 
 export interface PolaritySignal {
+  /** denial also covers the question's own number restated with another value. */
   kind: 'yes-no' | 'negation' | 'denial' | 'antonym';
   /** The word or phrase that flips the meaning. */
   cue: string;
@@ -39,7 +40,7 @@ interface PolarityItem {
 
 const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible|lacks?|without)\b|n[’']t\b/giu;
 /** Negations that do not deny the clause's claim. */
-const NOT_DENIAL = /(?:^|[,;—–-])\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
+const NOT_DENIAL = /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
 
 /** Negation cues in a text, without the ones that do not deny. */
 function negations(text: string): string[] {
@@ -50,7 +51,7 @@ function negations(text: string): string[] {
 const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
 const NO = new Set(['no', 'nope', 'false', 'incorrect']);
 /** "yes" / "no" for a yes/no gold, else null. */
-function yesNo(text: string): 'yes' | 'no' | null {
+export function yesNo(text: string): 'yes' | 'no' | null {
   const t = tokens(text);
   if (t.length === 0 || t.length > 3) return null;
   if (YES.has(t[0]!)) return 'yes';
@@ -81,6 +82,15 @@ function affirmedStems(text: string): Set<string> {
     else if (i > negatedUntil) out.add(stem(t));
   });
   return out;
+}
+
+/** The yes/no answer a candidate gives to a yes/no question: its leading word, else its first clause's negation parity against the question's. */
+export function candidateYesNo(question: string, candidate: string): 'yes' | 'no' | null {
+  const first = splitClauses(candidate)[0];
+  if (!first) return null;
+  const lead = yesNo(first.split(/\s+/)[0]!);
+  if (lead) return lead;
+  return (negations(first).length + negations(question).length) % 2 === 0 ? 'yes' : 'no';
 }
 
 /** The way the candidate contradicts a gold, or null. */
@@ -126,9 +136,33 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
       if (n > most) [scope, most] = [part, n];
     }
     scopeText = scope;
+    // "five sides, not six": the contrastive "not" denies the gold it carries.
+    const denied = /^(?:but\s+)?(?:not|never)\b/iu.exec(scope);
+    if (denied && most > 0) return { kind: 'negation', cue: denied[0], clause: found.clause, gold: found.gold };
     const neg = negations(scope);
     const gNeg = negations(item.golds[found.gold]!).length;
     if (neg.length > 0 && (neg.length + qNeg + gNeg) % 2 === 1) return { kind: 'negation', cue: neg[0]!, clause: found.clause, gold: found.gold };
+  }
+
+  // No clause carries a gold: a clause that restates the question (half its content words or more) and
+  // negates it denies the premise ("The Earth does not orbit the Sun" for "How long does the Earth take to orbit the Sun?").
+  if (!found) {
+    const qs = new Set(contentStems(item.question));
+    for (const clause of clauses) {
+      const cs = contentStems(clause);
+      const shared = cs.filter((t) => qs.has(t)).length;
+      const neg = negations(clause);
+      if (shared >= 2 && shared >= cs.length / 2 && neg.length > 0 && (neg.length + qNeg) % 2 === 1) return { kind: 'denial', cue: neg[0]!, clause, gold: 0 };
+    }
+  }
+
+  // The question's own number restated with another value: "Hydrogen has atomic number 2" for "… atomic number 1?".
+  for (const m of item.question.matchAll(/(\p{L}{3,})\s+(\d[\d,.]*)/gu)) {
+    const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)`, 'iu').exec(item.candidate);
+    if (other && other[1]!.replace(/[,.]$/, '') !== m[2]!.replace(/[,.]$/, '')) {
+      const clause = clauses.find((c) => c.includes(other[0])) ?? clauses[0]!;
+      return { kind: 'denial', cue: `${other[0]} (the question says ${m[0]})`, clause, gold: found?.gold ?? 0 };
+    }
   }
 
   // Premise denial at the start of the answer.

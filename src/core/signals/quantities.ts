@@ -19,6 +19,8 @@ export interface Quantity {
   unit: string;
   /** js-quantities kind ("length", "temperature"), or 'number'. */
   kind: string;
+  /** Said as an approximation ("about 300,000 km/s"). */
+  approx?: boolean;
 }
 
 const NUMBER_WORD =
@@ -45,6 +47,12 @@ const UNIT_ALIASES: [RegExp, string][] = [
 ];
 /** A number (with thousands commas, a decimal part or a fraction), then up to three unit-ish words. */
 const QUANTITY = /(?<![\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)(?:\s*(million|billion|trillion|thousand))?(\s*(?:°\s*[cfk]\b|º\s*[cfk]\b|%|[a-zµ²³\/-]+(?:\s+[a-z²³\/-]+){0,2}))?/giu;
+const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS_WORDS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
+const YEAR_WORDS = new RegExp(`\\b(${TEENS.join('|')})[\\s-]+((?:${TENS_WORDS})(?:[\\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?)\\b`, 'giu');
+const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(/[\s-]+/))[0]);
+/** Hedges that make a value approximate (compared within 2% instead of 0.1%). */
+const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
 const SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
 function unitOf(words: string): { unit: string; kind: string; text: string } | null {
@@ -55,7 +63,7 @@ function unitOf(words: string): { unit: string; kind: string; text: string } | n
   for (let n = parts.length; n >= 1; n--) {
     const text = parts.slice(0, n).join(' ');
     const alias = UNIT_ALIASES.find(([re]) => re.test(text))?.[1];
-    const unit = alias ?? text;
+    const unit = alias ?? text.replace(/\s+per\s+/, '/').replace(/^kilometres\//, 'km/').replace(/^metres\//, 'm/');
     if (!alias && (unit.length < 1 || /^(?:a|an|the|and|or|of|in|on|at|to|is|it|by|as)$/.test(unit))) continue;
     try {
       const q = Qty(1, unit);
@@ -70,6 +78,8 @@ function unitOf(words: string): { unit: string; kind: string; text: string } | n
 /** Every quantity in a text, in order. */
 export function quantities(text: string): Quantity[] {
   let s = ` ${text.toLowerCase()} `;
+  // Years said in words: "nineteen eighty-nine" → 1989.
+  s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
   for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
   s = s.replace(WORD_RUN, (run) => {
     const words = run.split(/[\s-]+/);
@@ -78,6 +88,8 @@ export function quantities(text: string): Quantity[] {
     const out = canonicalNumberTokens(words);
     return out.length === 1 && /^\d+$/.test(out[0]!) ? out[0]! : run;
   });
+  // "365 and a quarter" → 365.25.
+  s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
   const out: Quantity[] = [];
   for (const m of s.matchAll(QUANTITY)) {
     const raw = m[1]!.replace(/,/g, '');
@@ -90,34 +102,74 @@ export function quantities(text: string): Quantity[] {
     if (m[2]) value *= SCALE[m[2]]!;
     if (!Number.isFinite(value)) continue;
     const u = m[3] ? unitOf(m[3]) : null;
-    if (u && u.unit === '%') out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value: value / 100, unit: '', kind: 'number' });
-    else if (u) out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value, unit: u.unit, kind: u.kind });
-    else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number' });
+    const approx = APPROX.test(s.slice(Math.max(0, m.index - 20), m.index)) || undefined;
+    if (u && u.unit === '%') out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value: value / 100, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
+    else if (u) out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value, unit: u.unit, kind: u.kind, ...(approx ? { approx } : {}) });
+    else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
   }
   return out;
 }
 
-const close = (a: number, b: number) => Math.abs(a - b) <= 1e-3 * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
+const close = (a: number, b: number, tol = 1e-3) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
 
 /** Whether two quantities are the same amount (converted when both have units of one kind). */
 export function sameQuantity(a: Quantity, b: Quantity): boolean {
   if (a.kind !== b.kind) return false;
-  if (!a.unit) return !b.unit && close(a.value, b.value);
+  const tol = a.approx || b.approx ? 0.02 : 1e-3;
+  if (!a.unit) return !b.unit && close(a.value, b.value, tol);
   if (!b.unit) return false;
   try {
-    return close(Qty(a.value, a.unit).to(b.unit).scalar, b.value);
+    return close(Qty(a.value, a.unit).to(b.unit).scalar, b.value, tol);
   } catch {
     return false;
   }
+}
+
+const LOWER = /\b(?:more than|over|above|greater than|at least|upwards of)\s+$/iu;
+const UPPER = /\b(?:less than|under|below|fewer than|at most|up to)\s+$/iu;
+
+/** A range a text gives ("more than five", "between 10 and 15"), with the quantities it bounds by. */
+function range(text: string): { lo?: Quantity; hi?: Quantity; text: string } | null {
+  const low = text.toLowerCase();
+  const between = /\bbetween\s+(.+?)\s+and\s+(\S+(?:\s+\S+)?)/iu.exec(low);
+  if (between) {
+    const [a] = quantities(between[1]!);
+    const [b] = quantities(between[2]!);
+    if (a && b) return { lo: a, hi: { ...b, unit: b.unit || a.unit, kind: b.unit ? b.kind : a.kind }, text: between[0] };
+  }
+  for (const q of quantities(text)) {
+    const at = low.indexOf(q.text.split(' ')[0]!);
+    const before = low.slice(0, Math.max(0, at));
+    if (LOWER.test(before)) return { lo: q, text: `${LOWER.exec(before)![0]}${q.text}` };
+    if (UPPER.test(before)) return { hi: q, text: `${UPPER.exec(before)![0]}${q.text}` };
+  }
+  return null;
+}
+
+/** Whether quantity g lies within the bounds (converted to g's unit). */
+function within(g: Quantity, r: { lo?: Quantity; hi?: Quantity }): boolean {
+  const val = (b: Quantity): number | null => {
+    if (b.kind !== g.kind) return null;
+    if (!b.unit || !g.unit) return b.unit === g.unit ? b.value : null;
+    try {
+      return Qty(b.value, b.unit).to(g.unit).scalar;
+    } catch {
+      return null;
+    }
+  };
+  const lo = r.lo ? val(r.lo) : -Infinity;
+  const hi = r.hi ? val(r.hi) : Infinity;
+  return lo !== null && hi !== null && g.value > lo && g.value < hi;
 }
 
 export interface QuantitySignal {
   /**
    * same: every gold quantity is in the candidate (in any unit); conflict: a gold quantity is missing and
    * the candidate gives another value of that kind; missing-unit: the gold's number is there without its
-   * unit; fewer: some gold quantities are there, none conflict (a date's year alone); none: nothing to compare.
+   * unit; range: a bound or interval that holds the gold's value ("more than five" for 6); extra-conflict: the gold's value is there and so is another amount of its kind ("0 °C, which is
+   * 0 °F"); fewer: some gold quantities are there, none conflict (a date's year alone); none: nothing to compare.
    */
-  relation: 'same' | 'conflict' | 'missing-unit' | 'fewer' | 'none';
+  relation: 'same' | 'conflict' | 'extra-conflict' | 'missing-unit' | 'range' | 'fewer' | 'none';
   gold: Quantity[];
   candidate: Quantity[];
   /** The candidate quantity that conflicts, or the one that lacks a unit. */
@@ -152,7 +204,14 @@ export function compareQuantities(gold: string, candidate: string): QuantitySign
     const other = c.find((cq, j) => !used.has(j) && cq.kind === gq.kind);
     if (other) conflict = other;
   }
-  if (conflict) return { relation: 'conflict', gold: g, candidate: c, at: conflict };
+  if (conflict) {
+    const r = matched === 0 ? range(candidate) : null;
+    if (r && g.every((gq) => within(gq, r))) return { relation: 'range', gold: g, candidate: c, at: { ...(r.lo ?? r.hi)!, text: r.text } };
+    return { relation: 'conflict', gold: g, candidate: c, at: conflict };
+  }
+  // Beyond the matched value: another amount of a measured (not plain-number) quantity the gold gives.
+  const extraConflict = c.find((cq, j) => !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity(gq, cq)));
+  if (matched > 0 && extraConflict) return { relation: 'extra-conflict', gold: g, candidate: c, at: extraConflict };
   if (missingUnit) return { relation: 'missing-unit', gold: g, candidate: c, at: missingUnit };
   if (matched === g.length) return { relation: 'same', gold: g, candidate: c };
   if (matched > 0) return { relation: 'fewer', gold: g, candidate: c };
