@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS } from '../../app/pages/Playground.svelte';
+import { PRESETS } from '../../app/lib/presets.ts';
 import type { NliDistribution } from '../capabilities.ts';
 import { CAP_CLASSES, type ProvidedNli, type QaItem } from '../types.ts';
 import { classScore, createTaxonomy, createTaxonomyText } from './taxonomy.ts';
