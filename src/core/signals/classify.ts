@@ -23,8 +23,8 @@ import type { CapClass } from '../types.ts';
 import { refusal, type RefusalSignal } from './refusal.ts';
 import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
 import { listSignal, type ListSignal } from './lists.ts';
-import { compareQuantities, type QuantitySignal } from './quantities.ts';
-import { extraContent, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
+import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
+import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
 import { contentStems } from './words.ts';
 
 export interface TextItem {
@@ -52,6 +52,8 @@ export interface TextVerdict {
   /** Why, in words. */
   reason: string;
   signals: TextSignals;
+  /** The item it is about (a copy). */
+  item: TextItem;
 }
 
 const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
@@ -59,17 +61,19 @@ const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 
 /** All signals of an item. */
 export function textSignals(item: TextItem): TextSignals {
+  const candQ = quantities(item.candidate);
+  const ctx = extraContext(item.question, item.candidate);
   return {
     refusal: refusal(item.candidate),
     polarity: polarity(item),
     list: listSignal(item.question, item.golds, item.candidate),
-    quantities: item.golds.map((g) => compareQuantities(g, item.candidate)),
-    extra: item.golds.map((g) => extraContent(item.question, g, item.candidate)),
+    quantities: item.golds.map((g) => compareQuantities(g, item.candidate, candQ)),
+    extra: item.golds.map((g) => extraContent(item.question, g, item.candidate, ctx)),
     specificity: item.golds.map((g) => specificity(item.question, g, item.candidate)),
   };
 }
 
-type Step = Omit<TextVerdict, 'signals'>;
+type Step = Omit<TextVerdict, 'signals' | 'item'>;
 
 function exactStep(item: TextItem): Step | null {
   const c = squad(item.candidate);
@@ -148,10 +152,22 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
     : { cls: 'overinclusive-valid', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}` };
 }
 
-/** The class of an item from text signals alone. */
+/** Verdicts by item object: pedants and taxonomy_text read the same row in one run. */
+const memo = new WeakMap<TextItem, TextVerdict>();
+
+/** The class of an item from text signals alone (memoized per item object; items are not mutated while scored). */
 export function classifyText(item: TextItem): TextVerdict {
+  let v = memo.get(item);
+  if (!v || v.item.candidate !== item.candidate || v.item.question !== item.question || v.item.golds.join('\u0000') !== item.golds.join('\u0000')) {
+    v = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
+    memo.set(item, v);
+  }
+  return v;
+}
+
+function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
   const signals = textSignals(item);
-  const done = (st: Step): TextVerdict => ({ ...st, signals });
+  const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
   if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
   const anyGold = signals.extra.some((e) => e.coverage > 0) || signals.quantities.some((x) => x.relation === 'same');
   if (signals.refusal && !anyGold) return done({ cls: 'invalid', gold: 0, signal: 'refusal', reason: `a non-answer (${q(signals.refusal.cue)})` });

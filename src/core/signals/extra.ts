@@ -29,17 +29,32 @@ const FILLER = new Set(
     .map(stem),
 );
 
-export function extraContent(question: string, gold: string, candidate: string): ExtraSignal {
+/** What extraContent reads from the question and the candidate, computed once for every gold. */
+export interface ExtraContext {
+  questionStems: ReadonlySet<string>;
+  candidateStems: readonly string[];
+  clauses: readonly { text: string; stems: readonly string[] }[];
+}
+
+export function extraContext(question: string, candidate: string): ExtraContext {
+  return {
+    questionStems: new Set(contentStems(question)),
+    candidateStems: contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' ')),
+    clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })),
+  };
+}
+
+export function extraContent(question: string, gold: string, candidate: string, ctx: ExtraContext = extraContext(question, candidate)): ExtraSignal {
   const g = contentStems(gold);
   const gs = new Set(g);
-  const qs = new Set(contentStems(question));
-  const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
+  const qs = ctx.questionStems;
+  const cand = ctx.candidateStems;
   const cov = coverage(g, new Set(cand));
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
   const prefixes = new Set([...qs, ...gs].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
   const extra = [...new Set(cand.filter((t) => !gs.has(t) && !qs.has(t) && !FILLER.has(t) && !(t.length >= 5 && prefixes.has(t.slice(0, 5)))))];
   const restates = extra.length === 0 && cand.some((t) => qs.has(t) && !gs.has(t));
-  const clauses = splitClauses(candidate).filter((c) => !contentStems(c).some((t) => gs.has(t)));
+  const clauses = ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))).map((c) => c.text);
   return { coverage: cov, extra, restates, clauses };
 }
 

@@ -22,7 +22,7 @@ import { ANTONYM_PAIRS } from './antonyms.ts';
 import { contentStems, stem, tokens } from './words.ts';
 
 export interface PolaritySignal {
-  /** denial also covers the question's own number restated with another value. */
+  /** denial also covers the question's own number restated with another value (two words of context: "atomic number 2"). */
   kind: 'yes-no' | 'negation' | 'denial' | 'antonym';
   /** The word or phrase that flips the meaning. */
   cue: string;
@@ -38,7 +38,7 @@ interface PolarityItem {
   candidate: string;
 }
 
-const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible|lacks?|without)\b|n[’']t\b/giu;
+const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible)\b|n[’']t\b/giu;
 /** Negations that do not deny the clause's claim. */
 const NOT_DENIAL = /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
 
@@ -48,6 +48,7 @@ function negations(text: string): string[] {
   return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
 }
 
+const YES_NO_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|must)\b/iu;
 const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
 const NO = new Set(['no', 'nope', 'false', 'incorrect']);
 /** "yes" / "no" for a yes/no gold, else null. */
@@ -61,12 +62,22 @@ export function yesNo(text: string): 'yes' | 'no' | null {
 
 const DENIAL = /^(?:no[,.!;:—–-]|no\s+(?!doubt\b|later\b|earlier\b|one\s+knows)\w+|none\b|neither\b|nothing\b|nobody\b|(?:that|this|it)(?:'s|’s| is| was) (?:not (?:true|correct|right|the case)|false|incorrect|a (?:myth|misconception|common misconception))|(?:there|it) (?:is|are|was|were) no\b|(?:there|it) (?:isn[’']t|aren[’']t|wasn[’']t|weren[’']t)\b(?!\s+until\b)|actually,? (?:no|none)\b|contrary to popular belief\b)/iu;
 
-const PAIRS = ANTONYM_PAIRS.map(([a, b]) => [stem(a), stem(b), a, b] as const);
+/** Stem → the stems of its opposites, with the words for the explanation. */
+const OPPOSITES = new Map<string, { other: string; word: string; otherWord: string }[]>();
+for (const [a, b] of ANTONYM_PAIRS) {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const list = OPPOSITES.get(stem(x)) ?? [];
+    list.push({ other: stem(y), word: x, otherWord: y });
+    OPPOSITES.set(stem(x), list);
+  }
+}
 
+/** A word of the clause whose opposite is in the source, while neither has the other's side. */
 function antonymIn(clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
-  for (const [sa, sb, a, b] of PAIRS) {
-    if (clauseStems.has(sa) && source.has(sb) && !clauseStems.has(sb) && !source.has(sa)) return { cue: `${a} (vs ${b})` };
-    if (clauseStems.has(sb) && source.has(sa) && !clauseStems.has(sa) && !source.has(sb)) return { cue: `${b} (vs ${a})` };
+  for (const s of clauseStems) {
+    const ops = OPPOSITES.get(s);
+    if (!ops || source.has(s)) continue;
+    for (const o of ops) if (source.has(o.other) && !clauseStems.has(o.other)) return { cue: `${o.word} (vs ${o.otherWord})` };
   }
   return null;
 }
@@ -100,8 +111,9 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
   const qNeg = negations(item.question).length;
   const goldStems = item.golds.map((g) => contentStems(g));
 
-  // Yes/no golds.
-  for (let k = 0; k < item.golds.length; k++) {
+  // Yes/no golds, for a question shaped as one ("Is …?", "Can …?") or a first gold that is yes or no.
+  const yesNoQuestion = YES_NO_QUESTION.test(item.question.trim()) || (item.golds[0] !== undefined && yesNo(item.golds[0]) !== null);
+  for (let k = 0; k < item.golds.length && yesNoQuestion; k++) {
     const want = yesNo(item.golds[k]!);
     if (!want) continue;
     const lead = yesNo(clauses[0]!.split(/\s+/).slice(0, 1).join(' '));
@@ -157,8 +169,9 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
   }
 
   // The question's own number restated with another value: "Hydrogen has atomic number 2" for "… atomic number 1?".
-  for (const m of item.question.matchAll(/(\p{L}{3,})\s+(\d[\d,.]*)/gu)) {
-    const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)`, 'iu').exec(item.candidate);
+  // Two words of context, and no decade ("the 30s") or date on either side.
+  for (const m of item.question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu)) {
+    const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)(?![\\d'’s])`, 'iu').exec(item.candidate);
     if (other && other[1]!.replace(/[,.]$/, '') !== m[2]!.replace(/[,.]$/, '')) {
       const clause = clauses.find((c) => c.includes(other[0])) ?? clauses[0]!;
       return { kind: 'denial', cue: `${other[0]} (the question says ${m[0]})`, clause, gold: found?.gold ?? 0 };

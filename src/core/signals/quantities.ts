@@ -75,8 +75,12 @@ function unitOf(words: string): { unit: string; kind: string; text: string } | n
   return null;
 }
 
+/** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */
+const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thirds|fourths?)\\b`, 'iu');
+
 /** Every quantity in a text, in order. */
 export function quantities(text: string): Quantity[] {
+  if (!MAYBE_NUMBER.test(text)) return [];
   let s = ` ${text.toLowerCase()} `;
   // Years said in words: "nineteen eighty-nine" → 1989.
   s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
@@ -177,9 +181,10 @@ export interface QuantitySignal {
 }
 
 /** How the quantities of a candidate compare with a gold's. */
-export function compareQuantities(gold: string, candidate: string): QuantitySignal {
+export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
   const g = quantities(gold);
-  const c = quantities(candidate);
+  if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
+  const c = candidateQuantities ?? quantities(candidate);
   if (g.length === 0 || c.length === 0) return { relation: 'none', gold: g, candidate: c };
   const used = new Set<number>();
   let matched = 0;

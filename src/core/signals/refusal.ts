@@ -16,6 +16,8 @@ const REFUSAL = [
   /^(?:unknown|unclear|not sure|no idea|n\/a|none of the above)[.!]?$/i,
   /\b(?:there is|there's) no (?:way to (?:know|tell)|(?:definitive|single|clear) answer)\b/i,
   /\bas an ai\b/i,
+  /^i(?:'m|’m| am) sorry,? (?:but )?i (?:couldn[’']t|could not|can[’']t|cannot|don[’']t|do not|was unable to)\b/i,
+  /\bi (?:couldn[’']t|could not|was unable to) find (?:any )?(?:information|anything|a record)\b/i,
   /\b(?:this|that|it) (?:is|remains) (?:unknown|a mystery|not known|uncertain)(?:[.!]?$|\s+(?:who|what|when|where|whether|how|which)\b)/i,
   /\bcannot be (?:determined|answered|known)\b/i,
 ];
