@@ -67,7 +67,7 @@ export const PRESETS: readonly Preset[] = [
     golds: ['Leonardo da Vinci'],
     candidate: 'Leonardo DiCaprio',
     choices: ['Leonardo da Vinci', 'Michelangelo', 'Raphael'],
-    note: 'A shared first name earns token_f1 and ROUGE-L 0.4, and PEDANTS even calls this plainly wrong answer correct.',
+    note: 'A shared first name earns token_f1 and ROUGE-L 0.4, and PEDANTS is unsure (P ≈ 0.4); taxonomy_text sees a third of the gold’s words and something else.',
   },
   {
     cls: 'contradictory',
@@ -75,6 +75,6 @@ export const PRESETS: readonly Preset[] = [
     golds: ['The Eiffel Tower is in Paris'],
     candidate: 'The Eiffel Tower is not in Paris',
     choices: ['The Eiffel Tower is in London', 'The Eiffel Tower is in Rome'],
-    note: 'BLEU scores the contradiction high because the words overlap (token_f1, ROUGE-L and METEOR even more); CAP’s NLI sees the negation.',
+    note: 'BLEU scores the contradiction high because the words overlap (token_f1, ROUGE-L and METEOR even more); the negation of the clause that carries the gold makes taxonomy_text call it contradictory and PEDANTS reject it, with no download, and CAP’s NLI sees it too.',
   },
 ];
