@@ -125,7 +125,7 @@ test('scores an uploaded file with the embedded default; table, detail, report a
       expect(Number(row[`${m}.score`])).toBeCloseTo(r.score, 12);
       expect(row[`${m}.decision`]).toBe(String(r.decision));
     }
-    expect(JSON.parse(row.verity_run!).metrics).toHaveLength(4);
+    expect(JSON.parse(row.verity_run!).metrics).toHaveLength(5);
   });
 
   const [rep] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
