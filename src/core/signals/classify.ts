@@ -152,17 +152,19 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
     : { cls: 'overinclusive-valid', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}` };
 }
 
-/** Verdicts by item object: pedants and taxonomy_text read the same row in one run. */
-const memo = new WeakMap<TextItem, TextVerdict>();
+/**
+ * The last verdict: the app and the CLI run every metric on a row before the next row, so pedants and
+ * taxonomy_text share one analysis. Only the last item is kept (no growth, and a benchmark that cycles rows
+ * gets no cache hits); it is checked by content, so a changed item is analysed afresh.
+ */
+let last: TextVerdict | null = null;
 
-/** The class of an item from text signals alone (memoized per item object; items are not mutated while scored). */
+/** The class of an item from text signals alone. */
 export function classifyText(item: TextItem): TextVerdict {
-  let v = memo.get(item);
-  if (!v || v.item.candidate !== item.candidate || v.item.question !== item.question || v.item.golds.join('\u0000') !== item.golds.join('\u0000')) {
-    v = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
-    memo.set(item, v);
-  }
-  return v;
+  const v = last;
+  if (v && v.item.candidate === item.candidate && v.item.question === item.question && v.item.golds.length === item.golds.length && v.item.golds.every((g, i) => g === item.golds[i])) return v;
+  last = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
+  return last;
 }
 
 function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {

@@ -32,28 +32,32 @@ const FILLER = new Set(
 /** What extraContent reads from the question and the candidate, computed once for every gold. */
 export interface ExtraContext {
   questionStems: ReadonlySet<string>;
-  candidateStems: readonly string[];
+  /** First five letters of the question's longer stems. */
+  questionPrefixes: ReadonlySet<string>;
+  /** The candidate's distinct content stems that are not filler or question words. */
+  candidateNew: readonly string[];
+  candidateSet: ReadonlySet<string>;
   clauses: readonly { text: string; stems: readonly string[] }[];
 }
 
 export function extraContext(question: string, candidate: string): ExtraContext {
-  return {
-    questionStems: new Set(contentStems(question)),
-    candidateStems: contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' ')),
-    clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })),
-  };
+  const questionStems = new Set(contentStems(question));
+  const questionPrefixes = new Set([...questionStems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+  const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
+  const candidateNew = [...new Set(cand)].filter((t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))));
+  return { questionStems, questionPrefixes, candidateNew, candidateSet: new Set(cand), clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })) };
 }
 
 export function extraContent(question: string, gold: string, candidate: string, ctx: ExtraContext = extraContext(question, candidate)): ExtraSignal {
   const g = contentStems(gold);
   const gs = new Set(g);
   const qs = ctx.questionStems;
-  const cand = ctx.candidateStems;
-  const cov = coverage(g, new Set(cand));
+  const cov = coverage(g, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
-  const prefixes = new Set([...qs, ...gs].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
-  const extra = [...new Set(cand.filter((t) => !gs.has(t) && !qs.has(t) && !FILLER.has(t) && !(t.length >= 5 && prefixes.has(t.slice(0, 5)))))];
-  const restates = extra.length === 0 && cand.some((t) => qs.has(t) && !gs.has(t));
+  const goldPrefixes = g.filter((t) => t.length >= 5).map((t) => t.slice(0, 5));
+  const extra = ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.includes(t.slice(0, 5))));
+  let restates = false;
+  if (extra.length === 0) for (const t of ctx.candidateSet) if (qs.has(t) && !gs.has(t)) restates = true;
   const clauses = ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))).map((c) => c.text);
   return { coverage: cov, extra, restates, clauses };
 }
@@ -79,17 +83,27 @@ const PERSON = /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+$/u;
 /** Year(s) in a gold: four-digit numbers from 1000 to 2099. */
 const years = (s: string) => [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1]));
 
+/** What specificity reads from the candidate alone, kept for the last candidate (it is asked once per gold). */
+let lastSide: { candidate: string; c: string; low: string; cStems: string[]; cYears: number[]; generic: RegExpExecArray | null; place: string } | null = null;
+function candidateSide(candidate: string) {
+  if (lastSide?.candidate !== candidate) {
+    const c = candidate.trim().replace(/[.!]+$/, '');
+    const low = c.toLowerCase();
+    const place = low.replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '').replace(/^(?:continent of|region of)\s+/, '');
+    lastSide = { candidate, c, low, cStems: contentStems(c), cYears: years(c), generic: GENERIC.exec(c), place };
+  }
+  return lastSide;
+}
+
 /** How a candidate is a less specific answer than the gold, or null. */
 export function specificity(question: string, gold: string, candidate: string): SpecificitySignal | null {
-  const c = candidate.trim().replace(/[.!]+$/, '');
-  const low = c.toLowerCase();
+  const { c, low, cStems, cYears, generic, place } = candidateSide(candidate);
   const gStems = contentStems(gold);
-  const cStems = contentStems(c);
   const shared = cStems.filter((t) => gStems.includes(t));
 
   // A period that contains the gold's year: "the 1910s", "the early 20th century", "the 1900s".
   const ys = years(gold);
-  if (ys.length && !years(c).some((y) => ys.includes(y))) {
+  if (ys.length && !cYears.some((y) => ys.includes(y))) {
     const decade = /\b(1\d|20)(\d)0s\b/.exec(low);
     if (decade && ys.some((y) => Math.floor(y / 10) === Number(decade[1]! + decade[2]!))) return { kind: 'period', cue: decade[0] };
     const century = /\b(\d{1,2})(?:st|nd|rd|th)[\s-]century\b/.exec(low);
@@ -98,11 +112,9 @@ export function specificity(question: string, gold: string, candidate: string): 
     if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
   }
   // "A nucleic acid" for "deoxyribonucleic acid": an indefinite phrase whose only gold word is the gold's head.
-  const generic = GENERIC.exec(c);
   if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1))) return { kind: 'generic', cue: generic[0] };
   if (shared.length === 0) {
     // "In Europe", "somewhere in Asia", "Europe".
-    const place = low.replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '').replace(/^(?:continent of|region of)\s+/, '');
     if (REGIONS.has(place) && !tokens(gold).some((t) => REGIONS.has(t))) return { kind: 'region', cue: place };
     return null;
   }

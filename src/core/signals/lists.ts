@@ -54,13 +54,25 @@ function sameItem(a: readonly string[], b: readonly string[]): boolean {
   return a.every((x) => b.some((y) => near(x, y))) || b.every((y) => a.some((x) => near(x, y)));
 }
 
+const goldCache = new Map<string, string[][]>();
+/** A gold's items as content stems (cached: golds recur across rows). */
+function goldItemStems(g: string): string[][] {
+  let out = goldCache.get(g);
+  if (!out) {
+    out = (listItems(g)?.items ?? [g]).map(contentStems);
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(g, out);
+  }
+  return out;
+}
+
 /** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
 export function listSignal(question: string, golds: readonly string[], candidate: string): ListSignal | null {
   const cand = listItems(candidate);
   if (!cand) return null;
   // A choice question ("Is it X or Y?") answered with both names is a restatement, not a hedge.
   if (cand.hedge && /\sor\s/i.test(question)) return null;
-  const goldItems = golds.map((g) => (listItems(g)?.items ?? [g]).map(contentStems));
+  const goldItems = golds.map(goldItemStems);
   const all = goldItems.flat();
   const stems = cand.items.map(contentStems);
   const correct = cand.items.filter((_, i) => all.some((g) => sameItem(stems[i]!, g)));

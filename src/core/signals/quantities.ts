@@ -55,8 +55,21 @@ const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(
 const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
 const SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
-function unitOf(words: string): { unit: string; kind: string; text: string } | null {
+type Unit = { unit: string; kind: string; text: string } | null;
+const unitCache = new Map<string, Unit>();
+/** The unit at the start of `words` (cached: js-quantities reports an unknown unit by throwing, which is slow). */
+function unitOf(words: string): Unit {
   const w = words.trim().toLowerCase();
+  let u = unitCache.get(w);
+  if (u === undefined) {
+    u = findUnit(w);
+    if (unitCache.size >= 20_000) unitCache.clear();
+    unitCache.set(w, u);
+  }
+  return u;
+}
+
+function findUnit(w: string): Unit {
   if (!w) return null;
   const parts = w.split(/\s+/);
   // Longest prefix that names a unit.

@@ -29,8 +29,20 @@ export function stem(t: string): string {
   return s;
 }
 
-/** Content-word stems of a string, in order. */
-export const contentStems = (s: string): string[] => tokens(s).filter((t) => !FUNCTION_WORDS.has(t)).map(stem);
+const stemsCache = new Map<string, string[]>();
+/**
+ * Content-word stems of a string, in order. Cached by string (golds and questions recur across a file's
+ * rows); the cache is emptied when it grows past 20,000 strings. Callers must not mutate the result.
+ */
+export function contentStems(s: string): string[] {
+  let out = stemsCache.get(s);
+  if (out === undefined) {
+    out = tokens(s).filter((t) => !FUNCTION_WORDS.has(t)).map(stem);
+    if (stemsCache.size >= 20_000) stemsCache.clear();
+    stemsCache.set(s, out);
+  }
+  return out;
+}
 
 /** Share of `gold`'s content stems found in `text` (0 when the gold has none). */
 export function coverage(goldStems: readonly string[], textStems: ReadonlySet<string>): number {
