@@ -145,6 +145,11 @@ if (app) {
   );
 } else lines.push('Not run yet.', '');
 
+// Hand-measured sections kept in their own files (their scripts are not part of `npm run bench`).
+for (const f of ['taxonomy-section.md']) {
+  const path = join(repoRoot, 'bench', f);
+  if (existsSync(path)) lines.push('', readFileSync(path, 'utf8').trimEnd());
+}
 writeFileSync(join(repoRoot, 'bench', 'REPORT.md'), `${lines.join('\n')}\n`);
 process.stderr.write(`wrote bench/REPORT.md\n`);
 

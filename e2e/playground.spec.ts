@@ -22,7 +22,7 @@ async function pageScores(page: Page): Promise<Record<string, string>> {
   return Object.fromEntries(await Promise.all(LEXICAL.map(async (m) => [m, (await page.getByTestId(`pg-score-${m}`).textContent())!.trim()] as const)));
 }
 
-test('each class example shows every embedded metric, with the numbers the CLI gives', async ({ page }) => {
+test('each class example shows every embedded metric, with the numbers the CLI gives, and lands in its class', async ({ page }) => {
   const watch = await open(page, '/#/playground', 1280);
   await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
 
@@ -35,6 +35,8 @@ test('each class example shows every embedded metric, with the numbers the CLI g
       await expect(page.getByTestId(`pg-decision-${m}`)).toHaveText(/correct|incorrect|n\/a/);
       await expect(page.getByTestId(`pg-explanation-${m}`)).not.toBeEmpty();
     }
+    // The embedded taxonomy puts each example in its own class, with no download.
+    await expect(page.getByTestId('pg-decision-taxonomy_text')).toHaveText(new RegExp(` · ${cls}$`));
     // The model-based metrics are listed with what they need, not scored.
     for (const m of MODEL) await expect(page.getByTestId(`pg-result-${m}`)).toContainText('Not scored yet');
     await expect(page.getByTestId('pg-statement-candidate')).not.toBeEmpty();

@@ -42,7 +42,7 @@ test('CAP and the taxonomy run on the fixture NLI model and agree with the CLI',
   await page.goto('/#/score');
   await page.getByTestId('file-input').setInputFiles({ name: 'cap.jsonl', mimeType: 'application/json', buffer: Buffer.from(content) });
   await expect(page.getByTestId('mapped-summary')).toContainText('4 rows ready, 4 with a taxonomy label');
-  for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants']) await page.getByTestId(`metric-${m}`).uncheck();
+  for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']) await page.getByTestId(`metric-${m}`).uncheck();
   await page.getByTestId('metric-cap').check();
   await page.getByTestId('metric-taxonomy').check();
   await expect(page.getByTestId('model-needs')).toContainText('NLI: tiny-nli — cached');
@@ -84,7 +84,7 @@ test('a killed model worker mid-run: new workers, WASM, the run resumes with no 
   const big = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `m${i}`, question: `What is item number ${i} called?`, gold: [`name ${i}`], candidate: i % 2 ? `It is called name ${i}.` : `Something ${i} else entirely` })).join('\n');
   await page.goto('/#/score');
   await page.getByTestId('file-input').setInputFiles({ name: 'many.jsonl', mimeType: 'application/json', buffer: Buffer.from(big) });
-  for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants']) await page.getByTestId(`metric-${m}`).uncheck();
+  for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']) await page.getByTestId(`metric-${m}`).uncheck();
   await page.getByTestId('metric-cap').check();
   await expect(page.getByTestId('model-needs')).toContainText('NLI: tiny-nli — size unknown');
   await page.getByTestId('model-consent').check();

@@ -109,7 +109,7 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
   const header = lines.shift() as { verity_run: { verity: string; metrics: { name: string }[]; file: string } };
   expect(header.verity_run.file).toBe('sample.jsonl');
-  expect(header.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
+  expect(header.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
   expect(header.verity_run.verity).toMatch(/^\d+\.\d+\.\d+/);
   expect(lines).toHaveLength(expected.length);
   lines.forEach((rec, i) => expect(rec).toEqual(expected[i]));
@@ -125,7 +125,7 @@ test('scores an uploaded file with the embedded default; table, detail, report a
       expect(Number(row[`${m}.score`])).toBeCloseTo(r.score, 12);
       expect(row[`${m}.decision`]).toBe(String(r.decision));
     }
-    expect(JSON.parse(row.verity_run!).metrics).toHaveLength(4);
+    expect(JSON.parse(row.verity_run!).metrics).toHaveLength(5);
   });
 
   const [rep] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);

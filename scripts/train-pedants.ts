@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEvouna, repoRoot, SYSTEMS, type EvounaItem } from './evouna.ts';
-import { analyze, DENSE_FEATURES, tfidf } from '../src/core/metrics/pedants-features.ts';
+import { analyze, DENSE_FEATURES, POLARITY_PRIOR, tfidf } from '../src/core/metrics/pedants-features.ts';
 import { trainLogistic, predictProba, bestThreshold, binaryReport, type FeatureRow } from '../src/core/agreement/index.ts';
 import { createLexicalMatch } from '../src/core/metrics/lexical_match.ts';
 import { createExactMatch } from '../src/core/metrics/exact_match.ts';
@@ -97,7 +97,18 @@ function fit(rows: Prepared[], l2: number): Fitted {
     threshold: 0.5,
     training: {},
   };
-  return { model, predict: (r) => predictProba(lr, featurize(r)) };
+  // The metric adds POLARITY_PRIOR to the logit of a clear contradiction; so do the figures here.
+  const flip = DENSE_FEATURES.indexOf('polarity_flip');
+  return {
+    model,
+    predict: (r) => {
+      const p = predictProba(lr, featurize(r));
+      if (!r.dense[flip]) return p;
+      const q = Math.min(Math.max(p, 1e-15), 1 - 1e-15);
+      const z = Math.log(q / (1 - q)) + POLARITY_PRIOR;
+      return 1 / (1 + Math.exp(-z));
+    },
+  };
 }
 
 function groupedFolds(rows: Prepared[], k: number, seed: number): number[] {

@@ -125,9 +125,10 @@ describe('verity score', () => {
     expect(recs.map((r) => r.id)).toEqual(SCORED_IDS);
     for (const r of recs) {
       expect(Object.keys(r)).toEqual(['id', 'question', 'gold', 'candidate', 'label', 'metrics']);
-      expect(Object.keys(r.metrics)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
-      for (const m of Object.values(r.metrics) as Record<string, unknown>[]) {
-        expect(Object.keys(m)).toEqual(['score', 'decision', 'explanation']);
+      expect(Object.keys(r.metrics)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
+      for (const [name, m] of Object.entries(r.metrics) as [string, Record<string, unknown>][]) {
+        // The taxonomy also says which class.
+        expect(Object.keys(m)).toEqual(name === 'taxonomy_text' ? ['score', 'decision', 'class', 'explanation'] : ['score', 'decision', 'explanation']);
         expect(typeof m.score).toBe('number');
         expect(typeof m.decision).toBe('boolean');
         expect(typeof m.explanation).toBe('string');
@@ -157,8 +158,8 @@ describe('verity score', () => {
     // CSV: fixed columns, then <metric>.score/.decision/.explanation per metric; re-parses to the same rows.
     const csvText = readFileSync(p('out.csv'), 'utf8');
     const header = csvText.slice(0, csvText.indexOf('\n'));
-    const names = ['exact_match', 'token_f1', 'lexical_match', 'pedants'];
-    expect(header).toBe(['id', 'question', 'gold', 'candidate', 'label', ...names.flatMap((n) => [`${n}.score`, `${n}.decision`, `${n}.explanation`])].join(','));
+    const names = ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text'];
+    expect(header).toBe(['id', 'question', 'gold', 'candidate', 'label', ...names.flatMap((n) => [`${n}.score`, `${n}.decision`, ...(n === 'taxonomy_text' ? [`${n}.class`] : []), `${n}.explanation`])].join(','));
     const t = parseTable(readFileSync(p('out.csv')), 'out.csv');
     expect(t.format).toBe('csv');
     expect(t.issues).toEqual([]);

@@ -37,10 +37,10 @@ describe('the lists derived from the table', () => {
     const all = [...METRIC_NAMES, ...VARIANT_METRICS];
     expect(new Set(all).size).toBe(all.length);
     expect(DEFAULT_METRICS.every((n) => LEXICAL_METRICS.includes(n))).toBe(true);
-    // The lists as they were written by hand before the table (same names, same order).
-    expect(LEXICAL_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants']);
+    // The lists by hand: the table's order, taxonomy_text (issue 15) embedded and in the default set.
+    expect(LEXICAL_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants', 'taxonomy_text']);
     expect(MODEL_METRICS).toEqual(['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy']);
     expect(VARIANT_METRICS).toEqual(['cap_ent_gp', 'cap_gp_lambda', 'cap_pg', 'cap_bidirectional', 'hierarchy_strict', 'avert_embedding', 'taxonomy_cutpoints']);
-    expect(DEFAULT_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
+    expect(DEFAULT_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
   });
 });

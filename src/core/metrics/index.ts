@@ -13,6 +13,7 @@ import { descriptor as bleu } from './bleu.ts';
 import { descriptor as rougeL } from './rouge_l.ts';
 import { descriptor as meteor } from './meteor.ts';
 import { descriptor as pedants } from './pedants.ts';
+import { descriptor as taxonomyText } from './taxonomy_text.ts';
 import { descriptor as cap } from './cap.ts';
 import { descriptor as hierarchy } from './hierarchy.ts';
 import { descriptor as nliLex } from './nli_lex.ts';
@@ -31,6 +32,7 @@ export const SUPPORTED_METRICS: readonly MetricDescriptor[] = Object.freeze([
   rougeL,
   meteor,
   pedants,
+  taxonomyText,
   cap,
   hierarchy,
   nliLex,

@@ -7,6 +7,7 @@ import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { overlapCount, prf } from './common.ts';
 import { log1p } from '../util/fmath.ts';
+import { classifyText, type TextVerdict } from '../signals/classify.ts';
 
 export const DENSE_FEATURES = [
   'f1',
@@ -26,7 +27,23 @@ export const DENSE_FEATURES = [
   'log_candidate_len',
   'log_gold_len',
   'empty_candidate',
+  // Text signals (src/core/signals): what word overlap cannot see.
+  'polarity_flip',
+  'refusal',
+  'quantity_conflict',
+  'quantity_incomplete',
+  'list_or_hedge_wrong',
+  'less_specific',
+  'text_class_correct',
 ] as const;
+
+/**
+ * A fixed logit for a clear contradiction (the polarity signal: a negated gold clause, a yes/no flip, a premise
+ * denial, an antonym), added after the learned model. EVOUNA-TQ has almost no contradictory answers, so the
+ * learned weight of polarity_flip stays near 0 and "The Eiffel Tower is not in Paris" would score as correct;
+ * −6 moves P = 0.99 to about 0.2. Applied the same way in training's held-out figures.
+ */
+export const POLARITY_PRIOR = -6;
 
 /** Character trigrams of a string padded with spaces. */
 function trigrams(s: string): Set<string> {
@@ -72,9 +89,29 @@ export interface Analysis {
   bestGold: string;
   /** Tokens of "[CLS] candidate [SEP] gold [SEP] question" for the tf-idf part. */
   textTokens: string[];
+  /** The text signals' verdict (the same as taxonomy_text's). */
+  verdict: TextVerdict;
+}
+
+const CORRECT = new Set(['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid']);
+
+/** The signal features, in DENSE_FEATURES order. */
+function signalFeatures(v: TextVerdict): number[] {
+  const s = v.signals;
+  const q = s.quantities.map((x) => x.relation);
+  return [
+    v.signal === 'polarity' && v.cls === 'contradictory' ? 1 : 0,
+    s.refusal ? 1 : 0,
+    q.includes('conflict') || q.includes('extra-conflict') ? 1 : 0,
+    q.includes('missing-unit') || q.includes('range') ? 1 : 0,
+    s.list && s.list.wrong.length > 0 ? 1 : 0,
+    s.specificity.some(Boolean) ? 1 : 0,
+    CORRECT.has(v.cls) ? 1 : 0,
+  ];
 }
 
 export function analyze(item: QaItem): Analysis {
+  const verdict = classifyText(item);
   const cand = normalizeTokens(item.candidate, 'numeric');
   const candStr = cand.join(' ');
   const question = normalizeTokens(item.question, 'numeric');
@@ -133,9 +170,10 @@ export function analyze(item: QaItem): Analysis {
     log1p(cand.length),
     log1p(goldTokens.length),
     cand.length === 0 ? 1 : 0,
+    ...signalFeatures(verdict),
   ];
   const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];
-  return { dense, bestGold: item.golds[bestIdx] ?? '', textTokens };
+  return { dense, bestGold: item.golds[bestIdx] ?? '', textTokens, verdict };
 }
 
 /** sklearn-style tf-idf (raw counts × smooth idf, L2-normalized) over a fixed vocabulary, as sparse pairs. */

@@ -1,14 +1,16 @@
 /**
  * @file PEDANTS-style learned answer-correctness classifier that needs no download: tf-idf unigrams over
  * "[CLS] candidate [SEP] gold [SEP] question" plus agreement features (token F1/P/R, containment, fuzzy and
- * character overlap, numeric agreement, lengths), combined by logistic regression. The weights
+ * character overlap, numeric agreement, lengths) and the taxonomy's text signals (polarity flip, refusal,
+ * quantity conflict or missing unit, wrong list or hedge items, less specific, the signals' class), combined
+ * by logistic regression. The weights
  * (pedants-model.json, < 1 MB) come from `npm run train:pedants`.
  *
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
  * // → { score: 0.98…, decision: true, explanation: 'P(correct)=0.98 (threshold …); for: contains_gold …' }
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
-import { analyze, DENSE_FEATURES, tfidf } from './pedants-features.ts';
+import { analyze, DENSE_FEATURES, POLARITY_PRIOR, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
@@ -68,16 +70,25 @@ export function createPedants(options: PedantsOptions = {}): Metric {
       const sp = tfidf(a.textTokens, index, model.tfidf.idf);
       let words = 0;
       sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
+      const prior = a.dense[DENSE_FEATURES.indexOf('polarity_flip')] ? POLARITY_PRIOR : 0;
+      if (prior) contrib.push({ name: 'polarity_prior', c: prior });
       const z = model.bias + contrib.reduce((s, x) => s + x.c, 0) + words;
       const p = sigmoid(z);
       contrib.push({ name: 'words', c: words });
       const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
+      const s = a.verdict.signals;
       const facts = [
+        ...(s.refusal ? [`a non-answer ("${s.refusal.cue}")`] : []),
+        ...(s.polarity ? [`${s.polarity.kind} "${s.polarity.cue}" contradicts the gold`] : []),
         containsGold ? 'contains the gold' : 'does not contain the gold',
         `token F1 ${round(f1!, 2)}`,
         `fuzzy gold coverage ${round(fuzzy!, 2)}`,
         ...(numbersAgree ? ['numbers agree'] : []),
         ...(numbersConflict ? ['numbers conflict'] : []),
+        ...(a.dense[DENSE_FEATURES.indexOf('quantity_conflict')] ? ['another value of the gold\'s quantity'] : []),
+        ...(s.list?.wrong.length ? [`${s.list.kind} with wrong ${s.list.wrong.map((w) => `"${w}"`).join(', ')}`] : []),
+        ...(a.dense[DENSE_FEATURES.indexOf('less_specific')] ? ['less specific than the gold'] : []),
+        `text signals: ${a.verdict.cls}`,
       ];
       return {
         score: p,

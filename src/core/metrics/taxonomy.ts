@@ -25,6 +25,15 @@
  *    shares no content word (SQuAD-normalized, minus a few function words) with the first gold — a correct
  *    answer that matches one of the alternative golds, not the main one.
  *
+ * 6. Text signals (src/core/signals/classify.ts) override NLI where NLI is known to be blind or where they are
+ *    decisive: a refusal → invalid; a polarity flip (negated gold clause, yes/no flip, premise denial, antonym)
+ *    → contradictory; another value of the gold's quantity → invalid / overinclusive-invalid; a hedge with a
+ *    wrong alternative → partial; a list with a wrong item → overinclusive-invalid or invalid. The explanation
+ *    names the signal.
+ *
+ * `taxonomy_text` (taxonomy_text.ts) is the same taxonomy with no model at all: the eight classes from the
+ * text signals alone.
+ *
  * Method `cutpoints`: the CAP score → class by descending cut-points (`classifyScore` of the calibration
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
@@ -39,6 +48,8 @@ import { classifyUnique, evidenceDetails, isResult, usableEvidence, type Evidenc
 import { quote, round } from './common.ts';
 import { capSettings } from './cap.ts';
 import type { ModelDescriptor } from './descriptor.ts';
+import { classifyText, type TextVerdict } from '../signals/classify.ts';
+import { verdictDetails } from './taxonomy_text.ts';
 
 export const card: MetricCard = {
   what: 'Sorts each answer into one of eight correctness classes, from exact to contradictory, and scores it with CAP.',
@@ -50,6 +61,22 @@ export const card: MetricCard = {
     'Hand-set thresholds over NLI probabilities; the clause check needs an NLI model (without one, the contradiction mass of the two statements decides over-inclusion). Uniform cut-points are a placeholder until `verity calibrate` fits them.',
   citation: 'CAP: Context-Aware Precision and an eight-class semantic correctness taxonomy for open-ended QA (CAP-Correctness / CAP-Statements), EMNLP 2026 submission, OpenReview QaUpgKM18R.',
 };
+
+/** Text signals that decide over NLI (rule 6): the class they give, or null to keep NLI's. */
+export function decisiveSignal(v: TextVerdict): CapClass | null {
+  switch (v.signal) {
+    case 'refusal':
+    case 'polarity':
+    case 'hedge':
+      return v.cls === 'equivalent' || v.cls === 'overinclusive-valid' ? null : v.cls;
+    case 'list':
+      return v.cls;
+    case 'quantities':
+      return v.cls === 'invalid' || v.cls === 'overinclusive-invalid' ? v.cls : null;
+    default:
+      return null;
+  }
+}
 
 export type TaxonomyMethod = 'cutpoints' | 'structured';
 
@@ -134,170 +161,231 @@ interface Pending {
 
 const fmt = (x: number) => String(round(x));
 
+/** The settings one taxonomy instance runs with (validated by createTaxonomy). */
+interface Config {
+  method: TaxonomyMethod;
+  params: { alpha: number; lambda: number; variant: 'cap' };
+  tau: number;
+  kappa: number;
+  cuts: Cutpoints;
+}
+
+const resultOf = (cls: CapClass, score: number, explanation: string, details: Record<string, unknown>): MetricResult => ({
+  score,
+  decision: CORRECT_CLASSES.has(cls),
+  class: cls,
+  explanation,
+  details,
+});
+
+function baseDetails(cfg: Config, ev: Evidence, item: QaItem, cap: CapAnalysis): Record<string, unknown> {
+  return {
+    ...evidenceDetails(ev),
+    method: cfg.method,
+    cap: cap.score,
+    cap_gold: item.golds[cap.best] ?? ev.goldStatements[cap.best],
+    alpha: cfg.params.alpha,
+    lambda: cfg.params.lambda,
+  };
+}
+
+/** Method `cutpoints`: the CAP score's bin. */
+function byCutpoints(cfg: Config, item: QaItem, ev: Evidence, cap: CapAnalysis): MetricResult {
+  const { cuts } = cfg;
+  const cls = classifyScore(cuts, cap.score);
+  const i = cuts.cuts.findIndex((c) => cap.score >= c);
+  const bin = cuts.cuts.length === 0 ? '' : i === -1 ? ` < ${fmt(cuts.cuts.at(-1)!)}` : ` ≥ ${fmt(cuts.cuts[i]!)}`;
+  return resultOf(cls, cap.score, `CAP=${fmt(cap.score)}${bin} → ${cls} (cut-points)`, {
+    ...baseDetails(cfg, ev, item, cap),
+    per_gold: perGoldDetails(item, ev, cap),
+    cutpoints: { classes: cuts.classes, cuts: cuts.cuts },
+  });
+}
+
+/** Phase 1 of `structured`: exact match, relations per gold, and the clause pairs the over-inclusion check needs (appended to `pairs`). */
+function prepare(cfg: Config, item: QaItem, ev: Evidence, hasNli: boolean, pairs: NliPair[]): Pending {
+  const cap = analyzeCap(ev, cfg.params);
+  const candTokens = normalizeTokens(item.candidate, 'squad').join(' ');
+  const exact = item.golds.findIndex((g) => {
+    const t = normalizeTokens(g, 'squad').join(' ');
+    return t !== '' && t === candTokens;
+  });
+  const relations = ev.nli.map((n) => relation(n, cfg.tau));
+  const clauses = splitClauses(item.candidate);
+  const clausePairs = new Map<number, number>();
+  const noClauseCheck = !hasNli
+    ? clauses.length >= 2
+      ? 'clause check skipped (no NLI model; probabilities from the input only)'
+      : 'no NLI model and a single clause'
+    : clauses.length < 2
+      ? 'single clause, no clause check'
+      : 'clause check not needed (another gold is equivalent or exact)';
+  // The clause check only matters when no gold gives a better class than overinclusive-valid.
+  if (hasNli && clauses.length >= 2 && exact < 0 && !relations.includes('equivalent')) {
+    relations.forEach((r, k) => {
+      if (r !== 'overinclusive') return;
+      clausePairs.set(k, pairs.length);
+      for (const c of clauses) pairs.push({ premise: ev.goldStatements[k]!, hypothesis: c });
+    });
+  }
+  return { ev, cap, exact, relations, clauses, clausePairs, noClauseCheck };
+}
+
+/** Phase 3a: valid or invalid over-inclusion per overinclusive gold, from the clause verdicts or the contradiction mass. */
+function overinclusionChecks(cfg: Config, p: Pending, dists: NliDistribution[], clauseError: string | undefined): Map<number, OverinclusionCheck> {
+  const checks = new Map<number, OverinclusionCheck>();
+  p.relations.forEach((r, k) => {
+    if (r !== 'overinclusive') return;
+    const start = p.clausePairs.get(k);
+    if (start !== undefined && !clauseError) {
+      const clauses = p.clauses.map((clause, j): ClauseVerdict => {
+        const nli = dists[start + j]!;
+        const verdict = nli.entailment >= cfg.tau ? 'entailed' : nli.contradiction >= cfg.kappa ? 'contradicted' : 'neutral';
+        return { clause, nli, verdict };
+      });
+      checks.set(k, { invalid: clauses.some((c) => c.verdict === 'contradicted'), method: 'clauses', clauses });
+      return;
+    }
+    const n = p.ev.nli[k]!;
+    const mass = Math.max(n.goldToCandidate.contradiction, n.candidateToGold.contradiction);
+    const note = start !== undefined ? clauseError! : p.noClauseCheck;
+    checks.set(k, { invalid: mass >= cfg.kappa, method: 'contradiction-mass', note, mass });
+  });
+  return checks;
+}
+
+/** Phase 3b: rules 1–5 of the file comment. */
+function structured(cfg: Config, item: QaItem, p: Pending, checks: Map<number, OverinclusionCheck>): MetricResult {
+  const { ev, cap } = p;
+  const { tau, kappa } = cfg;
+  const name = (k: number) => quote(item.golds[k] ?? ev.goldStatements[k]!);
+  const probs = (k: number) => {
+    const n = ev.nli[k]!;
+    const pg = n.candidateToGold.entailment;
+    const gp = n.goldToCandidate.entailment;
+    return `P_ent(p→g)=${fmt(pg)} ${pg >= tau ? '≥' : '<'} ${tau}, P_ent(g→p)=${fmt(gp)} ${gp >= tau ? '≥' : '<'} ${tau}`;
+  };
+  const goldClasses: GoldClass[] = p.relations.map((relation, k) => {
+    if (relation !== 'overinclusive') return { relation, cls: relation };
+    const check = checks.get(k)!;
+    return { relation, cls: check.invalid ? 'overinclusive-invalid' : 'overinclusive-valid', overinclusion: check };
+  });
+  const details = (cls: CapClass, chosen: number) => ({
+    ...baseDetails(cfg, ev, item, cap),
+    tau,
+    contradiction: kappa,
+    clauses: p.clauses,
+    per_gold: perGoldDetails(item, ev, cap).map((row, k) => ({
+      ...row,
+      relation: goldClasses[k]!.relation,
+      class: goldClasses[k]!.cls,
+      ...(goldClasses[k]!.overinclusion ? { overinclusion: goldClasses[k]!.overinclusion } : {}),
+    })),
+    class: cls,
+    chosen_gold: item.golds[chosen] ?? ev.goldStatements[chosen],
+    chosen_gold_index: chosen,
+  });
+
+  if (p.exact >= 0) return resultOf('exact', cap.score, `exact: equals gold ${name(p.exact)} after normalization`, details('exact', p.exact));
+
+  let best = 0;
+  goldClasses.forEach((g, k) => {
+    const b = goldClasses[best]!;
+    const d = SEVERITY[g.cls] - SEVERITY[b.cls];
+    if (d > 0 || (d === 0 && cap.perGold[k]!.score > cap.perGold[best]!.score)) best = k;
+  });
+  const cls = goldClasses[best]!.cls;
+  const of = ev.nli.length > 1 ? ` (best of ${ev.nli.length} golds)` : '';
+
+  switch (cls) {
+    case 'equivalent': {
+      if (goldClasses[0]!.cls === 'equivalent') return resultOf('equivalent', cap.score, `equivalent to gold ${name(0)}${of}: ${probs(0)}`, details('equivalent', 0));
+      const first = contentWords(item.golds[0] ?? '');
+      const shared = [...contentWords(item.candidate)].filter((t) => first.has(t));
+      if (shared.length === 0)
+        return resultOf(
+          'alternative-correct',
+          cap.score,
+          `alternative-correct: equivalent to gold #${best + 1} ${name(best)} (${probs(best)}), no content word shared with the first gold ${name(0)}`,
+          details('alternative-correct', best),
+        );
+      return resultOf(
+        'equivalent',
+        cap.score,
+        `equivalent to gold #${best + 1} ${name(best)}${of}: ${probs(best)}; shares ${quote(shared.join(' '))} with the first gold, so not alternative-correct`,
+        details('equivalent', best),
+      );
+    }
+    case 'overinclusive-valid':
+    case 'overinclusive-invalid': {
+      const check = goldClasses[best]!.overinclusion!;
+      let why: string;
+      if (check.method === 'clauses') {
+        const bad = check.clauses!.filter((c) => c.verdict === 'contradicted');
+        why = bad.length
+          ? `clause ${quote(bad[0]!.clause)} contradicted (P_con=${fmt(bad[0]!.nli.contradiction)} ≥ ${kappa})`
+          : `no clause contradicted (${check.clauses!.length} clauses checked)`;
+      } else {
+        why = `${check.note}: contradiction mass ${fmt(check.mass!)} ${check.invalid ? '≥' : '<'} ${kappa}`;
+      }
+      return resultOf(cls, cap.score, `${cls} for gold ${name(best)}${of}: ${probs(best)}; ${why}`, details(cls, best));
+    }
+    case 'contradictory': {
+      const n = ev.nli[best]!;
+      const dir = dominated(n.goldToCandidate) ? `P_con(g→p)=${fmt(n.goldToCandidate.contradiction)}` : `P_con(p→g)=${fmt(n.candidateToGold.contradiction)}`;
+      return resultOf('contradictory', cap.score, `contradictory to gold ${name(best)}${of}: ${dir} dominates`, details(cls, best));
+    }
+    case 'partial':
+      return resultOf('partial', cap.score, `partial for gold ${name(best)}${of}: the gold entails the candidate, not the reverse (${probs(best)})`, details(cls, best));
+    default:
+      return resultOf('invalid', cap.score, `invalid: neither direction entails${ev.nli.length > 1 ? ' any gold' : ''} (gold ${name(best)}: ${probs(best)})`, details(cls, best));
+  }
+}
+
+/** Rule 6: a decisive text signal overrides the NLI class (never an exact match); the explanation says which. */
+function withSignals(item: QaItem, r: MetricResult): MetricResult {
+  const v = classifyText(item);
+  const details = { ...r.details, text_signals: { class: v.cls, ...verdictDetails(v) } };
+  const cls = decisiveSignal(v);
+  if (!cls || cls === r.class || r.class === 'exact') return { ...r, details };
+  return {
+    ...r,
+    decision: CORRECT_CLASSES.has(cls),
+    class: cls,
+    explanation: `${cls} by text signal ${v.signal} (${v.reason}), over NLI's ${r.explanation}`,
+    details: { ...details, class: cls, nli_class: r.class },
+  };
+}
+
 export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
   const method = options.method ?? 'structured';
   if (method !== 'structured' && method !== 'cutpoints') throw new VerityError(`unknown taxonomy method "${String(method)}"; available: structured, cutpoints`, 'usage');
   const cp = capParams({ alpha: options.alpha, lambda: options.lambda });
-  const params = { alpha: cp.alpha, lambda: cp.lambda, variant: 'cap' as const };
   const tau = options.tau ?? 0.5;
   const kappa = options.contradiction ?? 0.5;
   for (const [v, name] of [[tau, 'τ'], [kappa, 'contradiction threshold']] as const)
     if (!(Number.isFinite(v) && v > 0 && v <= 1)) throw new VerityError(`taxonomy ${name} must be a number in (0, 1], got ${v}`, 'usage');
-  const cuts: Cutpoints = options.cutpoints ? checkCutpoints(options.cutpoints) : uniformCutpoints();
-  const threshold = method === 'cutpoints' ? cutpointThreshold(cuts) : cp.threshold;
-
-  const base = (ev: Evidence, item: QaItem, cap: CapAnalysis) => ({
-    ...evidenceDetails(ev),
+  const cfg: Config = {
     method,
-    cap: cap.score,
-    cap_gold: item.golds[cap.best] ?? ev.goldStatements[cap.best],
-    alpha: params.alpha,
-    lambda: params.lambda,
-  });
-
-  const result = (cls: CapClass, score: number, explanation: string, details: Record<string, unknown>): MetricResult => ({
-    score,
-    decision: CORRECT_CLASSES.has(cls),
-    class: cls,
-    explanation,
-    details,
-  });
-
-  function byCutpoints(item: QaItem, ev: Evidence, cap: CapAnalysis): MetricResult {
-    const cls = classifyScore(cuts, cap.score);
-    const i = cuts.cuts.findIndex((c) => cap.score >= c);
-    const bin = cuts.cuts.length === 0 ? '' : i === -1 ? ` < ${fmt(cuts.cuts.at(-1)!)}` : ` ≥ ${fmt(cuts.cuts[i]!)}`;
-    return result(cls, cap.score, `CAP=${fmt(cap.score)}${bin} → ${cls} (cut-points)`, {
-      ...base(ev, item, cap),
-      per_gold: perGoldDetails(item, ev, cap),
-      cutpoints: { classes: cuts.classes, cuts: cuts.cuts },
-    });
-  }
-
-  function structured(item: QaItem, p: Pending, checks: Map<number, OverinclusionCheck>): MetricResult {
-    const { ev, cap } = p;
-    const name = (k: number) => quote(item.golds[k] ?? ev.goldStatements[k]!);
-    const probs = (k: number) => {
-      const n = ev.nli[k]!;
-      const pg = n.candidateToGold.entailment;
-      const gp = n.goldToCandidate.entailment;
-      return `P_ent(p→g)=${fmt(pg)} ${pg >= tau ? '≥' : '<'} ${tau}, P_ent(g→p)=${fmt(gp)} ${gp >= tau ? '≥' : '<'} ${tau}`;
-    };
-    const goldClasses: GoldClass[] = p.relations.map((relation, k) => {
-      if (relation !== 'overinclusive') return { relation, cls: relation };
-      const check = checks.get(k)!;
-      return { relation, cls: check.invalid ? 'overinclusive-invalid' : 'overinclusive-valid', overinclusion: check };
-    });
-    const details = (cls: CapClass, chosen: number) => ({
-      ...base(ev, item, cap),
-      tau,
-      contradiction: kappa,
-      clauses: p.clauses,
-      per_gold: perGoldDetails(item, ev, cap).map((row, k) => ({
-        ...row,
-        relation: goldClasses[k]!.relation,
-        class: goldClasses[k]!.cls,
-        ...(goldClasses[k]!.overinclusion ? { overinclusion: goldClasses[k]!.overinclusion } : {}),
-      })),
-      class: cls,
-      chosen_gold: item.golds[chosen] ?? ev.goldStatements[chosen],
-      chosen_gold_index: chosen,
-    });
-
-    if (p.exact >= 0) return result('exact', cap.score, `exact: equals gold ${name(p.exact)} after normalization`, details('exact', p.exact));
-
-    let best = 0;
-    goldClasses.forEach((g, k) => {
-      const b = goldClasses[best]!;
-      const d = SEVERITY[g.cls] - SEVERITY[b.cls];
-      if (d > 0 || (d === 0 && cap.perGold[k]!.score > cap.perGold[best]!.score)) best = k;
-    });
-    const cls = goldClasses[best]!.cls;
-    const of = ev.nli.length > 1 ? ` (best of ${ev.nli.length} golds)` : '';
-
-    switch (cls) {
-      case 'equivalent': {
-        if (goldClasses[0]!.cls === 'equivalent') return result('equivalent', cap.score, `equivalent to gold ${name(0)}${of}: ${probs(0)}`, details('equivalent', 0));
-        const first = contentWords(item.golds[0] ?? '');
-        const shared = [...contentWords(item.candidate)].filter((t) => first.has(t));
-        if (shared.length === 0)
-          return result(
-            'alternative-correct',
-            cap.score,
-            `alternative-correct: equivalent to gold #${best + 1} ${name(best)} (${probs(best)}), no content word shared with the first gold ${name(0)}`,
-            details('alternative-correct', best),
-          );
-        return result(
-          'equivalent',
-          cap.score,
-          `equivalent to gold #${best + 1} ${name(best)}${of}: ${probs(best)}; shares ${quote(shared.join(' '))} with the first gold, so not alternative-correct`,
-          details('equivalent', best),
-        );
-      }
-      case 'overinclusive-valid':
-      case 'overinclusive-invalid': {
-        const check = goldClasses[best]!.overinclusion!;
-        let why: string;
-        if (check.method === 'clauses') {
-          const bad = check.clauses!.filter((c) => c.verdict === 'contradicted');
-          why = bad.length
-            ? `clause ${quote(bad[0]!.clause)} contradicted (P_con=${fmt(bad[0]!.nli.contradiction)} ≥ ${kappa})`
-            : `no clause contradicted (${check.clauses!.length} clauses checked)`;
-        } else {
-          why = `${check.note}: contradiction mass ${fmt(check.mass!)} ${check.invalid ? '≥' : '<'} ${kappa}`;
-        }
-        return result(cls, cap.score, `${cls} for gold ${name(best)}${of}: ${probs(best)}; ${why}`, details(cls, best));
-      }
-      case 'contradictory': {
-        const n = ev.nli[best]!;
-        const dir = dominated(n.goldToCandidate) ? `P_con(g→p)=${fmt(n.goldToCandidate.contradiction)}` : `P_con(p→g)=${fmt(n.candidateToGold.contradiction)}`;
-        return result('contradictory', cap.score, `contradictory to gold ${name(best)}${of}: ${dir} dominates`, details(cls, best));
-      }
-      case 'partial':
-        return result('partial', cap.score, `partial for gold ${name(best)}${of}: the gold entails the candidate, not the reverse (${probs(best)})`, details(cls, best));
-      default:
-        return result('invalid', cap.score, `invalid: neither direction entails${ev.nli.length > 1 ? ' any gold' : ''} (gold ${name(best)}: ${probs(best)})`, details(cls, best));
-    }
-  }
+    params: { alpha: cp.alpha, lambda: cp.lambda, variant: 'cap' },
+    tau,
+    kappa,
+    cuts: options.cutpoints ? checkCutpoints(options.cutpoints) : uniformCutpoints(),
+  };
 
   return {
     name: method === 'structured' ? 'taxonomy' : 'taxonomy_cutpoints',
     card,
-    threshold,
+    threshold: method === 'cutpoints' ? cutpointThreshold(cfg.cuts) : cp.threshold,
     needs: ['nli', 'writer'],
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const evidence = await usableEvidence(ctx, items);
-      // Phase 1: evidence, CAP, relations; the clause pairs the over-inclusion check needs.
       const pairs: NliPair[] = [];
       const pending = items.map((item, i): Pending | MetricResult => {
         const ev = evidence[i]!;
         if (isResult(ev)) return ev;
-        const cap = analyzeCap(ev, params);
-        if (method === 'cutpoints') return byCutpoints(item, ev, cap);
-        const candTokens = normalizeTokens(item.candidate, 'squad').join(' ');
-        const exact = item.golds.findIndex((g) => {
-          const t = normalizeTokens(g, 'squad').join(' ');
-          return t !== '' && t === candTokens;
-        });
-        const relations = ev.nli.map((n) => relation(n, tau));
-        const clauses = splitClauses(item.candidate);
-        const clausePairs = new Map<number, number>();
-        // The clause check only matters when no gold gives a better class than overinclusive-valid.
-        const noClauseCheck = !ctx.nli
-          ? clauses.length >= 2
-            ? 'clause check skipped (no NLI model; probabilities from the input only)'
-            : 'no NLI model and a single clause'
-          : clauses.length < 2
-            ? 'single clause, no clause check'
-            : 'clause check not needed (another gold is equivalent or exact)';
-        if (ctx.nli && clauses.length >= 2 && exact < 0 && !relations.includes('equivalent')) {
-          relations.forEach((r, k) => {
-            if (r !== 'overinclusive') return;
-            clausePairs.set(k, pairs.length);
-            for (const c of clauses) pairs.push({ premise: ev.goldStatements[k]!, hypothesis: c });
-          });
-        }
-        return { ev, cap, exact, relations, clauses, clausePairs, noClauseCheck };
+        if (method === 'cutpoints') return byCutpoints(cfg, item, ev, analyzeCap(ev, cfg.params));
+        return prepare(cfg, item, ev, !!ctx.nli, pairs);
       });
       // Phase 2: one batched NLI pass over every clause pair.
       let dists: NliDistribution[] = [];
@@ -309,28 +397,9 @@ export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
           clauseError = `clause check failed (${(e as Error).message})`;
         }
       }
-      // Phase 3: classes.
       return pending.map((p, i) => {
         if (!('ev' in p)) return p;
-        const checks = new Map<number, OverinclusionCheck>();
-        p.relations.forEach((r, k) => {
-          if (r !== 'overinclusive') return;
-          const start = p.clausePairs.get(k);
-          if (start !== undefined && !clauseError) {
-            const clauses = p.clauses.map((clause, j): ClauseVerdict => {
-              const nli = dists[start + j]!;
-              const verdict = nli.entailment >= tau ? 'entailed' : nli.contradiction >= kappa ? 'contradicted' : 'neutral';
-              return { clause, nli, verdict };
-            });
-            checks.set(k, { invalid: clauses.some((c) => c.verdict === 'contradicted'), method: 'clauses', clauses });
-            return;
-          }
-          const n = p.ev.nli[k]!;
-          const mass = Math.max(n.goldToCandidate.contradiction, n.candidateToGold.contradiction);
-          const note = start !== undefined ? clauseError! : p.noClauseCheck;
-          checks.set(k, { invalid: mass >= kappa, method: 'contradiction-mass', note, mass });
-        });
-        return structured(items[i]!, p, checks);
+        return withSignals(items[i]!, structured(cfg, items[i]!, p, overinclusionChecks(cfg, p, dists, clauseError)));
       });
     },
   };

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createPedants, type PedantsModel } from './pedants.ts';
+import modelJson from './pedants-model.json' with { type: 'json' };
+
+const pedants = createPedants();
+const dev = readFileSync(new URL('../../../test/fixtures/taxonomy-dev.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { question: string; gold: string[]; candidate: string; label: string });
+
+describe('pedants with the text signals', () => {
+  it('no longer calls clear contradictions correct', () => {
+    const r = pedants.score({ question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris'], candidate: 'The Eiffel Tower is not in Paris' });
+    expect(r.decision).toBe(false);
+    expect(r.explanation).toMatch(/negation "not" contradicts the gold/);
+    expect(r.details).toMatchObject({ contributions: { polarity_prior: -6 } });
+    const flips = [
+      { question: 'What happens to the volume of water when it freezes?', golds: ['It increases'], candidate: 'It decreases.' },
+      { question: 'Is a tomato botanically a fruit?', golds: ['Yes'], candidate: 'No, a tomato is a vegetable.' },
+    ];
+    for (const f of flips) expect(pedants.score(f).decision, f.candidate).toBe(false);
+  });
+
+  it('still accepts correct answers that contain a negation', () => {
+    expect(pedants.score({ question: 'Which planet has no moons and is closest to the Sun?', golds: ['Mercury'], candidate: 'Mercury, which has no moons.' }).decision).toBe(true);
+  });
+
+  it('calls at most a quarter of the development set\'s contradictory answers correct', () => {
+    const rows = dev.filter((r) => r.label === 'contradictory');
+    const accepted = rows.filter((r) => pedants.score({ question: r.question, golds: r.gold, candidate: r.candidate }).decision).length;
+    expect(accepted / rows.length).toBeLessThanOrEqual(0.25);
+  });
+
+  it('is no worse on held-out EVOUNA-TQ questions than before the signals (MCC 0.8347)', () => {
+    const held = (modelJson as PedantsModel).training.held_out as { pedants: { mcc: number } };
+    expect(held.pedants.mcc).toBeGreaterThanOrEqual(0.8347);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from '../../app/lib/presets.ts';
+import type { NliDistribution } from '../capabilities.ts';
+import { CAP_CLASSES, type ProvidedNli, type QaItem } from '../types.ts';
+import { createTaxonomy } from './taxonomy.ts';
+import { classScore, createTaxonomyText } from './taxonomy_text.ts';
+import { createMetric, DEFAULT_METRICS, LEXICAL_METRICS } from './index.ts';
+
+const m = createTaxonomyText();
+const score = (question: string, golds: string[], candidate: string) => m.score({ question, golds, candidate });
+
+describe('taxonomy_text (no model)', () => {
+  it.each(PRESETS.map((p) => [p.cls, p] as const))('the Playground preset for %s lands in its class', (cls, p) => {
+    const r = score(p.question, p.golds, p.candidate);
+    expect(r.class).toBe(cls);
+    expect(r.score).toBe(classScore(cls));
+  });
+
+  it('is embedded: in the default set and the no-model list', () => {
+    expect(DEFAULT_METRICS).toContain('taxonomy_text');
+    expect(LEXICAL_METRICS).toContain('taxonomy_text');
+    expect(createMetric('taxonomy_text').name).toBe('taxonomy_text');
+  });
+
+  it('scores classes in severity order; correct classes decide true', () => {
+    const scores = CAP_CLASSES.map(classScore);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(score('What is the capital of France?', ['Paris'], 'Paris').decision).toBe(true);
+    expect(score('What is the capital of France?', ['Paris'], 'Lyon').decision).toBe(false);
+  });
+
+  it('the explanation and details name the deciding signal', () => {
+    const r = score('Where is the Eiffel Tower?', ['Paris'], 'The Eiffel Tower is not in Paris.');
+    expect(r.explanation).toMatch(/^contradictory \(polarity\): negation "not"/);
+    expect(r.details).toMatchObject({ signal: 'polarity', polarity: 'negation: not' });
+    const q = score('At what temperature does water boil at sea level?', ['100 °C'], 'It boils at 212 degrees Fahrenheit.');
+    expect(q.class).toBe('equivalent');
+    expect(q.details).toMatchObject({ signal: 'quantities', quantities: 'same' });
+  });
+
+  it('refusals are invalid, never partial', () => {
+    for (const c of ["I don't know.", 'It depends.', 'I cannot answer that.']) expect(score('What is the capital of France?', ['Paris'], c).class).toBe('invalid');
+  });
+
+  it('correct answers with a negation stay correct; contradictions without "not" are caught', () => {
+    expect(score('Can sound travel through a vacuum?', ['No'], 'Sound cannot travel through a vacuum.').decision).toBe(true);
+    expect(score('Which planet has no moons and is closest to the Sun?', ['Mercury'], 'Mercury, which has no moons.').decision).toBe(true);
+    expect(score('What happens to the volume of water when it freezes?', ['It increases'], 'It decreases.').class).toBe('contradictory');
+  });
+
+  it('lists and hedges: two of three → partial, all plus a wrong one → overinclusive-invalid, X or Y → partial', () => {
+    expect(score('Name the three primary colours of light.', ['red, green and blue'], 'Red and green.').class).toBe('partial');
+    expect(score('Name two noble gases.', ['helium and neon'], 'Helium, neon and chlorine.').class).toBe('overinclusive-invalid');
+    expect(score('What is the capital of Canada?', ['Ottawa'], 'Ottawa or Toronto.').class).toBe('partial');
+  });
+
+  it('no gold: not scored', () => {
+    expect(score('Q?', [], 'x')).toMatchObject({ score: null, decision: null });
+  });
+});
+
+describe('taxonomy with NLI: decisive text signals override NLI, naming the signal', () => {
+  const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
+  const ENT = d(0.9, 0.1, 0);
+  const both: ProvidedNli = { goldToCandidate: ENT, candidateToGold: ENT };
+  const it_ = (golds: string[], candidate: string, nli: ProvidedNli[]): QaItem => ({ question: 'Where is the Eiffel Tower?', golds, candidate, nli });
+
+  it('a negated gold that NLI calls equivalent → contradictory', async () => {
+    const [r] = await createTaxonomy().scoreBatch([it_(['Paris'], 'It is not in Paris.', [both])], {});
+    expect(r!.class).toBe('contradictory');
+    expect(r!.explanation).toMatch(/^contradictory by text signal polarity .* over NLI's equivalent/);
+    expect(r!.details).toMatchObject({ nli_class: 'equivalent', text_signals: { signal: 'polarity' } });
+  });
+
+  it('no decisive signal: NLI decides, and the text signals are in the details', async () => {
+    const [r] = await createTaxonomy().scoreBatch([it_(['Paris'], 'It is in Paris.', [both])], {});
+    expect(r!.class).toBe('equivalent');
+    expect(r!.details).toMatchObject({ text_signals: { class: 'equivalent' } });
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * @file The eight taxonomy classes from text signals alone (no model): the steps, in order, and the signals
+ * that decided. Used by the embedded taxonomy, and by the NLI taxonomy to override what NLI cannot see.
+ *
+ * 1. refusal — a non-answer that names no gold → invalid.
+ * 2. polarity — a yes/no flip, a negated gold clause, a premise denial or an antonym → contradictory.
+ * 3. exact — equals the first gold after SQuAD normalization; equals another gold → equivalent (shares a
+ *    content word with the first gold) or alternative-correct (shares none).
+ * 4. list / hedge — alternatives offered with a right and a wrong one → partial; items compared with the
+ *    gold's: all → equivalent (more right items → overinclusive-valid), all plus a wrong one →
+ *    overinclusive-invalid, some and nothing wrong → partial, else invalid.
+ * 5. quantities — another value of the gold's quantity → invalid (overinclusive-invalid when the gold's
+ *    value is there too); the gold's number without its unit, or only part of its numbers → partial; the
+ *    same amount in other units counts as the gold.
+ * 6. words — the gold's content words all there: nothing else → equivalent, more → overinclusive-valid;
+ *    a less specific answer (part of the gold, a generic "a bird", a region, a period) → partial; else invalid.
+ * Several golds: the most favourable class (severity), first gold on ties.
+ */
+import nlp from 'compromise';
+import { normalizeTokens } from '../text/normalize.ts';
+import { SEVERITY } from '../agreement/ordinal.ts';
+import type { CapClass } from '../types.ts';
+import { refusal, type RefusalSignal } from './refusal.ts';
+import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
+import { listSignal, type ListSignal } from './lists.ts';
+import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
+import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
+import { contentStems } from './words.ts';
+
+export interface TextItem {
+  question: string;
+  golds: readonly string[];
+  candidate: string;
+}
+
+export interface TextSignals {
+  refusal: RefusalSignal | null;
+  polarity: PolaritySignal | null;
+  list: ListSignal | null;
+  /** Per gold. */
+  quantities: QuantitySignal[];
+  extra: ExtraSignal[];
+  specificity: (SpecificitySignal | null)[];
+}
+
+export interface TextVerdict {
+  cls: CapClass;
+  /** Index of the gold the class is about. */
+  gold: number;
+  /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity). */
+  signal: string;
+  /** Why, in words. */
+  reason: string;
+  signals: TextSignals;
+  /** The item it is about (a copy). */
+  item: TextItem;
+}
+
+const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
+const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
+
+/** All signals of an item. */
+export function textSignals(item: TextItem): TextSignals {
+  const candQ = quantities(item.candidate);
+  const ctx = extraContext(item.question, item.candidate);
+  return {
+    refusal: refusal(item.candidate),
+    polarity: polarity(item),
+    list: listSignal(item.question, item.golds, item.candidate),
+    quantities: item.golds.map((g) => compareQuantities(g, item.candidate, candQ)),
+    extra: item.golds.map((g) => extraContent(item.question, g, item.candidate, ctx)),
+    specificity: item.golds.map((g) => specificity(item.question, g, item.candidate)),
+  };
+}
+
+type Step = Omit<TextVerdict, 'signals' | 'item'>;
+
+function exactStep(item: TextItem): Step | null {
+  const c = squad(item.candidate);
+  if (!c) return null;
+  const k = item.golds.findIndex((g) => squad(g) === c);
+  if (k < 0) return null;
+  if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
+  const first = contentStems(item.golds[0]!);
+  const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
+  return shares
+    ? { cls: 'equivalent', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, which shares words with the first gold` }
+    : { cls: 'alternative-correct', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, an alternative to the first gold ${q(item.golds[0]!)}` };
+}
+
+/** A list's verdict, except "all items and nothing else", which the word step refines (extra claims after the list). */
+function listStep(l: ListSignal): Step | null {
+  const items = (xs: string[]) => xs.map(q).join(', ');
+  if (l.kind === 'hedge') {
+    if (l.correct.length && l.wrong.length) return { cls: 'partial', gold: l.gold, signal: 'hedge', reason: `hedges between ${items(l.items)}: ${items(l.wrong)} wrong` };
+    return null;
+  }
+  if (l.covered === 1 && l.wrong.length === 0) return null;
+  if (l.covered === 1) return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', reason: `names every gold item plus wrong ${items(l.wrong)}` };
+  if (l.covered > 0 && l.wrong.length === 0) return { cls: 'partial', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)}: ${Math.round(l.covered * 100)}% of the gold's items` };
+  if (l.correct.length === 0) return null;
+  return { cls: 'invalid', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)} but also wrong ${items(l.wrong)}, and misses gold items` };
+}
+
+function goldStep(item: TextItem, s: TextSignals, k: number): Step {
+  const gold = item.golds[k]!;
+  const qs = s.quantities[k]!;
+  const ex = s.extra[k]!;
+  const sp = s.specificity[k]!;
+  const words = ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '';
+  if (qs.relation === 'conflict') {
+    const both = qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
+    return both
+      ? { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's value and also ${q(qs.at!.text)}, another value of the same quantity` }
+      : { cls: 'invalid', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} is another value than the gold's ${q(qs.gold.map((x) => x.text).join(', '))}` };
+  }
+  if (qs.relation === 'extra-conflict')
+    return { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's ${q(qs.gold.map((x) => x.text).join(', '))} but also ${q(qs.at!.text)}, another amount of it` };
+  if (qs.relation === 'range') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} holds the gold's ${q(gold)} but is less specific` };
+  if (qs.relation === 'missing-unit') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` };
+  const numbersMatch = qs.relation === 'same';
+  if (numbersMatch || ex.coverage === 1) {
+    const how = numbersMatch && ex.coverage < 1 ? `the same quantity as the gold ${q(gold)}` : `contains the gold ${q(gold)}`;
+    // Number-word and unit differences are not extra claims when the quantities match.
+    const extra = numbersMatch ? ex.extra.filter((t) => !/^\d/.test(t) && !qs.candidate.some((c) => c.text.includes(t))) : ex.extra;
+    if (extra.length === 0 || (numbersMatch && ex.clauses.length === 0 && extra.length <= 2))
+      return { cls: 'equivalent', gold: k, signal: numbersMatch ? 'quantities' : 'words', reason: `${how}${ex.restates ? ', restating the question' : ''} and adds no claim` };
+    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${words}; no added claim conflicts` };
+  }
+  if (qs.relation === 'fewer') return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
+  if (sp) return { cls: 'partial', gold: k, signal: 'specificity', reason: `less specific than ${q(gold)} (${sp.kind}: ${q(sp.cue)})` };
+  if (ex.coverage > 0 && surname(gold, item.candidate)) return { cls: 'equivalent', gold: k, signal: 'words', reason: `the surname of ${q(gold)} names the same person` };
+  if (ex.coverage > 0) return { cls: 'invalid', gold: k, signal: 'words', reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}` };
+  return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
+}
+
+/** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
+function surname(gold: string, candidate: string): boolean {
+  const c = contentStems(candidate);
+  const g = contentStems(gold);
+  if (c.length !== 1 || g.length < 2 || c[0] !== g.at(-1)) return false;
+  return nlp(gold).people().out('array').join(' ') === gold.trim();
+}
+
+/** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
+function yesNoStep(item: TextItem, s: TextSignals): Step | null {
+  const k = item.golds.findIndex((g) => yesNo(g) !== null);
+  if (k < 0 || candidateYesNo(item.question, item.candidate) !== yesNo(item.golds[k]!)) return null;
+  const ex = s.extra[k]!;
+  return ex.extra.length === 0
+    ? { cls: 'equivalent', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)}${ex.restates ? ', restating the question' : ''}` }
+    : { cls: 'overinclusive-valid', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}` };
+}
+
+/**
+ * The last verdict: the app and the CLI run every metric on a row before the next row, so pedants and
+ * taxonomy_text share one analysis. Only the last item is kept (no growth, and a benchmark that cycles rows
+ * gets no cache hits); it is checked by content, so a changed item is analysed afresh.
+ */
+let last: TextVerdict | null = null;
+
+/** The class of an item from text signals alone. */
+export function classifyText(item: TextItem): TextVerdict {
+  const v = last;
+  if (v && v.item.candidate === item.candidate && v.item.question === item.question && v.item.golds.length === item.golds.length && v.item.golds.every((g, i) => g === item.golds[i])) return v;
+  last = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
+  return last;
+}
+
+function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
+  const signals = textSignals(item);
+  const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
+  if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
+  const anyGold = signals.extra.some((e) => e.coverage > 0) || signals.quantities.some((x) => x.relation === 'same');
+  if (signals.refusal && !anyGold) return done({ cls: 'invalid', gold: 0, signal: 'refusal', reason: `a non-answer (${q(signals.refusal.cue)})` });
+  const p = signals.polarity;
+  if (p) return done({ cls: 'contradictory', gold: p.gold, signal: 'polarity', reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies gold ${q(item.golds[p.gold]!)}` });
+  const exact = exactStep(item);
+  if (exact) return done(exact);
+  const list = signals.list ? listStep(signals.list) : null;
+  if (list) return done(list);
+  const yn = yesNoStep(item, signals);
+  if (yn) return done(yn);
+  let best: Step | null = null;
+  item.golds.forEach((_, k) => {
+    const st = goldStep(item, signals, k);
+    if (!best || SEVERITY[st.cls] > SEVERITY[best.cls]) best = st;
+  });
+  const b = best! as Step;
+  if (b.cls === 'equivalent' && b.gold > 0) {
+    const first = new Set(contentStems(item.golds[0]!));
+    // The first gold's quantity in other units is the same answer, not an alternative.
+    if (!contentStems(item.candidate).some((t) => first.has(t)) && signals.quantities[0]!.relation !== 'same')
+      return done({ ...b, cls: 'alternative-correct', reason: `${b.reason}; gold #${b.gold + 1}, an alternative to the first gold ${q(item.golds[0]!)}` });
+  }
+  return done(b);
+}

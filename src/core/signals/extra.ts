@@ -1,0 +1,127 @@
+/**
+ * @file Extra content and specificity: what a candidate says beyond the part that matches a gold, and
+ * whether it is a less specific answer than the gold.
+ *
+ * extraContent('Who wrote Hamlet?', 'William Shakespeare', 'William Shakespeare, who also wrote Macbeth.')
+ * // → { coverage: 1, extra: ['macbeth'], restates: false, clauses: [] }
+ * specificity('Where is the Louvre?', 'Paris', 'Somewhere in Europe.') // → { kind: 'region', cue: 'europe' }
+ */
+import { splitClauses } from '../text/clauses.ts';
+import { contentStems, coverage, stem, tokens } from './words.ts';
+
+export interface ExtraSignal {
+  /** Share of the gold's content words in the candidate. */
+  coverage: number;
+  /** Content words beyond the gold and the question (stems): the candidate's added claims. */
+  extra: string[];
+  /** The candidate adds nothing but words of the question (a restatement around the gold). */
+  restates: boolean;
+  /** Clauses that carry none of the gold. */
+  clauses: string[];
+}
+
+/** Hedging and filler words that add no claim. */
+const FILLER = new Set(
+  'course actually approximately about around roughly nearly almost exactly precisely certainly definitely probably likely believe think correct right answer famous famously well true yes no ' +
+  // light verbs and nouns of restatement, honorifics and state forms: no claim of their own
+  'use uses used make makes made take takes taken call calls occur occurs occurring naturally located situated found material substance thing one ones sir dame saint mount mt republic federal federative kingdom official officially'
+    .split(' ')
+    .map(stem),
+);
+
+/** What extraContent reads from the question and the candidate, computed once for every gold. */
+export interface ExtraContext {
+  questionStems: ReadonlySet<string>;
+  /** First five letters of the question's longer stems. */
+  questionPrefixes: ReadonlySet<string>;
+  /** The candidate's distinct content stems that are not filler or question words. */
+  candidateNew: readonly string[];
+  candidateSet: ReadonlySet<string>;
+  clauses: readonly { text: string; stems: readonly string[] }[];
+}
+
+export function extraContext(question: string, candidate: string): ExtraContext {
+  const questionStems = new Set(contentStems(question));
+  const questionPrefixes = new Set([...questionStems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+  const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
+  const candidateNew = [...new Set(cand)].filter((t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))));
+  return { questionStems, questionPrefixes, candidateNew, candidateSet: new Set(cand), clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })) };
+}
+
+export function extraContent(question: string, gold: string, candidate: string, ctx: ExtraContext = extraContext(question, candidate)): ExtraSignal {
+  const g = contentStems(gold);
+  const gs = new Set(g);
+  const qs = ctx.questionStems;
+  const cov = coverage(g, ctx.candidateSet);
+  // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
+  const goldPrefixes = g.filter((t) => t.length >= 5).map((t) => t.slice(0, 5));
+  const extra = ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.includes(t.slice(0, 5))));
+  let restates = false;
+  if (extra.length === 0) for (const t of ctx.candidateSet) if (qs.has(t) && !gs.has(t)) restates = true;
+  const clauses = ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))).map((c) => c.text);
+  return { coverage: cov, extra, restates, clauses };
+}
+
+export interface SpecificitySignal {
+  /** generic: "a bird" for "penguin"; region: "in Europe" for "Paris"; period: "the 1910s" for 1912; part: some of the gold's words only. */
+  kind: 'generic' | 'region' | 'period' | 'part';
+  cue: string;
+}
+
+const REGIONS = new Set(
+  [
+    'europe', 'asia', 'africa', 'america', 'americas', 'oceania', 'antarctica', 'australasia', 'eurasia', 'scandinavia',
+    'caribbean', 'balkans', 'mediterranean', 'middle east', 'far east', 'east asia', 'south asia', 'southeast asia',
+    'central asia', 'latin america', 'north america', 'south america', 'central america', 'western europe',
+    'eastern europe', 'northern europe', 'southern europe', 'central europe', 'west africa', 'east africa',
+    'north africa', 'southern africa', 'sub-saharan africa', 'pacific', 'atlantic', 'northern hemisphere', 'southern hemisphere',
+  ],
+);
+const GENERIC = /^(?:(?:it(?:'s|’s| is| was)|they(?:'re|’re| are| were)|probably|possibly)\s+)?(?:a|an|some|one of the|a type of|a kind of|a sort of|a form of|a species of|a member of the)\s+([\p{L}\s-]+)$/iu;
+const PERSON = /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+$/u;
+
+/** Year(s) in a gold: four-digit numbers from 1000 to 2099. */
+const years = (s: string) => [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1]));
+
+/** What specificity reads from the candidate alone, kept for the last candidate (it is asked once per gold). */
+let lastSide: { candidate: string; c: string; low: string; cStems: string[]; cYears: number[]; generic: RegExpExecArray | null; place: string } | null = null;
+function candidateSide(candidate: string) {
+  if (lastSide?.candidate !== candidate) {
+    const c = candidate.trim().replace(/[.!]+$/, '');
+    const low = c.toLowerCase();
+    const place = low.replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '').replace(/^(?:continent of|region of)\s+/, '');
+    lastSide = { candidate, c, low, cStems: contentStems(c), cYears: years(c), generic: GENERIC.exec(c), place };
+  }
+  return lastSide;
+}
+
+/** How a candidate is a less specific answer than the gold, or null. */
+export function specificity(question: string, gold: string, candidate: string): SpecificitySignal | null {
+  const { c, low, cStems, cYears, generic, place } = candidateSide(candidate);
+  const gStems = contentStems(gold);
+  const shared = cStems.filter((t) => gStems.includes(t));
+
+  // A period that contains the gold's year: "the 1910s", "the early 20th century", "the 1900s".
+  const ys = years(gold);
+  if (ys.length && !cYears.some((y) => ys.includes(y))) {
+    const decade = /\b(1\d|20)(\d)0s\b/.exec(low);
+    if (decade && ys.some((y) => Math.floor(y / 10) === Number(decade[1]! + decade[2]!))) return { kind: 'period', cue: decade[0] };
+    const century = /\b(\d{1,2})(?:st|nd|rd|th)[\s-]century\b/.exec(low);
+    if (century && ys.some((y) => Math.floor((y - 1) / 100) + 1 === Number(century[1]))) return { kind: 'period', cue: century[0] };
+    const hundreds = /\b(1\d|20)00s\b/.exec(low);
+    if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
+  }
+  // "A nucleic acid" for "deoxyribonucleic acid": an indefinite phrase whose only gold word is the gold's head.
+  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1))) return { kind: 'generic', cue: generic[0] };
+  if (shared.length === 0) {
+    // "In Europe", "somewhere in Asia", "Europe".
+    if (REGIONS.has(place) && !tokens(gold).some((t) => REGIONS.has(t))) return { kind: 'region', cue: place };
+    return null;
+  }
+  // Some of the gold's words and nothing else: "1912" for "April 15, 1912" (a surname alone names the person).
+  if (shared.length < new Set(gStems).size && cStems.every((t) => gStems.includes(t))) {
+    if (PERSON.test(gold.trim()) && !/\d/.test(gold) && cStems.length === 1 && cStems[0] === gStems.at(-1)) return null;
+    return { kind: 'part', cue: c };
+  }
+  return null;
+}

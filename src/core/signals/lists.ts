@@ -1,0 +1,87 @@
+/**
+ * @file Hedging and lists: an answer that offers several alternatives when one is asked for ("Paris or
+ * Lyon", "either X or Y", "it could be X, Y or Z"), and list answers compared item by item with the golds.
+ *
+ * listSignal('Name two noble gases.', ['helium and neon'], 'Helium, neon and chlorine.')
+ * // → { kind: 'list', items: ['Helium', 'neon', 'chlorine'], correct: ['Helium', 'neon'], wrong: ['chlorine'], covered: 1, … }
+ */
+import { contentStems } from './words.ts';
+
+export interface ListSignal {
+  /** hedge: alternatives joined by "or"; list: items joined by "and" or commas. */
+  kind: 'hedge' | 'list';
+  items: string[];
+  /** Items that match an item of some gold. */
+  correct: string[];
+  wrong: string[];
+  /** Best share of one gold's items that the candidate names (2 of 3 → 0.667). */
+  covered: number;
+  /** The gold with that share. */
+  gold: number;
+}
+
+const LEAD = /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:|(?:the )?(?:two|three|four|five|\d+)(?: \w+)? (?:are|were))\s*)+/iu;
+/** Where an appositive or relative clause starts after a list: "Mercury and Venus, both of which …". */
+const TAIL = /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|\s+[—–(].*$/iu;
+/** Items that name nothing ("something else", "others"): not wrong, just missing. */
+const VAGUE = /^(?:something(?: else)?|others?|etc\.?|more|and so on|many more|some (?:others|more))$/iu;
+/** A word that makes an item a clause ("it is lovely"), not a noun phrase. */
+const CLAUSE_WORD = /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|will|would|it|they|he|she|we|i)\b/iu;
+/** Items are noun phrases, not clauses. */
+const MAX_ITEM_WORDS = 4;
+
+/** The first sentence of an answer split into coordinated items, or null when it is not a list of two or more. */
+export function listItems(text: string): { items: string[]; hedge: boolean } | null {
+  const first = text.trim().split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!.replace(/\.$/, '').trim();
+  const hedgeCue = /^(?:either|possibly|perhaps|maybe|it (?:could|might|may) be)\b/i.test(first);
+  const body = first.replace(TAIL, '').replace(LEAD, '');
+  const hasOr = /\s(?:or)\s/i.test(body);
+  const hasAnd = /\s(?:and|&)\s/i.test(body);
+  if (!hasOr && !hasAnd) return null;
+  const items = body
+    .split(/,\s*(?:and|or|&)\s+|\s+(?:and|or|&)\s+|,\s*/iu)
+    .map((x) => x.replace(/^(?:the|a|an)\s+/i, '').trim())
+    .filter(Boolean);
+  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS || CLAUSE_WORD.test(x))) return null;
+  return { items, hedge: hasOr || hedgeCue };
+}
+
+/** Stems that agree up to a plural ending Porter keeps apart ("gas" / "gase"). */
+const near = (x: string, y: string) => x === y || (Math.min(x.length, y.length) >= 2 && (x.startsWith(y) || y.startsWith(x)) && Math.abs(x.length - y.length) <= 1);
+/** Whether a candidate item names a gold item: every content word of one is in the other. */
+function sameItem(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false;
+  return a.every((x) => b.some((y) => near(x, y))) || b.every((y) => a.some((x) => near(x, y)));
+}
+
+const goldCache = new Map<string, string[][]>();
+/** A gold's items as content stems (cached: golds recur across rows). */
+function goldItemStems(g: string): string[][] {
+  let out = goldCache.get(g);
+  if (!out) {
+    out = (listItems(g)?.items ?? [g]).map(contentStems);
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(g, out);
+  }
+  return out;
+}
+
+/** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
+export function listSignal(question: string, golds: readonly string[], candidate: string): ListSignal | null {
+  const cand = listItems(candidate);
+  if (!cand) return null;
+  // A choice question ("Is it X or Y?") answered with both names is a restatement, not a hedge.
+  if (cand.hedge && /\sor\s/i.test(question)) return null;
+  const goldItems = golds.map(goldItemStems);
+  const all = goldItems.flat();
+  const stems = cand.items.map(contentStems);
+  const correct = cand.items.filter((_, i) => all.some((g) => sameItem(stems[i]!, g)));
+  const wrong = cand.items.filter((x, i) => !all.some((g) => sameItem(stems[i]!, g)) && !VAGUE.test(x));
+  let covered = 0;
+  let gold = 0;
+  goldItems.forEach((items, k) => {
+    const share = items.filter((g) => stems.some((c) => sameItem(c, g))).length / items.length;
+    if (share > covered) [covered, gold] = [share, k];
+  });
+  return { kind: cand.hedge ? 'hedge' : 'list', items: cand.items, correct, wrong, covered, gold };
+}

@@ -1,0 +1,198 @@
+/**
+ * @file Polarity and contradiction: whether the candidate denies what the gold asserts.
+ *
+ * polarity({question: 'Where is the Eiffel Tower?', golds: ['Paris'], candidate: 'The Eiffel Tower is not in Paris.'})
+ * // → { kind: 'negation', cue: 'not', clause: 'The Eiffel Tower is not in Paris', gold: 0 }
+ *
+ * Three ways, checked in order:
+ * - yes/no golds: the candidate's leading yes/no (or, without one, the negation parity of its first clause
+ *   against the question's) gives the other answer.
+ * - negation: the clause that carries a gold (the most of its content words) has a negation cue ("not",
+ *   "n't", "never", "no longer", "cannot", "unable", …) that the question and the gold do not have (parity, so
+ *   "Venus has no moons" answers "Which planet has no moons?"). Contrastive negation ("Canberra, not Sydney"),
+ *   "not only", "not until" and similar fixed phrases do not count.
+ * - premise denial: the answer opens by denying the question ("No, …", "No mammal …", "None …", "That's not
+ *   true", "There is no …", "This is a myth") when the gold is not itself "no".
+ * - antonym: the candidate (the gold-carrying clause, or the whole of a short answer) has one side of an
+ *   antonym pair (antonyms.ts) whose other side is in the gold — or, failing that, in the question — and not
+ *   the side it was asked about ("Plants release carbon dioxide" for "Which gas do plants absorb?").
+ */
+import { splitClauses } from '../text/clauses.ts';
+import { ANTONYM_PAIRS } from './antonyms.ts';
+import { contentStems, stem, tokens } from './words.ts';
+
+export interface PolaritySignal {
+  /** denial also covers the question's own number restated with another value (two words of context: "atomic number 2"). */
+  kind: 'yes-no' | 'negation' | 'denial' | 'antonym';
+  /** The word or phrase that flips the meaning. */
+  cue: string;
+  /** The clause it is in. */
+  clause: string;
+  /** Index of the gold it contradicts. */
+  gold: number;
+}
+
+interface PolarityItem {
+  question: string;
+  golds: readonly string[];
+  candidate: string;
+}
+
+const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible)\b|n[’']t\b/giu;
+/** Negations that do not deny the clause's claim. */
+const NOT_DENIAL = /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
+
+/** Negation cues in a text, without the ones that do not deny. */
+function negations(text: string): string[] {
+  const cleaned = text.replace(NOT_DENIAL, ' ');
+  return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
+}
+
+const YES_NO_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|must)\b/iu;
+const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
+const NO = new Set(['no', 'nope', 'false', 'incorrect']);
+/** "yes" / "no" for a yes/no gold, else null. */
+export function yesNo(text: string): 'yes' | 'no' | null {
+  const t = tokens(text);
+  if (t.length === 0 || t.length > 3) return null;
+  if (YES.has(t[0]!)) return 'yes';
+  if (NO.has(t[0]!)) return 'no';
+  return null;
+}
+
+const DENIAL = /^(?:no[,.!;:—–-]|no\s+(?!doubt\b|later\b|earlier\b|one\s+knows)\w+|none\b|neither\b|nothing\b|nobody\b|(?:that|this|it)(?:'s|’s| is| was) (?:not (?:true|correct|right|the case)|false|incorrect|a (?:myth|misconception|common misconception))|(?:there|it) (?:is|are|was|were) no\b|(?:there|it) (?:isn[’']t|aren[’']t|wasn[’']t|weren[’']t)\b(?!\s+until\b)|actually,? (?:no|none)\b|contrary to popular belief\b)/iu;
+
+/** Stem → the stems of its opposites, with the words for the explanation. */
+const OPPOSITES = new Map<string, { other: string; word: string; otherWord: string }[]>();
+for (const [a, b] of ANTONYM_PAIRS) {
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    const list = OPPOSITES.get(stem(x)) ?? [];
+    list.push({ other: stem(y), word: x, otherWord: y });
+    OPPOSITES.set(stem(x), list);
+  }
+}
+
+/** A word of the clause whose opposite is in the source, while neither has the other's side. */
+function antonymIn(clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
+  for (const s of clauseStems) {
+    const ops = OPPOSITES.get(s);
+    if (!ops || source.has(s)) continue;
+    for (const o of ops) if (source.has(o.other) && !clauseStems.has(o.other)) return { cue: `${o.word} (vs ${o.otherWord})` };
+  }
+  return null;
+}
+
+const NEGATOR = new Set(['not', 'no', 'never', 'nt', 'isnt', 'arent', 'wasnt', 'werent', 'dont', 'doesnt', 'didnt', 'cannot', 'cant', 'neither', 'nor']);
+/** Stems of a text's words, leaving out those within three words after a negation ("not a solid" affirms no solid). */
+function affirmedStems(text: string): Set<string> {
+  const ts = tokens(text);
+  const out = new Set<string>();
+  let negatedUntil = -1;
+  ts.forEach((t, i) => {
+    if (NEGATOR.has(t)) negatedUntil = i + 3;
+    else if (i > negatedUntil) out.add(stem(t));
+  });
+  return out;
+}
+
+/** The yes/no answer a candidate gives to a yes/no question: its leading word, else its first clause's negation parity against the question's. */
+export function candidateYesNo(question: string, candidate: string): 'yes' | 'no' | null {
+  const first = splitClauses(candidate)[0];
+  if (!first) return null;
+  const lead = yesNo(first.split(/\s+/)[0]!);
+  if (lead) return lead;
+  return (negations(first).length + negations(question).length) % 2 === 0 ? 'yes' : 'no';
+}
+
+/** The way the candidate contradicts a gold, or null. */
+export function polarity(item: PolarityItem): PolaritySignal | null {
+  const clauses = splitClauses(item.candidate);
+  if (clauses.length === 0) return null;
+  const qNeg = negations(item.question).length;
+  const goldStems = item.golds.map((g) => contentStems(g));
+
+  // Yes/no golds, for a question shaped as one ("Is …?", "Can …?") or a first gold that is yes or no.
+  const yesNoQuestion = YES_NO_QUESTION.test(item.question.trim()) || (item.golds[0] !== undefined && yesNo(item.golds[0]) !== null);
+  for (let k = 0; k < item.golds.length && yesNoQuestion; k++) {
+    const want = yesNo(item.golds[k]!);
+    if (!want) continue;
+    const lead = yesNo(clauses[0]!.split(/\s+/).slice(0, 1).join(' '));
+    let got: 'yes' | 'no';
+    if (lead) got = lead;
+    else got = (negations(clauses[0]!).length + qNeg) % 2 === 0 ? 'yes' : 'no';
+    if (got !== want) return { kind: 'yes-no', cue: lead ?? (got === 'no' ? negations(clauses[0]!)[0] ?? 'no' : 'no negation'), clause: clauses[0]!, gold: k };
+    return null;
+  }
+
+  // The clause carrying each gold; negation parity against the question and that gold.
+  let carrier: { clause: string; gold: number; cov: number } | null = null;
+  clauses.forEach((clause) => {
+    const cs = new Set(contentStems(clause));
+    goldStems.forEach((g, k) => {
+      if (g.length === 0) return;
+      const cov = g.filter((s) => cs.has(s)).length / g.length;
+      if (cov > 0 && (!carrier || cov > carrier.cov)) carrier = { clause, gold: k, cov };
+    });
+  });
+  const found = carrier as { clause: string; gold: number; cov: number } | null;
+  let scopeText: string | null = null;
+  if (found) {
+    // Scope: the part of the clause (cut at commas, dashes and relative pronouns) that carries the gold, so
+    // "Mercury, which is not a solid" does not negate "Mercury".
+    const goldSet = new Set(goldStems[found.gold]!);
+    const parts = found.clause.split(/\s*[,—–]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu).filter(Boolean);
+    let scope = parts[0]!;
+    let most = -1;
+    for (const part of parts) {
+      const n = contentStems(part).filter((t) => goldSet.has(t)).length;
+      if (n > most) [scope, most] = [part, n];
+    }
+    scopeText = scope;
+    // "five sides, not six": the contrastive "not" denies the gold it carries.
+    const denied = /^(?:but\s+)?(?:not|never)\b/iu.exec(scope);
+    if (denied && most > 0) return { kind: 'negation', cue: denied[0], clause: found.clause, gold: found.gold };
+    const neg = negations(scope);
+    const gNeg = negations(item.golds[found.gold]!).length;
+    if (neg.length > 0 && (neg.length + qNeg + gNeg) % 2 === 1) return { kind: 'negation', cue: neg[0]!, clause: found.clause, gold: found.gold };
+  }
+
+  // No clause carries a gold: a clause that restates the question (half its content words or more) and
+  // negates it denies the premise ("The Earth does not orbit the Sun" for "How long does the Earth take to orbit the Sun?").
+  if (!found) {
+    const qs = new Set(contentStems(item.question));
+    for (const clause of clauses) {
+      const cs = contentStems(clause);
+      const shared = cs.filter((t) => qs.has(t)).length;
+      const neg = negations(clause);
+      if (shared >= 2 && shared >= cs.length / 2 && neg.length > 0 && (neg.length + qNeg) % 2 === 1) return { kind: 'denial', cue: neg[0]!, clause, gold: 0 };
+    }
+  }
+
+  // The question's own number restated with another value: "Hydrogen has atomic number 2" for "… atomic number 1?".
+  // Two words of context, and no decade ("the 30s") or date on either side.
+  for (const m of item.question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu)) {
+    const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)(?![\\d'’s])`, 'iu').exec(item.candidate);
+    if (other && other[1]!.replace(/[,.]$/, '') !== m[2]!.replace(/[,.]$/, '')) {
+      const clause = clauses.find((c) => c.includes(other[0])) ?? clauses[0]!;
+      return { kind: 'denial', cue: `${other[0]} (the question says ${m[0]})`, clause, gold: found?.gold ?? 0 };
+    }
+  }
+
+  // Premise denial at the start of the answer.
+  const denial = DENIAL.exec(item.candidate.trim());
+  if (denial && negations(item.question).length === 0 && !item.golds.some((g) => /^\s*(?:no|none|nothing|nobody|neither)\b/i.test(g)))
+    return { kind: 'denial', cue: denial[0].trim(), clause: clauses[0]!, gold: found?.gold ?? 0 };
+
+  // Antonyms: in the gold-carrying clause (or a short answer as a whole) against the gold, then the question.
+  const target = scopeText ?? (clauses.length === 1 ? clauses[0]! : null);
+  if (target) {
+    const cs = affirmedStems(target);
+    for (let k = 0; k < item.golds.length; k++) {
+      const hit = antonymIn(cs, new Set(tokens(item.golds[k]!).map(stem)));
+      if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: k };
+    }
+    const hit = antonymIn(cs, new Set(tokens(item.question).map(stem)));
+    if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: found?.gold ?? 0 };
+  }
+  return null;
+}

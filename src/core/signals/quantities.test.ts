@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { compareQuantities, quantities } from './quantities.ts';
+
+const rel = (g: string, c: string) => compareQuantities(g, c).relation;
+
+describe('quantities', () => {
+  it('reads numbers, number words, fractions, percentages and units', () => {
+    expect(quantities('about 3 million people, 1,000 m and a quarter').map((x) => [x.value, x.unit])).toEqual([[3e6, ''], [1000, 'm'], [0.25, '']]);
+    expect(quantities('212 degrees Fahrenheit')[0]).toMatchObject({ value: 212, unit: 'tempF', kind: 'temperature' });
+  });
+  it('the same amount in other units or forms is the same', () => {
+    expect(rel('100 °C', 'It boils at 212 degrees Fahrenheit.')).toBe('same');
+    expect(rel('1 km', '1000 m')).toBe('same');
+    expect(rel('0.5', '50%')).toBe('same');
+    expect(rel('one half', '0.5')).toBe('same');
+    expect(rel('1/4', 'a quarter')).toBe('same');
+    expect(rel('8', 'eight')).toBe('same');
+    expect(rel('8,848 m', 'about 29,032 feet')).toBe('same');
+  });
+  it('a different value of the same quantity conflicts', () => {
+    expect(rel('8', 'Spiders have six legs.')).toBe('conflict');
+    expect(rel('100 °C', '100 °F')).toBe('conflict');
+    expect(rel('April 15, 1912', 'April 14, 1912')).toBe('conflict');
+    expect(rel('1 km', '1 mile')).toBe('conflict');
+  });
+  it('a missing unit is incomplete, a year alone is fewer, unrelated text is none', () => {
+    expect(rel('100 °C', '100')).toBe('missing-unit');
+    expect(rel('April 15, 1912', '1912')).toBe('fewer');
+    expect(rel('Paris', 'Paris')).toBe('none');
+    expect(rel('8', 'Spiders are arachnids.')).toBe('none');
+  });
+});

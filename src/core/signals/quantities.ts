@@ -1,0 +1,237 @@
+/**
+ * @file Numbers and units: the same quantity in other units is the same answer (212 °F = 100 °C, 1 km =
+ * 1000 m, 0.5 = 50% = one half, 1/4 = a quarter), a different value of the same quantity is a conflict, and
+ * a number without the gold's unit is incomplete. Units are parsed and converted by js-quantities (a
+ * maintained, dependency-free units library with temperature scales, rates and a large alias table) rather
+ * than a hand table; only temperature words and signs are mapped to its scale names first.
+ *
+ * compareQuantities('100 °C', 'It boils at 212 degrees Fahrenheit.') // → { relation: 'same', … }
+ * compareQuantities('8', 'Spiders have six legs.')                   // → { relation: 'conflict', … }
+ */
+import Qty from 'js-quantities';
+import { canonicalNumberTokens } from '../text/numbers.ts';
+
+export interface Quantity {
+  /** The text it was read from ("212 degrees Fahrenheit"). */
+  text: string;
+  value: number;
+  /** js-quantities unit ("tempC", "km"), or '' for a plain number. */
+  unit: string;
+  /** js-quantities kind ("length", "temperature"), or 'number'. */
+  kind: string;
+  /** Said as an approximation ("about 300,000 km/s"). */
+  approx?: boolean;
+}
+
+const NUMBER_WORD =
+  'zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|trillion';
+const WORD_RUN = new RegExp(`\\b(?:${NUMBER_WORD})(?:(?:\\s+|-)(?:and\\s+)?(?:${NUMBER_WORD}))*\\b`, 'giu');
+const FRACTION_WORDS: [RegExp, string][] = [
+  [/\b(?:three[\s-]quarters|three[\s-]fourths)\b/giu, '0.75'],
+  [/\b(?:one|a)[\s-]half\b|\bhalf\b(?!\s+(?:of\s+)?(?:an?\s+)?(?:hour|century|mile|dozen))/giu, '0.5'],
+  [/\b(?:one|a)[\s-](?:quarter|fourth)\b/giu, '0.25'],
+  [/\b(?:one|a)[\s-]third\b/giu, '0.333333'],
+  [/\btwo[\s-]thirds\b/giu, '0.666667'],
+];
+/** Spoken and signed temperatures to js-quantities scale units; other spellings go to js-quantities as written. */
+const UNIT_ALIASES: [RegExp, string][] = [
+  [/^(?:°\s*c|º\s*c|degrees?\s+(?:celsius|centigrade)|celsius|centigrade|c)$/iu, 'tempC'],
+  [/^(?:°\s*f|º\s*f|degrees?\s+fahrenheit|fahrenheit|f)$/iu, 'tempF'],
+  [/^(?:k|kelvins?|degrees?\s+kelvin)$/iu, 'tempK'],
+  [/^(?:%|percent|per\s+cent)$/iu, '%'],
+  [/^light[\s-]years?$/iu, 'ly'],
+  [/^(?:metric\s+)?tonnes?$/iu, 'tonne'],
+  [/^mph$/iu, 'mph'],
+  [/^(?:km\/h|kph|kmh|kilometres per hour|kilometers per hour)$/iu, 'km/h'],
+  [/^(?:miles per hour)$/iu, 'mph'],
+];
+/** A number (with thousands commas, a decimal part or a fraction), then up to three unit-ish words. */
+const QUANTITY = /(?<![\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)(?:\s*(million|billion|trillion|thousand))?(\s*(?:°\s*[cfk]\b|º\s*[cfk]\b|%|[a-zµ²³\/-]+(?:\s+[a-z²³\/-]+){0,2}))?/giu;
+const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TENS_WORDS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
+const YEAR_WORDS = new RegExp(`\\b(${TEENS.join('|')})[\\s-]+((?:${TENS_WORDS})(?:[\\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?)\\b`, 'giu');
+const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(/[\s-]+/))[0]);
+/** Hedges that make a value approximate (compared within 2% instead of 0.1%). */
+const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
+const SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+type Unit = { unit: string; kind: string; text: string } | null;
+const unitCache = new Map<string, Unit>();
+/** The unit at the start of `words` (cached: js-quantities reports an unknown unit by throwing, which is slow). */
+function unitOf(words: string): Unit {
+  const w = words.trim().toLowerCase();
+  let u = unitCache.get(w);
+  if (u === undefined) {
+    u = findUnit(w);
+    if (unitCache.size >= 20_000) unitCache.clear();
+    unitCache.set(w, u);
+  }
+  return u;
+}
+
+function findUnit(w: string): Unit {
+  if (!w) return null;
+  const parts = w.split(/\s+/);
+  // Longest prefix that names a unit.
+  for (let n = parts.length; n >= 1; n--) {
+    const text = parts.slice(0, n).join(' ');
+    const alias = UNIT_ALIASES.find(([re]) => re.test(text))?.[1];
+    const unit = alias ?? text.replace(/\s+per\s+/, '/').replace(/^kilometres\//, 'km/').replace(/^metres\//, 'm/');
+    if (!alias && (unit.length < 1 || /^(?:a|an|the|and|or|of|in|on|at|to|is|it|by|as)$/.test(unit))) continue;
+    try {
+      const q = Qty(1, unit);
+      return { unit, kind: q.kind(), text };
+    } catch {
+      // not a unit js-quantities knows
+    }
+  }
+  return null;
+}
+
+/** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */
+const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thirds|fourths?)\\b`, 'iu');
+
+/** Every quantity in a text, in order. */
+export function quantities(text: string): Quantity[] {
+  if (!MAYBE_NUMBER.test(text)) return [];
+  let s = ` ${text.toLowerCase()} `;
+  // Years said in words: "nineteen eighty-nine" → 1989.
+  s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
+  for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
+  s = s.replace(WORD_RUN, (run) => {
+    const words = run.split(/[\s-]+/);
+    // "3 million" is read by QUANTITY with its scale word; a lone scale word is not a number here.
+    if (/^(?:hundred|thousand|million|billion|trillion)$/.test(words[0]!)) return run;
+    const out = canonicalNumberTokens(words);
+    return out.length === 1 && /^\d+$/.test(out[0]!) ? out[0]! : run;
+  });
+  // "365 and a quarter" → 365.25.
+  s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
+  const out: Quantity[] = [];
+  for (const m of s.matchAll(QUANTITY)) {
+    const raw = m[1]!.replace(/,/g, '');
+    let value: number;
+    if (raw.includes('/')) {
+      const [a, b] = raw.split('/').map((x) => Number(x.trim())) as [number, number];
+      if (!b) continue;
+      value = a / b;
+    } else value = Number(raw);
+    if (m[2]) value *= SCALE[m[2]]!;
+    if (!Number.isFinite(value)) continue;
+    const u = m[3] ? unitOf(m[3]) : null;
+    const approx = APPROX.test(s.slice(Math.max(0, m.index - 20), m.index)) || undefined;
+    if (u && u.unit === '%') out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value: value / 100, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
+    else if (u) out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value, unit: u.unit, kind: u.kind, ...(approx ? { approx } : {}) });
+    else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
+  }
+  return out;
+}
+
+const close = (a: number, b: number, tol = 1e-3) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
+
+/** Whether two quantities are the same amount (converted when both have units of one kind). */
+export function sameQuantity(a: Quantity, b: Quantity): boolean {
+  if (a.kind !== b.kind) return false;
+  const tol = a.approx || b.approx ? 0.02 : 1e-3;
+  if (!a.unit) return !b.unit && close(a.value, b.value, tol);
+  if (!b.unit) return false;
+  try {
+    return close(Qty(a.value, a.unit).to(b.unit).scalar, b.value, tol);
+  } catch {
+    return false;
+  }
+}
+
+const LOWER = /\b(?:more than|over|above|greater than|at least|upwards of)\s+$/iu;
+const UPPER = /\b(?:less than|under|below|fewer than|at most|up to)\s+$/iu;
+
+/** A range a text gives ("more than five", "between 10 and 15"), with the quantities it bounds by. */
+function range(text: string): { lo?: Quantity; hi?: Quantity; text: string } | null {
+  const low = text.toLowerCase();
+  const between = /\bbetween\s+(.+?)\s+and\s+(\S+(?:\s+\S+)?)/iu.exec(low);
+  if (between) {
+    const [a] = quantities(between[1]!);
+    const [b] = quantities(between[2]!);
+    if (a && b) return { lo: a, hi: { ...b, unit: b.unit || a.unit, kind: b.unit ? b.kind : a.kind }, text: between[0] };
+  }
+  for (const q of quantities(text)) {
+    const at = low.indexOf(q.text.split(' ')[0]!);
+    const before = low.slice(0, Math.max(0, at));
+    if (LOWER.test(before)) return { lo: q, text: `${LOWER.exec(before)![0]}${q.text}` };
+    if (UPPER.test(before)) return { hi: q, text: `${UPPER.exec(before)![0]}${q.text}` };
+  }
+  return null;
+}
+
+/** Whether quantity g lies within the bounds (converted to g's unit). */
+function within(g: Quantity, r: { lo?: Quantity; hi?: Quantity }): boolean {
+  const val = (b: Quantity): number | null => {
+    if (b.kind !== g.kind) return null;
+    if (!b.unit || !g.unit) return b.unit === g.unit ? b.value : null;
+    try {
+      return Qty(b.value, b.unit).to(g.unit).scalar;
+    } catch {
+      return null;
+    }
+  };
+  const lo = r.lo ? val(r.lo) : -Infinity;
+  const hi = r.hi ? val(r.hi) : Infinity;
+  return lo !== null && hi !== null && g.value > lo && g.value < hi;
+}
+
+export interface QuantitySignal {
+  /**
+   * same: every gold quantity is in the candidate (in any unit); conflict: a gold quantity is missing and
+   * the candidate gives another value of that kind; missing-unit: the gold's number is there without its
+   * unit; range: a bound or interval that holds the gold's value ("more than five" for 6); extra-conflict: the gold's value is there and so is another amount of its kind ("0 °C, which is
+   * 0 °F"); fewer: some gold quantities are there, none conflict (a date's year alone); none: nothing to compare.
+   */
+  relation: 'same' | 'conflict' | 'extra-conflict' | 'missing-unit' | 'range' | 'fewer' | 'none';
+  gold: Quantity[];
+  candidate: Quantity[];
+  /** The candidate quantity that conflicts, or the one that lacks a unit. */
+  at?: Quantity;
+}
+
+/** How the quantities of a candidate compare with a gold's. */
+export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
+  const g = quantities(gold);
+  if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
+  const c = candidateQuantities ?? quantities(candidate);
+  if (g.length === 0 || c.length === 0) return { relation: 'none', gold: g, candidate: c };
+  const used = new Set<number>();
+  let matched = 0;
+  let missingUnit: Quantity | undefined;
+  let conflict: Quantity | undefined;
+  const open: Quantity[] = [];
+  for (const gq of g) {
+    const i = c.findIndex((cq, j) => !used.has(j) && sameQuantity(gq, cq));
+    if (i >= 0) {
+      used.add(i);
+      matched++;
+    } else open.push(gq);
+  }
+  // Only what no gold quantity matched can be missing its unit or conflict.
+  for (const gq of open) {
+    const bare = c.findIndex((cq, j) => !used.has(j) && gq.unit !== '' && cq.unit === '' && close(cq.value, gq.value));
+    if (bare >= 0) {
+      used.add(bare);
+      missingUnit = c[bare];
+      continue;
+    }
+    const other = c.find((cq, j) => !used.has(j) && cq.kind === gq.kind);
+    if (other) conflict = other;
+  }
+  if (conflict) {
+    const r = matched === 0 ? range(candidate) : null;
+    if (r && g.every((gq) => within(gq, r))) return { relation: 'range', gold: g, candidate: c, at: { ...(r.lo ?? r.hi)!, text: r.text } };
+    return { relation: 'conflict', gold: g, candidate: c, at: conflict };
+  }
+  // Beyond the matched value: another amount of a measured (not plain-number) quantity the gold gives.
+  const extraConflict = c.find((cq, j) => !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity(gq, cq)));
+  if (matched > 0 && extraConflict) return { relation: 'extra-conflict', gold: g, candidate: c, at: extraConflict };
+  if (missingUnit) return { relation: 'missing-unit', gold: g, candidate: c, at: missingUnit };
+  if (matched === g.length) return { relation: 'same', gold: g, candidate: c };
+  if (matched > 0) return { relation: 'fewer', gold: g, candidate: c };
+  return { relation: 'none', gold: g, candidate: c };
+}

@@ -1,0 +1,53 @@
+/**
+ * @file Shared word handling for the text signals: content-word stems of a string (SQuAD-normalized, number
+ * words as digits, Porter stems, function words dropped) and matching of a gold's words inside a piece of text.
+ */
+import { normalizeTokens } from '../text/normalize.ts';
+import { porterStem } from '../text/porter.ts';
+
+/** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
+export const FUNCTION_WORDS = new Set(
+  (
+    'a an the is are was were be been being am of in on at to for by with from as and or but it its this that these those ' +
+    'he she they him them his her their there which who whom whose what when where why how do does did has have had ' +
+    'i you we me my your our us one ones also so very just about into than then such can could would should will may might must ' +
+    'answer called known named called s'
+  ).split(' '),
+);
+
+/** Lowercase tokens with number words as digits ("eight" → "8"). */
+export const tokens = (s: string): string[] => normalizeTokens(s, 'numeric');
+
+const stemCache = new Map<string, string>();
+/** Porter stem, cached (the same few thousand words recur across a file). */
+export function stem(t: string): string {
+  let s = stemCache.get(t);
+  if (s === undefined) {
+    s = /^\d/.test(t) ? t : porterStem(t);
+    if (stemCache.size < 50_000) stemCache.set(t, s);
+  }
+  return s;
+}
+
+const stemsCache = new Map<string, string[]>();
+/**
+ * Content-word stems of a string, in order. Cached by string (golds and questions recur across a file's
+ * rows); the cache is emptied when it grows past 20,000 strings. Callers must not mutate the result.
+ */
+export function contentStems(s: string): string[] {
+  let out = stemsCache.get(s);
+  if (out === undefined) {
+    out = tokens(s).filter((t) => !FUNCTION_WORDS.has(t)).map(stem);
+    if (stemsCache.size >= 20_000) stemsCache.clear();
+    stemsCache.set(s, out);
+  }
+  return out;
+}
+
+/** Share of `gold`'s content stems found in `text` (0 when the gold has none). */
+export function coverage(goldStems: readonly string[], textStems: ReadonlySet<string>): number {
+  if (goldStems.length === 0) return 0;
+  let n = 0;
+  for (const g of goldStems) if (textStems.has(g)) n++;
+  return n / goldStems.length;
+}
