@@ -30,7 +30,17 @@ export default defineConfig({
     { name: 'wasm', use: { browserName: 'chromium', launchOptions: { executablePath, args } } },
   ],
   webServer: [
-    { command: `npx vite preview --port ${PREVIEW_PORT} --strictPort`, url: `http://localhost:${PREVIEW_PORT}`, reuseExistingServer: false, timeout: 60_000 },
-    { command: `node e2e/model-mirror.mjs --port ${MIRROR_PORT}`, url: `http://127.0.0.1:${MIRROR_PORT}/__health`, reuseExistingServer: false, timeout: 30_000 },
+    {
+      command: `npx vite preview --port ${PREVIEW_PORT} --strictPort`,
+      url: `http://localhost:${PREVIEW_PORT}`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `node e2e/model-mirror.mjs --port ${MIRROR_PORT}`,
+      url: `http://127.0.0.1:${MIRROR_PORT}/__health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
   ],
 });

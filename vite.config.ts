@@ -26,7 +26,8 @@ function transformersChainFix(): Plugin {
       if (!/@huggingface[\\/]transformers[\\/]dist[\\/]transformers\.web\.js/.test(id)) return null;
       let out = code;
       for (const [from, to] of fixes) {
-        if (!out.includes(from)) this.error(`transformers.js changed: "${from}" not found in ${id}; review transformersChainFix in vite.config.ts`);
+        if (!out.includes(from))
+          this.error(`transformers.js changed: "${from}" not found in ${id}; review transformersChainFix in vite.config.ts`);
         out = out.replace(from, to);
       }
       return { code: out, map: null };

@@ -19,7 +19,15 @@ import { chromium, type Page } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 
 const APP = 'http://127.0.0.1:4312/';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const OUT = join(repoRoot, 'bench', 'out');
 
 const arg = (name: string, fallback: number) => {
@@ -93,7 +101,10 @@ async function openFile(page: Page, path: string, rows: number): Promise<number>
   await page.goto(`${APP}#/score`);
   const t0 = Date.now();
   await page.getByTestId('file-input').setInputFiles(path);
-  await page.getByTestId('mapped-summary').filter({ hasText: `${rows.toLocaleString('en')} rows ready` }).waitFor({ timeout: 600_000 });
+  await page
+    .getByTestId('mapped-summary')
+    .filter({ hasText: `${rows.toLocaleString('en')} rows ready` })
+    .waitFor({ timeout: 600_000 });
   return (Date.now() - t0) / 1000;
 }
 
@@ -109,12 +120,21 @@ async function main() {
 
   process.stderr.write('bench:app: Node CLI…\n');
   const t = Date.now();
-  const cli = spawnSync(process.execPath, ['bin/verity.mjs', 'score', file1m], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const cli = spawnSync(process.execPath, ['bin/verity.mjs', 'score', file1m], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (cli.status !== 0) throw new Error(`verity score failed: ${cli.stderr}`);
   const cliSeconds = (Date.now() - t) / 1000;
 
-  if (!existsSync(join(repoRoot, 'dist', 'index.html')) || process.argv.includes('--build')) spawnSync('npx', ['vite', 'build'], { cwd: repoRoot, stdio: 'ignore' });
-  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4312', '--strictPort'], { cwd: repoRoot, stdio: 'ignore', detached: true });
+  if (!existsSync(join(repoRoot, 'dist', 'index.html')) || process.argv.includes('--build'))
+    spawnSync('npx', ['vite', 'build'], { cwd: repoRoot, stdio: 'ignore' });
+  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4312', '--strictPort'], {
+    cwd: repoRoot,
+    stdio: 'ignore',
+    detached: true,
+  });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
   try {
     await waitFor(APP);
@@ -146,7 +166,10 @@ async function main() {
 
     // 3. The finished run: the report shows, and the table scrolls to the last row and back.
     const t2 = Date.now();
-    await page.getByTestId('report').filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` }).waitFor({ timeout: 600_000 });
+    await page
+      .getByTestId('report')
+      .filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` })
+      .waitFor({ timeout: 600_000 });
     const reportSeconds = (Date.now() - t2) / 1000;
     const scrollTo = async (end: boolean, id: string) => {
       const t0 = Date.now();
@@ -174,7 +197,14 @@ async function main() {
     const peak1m = mem2.stop();
     const figures = {
       machine: { cpus: (await import('node:os')).cpus().length, chromium: browser.version() },
-      file100: { path: file100, mb: statSync(file100).size / 1e6, rows: rows100, openSeconds, chromiumPeakPssMb: Math.round(peak100), chromiumIdlePssMb: Math.round(idle) },
+      file100: {
+        path: file100,
+        mb: statSync(file100).size / 1e6,
+        rows: rows100,
+        openSeconds,
+        chromiumPeakPssMb: Math.round(peak100),
+        chromiumIdlePssMb: Math.round(idle),
+      },
       million: {
         rows: bigRows,
         mb: statSync(file1m).size / 1e6,

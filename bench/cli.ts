@@ -51,15 +51,27 @@ interface Run {
 /** Lines in a file, read in chunks (the output of the 1 GB run is larger than a Buffer may be). */
 async function countLines(file: string): Promise<number> {
   let n = 0;
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) n++;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>)
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) n++;
   return n;
 }
 
 async function run(command: 'score' | 'evaluate', file: string, rows: number, dir: string): Promise<Run> {
   const out = join(dir, 'out.jsonl');
-  const args = [command, file, '--metrics', METRICS, '--no-progress', ...(command === 'score' ? ['--out', out] : ['--json', '--resamples', '0'])];
+  const args = [
+    command,
+    file,
+    '--metrics',
+    METRICS,
+    '--no-progress',
+    ...(command === 'score' ? ['--out', out] : ['--json', '--resamples', '0']),
+  ];
   const started = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', process.execPath, 'bin/verity.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', process.execPath, 'bin/verity.mjs', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   const seconds = (performance.now() - started) / 1000;
   const kb = Number(/PEAK_RSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? NaN);
   let written = 0;
@@ -69,7 +81,9 @@ async function run(command: 'score' | 'evaluate', file: string, rows: number, di
   }
   if (r.status !== 0) process.stderr.write(r.stderr.slice(-2000));
   const result = { command, rows, bytes: statSync(file).size, seconds, peakRssMb: kb / 1024, exit: r.status, written };
-  process.stderr.write(`${command} ${rows.toLocaleString('en-US')} rows (${(result.bytes / 1e6).toFixed(0)} MB): ${seconds.toFixed(0)} s, peak RSS ${result.peakRssMb.toFixed(0)} MB, exit ${r.status}\n`);
+  process.stderr.write(
+    `${command} ${rows.toLocaleString('en-US')} rows (${(result.bytes / 1e6).toFixed(0)} MB): ${seconds.toFixed(0)} s, peak RSS ${result.peakRssMb.toFixed(0)} MB, exit ${r.status}\n`,
+  );
   return result;
 }
 
@@ -100,7 +114,9 @@ try {
     flat: ratio <= 1.3,
     gbScored: runs[3]!.exit === 0 && runs[3]!.written === gbRows,
   };
-  process.stderr.write(`peak RSS ${LARGE.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows = ${ratio.toFixed(2)} (target ≤ 1.3); 1 GB file scored end to end: ${summary.gbScored}\n`);
+  process.stderr.write(
+    `peak RSS ${LARGE.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows = ${ratio.toFixed(2)} (target ≤ 1.3); 1 GB file scored end to end: ${summary.gbScored}\n`,
+  );
   mkdirSync(join(repoRoot, 'bench', 'out'), { recursive: true });
   writeFileSync(join(repoRoot, 'bench', 'out', 'cli.json'), `${JSON.stringify(summary, null, 2)}\n`);
 } finally {

@@ -44,7 +44,9 @@ function python(): string {
 function main(): void {
   const rows = buildRows();
   const avgGolds = rows.reduce((s, r) => s + r.golds.length, 0) / rows.length;
-  console.log(`Verity bench:core — ${rows.length} rows from ${evounaPath()} (avg ${avgGolds.toFixed(1)} golds/row), Node ${process.version}`);
+  console.log(
+    `Verity bench:core — ${rows.length} rows from ${evounaPath()} (avg ${avgGolds.toFixed(1)} golds/row), Node ${process.version}`,
+  );
   const results: Record<string, { rate: number; sum: number; peakMb: number }> = {};
   const strict = { normalization: 'squad' as const };
   const specs: [string, string, object][] = [
@@ -70,17 +72,29 @@ function main(): void {
     const secs = best;
     peak = Math.max(peak, process.memoryUsage().rss);
     results[label] = { rate: rows.length / secs, sum, peakMb: peak / 2 ** 20 };
-    console.log(`  ${label.padEnd(28)} ${Math.round(rows.length / secs).toLocaleString('en-US').padStart(10)} rows/s   peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`);
+    console.log(
+      `  ${label.padEnd(28)} ${Math.round(rows.length / secs)
+        .toLocaleString('en-US')
+        .padStart(10)} rows/s   peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`,
+    );
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-'));
   try {
     const file = join(dir, 'rows.jsonl');
     writeFileSync(file, rows.map((r) => JSON.stringify({ candidate: r.candidate, gold: r.golds })).join('\n'));
-    const py = JSON.parse(execFileSync(python(), [join(repoRoot, 'bench/squad_baseline.py'), file, String(REPEATS)], { encoding: 'utf8', maxBuffer: 1 << 26 })) as Record<string, { rows_per_s: number; sum: number }>;
-    console.log(`\nPython (stdlib SQuAD-style script, ${execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim()}) on the same rows:`);
+    const py = JSON.parse(
+      execFileSync(python(), [join(repoRoot, 'bench/squad_baseline.py'), file, String(REPEATS)], { encoding: 'utf8', maxBuffer: 1 << 26 }),
+    ) as Record<string, { rows_per_s: number; sum: number }>;
+    console.log(
+      `\nPython (stdlib SQuAD-style script, ${execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim()}) on the same rows:`,
+    );
     const vsPython: Record<string, { pythonRate: number; verityRate: number; identical: boolean }> = {};
-    for (const [name, ts] of [['exact_match', 'exact_match'], ['token_f1', 'token_f1'], ['lexical_match', 'lexical_match (squad norm.)']] as const) {
+    for (const [name, ts] of [
+      ['exact_match', 'exact_match'],
+      ['token_f1', 'token_f1'],
+      ['lexical_match', 'lexical_match (squad norm.)'],
+    ] as const) {
       const p = py[name]!;
       const v = results[ts]!;
       const agree = Math.abs(p.sum - v.sum) < 1e-6 * Math.max(1, p.sum);
@@ -91,7 +105,10 @@ function main(): void {
     }
     mkdirSync(join(repoRoot, 'bench/out'), { recursive: true });
     const pythonVersion = execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim();
-    writeFileSync(join(repoRoot, 'bench/out/core.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, python: pythonVersion, rows: rows.length, avgGolds, metrics: results, vsPython }, null, 2)}\n`);
+    writeFileSync(
+      join(repoRoot, 'bench/out/core.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, python: pythonVersion, rows: rows.length, avgGolds, metrics: results, vsPython }, null, 2)}\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

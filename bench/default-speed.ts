@@ -13,7 +13,8 @@ import type { QaItem } from '../src/core/types.ts';
 const i = process.argv.indexOf('--rows');
 const N = i >= 0 ? Number(process.argv[i + 1]) : 20_000;
 const base = loadEvouna().map(({ question, golds, candidate }) => ({ question, golds, candidate }));
-const fresh = (): QaItem[] => Array.from({ length: N }, (_, k) => ({ ...base[k % base.length]!, golds: [...base[k % base.length]!.golds] }));
+const fresh = (): QaItem[] =>
+  Array.from({ length: N }, (_, k) => ({ ...base[k % base.length]!, golds: [...base[k % base.length]!.golds] }));
 const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));
 const rate = (f: (rows: QaItem[]) => void): number => {
   const rows = fresh();

@@ -24,7 +24,15 @@ import type { NliPair } from '../src/core/capabilities.ts';
 
 const APP = 'http://127.0.0.1:4310/';
 const MIRROR = 'http://127.0.0.1:4311/';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** The worker host's default rows per model call (src/runtime/host.ts). */
 export const WORKER_BATCH = 16;
 const PATCH_FROM = `batchSize??${WORKER_BATCH}`;
@@ -144,7 +152,9 @@ export function batches(pairs: NliPair[], size: number): NliPair[][] {
 
 type Api = {
   setWasmThreads(n: number): Promise<number>;
-  load(spec: unknown): Promise<{ ok: boolean; value?: { device: string; dtype: string; fallbacks: string[] }; error?: { message: string } }>;
+  load(
+    spec: unknown,
+  ): Promise<{ ok: boolean; value?: { device: string; dtype: string; fallbacks: string[] }; error?: { message: string } }>;
   nli(pairs: unknown[]): Promise<{ ok: boolean; error?: { message: string } }>;
   probe(): Promise<{ threads: number }>;
 };
@@ -159,7 +169,15 @@ async function runOnPage(page: Page, spec: BrowserRunSpec, modelName: string): P
     async ({ device, dtype, threads, modelName, mirror, warm }) => {
       const api = (globalThis as unknown as { __verityModels: Api }).__verityModels;
       const used = threads === null ? (await api.probe()).threads : await api.setWasmThreads(threads);
-      const r = await api.load({ role: 'nli', id: modelName, revision: 'main', source: { kind: 'mirror', url: mirror }, device, dtypes: { [device]: [dtype] }, skipCanary: true });
+      const r = await api.load({
+        role: 'nli',
+        id: modelName,
+        revision: 'main',
+        source: { kind: 'mirror', url: mirror },
+        device,
+        dtypes: { [device]: [dtype] },
+        skipCanary: true,
+      });
       if (!r.ok) return { error: r.error!.message };
       const w = await api.nli(warm); // warm-up (WebGPU compiles its shaders here)
       if (!w.ok) return { error: w.error!.message };
@@ -169,7 +187,11 @@ async function runOnPage(page: Page, spec: BrowserRunSpec, modelName: string): P
   );
   if ('error' in loaded) return { ...base, pairsPerSecond: null, error: loaded.error };
   if (loaded.dtype !== spec.dtype || loaded.device !== spec.device)
-    return { ...base, pairsPerSecond: null, error: `asked for ${spec.device}/${spec.dtype}, got ${loaded.device}/${loaded.dtype} (${loaded.fallbacks.join('; ')})` };
+    return {
+      ...base,
+      pairsPerSecond: null,
+      error: `asked for ${spec.device}/${spec.dtype}, got ${loaded.device}/${loaded.dtype} (${loaded.fallbacks.join('; ')})`,
+    };
   const before = cpuSnap();
   const timed = await page.evaluate(async (groups) => {
     const api = (globalThis as unknown as { __verityModels: Api }).__verityModels;
@@ -182,7 +204,14 @@ async function runOnPage(page: Page, spec: BrowserRunSpec, modelName: string): P
   }, groups);
   const d = disturbance(before, cpuSnap());
   if ('error' in timed) return { ...base, pairsPerSecond: null, error: timed.error };
-  return { ...base, pairsPerSecond: spec.pairs.length / (timed.ms / 1000), device: loaded.device, dtype: loaded.dtype, threads: loaded.threads, disturbance: d };
+  return {
+    ...base,
+    pairsPerSecond: spec.pairs.length / (timed.ms / 1000),
+    device: loaded.device,
+    dtype: loaded.dtype,
+    threads: loaded.threads,
+    disturbance: d,
+  };
 }
 
 /** Vite preview + model mirror, started once; each run gets a fresh Chromium (empty caches, new worker). */
@@ -205,7 +234,11 @@ export class BrowserBench {
     if (!worker) return { error: 'dist/assets has no model-host.worker-*.js' };
     const version = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
     // Own process group, so stopping it also stops what it started.
-    const mirror = spawn(process.execPath, ['e2e/model-mirror.mjs', '--port', '4311', '--root', join(modelDir, '..'), '--max-mb', '1024'], { cwd: repoRoot, stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore', detached: true });
+    const mirror = spawn(process.execPath, ['e2e/model-mirror.mjs', '--port', '4311', '--root', join(modelDir, '..'), '--max-mb', '1024'], {
+      cwd: repoRoot,
+      stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
+      detached: true,
+    });
     const patchable = readFileSync(join(repoRoot, 'dist/assets', worker), 'utf8').split(PATCH_FROM).length === 2;
     const bench = new BrowserBench(mirror, modelDir.split('/').pop()!, worker, patchable, version);
     try {
@@ -224,9 +257,20 @@ export class BrowserBench {
     if (this.preview?.pid) {
       process.kill(-this.preview.pid, 'SIGTERM');
       const until = Date.now() + 20_000;
-      while (Date.now() < until && (await fetch(APP).then(() => true, () => false))) await new Promise((r) => setTimeout(r, 200));
+      while (
+        Date.now() < until &&
+        (await fetch(APP).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await new Promise((r) => setTimeout(r, 200));
     }
-    this.preview = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4310', '--strictPort', '--outDir', dir], { cwd: repoRoot, stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore', detached: true });
+    this.preview = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4310', '--strictPort', '--outDir', dir], {
+      cwd: repoRoot,
+      stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
+      detached: true,
+    });
     this.served = dir;
     await waitFor(APP);
   }
@@ -246,13 +290,23 @@ export class BrowserBench {
   async run(spec: BrowserRunSpec): Promise<BrowserFigures> {
     const flags = spec.device === 'webgpu' ? ['--enable-unsafe-webgpu'] : [];
     const size = spec.naive ? 1 : (spec.batchSize ?? WORKER_BATCH);
-    const failed = (error: string): BrowserFigures => ({ label: spec.label, pairs: spec.pairs.length, batchSize: size, pairsPerSecond: null, error });
+    const failed = (error: string): BrowserFigures => ({
+      label: spec.label,
+      pairs: spec.pairs.length,
+      batchSize: size,
+      pairsPerSecond: null,
+      error,
+    });
     let browser: Browser | null = null;
     try {
-      if (size > WORKER_BATCH && !this.patchable) return failed(`dist/assets/${this.workerAsset} does not contain "${PATCH_FROM}" exactly once; cannot run model batches above ${WORKER_BATCH}`);
+      if (size > WORKER_BATCH && !this.patchable)
+        return failed(
+          `dist/assets/${this.workerAsset} does not contain "${PATCH_FROM}" exactly once; cannot run model batches above ${WORKER_BATCH}`,
+        );
       await this.serve(this.appFor(size));
       const served = await (await fetch(`${APP}assets/${this.workerAsset}`)).text();
-      if (!served.includes(`batchSize??${Math.max(size, WORKER_BATCH)})`)) return failed(`the served model worker does not run model batches of ${Math.max(size, WORKER_BATCH)}`);
+      if (!served.includes(`batchSize??${Math.max(size, WORKER_BATCH)})`))
+        return failed(`the served model worker does not run model batches of ${Math.max(size, WORKER_BATCH)}`);
       browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...ARGS, ...flags] });
       // No service worker: every request goes to the server (a fresh profile has nothing cached anyway).
       const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -268,7 +322,8 @@ export class BrowserBench {
 
   stop(): void {
     for (const p of [this.preview, this.mirror]) if (p?.pid) process.kill(-p.pid, 'SIGTERM');
-    for (const d of readdirSync(join(repoRoot, 'bench/out'))) if (/^app-batch-\d+$/.test(d)) rmSync(join(repoRoot, 'bench/out', d), { recursive: true, force: true });
+    for (const d of readdirSync(join(repoRoot, 'bench/out')))
+      if (/^app-batch-\d+$/.test(d)) rmSync(join(repoRoot, 'bench/out', d), { recursive: true, force: true });
   }
 }
 
@@ -280,10 +335,26 @@ export async function browserBench(pairs: NliPair[], modelDir: string, webgpuPai
     const out: BrowserFigures[] = [];
     for (const spec of [
       { label: 'Chromium WASM, threads', device: 'wasm', threads: null, pairs },
-      { label: `Chromium WASM, threads, naive (first ${naivePairs} pairs, one per call)`, device: 'wasm', threads: null, pairs: pairs.slice(0, naivePairs), naive: true },
-      { label: `Chromium WASM, threads, batched (same ${naivePairs} pairs)`, device: 'wasm', threads: null, pairs: pairs.slice(0, naivePairs) },
+      {
+        label: `Chromium WASM, threads, naive (first ${naivePairs} pairs, one per call)`,
+        device: 'wasm',
+        threads: null,
+        pairs: pairs.slice(0, naivePairs),
+        naive: true,
+      },
+      {
+        label: `Chromium WASM, threads, batched (same ${naivePairs} pairs)`,
+        device: 'wasm',
+        threads: null,
+        pairs: pairs.slice(0, naivePairs),
+      },
       { label: 'Chromium WASM, 1 thread', device: 'wasm', threads: 1, pairs },
-      { label: `Chromium WebGPU (SwiftShader; report only, first ${webgpuPairs} pairs)`, device: 'webgpu', threads: null, pairs: pairs.slice(0, webgpuPairs) },
+      {
+        label: `Chromium WebGPU (SwiftShader; report only, first ${webgpuPairs} pairs)`,
+        device: 'webgpu',
+        threads: null,
+        pairs: pairs.slice(0, webgpuPairs),
+      },
     ] as const)
       out.push(await bench.run({ ...spec, dtype: 'fp32' }));
     return out;

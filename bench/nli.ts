@@ -37,7 +37,16 @@ import { classifyUnique } from '../src/core/evidence.ts';
 import { createNodeHost, parseModelArg } from '../src/runtime/node.ts';
 import type { ModelHost } from '../src/runtime/host.ts';
 import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
-import { batches, BrowserBench, type BrowserFigures, type BrowserRunSpec, cpuSnap, type Disturbance, disturbance, WORKER_BATCH } from './nli-browser.ts';
+import {
+  batches,
+  BrowserBench,
+  type BrowserFigures,
+  type BrowserRunSpec,
+  cpuSnap,
+  type Disturbance,
+  disturbance,
+  WORKER_BATCH,
+} from './nli-browser.ts';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -77,7 +86,8 @@ export function ensureModel(words: string[]): void {
 export async function benchPairs(n: number): Promise<{ pairs: NliPair[]; words: string[] }> {
   const items = loadEvouna();
   const freq = new Map<string, number>();
-  for (const it of items) for (const w of `${it.question} ${it.candidate}`.toLowerCase().match(/[a-z]+/g) ?? []) freq.set(w, (freq.get(w) ?? 0) + 1);
+  for (const it of items)
+    for (const w of `${it.question} ${it.candidate}`.toLowerCase().match(/[a-z]+/g) ?? []) freq.set(w, (freq.get(w) ?? 0) + 1);
   const words = [...freq.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
   const writer = createRuleWriter();
   const chosen = items.slice(0, Math.ceil(n / 2));
@@ -127,8 +137,18 @@ async function measured<T extends Attempt>(label: string, once: () => Promise<T>
     console.log(`    (${label}: other processes used ${a.disturbance!.otherCores.toFixed(2)} cores; repeating)`);
   }
   const ok = attempts.filter((a) => a.pairsPerSecond !== null);
-  const best = ok.length ? ok.reduce((b, a) => ((a.disturbance?.otherCores ?? 0) < (b.disturbance?.otherCores ?? 0) ? a : b)) : attempts[attempts.length - 1]!;
-  noise.push({ label, pairsPerSecond: best.pairsPerSecond, attempts: attempts.map((a) => ({ pairsPerSecond: a.pairsPerSecond, ...(a.disturbance ? { disturbance: a.disturbance } : {}), ...(a.error ? { error: a.error } : {}) })) });
+  const best = ok.length
+    ? ok.reduce((b, a) => ((a.disturbance?.otherCores ?? 0) < (b.disturbance?.otherCores ?? 0) ? a : b))
+    : attempts[attempts.length - 1]!;
+  noise.push({
+    label,
+    pairsPerSecond: best.pairsPerSecond,
+    attempts: attempts.map((a) => ({
+      pairsPerSecond: a.pairsPerSecond,
+      ...(a.disturbance ? { disturbance: a.disturbance } : {}),
+      ...(a.error ? { error: a.error } : {}),
+    })),
+  });
   return best;
 }
 
@@ -150,7 +170,8 @@ async function loadNode(dtype: Dtype, batchSize?: number): Promise<ModelHost> {
   const host = createNodeHost(batchSize === undefined ? {} : { batchSize });
   const loaded = await host.load(specFor(dtype));
   if (!loaded.ok) throw new Error(loaded.error.message);
-  if (loaded.value.dtype !== dtype) throw new Error(`asked for cpu/${dtype}, got ${loaded.value.device}/${loaded.value.dtype} (${loaded.value.fallbacks.join('; ')})`);
+  if (loaded.value.dtype !== dtype)
+    throw new Error(`asked for cpu/${dtype}, got ${loaded.value.device}/${loaded.value.dtype} (${loaded.value.fallbacks.join('; ')})`);
   return host;
 }
 
@@ -167,7 +188,10 @@ const f2 = (x: number | null | undefined) => (x === null || x === undefined ? '�
 const dist = (d?: Disturbance) => (d ? `, others ${d.otherCores.toFixed(2)} cores` : '');
 
 function printBrowser(b: BrowserFigures, node: number | null): void {
-  const rate = b.pairsPerSecond === null ? `failed: ${b.error}` : `${b.pairsPerSecond.toFixed(1)} pairs/s on ${b.pairs} pairs (${b.device}/${b.dtype}, ${b.threads} thread${b.threads === 1 ? '' : 's'}${dist(b.disturbance)})`;
+  const rate =
+    b.pairsPerSecond === null
+      ? `failed: ${b.error}`
+      : `${b.pairsPerSecond.toFixed(1)} pairs/s on ${b.pairs} pairs (${b.device}/${b.dtype}, ${b.threads} thread${b.threads === 1 ? '' : 's'}${dist(b.disturbance)})`;
   const vsNode = b.pairsPerSecond !== null && b.device === 'wasm' && node ? `; ${(b.pairsPerSecond / node).toFixed(2)}× Node` : '';
   console.log(`  ${b.label}: ${rate}${vsNode}`);
 }
@@ -179,14 +203,25 @@ async function main(): Promise<void> {
   const unique = new Set(pairs.map((p) => `${p.premise}\u0000${p.hypothesis}`)).size;
   const chars = pairs.map((p) => p.premise.length + p.hypothesis.length).sort((a, b) => a - b);
   const flags = (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '').trim().split(/\s+/);
-  const machine = { cpu: cpus()[0]?.model ?? '', cores: cpus().length, simd: flags.filter((f) => /^(avx2|avx512f|avx512_vnni|avx_vnni|amx_int8)$/.test(f)), node: process.version, loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number) };
-  console.log(`Verity bench:nli${QUICK ? ' (quick)' : ''} — ${pairs.length} pairs (${unique} distinct), premise+hypothesis length median ${chars[chars.length >> 1]} chars, p90 ${chars[Math.floor(chars.length * 0.9)]}; Node ${process.version}; ${machine.cores}× ${machine.cpu} (${machine.simd.join(', ')}); load average ${machine.loadavg.join(' ')}`);
-  console.log(`  model: ${BENCH_MODEL_DIR} (6 layers, hidden 768, 12 heads, vocab 30522, random weights): fp32 onnx/model.onnx, q8 onnx/model_quantized.onnx`);
+  const machine = {
+    cpu: cpus()[0]?.model ?? '',
+    cores: cpus().length,
+    simd: flags.filter((f) => /^(avx2|avx512f|avx512_vnni|avx_vnni|amx_int8)$/.test(f)),
+    node: process.version,
+    loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+  };
+  console.log(
+    `Verity bench:nli${QUICK ? ' (quick)' : ''} — ${pairs.length} pairs (${unique} distinct), premise+hypothesis length median ${chars[chars.length >> 1]} chars, p90 ${chars[Math.floor(chars.length * 0.9)]}; Node ${process.version}; ${machine.cores}× ${machine.cpu} (${machine.simd.join(', ')}); load average ${machine.loadavg.join(' ')}`,
+  );
+  console.log(
+    `  model: ${BENCH_MODEL_DIR} (6 layers, hidden 768, 12 heads, vocab 30522, random weights): fp32 onnx/model.onnx, q8 onnx/model_quantized.onnx`,
+  );
 
   const useBrowser = !argv.includes('--no-browser');
   const started2 = useBrowser ? await BrowserBench.start(BENCH_MODEL_DIR) : null;
   const bb = started2 && !('error' in started2) ? started2 : null;
-  const browser: BrowserFigures[] = started2 && 'error' in started2 ? [{ label: 'browser', pairs: 0, pairsPerSecond: null, error: started2.error }] : [];
+  const browser: BrowserFigures[] =
+    started2 && 'error' in started2 ? [{ label: 'browser', pairs: 0, pairsPerSecond: null, error: started2.error }] : [];
   if (bb) console.log(`  browser: ${bb.chromiumVersion}, app from dist/ (vite preview), model worker as in the app`);
   const brun = async (spec: BrowserRunSpec, node: number | null): Promise<BrowserFigures> => {
     const b = await measured(`${spec.label} [${spec.dtype}]`, () => bb!.run(spec));
@@ -194,7 +229,16 @@ async function main(): Promise<void> {
     return b;
   };
 
-  const perDtype: Record<Dtype, { node: { naive: number; batched: number; ratio: number }; wasm: BrowserFigures | null; naiveSubset: BrowserFigures | null; batchedSubset: BrowserFigures | null; loadMs: number }> = {} as never;
+  const perDtype: Record<
+    Dtype,
+    {
+      node: { naive: number; batched: number; ratio: number };
+      wasm: BrowserFigures | null;
+      naiveSubset: BrowserFigures | null;
+      batchedSubset: BrowserFigures | null;
+      loadMs: number;
+    }
+  > = {} as never;
   const outputs: Partial<Record<Dtype, NliDistribution[]>> = {};
   try {
     for (const dtype of ['fp32', 'q8'] as const) {
@@ -213,18 +257,46 @@ async function main(): Promise<void> {
       });
       outputs[dtype] = dists;
       await host.dispose('nli');
-      console.log(`  Node onnxruntime-node (cpu, ${dtype}): naive one pair per call ${naive.toFixed(1)} pairs/s; length-sorted deduplicated batches ${batched.toFixed(1)} pairs/s; ratio ${(batched / naive).toFixed(2)}×`);
-      const entry: (typeof perDtype)[Dtype] = { node: { naive, batched, ratio: batched / naive }, wasm: null, naiveSubset: null, batchedSubset: null, loadMs };
+      console.log(
+        `  Node onnxruntime-node (cpu, ${dtype}): naive one pair per call ${naive.toFixed(1)} pairs/s; length-sorted deduplicated batches ${batched.toFixed(1)} pairs/s; ratio ${(batched / naive).toFixed(2)}×`,
+      );
+      const entry: (typeof perDtype)[Dtype] = {
+        node: { naive, batched, ratio: batched / naive },
+        wasm: null,
+        naiveSubset: null,
+        batchedSubset: null,
+        loadMs,
+      };
       perDtype[dtype] = entry;
       if (!bb) continue;
       const q = dtype === 'q8' ? ', q8' : '';
       entry.wasm = await brun({ label: `Chromium WASM, threads${q}`, pairs, device: 'wasm', dtype, threads: null }, batched);
       browser.push(entry.wasm);
-      entry.naiveSubset = await brun({ label: `Chromium WASM, threads${q}, naive (first ${SUBSET} pairs, one per call)`, pairs: pairs.slice(0, SUBSET), device: 'wasm', dtype, threads: null, naive: true }, null);
+      entry.naiveSubset = await brun(
+        {
+          label: `Chromium WASM, threads${q}, naive (first ${SUBSET} pairs, one per call)`,
+          pairs: pairs.slice(0, SUBSET),
+          device: 'wasm',
+          dtype,
+          threads: null,
+          naive: true,
+        },
+        null,
+      );
       browser.push(entry.naiveSubset);
-      entry.batchedSubset = await brun({ label: `Chromium WASM, threads${q}, batched (same ${SUBSET} pairs)`, pairs: pairs.slice(0, SUBSET), device: 'wasm', dtype, threads: null }, null);
+      entry.batchedSubset = await brun(
+        {
+          label: `Chromium WASM, threads${q}, batched (same ${SUBSET} pairs)`,
+          pairs: pairs.slice(0, SUBSET),
+          device: 'wasm',
+          dtype,
+          threads: null,
+        },
+        null,
+      );
       browser.push(entry.batchedSubset);
-      if (dtype === 'fp32') browser.push(await brun({ label: 'Chromium WASM, 1 thread', pairs, device: 'wasm', dtype, threads: 1 }, batched));
+      if (dtype === 'fp32')
+        browser.push(await brun({ label: 'Chromium WASM, 1 thread', pairs, device: 'wasm', dtype, threads: 1 }, batched));
     }
 
     // Batch-size sweep: every call is one model batch of `size` rows (Node host and worker host set to it).
@@ -242,7 +314,9 @@ async function main(): Promise<void> {
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
     const spread = (xs: number[]) => (xs.length > 1 ? ` [${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}]` : '');
     if (!argv.includes('--no-sweep')) {
-      console.log(`  batch-size sweep, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}: Node and Chromium WASM (threads) on the first ${sweepPairs.length} pairs (${sweepUnique} distinct), Node also on all ${pairs.length}; dedup + length-sorted, pairs/s over all input pairs:`);
+      console.log(
+        `  batch-size sweep, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}: Node and Chromium WASM (threads) on the first ${sweepPairs.length} pairs (${sweepUnique} distinct), Node also on all ${pairs.length}; dedup + length-sorted, pairs/s over all input pairs:`,
+      );
       for (const dtype of ['fp32', 'q8'] as const) {
         const host = await loadNode(dtype, Math.max(...SIZES));
         const nli = nliOf(host);
@@ -264,10 +338,23 @@ async function main(): Promise<void> {
                   for (const g of allGroups) await nli.classify(g);
                 }),
               );
-            const b = bb ? await measured(`Chromium WASM ${dtype} batch ${size}`, () => bb.run({ label: `sweep ${dtype} batch ${size}`, pairs: sweepPairs, device: 'wasm', dtype, threads: null, batchSize: size })) : null;
+            const b = bb
+              ? await measured(`Chromium WASM ${dtype} batch ${size}`, () =>
+                  bb.run({
+                    label: `sweep ${dtype} batch ${size}`,
+                    pairs: sweepPairs,
+                    device: 'wasm',
+                    dtype,
+                    threads: null,
+                    batchSize: size,
+                  }),
+                )
+              : null;
             if (b?.pairsPerSecond) c.browser.push(b.pairsPerSecond);
             else if (b) c.browserErrors.push(b.error ?? 'failed');
-            console.log(`    round ${round} ${dtype} batch ${String(size).padStart(2)}: Node ${f1(c.node.at(-1))}${c.nodeAllPairs.length ? ` (all pairs ${f1(c.nodeAllPairs.at(-1))})` : ''}; Chromium WASM ${b ? (b.pairsPerSecond === null ? `failed: ${b.error}` : `${b.pairsPerSecond.toFixed(1)}${dist(b.disturbance)}`) : '—'}`);
+            console.log(
+              `    round ${round} ${dtype} batch ${String(size).padStart(2)}: Node ${f1(c.node.at(-1))}${c.nodeAllPairs.length ? ` (all pairs ${f1(c.nodeAllPairs.at(-1))})` : ''}; Chromium WASM ${b ? (b.pairsPerSecond === null ? `failed: ${b.error}` : `${b.pairsPerSecond.toFixed(1)}${dist(b.disturbance)}`) : '—'}`,
+            );
           }
         }
         await host.dispose('nli');
@@ -275,7 +362,12 @@ async function main(): Promise<void> {
     }
     // Share of the tokens a batch size computes that are padding (the tokenizer pads to the longest pair).
     const tokenizer = await AutoTokenizer.from_pretrained(BENCH_MODEL_DIR.split('/').pop()!, { local_files_only: true });
-    const lengths = new Map(batches(pairs, 1).map(([p]) => [`${p!.premise}\u0000${p!.hypothesis}`, (tokenizer(p!.premise, { text_pair: p!.hypothesis, truncation: true }).input_ids as Tensor).dims.at(-1)!]));
+    const lengths = new Map(
+      batches(pairs, 1).map(([p]) => [
+        `${p!.premise}\u0000${p!.hypothesis}`,
+        (tokenizer(p!.premise, { text_pair: p!.hypothesis, truncation: true }).input_ids as Tensor).dims.at(-1)!,
+      ]),
+    );
     const padding = (ps: NliPair[], size: number) => {
       let real = 0;
       let padded = 0;
@@ -290,16 +382,40 @@ async function main(): Promise<void> {
       const [dtype, size] = k.split('/') as [Dtype, string];
       const node = mean(c.node);
       const browserMean = mean(c.browser);
-      return { dtype, batchSize: Number(size), node, browser: browserMean, nodeAllPairs: mean(c.nodeAllPairs), wasmToNode: node && browserMean ? browserMean / node : null, paddingShare: { subset: padding(sweepPairs, Number(size)), allPairs: padding(pairs, Number(size)) }, runs: c, ...(c.browserErrors.length ? { browserError: c.browserErrors[0] } : {}) };
+      return {
+        dtype,
+        batchSize: Number(size),
+        node,
+        browser: browserMean,
+        nodeAllPairs: mean(c.nodeAllPairs),
+        wasmToNode: node && browserMean ? browserMean / node : null,
+        paddingShare: { subset: padding(sweepPairs, Number(size)), allPairs: padding(pairs, Number(size)) },
+        runs: c,
+        ...(c.browserErrors.length ? { browserError: c.browserErrors[0] } : {}),
+      };
     });
     if (sweep.length) {
       console.log(`  batch-size sweep, means over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} [min–max], pairs/s:`);
       console.log('    dtype  batch   Node (subset)          Node (all pairs)       Chromium WASM (subset)  WASM/Node  padding subset/all');
       for (const r of sweep)
-        console.log(`    ${r.dtype.padEnd(5)}  ${String(r.batchSize).padStart(5)}   ${`${f1(r.node)}${spread(r.runs.node)}`.padEnd(22)} ${`${f1(r.nodeAllPairs)}${spread(r.runs.nodeAllPairs)}`.padEnd(22)} ${`${f1(r.browser)}${spread(r.runs.browser)}`.padEnd(23)} ${f2(r.wasmToNode).padEnd(10)} ${(r.paddingShare.subset * 100).toFixed(0)}% / ${(r.paddingShare.allPairs * 100).toFixed(0)}%`);
+        console.log(
+          `    ${r.dtype.padEnd(5)}  ${String(r.batchSize).padStart(5)}   ${`${f1(r.node)}${spread(r.runs.node)}`.padEnd(22)} ${`${f1(r.nodeAllPairs)}${spread(r.runs.nodeAllPairs)}`.padEnd(22)} ${`${f1(r.browser)}${spread(r.runs.browser)}`.padEnd(23)} ${f2(r.wasmToNode).padEnd(10)} ${(r.paddingShare.subset * 100).toFixed(0)}% / ${(r.paddingShare.allPairs * 100).toFixed(0)}%`,
+        );
     }
 
-    if (bb && !argv.includes('--no-webgpu')) browser.push(await brun({ label: `Chromium WebGPU (SwiftShader; report only, first ${WEBGPU_PAIRS} pairs)`, pairs: pairs.slice(0, WEBGPU_PAIRS), device: 'webgpu', dtype: 'fp32', threads: null }, null));
+    if (bb && !argv.includes('--no-webgpu'))
+      browser.push(
+        await brun(
+          {
+            label: `Chromium WebGPU (SwiftShader; report only, first ${WEBGPU_PAIRS} pairs)`,
+            pairs: pairs.slice(0, WEBGPU_PAIRS),
+            device: 'webgpu',
+            dtype: 'fp32',
+            threads: null,
+          },
+          null,
+        ),
+      );
 
     const fp32 = perDtype.fp32;
     const q8 = perDtype.q8;
@@ -307,26 +423,51 @@ async function main(): Promise<void> {
     const labels = ['entailment', 'neutral', 'contradiction'] as const;
     const top = (d: NliDistribution) => labels.reduce((a, b) => (d[b] > d[a] ? b : a));
     const diffs = outputs.fp32!.flatMap((d, i) => labels.map((l) => Math.abs(d[l] - outputs.q8![i]![l])));
-    const agreement = { sameTopLabel: outputs.fp32!.filter((d, i) => top(d) === top(outputs.q8![i]!)).length / pairs.length, maxAbsProbDiff: Math.max(...diffs), meanAbsProbDiff: diffs.reduce((a, b) => a + b, 0) / diffs.length };
-    console.log(`  q8 vs fp32 outputs (Node): same top label on ${(agreement.sameTopLabel * 100).toFixed(1)}% of pairs; probability difference mean ${agreement.meanAbsProbDiff.toFixed(4)}, max ${agreement.maxAbsProbDiff.toFixed(3)}`);
+    const agreement = {
+      sameTopLabel: outputs.fp32!.filter((d, i) => top(d) === top(outputs.q8![i]!)).length / pairs.length,
+      maxAbsProbDiff: Math.max(...diffs),
+      meanAbsProbDiff: diffs.reduce((a, b) => a + b, 0) / diffs.length,
+    };
+    console.log(
+      `  q8 vs fp32 outputs (Node): same top label on ${(agreement.sameTopLabel * 100).toFixed(1)}% of pairs; probability difference mean ${agreement.meanAbsProbDiff.toFixed(4)}, max ${agreement.maxAbsProbDiff.toFixed(3)}`,
+    );
     const wasmVsNode = (d: (typeof perDtype)[Dtype]) => (d.wasm?.pairsPerSecond ? d.wasm.pairsPerSecond / d.node.batched : null);
-    const browserRatio = (d: (typeof perDtype)[Dtype]) => (d.batchedSubset?.pairsPerSecond && d.naiveSubset?.pairsPerSecond ? d.batchedSubset.pairsPerSecond / d.naiveSubset.pairsPerSecond : null);
-    const ratios = Object.fromEntries((['fp32', 'q8'] as const).map((d) => [d, { wasmToNode: wasmVsNode(perDtype[d]), nodeBatchedToNaive: perDtype[d].node.ratio, browserBatchedToNaive: browserRatio(perDtype[d]) }]));
+    const browserRatio = (d: (typeof perDtype)[Dtype]) =>
+      d.batchedSubset?.pairsPerSecond && d.naiveSubset?.pairsPerSecond
+        ? d.batchedSubset.pairsPerSecond / d.naiveSubset.pairsPerSecond
+        : null;
+    const ratios = Object.fromEntries(
+      (['fp32', 'q8'] as const).map((d) => [
+        d,
+        {
+          wasmToNode: wasmVsNode(perDtype[d]),
+          nodeBatchedToNaive: perDtype[d].node.ratio,
+          browserBatchedToNaive: browserRatio(perDtype[d]),
+        },
+      ]),
+    );
     console.log('  summary:');
-    console.log(`    Chromium WASM (threads, batched) / Node (batched): fp32 ${f2(ratios.fp32!.wasmToNode)} (${f1(fp32.wasm?.pairsPerSecond)} vs ${f1(fp32.node.batched)}), q8 ${f2(ratios.q8!.wasmToNode)} (${f1(q8.wasm?.pairsPerSecond)} vs ${f1(q8.node.batched)}) — target ≥ 0.8×`);
-    console.log(`    batched / naive: Node fp32 ${f2(fp32.node.ratio)}, Node q8 ${f2(q8.node.ratio)}; Chromium fp32 ${f2(ratios.fp32!.browserBatchedToNaive)}, q8 ${f2(ratios.q8!.browserBatchedToNaive)} — target ≥ 2×`);
+    console.log(
+      `    Chromium WASM (threads, batched) / Node (batched): fp32 ${f2(ratios.fp32!.wasmToNode)} (${f1(fp32.wasm?.pairsPerSecond)} vs ${f1(fp32.node.batched)}), q8 ${f2(ratios.q8!.wasmToNode)} (${f1(q8.wasm?.pairsPerSecond)} vs ${f1(q8.node.batched)}) — target ≥ 0.8×`,
+    );
+    console.log(
+      `    batched / naive: Node fp32 ${f2(fp32.node.ratio)}, Node q8 ${f2(q8.node.ratio)}; Chromium fp32 ${f2(ratios.fp32!.browserBatchedToNaive)}, q8 ${f2(ratios.q8!.browserBatchedToNaive)} — target ≥ 2×`,
+    );
     if (sweep.length) {
       for (const dtype of ['fp32', 'q8'] as const) {
         const rows = sweep.filter((r) => r.dtype === dtype);
         const best = (key: 'node' | 'nodeAllPairs' | 'browser') => rows.reduce((a, b) => ((b[key] ?? 0) > (a[key] ?? 0) ? b : a));
         const at16 = rows.find((r) => r.batchSize === WORKER_BATCH);
-        const say = (key: 'node' | 'nodeAllPairs' | 'browser') => `batch ${best(key)[key] ? best(key).batchSize : '—'} (${f1(best(key)[key])}${at16 ? `; at 16: ${f1(at16[key])}` : ''})`;
+        const say = (key: 'node' | 'nodeAllPairs' | 'browser') =>
+          `batch ${best(key)[key] ? best(key).batchSize : '—'} (${f1(best(key)[key])}${at16 ? `; at 16: ${f1(at16[key])}` : ''})`;
         console.log(`    sweep ${dtype}, best: Node ${say('node')}, Node all pairs ${say('nodeAllPairs')}, Chromium ${say('browser')}`);
       }
     }
     const disturbed = noise.filter((m) => m.attempts.length > 1 || m.attempts.some((a) => (a.disturbance?.otherCores ?? 0) > MAX_OTHER));
     const worst = Math.max(0, ...noise.flatMap((m) => m.attempts.map((a) => a.disturbance?.otherCores ?? 0)));
-    console.log(`    noise: ${noise.length} timed runs, ${disturbed.length} saw other processes above ${MAX_OTHER} cores (repeated up to ${RETRIES}×); worst ${worst.toFixed(2)} cores; total ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+    console.log(
+      `    noise: ${noise.length} timed runs, ${disturbed.length} saw other processes above ${MAX_OTHER} cores (repeated up to ${RETRIES}×); worst ${worst.toFixed(2)} cores; total ${((performance.now() - started) / 60_000).toFixed(1)} min`,
+    );
 
     const result = {
       date: new Date().toISOString(),
@@ -341,7 +482,15 @@ async function main(): Promise<void> {
       chromium: bb?.chromiumVersion ?? null,
       q8: { node: q8.node, wasm: q8.wasm?.pairsPerSecond ?? null, wasmToNode: ratios.q8!.wasmToNode, agreementWithFp32: agreement },
       ratios,
-      sweep: { pairs: sweepPairs.length, unique: sweepUnique, allPairs: pairs.length, sizes: SIZES, rounds: ROUNDS, note: 'pairs/s, means over rounds (runs: every value); every call is one model batch of batchSize rows (dedup + length-sorted); node and browser on the first `pairs` pairs, nodeAllPairs on all; Chromium WASM with threads; sizes above 16 use a copy of dist/ with the worker host default patched', rows: sweep },
+      sweep: {
+        pairs: sweepPairs.length,
+        unique: sweepUnique,
+        allPairs: pairs.length,
+        sizes: SIZES,
+        rounds: ROUNDS,
+        note: 'pairs/s, means over rounds (runs: every value); every call is one model batch of batchSize rows (dedup + length-sorted); node and browser on the first `pairs` pairs, nodeAllPairs on all; Chromium WASM with threads; sizes above 16 use a copy of dist/ with the worker host default patched',
+        rows: sweep,
+      },
       defaults: { nodeAndWorkerHostBatch: WORKER_BATCH, classifyUniqueChunk: 32 },
       noise: { maxOtherCores: MAX_OTHER, retries: RETRIES, runs: noise },
       loadMs: { fp32: fp32.loadMs, q8: q8.loadMs },

@@ -38,7 +38,9 @@ const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const n1 = (x: number) => x.toFixed(1);
 
 function machine(): string[] {
-  const osName = existsSync('/etc/os-release') ? (/PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? 'Linux') : process.platform;
+  const osName = existsSync('/etc/os-release')
+    ? (/PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? 'Linux')
+    : process.platform;
   let chromium = 'not installed';
   try {
     chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
@@ -108,7 +110,10 @@ if (core) {
     '',
     '| metric | Python rows/s | Verity rows/s | ratio | identical |',
     '|---|---:|---:|---:|---|',
-    ...Object.entries(core.vsPython).map(([m, v]) => `| ${m} | ${n0(v.pythonRate)} | ${n0(v.verityRate)} | ${n1(v.verityRate / v.pythonRate)}× | ${v.identical ? 'yes' : 'NO'} |`),
+    ...Object.entries(core.vsPython).map(
+      ([m, v]) =>
+        `| ${m} | ${n0(v.pythonRate)} | ${n0(v.verityRate)} | ${n1(v.verityRate / v.pythonRate)}× | ${v.identical ? 'yes' : 'NO'} |`,
+    ),
     '',
   );
 } else lines.push('Not run yet.', '');
@@ -156,18 +161,36 @@ process.stderr.write(`wrote bench/REPORT.md\n`);
 function renderNli(j: Record<string, unknown>): string[] {
   const out: string[] = [];
   const date = typeof j.date === 'string' ? j.date.slice(0, 10) : '';
-  out.push(`Measured ${date}${j.quick ? ' (--quick run: fewer pairs, figures noisier)' : ''}: ${String(j.pairs)} (premise, hypothesis) pairs (${String(j.unique)} distinct) on a generated real-size BERT NLI model (6 layers, hidden 768, 12 heads, vocab 30,522, random weights).`, '');
+  out.push(
+    `Measured ${date}${j.quick ? ' (--quick run: fewer pairs, figures noisier)' : ''}: ${String(j.pairs)} (premise, hypothesis) pairs (${String(j.unique)} distinct) on a generated real-size BERT NLI model (6 layers, hidden 768, 12 heads, vocab 30,522, random weights).`,
+    '',
+  );
   const machine = j.machine as { cpu: string; cores: number; simd: string[] } | undefined;
-  if (machine) out.push(`CPU: ${machine.cpu}, ${machine.cores} cores, SIMD ${machine.simd.join(', ')}.${typeof j.chromium === 'string' ? ` ${j.chromium}.` : ''}`, '');
+  if (machine)
+    out.push(
+      `CPU: ${machine.cpu}, ${machine.cores} cores, SIMD ${machine.simd.join(', ')}.${typeof j.chromium === 'string' ? ` ${j.chromium}.` : ''}`,
+      '',
+    );
   const ratios = j.ratios as Record<string, { wasmToNode: number; nodeBatchedToNaive: number; browserBatchedToNaive: number }> | undefined;
   if (ratios) {
     const mark = (v: number, target: number) => `${v.toFixed(2)}× ${v >= target ? '(met)' : '(**not met**)'}`;
-    out.push('Targets from issue 4: Chromium WASM ≥ 0.8× Node; batched ≥ 2× naive.', '', '| dtype | Chromium WASM / Node (≥ 0.8×) | Node batched / naive (≥ 2×) | Chromium batched / naive (≥ 2×) |', '|---|---:|---:|---:|');
-    for (const [dtype, r] of Object.entries(ratios)) out.push(`| ${dtype} | ${mark(r.wasmToNode, 0.8)} | ${mark(r.nodeBatchedToNaive, 2)} | ${mark(r.browserBatchedToNaive, 2)} |`);
+    out.push(
+      'Targets from issue 4: Chromium WASM ≥ 0.8× Node; batched ≥ 2× naive.',
+      '',
+      '| dtype | Chromium WASM / Node (≥ 0.8×) | Node batched / naive (≥ 2×) | Chromium batched / naive (≥ 2×) |',
+      '|---|---:|---:|---:|',
+    );
+    for (const [dtype, r] of Object.entries(ratios))
+      out.push(`| ${dtype} | ${mark(r.wasmToNode, 0.8)} | ${mark(r.nodeBatchedToNaive, 2)} | ${mark(r.browserBatchedToNaive, 2)} |`);
     out.push('');
   }
   const node = j.node as { naive: number; batched: number; ratio: number } | undefined;
-  const q8 = j.q8 as { node?: { naive: number; batched: number; ratio: number }; agreementWithFp32?: { sameTopLabel: number; maxAbsProbDiff: number; meanAbsProbDiff: number } } | undefined;
+  const q8 = j.q8 as
+    | {
+        node?: { naive: number; batched: number; ratio: number };
+        agreementWithFp32?: { sameTopLabel: number; maxAbsProbDiff: number; meanAbsProbDiff: number };
+      }
+    | undefined;
   if (node) {
     out.push('| Node (onnxruntime-node) | fp32 pairs/s | q8 pairs/s |', '|---|---:|---:|');
     out.push(`| naive, one pair per call | ${n1(node.naive)} | ${q8?.node ? n1(q8.node.naive) : ''} |`);
@@ -175,26 +198,60 @@ function renderNli(j: Record<string, unknown>): string[] {
   }
   if (q8?.agreementWithFp32) {
     const a = q8.agreementWithFp32;
-    out.push(`q8 against fp32 on the same pairs: same top label for ${(a.sameTopLabel * 100).toFixed(1)} %, mean |Δp| ${a.meanAbsProbDiff.toFixed(4)}, max |Δp| ${a.maxAbsProbDiff.toFixed(3)} (random weights: says nothing about a real model's accuracy).`, '');
+    out.push(
+      `q8 against fp32 on the same pairs: same top label for ${(a.sameTopLabel * 100).toFixed(1)} %, mean |Δp| ${a.meanAbsProbDiff.toFixed(4)}, max |Δp| ${a.maxAbsProbDiff.toFixed(3)} (random weights: says nothing about a real model's accuracy).`,
+      '',
+    );
   }
-  const browser = j.browser as { label: string; pairs: number; pairsPerSecond: number | null; device?: string; dtype?: string; threads?: number; error?: string }[] | undefined;
+  const browser = j.browser as
+    | { label: string; pairs: number; pairsPerSecond: number | null; device?: string; dtype?: string; threads?: number; error?: string }[]
+    | undefined;
   if (browser?.length) {
     out.push('| Chromium | pairs | pairs/s | device / dtype / threads |', '|---|---:|---:|---|');
-    for (const b of browser) out.push(`| ${b.label} | ${b.pairs} | ${b.pairsPerSecond === null ? `failed: ${b.error}` : n1(b.pairsPerSecond)} | ${b.device ?? ''} / ${b.dtype ?? ''} / ${b.threads ?? ''} |`);
+    for (const b of browser)
+      out.push(
+        `| ${b.label} | ${b.pairs} | ${b.pairsPerSecond === null ? `failed: ${b.error}` : n1(b.pairsPerSecond)} | ${b.device ?? ''} / ${b.dtype ?? ''} / ${b.threads ?? ''} |`,
+      );
     out.push('');
   }
-  const sweep = j.sweep as { pairs: number; allPairs: number; rounds: number; rows: { dtype: string; batchSize: number; node: number; browser: number | null; nodeAllPairs: number; paddingShare?: { allPairs: number } }[] } | undefined;
+  const sweep = j.sweep as
+    | {
+        pairs: number;
+        allPairs: number;
+        rounds: number;
+        rows: {
+          dtype: string;
+          batchSize: number;
+          node: number;
+          browser: number | null;
+          nodeAllPairs: number;
+          paddingShare?: { allPairs: number };
+        }[];
+      }
+    | undefined;
   if (sweep?.rows.length) {
-    out.push(`Batch-size sweep (pairs/s, mean of ${sweep.rounds} rounds; Node and Chromium WASM on the first ${sweep.pairs} pairs, "Node all" on all ${sweep.allPairs}; padding = share of padded token positions):`, '', '| dtype | batch | Node | Node all | Chromium WASM | padding |', '|---|---:|---:|---:|---:|---:|');
-    for (const r of sweep.rows) out.push(`| ${r.dtype} | ${r.batchSize} | ${n1(r.node)} | ${n1(r.nodeAllPairs)} | ${r.browser === null ? '—' : n1(r.browser)} | ${r.paddingShare ? `${(r.paddingShare.allPairs * 100).toFixed(0)} %` : ''} |`);
+    out.push(
+      `Batch-size sweep (pairs/s, mean of ${sweep.rounds} rounds; Node and Chromium WASM on the first ${sweep.pairs} pairs, "Node all" on all ${sweep.allPairs}; padding = share of padded token positions):`,
+      '',
+      '| dtype | batch | Node | Node all | Chromium WASM | padding |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const r of sweep.rows)
+      out.push(
+        `| ${r.dtype} | ${r.batchSize} | ${n1(r.node)} | ${n1(r.nodeAllPairs)} | ${r.browser === null ? '—' : n1(r.browser)} | ${r.paddingShare ? `${(r.paddingShare.allPairs * 100).toFixed(0)} %` : ''} |`,
+      );
     out.push('');
   }
   const defaults = j.defaults as { nodeAndWorkerHostBatch: number; classifyUniqueChunk: number } | undefined;
-  if (defaults) out.push(`Defaults in use: model-host batch ${defaults.nodeAndWorkerHostBatch}, evidence chunk ${defaults.classifyUniqueChunk}.`, '');
+  if (defaults)
+    out.push(`Defaults in use: model-host batch ${defaults.nodeAndWorkerHostBatch}, evidence chunk ${defaults.classifyUniqueChunk}.`, '');
   const noise = j.noise as { maxOtherCores: number; runs: { label: string; attempts: unknown[] }[] } | undefined;
   if (noise) {
     const repeated = noise.runs.filter((r) => r.attempts.length > 1).map((r) => r.label);
-    out.push(`Each timed run records the CPU other processes used meanwhile and is repeated when that exceeds ${noise.maxOtherCores} cores; ${repeated.length ? `repeated here: ${repeated.join(', ')}` : 'no run needed repeating'}.`, '');
+    out.push(
+      `Each timed run records the CPU other processes used meanwhile and is repeated when that exceeds ${noise.maxOtherCores} cores; ${repeated.length ? `repeated here: ${repeated.join(', ')}` : 'no run needed repeating'}.`,
+      '',
+    );
   }
   return out;
 }

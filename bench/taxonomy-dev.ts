@@ -18,7 +18,11 @@ import type { CapClass, QaRow } from '../src/core/types.ts';
 const root = resolve(import.meta.dirname, '..');
 function load(path: string): { row: QaRow; split: string }[] {
   const bytes = readFileSync(resolve(root, path));
-  const splits = bytes.toString('utf8').trim().split('\n').map((l) => (JSON.parse(l) as { split?: string }).split ?? 'all');
+  const splits = bytes
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { split?: string }).split ?? 'all');
   return mapRows(parseTable(bytes, path)).rows.map((row, i) => ({ row, split: splits[i]! }));
 }
 const dev = load('test/fixtures/taxonomy-dev.jsonl');
@@ -37,11 +41,23 @@ for (const [set, rows] of sets) {
   for (const name of names) {
     const m = createSyncMetric(name);
     const res = rows.map((r) => m.score(r));
-    const t = taxonomyReport(res.map((x) => x.score), labels);
-    const b = binaryReport(res.map((x) => x.score), res.map((x) => x.decision), labels.map((c) => CORRECT_CLASSES.has(c)), { resamples: 0 });
+    const t = taxonomyReport(
+      res.map((x) => x.score),
+      labels,
+    );
+    const b = binaryReport(
+      res.map((x) => x.score),
+      res.map((x) => x.decision),
+      labels.map((c) => CORRECT_CLASSES.has(c)),
+      { resamples: 0 },
+    );
     const h = t.hardPairs as Record<string, number | null>;
     console.log(
-      `| ${set} | ${name} | ${rows.length} | ${f(t.spearman)} | ${f(t.kendall)} | ${f(t.pairwiseAccuracy)} | ${t.violations.count}/${t.violations.of} | ${Object.values(h).map((x) => f(x)).join(' | ')} | ${f(b.metrics.accuracy.value)} | ${f(b.metrics.mcc.value)} |`,
+      `| ${set} | ${name} | ${rows.length} | ${f(t.spearman)} | ${f(t.kendall)} | ${f(t.pairwiseAccuracy)} | ${t.violations.count}/${t.violations.of} | ${Object.values(
+        h,
+      )
+        .map((x) => f(x))
+        .join(' | ')} | ${f(b.metrics.accuracy.value)} | ${f(b.metrics.mcc.value)} |`,
     );
   }
 }

@@ -49,7 +49,12 @@ export async function useTestModels(page: Page): Promise<void> {
   const choice = (id: string) => ({ id, revision: REV });
   const settings = {
     source: { kind: 'mirror', url: `http://localhost:${MIRROR_PORT}/` },
-    choices: { nli: choice('tiny-nli'), reranker: choice('tiny-reranker'), embedder: choice('tiny-embedder'), statements: choice('tiny-t5') },
+    choices: {
+      nli: choice('tiny-nli'),
+      reranker: choice('tiny-reranker'),
+      embedder: choice('tiny-embedder'),
+      statements: choice('tiny-t5'),
+    },
     skipCanary: true,
   };
   await page.addInitScript((s) => localStorage.setItem('verity.model-settings', s), JSON.stringify(settings));

@@ -6,7 +6,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { MODEL, finish, open } from './helpers.ts';
 
 const binary = [
-  { id: 'a', question: 'What gas do plants release during photosynthesis?', gold: ['oxygen'], candidate: 'Plants release oxygen.', label: true },
+  {
+    id: 'a',
+    question: 'What gas do plants release during photosynthesis?',
+    gold: ['oxygen'],
+    candidate: 'Plants release oxygen.',
+    label: true,
+  },
   { id: 'b', question: 'Who wrote Hamlet?', gold: ['William Shakespeare'], candidate: 'Christopher Marlowe', label: false },
   { id: 'c', question: 'How many legs does a spider have?', gold: ['8'], candidate: 'eight', label: true },
   { id: 'd', question: 'What is the capital of Australia?', gold: ['Canberra'], candidate: 'Sydney', label: false },
@@ -28,7 +34,8 @@ async function scoreByKeyboard(page: Page) {
   await expect(page.getByTestId('result-row')).toHaveCount(4);
 }
 
-const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
+const focusedTestId = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
 
 test('binary labels without a class metric: no Class filter; an empty filtered view says why and can be cleared', async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
@@ -97,7 +104,11 @@ for (const path of ['learn', 'playground', 'models', 'score'] as const) {
 test('focus is back on the Score button after a run', async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
   // Long enough that the page renders while the button is disabled (Chromium then moves the focus to <body>).
-  const rows = Array.from({ length: 3000 }, (_, i) => ({ question: `Question ${i}?`, gold: 'Shakespeare', candidate: i % 3 ? 'Shakespeare' : 'Marlowe' }));
+  const rows = Array.from({ length: 3000 }, (_, i) => ({
+    question: `Question ${i}?`,
+    gold: 'Shakespeare',
+    candidate: i % 3 ? 'Shakespeare' : 'Marlowe',
+  }));
   await upload(page, 'long.jsonl', rows.map((r) => JSON.stringify(r)).join('\n'));
   await expect(page.getByTestId('mapped-summary')).toContainText('3,000 rows ready');
   await page.getByTestId('run').focus();
@@ -149,7 +160,13 @@ test('focus: arrows move between rows, closing the detail returns to the row', a
 test('the row-detail heading stays in view when the detail opens below the fold and is taller than the window', async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
   await page.setViewportSize({ width: 1280, height: 600 });
-  const many = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, question: `Question ${i}?`, gold: ['William Shakespeare'], candidate: i % 2 ? 'Shakespeare' : 'Marlowe', label: i % 2 === 1 }));
+  const many = Array.from({ length: 40 }, (_, i) => ({
+    id: `r${i}`,
+    question: `Question ${i}?`,
+    gold: ['William Shakespeare'],
+    candidate: i % 2 ? 'Shakespeare' : 'Marlowe',
+    label: i % 2 === 1,
+  }));
   await upload(page, 'many.jsonl', many.map((r) => JSON.stringify(r)).join('\n'));
   for (const m of ['bleu', 'rouge_l', 'meteor']) await page.getByTestId(`metric-${m}`).check();
   await page.getByTestId('run').click();
@@ -170,7 +187,9 @@ const inView = (page: Page, testId: string) =>
     return r.left >= box.left - 1 && r.right <= box.right + 1 && r.right <= window.innerWidth;
   });
 
-test('1280 px: the default metrics’ columns are in view without scrolling; 420 px: each one scrolls into view in the table', async ({ page }) => {
+test('1280 px: the default metrics’ columns are in view without scrolling; 420 px: each one scrolls into view in the table', async ({
+  page,
+}) => {
   const watch = await open(page, '/#/score', 1280);
   await scoreByKeyboard(page);
   const metrics = ['exact_match', 'token_f1', 'lexical_match', 'pedants'];
@@ -198,7 +217,7 @@ test('420 px: the report tables and the Models page fit without sideways scrolli
   await expect(report).toBeVisible();
   for (const t of await report.locator('table:not(.confusion)').all()) {
     const [client, scroll] = await t.evaluate((el) => [el.parentElement!.clientWidth, el.scrollWidth]);
-    expect(scroll, await t.getAttribute('data-testid') ?? 'report table').toBeLessThanOrEqual(client);
+    expect(scroll, (await t.getAttribute('data-testid')) ?? 'report table').toBeLessThanOrEqual(client);
   }
   await page.goto('/#/models');
   for (const role of ['nli', 'reranker', 'embedder', 'statements']) {
@@ -214,7 +233,10 @@ test('420 px: the report tables and the Models page fit without sideways scrolli
 test('texts: no words run together, no double spaces', async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
   // No column the app can take for the candidate: the mapping is incomplete until one is chosen.
-  const odd = [{ question: 'Who wrote Hamlet?', gold: 'Shakespeare', zzz: 'Marlowe' }, { question: 'Largest planet?', gold: 'Jupiter', zzz: 'Jupiter' }];
+  const odd = [
+    { question: 'Who wrote Hamlet?', gold: 'Shakespeare', zzz: 'Marlowe' },
+    { question: 'Largest planet?', gold: 'Jupiter', zzz: 'Jupiter' },
+  ];
   await upload(page, 'odd.jsonl', odd.map((r) => JSON.stringify(r)).join('\n'));
   await expect(page.getByTestId('score-error')).toBeVisible();
   // Exactly one space (toHaveText would collapse two).

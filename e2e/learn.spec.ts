@@ -22,7 +22,9 @@ interface CliMetric {
 
 /** The CLI's report for the demo set (its JSON numbers are the report's, rounded once in core/report.ts). */
 function cliReport(): { n: number; label_kind: string; metrics: Record<string, CliMetric> } {
-  const out = execFileSync('node', ['bin/verity.mjs', 'evaluate', DEMO, '--metrics', LEXICAL.join(','), '--json', '--resamples', '0'], { encoding: 'utf8' });
+  const out = execFileSync('node', ['bin/verity.mjs', 'evaluate', DEMO, '--metrics', LEXICAL.join(','), '--json', '--resamples', '0'], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as ReturnType<typeof cliReport>;
 }
 /** As the CLI's text report prints a number (the one formatter every surface uses). */

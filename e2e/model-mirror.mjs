@@ -67,7 +67,12 @@ async function serveFile(req, res, model, file) {
   let bytes = await readFile(path);
   const fault = faults.get(`${model}/${file}`);
   if (fault === 'html')
-    return send(res, 200, '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Please sign in to continue</h1></body></html>\n', { 'Content-Type': 'text/html; charset=utf-8' });
+    return send(
+      res,
+      200,
+      '<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Please sign in to continue</h1></body></html>\n',
+      { 'Content-Type': 'text/html; charset=utf-8' },
+    );
   if (fault === 'truncate') bytes = bytes.subarray(0, Math.floor(bytes.length * 0.4));
   const type = contentType(file);
   const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
@@ -75,7 +80,11 @@ async function serveFile(req, res, model, file) {
     const start = Number(range[1]);
     const end = Math.min(range[2] ? Number(range[2]) : bytes.length - 1, bytes.length - 1);
     if (start >= bytes.length || start > end) return send(res, 416, '', { 'Content-Range': `bytes */${bytes.length}` });
-    return send(res, 206, bytes.subarray(start, end + 1), { 'Content-Type': type, 'Content-Range': `bytes ${start}-${end}/${bytes.length}`, 'Accept-Ranges': 'bytes' });
+    return send(res, 206, bytes.subarray(start, end + 1), {
+      'Content-Type': type,
+      'Content-Range': `bytes ${start}-${end}/${bytes.length}`,
+      'Accept-Ranges': 'bytes',
+    });
   }
   if (fault === 'cut') {
     res.writeHead(200, { ...cors, 'Content-Type': type, 'Content-Length': bytes.length, 'Accept-Ranges': 'bytes' });
@@ -109,7 +118,8 @@ const server = createServer(async (req, res) => {
     const model = url.searchParams.get('model') ?? '';
     const file = url.searchParams.get('file') ?? '';
     const mode = url.searchParams.get('mode') ?? '';
-    if (!model || !file || !['html', 'truncate', 'cut', 'off'].includes(mode)) return send(res, 400, { error: 'need model, file and mode=html|truncate|cut|off' });
+    if (!model || !file || !['html', 'truncate', 'cut', 'off'].includes(mode))
+      return send(res, 400, { error: 'need model, file and mode=html|truncate|cut|off' });
     if (mode === 'off') faults.delete(`${model}/${file}`);
     else faults.set(`${model}/${file}`, /** @type {'html' | 'truncate' | 'cut'} */ (mode));
     return send(res, 200, { ok: true, faults: [...faults] }, { 'Content-Type': 'application/json' });

@@ -26,19 +26,40 @@ const TOLERANCE = 1e-3;
 const REV = 'e2e0000000000000000000000000000000000001';
 
 const expected = <T>(m: string): T => JSON.parse(readFileSync(join(MODELS, m, 'expected.json'), 'utf8')) as T;
-const manifest = JSON.parse(readFileSync(join(MODELS, 'manifest.json'), 'utf8')) as { files: { path: string; bytes: number; sha256: string }[] };
+const manifest = JSON.parse(readFileSync(join(MODELS, 'manifest.json'), 'utf8')) as {
+  files: { path: string; bytes: number; sha256: string }[];
+};
 /** Registry-style file sizes of one fixture model (what a registry entry's `files` would list). */
 const sizes = (m: string): Record<string, number> =>
-  Object.fromEntries(manifest.files.filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json')).map((f) => [f.path.slice(m.length + 1), f.bytes]));
+  Object.fromEntries(
+    manifest.files
+      .filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json'))
+      .map((f) => [f.path.slice(m.length + 1), f.bytes]),
+  );
 const hashes = (m: string): Record<string, string> =>
-  Object.fromEntries(manifest.files.filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json')).map((f) => [f.path.slice(m.length + 1), f.sha256]));
+  Object.fromEntries(
+    manifest.files
+      .filter((f) => f.path.startsWith(`${m}/`) && !f.path.endsWith('expected.json'))
+      .map((f) => [f.path.slice(m.length + 1), f.sha256]),
+  );
 
-interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<'entailment' | 'neutral' | 'contradiction', number> }
+interface NliCase {
+  premise: string;
+  hypothesis: string;
+  probs_by_label: Record<'entailment' | 'neutral' | 'contradiction', number>;
+}
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
 const nliRow = (c: NliCase) => [c.probs_by_label.entailment, c.probs_by_label.neutral, c.probs_by_label.contradiction];
 
 /** A fixture model from the mirror. Random weights fail every canary, so they go through the user's switch (skipCanary). */
-const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ role, id, revision: REV, source: { kind: 'mirror', url: MIRROR }, skipCanary: true, ...extra });
+const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({
+  role,
+  id,
+  revision: REV,
+  source: { kind: 'mirror', url: MIRROR },
+  skipCanary: true,
+  ...extra,
+});
 
 // ---------- mirror control ----------
 
@@ -46,7 +67,11 @@ const mirrorReset = async (request: APIRequestContext) => expect((await request.
 const mirrorFault = async (request: APIRequestContext, model: string, file: string, mode: 'html' | 'truncate' | 'cut' | 'off') =>
   expect((await request.post(`${CONTROL}/__fault?model=${model}&file=${encodeURIComponent(file)}&mode=${mode}`)).ok()).toBe(true);
 const mirrorLog = async (request: APIRequestContext): Promise<{ method: string; path: string; range: string | null; status: number }[]> =>
-  ((await (await request.get(`${CONTROL}/__log`)).json()) as { requests: { method: string; path: string; range: string | null; status: number }[] }).requests;
+  (
+    (await (await request.get(`${CONTROL}/__log`)).json()) as {
+      requests: { method: string; path: string; range: string | null; status: number }[];
+    }
+  ).requests;
 
 // ---------- page helpers ----------
 
@@ -64,7 +89,8 @@ async function open(page: Page, errors?: string[]) {
 }
 
 /** Loads through the worker (the panel's comlink handle). */
-const hostLoad = (page: Page, s: ModelSpec): Promise<HostResult<LoadedModel>> => page.evaluate((s) => globalThis.__verityModels!.load(s), s);
+const hostLoad = (page: Page, s: ModelSpec): Promise<HostResult<LoadedModel>> =>
+  page.evaluate((s) => globalThis.__verityModels!.load(s), s);
 
 const projectDevice = () => (test.info().project.name === 'webgpu' ? 'webgpu' : 'wasm');
 
@@ -168,7 +194,11 @@ test('dev server: the Models page opens with no page error (the comlink Remote i
   test.setTimeout(120_000);
   // Issue 12 item 21: only Svelte's dev build tags reactive values, which called into the worker's comlink proxy.
   const port = PREVIEW_PORT + 2;
-  const dev = spawn(process.execPath, [join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), '--port', String(port), '--strictPort'], { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' });
+  const dev = spawn(
+    process.execPath,
+    [join(import.meta.dirname, '..', 'node_modules', 'vite', 'bin', 'vite.js'), '--port', String(port), '--strictPort'],
+    { cwd: join(import.meta.dirname, '..'), stdio: 'ignore' },
+  );
   try {
     await expect(async () => expect((await fetch(`http://localhost:${port}/`)).ok).toBe(true)).toPass({ timeout: 30_000 });
     const errors: string[] = [];
@@ -196,7 +226,12 @@ test('reranker: scores match the reference on this project’s device', async ({
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (r.ok) got.push(r.value);
   }
-  expect(maxDeviation(got, cases.map((c) => [1 / (1 + Math.exp(-c.logit))]))).toBeLessThanOrEqual(TOLERANCE);
+  expect(
+    maxDeviation(
+      got,
+      cases.map((c) => [1 / (1 + Math.exp(-c.logit))]),
+    ),
+  ).toBeLessThanOrEqual(TOLERANCE);
 });
 
 test('embedder: pooled embeddings match the reference on this project’s device', async ({ page }) => {
@@ -206,12 +241,21 @@ test('embedder: pooled embeddings match the reference on this project’s device
   if (!loaded.ok) return;
   expect(loaded.value.device).toBe(projectDevice());
   const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
-  const r = await page.evaluate(async (texts) => {
-    const e = await globalThis.__verityModels!.embed(texts);
-    return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
-  }, cases.map((c) => c.text));
+  const r = await page.evaluate(
+    async (texts) => {
+      const e = await globalThis.__verityModels!.embed(texts);
+      return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
+    },
+    cases.map((c) => c.text),
+  );
   expect(r.ok, JSON.stringify(r)).toBe(true);
-  if (r.ok) expect(maxDeviation(r.value, cases.map((c) => c.embedding))).toBeLessThanOrEqual(TOLERANCE);
+  if (r.ok)
+    expect(
+      maxDeviation(
+        r.value,
+        cases.map((c) => c.embedding),
+      ),
+    ).toBeLessThanOrEqual(TOLERANCE);
 });
 
 test('statements: the seq2seq model generates the reference text on this project’s device', async ({ page }) => {
@@ -221,7 +265,10 @@ test('statements: the seq2seq model generates the reference text on this project
   if (!loaded.ok) return;
   expect(loaded.value.device).toBe(projectDevice());
   const cases = expected<{ cases: { input: string; text: string }[] }>('tiny-t5').cases;
-  const r = await page.evaluate((items) => globalThis.__verityModels!.writeStatements(items), cases.map((c) => ({ question: '', answer: c.input })));
+  const r = await page.evaluate(
+    (items) => globalThis.__verityModels!.writeStatements(items),
+    cases.map((c) => ({ question: '', answer: c.input })),
+  );
   expect(r.ok, JSON.stringify(r)).toBe(true);
   // The reference decoded 8 tokens; the writer allows more, so its text starts with the reference text.
   if (r.ok) cases.forEach((c, i) => expect(r.value[i]!.startsWith(c.text), `${r.value[i]} vs ${c.text}`).toBe(true));
@@ -230,7 +277,12 @@ test('statements: the seq2seq model generates the reference text on this project
 test('after a reload the model loads from IndexedDB with zero requests to the mirror', async ({ page, request }) => {
   await open(page);
   const c = nliCases[1]!;
-  const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [nliRow(c)], tolerance: TOLERANCE };
+  const canary = {
+    kind: 'values' as const,
+    inputs: [{ premise: c.premise, hypothesis: c.hypothesis }],
+    expected: [nliRow(c)],
+    tolerance: TOLERANCE,
+  };
   const s = spec('nli', 'tiny-nli', { files: sizes('tiny-nli'), sha256: hashes('tiny-nli'), canary, skipCanary: false });
   const first = await hostLoad(page, s);
   expect(first.ok && first.value.canary?.passed, JSON.stringify(first)).toBe(true);
@@ -261,7 +313,8 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   await expect(page.getByTestId('nli-row')).toHaveCount(2, { timeout: 20_000 });
   // ONNX Runtime comes from the app itself: the asyncify build (one build for the WebGPU and WASM providers).
   expect(ort.length).toBeGreaterThan(0);
-  for (const u of ort) expect(u).toMatch(new RegExp(`^http://localhost:${PREVIEW_PORT}/assets/ort-wasm-simd-threaded\\.asyncify-[\\w-]+\\.(mjs|wasm)$`));
+  for (const u of ort)
+    expect(u).toMatch(new RegExp(`^http://localhost:${PREVIEW_PORT}/assets/ort-wasm-simd-threaded\\.asyncify-[\\w-]+\\.(mjs|wasm)$`));
   expect(ort.some((u) => u.endsWith('.wasm'))).toBe(true);
   test.info().annotations.push({ type: 'onnxruntime files', description: [...new Set(ort.map((u) => u.split('/').pop()))].join(', ') });
   await page.reload();
@@ -273,12 +326,21 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   expect(errors).toEqual([]);
 
   // The same route does catch the worker's requests: a hub model is blocked and explained.
-  const hub = await hostLoad(page, { role: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', revision: '4ce66096a56eb536b4b9e437f27ef42c24aeae51', source: { kind: 'hub' } });
+  const hub = await hostLoad(page, {
+    role: 'nli',
+    id: 'Xenova/nli-deberta-v3-xsmall',
+    revision: '4ce66096a56eb536b4b9e437f27ef42c24aeae51',
+    source: { kind: 'hub' },
+  });
   expect(hub.ok).toBe(false);
   if (hub.ok) return;
   expect(hub.error.code).toBe('network');
   expect(hub.error.message).toContain('https://huggingface.co/');
-  expect(blocked.some((u) => u.startsWith('https://huggingface.co/Xenova/nli-deberta-v3-xsmall/resolve/4ce66096a56eb536b4b9e437f27ef42c24aeae51/'))).toBe(true);
+  expect(
+    blocked.some((u) =>
+      u.startsWith('https://huggingface.co/Xenova/nli-deberta-v3-xsmall/resolve/4ce66096a56eb536b4b9e437f27ef42c24aeae51/'),
+    ),
+  ).toBe(true);
 });
 
 test('offline, a download failure names the host and the file and says what to do, with no storage advice', async ({ page }) => {
@@ -287,8 +349,13 @@ test('offline, a download failure names the host and the file and says what to d
   // The default NLI model from the hub (the default settings), through the "Models in use" table.
   await page.getByTestId('choice-download-nli').click();
   const note = page.getByTestId('choice-note-nli');
-  await expect(note).toContainText('The NLI model did not load: cannot download Xenova/nli-deberta-v3-xsmall from the hub https://huggingface.co/: could not download', { timeout: 30_000 });
-  await expect(note).toContainText(/could not download [\w./]+ from https:\/\/huggingface\.co\/Xenova\/nli-deberta-v3-xsmall\/resolve\/4ce66096a56eb536b4b9e437f27ef42c24aeae51\//);
+  await expect(note).toContainText(
+    'The NLI model did not load: cannot download Xenova/nli-deberta-v3-xsmall from the hub https://huggingface.co/: could not download',
+    { timeout: 30_000 },
+  );
+  await expect(note).toContainText(
+    /could not download [\w./]+ from https:\/\/huggingface\.co\/Xenova\/nli-deberta-v3-xsmall\/resolve\/4ce66096a56eb536b4b9e437f27ef42c24aeae51\//,
+  );
   await expect(note).toContainText('Check that this computer is online and can reach https://huggingface.co/');
   await expect(note).not.toContainText('private window');
   await expect(note).not.toContainText('storage');
@@ -307,7 +374,10 @@ test('HTML instead of a model file gives a clear error, is not cached, and is fe
   // A JSON file: the load fails in JSON.parse, and the message still names the file and the page.
   await mirrorFault(request, 'tiny-embedder', 'config.json', 'html');
   const cfg = await hostLoad(page, spec('embedder', 'tiny-embedder'));
-  expect(!cfg.ok && cfg.error).toMatchObject({ code: 'bad-response', message: expect.stringContaining(`received HTML instead of config.json from ${MIRROR}tiny-embedder/resolve/${REV}/config.json`) });
+  expect(!cfg.ok && cfg.error).toMatchObject({
+    code: 'bad-response',
+    message: expect.stringContaining(`received HTML instead of config.json from ${MIRROR}tiny-embedder/resolve/${REV}/config.json`),
+  });
 
   await mirrorReset(request);
   const fixed = await hostLoad(page, spec('nli', 'tiny-nli'));
@@ -328,7 +398,9 @@ test('a truncated file (short body, or a connection cut mid-file) gives a clear 
   expect(short.ok).toBe(false);
   if (!short.ok) {
     expect(short.error.code).toBe('bad-response');
-    expect(short.error.message).toContain(`${file} from ${MIRROR}tiny-reranker/resolve/${REV}/${file} has ${Math.floor(full * 0.4)} bytes but the registry lists ${full}`);
+    expect(short.error.message).toContain(
+      `${file} from ${MIRROR}tiny-reranker/resolve/${REV}/${file} has ${Math.floor(full * 0.4)} bytes but the registry lists ${full}`,
+    );
   }
   // Full Content-Length, then the connection closes.
   await mirrorFault(request, 'tiny-reranker', file, 'cut');
@@ -336,7 +408,9 @@ test('a truncated file (short body, or a connection cut mid-file) gives a clear 
   expect(cut.ok).toBe(false);
   if (!cut.ok) {
     expect(cut.error.code).toBe('bad-response');
-    expect(cut.error.message).toMatch(new RegExp(`${file} from .*tiny-reranker/resolve/${REV}/${file} is truncated: received \\d+ of ${full} bytes`));
+    expect(cut.error.message).toMatch(
+      new RegExp(`${file} from .*tiny-reranker/resolve/${REV}/${file} is truncated: received \\d+ of ${full} bytes`),
+    );
   }
   const listed = await page.evaluate(() => globalThis.__verityModels!.listCache());
   expect(listed.ok && listed.value.flatMap((m) => m.files.map((f) => f.file))).not.toContain(file);
@@ -357,11 +431,19 @@ test('a device that cannot run the model falls back to WASM and says why', async
   if (!r.ok) return;
   expect(r.value).toMatchObject({ device: 'wasm', dtype: 'fp32' });
   expect(r.value.fallbacks.join(' ')).toMatch(/webgpu\/fp16: .*fp16/);
-  const d = await page.evaluate((c) => globalThis.__verityModels!.nli([c]), { premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis });
-  expect(d.ok && maxDeviation([[d.value[0]!.entailment, d.value[0]!.neutral, d.value[0]!.contradiction]], [nliRow(nliCases[0]!)], 'wasm')).toBeLessThanOrEqual(TOLERANCE);
+  const d = await page.evaluate((c) => globalThis.__verityModels!.nli([c]), {
+    premise: nliCases[0]!.premise,
+    hypothesis: nliCases[0]!.hypothesis,
+  });
+  expect(
+    d.ok && maxDeviation([[d.value[0]!.entailment, d.value[0]!.neutral, d.value[0]!.contradiction]], [nliRow(nliCases[0]!)], 'wasm'),
+  ).toBeLessThanOrEqual(TOLERANCE);
 });
 
-test('a damaged cache entry (same size, one byte changed) is caught by its hash, deleted and downloaded again', async ({ page, request }) => {
+test('a damaged cache entry (same size, one byte changed) is caught by its hash, deleted and downloaded again', async ({
+  page,
+  request,
+}) => {
   await open(page);
   expect((await hostLoad(page, spec('nli', 'tiny-nli'))).ok).toBe(true);
   const url = `${MIRROR}tiny-nli/resolve/${REV}/onnx/model.onnx`;
@@ -430,11 +512,20 @@ test('an imported model folder loads with no network at all', async ({ page, req
   await page.getByTestId('load-button').click();
   await expect(page.getByTestId('loaded-device')).toHaveText(projectDevice(), { timeout: 30_000 });
   const cases = expected<{ cases: { text: string; embedding: number[] }[] }>('tiny-embedder').cases;
-  const r = await page.evaluate(async (texts) => {
-    const e = await globalThis.__verityModels!.embed(texts);
-    return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
-  }, cases.map((c) => c.text));
-  expect(r.ok && maxDeviation(r.value, cases.map((c) => c.embedding))).toBeLessThanOrEqual(TOLERANCE);
+  const r = await page.evaluate(
+    async (texts) => {
+      const e = await globalThis.__verityModels!.embed(texts);
+      return e.ok ? { ok: true as const, value: e.value.map((v) => Array.from(v)) } : e;
+    },
+    cases.map((c) => c.text),
+  );
+  expect(
+    r.ok &&
+      maxDeviation(
+        r.value,
+        cases.map((c) => c.embedding),
+      ),
+  ).toBeLessThanOrEqual(TOLERANCE);
   expect(blocked).toEqual([]);
   expect(await mirrorLog(request)).toEqual([]);
 
@@ -449,7 +540,12 @@ test('a tokenizer.json with a catastrophic pattern is refused, not left to hang 
   const dir = join(mkdtempSync(join(tmpdir(), 'verity-evil-')), 'evil-embedder');
   cpSync(join(MODELS, 'tiny-embedder'), dir, { recursive: true });
   const tok = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'));
-  tok.pre_tokenizer = { type: 'Sequence', pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(Boolean) };
+  tok.pre_tokenizer = {
+    type: 'Sequence',
+    pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(
+      Boolean,
+    ),
+  };
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tok));
   await open(page);
   await page.getByTestId('model-id').fill('my/evil-embedder');

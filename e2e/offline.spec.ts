@@ -18,7 +18,11 @@ test('works offline after the first visit', async ({ page, context }) => {
     { question: 'Who wrote Hamlet?', gold: ['William Shakespeare'], candidate: 'Shakespeare' },
     { question: 'Largest planet?', gold: ['Jupiter'], candidate: 'Jupiter' },
   ];
-  await page.getByTestId('file-input').setInputFiles({ name: 'offline.jsonl', mimeType: 'application/json', buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')) });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'offline.jsonl',
+    mimeType: 'application/json',
+    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
+  });
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText('2 / 2 rows');
   await expect(page.getByTestId('result-row')).toHaveCount(2);

@@ -11,15 +11,32 @@ const SCORE = /^(\d\.\d{3}|—)$/;
 
 /** What the CLI says about one example, as the page prints it. */
 function explain(question: string, golds: string[], candidate: string): Record<string, string> {
-  const out = execFileSync('node', ['bin/verity.mjs', 'explain', '--question', question, ...golds.flatMap((g) => ['--gold', g]), '--candidate', candidate, '--metrics', LEXICAL.join(','), '--json'], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'node',
+    [
+      'bin/verity.mjs',
+      'explain',
+      '--question',
+      question,
+      ...golds.flatMap((g) => ['--gold', g]),
+      '--candidate',
+      candidate,
+      '--metrics',
+      LEXICAL.join(','),
+      '--json',
+    ],
+    {
+      encoding: 'utf8',
+    },
+  );
   const rec = JSON.parse(out) as { metrics: Record<string, { score: number | null }> };
   return Object.fromEntries(LEXICAL.map((m) => [m, rec.metrics[m]!.score === null ? '—' : rec.metrics[m]!.score!.toFixed(3)]));
 }
 
 async function pageScores(page: Page): Promise<Record<string, string>> {
-  return Object.fromEntries(await Promise.all(LEXICAL.map(async (m) => [m, (await page.getByTestId(`pg-score-${m}`).textContent())!.trim()] as const)));
+  return Object.fromEntries(
+    await Promise.all(LEXICAL.map(async (m) => [m, (await page.getByTestId(`pg-score-${m}`).textContent())!.trim()] as const)),
+  );
 }
 
 test('each class example shows every embedded metric, with the numbers the CLI gives, and lands in its class', async ({ page }) => {
@@ -48,7 +65,9 @@ test('each class example shows every embedded metric, with the numbers the CLI g
   expect(Number(await page.getByTestId('pg-score-bleu').textContent())).toBeGreaterThan(0.3);
   await expect(page.getByTestId('pg-score-exact_match')).toHaveText('0.000');
   await expect(page.getByTestId('pg-statement-candidate')).toHaveText('The Eiffel Tower is not in Paris.');
-  expect(await pageScores(page)).toEqual(explain('Where is the Eiffel Tower?', ['The Eiffel Tower is in Paris'], 'The Eiffel Tower is not in Paris'));
+  expect(await pageScores(page)).toEqual(
+    explain('Where is the Eiffel Tower?', ['The Eiffel Tower is in Paris'], 'The Eiffel Tower is not in Paris'),
+  );
 
   await finish(page, 'playground.png', watch);
 });
@@ -107,7 +126,8 @@ test('model-based metrics: sized list, ask before downloading, then scored and r
   await page.keyboard.press('Enter');
 
   for (const m of MODEL) await expect(page.getByTestId(`pg-explanation-${m}`)).not.toBeEmpty({ timeout: 60_000 });
-  for (const m of ['cap', 'hierarchy', 'nli_lex', 'avert', 'taxonomy']) await expect(page.getByTestId(`pg-score-${m}`)).toHaveText(/^\d\.\d{3}$/);
+  for (const m of ['cap', 'hierarchy', 'nli_lex', 'avert', 'taxonomy'])
+    await expect(page.getByTestId(`pg-score-${m}`)).toHaveText(/^\d\.\d{3}$/);
   await expect(page.getByTestId('pg-load')).toHaveCount(0);
   await expect(page.getByTestId('pg-model-error')).toHaveCount(0);
 

@@ -14,8 +14,20 @@ const REV = 'e2e0000000000000000000000000000000000002';
 
 const rows = [
   { id: 'a', question: 'Where is the Eiffel Tower?', gold: ['Paris'], candidate: 'It is in Paris.', label: 'exact' },
-  { id: 'b', question: 'Who wrote Hamlet?', gold: ['William Shakespeare'], candidate: 'Shakespeare wrote it, in 1601.', label: 'overinclusive-valid' },
-  { id: 'c', question: 'What gas do plants release?', gold: ['oxygen'], candidate: 'Plants do not release oxygen.', label: 'contradictory' },
+  {
+    id: 'b',
+    question: 'Who wrote Hamlet?',
+    gold: ['William Shakespeare'],
+    candidate: 'Shakespeare wrote it, in 1601.',
+    label: 'overinclusive-valid',
+  },
+  {
+    id: 'c',
+    question: 'What gas do plants release?',
+    gold: ['oxygen'],
+    candidate: 'Plants do not release oxygen.',
+    label: 'contradictory',
+  },
   { id: 'd', question: 'How many legs does a spider have?', gold: ['eight', '8'], candidate: 'six', label: 'invalid' },
 ];
 const content = rows.map((r) => JSON.stringify(r)).join('\n');
@@ -53,13 +65,33 @@ test('CAP and the taxonomy run on the fixture NLI model and agree with the CLI',
   await expect(page.getByTestId('report').getByTestId('monotonicity-cap')).toBeVisible();
 
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const header = lines.shift() as { verity_run: { models: Record<string, { id: string; revision: string; device: string; dtype: string; canary: string }> } };
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const header = lines.shift() as {
+    verity_run: { models: Record<string, { id: string; revision: string; device: string; dtype: string; canary: string }> };
+  };
   expect(header.verity_run.models.nli).toEqual({ id: 'tiny-nli', revision: REV, device, dtype: 'fp32', canary: 'skipped' });
 
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-'));
   writeFileSync(join(dir, 'cap.jsonl'), content);
-  const cli = execFileSync('node', ['bin/verity.mjs', 'score', join(dir, 'cap.jsonl'), '--metrics', 'cap,taxonomy', '--nli-model', 'test/models/tiny-nli', '--skip-canary', '--mirror', 'http://127.0.0.1:9/'], { encoding: 'utf8' })
+  const cli = execFileSync(
+    'node',
+    [
+      'bin/verity.mjs',
+      'score',
+      join(dir, 'cap.jsonl'),
+      '--metrics',
+      'cap,taxonomy',
+      '--nli-model',
+      'test/models/tiny-nli',
+      '--skip-canary',
+      '--mirror',
+      'http://127.0.0.1:9/',
+    ],
+    { encoding: 'utf8' },
+  )
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { metrics: Record<string, { score: number; class?: string }> });
@@ -76,12 +108,22 @@ test('a killed model worker mid-run: new workers, WASM, the run resumes with no 
   test.setTimeout(180_000);
   await page.addInitScript(
     ([mirror, rev]) => {
-      localStorage.setItem('verity.model-settings', JSON.stringify({ source: { kind: 'mirror', url: mirror }, choices: { nli: { id: 'tiny-nli', revision: rev } }, skipCanary: true }));
+      localStorage.setItem(
+        'verity.model-settings',
+        JSON.stringify({ source: { kind: 'mirror', url: mirror }, choices: { nli: { id: 'tiny-nli', revision: rev } }, skipCanary: true }),
+      );
     },
     [MIRROR, REV],
   );
   const n = 1200;
-  const big = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `m${i}`, question: `What is item number ${i} called?`, gold: [`name ${i}`], candidate: i % 2 ? `It is called name ${i}.` : `Something ${i} else entirely` })).join('\n');
+  const big = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `m${i}`,
+      question: `What is item number ${i} called?`,
+      gold: [`name ${i}`],
+      candidate: i % 2 ? `It is called name ${i}.` : `Something ${i} else entirely`,
+    }),
+  ).join('\n');
   await page.goto('/#/score');
   await page.getByTestId('file-input').setInputFiles({ name: 'many.jsonl', mimeType: 'application/json', buffer: Buffer.from(big) });
   for (const m of ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']) await page.getByTestId(`metric-${m}`).uncheck();
@@ -95,7 +137,9 @@ test('a killed model worker mid-run: new workers, WASM, the run resumes with no 
   await expect(page.getByTestId('run-progress')).toContainText('1,200 / 1,200 rows', { timeout: 150_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n');
   const header = JSON.parse(lines.shift()!) as { verity_run: { models: Record<string, { device: string }> } };
   expect(header.verity_run.models.nli!.device).toBe('wasm');
   const recs = lines.map((l) => JSON.parse(l) as { id: string; metrics: { cap: { score: number | null } } });

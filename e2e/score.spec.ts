@@ -6,10 +6,22 @@ import Papa from 'papaparse';
 import { expect, test, type Page } from '@playwright/test';
 
 const sample = [
-  { id: 'a', question: 'What gas do plants release during photosynthesis?', gold: ['oxygen'], candidate: 'Plants release oxygen.', label: true },
+  {
+    id: 'a',
+    question: 'What gas do plants release during photosynthesis?',
+    gold: ['oxygen'],
+    candidate: 'Plants release oxygen.',
+    label: true,
+  },
   { id: 'b', question: 'Who wrote Hamlet?', gold: ['William Shakespeare'], candidate: 'Christopher Marlowe', label: false },
   { id: 'c', question: 'How many legs does a spider have?', gold: ['8'], candidate: 'eight', label: true },
-  { id: 'd', question: 'What is the capital of Australia?', gold: ['Canberra'], candidate: '=HYPERLINK("http://x","Sydney")', label: false },
+  {
+    id: 'd',
+    question: 'What is the capital of Australia?',
+    gold: ['Canberra'],
+    candidate: '=HYPERLINK("http://x","Sydney")',
+    label: false,
+  },
   { id: 'e', question: 'Which planet is the largest?', gold: ['Jupiter', 'planet Jupiter'], candidate: 'Jupiter', label: true },
 ]
   .map((r) => JSON.stringify(r))
@@ -32,14 +44,21 @@ function cliRecords(content: string): Record<string, unknown>[] {
   const file = join(dir, 'sample.jsonl');
   writeFileSync(file, content);
   const out = execFileSync('node', ['bin/verity.mjs', 'score', file], { encoding: 'utf8' });
-  return out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 async function upload(page: Page, name: string, content: string | Buffer) {
-  await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
 }
 
-test('scores an uploaded file with the embedded default; table, detail, report and exports match the CLI, and nothing leaves localhost', async ({ page }) => {
+test('scores an uploaded file with the embedded default; table, detail, report and exports match the CLI, and nothing leaves localhost', async ({
+  page,
+}) => {
   const outside = await blockOutside(page);
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -106,7 +125,10 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   const expected = cliRecords(sample);
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
   expect(jsonl.suggestedFilename()).toBe('sample.verity.jsonl');
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const header = lines.shift() as { verity_run: { verity: string; metrics: { name: string }[]; file: string } };
   expect(header.verity_run.file).toBe('sample.jsonl');
   expect(header.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
@@ -129,7 +151,10 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   });
 
   const [rep] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
-  const repJson = JSON.parse(readFileSync((await rep.path())!, 'utf8')) as { run: { file: string }; report: { rows: number; labelKind: string } };
+  const repJson = JSON.parse(readFileSync((await rep.path())!, 'utf8')) as {
+    run: { file: string };
+    report: { rows: number; labelKind: string };
+  };
   expect(repJson.run.file).toBe('sample.jsonl');
   expect(repJson.report).toMatchObject({ rows: 5, labelKind: 'binary' });
 
@@ -152,12 +177,18 @@ test('bad rows are listed with their row numbers before the run, and the good ro
     JSON.stringify({ question: 'q4', gold: ['d'], candidate: 'd' }),
   ].join('\n');
   // Row 5 was saved as Latin-1: "café" with é as the single byte 0xE9.
-  const latin1 = Buffer.concat([Buffer.from(`${content}\n{"question": "q5", "gold": ["caf`), Buffer.from([0xe9]), Buffer.from('"], "candidate": "x"}\n')]);
+  const latin1 = Buffer.concat([
+    Buffer.from(`${content}\n{"question": "q5", "gold": ["caf`),
+    Buffer.from([0xe9]),
+    Buffer.from('"], "candidate": "x"}\n'),
+  ]);
   await upload(page, 'bad.jsonl', latin1);
   const issues = page.getByTestId('file-issues');
   await expect(issues).toContainText('row 2');
   await expect(issues).toContainText('line 3');
-  await expect(issues).toContainText(`row 5 (line 5) is not valid UTF-8 (byte 0xe9 at offset ${Buffer.byteLength(content) + 1 + Buffer.byteLength('{"question": "q5", "gold": ["caf')})`);
+  await expect(issues).toContainText(
+    `row 5 (line 5) is not valid UTF-8 (byte 0xe9 at offset ${Buffer.byteLength(content) + 1 + Buffer.byteLength('{"question": "q5", "gold": ["caf')})`,
+  );
   await expect(page.getByTestId('mapped-summary')).toContainText('2 rows ready');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('result-row')).toHaveCount(2);
@@ -174,21 +205,32 @@ test('a missing column is explained, and choosing it in the mapping fixes it', a
   await expect(page.getByTestId('score-error')).toHaveCount(0);
 });
 
-test('core errors and mapping notes are worded for the page: no CLI flag, the layout chosen and why, a gold separator offered', async ({ page }) => {
+test('core errors and mapping notes are worded for the page: no CLI flag, the layout chosen and why, a gold separator offered', async ({
+  page,
+}) => {
   await page.goto('/#/score');
   // A missing column points at the Columns form, never at --map.
   await upload(page, 'odd.csv', 'q,truth,said\nWho wrote Hamlet?,Shakespeare,Shakespeare\n');
   await expect(page.getByTestId('score-error')).toContainText('column mapping');
   await expect(page.getByTestId('score-error')).not.toContainText('--map');
   // A ragas file: `answer` is the candidate and `ground_truth` the gold, and the page says which layout it read.
-  const ragas = ['question,answer,ground_truth,contexts', 'Who wrote Hamlet?,Shakespeare wrote it,William Shakespeare,"[""Hamlet is a play""]"'].join('\n');
+  const ragas = [
+    'question,answer,ground_truth,contexts',
+    'Who wrote Hamlet?,Shakespeare wrote it,William Shakespeare,"[""Hamlet is a play""]"',
+  ].join('\n');
   await upload(page, 'ragas.csv', ragas);
   await expect(page.getByTestId('map-candidate')).toHaveValue('answer');
   await expect(page.getByTestId('map-gold')).toHaveValue('ground_truth');
   await expect(page.getByTestId('mapping-notes').locator('[data-code="layout"]')).toContainText(/ragas/i);
   await expect(page.getByTestId('mapping-notes')).not.toContainText('--');
   // Golds joined by " | " in most cells: the note offers the separator, and taking it splits the golds.
-  const joined = ['question,gold,candidate', 'Largest planet?,Jupiter | planet Jupiter,Jupiter', 'Red planet?,Mars | the red planet,Mars', 'Hamlet author?,Shakespeare | William Shakespeare,Marlowe', 'Spider legs?,8 | eight,eight'].join('\n');
+  const joined = [
+    'question,gold,candidate',
+    'Largest planet?,Jupiter | planet Jupiter,Jupiter',
+    'Red planet?,Mars | the red planet,Mars',
+    'Hamlet author?,Shakespeare | William Shakespeare,Marlowe',
+    'Spider legs?,8 | eight,eight',
+  ].join('\n');
   await upload(page, 'joined.csv', joined);
   await expect(page.getByTestId('mapping-notes').locator('[data-code="gold-separator"]')).toBeVisible();
   await page.getByTestId('use-gold-sep').click();
@@ -199,7 +241,15 @@ test('core errors and mapping notes are worded for the page: no CLI flag, the la
 /** Rows long enough to interrupt mid-run, small enough for CI. */
 function bigFile(n: number): string {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(JSON.stringify({ id: `r${i}`, question: `Question number ${i} about a topic?`, gold: [`answer ${i % 97}`, `alias ${i % 13}`], candidate: i % 3 ? `the answer ${i % 97} is right` : `something else ${i}` }));
+  for (let i = 0; i < n; i++)
+    out.push(
+      JSON.stringify({
+        id: `r${i}`,
+        question: `Question number ${i} about a topic?`,
+        gold: [`answer ${i % 97}`, `alias ${i % 13}`],
+        candidate: i % 3 ? `the answer ${i % 97} is right` : `something else ${i}`,
+      }),
+    );
   return out.join('\n');
 }
 
@@ -222,7 +272,10 @@ test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses n
   await expect(page.getByTestId('run-progress')).toContainText('100,000 / 100,000 rows', { timeout: 150_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   expect(lines).toHaveLength(n);
   const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id);
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
@@ -240,7 +293,10 @@ test('a killed scoring worker is replaced and the run resumes without losing or 
   await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 120_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id);
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
@@ -258,27 +314,56 @@ function guardErrors(page: Page): () => Promise<string[]> {
       .evaluate(() => {
         const g = globalThis as { __errors?: string[] };
         g.__errors = [];
-        addEventListener('unhandledrejection', (e) => g.__errors!.push(`unhandled rejection: ${String((e as PromiseRejectionEvent).reason)}`));
+        addEventListener('unhandledrejection', (e) =>
+          g.__errors!.push(`unhandled rejection: ${String((e as PromiseRejectionEvent).reason)}`),
+        );
         addEventListener('error', (e) => g.__errors!.push(`error: ${(e as ErrorEvent).message}`));
       })
       .catch(() => {});
   });
   return async () => {
-    for (const w of workers) errors.push(...((await w.evaluate(() => (globalThis as { __errors?: string[] }).__errors ?? []).catch(() => [])) as string[]));
+    for (const w of workers)
+      errors.push(...((await w.evaluate(() => (globalThis as { __errors?: string[] }).__errors ?? []).catch(() => [])) as string[]));
     return errors;
   };
 }
 
 /** Rows with varied words and lengths (seeded), so scores take many different values. */
 function variedFile(n: number): string {
-  const words = ['the', 'river', 'Paris', 'king', 'of', 'France', '1905', 'blue', 'whale', 'is', 'largest', 'mammal', 'a', 'in', 'nineteen', 'Einstein', 'year', 'capital', 'city', 'not'];
+  const words = [
+    'the',
+    'river',
+    'Paris',
+    'king',
+    'of',
+    'France',
+    '1905',
+    'blue',
+    'whale',
+    'is',
+    'largest',
+    'mammal',
+    'a',
+    'in',
+    'nineteen',
+    'Einstein',
+    'year',
+    'capital',
+    'city',
+    'not',
+  ];
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const phrase = (max: number) => Array.from({ length: 1 + Math.floor(rnd() * max) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
-  return Array.from({ length: n }, (_, i) => JSON.stringify({ id: `v${i}`, question: `${phrase(8)}?`, gold: [phrase(3), phrase(4)], candidate: phrase(12) })).join('\n');
+  const phrase = (max: number) =>
+    Array.from({ length: 1 + Math.floor(rnd() * max) }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+  return Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `v${i}`, question: `${phrase(8)}?`, gold: [phrase(3), phrase(4)], candidate: phrase(12) }),
+  ).join('\n');
 }
 
-test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every embedded metric byte-identical to the CLI', async ({ page }) => {
+test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every embedded metric byte-identical to the CLI', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const errorsSeen = guardErrors(page);
   const n = 3000;
@@ -293,10 +378,17 @@ test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every 
   await page.getByTestId('result-row').first().click();
   await expect(page.getByTestId('row-detail')).toBeVisible();
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const app = readFileSync((await jsonl.path())!, 'utf8').split('\n').slice(1).join('\n');
+  const app = readFileSync((await jsonl.path())!, 'utf8')
+    .split('\n')
+    .slice(1)
+    .join('\n');
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-'));
   writeFileSync(join(dir, 'wide.jsonl'), content);
-  const cli = execFileSync('node', ['bin/verity.mjs', 'score', join(dir, 'wide.jsonl'), '--metrics', 'exact_match,token_f1,lexical_match,bleu,rouge_l,meteor,pedants'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const cli = execFileSync(
+    'node',
+    ['bin/verity.mjs', 'score', join(dir, 'wide.jsonl'), '--metrics', 'exact_match,token_f1,lexical_match,bleu,rouge_l,meteor,pedants'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
   const [a, c] = [app.trim().split('\n'), cli.trim().split('\n')];
   expect(a).toHaveLength(n);
   // Where the first differing line differs, and how many lines differ (a compact failure message).
@@ -304,7 +396,11 @@ test('a JSONL over 64 KiB: no page or worker error in the whole flow, and every 
   const at = differing[0];
   const from = at === undefined ? 0 : [...a[at]!].findIndex((ch, k) => ch !== c[at]![k]);
   const errors = await errorsSeen();
-  expect({ errors, differing: differing.length, first: at === undefined ? null : { row: at, app: a[at]!.slice(from - 60, from + 40), cli: c[at]!.slice(from - 60, from + 40) } }).toEqual({ errors: [], differing: 0, first: null });
+  expect({
+    errors,
+    differing: differing.length,
+    first: at === undefined ? null : { row: at, app: a[at]!.slice(from - 60, from + 40), cli: c[at]!.slice(from - 60, from + 40) },
+  }).toEqual({ errors: [], differing: 0, first: null });
 });
 
 test('a mapping change after a run clears its results, report and exports; the new mapping scores afresh', async ({ page }) => {
@@ -324,8 +420,12 @@ test('a mapping change after a run clears its results, report and exports; the n
   await expect(page.getByTestId('run-progress')).toContainText('done');
   await expect(page.getByTestId('result-row').first()).toContainText('What gas do plants release');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
-  expect((JSON.parse(lines[0]!) as { verity_run: { mapping: { map: { candidate: string } }; rows: { scored: number } } }).verity_run).toMatchObject({ mapping: { map: { candidate: 'question' } }, rows: { scored: 5 } });
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n');
+  expect(
+    (JSON.parse(lines[0]!) as { verity_run: { mapping: { map: { candidate: string } }; rows: { scored: number } } }).verity_run,
+  ).toMatchObject({ mapping: { map: { candidate: 'question' } }, rows: { scored: 5 } });
   expect((JSON.parse(lines[1]!) as { candidate: string }).candidate).toBe('What gas do plants release during photosynthesis?');
 });
 
@@ -351,7 +451,11 @@ test('Cancel offers Continue; Score asks before discarding the rows scored; cont
   await expect(page.getByTestId('run-progress')).toContainText('done');
   await expect(page.getByTestId('continue')).toHaveCount(0);
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const ids = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+  const ids = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => (JSON.parse(l) as { id: string }).id);
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
 
@@ -384,7 +488,9 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
   const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n');
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n');
   expect((JSON.parse(lines[0]!) as { verity_run: { file: string } }).verity_run.file).toBe('tab-a.jsonl');
   expect(lines.slice(1).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
   // Delete one, then all: nothing of either file stays in storage.
@@ -407,7 +513,9 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   expect(keys).toBe(0);
 });
 
-test('A-VERT on a file without wrong answers is said to be unscorable before the run, and no download is offered for it', async ({ page }) => {
+test('A-VERT on a file without wrong answers is said to be unscorable before the run, and no download is offered for it', async ({
+  page,
+}) => {
   await page.goto('/#/score');
   await upload(page, 'sample.jsonl', sample);
   await page.getByTestId('metric-avert').check();
@@ -421,10 +529,14 @@ test('A-VERT on a file without wrong answers is said to be unscorable before the
   expect(head.verity_run.metrics.map((m) => m.name)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants']);
 });
 
-test('a worker that keeps dying on the same rows is recovered three times, then stopped with a message naming the rows', async ({ page }) => {
+test('a worker that keeps dying on the same rows is recovered three times, then stopped with a message naming the rows', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const long = (i: number) => Array.from({ length: 120 }, (_, k) => `word${(i * 7 + k * 13) % 500}`).join(' ');
-  const content = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ id: `l${i}`, question: `q${i}?`, gold: [long(i)], candidate: long(i + 1) })).join('\n');
+  const content = Array.from({ length: 4000 }, (_, i) =>
+    JSON.stringify({ id: `l${i}`, question: `q${i}?`, gold: [long(i)], candidate: long(i + 1) }),
+  ).join('\n');
   await page.goto('/#/score');
   await upload(page, 'long.jsonl', content);
   await page.getByTestId('metric-meteor').check();
@@ -437,7 +549,10 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
     await expect(notes).toHaveCount(k, { timeout: 30_000 });
     await kill();
   }
-  await expect(page.getByTestId('score-error')).toContainText('stopped answering 4 times while scoring rows 1–2,000 of 4,000; the run is stopped there', { timeout: 30_000 });
+  await expect(page.getByTestId('score-error')).toContainText(
+    'stopped answering 4 times while scoring rows 1–2,000 of 4,000; the run is stopped there',
+    { timeout: 30_000 },
+  );
   await expect(page.getByTestId('cancel')).toHaveCount(0);
   await expect(page.getByTestId('run')).toBeEnabled();
 });

@@ -75,16 +75,21 @@ function main() {
   }
   console.log(`Rule statement writer on ${cases.length} hand-written items (${FIXTURE})\n`);
   console.log('type       n     EM     BLEU (nltk sentence BLEU, method1, mean)');
-  for (const [k, v] of Object.entries(summary)) console.log(`${k.padEnd(9)} ${String(v.n).padStart(3)}  ${v.em.toFixed(3)}  ${v.bleu.toFixed(4)}`);
+  for (const [k, v] of Object.entries(summary))
+    console.log(`${k.padEnd(9)} ${String(v.n).padStart(3)}  ${v.em.toFixed(3)}  ${v.bleu.toFixed(4)}`);
   const fails = rows.filter((r) => !r.em).sort((x, y) => x.bleu - y.bleu);
   console.log(`\n${fails.length} not exact; the ${Math.min(nFail, fails.length)} lowest BLEU:`);
   const shown = fails.length > 0 ? fails.slice(0, nFail) : [];
   if (fails.length === 0) {
     const low = [...rows].sort((x, y) => x.bleu - y.bleu).slice(0, 3);
-    console.log(`(none; the lowest BLEU items are exact but shorter than 4 tokens, which BLEU-4 scores below 1: ${low.map((r) => `"${r.output}" ${r.bleu.toFixed(3)}`).join(', ')})`);
+    console.log(
+      `(none; the lowest BLEU items are exact but shorter than 4 tokens, which BLEU-4 scores below 1: ${low.map((r) => `"${r.output}" ${r.bleu.toFixed(3)}`).join(', ')})`,
+    );
   }
   for (const r of shown) {
-    console.log(`- [${r.type}] Q: ${r.question}\n  A: ${r.answer}\n  expected: ${r.statement}\n  got:      ${r.output}   (BLEU ${r.bleu.toFixed(3)})`);
+    console.log(
+      `- [${r.type}] Q: ${r.question}\n  A: ${r.answer}\n  expected: ${r.statement}\n  got:      ${r.output}   (BLEU ${r.bleu.toFixed(3)})`,
+    );
   }
   const reps = 5;
   const t0 = performance.now();

@@ -79,9 +79,21 @@ interface Generated {
 const T: Label = { kind: 'binary', correct: true };
 const F: Label = { kind: 'binary', correct: false };
 const LABELS: [unknown, Label | undefined][] = [
-  ['yes', T], ['No', F], ['1', T], ['0', F], [true, T], [false, F], [1, T], [0, F], ['correct', T], ['Incorrect', F],
-  ['partial', { kind: 'taxonomy', cls: 'partial' }], ['Overinclusive_Valid', { kind: 'taxonomy', cls: 'overinclusive-valid' }],
-  ['', undefined], [null, undefined], [' NaN ', undefined],
+  ['yes', T],
+  ['No', F],
+  ['1', T],
+  ['0', F],
+  [true, T],
+  [false, F],
+  [1, T],
+  [0, F],
+  ['correct', T],
+  ['Incorrect', F],
+  ['partial', { kind: 'taxonomy', cls: 'partial' }],
+  ['Overinclusive_Valid', { kind: 'taxonomy', cls: 'overinclusive-valid' }],
+  ['', undefined],
+  [null, undefined],
+  [' NaN ', undefined],
 ];
 /** Kept as rows, without a label (and a warning). */
 const BAD_LABELS: unknown[] = ['maybe', 2, '✓', [1], { correct: true }, '1.0'];
@@ -91,10 +103,16 @@ const JUNK_ELEMENTS = ['42', '"text"', 'null', '[1]', '{"id": "junk", "gold": }'
 /** The value a UTF-8 file holds for a string (lone surrogates → U+FFFD; a leading BOM stays). */
 const utf8 = (s: string): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(new TextEncoder().encode(s));
 /** mapRows' text form of a non-string value. */
-const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
 
 function generate(i: number, rnd: () => number): Generated {
-  const text = (pieces = 10) => (rnd() < 0.0005 ? adversarialString(rnd, 8).repeat(2_000 + Math.floor(rnd() * 8_000)).slice(0, 200_000) : adversarialString(rnd, pieces));
+  const text = (pieces = 10) =>
+    rnd() < 0.0005
+      ? adversarialString(rnd, 8)
+          .repeat(2_000 + Math.floor(rnd() * 8_000))
+          .slice(0, 200_000)
+      : adversarialString(rnd, pieces);
   const goldText = () => adversarialString(rnd, 6).trim() || 'gold';
   const id = `r${i}:${rnd() < 0.5 ? adversarialString(rnd, 3) : ''}`;
   const question = text();
@@ -143,7 +161,14 @@ function generate(i: number, rnd: () => number): Generated {
   const { candidate: _, ...rest } = json;
   return {
     json: deep !== undefined ? `${JSON.stringify(rest).slice(0, -1)},"candidate":${deep}}` : json,
-    table: { id, question: json.question, gold: golds, candidate: typeof candidate === 'object' ? JSON.stringify(candidate) : candidate, label: tableLabel, metrics: {} },
+    table: {
+      id,
+      question: json.question,
+      gold: golds,
+      candidate: typeof candidate === 'object' ? JSON.stringify(candidate) : candidate,
+      label: tableLabel,
+      metrics: {},
+    },
     expectJson: skipJson ? null : expected((s) => s),
     // JSON text in the gold cell keeps lone surrogates as escapes; the other cells are plain UTF-8.
     expectTable: skipTable ? null : expected(utf8),
@@ -155,17 +180,20 @@ type Item = { record: Generated; index: number } | { junk: number };
 /** The file of one format, and what reading it must give. */
 function write(format: Format, items: readonly Item[], tail: Generated, rnd: () => number): { text: string; junk: number } {
   let junk = 0;
-  const jsonText = (g: Generated, pretty: boolean) => (typeof g.json === 'string' ? g.json : JSON.stringify(g.json, null, pretty ? 2 : undefined));
+  const jsonText = (g: Generated, pretty: boolean) =>
+    typeof g.json === 'string' ? g.json : JSON.stringify(g.json, null, pretty ? 2 : undefined);
   if (format === 'jsonl') {
     const lines = items.map((it) => {
-      if ('junk' in it) return junk++, JUNK_JSONL[it.junk % JUNK_JSONL.length]!;
+      if ('junk' in it) return (junk++, JUNK_JSONL[it.junk % JUNK_JSONL.length]!);
       return `${jsonText(it.record, false)}${rnd() < 0.05 ? '\n  ' : ''}`;
     });
     const last = jsonText(tail, false);
     return { text: `${lines.join(rnd() < 0.5 ? '\r\n' : '\n')}\n${last.slice(0, last.length >> 1)}`, junk };
   }
   if (format === 'json') {
-    const els = items.map((it) => ('junk' in it ? (junk++, JUNK_ELEMENTS[it.junk % JUNK_ELEMENTS.length]!) : jsonText(it.record, rnd() < 0.1)));
+    const els = items.map((it) =>
+      'junk' in it ? (junk++, JUNK_ELEMENTS[it.junk % JUNK_ELEMENTS.length]!) : jsonText(it.record, rnd() < 0.1),
+    );
     const last = jsonText(tail, false);
     return { text: `[\n${els.join(',\n')},\n${last.slice(0, last.length >> 1)}`, junk };
   }
@@ -173,7 +201,9 @@ function write(format: Format, items: readonly Item[], tail: Generated, rnd: () 
   const other = format === 'csv' ? '\t' : ',';
   const row = format === 'csv' ? toCsv : toTsv;
   const junkLines = [`junk${d}x`, `junk${d}q${d}["g"]${d}c${d}${d}extra`, ['junk', 'q', '["g"]', 'c', ''].join(other)];
-  const body = items.map((it) => ('junk' in it ? (junk++, `${junkLines[it.junk % junkLines.length]!}\n`) : row([it.record.table], [], false)));
+  const body = items.map((it) =>
+    'junk' in it ? (junk++, `${junkLines[it.junk % junkLines.length]!}\n`) : row([it.record.table], [], false),
+  );
   // Cut inside the quoted gold cell: an unterminated quote.
   const last = row([{ ...tail.table, gold: ['tail'] }], [], false);
   const cut = last.slice(0, last.indexOf('tail'));
@@ -205,7 +235,19 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
 
   for (const format of ['jsonl', 'json', 'csv', 'tsv'] as const) {
     const t0 = performance.now();
-    const r: FormatReport = { format, bytes: 0, rows: 0, errors: 0, warnings: 0, crashes: 0, outOfRange: 0, badDecisions: 0, mismatches: 0, seconds: 0, examples: [] };
+    const r: FormatReport = {
+      format,
+      bytes: 0,
+      rows: 0,
+      errors: 0,
+      warnings: 0,
+      crashes: 0,
+      outOfRange: 0,
+      badDecisions: 0,
+      mismatches: 0,
+      seconds: 0,
+      examples: [],
+    };
     const note = (what: string) => r.examples.length < 5 && r.examples.push(what.length > 300 ? `${what.slice(0, 300)}…` : what);
     const { text, junk } = write(format, items, tail, mulberry32(seed + 1));
     const bytes = new TextEncoder().encode(text);
@@ -239,7 +281,13 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
     for (const row of rows) {
       const x = expect.get(row.id);
       indexOf.push(x?.index ?? -1);
-      const got = JSON.stringify({ id: row.id, question: row.question, golds: row.golds, candidate: row.candidate, ...(row.label ? { label: row.label } : {}) });
+      const got = JSON.stringify({
+        id: row.id,
+        question: row.question,
+        golds: row.golds,
+        candidate: row.candidate,
+        ...(row.label ? { label: row.label } : {}),
+      });
       if (!x || got !== JSON.stringify(x.e)) {
         r.mismatches++;
         note(`row ${row.row}: read ${got}, expected ${x ? JSON.stringify(x.e) : 'no such row'}`);
@@ -318,7 +366,20 @@ function main(argv: string[]): Promise<void> {
   console.log(`verity fuzz: ${rows} rows per format, seed ${seed}, metrics ${METRICS.join(', ')}`);
   return runFuzz({ rows, seed, log: (l) => console.log(`  ${l}`) }).then((r) => {
     const cols = ['format', 'MB', 'rows read', 'errors', 'warnings', 'crashes', 'out of range', 'bad decisions', 'mismatches', 'seconds'];
-    const lines = r.formats.map((f) => [f.format, (f.bytes / 1e6).toFixed(1), f.rows, f.errors, f.warnings, f.crashes, f.outOfRange, f.badDecisions, f.mismatches, f.seconds.toFixed(1)].map(String));
+    const lines = r.formats.map((f) =>
+      [
+        f.format,
+        (f.bytes / 1e6).toFixed(1),
+        f.rows,
+        f.errors,
+        f.warnings,
+        f.crashes,
+        f.outOfRange,
+        f.badDecisions,
+        f.mismatches,
+        f.seconds.toFixed(1),
+      ].map(String),
+    );
     const width = cols.map((c, k) => Math.max(c.length, ...lines.map((l) => l[k]!.length)));
     for (const l of [cols, ...lines]) console.log(l.map((x, k) => x.padStart(width[k]!)).join('  '));
     for (const f of r.formats) for (const ex of f.examples) console.log(`${f.format}: ${ex}`);

@@ -88,7 +88,11 @@ function fit(rows: Prepared[], l2: number): Fitted {
       values: [...r.dense.map((v, j) => (v - mean[j]!) / std[j]!), ...sp.val],
     };
   };
-  const lr = trainLogistic(rows.map(featurize), rows.map((r) => r.item.correct), { l2, dimension: d + vocab.length, maxIter: 1000 });
+  const lr = trainLogistic(
+    rows.map(featurize),
+    rows.map((r) => r.item.correct),
+    { l2, dimension: d + vocab.length, maxIter: 1000 },
+  );
   const model: PedantsModel = {
     version: 1,
     dense: { names: [...DENSE_FEATURES], mean, std, weights: lr.weights.slice(0, d) },
@@ -112,7 +116,10 @@ function fit(rows: Prepared[], l2: number): Fitted {
 }
 
 function groupedFolds(rows: Prepared[], k: number, seed: number): number[] {
-  const qids = shuffled([...new Set(rows.map((r) => r.item.qid))].sort((a, b) => a - b), seed);
+  const qids = shuffled(
+    [...new Set(rows.map((r) => r.item.qid))].sort((a, b) => a - b),
+    seed,
+  );
   const fold = new Map(qids.map((q, i) => [q, i % k] as const));
   return rows.map((r) => fold.get(r.item.qid)!);
 }
@@ -122,7 +129,10 @@ function outOfFold(rows: Prepared[], l2: number): number[] {
   const folds = groupedFolds(rows, FOLDS, SEED + 1);
   const oof = new Array<number>(rows.length).fill(0);
   for (let f = 0; f < FOLDS; f++) {
-    const { predict } = fit(rows.filter((_, i) => folds[i] !== f), l2);
+    const { predict } = fit(
+      rows.filter((_, i) => folds[i] !== f),
+      l2,
+    );
     rows.forEach((r, i) => {
       if (folds[i] === f) oof[i] = predict(r);
     });
@@ -134,7 +144,13 @@ const r4 = (x: number | null | undefined) => (x === null || x === undefined ? nu
 
 function agreement(decisions: boolean[], scores: number[], labels: boolean[]) {
   const rep = binaryReport(scores, decisions, labels, { resamples: 0 });
-  return { n: labels.length, accuracy: r4(rep.metrics.accuracy.value), mcc: r4(rep.metrics.mcc.value), f1: r4(rep.metrics.f1.value), auc: r4(rep.metrics.auc.value) };
+  return {
+    n: labels.length,
+    accuracy: r4(rep.metrics.accuracy.value),
+    mcc: r4(rep.metrics.mcc.value),
+    f1: r4(rep.metrics.f1.value),
+    auc: r4(rep.metrics.auc.value),
+  };
 }
 
 function roundDeep(v: unknown): unknown {
@@ -151,11 +167,16 @@ function main(): void {
     const a = analyze(item);
     return { item, dense: a.dense, tokens: a.textTokens };
   });
-  const qids = shuffled([...new Set(items.map((i) => i.qid))].sort((a, b) => a - b), SEED);
+  const qids = shuffled(
+    [...new Set(items.map((i) => i.qid))].sort((a, b) => a - b),
+    SEED,
+  );
   const heldQ = new Set(qids.slice(0, Math.round(qids.length * HELD_OUT)));
   const train = prepared.filter((r) => !heldQ.has(r.item.qid));
   const test = prepared.filter((r) => heldQ.has(r.item.qid));
-  console.error(`rows: ${prepared.length} (train ${train.length} / held-out ${test.length}); questions: ${qids.length} (held-out ${heldQ.size})`);
+  console.error(
+    `rows: ${prepared.length} (train ${train.length} / held-out ${test.length}); questions: ${qids.length} (held-out ${heldQ.size})`,
+  );
 
   // Choose L2 and the threshold by grouped CV on the training questions only.
   const labels = train.map((r) => r.item.correct);
@@ -175,29 +196,60 @@ function main(): void {
   const baselines = { exact_match: createExactMatch(), token_f1: createTokenF1(), lexical_match: createLexicalMatch() };
   const evaluate = (rows: Prepared[], scoreOf: (r: Prepared) => number) => {
     const scores = rows.map(scoreOf);
-    const out: Record<string, unknown> = { pedants: agreement(scores.map((s) => s >= model.threshold), scores, rows.map((r) => r.item.correct)) };
+    const out: Record<string, unknown> = {
+      pedants: agreement(
+        scores.map((s) => s >= model.threshold),
+        scores,
+        rows.map((r) => r.item.correct),
+      ),
+    };
     for (const [name, m] of Object.entries(baselines)) {
       const res = rows.map((r) => m.score(r.item));
-      out[name] = agreement(res.map((x) => x.decision!), res.map((x) => x.score!), rows.map((r) => r.item.correct));
+      out[name] = agreement(
+        res.map((x) => x.decision!),
+        res.map((x) => x.score!),
+        rows.map((r) => r.item.correct),
+      );
     }
     return out;
   };
   const heldOut = evaluate(test, predict);
-  const perSystem = Object.fromEntries(SYSTEMS.map((s) => [s, evaluate(test.filter((r) => r.item.system === s), predict)]));
+  const perSystem = Object.fromEntries(
+    SYSTEMS.map((s) => [
+      s,
+      evaluate(
+        test.filter((r) => r.item.system === s),
+        predict,
+      ),
+    ]),
+  );
 
   // Leave one answer style out: train on four systems, test the fifth on held-out questions.
   const leaveOneOut: Record<string, unknown> = {};
   for (const s of SYSTEMS) {
     const sub = train.filter((r) => r.item.system !== s);
     const f = fit(sub, best.l2);
-    const oofT = bestThreshold(outOfFoldQuick(sub, best.l2), sub.map((r) => r.item.correct), 'mcc')?.threshold ?? 0.5;
+    const oofT =
+      bestThreshold(
+        outOfFoldQuick(sub, best.l2),
+        sub.map((r) => r.item.correct),
+        'mcc',
+      )?.threshold ?? 0.5;
     f.model.threshold = oofT;
     const rows = test.filter((r) => r.item.system === s);
     const scores = rows.map(f.predict);
     const lex = rows.map((r) => baselines.lexical_match.score(r.item));
     leaveOneOut[s] = {
-      pedants: agreement(scores.map((x) => x >= oofT), scores, rows.map((r) => r.item.correct)),
-      lexical_match: agreement(lex.map((x) => x.decision!), lex.map((x) => x.score!), rows.map((r) => r.item.correct)),
+      pedants: agreement(
+        scores.map((x) => x >= oofT),
+        scores,
+        rows.map((r) => r.item.correct),
+      ),
+      lexical_match: agreement(
+        lex.map((x) => x.decision!),
+        lex.map((x) => x.score!),
+        rows.map((r) => r.item.correct),
+      ),
     };
   }
 
@@ -229,7 +281,10 @@ function outOfFoldQuick(rows: Prepared[], l2: number): number[] {
   const folds = groupedFolds(rows, 3, SEED + 2);
   const oof = new Array<number>(rows.length).fill(0);
   for (let f = 0; f < 3; f++) {
-    const { predict } = fit(rows.filter((_, i) => folds[i] !== f), l2);
+    const { predict } = fit(
+      rows.filter((_, i) => folds[i] !== f),
+      l2,
+    );
     rows.forEach((r, i) => {
       if (folds[i] === f) oof[i] = predict(r);
     });

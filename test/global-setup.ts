@@ -12,6 +12,14 @@ export default async function setup(): Promise<void> {
     configFile: false,
     root: ROOT,
     logLevel: 'warn',
-    build: { ssr: 'src/cli/main.ts', outDir: CLI_DIR, emptyOutDir: true, minify: false, target: 'node20', reportCompressedSize: false, copyPublicDir: false },
+    build: {
+      ssr: 'src/cli/main.ts',
+      outDir: CLI_DIR,
+      emptyOutDir: true,
+      minify: false,
+      target: 'node20',
+      reportCompressedSize: false,
+      copyPublicDir: false,
+    },
   });
 }

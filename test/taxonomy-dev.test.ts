@@ -12,13 +12,17 @@ import { CAP_CLASSES } from '../src/core/types.ts';
 const read = (p: string) => mapRows(parseTable(readFileSync(new URL(p, import.meta.url)), p.split('/').at(-1)!));
 const dev = read('./fixtures/taxonomy-dev.jsonl');
 const demo = read('../public/demo/demo-set.jsonl');
-const raw = readFileSync(new URL('./fixtures/taxonomy-dev.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { split: string; question: string });
+const raw = readFileSync(new URL('./fixtures/taxonomy-dev.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { split: string; question: string });
 
 describe('taxonomy development set', () => {
   it('parses with no issues: at least 400 rows, at least 40 per class', () => {
     expect(dev.issues).toEqual([]);
     expect(dev.rows.length).toBeGreaterThanOrEqual(400);
-    for (const cls of CAP_CLASSES) expect(dev.rows.filter((r) => r.label?.kind === 'taxonomy' && r.label.cls === cls).length, cls).toBeGreaterThanOrEqual(40);
+    for (const cls of CAP_CLASSES)
+      expect(dev.rows.filter((r) => r.label?.kind === 'taxonomy' && r.label.cls === cls).length, cls).toBeGreaterThanOrEqual(40);
   });
   it('holds out whole questions, and shares none with the demo set', () => {
     const held = new Set(raw.filter((r) => r.split === 'held-out').map((r) => r.question));

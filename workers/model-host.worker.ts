@@ -11,7 +11,15 @@ import { env } from '@huggingface/transformers';
 import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
 import type { CachedModel } from '../src/runtime/idb-cache.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
-import { hostError, type HostResult, type LoadedModel, type LoadProgress, type ModelSpec, type ProbeInfo, type Role } from '../src/runtime/messages.ts';
+import {
+  hostError,
+  type HostResult,
+  type LoadedModel,
+  type LoadProgress,
+  type ModelSpec,
+  type ProbeInfo,
+  type Role,
+} from '../src/runtime/messages.ts';
 import { messageOf } from '../src/core/errors.ts';
 
 const { host, cache } = createBrowserHost();
@@ -137,7 +145,14 @@ const api = {
     if (!id.trim()) return { ok: false, error: hostError('unsupported-model', 'give the imported model an id') };
     const paths = relativePaths(files.map((f) => f.path));
     if (!paths.includes('config.json'))
-      return { ok: false, error: hostError('unsupported-model', `${id}: the folder has no config.json at its top level (found: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', …' : ''})`, { modelId: id }) };
+      return {
+        ok: false,
+        error: hostError(
+          'unsupported-model',
+          `${id}: the folder has no config.json at its top level (found: ${paths.slice(0, 8).join(', ')}${paths.length > 8 ? ', …' : ''})`,
+          { modelId: id },
+        ),
+      };
     const report: ImportReport = { id, revision, files: [], bytes: 0, skipped: [] };
     cache.register(LOCAL_HOST, id);
     const stored = await attempt(`importing ${id} failed`, async () => {
@@ -149,7 +164,11 @@ const api = {
         }
         const raw = files[i]!.bytes;
         const bytes = raw instanceof Uint8Array ? raw : new Uint8Array(raw);
-        const rejected = await cache.storeFile(localFileUrl(id, revision, path), bytes, path.endsWith('.json') ? 'application/json' : 'application/octet-stream');
+        const rejected = await cache.storeFile(
+          localFileUrl(id, revision, path),
+          bytes,
+          path.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+        );
         if (rejected) report.skipped.push(`${path}: ${rejected.message.replace(` from ${localFileUrl(id, revision, path)}`, '')}`);
         else {
           report.files.push(path);

@@ -33,7 +33,9 @@ function verity(args: string[], opts: { stdin?: string; interruptWhen?: () => bo
       child.on('close', () => clearInterval(timer));
     }
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
   });
@@ -42,10 +44,20 @@ function verity(args: string[], opts: { stdin?: string; interruptWhen?: () => bo
 let dir: string;
 const p = (name: string) => join(dir, name);
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-const ids = (stdout: string) => stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+const ids = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 
 // 3,000 rows (~250 KB): over the 64 KiB under which files are read whole, and over one 2,048-row batch.
-const BIG = Array.from({ length: 3000 }, (_, i) => ({ id: `r${i}`, question: `Question ${i}?`, gold: i % 3 ? `answer ${i}` : [`answer ${i}`, 'other'], candidate: i % 2 ? `answer ${i}` : 'wrong', label: i % 2 === 1 }));
+const BIG = Array.from({ length: 3000 }, (_, i) => ({
+  id: `r${i}`,
+  question: `Question ${i}?`,
+  gold: i % 3 ? `answer ${i}` : [`answer ${i}`, 'other'],
+  candidate: i % 2 ? `answer ${i}` : 'wrong',
+  label: i % 2 === 1,
+}));
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'verity-cli-io-'));
@@ -80,30 +92,60 @@ describe('streaming (issue 17 item 7)', () => {
 
   it('streamed: bad lines, bad UTF-8, odd-cased keys and a late new column are reported as when read whole', async () => {
     const rows = BIG.slice(0, 1500).map((r) => ({ gold: r.gold, candidate: r.candidate }));
-    const text = jsonl(rows.slice(0, 700)) + 'not json\n' + JSON.stringify({ gold: 'a', Candidate: 'a' }) + '\n' + jsonl(rows.slice(700)) + JSON.stringify({ gold: 'z', candidate: 'z', label: true }) + '\n';
-    const bytes = Buffer.concat([Buffer.from(text), Buffer.from([0x7b, 0x22, 0x67, 0x6f, 0x6c, 0x64, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x2c, 0x22, 0x63, 0x61, 0x6e, 0x64, 0x69, 0x64, 0x61, 0x74, 0x65, 0x22, 0x3a, 0x22, 0x78, 0x22, 0x7d, 0x0a])]);
+    const text =
+      jsonl(rows.slice(0, 700)) +
+      'not json\n' +
+      JSON.stringify({ gold: 'a', Candidate: 'a' }) +
+      '\n' +
+      jsonl(rows.slice(700)) +
+      JSON.stringify({ gold: 'z', candidate: 'z', label: true }) +
+      '\n';
+    const bytes = Buffer.concat([
+      Buffer.from(text),
+      Buffer.from([
+        0x7b, 0x22, 0x67, 0x6f, 0x6c, 0x64, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x2c, 0x22, 0x63, 0x61, 0x6e, 0x64, 0x69, 0x64, 0x61, 0x74, 0x65,
+        0x22, 0x3a, 0x22, 0x78, 0x22, 0x7d, 0x0a,
+      ]),
+    ]);
     writeFileSync(p('mixed.jsonl'), bytes);
     const r = await verity(['score', p('mixed.jsonl'), '--metrics', 'exact_match']);
     expect(r.code, r.stderr).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { candidate: string; label: unknown });
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { candidate: string; label: unknown });
     expect(out).toHaveLength(1502);
     expect(out[700]!.candidate).toBe('a');
     expect(out.at(-1)!.label).toBe(true);
     expect(r.stderr).toContain('verity: error: line 701 is not valid JSON');
     expect(r.stderr).toContain('verity: error: row 1504 (line 1504) is not valid UTF-8 (byte 0xe9 at offset');
-    expect(r.stderr).toContain('verity: note: the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column');
+    expect(r.stderr).toContain(
+      'verity: note: the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column',
+    );
     expect(r.stderr).toContain('verity: JSONL, 1502 rows read, 2 skipped, 0 warnings');
   });
 });
 
 describe('one huge row (issue 17 item 8)', () => {
   it('a 2 MB candidate with METEOR: that row is named and gives nulls with the reason; the others are scored', async () => {
-    writeFileSync(p('huge.jsonl'), jsonl([{ gold: 'Paris', candidate: 'Paris' }, { gold: 'Paris', candidate: 'Paris '.repeat(350_000) }, { gold: 'Rome', candidate: 'Rome' }]));
+    writeFileSync(
+      p('huge.jsonl'),
+      jsonl([
+        { gold: 'Paris', candidate: 'Paris' },
+        { gold: 'Paris', candidate: 'Paris '.repeat(350_000) },
+        { gold: 'Rome', candidate: 'Rome' },
+      ]),
+    );
     const r = await verity(['score', p('huge.jsonl'), '--metrics', 'meteor,exact_match']);
     expect(r.code, r.stderr).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { metrics: Record<string, { score: number | null; explanation: string }> });
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { metrics: Record<string, { score: number | null; explanation: string }> });
     expect(out.map((o) => o.metrics.exact_match!.score)).toEqual([1, null, 1]);
-    expect(out[1]!.metrics.meteor!.explanation).toBe('not scored: the candidate is 2,100,000 characters, over the limit of 100,000 characters per field');
+    expect(out[1]!.metrics.meteor!.explanation).toBe(
+      'not scored: the candidate is 2,100,000 characters, over the limit of 100,000 characters per field',
+    );
     expect(r.stderr).toContain('verity: warning: row 2: the candidate is 2,100,000 characters; it is not scored');
   });
 
@@ -143,7 +185,10 @@ describe('output files (issue 17 item 9)', () => {
   });
 
   it('SIGINT while scoring: exit 130, the target is not created, no temporary file is left', async () => {
-    const rows = Array.from({ length: 40_000 }, (_, i) => ({ gold: `g ${i}`, candidate: `the answer is g ${i} or maybe something else entirely ${i}` }));
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({
+      gold: `g ${i}`,
+      candidate: `the answer is g ${i} or maybe something else entirely ${i}`,
+    }));
     writeFileSync(p('long.jsonl'), jsonl(rows));
     // Interrupted once the temporary output file exists (the run is then under way).
     const r = await verity(['score', p('long.jsonl'), '--metrics', 'meteor,rouge_l,bleu', '--out', p('int.jsonl')], {
@@ -174,7 +219,10 @@ describe('a reader that stops early', () => {
 describe('hostile data (issue 17 item 10)', () => {
   it('statements: one deeply nested row is skipped with its row; the others get statements', async () => {
     const d = 100_000;
-    writeFileSync(p('deep.jsonl'), `{"question":"q","candidate":${'['.repeat(d)}1${']'.repeat(d)},"gold":"g"}\n{"question":"What is the capital of France?","candidate":"Paris","gold":"Paris"}\n`);
+    writeFileSync(
+      p('deep.jsonl'),
+      `{"question":"q","candidate":${'['.repeat(d)}1${']'.repeat(d)},"gold":"g"}\n{"question":"What is the capital of France?","candidate":"Paris","gold":"Paris"}\n`,
+    );
     const r = await verity(['statements', p('deep.jsonl')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
@@ -207,16 +255,24 @@ describe('hostile data (issue 17 item 10)', () => {
 
 describe('wording and notes (issue 12 items 7, 8, 10)', () => {
   it('a ragas file: answer is scored as the candidate, and stderr says which layout was read and why', async () => {
-    writeFileSync(p('ragas.jsonl'), jsonl([{ question: 'Capital of France?', answer: 'Paris', contexts: ['Paris is…'], ground_truth: 'Paris' }]));
+    writeFileSync(
+      p('ragas.jsonl'),
+      jsonl([{ question: 'Capital of France?', answer: 'Paris', contexts: ['Paris is…'], ground_truth: 'Paris' }]),
+    );
     const r = await verity(['score', p('ragas.jsonl'), '--metrics', 'exact_match']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ gold: ['Paris'], candidate: 'Paris' });
-    expect(r.stderr).toContain('verity: note: the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer (--map field=COLUMN reads it otherwise)');
+    expect(r.stderr).toContain(
+      'verity: note: the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer (--map field=COLUMN reads it otherwise)',
+    );
   });
 
   it('a gold separator note suggests --gold-sep; an unknown --map column is worded with the flag', async () => {
     writeFileSync(p('sep.csv'), 'gold,candidate\nParis | Paris France,Paris\n');
-    const [sep, map] = await Promise.all([verity(['score', p('sep.csv'), '--metrics', 'exact_match']), verity(['score', p('sep.csv'), '--map', 'candidate=nope'])]);
+    const [sep, map] = await Promise.all([
+      verity(['score', p('sep.csv'), '--metrics', 'exact_match']),
+      verity(['score', p('sep.csv'), '--map', 'candidate=nope']),
+    ]);
     expect(sep.stderr).toContain(`use --gold-sep ' | ' to score each item as a gold answer`);
     expect([map.code, map.stderr]).toEqual([1, 'verity: --map candidate=nope: no such column; the columns are gold, candidate\n']);
   });

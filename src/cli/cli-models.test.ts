@@ -24,7 +24,10 @@ describe('CLI with a local NLI model folder', () => {
     const r = run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI, '--skip-canary');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/nli model .*tiny-nli@local on cpu\/fp32 \(canary: not checked/);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) {
       expect(row.models.nli).toMatchObject({ revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' });
@@ -35,18 +38,25 @@ describe('CLI with a local NLI model folder', () => {
       expect(typeof row.metrics.taxonomy.class).toBe('string');
     }
     // The same run twice gives byte-identical output.
-    expect(run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI, '--skip-canary').stdout).toBe(r.stdout);
+    expect(run('score', FILE, '--metrics', 'exact_match,cap,hierarchy,taxonomy', '--nli-model', NLI, '--skip-canary').stdout).toBe(
+      r.stdout,
+    );
   });
 
   it('without --skip-canary a random-weight model folder is refused with the reason, and no row gets a score from it', () => {
     const r = run('score', FILE, '--metrics', 'exact_match,cap', '--nli-model', NLI);
     expect(r.status, r.stderr).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) {
       expect(row.metrics.exact_match.score).not.toBeNull();
       expect(row.metrics.cap.score).toBeNull();
-      expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs on cpu\/fp32: pair \d: expected (entailment|contradiction).*--skip-canary/);
+      expect(row.metrics.cap.explanation).toMatch(
+        /gives wrong outputs on cpu\/fp32: pair \d: expected (entailment|contradiction).*--skip-canary/,
+      );
       expect(row.models).toBeUndefined();
     }
   });
@@ -68,8 +78,14 @@ describe('CLI with a local NLI model folder', () => {
     expect(json.nliLex.lm).toBeGreaterThan(0);
     const s = run('score', FILE, '--metrics', 'nli_lex', '--nli-model', NLI, '--skip-canary', '--calibration', cal);
     expect(s.status, s.stderr).toBe(0);
-    const rows = s.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    const labels = readFileSync(join(ROOT, FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l).label);
+    const rows = s.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const labels = readFileSync(join(ROOT, FILE), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).label);
     // Decisions under the calibrated weights agree with the labels on the rows they were fitted on.
     expect(rows.map((r) => r.metrics.nli_lex.decision)).toEqual(labels);
   });
@@ -84,7 +100,9 @@ describe('CLI with a local NLI model folder', () => {
     expect(r.status).toBe(0);
     const row = JSON.parse(r.stdout.trim().split('\n')[0]!);
     expect(row.metrics.cap.score).toBeNull();
-    expect(row.metrics.cap.explanation).toMatch(/gives wrong outputs .*expected entailment.*cpu\/q8: canary failed.*cpu\/fp32: canary failed/);
+    expect(row.metrics.cap.explanation).toMatch(
+      /gives wrong outputs .*expected entailment.*cpu\/q8: canary failed.*cpu\/fp32: canary failed/,
+    );
   });
 
   it('--model-dir with a typo, or without the model, is a usage error, never a silent download', () => {
@@ -111,13 +129,38 @@ describe('statements and explain', () => {
   it('statements prints one JSONL line per row with the rule writer', () => {
     const r = run('statements', FILE);
     expect(r.status, r.stderr).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(6);
-    expect(rows[1]).toEqual({ id: '2', question: 'Who wrote Hamlet?', answer: 'Marlowe', statement: 'Marlowe wrote Hamlet.', writer: 'rules' });
+    expect(rows[1]).toEqual({
+      id: '2',
+      question: 'Who wrote Hamlet?',
+      answer: 'Marlowe',
+      statement: 'Marlowe wrote Hamlet.',
+      writer: 'rules',
+    });
   });
 
   it('explain shows every metric for one example, model metrics with their reason', () => {
-    const r = run('explain', '--question', 'How many legs does a spider have?', '--gold', '8', '--gold', 'eight legs', '--candidate', 'A spider has eight legs.', '--json', '--nli-model', NLI, '--skip-canary', '--mirror', 'http://127.0.0.1:9/');
+    const r = run(
+      'explain',
+      '--question',
+      'How many legs does a spider have?',
+      '--gold',
+      '8',
+      '--gold',
+      'eight legs',
+      '--candidate',
+      'A spider has eight legs.',
+      '--json',
+      '--nli-model',
+      NLI,
+      '--skip-canary',
+      '--mirror',
+      'http://127.0.0.1:9/',
+    );
     expect(r.status, r.stderr).toBe(0);
     const rec = JSON.parse(r.stdout);
     expect(rec.gold).toEqual(['8', 'eight legs']);

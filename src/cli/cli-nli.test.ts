@@ -31,7 +31,10 @@ describe('CAP monotonicity report from input NLI probabilities', () => {
   it('scores each row with its best gold and the statements used', () => {
     const r = run('score', FILE, '--metrics', 'cap,hierarchy,taxonomy');
     expect(r.status).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     rows.forEach((row, i) => expect(row.metrics.cap.score).toBeCloseTo(CAP[i]!, 10));
     expect(rows[7].metrics.cap.details.chosen_gold).toBe('Leonardo da Vinci');
     expect(rows[0].metrics.hierarchy.set).toBe('equivalent');
@@ -66,14 +69,38 @@ describe('CAP monotonicity report from input NLI probabilities', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'verity-csv-')), 'r.csv');
     expect(run('score', FILE, '--metrics', 'hierarchy,taxonomy', '--out', out).status).toBe(0);
     const table = parseTable(readFileSync(out, 'utf8'));
-    expect(table.columns).toEqual(['id', 'question', 'gold', 'candidate', 'label', 'hierarchy.score', 'hierarchy.decision', 'hierarchy.set', 'hierarchy.explanation', 'taxonomy.score', 'taxonomy.decision', 'taxonomy.class', 'taxonomy.explanation']);
+    expect(table.columns).toEqual([
+      'id',
+      'question',
+      'gold',
+      'candidate',
+      'label',
+      'hierarchy.score',
+      'hierarchy.decision',
+      'hierarchy.set',
+      'hierarchy.explanation',
+      'taxonomy.score',
+      'taxonomy.decision',
+      'taxonomy.class',
+      'taxonomy.explanation',
+    ]);
     expect(table.records[6]!.data['taxonomy.class']).toBe('contradictory');
     expect(table.records[0]!.data['hierarchy.set']).toBe('equivalent');
   });
 
   it('rejects malformed probabilities row by row and keeps the row', () => {
-    const bad = JSON.stringify({ id: 'x', question: 'q', gold: ['a', 'b'], candidate: 'a', nli: [{ gold_to_candidate: [0.5, 0.5, 0.5], candidate_to_gold: [1, 0, 0] }] });
-    const r = spawnSync(process.execPath, [CLI, 'score', '-', '--metrics', 'exact_match,cap', '--mirror', 'http://127.0.0.1:9/'], { cwd: ROOT, encoding: 'utf8', input: `${bad}\n` });
+    const bad = JSON.stringify({
+      id: 'x',
+      question: 'q',
+      gold: ['a', 'b'],
+      candidate: 'a',
+      nli: [{ gold_to_candidate: [0.5, 0.5, 0.5], candidate_to_gold: [1, 0, 0] }],
+    });
+    const r = spawnSync(process.execPath, [CLI, 'score', '-', '--metrics', 'exact_match,cap', '--mirror', 'http://127.0.0.1:9/'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      input: `${bad}\n`,
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/row 1: nli: has 1 entries but the row has 2 gold answers/);
     const row = JSON.parse(r.stdout);

@@ -41,7 +41,9 @@ function start(args: string[]): Promise<Run> {
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
   });
 }
 
@@ -128,7 +130,9 @@ describe('verity score', () => {
       expect(Object.keys(r.metrics)).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
       for (const [name, m] of Object.entries(r.metrics) as [string, Record<string, unknown>][]) {
         // The taxonomy also says which class.
-        expect(Object.keys(m)).toEqual(name === 'taxonomy_text' ? ['score', 'decision', 'class', 'explanation'] : ['score', 'decision', 'explanation']);
+        expect(Object.keys(m)).toEqual(
+          name === 'taxonomy_text' ? ['score', 'decision', 'class', 'explanation'] : ['score', 'decision', 'explanation'],
+        );
         expect(typeof m.score).toBe('number');
         expect(typeof m.decision).toBe('boolean');
         expect(typeof m.explanation).toBe('string');
@@ -159,7 +163,16 @@ describe('verity score', () => {
     const csvText = readFileSync(p('out.csv'), 'utf8');
     const header = csvText.slice(0, csvText.indexOf('\n'));
     const names = ['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text'];
-    expect(header).toBe(['id', 'question', 'gold', 'candidate', 'label', ...names.flatMap((n) => [`${n}.score`, `${n}.decision`, ...(n === 'taxonomy_text' ? [`${n}.class`] : []), `${n}.explanation`])].join(','));
+    expect(header).toBe(
+      [
+        'id',
+        'question',
+        'gold',
+        'candidate',
+        'label',
+        ...names.flatMap((n) => [`${n}.score`, `${n}.decision`, ...(n === 'taxonomy_text' ? [`${n}.class`] : []), `${n}.explanation`]),
+      ].join(','),
+    );
     const t = parseTable(readFileSync(p('out.csv')), 'out.csv');
     expect(t.format).toBe('csv');
     expect(t.issues).toEqual([]);
@@ -264,7 +277,16 @@ describe('verity evaluate --json', () => {
 describe('verity evaluate: empty rows', () => {
   it('a metric that scored no labelled row adds no n = 0 row: it is listed as left out, with the reason', async () => {
     // A-VERT needs choices or wrong answers; this file has none, so it scores nothing (and loads no model).
-    const args = ['evaluate', p('labelled.jsonl'), '--metrics', 'exact_match,avert', '--ranker-model', join(ROOT, 'test/models/tiny-reranker'), '--resamples', '0'];
+    const args = [
+      'evaluate',
+      p('labelled.jsonl'),
+      '--metrics',
+      'exact_match,avert',
+      '--ranker-model',
+      join(ROOT, 'test/models/tiny-reranker'),
+      '--resamples',
+      '0',
+    ];
     const [json, text] = await Promise.all([verity(...args, '--json'), verity(...args)]);
     expect(json.code, json.stderr).toBe(0);
     const r = JSON.parse(json.stdout) as { metrics: Record<string, unknown>; omitted: Record<string, string> };
@@ -328,8 +350,10 @@ describe('verity calibrate → score --calibration', () => {
     ]);
     expect(plain.code).toBe(0);
     expect(calibrated.code, calibrated.stderr).toBe(0);
-    const dec = (r: Run) => lines(r.stdout).map((l) => (JSON.parse(l) as { metrics: { token_f1: { decision: boolean } } }).metrics.token_f1.decision);
-    const score = (r: Run) => lines(r.stdout).map((l) => (JSON.parse(l) as { metrics: { token_f1: { score: number } } }).metrics.token_f1.score);
+    const dec = (r: Run) =>
+      lines(r.stdout).map((l) => (JSON.parse(l) as { metrics: { token_f1: { decision: boolean } } }).metrics.token_f1.decision);
+    const score = (r: Run) =>
+      lines(r.stdout).map((l) => (JSON.parse(l) as { metrics: { token_f1: { score: number } } }).metrics.token_f1.score);
     // Only q4 (F1 exactly 0.5) changes: true at 0.5, false at 7/12; q2 (2/3) stays true. Scores are unchanged.
     expect(dec(plain)).toEqual([true, true, false, true, true, true, false, false]);
     expect(dec(calibrated)).toEqual([true, true, false, true, false, true, false, false]);
@@ -365,14 +389,23 @@ describe('exit codes and messages', () => {
 
     expect(nocand.code).toBe(2);
     oneLine(nocand);
-    expect(nocand.stderr).toMatch(/^verity: no candidate-answer column: .*the columns are question, gold, answer_gpt4\. Use --map candidate=COLUMN$/m);
+    expect(nocand.stderr).toMatch(
+      /^verity: no candidate-answer column: .*the columns are question, gold, answer_gpt4\. Use --map candidate=COLUMN$/m,
+    );
   });
 
   it('a row with bytes that are not UTF-8 is skipped with its row, line, byte and offset; the other rows are scored', async () => {
     const r = await verity('score', LATIN1, '--metrics', 'exact_match');
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(['1']);
-    expect(r.stderr).toContain('verity: error: row 2 (line 3) is not valid UTF-8 (byte 0xe1 at offset 35); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 2 skipped');
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(['1']);
+    expect(r.stderr).toContain(
+      'verity: error: row 2 (line 3) is not valid UTF-8 (byte 0xe1 at offset 35); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 2 skipped',
+    );
     expect(r.stderr).toContain('1 rows read, 1 skipped');
   });
 
@@ -391,7 +424,10 @@ describe('exit codes and messages', () => {
   });
 
   it('bin/verity.mjs runs the TypeScript sources through tsx, as `npx verity` does right after `npm ci`', async () => {
-    const [bin, bundled] = await Promise.all([start(['bin/verity.mjs', 'score', p('labelled.jsonl')]), verity('score', p('labelled.jsonl'))]);
+    const [bin, bundled] = await Promise.all([
+      start(['bin/verity.mjs', 'score', p('labelled.jsonl')]),
+      verity('score', p('labelled.jsonl')),
+    ]);
     expect(bin.code, bin.stderr).toBe(0);
     expect(bin.stdout).toBe(bundled.stdout);
     expect(bin.stdout.length).toBeGreaterThan(0);

@@ -70,7 +70,10 @@ async function inputPath(file: string): Promise<{ path: string; cleanup: () => P
       st = await stat(file);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new VerityError(code === 'ENOENT' ? `cannot read ${file}: no such file` : `cannot read ${file}: ${(e as Error).message}`, 'input');
+      throw new VerityError(
+        code === 'ENOENT' ? `cannot read ${file}: no such file` : `cannot read ${file}: ${(e as Error).message}`,
+        'input',
+      );
     }
     if (st.isDirectory()) throw new VerityError(`${file} is a directory, not a file`, 'input');
     if (st.isFile()) return { path: file, cleanup: async () => {} };
@@ -103,7 +106,10 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     const blob = await openAsBlob(path).catch((e: Error) => {
       throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
     });
-    const streamOpts = { ...(o.chunkBytes ? { chunkBytes: o.chunkBytes } : {}), ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}) };
+    const streamOpts = {
+      ...(o.chunkBytes ? { chunkBytes: o.chunkBytes } : {}),
+      ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}),
+    };
     // Pass 1: the column names (a key may first appear in the last row), and what cannot be read.
     const pass1 = await streamJsonl(blob, () => {}, streamOpts);
     let rows = 0;
@@ -143,7 +149,8 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
         rows += batch.length;
         await o.onRows(batch);
       }
-      for (const [line, bad] of pass1.scan.bad) if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
+      for (const [line, bad] of pass1.scan.bad)
+        if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
       report(issues);
       notes = mapper.notes();
     } else {
@@ -182,8 +189,21 @@ export type OutKind = 'jsonl' | 'csv' | 'tsv';
 
 /** The kind of an --out file from its extension; a usage error for any other. */
 export function outKind(out: string, allowed: readonly OutKind[] = ['jsonl', 'csv', 'tsv']): OutKind {
-  const kind: OutKind | undefined = /\.jsonl?$/i.test(out) ? 'jsonl' : /\.csv$/i.test(out) ? 'csv' : /\.tsv$/i.test(out) ? 'tsv' : undefined;
-  if (!kind || !allowed.includes(kind)) throw new VerityError(`--out ${out}: use a ${allowed.map((k) => `.${k}`).join(', ').replace(/, ([^,]*)$/, ' or $1')} file name`, 'usage');
+  const kind: OutKind | undefined = /\.jsonl?$/i.test(out)
+    ? 'jsonl'
+    : /\.csv$/i.test(out)
+      ? 'csv'
+      : /\.tsv$/i.test(out)
+        ? 'tsv'
+        : undefined;
+  if (!kind || !allowed.includes(kind))
+    throw new VerityError(
+      `--out ${out}: use a ${allowed
+        .map((k) => `.${k}`)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')} file name`,
+      'usage',
+    );
   return kind;
 }
 
@@ -204,7 +224,13 @@ export async function checkOut(out: string): Promise<void> {
 
 const ioMessage = (e: unknown): string => {
   const err = e as NodeJS.ErrnoException;
-  return err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.code === 'EROFS' ? 'the file system is read-only' : err.message;
+  return err.code === 'ENOSPC'
+    ? 'the disk is full'
+    : err.code === 'EACCES' || err.code === 'EPERM'
+      ? 'permission denied'
+      : err.code === 'EROFS'
+        ? 'the file system is read-only'
+        : err.message;
 };
 
 /** Temporary files in progress, removed if the process is interrupted (see onSignal). */
@@ -238,7 +264,11 @@ export class AtomicFile {
 
   async write(text: string): Promise<void> {
     this.check();
-    if (!this.stream.write(text)) await new Promise<void>((res) => { this.stream.once('drain', res); this.stream.once('error', () => res()); });
+    if (!this.stream.write(text))
+      await new Promise<void>((res) => {
+        this.stream.once('drain', res);
+        this.stream.once('error', () => res());
+      });
     this.check();
   }
 

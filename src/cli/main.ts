@@ -6,15 +6,54 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
-import { mapRows, missingColumnMessage, parseMapSpec, labelIsCorrect, resolveColumns, type Field, type MapOptions, type MappingNote } from '../core/io/fields.ts';
+import {
+  mapRows,
+  missingColumnMessage,
+  parseMapSpec,
+  labelIsCorrect,
+  resolveColumns,
+  type Field,
+  type MapOptions,
+  type MappingNote,
+} from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
-import { createMetric, createSyncMetric, metricDescriptor, parseMetricList, DEFAULT_METRICS, METRIC_NAMES, SUPPORTED_METRICS, VARIANT_METRICS, withLimitLine, type MetricSettings } from '../core/metrics/index.ts';
+import {
+  createMetric,
+  createSyncMetric,
+  metricDescriptor,
+  parseMetricList,
+  DEFAULT_METRICS,
+  METRIC_NAMES,
+  SUPPORTED_METRICS,
+  VARIANT_METRICS,
+  withLimitLine,
+  type MetricSettings,
+} from '../core/metrics/index.ts';
 import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../core/report.ts';
 import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
 import { overLimit } from '../core/limits.ts';
-import { AtomicFile, checkOut, escapeControls, fileSink, OutputError, outKind, readRows, removePending, say, stdoutSink, type RecordSink } from './io.ts';
-import { calibrateThreshold, fitCombination, fitCutpoints, parseCalibration, type Calibration, type Objective } from '../core/agreement/index.ts';
+import {
+  AtomicFile,
+  checkOut,
+  escapeControls,
+  fileSink,
+  OutputError,
+  outKind,
+  readRows,
+  removePending,
+  say,
+  stdoutSink,
+  type RecordSink,
+} from './io.ts';
+import {
+  calibrateThreshold,
+  fitCombination,
+  fitCutpoints,
+  parseCalibration,
+  type Calibration,
+  type Objective,
+} from '../core/agreement/index.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass, type Label } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { registerCompare } from './compare.ts';
@@ -54,7 +93,12 @@ async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<Mod
   if (needs.size === 0 && !o.statementModel) return {};
   const { createNodeHost, parseModelArg } = await import('../runtime/node.ts');
   const { hostContext } = await import('../runtime/context.ts');
-  const given: Record<Role, string | undefined> = { nli: o.nliModel, reranker: o.rankerModel, embedder: o.embedderModel, statements: o.statementModel };
+  const given: Record<Role, string | undefined> = {
+    nli: o.nliModel,
+    reranker: o.rankerModel,
+    embedder: o.embedderModel,
+    statements: o.statementModel,
+  };
   const specs: Partial<Record<Role, ModelSpec>> = {};
   for (const role of ROLES) {
     // Statements come from the instant rule writer unless a model is asked for.
@@ -68,7 +112,9 @@ async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<Mod
   const host = createNodeHost({ ...(o.modelCache ? { cacheDir: o.modelCache } : {}), ...(o.mirror ? { mirror: o.mirror } : {}) });
   return hostContext(host, specs, {
     onLoaded: (info) =>
-      say(`${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype} (canary: ${info.canary.detail})${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`),
+      say(
+        `${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype} (canary: ${info.canary.detail})${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`,
+      ),
   });
 }
 
@@ -94,7 +140,14 @@ function readTable(file: string): ParsedTable {
     bytes = readFileSync(file === '-' ? 0 : file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new VerityError(code === 'ENOENT' ? `cannot read ${file}: no such file` : code === 'EISDIR' ? `${file} is a directory, not a file` : `cannot read ${file}: ${(e as Error).message}`, 'input');
+    throw new VerityError(
+      code === 'ENOENT'
+        ? `cannot read ${file}: no such file`
+        : code === 'EISDIR'
+          ? `${file} is a directory, not a file`
+          : `cannot read ${file}: ${(e as Error).message}`,
+      'input',
+    );
   }
   return parseTable(bytes, file);
 }
@@ -134,7 +187,11 @@ function loadCalibrations(paths: string[] = []): Calibration[] {
     }
     const named = [...(cal.metric !== undefined ? [cal.metric] : []), ...(cal.combination?.metrics ?? [])];
     const unknown = named.filter((n) => !KNOWN_METRICS.has(n));
-    if (unknown.length) throw new VerityError(`${p}: unknown metric ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...KNOWN_METRICS].join(', ')}`, 'input');
+    if (unknown.length)
+      throw new VerityError(
+        `${p}: unknown metric ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...KNOWN_METRICS].join(', ')}`,
+        'input',
+      );
     if (cal.threshold !== undefined && !(cal.threshold >= 0 && cal.threshold <= 1))
       throw new VerityError(`${p}: threshold ${cal.threshold} is outside [0, 1], where every metric's scores lie`, 'input');
     return cal;
@@ -155,7 +212,14 @@ function buildMetrics(o: CommonOptions): AnyMetric[] {
     if (c.nliLex) settings.nliLexWeights = c.nliLex;
   }
   const metrics = parseMetricList(o.metrics, settings);
-  for (const c of cals) if (c.combination) metrics.push(combinedMetric(c.combination, c.combination.metrics.map((n) => createSyncMetric(n, settings))));
+  for (const c of cals)
+    if (c.combination)
+      metrics.push(
+        combinedMetric(
+          c.combination,
+          c.combination.metrics.map((n) => createSyncMetric(n, settings)),
+        ),
+      );
   return metrics;
 }
 
@@ -167,7 +231,10 @@ const BATCH = 2048;
 function progressBar(o: CommonOptions, total: number): { update(done: number): void; stop(): void } {
   const show = o.progress ?? (process.stderr.isTTY === true && total >= 2000);
   if (!show) return { update() {}, stop() {} };
-  const bar = new SingleBar({ stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true },
+    Presets.shades_classic,
+  );
   const started = performance.now();
   bar.start(total, 0, { rate: 0 });
   return {
@@ -319,8 +386,19 @@ function reportText(json: Record<string, unknown>): string {
   const lines = [`${json.n} labelled rows (${json.label_kind} labels), ${json.skipped} skipped`, ''];
   if (json.label_kind === 'binary') {
     const cols = ['accuracy', 'precision', 'recall', 'f1', 'mcc', 'balanced_accuracy', 'kappa', 'roc_auc', 'threshold'];
-    lines.push(table(['metric', ...cols], Object.entries(metrics).map(([n, m]) => [n, ...cols.map((c) => m[c])])));
-    lines.push('', '95% bootstrap intervals (MCC): ' + Object.entries(metrics).map(([n, m]) => `${n} [${((m.ci as Record<string, unknown>).mcc as number[] | null)?.map(fmt).join(', ') ?? '—'}]`).join('; '));
+    lines.push(
+      table(
+        ['metric', ...cols],
+        Object.entries(metrics).map(([n, m]) => [n, ...cols.map((c) => m[c])]),
+      ),
+    );
+    lines.push(
+      '',
+      '95% bootstrap intervals (MCC): ' +
+        Object.entries(metrics)
+          .map(([n, m]) => `${n} [${((m.ci as Record<string, unknown>).mcc as number[] | null)?.map(fmt).join(', ') ?? '—'}]`)
+          .join('; '),
+    );
     if (json.best) lines.push(`best MCC: ${json.best}`);
   } else {
     const cols = ['spearman', 'kendall', 'pairwise_accuracy'];
@@ -351,7 +429,11 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
     cols.add(rows, results);
     models = await usedModels(ctx);
   });
-  if (!cols.labels.some((l) => l)) throw new VerityError(`${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`, 'input');
+  if (!cols.labels.some((l) => l))
+    throw new VerityError(
+      `${file} has no usable labels: add a "label" column (true/false or a class name) or use --map label=COLUMN`,
+      'input',
+    );
   const json = agreementJson(agreementSummaryOfColumns(cols, metrics, { seed, resamples }), skipped);
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
@@ -367,7 +449,10 @@ function intOption(v: string | undefined, name: string, dflt: number): number {
 // ---------- calibrate ----------
 
 async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objective: Objective; out: string }): Promise<void> {
-  const names = o.metric.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = o.metric
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
   if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
   await checkOut(o.out);
@@ -401,12 +486,19 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
       // The metric's own calibration (e.g. nli_lex fits its weights), from its descriptor.
       cal = await own(rows, await modelContext(metrics, o), o.objective);
     } else if (names.length > 1) {
-      const comb = fitCombination(labels.map((_, i) => names.map((_n, k) => scores[k]![i]!)), labels, names);
+      const comb = fitCombination(
+        labels.map((_, i) => names.map((_n, k) => scores[k]![i]!)),
+        labels,
+        names,
+      );
       cal = { version: 1, objective: 'mcc', combination: comb };
     } else {
       cal = calibrateThreshold(scores[0]!, labels, o.objective, names[0]);
       if (labelled.every((l) => l.kind === 'taxonomy'))
-        cal.cutpoints = fitCutpoints(scores[0]!, labelled.map((l) => (l as { cls: CapClass }).cls));
+        cal.cutpoints = fitCutpoints(
+          scores[0]!,
+          labelled.map((l) => (l as { cls: CapClass }).cls),
+        );
     }
   } catch (e) {
     throw new VerityError(`cannot calibrate on ${file}: ${(e as Error).message}`, 'input');
@@ -425,7 +517,8 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
 // ---------- statements / explain ----------
 
 /** A cell as text: strings as they are, anything else as JSON (a nested array is not flattened with commas). */
-const cellText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? ''));
+const cellText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? '');
 
 async function cmdStatements(file: string, o: { map?: string; progress?: boolean }): Promise<void> {
   const table = readTable(file);
@@ -433,7 +526,10 @@ async function cmdStatements(file: string, o: { map?: string; progress?: boolean
   // The answer to restate: the candidate column when there is one, else the (first) gold answer.
   const answerCol = cols.candidate ?? cols.gold;
   if (!cols.question || !answerCol)
-    throw new VerityError(`statements needs a question column and an answer column; the columns are ${table.columns.join(', ')}. Use --map question=COLUMN,candidate=COLUMN`, 'input');
+    throw new VerityError(
+      `statements needs a question column and an answer column; the columns are ${table.columns.join(', ')}. Use --map question=COLUMN,candidate=COLUMN`,
+      'input',
+    );
   for (const issue of table.issues) say(`${issue.severity}: ${issue.message}`);
   const writer = createRuleWriter();
   const items: { id: string; question: string; answer: string }[] = [];
@@ -445,7 +541,9 @@ async function cmdStatements(file: string, o: { map?: string; progress?: boolean
       const id = cols.id && r.data[cols.id] != null ? cellText(r.data[cols.id]) : String(r.row);
       items.push({ id, question: cellText(r.data[cols.question!] ?? ''), answer });
     } catch (e) {
-      say(`error: row ${r.row}${r.line !== undefined && r.line !== r.row ? ` (line ${r.line})` : ''}: a value cannot be turned into text (${(e as Error).message}); skipped`);
+      say(
+        `error: row ${r.row}${r.line !== undefined && r.line !== r.row ? ` (line ${r.line})` : ''}: a value cannot be turned into text (${(e as Error).message}); skipped`,
+      );
     }
   }
   const statements = await writer.write(items);
@@ -464,7 +562,9 @@ async function cmdExplain(o: CommonOptions & { question: string; gold: string[];
     const r = results![m.name]!;
     const verdict = r.decision === null ? 'n/a' : r.decision ? 'correct' : 'incorrect';
     const extra = r.class ? ` [${r.class}]` : r.set ? ` [${r.set}]` : '';
-    lines.push(`${m.name.padEnd(14)} ${r.score === null ? '   —  ' : r.score.toFixed(3).padStart(6)}  ${verdict.padEnd(9)}${extra}  ${r.explanation}`);
+    lines.push(
+      `${m.name.padEnd(14)} ${r.score === null ? '   —  ' : r.score.toFixed(3).padStart(6)}  ${verdict.padEnd(9)}${extra}  ${r.explanation}`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -473,14 +573,28 @@ async function cmdExplain(o: CommonOptions & { question: string; gold: string[];
 
 function common(cmd: Command): Command {
   return cmd
-    .option('--metrics <list>', `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(',')})`)
+    .option(
+      '--metrics <list>',
+      `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(',')})`,
+    )
     .option('--map <pairs>', 'column mapping, e.g. candidate=answer_gpt4,label=judge_gpt4')
     .option('--gold-sep <sep>', "split a gold string into several golds, e.g. ' / '")
     .addOption(new Option('--normalization <mode>', 'normalization for every lexical metric').choices(['squad', 'numeric']))
     .option('--strict', 'SQuAD normalization only (no number-aware forms); same as --normalization squad')
-    .addOption(new Option('--lexical-mode <mode>', 'lexical_match containment: token boundaries or plain substring (EVOUNA)').choices(['token', 'substring']))
-    .option('--calibration <file>', 'apply a calibration from verity calibrate (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--nli-model <model>', 'NLI model: a local folder, a registry key (nli-xsmall, nli-small, nli-base, nli-large) or a hub id@revision')
+    .addOption(
+      new Option('--lexical-mode <mode>', 'lexical_match containment: token boundaries or plain substring (EVOUNA)').choices([
+        'token',
+        'substring',
+      ]),
+    )
+    .option('--calibration <file>', 'apply a calibration from verity calibrate (repeatable)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
+    .option(
+      '--nli-model <model>',
+      'NLI model: a local folder, a registry key (nli-xsmall, nli-small, nli-base, nli-large) or a hub id@revision',
+    )
     .option('--ranker-model <model>', 'reranker for A-VERT: folder, registry key or hub id@revision')
     .option('--embedder-model <model>', 'embedding model for BERTScore / A-VERT embeddings: folder, registry key or hub id@revision')
     .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
@@ -498,10 +612,21 @@ export function program(): Command {
     .version(pkg.version)
     // Usage errors from commander get the same one-line "verity: …" form as ours (sub-commands inherit this).
     .configureOutput({
-      outputError: (str, write) => write(`verity: ${str.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`),
+      outputError: (str, write) =>
+        write(
+          `verity: ${str
+            .trim()
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`,
+        ),
     })
     .exitOverride();
-  common(p.command('score').argument('<file>', 'JSONL, JSON, CSV or TSV file ("-" for stdin)').description('score every row; JSONL to stdout or --out'))
+  common(
+    p
+      .command('score')
+      .argument('<file>', 'JSONL, JSON, CSV or TSV file ("-" for stdin)')
+      .description('score every row; JSONL to stdout or --out'),
+  )
     .option('--out <file>', 'write results to a .jsonl, .csv or .tsv file')
     .action(cmdScore);
   common(p.command('evaluate').argument('<file>', 'a labelled file').description('agreement of each metric with human labels'))
@@ -509,7 +634,12 @@ export function program(): Command {
     .option('--seed <n>', 'bootstrap seed', '42')
     .option('--resamples <n>', 'bootstrap resamples (0 = no intervals)', '1000')
     .action(cmdEvaluate);
-  common(p.command('calibrate').argument('<file>', 'a labelled file').description('fit a decision threshold (one metric) or a combination (several)'))
+  common(
+    p
+      .command('calibrate')
+      .argument('<file>', 'a labelled file')
+      .description('fit a decision threshold (one metric) or a combination (several)'),
+  )
     .requiredOption('--metric <name>', 'metric to calibrate; several (a,b) fit a logistic combination')
     .addOption(new Option('--objective <name>', 'what the threshold maximizes').choices(['mcc', 'accuracy', 'f1']).default('mcc'))
     .requiredOption('--out <file>', 'calibration JSON to write')
@@ -559,7 +689,8 @@ function cliMessage(e: VerityError): string {
     const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };
     return missingColumnMessage(details, `. Use --map ${details.field}=COLUMN`);
   }
-  if (e.code === 'unknown-column') return `--map ${String(d.field)}=${String(d.column)}: no such column; the columns are ${(d.columns as string[]).join(', ')}`;
+  if (e.code === 'unknown-column')
+    return `--map ${String(d.field)}=${String(d.column)}: no such column; the columns are ${(d.columns as string[]).join(', ')}`;
   return e.message;
 }
 

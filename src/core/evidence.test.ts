@@ -12,7 +12,11 @@ function counting() {
   const batches: number[] = [];
   const ctx: ModelContext = {
     evidence: new EvidenceCache(),
-    writer: { name: 'fake-writer', write: async (items: StatementItem[]) => items.map((it) => (written.push(`${it.question}|${it.answer}`), `${it.answer} is the answer to ${it.question}`)) },
+    writer: {
+      name: 'fake-writer',
+      write: async (items: StatementItem[]) =>
+        items.map((it) => (written.push(`${it.question}|${it.answer}`), `${it.answer} is the answer to ${it.question}`)),
+    },
     nli: {
       classify: async (pairs: NliPair[]) => {
         batches.push(pairs.length);
@@ -23,14 +27,23 @@ function counting() {
   return { ctx, written, classified, batches };
 }
 
-const item = (candidate: string, golds = ['Paris', 'Paris, France']): QaItem => ({ question: 'Where is the Eiffel Tower?', golds, candidate });
+const item = (candidate: string, golds = ['Paris', 'Paris, France']): QaItem => ({
+  question: 'Where is the Eiffel Tower?',
+  golds,
+  candidate,
+});
 
 describe('getEvidence', () => {
   it('writes each (question, answer) once and classifies each pair once across batches', async () => {
     const { ctx, written, classified } = counting();
     await getEvidence(ctx, [item('Paris'), item('Lyon')]);
     await getEvidence(ctx, [item('Paris'), item('Lyon'), item('Rome')]);
-    expect(written.sort()).toEqual(['Where is the Eiffel Tower?|Lyon', 'Where is the Eiffel Tower?|Paris', 'Where is the Eiffel Tower?|Paris, France', 'Where is the Eiffel Tower?|Rome']);
+    expect(written.sort()).toEqual([
+      'Where is the Eiffel Tower?|Lyon',
+      'Where is the Eiffel Tower?|Paris',
+      'Where is the Eiffel Tower?|Paris, France',
+      'Where is the Eiffel Tower?|Rome',
+    ]);
     // Distinct pairs: candidates Paris, Lyon, Rome × golds Paris, "Paris, France" × 2 directions, where a
     // candidate statement equal to a gold statement still makes its own (identical-text) pair once.
     expect(new Set(classified).size).toBe(classified.length);

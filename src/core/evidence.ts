@@ -42,7 +42,12 @@ const remember = <V>(m: Map<string, V>, k: string, v: V) => {
 };
 
 /** Writes statements for unique (question, answer) items; falls back to the rule writer when the model writer fails. */
-async function writeStatements(items: StatementItem[], writer: StatementWriter, rules: StatementWriter, memo?: Memo['statements']): Promise<{ out: string[]; name: string; fallback?: string }> {
+async function writeStatements(
+  items: StatementItem[],
+  writer: StatementWriter,
+  rules: StatementWriter,
+  memo?: Memo['statements'],
+): Promise<{ out: string[]; name: string; fallback?: string }> {
   const keys = items.map((it) => `${it.question}\u0000${it.answer}`);
   const firstOf = new Map<string, number>();
   keys.forEach((k, i) => {
@@ -56,7 +61,8 @@ async function writeStatements(items: StatementItem[], writer: StatementWriter, 
   if (uniqueItems.length)
     try {
       written = await writer.write(uniqueItems);
-      if (written.length !== uniqueItems.length || written.some((s) => typeof s !== 'string' || s.trim() === '')) throw new Error('it returned empty or missing statements');
+      if (written.length !== uniqueItems.length || written.some((s) => typeof s !== 'string' || s.trim() === ''))
+        throw new Error('it returned empty or missing statements');
     } catch (e) {
       if (writer === rules) throw e;
       fallback = `${writer.name} failed (${(e as Error).message}); used the rule writer`;
@@ -105,7 +111,12 @@ export class EvidenceCache {
     const missing = items.filter((it) => !this.cache.has(it));
     if (missing.length > 0) {
       const batch = this.compute(ctx, missing);
-      missing.forEach((it, i) => this.cache.set(it, batch.then((r) => r[i]!)));
+      missing.forEach((it, i) =>
+        this.cache.set(
+          it,
+          batch.then((r) => r[i]!),
+        ),
+      );
     }
     return Promise.all(items.map((it) => this.cache.get(it)!));
   }
@@ -155,7 +166,9 @@ export class EvidenceCache {
       const st = statements[i];
       if (!st) return { ok: false, reason: 'needs an NLI model, or nli probabilities in the input' };
       const fromInput = it.nli !== undefined;
-      const perGold: ProvidedNli[] = fromInput ? it.nli! : st.gold.map(() => ({ goldToCandidate: dists[d++]!, candidateToGold: dists[d++]! }));
+      const perGold: ProvidedNli[] = fromInput
+        ? it.nli!
+        : st.gold.map(() => ({ goldToCandidate: dists[d++]!, candidateToGold: dists[d++]! }));
       return {
         ok: true,
         evidence: {

@@ -17,4 +17,3 @@ export function overLimit(row: QaItem): string | null {
   if (g >= 0) return say(row.golds.length > 1 ? `gold ${g + 1}` : 'the gold', row.golds[g]!.length);
   return null;
 }
-

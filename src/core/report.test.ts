@@ -4,9 +4,18 @@ import { agreementJson, agreementSummary, formatStat, roundStat } from './report
 import { agreement, type RowResults } from './run.ts';
 import type { CapClass, QaRow } from './types.ts';
 
-const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({ row: i + 1, id: `r${i}`, question: `q${i}`, golds: [`gold ${i}`], candidate: `cand ${i}`, ...over });
+const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({
+  row: i + 1,
+  id: `r${i}`,
+  question: `q${i}`,
+  golds: [`gold ${i}`],
+  candidate: `cand ${i}`,
+  ...over,
+});
 const res = (scores: Record<string, number | null>, why = 'needs an NLI model, or nli probabilities in the input'): RowResults =>
-  Object.fromEntries(Object.entries(scores).map(([m, s]) => [m, { score: s, decision: s === null ? null : s >= 0.5, explanation: s === null ? why : '' }]));
+  Object.fromEntries(
+    Object.entries(scores).map(([m, s]) => [m, { score: s, decision: s === null ? null : s >= 0.5, explanation: s === null ? why : '' }]),
+  );
 
 describe('roundStat / formatStat', () => {
   it('rounds once to 4 decimals and prints exactly those digits', () => {
@@ -66,7 +75,13 @@ describe('agreementSummary', () => {
   it('in the CLI JSON form: the label kind only, snake_case names, same numbers', () => {
     const s = agreementSummary(rows, results, metrics, { resamples: 0 });
     expect(s.binary).toBeNull();
-    const j = agreementJson(s, 2) as { n: number; skipped: number; label_kind: string; best: string; metrics: Record<string, Record<string, unknown>> };
+    const j = agreementJson(s, 2) as {
+      n: number;
+      skipped: number;
+      label_kind: string;
+      best: string;
+      metrics: Record<string, Record<string, unknown>>;
+    };
     expect(j).toMatchObject({ n: 6, skipped: 2, label_kind: 'taxonomy', best: 'a' });
     expect(j.metrics.a!.spearman).toBe(s.taxonomy!.a!.spearman);
     expect(j.metrics.a!.pairwise_accuracy).toBe(s.taxonomy!.a!.pairwiseAccuracy);

@@ -27,11 +27,26 @@ export function roundStat(x: number | null): number | null {
 export const formatStat = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(REPORT_DECIMALS));
 
 /** The binary agreement columns, in display order. */
-export const BINARY_COLUMNS = ['accuracy', 'precision', 'recall', 'f1', 'mcc', 'balancedAccuracy', 'kappa', 'auc'] as const satisfies readonly BinaryMetric[];
+export const BINARY_COLUMNS = [
+  'accuracy',
+  'precision',
+  'recall',
+  'f1',
+  'mcc',
+  'balancedAccuracy',
+  'kappa',
+  'auc',
+] as const satisfies readonly BinaryMetric[];
 export type BinaryColumn = (typeof BINARY_COLUMNS)[number];
 
 /** The monotonicity columns, in display order; violations are better when fewer, the others when higher. */
-export const TAXONOMY_COLUMNS = ['spearman', 'kendall', 'pairwiseAccuracy', 'violations', ...(Object.keys(HARD_PAIRS) as HardPair[])] as const;
+export const TAXONOMY_COLUMNS = [
+  'spearman',
+  'kendall',
+  'pairwiseAccuracy',
+  'violations',
+  ...(Object.keys(HARD_PAIRS) as HardPair[]),
+] as const;
 export type TaxonomyColumn = 'spearman' | 'kendall' | 'pairwiseAccuracy' | 'violations' | HardPair;
 
 export function taxonomyValue(t: TaxonomyReport, c: TaxonomyColumn): number | null {
@@ -72,7 +87,10 @@ export interface SummaryOptions extends BootstrapOptions {
   binaryFromClasses?: boolean;
 }
 
-const roundEstimate = (e: Estimate): Estimate => ({ value: roundStat(e.value), ci: e.ci ? [roundStat(e.ci[0]), roundStat(e.ci[1])] : null });
+const roundEstimate = (e: Estimate): Estimate => ({
+  value: roundStat(e.value),
+  ci: e.ci ? [roundStat(e.ci[0]), roundStat(e.ci[1])] : null,
+});
 
 /** The one place the report is rounded. */
 function roundSummary(
@@ -86,7 +104,10 @@ function roundSummary(
         m,
         {
           threshold: roundStat(threshold),
-          report: { ...report, metrics: Object.fromEntries(Object.entries(report.metrics).map(([k, e]) => [k, roundEstimate(e)])) as BinaryReport['metrics'] },
+          report: {
+            ...report,
+            metrics: Object.fromEntries(Object.entries(report.metrics).map(([k, e]) => [k, roundEstimate(e)])) as BinaryReport['metrics'],
+          },
         },
       ]),
     );
@@ -100,8 +121,13 @@ function roundSummary(
           spearman: roundStat(r.spearman),
           kendall: roundStat(r.kendall),
           pairwiseAccuracy: roundStat(r.pairwiseAccuracy),
-          classes: Object.fromEntries(Object.entries(r.classes).map(([c, s]) => [c, { count: s.count, mean: roundStat(s.mean), std: roundStat(s.std) }])) as TaxonomyReport['classes'],
-          violations: { ...r.violations, pairs: r.violations.pairs.map((v) => ({ ...v, meanHigher: roundStat(v.meanHigher), meanLower: roundStat(v.meanLower) })) },
+          classes: Object.fromEntries(
+            Object.entries(r.classes).map(([c, s]) => [c, { count: s.count, mean: roundStat(s.mean), std: roundStat(s.std) }]),
+          ) as TaxonomyReport['classes'],
+          violations: {
+            ...r.violations,
+            pairs: r.violations.pairs.map((v) => ({ ...v, meanHigher: roundStat(v.meanHigher), meanLower: roundStat(v.meanLower) })),
+          },
           hardPairs: Object.fromEntries(Object.entries(r.hardPairs).map(([k, v]) => [k, roundStat(v)])) as TaxonomyReport['hardPairs'],
         },
       ]),
@@ -163,7 +189,11 @@ export function agreementSummaryOfColumns(
     return false;
   });
   const { resamples, seed, level } = opts;
-  const bootstrap: BootstrapOptions = { ...(resamples !== undefined ? { resamples } : {}), ...(seed !== undefined ? { seed } : {}), ...(level !== undefined ? { level } : {}) };
+  const bootstrap: BootstrapOptions = {
+    ...(resamples !== undefined ? { resamples } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(level !== undefined ? { level } : {}),
+  };
   let binary: AgreementSummary['binary'] = null;
   let taxonomy: AgreementSummary['taxonomy'] = null;
   if (labelled.length > 0) {
@@ -187,7 +217,10 @@ export function agreementSummaryOfColumns(
     labelKind: labelled.length ? (taxonomyLabels ? 'taxonomy' : 'binary') : null,
     binary: rounded.binary,
     taxonomy: rounded.taxonomy,
-    best: { binary: rounded.binary ? (leaders.binary.mcc?.[0] ?? null) : null, taxonomy: rounded.taxonomy ? (leaders.taxonomy.spearman?.[0] ?? null) : null },
+    best: {
+      binary: rounded.binary ? (leaders.binary.mcc?.[0] ?? null) : null,
+      taxonomy: rounded.taxonomy ? (leaders.taxonomy.spearman?.[0] ?? null) : null,
+    },
     leaders,
     omitted,
   };

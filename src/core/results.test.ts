@@ -4,7 +4,14 @@ import { calibrateThresholds, commonPrefix, queryView, redecide, runReport } fro
 import type { RowResults } from './run.ts';
 import type { CapClass, QaRow } from './types.ts';
 
-const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({ row: i + 1, id: `r${i}`, question: `q${i}`, golds: [`gold ${i}`], candidate: `cand ${i}`, ...over });
+const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({
+  row: i + 1,
+  id: `r${i}`,
+  question: `q${i}`,
+  golds: [`gold ${i}`],
+  candidate: `cand ${i}`,
+  ...over,
+});
 const r = (score: number | null, t: number, cls?: CapClass): RowResults => ({
   m: { score, decision: score === null ? null : score >= t, explanation: '', ...(cls ? { class: cls } : {}) },
 });
@@ -73,8 +80,19 @@ describe('runReport: empty rows', () => {
   it('a metric whose model did not load (no row scored) adds no n = 0 row to the agreement tables', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
     const why = 'needs an NLI model, or nli probabilities in the input';
-    const results: RowResults[] = [0.1, 0.3, 0.7, 0.9].map((s) => ({ ...r(s, 0.5), cap: { score: null, decision: null, explanation: why } }));
-    const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }, { name: 'cap', threshold: 0.5 }], { resamples: 0 });
+    const results: RowResults[] = [0.1, 0.3, 0.7, 0.9].map((s) => ({
+      ...r(s, 0.5),
+      cap: { score: null, decision: null, explanation: why },
+    }));
+    const rep = runReport(
+      rows,
+      results,
+      [
+        { name: 'm', threshold: 0.5 },
+        { name: 'cap', threshold: 0.5 },
+      ],
+      { resamples: 0 },
+    );
     expect(Object.keys(rep.binary!)).toEqual(['m']);
     expect(rep.omitted).toEqual({ cap: `no labelled row was scored: ${why}` });
     // The decisions table still counts it as not scored.

@@ -70,7 +70,8 @@ export function commonPrefix(a: ArrayLike<number>, b: ArrayLike<number>): number
 }
 
 function matches(row: QaRow, needle: string): boolean {
-  if (row.id.toLowerCase().includes(needle) || row.question.toLowerCase().includes(needle) || row.candidate.toLowerCase().includes(needle)) return true;
+  if (row.id.toLowerCase().includes(needle) || row.question.toLowerCase().includes(needle) || row.candidate.toLowerCase().includes(needle))
+    return true;
   return row.golds.some((g) => g.toLowerCase().includes(needle));
 }
 
@@ -213,7 +214,12 @@ export function calibrateThresholds(
   const skipped: Record<string, string> = {};
   for (const m of metricNames) {
     try {
-      thresholds[m] = calibrateThreshold(idx.map((i) => results[i]![m]?.score ?? null), labels, objective, m).threshold!;
+      thresholds[m] = calibrateThreshold(
+        idx.map((i) => results[i]![m]?.score ?? null),
+        labels,
+        objective,
+        m,
+      ).threshold!;
     } catch (e) {
       skipped[m] = (e as Error).message;
     }

@@ -1,12 +1,30 @@
 /**
  * Scoring and agreement over parsed rows: the engine behind `verity score`, `verity evaluate` and the app.
  */
-import { VerityError, isBatchMetric, type AnyMetric, type CapClass, type Label, type Metric, type MetricResult, type QaItem, type QaRow } from './types.ts';
+import {
+  VerityError,
+  isBatchMetric,
+  type AnyMetric,
+  type CapClass,
+  type Label,
+  type Metric,
+  type MetricResult,
+  type QaItem,
+  type QaRow,
+} from './types.ts';
 import type { ModelContext } from './capabilities.ts';
 import { withEvidenceCache } from './evidence.ts';
 
 export { withEvidenceCache };
-import { binaryReport, predictCombination, taxonomyReport, type BinaryReport, type BootstrapOptions, type Combination, type TaxonomyReport } from './agreement/index.ts';
+import {
+  binaryReport,
+  predictCombination,
+  taxonomyReport,
+  type BinaryReport,
+  type BootstrapOptions,
+  type Combination,
+  type TaxonomyReport,
+} from './agreement/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
 import { FIELD_LIMIT, overLimit } from './limits.ts';
 
@@ -51,7 +69,12 @@ export interface ScoreOptions {
  * on a batch gives nulls with the reason for those rows; the other metrics and batches go on. Metrics share
  * statements and NLI through `ctx.evidence` (a new cache for this call when the caller gives none).
  */
-export async function scoreRows(rows: readonly QaItem[], metrics: readonly AnyMetric[], ctx: ModelContext = {}, opts: ScoreOptions = {}): Promise<RowResults[]> {
+export async function scoreRows(
+  rows: readonly QaItem[],
+  metrics: readonly AnyMetric[],
+  ctx: ModelContext = {},
+  opts: ScoreOptions = {},
+): Promise<RowResults[]> {
   const sync = metrics.filter((m): m is Metric => !isBatchMetric(m));
   const batch = metrics.filter(isBatchMetric);
   const size = Math.max(1, opts.batchSize ?? 64);
@@ -147,7 +170,11 @@ export function agreement(
   bootstrap: BootstrapOptions = {},
 ): AgreementReport {
   return agreementOfColumns(
-    { labels: rows.map((r) => r.label), score: (m, i) => results[i]![m]?.score ?? null, decision: (m, i) => results[i]![m]?.decision ?? null },
+    {
+      labels: rows.map((r) => r.label),
+      score: (m, i) => results[i]![m]?.score ?? null,
+      decision: (m, i) => results[i]![m]?.decision ?? null,
+    },
     metrics,
     bootstrap,
   );
@@ -157,7 +184,8 @@ export function agreement(
 export function agreementOfColumns(
   cols: ScoreColumns,
   metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
-  bootstrap: BootstrapOptions = {}): AgreementReport {
+  bootstrap: BootstrapOptions = {},
+): AgreementReport {
   const idx: number[] = [];
   cols.labels.forEach((l, i) => l && idx.push(i));
   const labelled = idx.map((i) => cols.labels[i]!);
@@ -165,7 +193,15 @@ export function agreementOfColumns(
   const out: AgreementReport = { n: idx.length, skipped: cols.labels.length - idx.length, label_kind: kind };
   if (kind === 'taxonomy') {
     const classes = labelled.map((l) => (l as { cls: CapClass }).cls);
-    out.taxonomy = Object.fromEntries(metrics.map((m) => [m.name, taxonomyReport(idx.map((i) => cols.score(m.name, i)), classes)]));
+    out.taxonomy = Object.fromEntries(
+      metrics.map((m) => [
+        m.name,
+        taxonomyReport(
+          idx.map((i) => cols.score(m.name, i)),
+          classes,
+        ),
+      ]),
+    );
   } else {
     const labels = labelled.map(labelIsCorrect);
     out.binary = Object.fromEntries(

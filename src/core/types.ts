@@ -110,7 +110,8 @@ export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in
  * - `encoding`: details `{ encoding: 'utf-16le' | 'utf-16be' }` when a file cannot be read in that encoding
  * - `bad-option`: a malformed option value (details name it); `other`: anything else.
  */
-export type VerityErrorCode = 'missing-column' | 'unknown-column' | 'no-records' | 'empty-file' | 'not-a-table' | 'encoding' | 'bad-option' | 'other';
+export type VerityErrorCode =
+  'missing-column' | 'unknown-column' | 'no-records' | 'empty-file' | 'not-a-table' | 'encoding' | 'bad-option' | 'other';
 
 export class VerityError extends Error {
   constructor(

@@ -63,11 +63,22 @@ interface Gpu {
 
 export async function probeWebGpu(): Promise<Pick<ProbeInfo, 'webgpu' | 'webgpuReason'>> {
   const gpu = (navigator as Navigator & { gpu?: Gpu }).gpu;
-  if (!gpu) return { webgpu: null, webgpuReason: globalThis.isSecureContext === false ? 'WebGPU needs a secure context (https or localhost)' : 'this browser has no WebGPU (navigator.gpu is missing in the worker)' };
+  if (!gpu)
+    return {
+      webgpu: null,
+      webgpuReason:
+        globalThis.isSecureContext === false
+          ? 'WebGPU needs a secure context (https or localhost)'
+          : 'this browser has no WebGPU (navigator.gpu is missing in the worker)',
+    };
   try {
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter)
-      return { webgpu: null, webgpuReason: 'WebGPU exists but no adapter is available (GPU blocklisted or disabled, hardware acceleration off, or a headless browser without --enable-unsafe-webgpu)' };
+      return {
+        webgpu: null,
+        webgpuReason:
+          'WebGPU exists but no adapter is available (GPU blocklisted or disabled, hardware acceleration off, or a headless browser without --enable-unsafe-webgpu)',
+      };
     const info = adapter.info ?? {};
     return {
       webgpu: {
@@ -149,7 +160,11 @@ export const BROWSER_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_0
  * maxFileBytes) is stopped; a redirect the page followed to a host other than the chosen one (the hub may
  * only send files to its own *.huggingface.co / *.hf.co hosts) is refused before its bytes are used.
  */
-export function modelFetch(cache: ModelCache, base: typeof fetch, limits: DownloadLimits = BROWSER_LIMITS): (input: string | URL, init?: RequestInit) => Promise<Response> {
+export function modelFetch(
+  cache: ModelCache,
+  base: typeof fetch,
+  limits: DownloadLimits = BROWSER_LIMITS,
+): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const url = cache.resolve(typeof input === 'string' ? input : input.href);
     const model = cache.describe(url);
@@ -183,7 +198,8 @@ export function modelFetch(cache: ModelCache, base: typeof fetch, limits: Downlo
     if (!model || ranged || res.status !== 200 || !res.body) return res;
     const listed = cache.listedSize(url);
     const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
-    const tooLarge = (n: number) => `${model.file} from ${url} is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''} (${n} bytes${n === declared ? ' announced' : ' received'})`;
+    const tooLarge = (n: number) =>
+      `${model.file} from ${url} is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''} (${n} bytes${n === declared ? ' announced' : ' received'})`;
     if (declared > cap) {
       cache.reject(url, 'too-large', tooLarge(declared));
       await res.body.cancel().catch(() => undefined);
@@ -192,12 +208,17 @@ export function modelFetch(cache: ModelCache, base: typeof fetch, limits: Downlo
     const reader = res.body.getReader();
     let received = 0;
     let cancelled = false;
-    const truncated = (why: string) => !cancelled && cache.reject(url, 'truncated', `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${why})`);
+    const truncated = (why: string) =>
+      !cancelled &&
+      cache.reject(url, 'truncated', `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${why})`);
     const body = new ReadableStream<Uint8Array>({
       async pull(ctl) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         try {
-          const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no data for ${limits.idleTimeoutMs / 1000} s`)), limits.idleTimeoutMs)));
+          const idle = new Promise<never>(
+            (_, reject) =>
+              (timer = setTimeout(() => reject(new Error(`no data for ${limits.idleTimeoutMs / 1000} s`)), limits.idleTimeoutMs)),
+          );
           const { done, value } = await Promise.race([reader.read(), idle]);
           if (cancelled) return;
           if (done) {
@@ -216,7 +237,8 @@ export function modelFetch(cache: ModelCache, base: typeof fetch, limits: Downlo
           void reader.cancel().catch(() => undefined);
           if (cache.rejectionFor(url)?.reason !== 'too-large') {
             if (declared > 0) truncated(messageOf(e));
-            else cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)} after ${received} bytes)`);
+            else
+              cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)} after ${received} bytes)`);
           }
           ctl.error(e);
         } finally {
@@ -270,7 +292,10 @@ async function storageInfo(): Promise<ProbeInfo['storage']> {
       persistAsked = true;
       await storage.persist().catch(() => false);
     }
-    const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([storage.estimate(), storage.persisted?.().catch(() => false) ?? false]);
+    const [{ usage = 0, quota = 0 }, persisted] = await Promise.all([
+      storage.estimate(),
+      storage.persisted?.().catch(() => false) ?? false,
+    ]);
     return { usage, quota, persisted };
   } catch {
     return null;
@@ -322,10 +347,16 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
   if (spec.source.kind === 'local' && (missing.length || /Could not locate file|not imported|404/i.test(msg))) {
     const required = missing.filter((f) => /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/.test(f));
     const names = required.length ? required : missing.length ? missing : ['a file'];
-    return hostError('not-found', `${spec.id}@${spec.revision}: ${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} not imported; import the whole model folder (config.json, tokenizer files and onnx/) first`);
+    return hostError(
+      'not-found',
+      `${spec.id}@${spec.revision}: ${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} not imported; import the whole model folder (config.json, tokenizer files and onnx/) first`,
+    );
   }
   if (/Unauthorized access to file|Forbidden access to file/.test(msg))
-    return hostError('not-found', `${spec.id} is gated or private on ${host} (${msg}); the app does not sign in: use a mirror or import the model folder`);
+    return hostError(
+      'not-found',
+      `${spec.id} is gated or private on ${host} (${msg}); the app does not sign in: use a mirror or import the model folder`,
+    );
   const failed = rejections.find((r) => r.reason === 'fetch-failed');
   if (failed || /Failed to fetch|NetworkError|network error|Load failed|ERR_/i.test(msg)) {
     const where = spec.source.kind === 'mirror' ? `the mirror ${host}` : spec.source.kind === 'hub' ? `the hub ${host}` : host;

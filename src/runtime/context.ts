@@ -34,7 +34,13 @@ export interface ModelRecord {
   canary: 'passed' | 'skipped';
 }
 
-export const modelRecord = (m: LoadedModel): ModelRecord => ({ id: m.id, revision: m.revision, device: m.device, dtype: m.dtype, canary: m.canary.skipped ? 'skipped' : 'passed' });
+export const modelRecord = (m: LoadedModel): ModelRecord => ({
+  id: m.id,
+  revision: m.revision,
+  device: m.device,
+  dtype: m.dtype,
+  canary: m.canary.skipped ? 'skipped' : 'passed',
+});
 
 /** The records of every loaded model by role, or undefined when none was loaded. */
 export function modelRecords(loaded: Partial<Record<string, LoadedModel>>): Record<string, ModelRecord> | undefined {
@@ -48,7 +54,11 @@ const unwrap = <T>(r: HostResult<T>): T => {
 };
 
 /** A ModelContext whose capabilities exist for the given specs and load lazily, once. */
-export function hostContext(host: HostLike, specs: Partial<Record<Role, ModelSpec>>, opts: HostContextOptions = {}): ModelContext & { provenance: Record<string, LoadedModel> } {
+export function hostContext(
+  host: HostLike,
+  specs: Partial<Record<Role, ModelSpec>>,
+  opts: HostContextOptions = {},
+): ModelContext & { provenance: Record<string, LoadedModel> } {
   const provenance: Record<string, LoadedModel> = {};
   const loads = new Map<Role, Promise<void>>();
   const ensure = (role: Role): Promise<void> => {
@@ -72,6 +82,10 @@ export function hostContext(host: HostLike, specs: Partial<Record<Role, ModelSpe
       embed: async (texts) => (await ensure('embedder'), unwrap(await host.embed(texts))),
       embedTokens: async (texts) => (await ensure('embedder'), unwrap(await host.embedTokens(texts))),
     };
-  if (specs.statements) ctx.writer = { name: specs.statements.id, write: async (items) => (await ensure('statements'), unwrap(await host.writeStatements(items))) };
+  if (specs.statements)
+    ctx.writer = {
+      name: specs.statements.id,
+      write: async (items) => (await ensure('statements'), unwrap(await host.writeStatements(items))),
+    };
   return ctx;
 }

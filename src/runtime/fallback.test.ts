@@ -17,7 +17,10 @@ describe('fallbackSpecs', () => {
   });
 
   it('takes the next smaller registry model of the role, from the same source', () => {
-    const specs = { nli: { ...specFromEntry(entry('nli-base')), source }, reranker: { ...specFromEntry(entry('rerank-minilm-l6')), source } };
+    const specs = {
+      nli: { ...specFromEntry(entry('nli-base')), source },
+      reranker: { ...specFromEntry(entry('rerank-minilm-l6')), source },
+    };
     const fb = fallbackSpecs(specs, true);
     expect(fb.specs.nli).toMatchObject({ id: entry('nli-small').id, device: 'wasm', source });
     // The smallest reranker has nothing below it.

@@ -220,7 +220,8 @@ describe('ONNX graphs load in onnxruntime-node', () => {
     const files = ALL_MODELS.flatMap((m) =>
       (m === 'tiny-t5' ? ['encoder_model.onnx', 'decoder_model_merged.onnx'] : ['model.onnx']).map((f) => join(MODELS, m, 'onnx', f)),
     );
-    const code = 'import sys, onnx\nfor p in sys.argv[1:]:\n    onnx.checker.check_model(onnx.load(p), full_check=True)\nprint("ok", len(sys.argv) - 1)';
+    const code =
+      'import sys, onnx\nfor p in sys.argv[1:]:\n    onnx.checker.check_model(onnx.load(p), full_check=True)\nprint("ok", len(sys.argv) - 1)';
     const res = spawnSync(python, ['-c', code, ...files], { encoding: 'utf8' });
     expect(res.stderr).toBe('');
     expect(res.stdout.trim()).toBe(`ok ${files.length}`);
@@ -292,7 +293,10 @@ describe('transformers.js loads the fixtures the real way', () => {
       { text_pair: exp.cases.map((c) => c.passage), padding: true, truncation: true },
     );
     const { logits } = (await model(batch)) as { logits: Tensor };
-    expectClose(Array.from(logits.data as Float32Array), exp.cases.map((c) => c.logit));
+    expectClose(
+      Array.from(logits.data as Float32Array),
+      exp.cases.map((c) => c.logit),
+    );
     await model.dispose();
   });
 
@@ -333,7 +337,10 @@ describe('transformers.js loads the fixtures the real way', () => {
       }
       // padded batch (the shorter input is padded; its encoder mask matters). generate() keeps
       // stepping a row after its </s> until every row is done, so compare up to the reference length.
-      const batch = tokenizer(exp.cases.map((c) => c.input), { padding: true });
+      const batch = tokenizer(
+        exp.cases.map((c) => c.input),
+        { padding: true },
+      );
       const seqs = ids((await model.generate({ ...batch, max_new_tokens: exp.max_new_tokens })) as Tensor);
       exp.cases.forEach((c, i) => expect(seqs[i]!.slice(0, c.sequence.length), `${dtype} batch row ${i}`).toEqual(c.sequence));
       await model.dispose();

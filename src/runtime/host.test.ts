@@ -14,10 +14,18 @@ import type { ModelSpec, ProbeInfo } from './messages.ts';
 
 const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
 const expected = <T>(m: string): T => JSON.parse(readFileSync(join(dir(m), 'expected.json'), 'utf8')) as T;
-interface NliCase { premise: string; hypothesis: string; probs_by_label: Record<string, number> }
+interface NliCase {
+  premise: string;
+  hypothesis: string;
+  probs_by_label: Record<string, number>;
+}
 const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
 /** A fixture model as a local folder. Random weights: it goes through the same switch a user flips (skipCanary). */
-const local = (role: ModelSpec['role'], m: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({ ...parseModelArg(role, dir(m)), skipCanary: true, ...extra });
+const local = (role: ModelSpec['role'], m: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({
+  ...parseModelArg(role, dir(m)),
+  skipCanary: true,
+  ...extra,
+});
 const close = (a: number, b: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(1e-4);
 
 describe('ModelHost (Node, CPU) on fixture models', () => {
@@ -49,7 +57,12 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
   });
 
   it('a failing canary falls back (q8 → fp32) and then refuses, saying why', async () => {
-    const wrong = { kind: 'values' as const, inputs: [{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }], expected: [[0.2, 0.3, 0.5]], tolerance: 1e-3 };
+    const wrong = {
+      kind: 'values' as const,
+      inputs: [{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }],
+      expected: [[0.2, 0.3, 0.5]],
+      tolerance: 1e-3,
+    };
     const r = await createNodeHost().load(local('nli', 'tiny-nli', { dtypes: { cpu: ['q8', 'fp32'] }, canary: wrong, skipCanary: false }));
     expect(r.ok).toBe(false);
     if (r.ok) return;
@@ -59,7 +72,12 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
 
   it('a passing canary is recorded with the load', async () => {
     const c = nliCases[1]!;
-    const canary = { kind: 'values' as const, inputs: [{ premise: c.premise, hypothesis: c.hypothesis }], expected: [[c.probs_by_label.entailment!, c.probs_by_label.neutral!, c.probs_by_label.contradiction!]], tolerance: 1e-4 };
+    const canary = {
+      kind: 'values' as const,
+      inputs: [{ premise: c.premise, hypothesis: c.hypothesis }],
+      expected: [[c.probs_by_label.entailment!, c.probs_by_label.neutral!, c.probs_by_label.contradiction!]],
+      tolerance: 1e-4,
+    };
     const r = await createNodeHost().load(local('nli', 'tiny-nli', { canary, skipCanary: false }));
     expect(r.ok && r.value.canary.passed).toBe(true);
   });
@@ -71,27 +89,30 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     ['reranker', 'tiny-reranker', /relevant passage scored/],
     ['embedder', 'tiny-embedder', /paraphrase is not closer/],
     ['statements', 'tiny-t5', /not a sentence|not letters|repeats|does not contain the answer|empty output/],
-  ] as const)('a random-weight %s model fails its role canary and is refused; with skipCanary it loads as unchecked', async (role, m, why) => {
-    const host = createNodeHost();
-    const refused = await host.load(local(role, m, { skipCanary: false }));
-    expect(refused.ok, JSON.stringify(refused)).toBe(false);
-    if (refused.ok) return;
-    expect(refused.error.code).toBe('canary-failed');
-    expect(refused.error.message).toMatch(why);
-    expect(refused.error.message).toContain('--skip-canary');
-    expect(host.loaded()[role]).toBeUndefined();
-    const r = await host.nli([{ premise: 'a', hypothesis: 'b' }]);
-    expect(r.ok).toBe(false);
+  ] as const)(
+    'a random-weight %s model fails its role canary and is refused; with skipCanary it loads as unchecked',
+    async (role, m, why) => {
+      const host = createNodeHost();
+      const refused = await host.load(local(role, m, { skipCanary: false }));
+      expect(refused.ok, JSON.stringify(refused)).toBe(false);
+      if (refused.ok) return;
+      expect(refused.error.code).toBe('canary-failed');
+      expect(refused.error.message).toMatch(why);
+      expect(refused.error.message).toContain('--skip-canary');
+      expect(host.loaded()[role]).toBeUndefined();
+      const r = await host.nli([{ premise: 'a', hypothesis: 'b' }]);
+      expect(r.ok).toBe(false);
 
-    const unchecked = await host.load(local(role, m));
-    expect(unchecked.ok, JSON.stringify(unchecked)).toBe(true);
-    if (!unchecked.ok) return;
-    expect(unchecked.value.canary).toMatchObject({ passed: false, skipped: true });
-    expect(unchecked.value.warnings.join(' ')).toContain('without its canary check');
-    // A model loaded unchecked is not reused by a load that wants the check.
-    const again = await host.load(local(role, m, { skipCanary: false }));
-    expect(again.ok).toBe(false);
-  });
+      const unchecked = await host.load(local(role, m));
+      expect(unchecked.ok, JSON.stringify(unchecked)).toBe(true);
+      if (!unchecked.ok) return;
+      expect(unchecked.value.canary).toMatchObject({ passed: false, skipped: true });
+      expect(unchecked.value.warnings.join(' ')).toContain('without its canary check');
+      // A model loaded unchecked is not reused by a load that wants the check.
+      const again = await host.load(local(role, m, { skipCanary: false }));
+      expect(again.ok).toBe(false);
+    },
+  );
 
   it('reranker: sigmoid of the single logit; embedder: mean-pooled, normalized vectors', async () => {
     const host = createNodeHost();
@@ -134,7 +155,12 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
   });
 
   it('a missing local folder is a not-found error with the model id', async () => {
-    const r = await createNodeHost().load({ role: 'nli', id: '/nonexistent/model', revision: 'local', source: { kind: 'local', path: '/nonexistent/model' } });
+    const r = await createNodeHost().load({
+      role: 'nli',
+      id: '/nonexistent/model',
+      revision: 'local',
+      source: { kind: 'local', path: '/nonexistent/model' },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(['not-found', 'load-failed']).toContain(r.error.code);
   });
@@ -146,7 +172,9 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     const d = await ctx.nli!.classify([{ premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis }]);
     close(d[0]!.entailment, nliCases[0]!.probs_by_label.entailment!);
     expect(ctx.provenance.nli).toMatchObject({ device: 'cpu', dtype: 'fp32' });
-    expect(modelRecords(ctx.provenance)).toEqual({ nli: { id: dir('tiny-nli'), revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' } });
+    expect(modelRecords(ctx.provenance)).toEqual({
+      nli: { id: dir('tiny-nli'), revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' },
+    });
   });
 });
 
@@ -163,12 +191,34 @@ describe('the statement writer canary', () => {
 });
 
 describe('device planning and label mapping', () => {
-  const browser = (gpu: boolean): ProbeInfo => ({ platform: 'browser', webgpu: gpu ? { vendor: 'google', architecture: 'swiftshader', description: '', isFallbackAdapter: true, shaderF16: false } : null, threads: 2, crossOriginIsolated: true, storage: null });
-  const spec: ModelSpec = { role: 'nli', id: 'x/y', revision: 'r', source: { kind: 'hub' }, dtypes: { webgpu: ['fp16', 'fp32'], wasm: ['q8', 'fp32'], cpu: ['q8', 'fp32'] } };
+  const browser = (gpu: boolean): ProbeInfo => ({
+    platform: 'browser',
+    webgpu: gpu ? { vendor: 'google', architecture: 'swiftshader', description: '', isFallbackAdapter: true, shaderF16: false } : null,
+    threads: 2,
+    crossOriginIsolated: true,
+    storage: null,
+  });
+  const spec: ModelSpec = {
+    role: 'nli',
+    id: 'x/y',
+    revision: 'r',
+    source: { kind: 'hub' },
+    dtypes: { webgpu: ['fp16', 'fp32'], wasm: ['q8', 'fp32'], cpu: ['q8', 'fp32'] },
+  };
   it('WebGPU first when an adapter exists, then WASM, then fp32', () => {
-    expect(plan(spec, browser(true))).toEqual([{ device: 'webgpu', dtype: 'fp16' }, { device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'fp32' }]);
-    expect(plan(spec, browser(false))).toEqual([{ device: 'wasm', dtype: 'q8' }, { device: 'wasm', dtype: 'fp32' }]);
-    expect(plan(spec, { ...browser(false), platform: 'node' })).toEqual([{ device: 'cpu', dtype: 'q8' }, { device: 'cpu', dtype: 'fp32' }]);
+    expect(plan(spec, browser(true))).toEqual([
+      { device: 'webgpu', dtype: 'fp16' },
+      { device: 'wasm', dtype: 'q8' },
+      { device: 'wasm', dtype: 'fp32' },
+    ]);
+    expect(plan(spec, browser(false))).toEqual([
+      { device: 'wasm', dtype: 'q8' },
+      { device: 'wasm', dtype: 'fp32' },
+    ]);
+    expect(plan(spec, { ...browser(false), platform: 'node' })).toEqual([
+      { device: 'cpu', dtype: 'q8' },
+      { device: 'cpu', dtype: 'fp32' },
+    ]);
   });
   it('reads NLI label order by name', () => {
     expect(nliLabelIndex({ 0: 'CONTRADICTION', 1: 'entailment', 2: 'neutral' })).toEqual({ contradiction: 0, entailment: 1, neutral: 2 });

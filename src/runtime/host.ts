@@ -78,10 +78,18 @@ export function nliLabelIndex(id2label: Record<string, string> | undefined): Rec
   const out: Partial<Record<NliLabel, number>> = {};
   for (const [idx, raw] of Object.entries(id2label ?? {})) {
     const name = raw.toLowerCase();
-    const label: NliLabel | null = name.startsWith('entail') ? 'entailment' : name.startsWith('neutral') ? 'neutral' : name.startsWith('contradict') ? 'contradiction' : null;
+    const label: NliLabel | null = name.startsWith('entail')
+      ? 'entailment'
+      : name.startsWith('neutral')
+        ? 'neutral'
+        : name.startsWith('contradict')
+          ? 'contradiction'
+          : null;
     if (label) out[label] = Number(idx);
   }
-  return out.entailment !== undefined && out.neutral !== undefined && out.contradiction !== undefined ? (out as Record<NliLabel, number>) : null;
+  return out.entailment !== undefined && out.neutral !== undefined && out.contradiction !== undefined
+    ? (out as Record<NliLabel, number>)
+    : null;
 }
 
 /** Device/dtype attempts in order: the preferred one, then WASM (browser), then fp32. */
@@ -132,10 +140,20 @@ export class ModelHost {
   /** Loads (or reuses) the model for a role. Concurrent identical loads share one promise. */
   load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
     const invalid = invalidRef(spec);
-    if (invalid) return Promise.resolve({ ok: false, error: hostError('invalid-spec', `${spec.id}@${spec.revision}: ${invalid}; nothing was fetched or read`, { modelId: spec.id }) });
+    if (invalid)
+      return Promise.resolve({
+        ok: false,
+        error: hostError('invalid-spec', `${spec.id}@${spec.revision}: ${invalid}; nothing was fetched or read`, { modelId: spec.id }),
+      });
     const current = this.sessions.get(spec.role);
     // A model loaded unchecked is not reused for a load that wants the check.
-    if (current && current.spec.id === spec.id && current.spec.revision === spec.revision && (spec.device === undefined || spec.device === current.info.device) && (spec.skipCanary || !current.info.canary.skipped))
+    if (
+      current &&
+      current.spec.id === spec.id &&
+      current.spec.revision === spec.revision &&
+      (spec.device === undefined || spec.device === current.info.device) &&
+      (spec.skipCanary || !current.info.canary.skipped)
+    )
       return Promise.resolve({ ok: true, value: current.info });
     const key = `${spec.role}|${spec.id}@${spec.revision}|${spec.device ?? 'auto'}|${JSON.stringify(spec.dtypes ?? {})}|${spec.skipCanary ? 'unchecked' : 'checked'}`;
     let p = this.inflight.get(key);
@@ -193,10 +211,17 @@ export class ModelHost {
     const explained = this.adapter.explain?.(spec, e);
     if (explained) return { ...extra, ...explained };
     // A HostError thrown on purpose (by create(), the adapter's prepare or its fetch) keeps its code and message.
-    if (e && typeof e === 'object' && 'code' in e && 'message' in e && ['bad-response', 'unsupported-model', 'invalid-spec', 'network'].includes(String((e as HostError).code)))
+    if (
+      e &&
+      typeof e === 'object' &&
+      'code' in e &&
+      'message' in e &&
+      ['bad-response', 'unsupported-model', 'invalid-spec', 'network'].includes(String((e as HostError).code))
+    )
       return hostError((e as HostError).code, (e as HostError).message, extra);
     const msg = messageOf(e);
-    if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg)) return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
+    if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg))
+      return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
     if (/Unsupported model type|not supported/i.test(msg)) return hostError('unsupported-model', `${spec.id}: ${msg}`, extra);
     if (/quota/i.test(msg)) return hostError('quota', `${spec.id}: storage quota exceeded (${msg})`, extra);
     return hostError('load-failed', `${spec.id} did not load on ${device}/${dtype}: ${msg}`, extra);
@@ -214,10 +239,15 @@ export class ModelHost {
       case 'reranker':
         model = await AutoModelForSequenceClassification.from_pretrained(id, modelOptions);
         if (spec.role === 'nli') {
-          const found = spec.labels ? nliLabelIndex(Object.fromEntries(Object.entries(spec.labels).map(([k, v]) => [String(v), k]))) : nliLabelIndex((model.config as { id2label?: Record<string, string> }).id2label);
+          const found = spec.labels
+            ? nliLabelIndex(Object.fromEntries(Object.entries(spec.labels).map(([k, v]) => [String(v), k])))
+            : nliLabelIndex((model.config as { id2label?: Record<string, string> }).id2label);
           if (!found) {
             await model.dispose();
-            throw hostError('unsupported-model', `${spec.id} is not an NLI classifier: its config has no entailment / neutral / contradiction labels (id2label: ${JSON.stringify((model.config as { id2label?: unknown }).id2label ?? null)})`);
+            throw hostError(
+              'unsupported-model',
+              `${spec.id} is not an NLI classifier: its config has no entailment / neutral / contradiction labels (id2label: ${JSON.stringify((model.config as { id2label?: unknown }).id2label ?? null)})`,
+            );
           }
           labels = found;
         }
@@ -234,7 +264,18 @@ export class ModelHost {
       await model.dispose();
       throw refused;
     }
-    const info: LoadedModel = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: CANARY_SKIPPED, fallbacks: [], warnings: [], loadMs: 0, ...(labels ? { labels } : {}) };
+    const info: LoadedModel = {
+      role: spec.role,
+      id: spec.id,
+      revision: spec.revision,
+      device,
+      dtype,
+      canary: CANARY_SKIPPED,
+      fallbacks: [],
+      warnings: [],
+      loadMs: 0,
+      ...(labels ? { labels } : {}),
+    };
     return { spec, info, tokenizer, model, ...(labels ? { labels } : {}) };
   }
 
@@ -256,7 +297,14 @@ export class ModelHost {
     try {
       return { ok: true, value: await run(s) };
     } catch (e) {
-      return { ok: false, error: hostError('inference-failed', `${s.spec.id} failed on ${s.info.device}/${s.info.dtype}: ${messageOf(e)}`, { modelId: s.spec.id, device: s.info.device, dtype: s.info.dtype }) };
+      return {
+        ok: false,
+        error: hostError('inference-failed', `${s.spec.id} failed on ${s.info.device}/${s.info.dtype}: ${messageOf(e)}`, {
+          modelId: s.spec.id,
+          device: s.info.device,
+          dtype: s.info.dtype,
+        }),
+      };
     }
   }
 
@@ -278,7 +326,11 @@ export class ModelHost {
   }
 
   private async runNli(s: Session, pairs: NliPair[]): Promise<NliDistribution[]> {
-    const logits = await this.pairLogits(s, pairs.map((p) => p.premise), pairs.map((p) => p.hypothesis));
+    const logits = await this.pairLogits(
+      s,
+      pairs.map((p) => p.premise),
+      pairs.map((p) => p.hypothesis),
+    );
     const idx = s.labels!;
     return logits.map((row) => {
       const p = softmax(row);
@@ -296,7 +348,11 @@ export class ModelHost {
   }
 
   private async runRerank(s: Session, query: string, docs: string[]): Promise<number[]> {
-    const logits = await this.pairLogits(s, docs.map(() => query), docs);
+    const logits = await this.pairLogits(
+      s,
+      docs.map(() => query),
+      docs,
+    );
     // One logit → sigmoid; two labels → probability of the second ("relevant").
     return logits.map((row) => (row.length === 1 ? sigmoid(row[0]!) : softmax(row)[row.length - 1]!));
   }
@@ -376,7 +432,8 @@ export class ModelHost {
           const d = got[i]!;
           if (![d.entailment, d.neutral, d.contradiction].every(Number.isFinite)) return bad(`pair ${i + 1}: non-finite probabilities`);
           const top = (Object.entries(d) as [NliLabel, number][]).sort((a, b) => b[1] - a[1])[0]!;
-          if (top[0] !== c.pairs[i]!.expected || top[1] < c.minProb) return bad(`pair ${i + 1}: expected ${c.pairs[i]!.expected}, got ${top[0]} ${top[1].toFixed(3)}`);
+          if (top[0] !== c.pairs[i]!.expected || top[1] < c.minProb)
+            return bad(`pair ${i + 1}: expected ${c.pairs[i]!.expected}, got ${top[0]} ${top[1].toFixed(3)}`);
         }
         return { passed: true, detail: `${got.length} NLI pairs labelled as expected` };
       }
@@ -385,19 +442,30 @@ export class ModelHost {
           const { query, relevant, irrelevant } = c.cases[i]!;
           const [r, x] = (await this.runRerank(s, query, [relevant, irrelevant])) as [number, number];
           if (!Number.isFinite(r) || !Number.isFinite(x)) return bad(`query ${i + 1}: non-finite scores`);
-          if (!(r > x)) return bad(`query ${i + 1} ("${query}"): the relevant passage scored ${r.toFixed(3)}, not above the irrelevant one (${x.toFixed(3)})`);
+          if (!(r > x))
+            return bad(
+              `query ${i + 1} ("${query}"): the relevant passage scored ${r.toFixed(3)}, not above the irrelevant one (${x.toFixed(3)})`,
+            );
         }
         return { passed: true, detail: `${c.cases.length} queries ranked as expected` };
       }
       case 'similarity': {
-        const cos = (x: Float32Array, y: Float32Array) => x.reduce((acc, v, i) => acc + v * y[i]!, 0) / (Math.hypot(...x) * Math.hypot(...y) || 1);
+        const cos = (x: Float32Array, y: Float32Array) =>
+          x.reduce((acc, v, i) => acc + v * y[i]!, 0) / (Math.hypot(...x) * Math.hypot(...y) || 1);
         for (let i = 0; i < c.triples.length; i++) {
           const t = c.triples[i]!;
-          const [a, n, f] = (await this.runEmbed(s, [t.anchor, t.near, t.far])).map((x) => x.pooled) as [Float32Array, Float32Array, Float32Array];
+          const [a, n, f] = (await this.runEmbed(s, [t.anchor, t.near, t.far])).map((x) => x.pooled) as [
+            Float32Array,
+            Float32Array,
+            Float32Array,
+          ];
           const near = cos(a, n);
           const far = cos(a, f);
           if (!Number.isFinite(near) || !Number.isFinite(far)) return bad(`triple ${i + 1}: non-finite embeddings`);
-          if (!(near > far)) return bad(`triple ${i + 1}: the paraphrase is not closer than the unrelated sentence (similarity ${near.toFixed(3)} ≤ ${far.toFixed(3)})`);
+          if (!(near > far))
+            return bad(
+              `triple ${i + 1}: the paraphrase is not closer than the unrelated sentence (similarity ${near.toFixed(3)} ≤ ${far.toFixed(3)})`,
+            );
         }
         return { passed: true, detail: `${c.triples.length} paraphrases closer than unrelated sentences` };
       }
@@ -411,10 +479,28 @@ export class ModelHost {
       }
       case 'values': {
         let got: (number[] | string)[];
-        if (s.spec.role === 'nli') got = (await this.runNli(s, c.inputs.map((x) => ({ premise: x.premise ?? '', hypothesis: x.hypothesis ?? '' })))).map((d) => [d.entailment, d.neutral, d.contradiction]);
-        else if (s.spec.role === 'reranker') got = await Promise.all(c.inputs.map(async (x) => await this.runRerank(s, x.premise ?? '', [x.hypothesis ?? ''])));
-        else if (s.spec.role === 'embedder') got = (await this.runEmbed(s, c.inputs.map((x) => x.text ?? ''))).map((x) => Array.from(x.pooled));
-        else got = await this.runStatements(s, c.inputs.map((x) => ({ question: x.question ?? '', answer: x.answer ?? '' })), 8);
+        if (s.spec.role === 'nli')
+          got = (
+            await this.runNli(
+              s,
+              c.inputs.map((x) => ({ premise: x.premise ?? '', hypothesis: x.hypothesis ?? '' })),
+            )
+          ).map((d) => [d.entailment, d.neutral, d.contradiction]);
+        else if (s.spec.role === 'reranker')
+          got = await Promise.all(c.inputs.map(async (x) => await this.runRerank(s, x.premise ?? '', [x.hypothesis ?? ''])));
+        else if (s.spec.role === 'embedder')
+          got = (
+            await this.runEmbed(
+              s,
+              c.inputs.map((x) => x.text ?? ''),
+            )
+          ).map((x) => Array.from(x.pooled));
+        else
+          got = await this.runStatements(
+            s,
+            c.inputs.map((x) => ({ question: x.question ?? '', answer: x.answer ?? '' })),
+            8,
+          );
         let worst = 0;
         for (let i = 0; i < c.expected.length; i++) {
           const e = c.expected[i]!;
@@ -427,7 +513,9 @@ export class ModelHost {
           if (gv.length !== e.length) return bad(`input ${i + 1}: expected ${e.length} values, got ${gv.length}`);
           for (let k = 0; k < e.length; k++) worst = Math.max(worst, Number.isFinite(gv[k]!) ? Math.abs(gv[k]! - e[k]!) : Infinity);
         }
-        return worst <= c.tolerance ? { passed: true, detail: `max deviation ${worst.toExponential(2)} ≤ ${c.tolerance}` } : bad(`max deviation ${worst.toExponential(2)} > ${c.tolerance}`);
+        return worst <= c.tolerance
+          ? { passed: true, detail: `max deviation ${worst.toExponential(2)} ≤ ${c.tolerance}` }
+          : bad(`max deviation ${worst.toExponential(2)} > ${c.tolerance}`);
       }
     }
   }
@@ -446,7 +534,8 @@ export function notFluent(text: string, answer: string): string | null {
   if (words.length < 3) return `${show} is not a sentence (fewer than three words)`;
   const letters = (t.match(/[\p{L}\s]/gu) ?? []).length;
   if (letters < 0.7 * t.length) return `${show} is mostly not letters`;
-  for (let i = 3; i < words.length; i++) if (words[i] === words[i - 1] && words[i] === words[i - 2] && words[i] === words[i - 3]) return `${show} repeats "${words[i]}"`;
+  for (let i = 3; i < words.length; i++)
+    if (words[i] === words[i - 1] && words[i] === words[i - 2] && words[i] === words[i - 3]) return `${show} repeats "${words[i]}"`;
   const missing = (answer.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []).filter((w) => !words.includes(w));
   if (missing.length) return `${show} does not contain the answer ("${answer}")`;
   return null;

@@ -32,7 +32,13 @@ function setup(opts: { failWrites?: () => Error } = {}) {
   return { cache, meta, data };
 }
 
-const spec = (extra: Partial<ModelSpec> = {}): ModelSpec => ({ role: 'nli', id: 'owner/model', revision: REV, source: { kind: 'mirror', url: HOST }, ...extra });
+const spec = (extra: Partial<ModelSpec> = {}): ModelSpec => ({
+  role: 'nli',
+  id: 'owner/model',
+  revision: REV,
+  source: { kind: 'mirror', url: HOST },
+  ...extra,
+});
 
 describe('ModelCache (the transformers.js custom cache)', () => {
   it('stores a download and serves it back with its size and type; lists it per model', async () => {
@@ -139,7 +145,9 @@ describe('ModelCache (the transformers.js custom cache)', () => {
     cache.use(HOST, 'owner/model', REV, { 'onnx/model.onnx': 1000 }, { 'onnx/model.onnx': SHA_1000_SEVENS.toUpperCase() });
     await cache.put(url('onnx/model.onnx'), res(bytes(1000, 9)));
     expect(cache.rejectionFor(url('onnx/model.onnx'))).toMatchObject({ reason: 'hash-mismatch', file: 'onnx/model.onnx' });
-    expect(cache.takeWarnings().join(' ')).toMatch(/does not match the SHA-256 the registry lists \([0-9a-f]{12}… instead of df1329c8b6c7…\)/);
+    expect(cache.takeWarnings().join(' ')).toMatch(
+      /does not match the SHA-256 the registry lists \([0-9a-f]{12}… instead of df1329c8b6c7…\)/,
+    );
     expect(await cache.list()).toEqual([]);
     await cache.put(url('onnx/model.onnx'), res(bytes(1000)));
     expect(await cache.match(url('onnx/model.onnx'))).toBeInstanceOf(Response);
@@ -165,7 +173,9 @@ describe('ModelCache (the transformers.js custom cache)', () => {
     const { cache } = setup();
     cache.register(LOCAL_HOST, 'my-model');
     expect(await cache.storeFile(localFileUrl('my-model', 'local', 'config.json'), json({ model_type: 'bert' }))).toBeNull();
-    expect((await cache.storeFile(localFileUrl('my-model', 'local', 'tokenizer.json'), new TextEncoder().encode('not json')))?.reason).toBe('invalid-json');
+    expect((await cache.storeFile(localFileUrl('my-model', 'local', 'tokenizer.json'), new TextEncoder().encode('not json')))?.reason).toBe(
+      'invalid-json',
+    );
     cache.use(LOCAL_HOST, 'my-model', 'local');
     expect(await cache.match(localFileUrl('my-model', 'main', 'config.json'))).toBeInstanceOf(Response);
     expect((await cache.list()).find((m) => m.id === 'my-model')?.files.map((f) => f.file)).toEqual(['config.json']);
@@ -173,12 +183,18 @@ describe('ModelCache (the transformers.js custom cache)', () => {
 });
 
 describe('modelFetch (transformers.js env.fetch in the browser)', () => {
-  const served = (body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) => async () => new Response(body, { headers: { 'content-length': String(body.length), ...headers } });
+  const served =
+    (body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
+    async () =>
+      new Response(body, { headers: { 'content-length': String(body.length), ...headers } });
 
   it('asks for the pinned revision where transformers.js asks for main, and passes size probes through', async () => {
     const { cache } = setup();
     const seen: string[] = [];
-    const f = modelFetch(cache, (async (u: string) => (seen.push(u), new Response('{}', { headers: { 'content-length': '2' } }))) as typeof fetch);
+    const f = modelFetch(
+      cache,
+      (async (u: string) => (seen.push(u), new Response('{}', { headers: { 'content-length': '2' } }))) as typeof fetch,
+    );
     await f(url('tokenizer_config.json', 'owner/model', 'main'), { headers: { Range: 'bytes=0-0' } });
     expect(seen).toEqual([url('tokenizer_config.json')]);
   });
@@ -191,7 +207,11 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     }) as typeof fetch);
     const r = await f(localFileUrl('mine', 'local', 'onnx/model.onnx'));
     expect(r.status).toBe(404);
-    const e = explainFailure({ ...spec(), id: 'mine', revision: 'local', source: { kind: 'local' } }, new Error('Could not locate file: "x"'), cache);
+    const e = explainFailure(
+      { ...spec(), id: 'mine', revision: 'local', source: { kind: 'local' } },
+      new Error('Could not locate file: "x"'),
+      cache,
+    );
     expect(e).toMatchObject({ code: 'not-found', message: expect.stringContaining('onnx/model.onnx was not imported') });
   });
 
@@ -204,7 +224,9 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     const e = explainFailure(spec(), new TypeError('Failed to fetch'), cache);
     expect(e).toMatchObject({
       code: 'network',
-      message: expect.stringMatching(/cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json from https:\/\/mirror.test\/owner\/model\/resolve\/.*config.json \(Failed to fetch\)\. Check that this computer is online and can reach https:\/\/mirror.test\//),
+      message: expect.stringMatching(
+        /cannot download owner\/model from the mirror https:\/\/mirror.test\/: could not download config.json from https:\/\/mirror.test\/owner\/model\/resolve\/.*config.json \(Failed to fetch\)\. Check that this computer is online and can reach https:\/\/mirror.test\//,
+      ),
     });
     expect(e!.message).not.toMatch(/private window|storage/);
   });
@@ -225,7 +247,9 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     expect(await cache.list()).toEqual([]);
     expect(explainFailure(spec(), new TypeError('network error'), cache)).toMatchObject({
       code: 'bad-response',
-      message: expect.stringContaining('onnx/model.onnx from https://mirror.test/owner/model/resolve/abc123/onnx/model.onnx is truncated: received 300 of 1000 bytes'),
+      message: expect.stringContaining(
+        'onnx/model.onnx from https://mirror.test/owner/model/resolve/abc123/onnx/model.onnx is truncated: received 300 of 1000 bytes',
+      ),
     });
   });
 
@@ -237,29 +261,61 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     const f = modelFetch(cache, (async () => new Response(endless())) as typeof fetch, limits);
     await expect((await f(url('onnx/other.onnx'))).arrayBuffer()).rejects.toThrow(/larger than the 5000 bytes allowed/);
     // A listed file is capped at its registry size (+2%).
-    await expect((await f(url('onnx/model.onnx'))).arrayBuffer()).rejects.toThrow(/larger than the 1020 bytes allowed \(the registry size\)/);
-    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({ code: 'bad-response', message: expect.stringContaining('is larger than the') });
+    await expect((await f(url('onnx/model.onnx'))).arrayBuffer()).rejects.toThrow(
+      /larger than the 1020 bytes allowed \(the registry size\)/,
+    );
+    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({
+      code: 'bad-response',
+      message: expect.stringContaining('is larger than the'),
+    });
   });
 
   it('abandons a host that sends no headers, or no bytes, within the timeouts', async () => {
     const { cache } = setup();
     const limits = { connectTimeoutMs: 200, idleTimeoutMs: 200, maxFileBytes: 1e6 };
-    const silent = modelFetch(cache, ((_u: string, init?: RequestInit) => new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch, limits);
+    const silent = modelFetch(
+      cache,
+      ((_u: string, init?: RequestInit) =>
+        new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)))) as typeof fetch,
+      limits,
+    );
     await expect(silent(url('config.json'))).rejects.toThrow(/no answer within 0.2 s/);
-    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({ code: 'network', message: expect.stringContaining('could not download config.json from https://mirror.test/owner/model/resolve/abc123/config.json (no answer within 0.2 s)') });
-    const stall = modelFetch(cache, (async () => new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(bytes(10)) }), { headers: { 'content-length': '1000' } })) as typeof fetch, limits);
+    expect(explainFailure(spec(), new Error('x'), cache)).toMatchObject({
+      code: 'network',
+      message: expect.stringContaining(
+        'could not download config.json from https://mirror.test/owner/model/resolve/abc123/config.json (no answer within 0.2 s)',
+      ),
+    });
+    const stall = modelFetch(
+      cache,
+      (async () =>
+        new Response(new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(bytes(10)) }), {
+          headers: { 'content-length': '1000' },
+        })) as typeof fetch,
+      limits,
+    );
     await expect((await stall(url('onnx/model.onnx'))).arrayBuffer()).rejects.toThrow(/no data for 0.2 s/);
     expect(cache.rejectionFor(url('onnx/model.onnx'))?.message).toContain('is truncated: received 10 of 1000 bytes (no data for 0.2 s)');
   });
 
   it('refuses a redirect to another host, and accepts the hub sending files to its own CDN', async () => {
     const { cache } = setup();
-    const redirected = (to: string) => (async () => Object.defineProperties(new Response(bytes(1000), { headers: { 'content-length': '1000' } }), { redirected: { value: true }, url: { value: to } })) as unknown as typeof fetch;
-    await expect(modelFetch(cache, redirected('https://elsewhere.example/f'))(url('onnx/model.onnx'))).rejects.toThrow(/redirected to https:\/\/elsewhere.example, which is not https:\/\/mirror.test\//);
+    const redirected = (to: string) =>
+      (async () =>
+        Object.defineProperties(new Response(bytes(1000), { headers: { 'content-length': '1000' } }), {
+          redirected: { value: true },
+          url: { value: to },
+        })) as unknown as typeof fetch;
+    await expect(modelFetch(cache, redirected('https://elsewhere.example/f'))(url('onnx/model.onnx'))).rejects.toThrow(
+      /redirected to https:\/\/elsewhere.example, which is not https:\/\/mirror.test\//,
+    );
     expect(explainFailure(spec(), new Error('x'), cache)?.code).toBe('bad-response');
     const hub = new ModelCache({ meta: memoryStore(), bytes: memoryStore() });
     hub.use('https://huggingface.co/', 'owner/model', REV);
-    const ok = await modelFetch(hub, redirected('https://cas-bridge.xethub.hf.co/x'))(fileUrl('https://huggingface.co/', 'owner/model', REV, 'onnx/model.onnx'));
+    const ok = await modelFetch(
+      hub,
+      redirected('https://cas-bridge.xethub.hf.co/x'),
+    )(fileUrl('https://huggingface.co/', 'owner/model', REV, 'onnx/model.onnx'));
     expect((await ok.arrayBuffer()).byteLength).toBe(1000);
   });
 
@@ -280,6 +336,9 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     const { cache: clean } = setup();
     expect(explainFailure(spec(), new Error('Unsupported model type: foo'), clean)).toBeNull();
     expect(explainFailure(spec(), Object.assign(new Error('quota exceeded'), { name: 'QuotaExceededError' }), clean)?.code).toBe('quota');
-    expect(explainFailure(spec({ source: { kind: 'hub' } }), new Error('Unauthorized access to file: "https://huggingface.co/x"'), clean)?.message).toMatch(/gated or private on https:\/\/huggingface.co\//);
+    expect(
+      explainFailure(spec({ source: { kind: 'hub' } }), new Error('Unauthorized access to file: "https://huggingface.co/x"'), clean)
+        ?.message,
+    ).toMatch(/gated or private on https:\/\/huggingface.co\//);
   });
 });

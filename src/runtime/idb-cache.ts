@@ -48,7 +48,8 @@ export interface CachedModel {
   lastUsed: number;
 }
 
-export type RejectionReason = 'html' | 'truncated' | 'size-mismatch' | 'too-large' | 'redirect' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
+export type RejectionReason =
+  'html' | 'truncated' | 'size-mismatch' | 'too-large' | 'redirect' | 'hash-mismatch' | 'invalid-json' | 'fetch-failed' | 'missing';
 
 /** Why a downloaded file was not stored (or could not be downloaded): what explain() tells the user. */
 export interface Rejection {
@@ -101,7 +102,10 @@ export const ORIGINAL_LENGTH_HEADER = 'x-verity-content-length';
 
 const RESOLVE = '/resolve/';
 const isQuotaError = (e: unknown): boolean =>
-  !!e && typeof e === 'object' && (('name' in e && (e as { name: string }).name === 'QuotaExceededError') || /quota/i.test(String((e as { message?: unknown }).message ?? '')));
+  !!e &&
+  typeof e === 'object' &&
+  (('name' in e && (e as { name: string }).name === 'QuotaExceededError') ||
+    /quota/i.test(String((e as { message?: unknown }).message ?? '')));
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /** SHA-256 of bytes as lowercase hex (Web Crypto: browsers, workers and Node). */
@@ -117,10 +121,12 @@ export function looksLikeHtml(bytes: Uint8Array, contentType = ''): boolean {
   if (/\btext\/html\b/i.test(contentType)) return true;
   let head = '';
   for (let i = 0; i < Math.min(bytes.length, 256); i++) head += String.fromCharCode(bytes[i]!);
-  head = head.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  head = head
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<!doctype') || head.startsWith('<html');
 }
-
 
 interface Context {
   host: string;
@@ -248,7 +254,12 @@ export class ModelCache {
     const file = this.describe(url)?.file ?? url;
     const contentType = headers.get('content-type') ?? '';
     if (looksLikeHtml(bytes, contentType))
-      return { url, file, reason: 'html', message: `received HTML instead of ${file} from ${url}${contentType ? ` (content-type ${contentType})` : ''}: the server answered with a web page (a login or error page, or a wrong mirror URL?)` };
+      return {
+        url,
+        file,
+        reason: 'html',
+        message: `received HTML instead of ${file} from ${url}${contentType ? ` (content-type ${contentType})` : ''}: the server answered with a web page (a login or error page, or a wrong mirror URL?)`,
+      };
     const declared = Number(headers.get(ORIGINAL_LENGTH_HEADER) ?? headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > 0 && bytes.length < declared)
       return { url, file, reason: 'truncated', message: `${file} from ${url} is truncated: received ${bytes.length} of ${declared} bytes` };
@@ -264,13 +275,23 @@ export class ModelCache {
     if (want !== undefined) {
       const got = await sha256Hex(bytes);
       if (got !== want)
-        return { url, file, reason: 'hash-mismatch', message: `${file} from ${url} does not match the SHA-256 the registry lists (${got.slice(0, 12)}… instead of ${want.slice(0, 12)}…): the file is not the one the registry pins, or it was damaged on the way` };
+        return {
+          url,
+          file,
+          reason: 'hash-mismatch',
+          message: `${file} from ${url} does not match the SHA-256 the registry lists (${got.slice(0, 12)}… instead of ${want.slice(0, 12)}…): the file is not the one the registry pins, or it was damaged on the way`,
+        };
     }
     if (/\.json$/i.test(file)) {
       try {
         JSON.parse(new TextDecoder().decode(bytes));
       } catch (e) {
-        return { url, file, reason: 'invalid-json', message: `${file} from ${url} is not valid JSON (${messageOf(e)}); the download is damaged or the server sent something else` };
+        return {
+          url,
+          file,
+          reason: 'invalid-json',
+          message: `${file} from ${url} is not valid JSON (${messageOf(e)}); the download is damaged or the server sent something else`,
+        };
       }
     }
     return null;
@@ -289,7 +310,9 @@ export class ModelCache {
       const bytes = await this.bytes.get(url);
       if (!bytes || bytes.byteLength !== record.size) {
         await this.remove(url);
-        this.warn(`the cached ${record.file} of ${record.modelId} was damaged (${bytes?.byteLength ?? 0} of ${record.size} bytes); it was deleted and downloaded again`);
+        this.warn(
+          `the cached ${record.file} of ${record.modelId} was damaged (${bytes?.byteLength ?? 0} of ${record.size} bytes); it was deleted and downloaded again`,
+        );
         return undefined;
       }
       const want = this.expectedHash.get(url) ?? record.sha256;
@@ -310,7 +333,10 @@ export class ModelCache {
   }
 
   private response(record: CachedFileRecord, bytes: ArrayBuffer): Response {
-    return new Response(bytes, { status: 200, headers: { 'content-type': record.contentType || 'application/octet-stream', 'content-length': String(record.size) } });
+    return new Response(bytes, {
+      status: 200,
+      headers: { 'content-type': record.contentType || 'application/octet-stream', 'content-length': String(record.size) },
+    });
   }
 
   /** Stores a downloaded file unless it is unusable. Never throws. */
@@ -357,8 +383,21 @@ export class ModelCache {
   private async store(url: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const d = this.describe(url)!;
     const now = this.now();
-    const record: CachedFileRecord = { url, modelId: d.modelId, revision: d.revision, file: d.file, size: bytes.length, sha256: await sha256Hex(bytes), contentType, date: now, lastUsed: now };
-    const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes.slice().buffer;
+    const record: CachedFileRecord = {
+      url,
+      modelId: d.modelId,
+      revision: d.revision,
+      file: d.file,
+      size: bytes.length,
+      sha256: await sha256Hex(bytes),
+      contentType,
+      date: now,
+      lastUsed: now,
+    };
+    const buffer =
+      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+        ? bytes.buffer
+        : bytes.slice().buffer;
     try {
       // Bytes first: a record without bytes reads as damaged and is dropped; bytes without a record are cleaned below.
       await this.bytes.set(url, buffer);
@@ -368,7 +407,9 @@ export class ModelCache {
       await this.bytes.del(url).catch(() => undefined);
       this.memory.set(url, { record, bytes: buffer });
       if (isQuotaError(e))
-        this.warn(`storage is full: ${d.file} of ${d.modelId} (${mb(bytes.length)}) is kept in memory for this session only and will be downloaded again after a reload; delete cached models to make room`);
+        this.warn(
+          `storage is full: ${d.file} of ${d.modelId} (${mb(bytes.length)}) is kept in memory for this session only and will be downloaded again after a reload; delete cached models to make room`,
+        );
       else this.warn(`${d.file} of ${d.modelId} could not be stored (${messageOf(e)}); it is kept in memory for this session only`);
     }
   }
@@ -380,7 +421,10 @@ export class ModelCache {
 
   /** Cached models, most recently used first. */
   async list(): Promise<CachedModel[]> {
-    const records = [...(await this.meta.values()).map((r) => ({ r, inMemory: false })), ...[...this.memory.values()].map((m) => ({ r: m.record, inMemory: true }))];
+    const records = [
+      ...(await this.meta.values()).map((r) => ({ r, inMemory: false })),
+      ...[...this.memory.values()].map((m) => ({ r: m.record, inMemory: true })),
+    ];
     const byId = new Map<string, CachedModel>();
     for (const { r, inMemory } of records) {
       let m = byId.get(r.modelId);

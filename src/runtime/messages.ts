@@ -57,7 +57,12 @@ export type Canary =
   /** Statement writer: each output must be a fluent sentence that contains the answer. */
   | { kind: 'fluent'; items: { question: string; answer: string }[] }
   /** Exact outputs (test fixtures): NLI probabilities / reranker scores / embeddings / generated text. */
-  | { kind: 'values'; inputs: { premise?: string; hypothesis?: string; text?: string; question?: string; answer?: string }[]; expected: (number[] | string)[]; tolerance: number };
+  | {
+      kind: 'values';
+      inputs: { premise?: string; hypothesis?: string; text?: string; question?: string; answer?: string }[];
+      expected: (number[] | string)[];
+      tolerance: number;
+    };
 
 export type HostErrorCode =
   | 'unsupported-model'

@@ -40,8 +40,12 @@ beforeAll(async () => {
     if (req.headers.range || !onnx || mode === 'ok') return void res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
     open.add(res);
     res.on('close', () => open.delete(res));
-    if (mode === 'html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>');
-    if (mode === 'short') return void res.writeHead(200, { 'content-length': Math.floor(bytes.length * 0.4) }).end(bytes.subarray(0, Math.floor(bytes.length * 0.4)));
+    if (mode === 'html')
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>');
+    if (mode === 'short')
+      return void res
+        .writeHead(200, { 'content-length': Math.floor(bytes.length * 0.4) })
+        .end(bytes.subarray(0, Math.floor(bytes.length * 0.4)));
     if (mode === 'endless') {
       res.writeHead(200);
       const chunk = Buffer.alloc(64 * 1024, 7);
@@ -100,7 +104,9 @@ describe('the disk cache keeps only good downloads (issue 17 item 11)', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('bad-response');
-    expect(r.error.message).toMatch(/onnx\/model\.onnx from http:\/\/127\.0\.0\.1:\d+\/html\/tiny-nli-\d+\/resolve\/b{40}\/onnx\/model\.onnx is an HTML page/);
+    expect(r.error.message).toMatch(
+      /onnx\/model\.onnx from http:\/\/127\.0\.0\.1:\d+\/html\/tiny-nli-\d+\/resolve\/b{40}\/onnx\/model\.onnx is an HTML page/,
+    );
     expect(cachedFiles(cacheDir).filter((f) => f.endsWith('.onnx'))).toEqual([]);
     expect(cachedFiles(cacheDir).filter((f) => f.includes('.tmp.'))).toEqual([]);
   });
@@ -109,7 +115,8 @@ describe('the disk cache keeps only good downloads (issue 17 item 11)', () => {
     const cacheDir = freshCache();
     const r = await createNodeHost({ cacheDir, limits: fast }).load(spec('short', { files: { [ONNX]: size(ONNX) } }));
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toMatch(new RegExp(`has ${Math.floor(size(ONNX) * 0.4)} bytes but the registry lists ${size(ONNX)}`));
+    if (!r.ok)
+      expect(r.error.message).toMatch(new RegExp(`has ${Math.floor(size(ONNX) * 0.4)} bytes but the registry lists ${size(ONNX)}`));
     expect(cachedFiles(cacheDir).filter((f) => f.endsWith('.onnx'))).toEqual([]);
   });
 
@@ -138,7 +145,10 @@ describe('timeouts and size caps (issue 17 item 12)', () => {
   });
 
   it('a host that never answers, and one that stalls mid-body, time out with a network error', async () => {
-    for (const [mode, why] of [['silent', /no answer from 127\.0\.0\.1:\d+ within 1\.5 s for onnx\/model\.onnx/], ['stall', /no data for 1\.5 s after 1000 bytes/]] as const) {
+    for (const [mode, why] of [
+      ['silent', /no answer from 127\.0\.0\.1:\d+ within 1\.5 s for onnx\/model\.onnx/],
+      ['stall', /no data for 1\.5 s after 1000 bytes/],
+    ] as const) {
       const cacheDir = freshCache();
       const t = Date.now();
       const r = await createNodeHost({ cacheDir, limits: fast }).load(spec(mode));
@@ -156,7 +166,12 @@ describe('timeouts and size caps (issue 17 item 12)', () => {
     const dir = join(tmp, 'evil-tokenizer');
     cpSync(MODEL, dir, { recursive: true });
     const tok = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8'));
-    tok.pre_tokenizer = { type: 'Sequence', pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(Boolean) };
+    tok.pre_tokenizer = {
+      type: 'Sequence',
+      pretokenizers: [tok.pre_tokenizer, { type: 'Split', pattern: { Regex: '(a+)+$' }, behavior: 'Isolated', invert: false }].filter(
+        Boolean,
+      ),
+    };
     writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tok));
     const t = Date.now();
     const r = await createNodeHost({ tokenizerProbeMs: 500 }).load({ ...parseModelArg('nli', dir), skipCanary: true });
@@ -172,14 +187,23 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
   it('a revision or id that climbs out of the cache is refused before any request', async () => {
     const cacheDir = freshCache();
     requests.length = 0;
-    for (const bad of [{ revision: '../../../etc' }, { revision: 'a/../../b' }, { id: '../tiny-nli' }, { id: 'x/../../y' }, { id: 'a/b/c' }]) {
+    for (const bad of [
+      { revision: '../../../etc' },
+      { revision: 'a/../../b' },
+      { id: '../tiny-nli' },
+      { id: 'x/../../y' },
+      { id: 'a/b/c' },
+    ]) {
       const r = await createNodeHost({ cacheDir, limits: fast }).load(spec('ok', bad));
       expect(r.ok, JSON.stringify(bad)).toBe(false);
       if (!r.ok) expect(r.error.code, JSON.stringify(bad)).toBe('invalid-spec');
     }
     expect(requests).toEqual([]);
     expect(() => parseModelArg('nli', 'owner/name@../../x')).toThrow(/revision "..\/..\/x" is not a commit/);
-    expect(parseModelArg('nli', 'nli-small@' + 'c'.repeat(40))).toMatchObject({ id: 'Xenova/nli-deberta-v3-small', revision: 'c'.repeat(40) });
+    expect(parseModelArg('nli', 'nli-small@' + 'c'.repeat(40))).toMatchObject({
+      id: 'Xenova/nli-deberta-v3-small',
+      revision: 'c'.repeat(40),
+    });
     // Another role's registry key is not a model for this role.
     expect(() => parseModelArg('nli', 'rerank-minilm-l6')).toThrow(/neither a folder, a registry key/);
   });
@@ -193,7 +217,8 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
       else symlinkSync('/dev/zero', join(dir, ONNX));
       const r = await createNodeHost().load({ ...parseModelArg('nli', dir), skipCanary: true });
       expect(r.ok, kind).toBe(false);
-      if (!r.ok) expect(r.error.message, kind).toContain(`onnx/model.onnx is not a regular file (${kind === 'fifo' ? 'a FIFO' : 'a device'})`);
+      if (!r.ok)
+        expect(r.error.message, kind).toContain(`onnx/model.onnx is not a regular file (${kind === 'fifo' ? 'a FIFO' : 'a device'})`);
     }
   });
 
@@ -201,7 +226,9 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
     expect(() => parseModelArg('nli', undefined, join(tmp, 'no-such-dir'))).toThrow(/--model-dir .*no-such-dir is not a folder/);
     const empty = join(tmp, 'empty-model-dir');
     mkdirSync(empty, { recursive: true });
-    expect(() => parseModelArg('nli', undefined, empty)).toThrow(/has no Xenova\/nli-deberta-v3-xsmall folder for the NLI model .*--nli-model/);
+    expect(() => parseModelArg('nli', undefined, empty)).toThrow(
+      /has no Xenova\/nli-deberta-v3-xsmall folder for the NLI model .*--nli-model/,
+    );
   });
 
   it('redirects: to the same host yes; from the hub to its own file hosts yes; anywhere else no', async () => {
@@ -209,7 +236,10 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
     expect(home.ok, JSON.stringify(home)).toBe(true);
     const away = await createNodeHost({ cacheDir: freshCache(), limits: fast }).load(spec('away'));
     expect(away.ok).toBe(false);
-    if (!away.ok) expect(away.error.message).toMatch(/redirected to http:\/\/127\.0\.0\.2:1, which is not http:\/\/127\.0\.0\.1:\d+\/away\/; model files come only from the chosen host/);
+    if (!away.ok)
+      expect(away.error.message).toMatch(
+        /redirected to http:\/\/127\.0\.0\.2:1, which is not http:\/\/127\.0\.0\.1:\d+\/away\/; model files come only from the chosen host/,
+      );
     const hub = 'https://huggingface.co/';
     expect(redirectAllowed(hub, new URL('https://cdn-lfs.huggingface.co/x'))).toBe(true);
     expect(redirectAllowed(hub, new URL('https://cas-bridge.xethub.hf.co/x'))).toBe(true);

@@ -18,7 +18,10 @@ const MODEL = join(DEFAULT_OUT_DIR, 'tiny-nli');
 const ID = 'verity-test/tiny-nli';
 const REV = 'a'.repeat(40);
 const ONNX = 'onnx/model.onnx';
-const realHash = () => createHash('sha256').update(readFileSync(join(MODEL, ONNX))).digest('hex');
+const realHash = () =>
+  createHash('sha256')
+    .update(readFileSync(join(MODEL, ONNX)))
+    .digest('hex');
 
 let server: Server;
 let mirror = '';
@@ -44,7 +47,15 @@ afterAll(async () => {
 });
 
 // A random-weight fixture: through the same switch a user flips to use a model unchecked.
-const spec = (sha256: Record<string, string>): ModelSpec => ({ role: 'nli', id: ID, revision: REV, source: { kind: 'mirror', url: mirror }, dtypes: { cpu: ['fp32'] }, sha256, skipCanary: true });
+const spec = (sha256: Record<string, string>): ModelSpec => ({
+  role: 'nli',
+  id: ID,
+  revision: REV,
+  source: { kind: 'mirror', url: mirror },
+  dtypes: { cpu: ['fp32'] },
+  sha256,
+  skipCanary: true,
+});
 const freshCache = () => {
   const d = mkdtempSync(join(tmpdir(), 'verity-cache-'));
   caches.push(d);
@@ -59,7 +70,10 @@ describe('registry SHA-256 in the CLI (disk cache)', () => {
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(existsSync(join(cacheDir, ID, REV, ONNX))).toBe(true);
     expect(requests.some((u) => u.endsWith(ONNX))).toBe(true);
-    expect(requests.filter((u) => u.includes('/main/')), 'nothing is read from main').toEqual([]);
+    expect(
+      requests.filter((u) => u.includes('/main/')),
+      'nothing is read from main',
+    ).toEqual([]);
     requests = [];
     const again = await createNodeHost({ cacheDir }).load(spec({ [ONNX]: realHash() }));
     expect(again.ok).toBe(true);
@@ -73,7 +87,9 @@ describe('registry SHA-256 in the CLI (disk cache)', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('bad-response');
-    expect(r.error.message).toContain(`${ONNX} of ${ID}@${REV} does not match the SHA-256 the registry lists (${realHash().slice(0, 12)}… instead of 000000000000…)`);
+    expect(r.error.message).toContain(
+      `${ONNX} of ${ID}@${REV} does not match the SHA-256 the registry lists (${realHash().slice(0, 12)}… instead of 000000000000…)`,
+    );
     expect(existsSync(join(cacheDir, ID, REV, ONNX))).toBe(false);
   });
 
@@ -88,7 +104,11 @@ describe('registry SHA-256 in the CLI (disk cache)', () => {
     const cacheDir = freshCache();
     const id = 'verity-test/tiny-nli-offline';
     cpSync(MODEL, join(cacheDir, id, REV), { recursive: true });
-    const r = await createNodeHost({ cacheDir }).load({ ...spec({ [ONNX]: realHash() }), id, source: { kind: 'mirror', url: 'http://127.0.0.1:9/' } });
+    const r = await createNodeHost({ cacheDir }).load({
+      ...spec({ [ONNX]: realHash() }),
+      id,
+      source: { kind: 'mirror', url: 'http://127.0.0.1:9/' },
+    });
     expect(r.ok, JSON.stringify(r)).toBe(true);
   });
 });

@@ -13,7 +13,17 @@ import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
 import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
 import { messageOf } from '../core/errors.ts';
-import { fileUrl, invalidRef, pinnedUrl, probePattern, redirectAllowed, slowPattern, specFromEntry, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
+import {
+  fileUrl,
+  invalidRef,
+  pinnedUrl,
+  probePattern,
+  redirectAllowed,
+  slowPattern,
+  specFromEntry,
+  TOKENIZER_PROBES,
+  tokenizerPatterns,
+} from './specs.ts';
 import { looksLikeHtml, SIZE_TOLERANCE } from './idb-cache.ts';
 
 export interface NodeRuntimeOptions {
@@ -87,7 +97,13 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
   }
   const what = file ?? url;
   const ctl = new AbortController();
-  const connect = setTimeout(() => ctl.abort(new DownloadError('network', `no answer from ${new URL(url).host} within ${limits.connectTimeoutMs / 1000} s for ${what} (${url})`)), limits.connectTimeoutMs);
+  const connect = setTimeout(
+    () =>
+      ctl.abort(
+        new DownloadError('network', `no answer from ${new URL(url).host} within ${limits.connectTimeoutMs / 1000} s for ${what} (${url})`),
+      ),
+    limits.connectTimeoutMs,
+  );
   let res: Response;
   try {
     let at = url;
@@ -121,10 +137,12 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
 function checkedBody(res: Response, url: string, file: string, listed: number | undefined): Response {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
-  const fail = (message: string) => new DownloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
-  if (Number.isFinite(declared) && declared > cap) throw fail(`announces ${declared} bytes, more than the ${cap} allowed${listed !== undefined ? ' (the registry size)' : ''}`);
+  const fail = (message: string) =>
+    new DownloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
+  if (Number.isFinite(declared) && declared > cap)
+    throw fail(`announces ${declared} bytes, more than the ${cap} allowed${listed !== undefined ? ' (the registry size)' : ''}`);
   const reader = res.body!.getReader();
-  const json = /\.json$/i.test(file) ? [] as Uint8Array[] : null;
+  const json = /\.json$/i.test(file) ? ([] as Uint8Array[]) : null;
   let received = 0;
   let first = true;
   const idleMs = limits.idleTimeoutMs;
@@ -132,11 +150,24 @@ function checkedBody(res: Response, url: string, file: string, listed: number | 
     async pull(ctl) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new DownloadError('network', `${file} from ${url}: no data for ${idleMs / 1000} s after ${received} bytes; the download was abandoned`)), idleMs)));
+        const idle = new Promise<never>(
+          (_, reject) =>
+            (timer = setTimeout(
+              () =>
+                reject(
+                  new DownloadError(
+                    'network',
+                    `${file} from ${url}: no data for ${idleMs / 1000} s after ${received} bytes; the download was abandoned`,
+                  ),
+                ),
+              idleMs,
+            )),
+        );
         const { done, value } = await Promise.race([reader.read(), idle]);
         if (done) {
           if (Number.isFinite(declared) && received < declared) throw fail(`is truncated: received ${received} of ${declared} bytes`);
-          if (listed !== undefined && Math.abs(received - listed) > SIZE_TOLERANCE * listed) throw fail(`has ${received} bytes but the registry lists ${listed}`);
+          if (listed !== undefined && Math.abs(received - listed) > SIZE_TOLERANCE * listed)
+            throw fail(`has ${received} bytes but the registry lists ${listed}`);
           if (json) {
             try {
               JSON.parse(Buffer.concat(json).toString('utf8'));
@@ -147,7 +178,8 @@ function checkedBody(res: Response, url: string, file: string, listed: number | 
           ctl.close();
           return;
         }
-        if (first && looksLikeHtml(value, res.headers.get('content-type') ?? '')) throw fail('is an HTML page, not a model file (a login or captive-portal page, or a wrong mirror URL?)');
+        if (first && looksLikeHtml(value, res.headers.get('content-type') ?? ''))
+          throw fail('is an HTML page, not a model file (a login or captive-portal page, or a wrong mirror URL?)');
         first = false;
         received += value.byteLength;
         if (received > cap) throw fail(`is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''}`);
@@ -155,7 +187,11 @@ function checkedBody(res: Response, url: string, file: string, listed: number | 
         ctl.enqueue(value);
       } catch (e) {
         void reader.cancel().catch(() => undefined);
-        ctl.error(e instanceof DownloadError ? e : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`));
+        ctl.error(
+          e instanceof DownloadError
+            ? e
+            : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`),
+        );
       } finally {
         clearTimeout(timer);
       }
@@ -173,7 +209,10 @@ function fileResponse(path: string, range: string | null): Response {
     const start = Math.min(Number(m[1]), size - 1);
     const end = Math.min(m[2] ? Number(m[2]) : size - 1, size - 1);
     const body = Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>;
-    return new Response(body, { status: 206, headers: { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${size}` } });
+    return new Response(body, {
+      status: 206,
+      headers: { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${size}` },
+    });
   }
   const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers: { 'content-length': String(size) } });
@@ -190,7 +229,14 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
   const hub = opts.mirror ? (opts.mirror.endsWith('/') ? opts.mirror : `${opts.mirror}/`) : 'https://huggingface.co/';
   return {
     platform: 'node',
-    probe: async () => ({ platform: 'node', webgpu: null, webgpuReason: 'the CLI runs on the CPU (onnxruntime-node)', threads: availableParallelism(), crossOriginIsolated: false, storage: null }),
+    probe: async () => ({
+      platform: 'node',
+      webgpu: null,
+      webgpuReason: 'the CLI runs on the CPU (onnxruntime-node)',
+      threads: availableParallelism(),
+      crossOriginIsolated: false,
+      storage: null,
+    }),
     prepare(spec: ModelSpec) {
       current = null;
       if (spec.source.kind === 'local') {
@@ -208,8 +254,14 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
     explain(spec, error) {
       if (spec.source.kind !== 'local') removeOwnTempFiles(diskPath(env.cacheDir ?? '', spec.id, spec.revision, ''));
       const msg = messageOf(error);
-      if ((error instanceof DownloadError && error.code === 'network') || /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
-        return { code: 'network', message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL` };
+      if (
+        (error instanceof DownloadError && error.code === 'network') ||
+        /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg)
+      )
+        return {
+          code: 'network',
+          message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL`,
+        };
       return null;
     },
     verify: async (spec) => (await verifyDownloads(spec, env.cacheDir ?? '')) ?? checkTokenizer(spec, env.cacheDir ?? '', probeMs),
@@ -283,7 +335,10 @@ export function checkLocalFolder(dir: string): void {
       }
       if (st.isDirectory()) {
         if (depth < 3) walk(path, depth + 1);
-      } else if (!st.isFile()) refuse(`${relative(dir, path)} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'a special file'})`);
+      } else if (!st.isFile())
+        refuse(
+          `${relative(dir, path)} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isSocket() ? 'a socket' : 'a special file'})`,
+        );
     }
   };
   walk(dir, 0);
@@ -295,7 +350,10 @@ export function checkLocalFolder(dir: string): void {
  * catastrophic regex) would hang scoring, so the model is refused. Returns the refusal, or null.
  */
 export function checkTokenizer(spec: ModelSpec, cacheDir: string, ms: number): HostError | null {
-  const path = spec.source.kind === 'local' ? join(resolve(spec.source.path ?? spec.id), 'tokenizer.json') : diskPath(cacheDir, spec.id, spec.revision, 'tokenizer.json');
+  const path =
+    spec.source.kind === 'local'
+      ? join(resolve(spec.source.path ?? spec.id), 'tokenizer.json')
+      : diskPath(cacheDir, spec.id, spec.revision, 'tokenizer.json');
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
@@ -335,13 +393,24 @@ export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number }
  */
 export function parseModelArg(role: Role, arg: string | undefined, modelDir?: string): ModelSpec {
   // A --model-dir that does not exist (a typo) must not turn into a silent download.
-  if (modelDir !== undefined && !(existsSync(modelDir) && statSync(modelDir).isDirectory())) throw new Error(`--model-dir ${modelDir} is not a folder`);
+  if (modelDir !== undefined && !(existsSync(modelDir) && statSync(modelDir).isDirectory()))
+    throw new Error(`--model-dir ${modelDir} is not a folder`);
   if (arg === undefined) {
     const entry = defaultFor(role);
     // --model-dir: offline copies of the registry models, one folder per hub id (DIR/Xenova/nli-deberta-v3-xsmall).
     const copy = modelDir ? join(resolve(modelDir), entry.id) : undefined;
-    if (copy && !existsSync(copy)) throw new Error(`--model-dir ${modelDir} has no ${entry.id} folder for the ${ROLE_TABLE[role].name} model (the registry default); copy the model there or pass ${ROLE_TABLE[role].cliFlag}`);
-    if (copy) return { ...specFromEntry(entry), id: copy, revision: 'local', source: { kind: 'local', path: copy }, dtypes: { cpu: entry.dtypes.cpu } };
+    if (copy && !existsSync(copy))
+      throw new Error(
+        `--model-dir ${modelDir} has no ${entry.id} folder for the ${ROLE_TABLE[role].name} model (the registry default); copy the model there or pass ${ROLE_TABLE[role].cliFlag}`,
+      );
+    if (copy)
+      return {
+        ...specFromEntry(entry),
+        id: copy,
+        revision: 'local',
+        source: { kind: 'local', path: copy },
+        dtypes: { cpu: entry.dtypes.cpu },
+      };
     return specFromEntry(entry);
   }
   if (modelDir && !existsSync(arg) && existsSync(join(resolve(modelDir), arg))) return parseModelArg(role, join(resolve(modelDir), arg));
@@ -354,7 +423,16 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
   if (invalid) throw new Error(invalid);
   const entry = lookup(id, { role });
   if (entry && revision === undefined) return specFromEntry(entry);
-  if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id)) throw new Error(`"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role).map((e) => e.key).join(', ')}) nor a hub id like owner/name@revision`);
+  if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id))
+    throw new Error(
+      `"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role)
+        .map((e) => e.key)
+        .join(', ')}) nor a hub id like owner/name@revision`,
+    );
   // A registry key with a revision (nli-small@<sha>) names the entry's hub id at that revision.
-  return { ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }), id: entry?.id ?? id, revision: revision ?? 'main' };
+  return {
+    ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }),
+    id: entry?.id ?? id,
+    revision: revision ?? 'main',
+  };
 }

@@ -13,7 +13,10 @@ describe('model registry', () => {
   it('has unique keys and exactly one default per role', () => {
     expect(new Set(REGISTRY.map((e) => e.key)).size).toBe(REGISTRY.length);
     for (const role of ['nli', 'reranker', 'embedder', 'statements'] as const) {
-      expect(REGISTRY.filter((e) => e.role === role && e.default === true).map((e) => e.key), role).toHaveLength(1);
+      expect(
+        REGISTRY.filter((e) => e.role === role && e.default === true).map((e) => e.key),
+        role,
+      ).toHaveLength(1);
     }
   });
 

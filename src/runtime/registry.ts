@@ -87,7 +87,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
       'onnx/model_quantized.onnx': 87_200_000,
     },
     sizeNote:
-      'config.json (1,038 B, blame page) and tokenizer_config.json (384 B) are exact; tokenizer.json (8.66 MB) and the ONNX files (284 MB / 143 MB / 87.2 MB) are the Hub\'s rounded decimal sizes.',
+      "config.json (1,038 B, blame page) and tokenizer_config.json (384 B) are exact; tokenizer.json (8.66 MB) and the ONNX files (284 MB / 143 MB / 87.2 MB) are the Hub's rounded decimal sizes.",
     sha256: {
       // blob/b6103747…/onnx/model_fp16.onnx, last changed in the pinned commit 4ce6609
       'onnx/model_fp16.onnx': '2b260529bd21b58665b2f5844eed902ba6c4ceb098e64c6c73eab3e5f0d327b2',
@@ -141,7 +141,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
       'https://huggingface.co/cross-encoder/nli-deberta-v3-small/blame/main/config.json',
     ],
     notes:
-      'Labels taken from the source model cross-encoder/nli-deberta-v3-small config.json (0 contradiction, 1 entailment, 2 neutral); the Xenova copy\'s config.json page was not found — the loader should read id2label from the fetched config.json and assert it matches. Memory: q8 ≈ 172 MB → ~300 MB.',
+      "Labels taken from the source model cross-encoder/nli-deberta-v3-small config.json (0 contradiction, 1 entailment, 2 neutral); the Xenova copy's config.json page was not found — the loader should read id2label from the fetched config.json and assert it matches. Memory: q8 ≈ 172 MB → ~300 MB.",
   },
   {
     key: 'nli-base',
@@ -205,7 +205,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
       'https://huggingface.co/Sandipan1994/sentence_eval1/blame/5d7bab1fe7b74be081f9d9a142a251cba5dbb49b/config.json',
     ],
     notes:
-      'ONNX export of the CAP paper\'s cross-encoder/nli-deberta-v3-large: commit e85c489 (README-only child of the fp16 upload 9c02d96) sets base_model to cross-encoder/nli-deberta-v3-large. The cross-encoder repo itself also has onnx/ (model.onnx 1.74 GB, model_O1.onnx, model_qint8_{arm64,avx512,avx512_vnni}.onnx, model_quint8_avx2.onnx 643 MB) but none is named model_quantized/model_fp16, so transformers.js dtype selection cannot reach them — use this Xenova copy. Labels: the Xenova config.json page was not found; mapping taken from a config copied from cross-encoder/nli-deberta-v3-large (_name_or_path) and consistent with the xsmall/small/base family — verify id2label at load. Too heavy as a browser default: fp32 1.74 GB is close to the wasm32 4 GB heap limit once loaded; q8 ≈ 643 MB → ~1.1 GB peak; fp16 ≈ 1.5 GB GPU memory.',
+      "ONNX export of the CAP paper's cross-encoder/nli-deberta-v3-large: commit e85c489 (README-only child of the fp16 upload 9c02d96) sets base_model to cross-encoder/nli-deberta-v3-large. The cross-encoder repo itself also has onnx/ (model.onnx 1.74 GB, model_O1.onnx, model_qint8_{arm64,avx512,avx512_vnni}.onnx, model_quint8_avx2.onnx 643 MB) but none is named model_quantized/model_fp16, so transformers.js dtype selection cannot reach them — use this Xenova copy. Labels: the Xenova config.json page was not found; mapping taken from a config copied from cross-encoder/nli-deberta-v3-large (_name_or_path) and consistent with the xsmall/small/base family — verify id2label at load. Too heavy as a browser default: fp32 1.74 GB is close to the wasm32 4 GB heap limit once loaded; q8 ≈ 643 MB → ~1.1 GB peak; fp16 ≈ 1.5 GB GPU memory.",
   },
 
   // ─────────────────────────────────────────── Reranker ───────────────────────────────────────────
@@ -424,6 +424,8 @@ export function lookup(ref: string, opts: { role?: Role; revision?: string } = {
   const id = ref.trim();
   const rev = opts.revision?.trim() ?? '';
   return REGISTRY.find(
-    (e) => (opts.role === undefined || e.role === opts.role) && (e.key === id || (e.id === id && (rev === '' || rev === 'main' || rev === e.revision))),
+    (e) =>
+      (opts.role === undefined || e.role === opts.role) &&
+      (e.key === id || (e.id === id && (rev === '' || rev === 'main' || rev === e.revision))),
   );
 }

@@ -5,8 +5,21 @@ import { memoryStore } from './idb-cache.ts';
 import type { RowResults } from '../core/run.ts';
 
 const meta = async (over: Partial<SavedRun> = {}, file = 'abc'): Promise<SavedRun> => ({
-  version: 2, id: '1', fileName: 'f.jsonl', fileSize: 3, inputHash: await contentHash(new Blob([file])), config: { metrics: ['exact_match'] }, total: 5,
-  chunkSize: 2, chunks: 0, done: 0, resultBytes: 0, status: 'running', startedAt: 1, updatedAt: 1, ...over,
+  version: 2,
+  id: '1',
+  fileName: 'f.jsonl',
+  fileSize: 3,
+  inputHash: await contentHash(new Blob([file])),
+  config: { metrics: ['exact_match'] },
+  total: 5,
+  chunkSize: 2,
+  chunks: 0,
+  done: 0,
+  resultBytes: 0,
+  status: 'running',
+  startedAt: 1,
+  updatedAt: 1,
+  ...over,
 });
 const res = (i: number): RowResults => ({ exact_match: { score: i % 2, decision: i % 2 === 1, explanation: `row ${i}` } });
 
@@ -40,10 +53,12 @@ describe('RunStore', () => {
     await a.delete('B');
     expect((await a.list()).map((r) => r.id)).toEqual(['A']);
     expect([...kv.map.keys()].some((k) => k.includes('B'))).toBe(false);
-    await expect(b.load('B')).rejects.toThrow("the saved run was removed from this browser's storage (its settings are gone), so it cannot be resumed");
+    await expect(b.load('B')).rejects.toThrow(
+      "the saved run was removed from this browser's storage (its settings are gone), so it cannot be resumed",
+    );
   });
 
-  it("refuses a chunk of another run or of another input, and never gives its rows back", async () => {
+  it('refuses a chunk of another run or of another input, and never gives its rows back', async () => {
     const kv = memoryStore<unknown>();
     const store = new RunStore(kv);
     const ma = await meta({ id: 'A' }, 'aaa');
@@ -66,7 +81,9 @@ describe('RunStore', () => {
     const m = await meta();
     await store.begin(m, new Blob(['abc']));
     await store.append({ ...m, chunks: 2, done: 4 }, 1, [res(2), res(3)]);
-    await expect(store.load('1')).rejects.toThrow('the saved run of f.jsonl was removed from this browser\'s storage (results chunk 0 is gone), so it cannot be resumed');
+    await expect(store.load('1')).rejects.toThrow(
+      "the saved run of f.jsonl was removed from this browser's storage (results chunk 0 is gone), so it cannot be resumed",
+    );
     await store.append({ ...m, chunks: 2, done: 5 }, 0, [res(0), res(1)]);
     await expect(store.load('1')).rejects.toThrow('saved results have 4 rows, the run says 5');
   });

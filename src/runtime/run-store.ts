@@ -147,7 +147,8 @@ export class RunStore {
     if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
     const file = (await this.db().get(fileKey(id))) as Blob | undefined;
     if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
-    if ((await contentHash(file)) !== meta.inputHash) throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
+    if ((await contentHash(file)) !== meta.inputHash)
+      throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
     const results: RowResults[] = [];
     for (let k = 0; k < meta.chunks; k++) {
       const c = (await this.db().get(chunkKey(id, k))) as SavedChunk | undefined;

@@ -23,16 +23,32 @@ export const ROLE_CANARIES: Readonly<Record<Role, Canary>> = {
   reranker: {
     kind: 'ranking',
     cases: [
-      { query: 'What is the capital of France?', relevant: 'Paris is the capital of France.', irrelevant: 'Bananas are rich in potassium.' },
-      { query: 'How many legs does a spider have?', relevant: 'A spider has eight legs.', irrelevant: 'The stock market closed higher on Friday.' },
-      { query: 'Who wrote Romeo and Juliet?', relevant: 'Romeo and Juliet was written by William Shakespeare.', irrelevant: 'Water boils at 100 degrees Celsius at sea level.' },
+      {
+        query: 'What is the capital of France?',
+        relevant: 'Paris is the capital of France.',
+        irrelevant: 'Bananas are rich in potassium.',
+      },
+      {
+        query: 'How many legs does a spider have?',
+        relevant: 'A spider has eight legs.',
+        irrelevant: 'The stock market closed higher on Friday.',
+      },
+      {
+        query: 'Who wrote Romeo and Juliet?',
+        relevant: 'Romeo and Juliet was written by William Shakespeare.',
+        irrelevant: 'Water boils at 100 degrees Celsius at sea level.',
+      },
     ],
   },
   embedder: {
     kind: 'similarity',
     triples: [
       { anchor: 'The cat sleeps on the sofa.', near: 'A kitten is napping on the couch.', far: 'Stock markets fell sharply today.' },
-      { anchor: 'How do I bake bread at home?', near: 'What is a simple recipe for homemade bread?', far: 'The train to Berlin leaves at noon.' },
+      {
+        anchor: 'How do I bake bread at home?',
+        near: 'What is a simple recipe for homemade bread?',
+        far: 'The train to Berlin leaves at noon.',
+      },
       { anchor: 'The weather is cold and rainy.', near: 'It is a chilly, wet day.', far: 'She scored three goals in the final.' },
     ],
   },
@@ -61,10 +77,12 @@ const REVISION = /^[A-Za-z0-9][\w.-]{0,127}$/;
  */
 export function invalidRef(spec: Pick<ModelSpec, 'id' | 'revision' | 'source'>): string | null {
   const rev = spec.revision;
-  if (!REVISION.test(rev) || rev.includes('..')) return `revision "${rev}" is not a commit, branch or tag name (letters, digits, "-", "_", "."; no "/" or "..")`;
+  if (!REVISION.test(rev) || rev.includes('..'))
+    return `revision "${rev}" is not a commit, branch or tag name (letters, digits, "-", "_", "."; no "/" or "..")`;
   if (spec.source.kind === 'local') return spec.id.trim() ? null : 'the model has no id';
   const segs = spec.id.split('/');
-  if (segs.length > 2 || !segs.every((s) => ID_SEGMENT.test(s) && !s.includes('..'))) return `"${spec.id}" is not a hub id like owner/name (letters, digits, "-", "_", "."; no "..")`;
+  if (segs.length > 2 || !segs.every((s) => ID_SEGMENT.test(s) && !s.includes('..')))
+    return `"${spec.id}" is not a hub id like owner/name (letters, digits, "-", "_", "."; no "..")`;
   return null;
 }
 
@@ -81,7 +99,13 @@ export function redirectAllowed(chosenHost: string, target: URL): boolean {
 }
 
 /** Inputs on which a catastrophic (exponential backtracking) pattern takes seconds: long runs with a bad end. */
-export const TOKENIZER_PROBES: readonly string[] = ['a'.repeat(64) + '!', ' '.repeat(64) + 'a', '1'.repeat(64) + 'x', 'a1 '.repeat(40) + '\u0000', 'ab'.repeat(48) + '\n'];
+export const TOKENIZER_PROBES: readonly string[] = [
+  'a'.repeat(64) + '!',
+  ' '.repeat(64) + 'a',
+  '1'.repeat(64) + 'x',
+  'a1 '.repeat(40) + '\u0000',
+  'ab'.repeat(48) + '\n',
+];
 
 /** Every `Regex` pattern in a tokenizer.json (normalizers, pre-tokenizers, decoders). */
 export function tokenizerPatterns(json: unknown, out: string[] = []): string[] {
@@ -115,7 +139,10 @@ export function probePattern(p: string, probes: readonly string[]): void {
 
 /** The refusal of a model whose tokenizer pattern did not finish on the probes within `ms`. */
 export const slowPattern = (spec: Pick<ModelSpec, 'id'>, pattern: string, ms: number): HostError =>
-  hostError('bad-response', `${spec.id}: a pattern in tokenizer.json (${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}) needs more than ${ms / 1000} s on a short probe text (catastrophic backtracking), so tokenizing real answers could hang; the model was not used`);
+  hostError(
+    'bad-response',
+    `${spec.id}: a pattern in tokenizer.json (${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)}) needs more than ${ms / 1000} s on a short probe text (catastrophic backtracking), so tokenizing real answers could hang; the model was not used`,
+  );
 
 /** The hub URL of one file: <host><id>/resolve/<revision>/<file> (what transformers.js uses as the cache key). */
 export const fileUrl = (host: string, id: string, revision: string, file: string): string =>

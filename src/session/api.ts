@@ -125,7 +125,22 @@ export type ExportKind = 'jsonl' | 'csv' | 'report';
 /** The scoring worker's API: the session's methods, plus the line to the model worker. */
 export type ScoreApi = Pick<
   import('./session.ts').ScoringSession,
-  'open' | 'map' | 'run' | 'continueRun' | 'cancel' | 'ping' | 'runs' | 'resume' | 'deleteRun' | 'clearRuns' | 'view' | 'rowsAt' | 'detail' | 'report' | 'calibrate' | 'exportFile'
+  | 'open'
+  | 'map'
+  | 'run'
+  | 'continueRun'
+  | 'cancel'
+  | 'ping'
+  | 'runs'
+  | 'resume'
+  | 'deleteRun'
+  | 'clearRuns'
+  | 'view'
+  | 'rowsAt'
+  | 'detail'
+  | 'report'
+  | 'calibrate'
+  | 'exportFile'
 > & {
   connectModels(port: MessagePort): void;
 };

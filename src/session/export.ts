@@ -41,7 +41,8 @@ export async function jsonlParts(x: ExportInput): Promise<string[]> {
 export async function csvParts(x: ExportInput): Promise<string[]> {
   const run = JSON.stringify(x.run);
   // toCsv adds `.class` / `.set` columns for a metric when any record has them; decide that over the whole file.
-  const extra = (key: 'class' | 'set') => new Set(x.metricNames.filter((m) => x.results.some((r) => (r[m] as CellLike | undefined)?.[key] !== undefined)));
+  const extra = (key: 'class' | 'set') =>
+    new Set(x.metricNames.filter((m) => x.results.some((r) => (r[m] as CellLike | undefined)?.[key] !== undefined)));
   const withClass = extra('class');
   const withSet = extra('set');
   const parts: string[] = [];

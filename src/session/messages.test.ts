@@ -23,7 +23,9 @@ describe('app wording of core errors and notes (issue 12 item 7)', () => {
 
   it('an unknown chosen column, and a gold-separator note', () => {
     const t = parseTable('gold,candidate\nParis | Paris France,Paris\n');
-    expect(errorMessage(thrown(() => mapRows(t, { map: { candidate: 'nope' } })))).toBe('The column "nope" chosen for candidate is not in this file; choose another in the column mapping.');
+    expect(errorMessage(thrown(() => mapRows(t, { map: { candidate: 'nope' } })))).toBe(
+      'The column "nope" chosen for candidate is not in this file; choose another in the column mapping.',
+    );
     const [note] = mapRows(t).notes;
     expect(noteMessage(note!)).toMatch(/: enter " \| " as the gold separator to score each item as its own gold answer\.$/);
   });

@@ -15,13 +15,15 @@ export function errorMessage(e: unknown): string {
     const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };
     return missingColumnMessage(details, `. Choose the ${details.field} column in the column mapping`);
   }
-  if (e.code === 'unknown-column') return `The column "${String(d.column)}" chosen for ${String(d.field)} is not in this file; choose another in the column mapping.`;
+  if (e.code === 'unknown-column')
+    return `The column "${String(d.column)}" chosen for ${String(d.field)} is not in this file; choose another in the column mapping.`;
   return e.message;
 }
 
 /** One line for a mapping note (MappedRows.notes), with what to do about it on this page. */
 export function noteMessage(n: MappingNote): string {
-  if (n.code === 'gold-separator') return `${n.message}: enter "${n.separator}" as the gold separator to score each item as its own gold answer.`;
+  if (n.code === 'gold-separator')
+    return `${n.message}: enter "${n.separator}" as the gold separator to score each item as its own gold answer.`;
   if (n.code === 'layout') return `${n.message}. Change the column mapping if this is not what you meant.`;
   return `${n.message}.`;
 }

@@ -5,7 +5,9 @@ import { runnable, unscorable } from './scorable.ts';
 describe('unscorable', () => {
   it('A-VERT on a file with no wrong answers: left out, with the reason', () => {
     const s = { rows: 10, withWrongTargets: 0 };
-    expect(unscorable(['exact_match', 'avert'], s)).toMatchObject([{ metric: 'avert', rows: 0, reason: expect.stringContaining('no row has them') }]);
+    expect(unscorable(['exact_match', 'avert'], s)).toMatchObject([
+      { metric: 'avert', rows: 0, reason: expect.stringContaining('no row has them') },
+    ]);
     expect(runnable(['exact_match', 'avert'], s)).toEqual(['exact_match']);
   });
 

@@ -32,6 +32,10 @@ export function unscorable(metrics: readonly string[], s: Pick<MappedSummary, 'r
 
 /** The metrics worth running: those that can score at least one row. */
 export const runnable = (metrics: readonly string[], s: Pick<MappedSummary, 'rows' | 'withWrongTargets'>): string[] => {
-  const none = new Set(unscorable(metrics, s).filter((u) => u.rows === 0).map((u) => u.metric));
+  const none = new Set(
+    unscorable(metrics, s)
+      .filter((u) => u.rows === 0)
+      .map((u) => u.metric),
+  );
   return metrics.filter((m) => !none.has(m));
 };

@@ -19,14 +19,28 @@ import { notify, ScoringSession, SYNC_CHUNK } from './session.ts';
 function file(n: number, salt = ''): Blob {
   const out: string[] = [];
   for (let i = 0; i < n; i++)
-    out.push(JSON.stringify({ id: `${salt}r${i}`, question: `Question ${i} about ${salt}a topic?`, gold: [`answer ${i % 97}`, `alias ${i % 13}`], candidate: i % 3 ? `the answer ${i % 97} is right` : `something else ${i}`, label: i % 3 !== 0 }));
+    out.push(
+      JSON.stringify({
+        id: `${salt}r${i}`,
+        question: `Question ${i} about ${salt}a topic?`,
+        gold: [`answer ${i % 97}`, `alias ${i % 13}`],
+        candidate: i % 3 ? `the answer ${i % 97} is right` : `something else ${i}`,
+        label: i % 3 !== 0,
+      }),
+    );
   return new Blob([`${out.join('\n')}\n`]);
 }
 
-const config = (metrics = ['exact_match', 'token_f1', 'pedants']): RunConfig => ({ metrics, settings: {}, models: {}, mapping: { map: {} } });
+const config = (metrics = ['exact_match', 'token_f1', 'pedants']): RunConfig => ({
+  metrics,
+  settings: {},
+  models: {},
+  mapping: { map: {} },
+});
 
 let ids = 0;
-const session = (kv = memoryStore<unknown>()) => new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+const session = (kv = memoryStore<unknown>()) =>
+  new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
 
 async function ready(s: ScoringSession, blob: Blob, name = 'f.jsonl') {
   const o = await s.open(blob, name);
@@ -78,7 +92,11 @@ describe('ScoringSession', () => {
     // What storage held when the worker died: a copy taken at the first saved chunk.
     let left = new Map<string, unknown>();
     // (IndexedDB stores copies; the in-memory store keeps references, so copy what the session later changes.)
-    const { id } = await cancelAtFirstChunk(s, config(), () => void (left = new Map([...kv.map].map(([k, v]) => [k, v instanceof Blob ? v : structuredClone(v)]))));
+    const { id } = await cancelAtFirstChunk(
+      s,
+      config(),
+      () => void (left = new Map([...kv.map].map(([k, v]) => [k, v instanceof Blob ? v : structuredClone(v)]))),
+    );
     const after = memoryStore<unknown>();
     for (const [k, v] of left) after.map.set(k, v);
     const fresh = session(after);
@@ -101,7 +119,10 @@ describe('ScoringSession', () => {
     const onEvent = (e: RunEvent) => void (e.type === 'started' && started.push(e.id));
     await Promise.all([a.run(config(), onEvent), b.run(config(), onEvent)]);
     expect((await a.runs()).map((r) => r.fileName).sort()).toEqual(['a.jsonl', 'b.jsonl']);
-    for (const [id, name, salt] of [[started[0]!, 'a.jsonl', ''], [started[1]!, 'b.jsonl', 'B']] as const) {
+    for (const [id, name, salt] of [
+      [started[0]!, 'a.jsonl', ''],
+      [started[1]!, 'b.jsonl', 'B'],
+    ] as const) {
       const s = session(kv);
       const back = await s.resume(id);
       expect(back.ok && back.value.inspection.fileName).toBe(name);
@@ -143,7 +164,10 @@ describe('ScoringSession', () => {
     let ticks = 0;
     let firstChunk = -1;
     const timer = setInterval(() => void ticks++, 0);
-    await s.run(config(['exact_match', 'token_f1', 'meteor', 'rouge_l', 'pedants']), (e) => void (e.type === 'progress' && firstChunk < 0 && (firstChunk = ticks)));
+    await s.run(
+      config(['exact_match', 'token_f1', 'meteor', 'rouge_l', 'pedants']),
+      (e) => void (e.type === 'progress' && firstChunk < 0 && (firstChunk = ticks)),
+    );
     clearInterval(timer);
     expect(firstChunk).toBeGreaterThan(3);
   });
@@ -182,7 +206,13 @@ describe('ScoringSession', () => {
 });
 
 describe('streamed exports', () => {
-  const rows: QaRow[] = Array.from({ length: 7 }, (_, i) => ({ row: i + 1, id: `r${i}`, question: `q${i}`, golds: [`=g${i}`], candidate: `c,${i}\n"x"` }));
+  const rows: QaRow[] = Array.from({ length: 7 }, (_, i) => ({
+    row: i + 1,
+    id: `r${i}`,
+    question: `q${i}`,
+    golds: [`=g${i}`],
+    candidate: `c,${i}\n"x"`,
+  }));
   const results: RowResults[] = rows.map((_, i) => ({
     taxonomy: { score: i / 7, decision: i > 3, explanation: `e${i}`, ...(i === 5 ? { class: 'partial' as const } : {}) },
     hierarchy: { score: null, decision: null, explanation: 'n', ...(i === 0 ? { set: 'equivalent' } : {}) },
@@ -191,7 +221,10 @@ describe('streamed exports', () => {
 
   it('CSV in parts of 2 rows is byte-identical to one toCsv over every row, class and set columns included', async () => {
     const { outputRecord } = await import('../core/run.ts');
-    const whole = toCsv(rows.map((r, i) => ({ ...outputRecord(r, results[i]!), verity_run: JSON.stringify({ file: 'x' }) })), ['taxonomy', 'hierarchy']);
+    const whole = toCsv(
+      rows.map((r, i) => ({ ...outputRecord(r, results[i]!), verity_run: JSON.stringify({ file: 'x' }) })),
+      ['taxonomy', 'hierarchy'],
+    );
     expect((await csvParts(input)).join('')).toBe(whole);
     expect(whole).toContain('taxonomy.class');
   });
@@ -212,7 +245,10 @@ describe('the app and the CLI', () => {
     const path = join(dir, 'same.jsonl');
     writeFileSync(path, Buffer.from(await blob.arrayBuffer()));
     const metrics = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
-    const cli = execFileSync('node', ['bin/verity.mjs', 'score', path, '--metrics', metrics.join(',')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const cli = execFileSync('node', ['bin/verity.mjs', 'score', path, '--metrics', metrics.join(',')], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     const s = session();
     await ready(s, blob, 'same.jsonl');
     await s.run(config(metrics));

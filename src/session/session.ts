@@ -16,7 +16,20 @@ import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts'
 import type { LoadedModel } from '../runtime/messages.ts';
 import { contentHash, RunStore, type SavedRun } from '../runtime/run-store.ts';
 import type {
-  ExportKind, Inspection, MappedSummary, Mapping, Pulse, Result, Resumed, RowDetail, RunConfig, RunEvent, RunOutcome, SavedRunInfo, TableRow, ViewInfo,
+  ExportKind,
+  Inspection,
+  MappedSummary,
+  Mapping,
+  Pulse,
+  Result,
+  Resumed,
+  RowDetail,
+  RunConfig,
+  RunEvent,
+  RunOutcome,
+  SavedRunInfo,
+  TableRow,
+  ViewInfo,
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { messageOf } from '../core/errors.ts';
@@ -256,8 +269,14 @@ export class ScoringSession {
       const a = this.active;
       if (!a || this.results.length === 0) throw new Error('nothing is scored');
       if (!this.rows.some((r) => r.label)) throw new Error('the file has no labels to calibrate on');
-      const { thresholds, skipped } = calibrateThresholds(this.rows, this.results, a.metrics.map((m) => m.name));
-      a.metrics = a.metrics.map((m) => (m.name in thresholds ? Object.assign(Object.create(m) as AnyMetric, { threshold: thresholds[m.name] }) : m));
+      const { thresholds, skipped } = calibrateThresholds(
+        this.rows,
+        this.results,
+        a.metrics.map((m) => m.name),
+      );
+      a.metrics = a.metrics.map((m) =>
+        m.name in thresholds ? Object.assign(Object.create(m) as AnyMetric, { threshold: thresholds[m.name] }) : m,
+      );
       redecide(this.results, thresholds);
       return { ok: true, value: { report: runReport(this.rows, this.results, a.metrics), thresholds, skipped } };
     } catch (e) {
@@ -275,7 +294,12 @@ export class ScoringSession {
       if (!a || this.results.length === 0) throw new Error('nothing is scored: run the metrics first');
       const info = this.runInfo(a);
       if (kind === 'report')
-        return { ok: true, value: new Blob([`${JSON.stringify({ run: info, report: runReport(this.rows, this.results, a.metrics) }, null, 2)}\n`], { type: 'application/json' }) };
+        return {
+          ok: true,
+          value: new Blob([`${JSON.stringify({ run: info, report: runReport(this.rows, this.results, a.metrics) }, null, 2)}\n`], {
+            type: 'application/json',
+          }),
+        };
       const input = {
         rows: this.rows,
         results: this.results,
@@ -344,7 +368,11 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: this.notesOf(t, m, mapped.notes).map((n) => ({ code: n.code, text: noteMessage(n), ...(n.code === 'gold-separator' ? { separator: n.separator } : {}) })),
+      notes: this.notesOf(t, m, mapped.notes).map((n) => ({
+        code: n.code,
+        text: noteMessage(n),
+        ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),
+      })),
     };
   }
 
@@ -365,7 +393,16 @@ export class ScoringSession {
     const m: TableRow['metrics'] = {};
     for (const [name, x] of Object.entries(res))
       m[name] = { score: x.score, decision: x.decision, ...(x.class ? { class: x.class } : {}), ...(x.set ? { set: x.set } : {}) };
-    return { index: i, row: r.row, id: r.id, question: r.question, golds: r.golds, candidate: r.candidate, label: labelValue(r.label), metrics: m };
+    return {
+      index: i,
+      row: r.row,
+      id: r.id,
+      question: r.question,
+      golds: r.golds,
+      candidate: r.candidate,
+      label: labelValue(r.label),
+      metrics: m,
+    };
   }
 
   private usedModels() {
@@ -445,7 +482,12 @@ export class ScoringSession {
         if (now - lastEmit > 100 || this.results.length === this.rows.length) {
           lastEmit = now;
           const secs = (now - t0) / 1000;
-          notify(onEvent, { type: 'progress', done: this.results.length, total: this.rows.length, rowsPerSecond: secs > 0 ? (this.results.length - startDone) / secs : 0 });
+          notify(onEvent, {
+            type: 'progress',
+            done: this.results.length,
+            total: this.rows.length,
+            rowsPerSecond: secs > 0 ? (this.results.length - startDone) / secs : 0,
+          });
         }
         // Let cancel() and the caller's queries in between chunks.
         await tick();
@@ -456,6 +498,12 @@ export class ScoringSession {
     meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
     meta.updatedAt = Date.now();
     if (a.saved) await store.update(meta);
-    return { status: meta.status === 'done' ? 'done' : 'cancelled', done: this.results.length, total: this.rows.length, ms: performance.now() - t0, models: a.models };
+    return {
+      status: meta.status === 'done' ? 'done' : 'cancelled',
+      done: this.results.length,
+      total: this.rows.length,
+      ms: performance.now() - t0,
+      models: a.models,
+    };
   }
 }

@@ -3,7 +3,19 @@ import { createSyncMetric, LEXICAL_METRICS, MODEL_METRICS } from '../../core/met
 import { defaultFor, REGISTRY, type Device, type Dtype } from '../../runtime/registry.ts';
 import { specFromEntry } from '../../runtime/specs.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
-import { adviceFor, describeNeeds, downloadBytes, explainLoadError, formatBytes, isCached, modelMetrics, needText, rolesFor, sourceText, totalDownload } from './models.ts';
+import {
+  adviceFor,
+  describeNeeds,
+  downloadBytes,
+  explainLoadError,
+  formatBytes,
+  isCached,
+  modelMetrics,
+  needText,
+  rolesFor,
+  sourceText,
+  totalDownload,
+} from './models.ts';
 
 describe('rolesFor', () => {
   it('maps each model metric to the roles it needs, in role order', () => {
@@ -50,7 +62,13 @@ describe('downloadBytes', () => {
   it('handles seq2seq files (encoder + merged decoder) and fp32 names', () => {
     const e = {
       dtypes: { webgpu: ['fp32'], wasm: ['q8'], cpu: ['fp32'] } as Record<Device, Dtype[]>,
-      files: { 'config.json': 10, 'onnx/encoder_model.onnx': 1000, 'onnx/decoder_model_merged.onnx': 2000, 'onnx/encoder_model_quantized.onnx': 100, 'onnx/decoder_model_merged_quantized.onnx': 200 },
+      files: {
+        'config.json': 10,
+        'onnx/encoder_model.onnx': 1000,
+        'onnx/decoder_model_merged.onnx': 2000,
+        'onnx/encoder_model_quantized.onnx': 100,
+        'onnx/decoder_model_merged_quantized.onnx': 200,
+      },
     };
     expect(downloadBytes(e, 'wasm')).toBe(310);
     expect(downloadBytes(e, 'webgpu')).toBe(3010);
@@ -90,7 +108,10 @@ describe('needs and cache', () => {
       return { spec: specFromEntry(e), entry: e };
     };
     const needs = describeNeeds(['nli', 'embedder'], lookup, 'wasm', [cachedModel(entry.revision, 'onnx/model_quantized.onnx')]);
-    expect(needs.map((n) => [n.role, n.cached])).toEqual([['nli', true], ['embedder', false]]);
+    expect(needs.map((n) => [n.role, n.cached])).toEqual([
+      ['nli', true],
+      ['embedder', false],
+    ]);
     expect(totalDownload(needs)).toBe(downloadBytes(defaultFor('embedder')));
     const custom = describeNeeds(['nli'], () => ({ spec: { ...spec, id: 'me/my-nli' }, entry: undefined }));
     expect(custom[0]).toMatchObject({ label: 'me/my-nli', bytes: null, cached: false });
@@ -114,7 +135,8 @@ describe('texts', () => {
   });
 
   it('says only what is true of a network failure: no storage advice (issue 12 item 6)', () => {
-    const message = 'cannot download x/y from the hub https://huggingface.co/: could not download config.json from https://huggingface.co/x/y/resolve/r/config.json (Failed to fetch). Check that this computer is online';
+    const message =
+      'cannot download x/y from the hub https://huggingface.co/: could not download config.json from https://huggingface.co/x/y/resolve/r/config.json (Failed to fetch). Check that this computer is online';
     const shown = explainLoadError('nli', { code: 'network', message });
     expect(shown).toBe(`The NLI model did not load: ${message}.`);
     expect(shown).not.toMatch(/private window|storage/);

@@ -15,10 +15,15 @@ import { messageOf } from '../../core/errors.ts';
 import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type RegistryEntry, type Role } from '../../runtime/registry.ts';
 
 /** Each role's name in sentences (from the registry's role table). */
-export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<Role, string>;
+export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<
+  Role,
+  string
+>;
 
 /** The model role that serves each capability a metric may need (the role table read the other way). */
-export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(ROLES.map((r) => [ROLE_TABLE[r].capability, r])) as Record<Capability, Role>;
+export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(
+  ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
+) as Record<Capability, Role>;
 
 /** Every model-based metric with its default settings. */
 export function modelMetrics(names: readonly string[] = MODEL_METRICS): BatchMetric[] {
@@ -46,7 +51,13 @@ export function rolesFor(metrics: readonly AnyMetric[], opts: RoleOptions = {}):
 /** What a metric needs, in words (its checkbox and its "not scored yet" line say it). */
 export function needText(metric: Pick<BatchMetric, 'needs'>, opts: RoleOptions = {}): string {
   return metric.needs
-    .map((c) => (c === 'writer' ? (opts.modelWriter ? 'statement writer model' : 'built-in rule statement writer') : `${ROLE_NAMES[CAPABILITY_ROLE[c]]} model`))
+    .map((c) =>
+      c === 'writer'
+        ? opts.modelWriter
+          ? 'statement writer model'
+          : 'built-in rule statement writer'
+        : `${ROLE_NAMES[CAPABILITY_ROLE[c]]} model`,
+    )
     .join(' + ');
 }
 
@@ -95,7 +106,13 @@ export function describeNeeds(
 ): ModelNeed[] {
   return roles.map((role) => {
     const { spec, entry } = lookup(role);
-    return { role, id: spec.id, label: entry?.label ?? spec.id, bytes: entry ? downloadBytes(entry, device) : null, cached: isCached(spec, cached) };
+    return {
+      role,
+      id: spec.id,
+      label: entry?.label ?? spec.id,
+      bytes: entry ? downloadBytes(entry, device) : null,
+      cached: isCached(spec, cached),
+    };
   });
 }
 
@@ -120,16 +137,19 @@ export function sourceText(source: ModelSource): string {
 const ADVICE: Readonly<Record<HostErrorCode, string>> = {
   'unsupported-model': 'This model cannot run in the browser: choose a listed model on the Models page.',
   'not-found': 'Check the model id and revision on the Models page (or that your mirror has the files).',
-  'bad-response': 'The server sent something that is not a model file (a login or proxy page): try again later, or use a mirror on the Models page.',
+  'bad-response':
+    'The server sent something that is not a model file (a login or proxy page): try again later, or use a mirror on the Models page.',
   'load-failed': 'Check your connection and try again; on a blocked network, use a mirror or import the model folder on the Models page.',
   'inference-failed': 'The model loaded but failed to run: try again, or choose a smaller model on the Models page.',
-  'canary-failed': 'The model gave wrong answers to a known check on this device, so it is not used: choose another model on the Models page.',
+  'canary-failed':
+    'The model gave wrong answers to a known check on this device, so it is not used: choose another model on the Models page.',
   'not-loaded': 'Load the models again.',
   quota: "The browser's storage is full: delete cached models on the Models page or free disk space, then try again.",
   'invalid-spec': 'Check the model id, revision and folder on the Models page.',
   // The message of a network failure already names the host, the file and what to do.
   network: '',
-  unavailable: 'The model worker or its storage is unavailable (a private window may block storage): reload the page, or try another browser.',
+  unavailable:
+    'The model worker or its storage is unavailable (a private window may block storage): reload the page, or try another browser.',
 };
 
 /** What to do about a failed load. */

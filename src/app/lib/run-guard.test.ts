@@ -9,7 +9,13 @@ describe('watch', () => {
   it('leaves a busy worker alone while it answers, however long the run', async () => {
     const onDead = vi.fn();
     // Answers each ping after 300 ms (a slice of long rows in progress).
-    const stop = watch({ pingScore: () => new Promise((r) => setTimeout(r, 300)), pingModels: () => null, onDead, interval: 2000, timeout: 8000 });
+    const stop = watch({
+      pingScore: () => new Promise((r) => setTimeout(r, 300)),
+      pingModels: () => null,
+      onDead,
+      interval: 2000,
+      timeout: 8000,
+    });
     await vi.advanceTimersByTimeAsync(120_000);
     stop();
     expect(onDead).not.toHaveBeenCalled();

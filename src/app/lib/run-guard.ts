@@ -28,7 +28,16 @@ export function watch(o: GuardOptions): () => void {
   let waiting = false;
   let stopped = false;
   const late = () => new Promise<'dead'>((r) => setTimeout(() => r('dead'), timeout));
-  const answered = (p: Promise<unknown> | null) => (p ? Promise.race([p.then(() => 'alive' as const, () => 'dead' as const), late()]) : Promise.resolve('alive' as const));
+  const answered = (p: Promise<unknown> | null) =>
+    p
+      ? Promise.race([
+          p.then(
+            () => 'alive' as const,
+            () => 'dead' as const,
+          ),
+          late(),
+        ])
+      : Promise.resolve('alive' as const);
   const timer = setInterval(() => {
     if (waiting || stopped) return;
     waiting = true;

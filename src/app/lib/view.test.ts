@@ -17,11 +17,19 @@ describe('emptyViewReason', () => {
   });
   it('names every active filter and the number scored', () => {
     const q = { search: ' oxygen ', cls: 'partial', decision: { metric: 'exact_match', value: null }, disagreeWith: 'pedants' } as const;
-    expect(describeFilters(q)).toEqual(['search “oxygen”', 'class partial (human label)', 'exact_match: not scored', 'pedants disagrees with the label']);
+    expect(describeFilters(q)).toEqual([
+      'search “oxygen”',
+      'class partial (human label)',
+      'exact_match: not scored',
+      'pedants disagrees with the label',
+    ]);
     expect(emptyViewReason(q, 0, 1200)).toBe(
       'No row matches search “oxygen” and class partial (human label) and exact_match: not scored and pedants disagrees with the label (of 1,200 scored).',
     );
-    expect(describeFilters({ cls: 'exact', classBy: 'taxonomy', decision: { metric: 'bleu', value: false } })).toEqual(['class exact (by taxonomy)', 'bleu: incorrect']);
+    expect(describeFilters({ cls: 'exact', classBy: 'taxonomy', decision: { metric: 'bleu', value: false } })).toEqual([
+      'class exact (by taxonomy)',
+      'bleu: incorrect',
+    ]);
   });
   it('says so when nothing is scored, or when no filter explains the empty view', () => {
     expect(emptyViewReason({}, 0, 0)).toBe('No row has been scored yet.');

@@ -13,16 +13,7 @@ export interface Confusion {
   fn: number;
 }
 
-export const BINARY_METRICS = [
-  'accuracy',
-  'precision',
-  'recall',
-  'f1',
-  'mcc',
-  'balancedAccuracy',
-  'kappa',
-  'auc',
-] as const;
+export const BINARY_METRICS = ['accuracy', 'precision', 'recall', 'f1', 'mcc', 'balancedAccuracy', 'kappa', 'auc'] as const;
 export type BinaryMetric = (typeof BINARY_METRICS)[number];
 export type Objective = 'mcc' | 'accuracy' | 'f1';
 
@@ -135,9 +126,10 @@ export function binaryReport(
   }
   const point = { ...confusionValues(confusion), auc: rocAuc(sc, lab) };
 
-  const samples: Record<BinaryMetric, number[]> = Object.fromEntries(
-    BINARY_METRICS.map((m) => [m, [] as number[]]),
-  ) as Record<BinaryMetric, number[]>;
+  const samples: Record<BinaryMetric, number[]> = Object.fromEntries(BINARY_METRICS.map((m) => [m, [] as number[]])) as Record<
+    BinaryMetric,
+    number[]
+  >;
   if (n > 0 && resamples > 0) {
     // Rows are laid out in score order once: code = 2·decision + label, and groupEnd[p] marks the
     // last position of each tie group, so a resample is one linear pass (confusion + AUC).
@@ -246,7 +238,7 @@ export function bestThreshold(
   let fp = 0;
   // Sweep from the highest score down; each step lowers the threshold, so a later candidate
   // replaces the best when it is at least as good (ties → smallest threshold).
-  for (let b = n - 1; b >= 0; ) {
+  for (let b = n - 1; b >= 0;) {
     let a = b;
     const v = sc[order[b]!]!;
     while (a >= 0 && sc[order[a]!] === v) {

@@ -36,7 +36,9 @@ describe('calibrateThreshold', () => {
 
   it('refuses a best threshold that calls every scored row correct', () => {
     // Accuracy is best (3/4) with every row positive: that threshold decides nothing.
-    expect(() => calibrateThreshold([0.2, 0.4, 0.6, 0.8], [true, false, true, true], 'accuracy')).toThrow(/calls every scored row correct, so it separates nothing/);
+    expect(() => calibrateThreshold([0.2, 0.4, 0.6, 0.8], [true, false, true, true], 'accuracy')).toThrow(
+      /calls every scored row correct, so it separates nothing/,
+    );
   });
 });
 
@@ -74,8 +76,13 @@ describe('fitCutpoints', () => {
     const scores: number[] = [];
     const labels: CapClass[] = [];
     const med: Partial<Record<CapClass, number>> = {
-      exact: 0.95, equivalent: 0.8, 'overinclusive-valid': 0.5, partial: 0.6,
-      'overinclusive-invalid': 0.3, invalid: 0.2, contradictory: 0.0,
+      exact: 0.95,
+      equivalent: 0.8,
+      'overinclusive-valid': 0.5,
+      partial: 0.6,
+      'overinclusive-invalid': 0.3,
+      invalid: 0.2,
+      contradictory: 0.0,
     };
     for (const [c, m] of Object.entries(med) as [CapClass, number][]) {
       for (const d of [-0.02, 0, 0.02]) {
@@ -119,7 +126,10 @@ describe('parseCalibration', () => {
     [{ ...good, combination: { ...good.combination, metrics: [] } }, /combination.metrics/],
     [{ version: 1, cutpoints: { method: 'median-midpoints', classes: ['exact', 'great'], cuts: [0.5] } }, /not a CAP class/],
     [{ version: 1, cutpoints: { method: 'median-midpoints', classes: ['partial', 'exact'], cuts: [0.5] } }, /severity order/],
-    [{ version: 1, cutpoints: { method: 'median-midpoints', classes: ['exact', 'partial', 'invalid'], cuts: [0.2, 0.5] } }, /non-increasing/],
+    [
+      { version: 1, cutpoints: { method: 'median-midpoints', classes: ['exact', 'partial', 'invalid'], cuts: [0.2, 0.5] } },
+      /non-increasing/,
+    ],
     [{ version: 1, cutpoints: { method: 'median-midpoints', classes: ['exact', 'partial'], cuts: [] } }, /must have 1 entries/],
   ])('rejects %j', (input, msg) => {
     expect(() => parseCalibration(input)).toThrow(msg);

@@ -63,7 +63,9 @@ export function resolvedThreshold(
   const cells = new Set(cell.filter((c): c is number => c !== null));
   if (cells.size === 0) throw new Error('cannot calibrate: no row has a score');
   if (cells.size === 1)
-    throw new Error(`cannot calibrate: every score is the same to within ${resolution.toExponential()} (differences below that are floating-point noise), so no threshold separates the rows`);
+    throw new Error(
+      `cannot calibrate: every score is the same to within ${resolution.toExponential()} (differences below that are floating-point noise), so no threshold separates the rows`,
+    );
   const best = bestThreshold(cell, labels, objective);
   if (!best) throw new Error(`cannot calibrate: ${objective} is undefined for every threshold (need both classes)`);
   let below = -Infinity;
@@ -132,7 +134,10 @@ export function predictCombination(
 ): { probability: number; decision: boolean } | null {
   if (scores.length !== comb.metrics.length) throw new RangeError(`expected ${comb.metrics.length} scores, got ${scores.length}`);
   if (scores.some((v) => v == null || !Number.isFinite(v))) return null;
-  const probability = predictProba(comb, scores.map((v, j) => (v! - comb.means[j]!) / comb.stds[j]!));
+  const probability = predictProba(
+    comb,
+    scores.map((v, j) => (v! - comb.means[j]!) / comb.stds[j]!),
+  );
   return { probability, decision: probability >= comb.threshold };
 }
 
@@ -184,8 +189,7 @@ const fail = (path: string, msg: string): never => {
   throw new Error(`invalid calibration: ${path} ${msg}`);
 };
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown, path: string): number =>
-  typeof v === 'number' && Number.isFinite(v) ? v : fail(path, 'must be a finite number');
+const num = (v: unknown, path: string): number => (typeof v === 'number' && Number.isFinite(v) ? v : fail(path, 'must be a finite number'));
 const numArray = (v: unknown, path: string, len?: number): number[] => {
   if (!Array.isArray(v)) return fail(path, 'must be an array of numbers');
   if (len !== undefined && v.length !== len) fail(path, `must have ${len} entries, got ${v.length}`);

@@ -18,12 +18,5 @@ export { HARD_PAIRS, SEVERITY, pairwiseAccuracy, taxonomyReport } from './ordina
 export type { ClassStats, HardPair, TaxonomyReport, Violation } from './ordinal.ts';
 export { logisticMargin, predictProba, trainLogistic } from './logistic.ts';
 export type { FeatureRow, LogisticModel, LogisticOptions, SparseRow } from './logistic.ts';
-export {
-  calibrateThreshold,
-  classifyScore,
-  fitCombination,
-  fitCutpoints,
-  parseCalibration,
-  predictCombination,
-} from './calibrate.ts';
+export { calibrateThreshold, classifyScore, fitCombination, fitCutpoints, parseCalibration, predictCombination } from './calibrate.ts';
 export type { Calibration, Combination, Cutpoints } from './calibrate.ts';

@@ -89,11 +89,7 @@ const dot = (a: Float64Array, b: Float64Array): number => {
   return s;
 };
 
-export function trainLogistic(
-  rows: readonly FeatureRow[],
-  labels: ArrayLike<boolean | number>,
-  opts: LogisticOptions = {},
-): LogisticModel {
+export function trainLogistic(rows: readonly FeatureRow[], labels: ArrayLike<boolean | number>, opts: LogisticOptions = {}): LogisticModel {
   if (rows.length !== labels.length) throw new RangeError('rows and labels must have the same length');
   if (rows.length === 0) throw new RangeError('no training rows');
   const l2 = opts.l2 ?? 1e-3;

@@ -43,7 +43,10 @@ describe('taxonomyReport against scipy and loops', () => {
 
   it('counts 27 ordered pairs when all classes are present', () => {
     const labels = [...CAP_CLASSES];
-    const r = taxonomyReport(labels.map((_, i) => 1 - i / 10), labels);
+    const r = taxonomyReport(
+      labels.map((_, i) => 1 - i / 10),
+      labels,
+    );
     expect(r.violations).toEqual({ count: 0, of: 27, pairs: [], excluding_ov_partial: { count: 0, of: 26 } });
     expect(r.pairwiseAccuracy).toBe(1);
   });

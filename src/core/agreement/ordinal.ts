@@ -74,7 +74,7 @@ export function pairwiseAccuracy(scores: ArrayLike<number>, severity: ArrayLike<
   let agree = 0;
   let disagree = 0;
   let ties = 0;
-  for (let a = 0; a < order.length; ) {
+  for (let a = 0; a < order.length;) {
     let b = a;
     while (b < order.length && scores[order[b]!] === scores[order[a]!]) b++;
     inGroup.fill(0);
@@ -118,10 +118,7 @@ export function taxonomyReport(scores: readonly (number | null)[], labels: reado
   for (const c of CAP_CLASSES) {
     const xs = sc.filter((_, i) => cls[i] === c);
     const mean = xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-    const std =
-      xs.length > 1 && mean !== null
-        ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1))
-        : null;
+    const std = xs.length > 1 && mean !== null ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : null;
     classes[c] = { count: xs.length, mean, std };
   }
 

@@ -21,7 +21,7 @@ export function argsort(x: Nums): Uint32Array {
 export function midranks(x: Nums): Float64Array {
   const order = argsort(x);
   const ranks = new Float64Array(x.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i + 1;
     while (j < order.length && x[order[j]!] === x[order[i]!]) j++;
     const r = (i + 1 + j) / 2; // mean of positions i+1..j
@@ -72,7 +72,7 @@ export function spearman(x: Nums, y: Nums): number | null {
 /** Number of pairs within runs of equal values of a sorted sequence: Σ t(t−1)/2. */
 function tiedPairs(sorted: Nums): number {
   let total = 0;
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i + 1;
     while (j < sorted.length && sorted[j] === sorted[i]) j++;
     total += ((j - i) * (j - i - 1)) / 2;
@@ -96,11 +96,11 @@ export function kendallTauB(x: Nums, y: Nums): number | null {
   let ys = new Float64Array(n);
   let xtie = 0;
   let ntie = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i + 1;
     while (j < n && x[order[j]!] === x[order[i]!]) j++;
     xtie += ((j - i) * (j - i - 1)) / 2;
-    for (let k = i; k < j; ) {
+    for (let k = i; k < j;) {
       let m = k + 1;
       while (m < j && y[order[m]!] === y[order[k]!]) m++;
       ntie += ((m - k) * (m - k - 1)) / 2;

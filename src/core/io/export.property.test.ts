@@ -59,7 +59,10 @@ const cell = fc.record(
 const record = fc.record({
   id: text.filter((s) => s !== ''),
   question: text,
-  gold: fc.array(text.map((s) => s.trim()).filter((s) => s !== ''), { minLength: 1, maxLength: 3 }),
+  gold: fc.array(
+    text.map((s) => s.trim()).filter((s) => s !== ''),
+    { minLength: 1, maxLength: 3 },
+  ),
   candidate: text,
   label: fc.constantFrom(true, false, null, 'exact', 'partial', 'overinclusive-valid'),
   metrics: fc.record({ exact_match: cell, taxonomy: cell }),
@@ -86,7 +89,13 @@ describe.each([
           expect(t.issues).toEqual([]);
           expect(t.records.map((r) => r.data)).toEqual(
             recs.map((r) => {
-              const want: Record<string, string> = { id: r.id, question: r.question, gold: JSON.stringify(r.gold), candidate: r.candidate, label: r.label === null ? '' : String(r.label) };
+              const want: Record<string, string> = {
+                id: r.id,
+                question: r.question,
+                gold: JSON.stringify(r.gold),
+                candidate: r.candidate,
+                label: r.label === null ? '' : String(r.label),
+              };
               for (const m of NAMES) {
                 const c = r.metrics[m as 'exact_match' | 'taxonomy'];
                 want[`${m}.score`] = c.score === null ? '' : String(c.score);
@@ -107,9 +116,9 @@ describe.each([
     fc.assert(
       fc.property(records, (recs) => {
         const { rows } = mapRows(parseTable(write(recs, NAMES)));
-        expect(rows.map((r) => ({ id: r.id, question: r.question, gold: r.golds, candidate: r.candidate, label: labelValue(r.label) }))).toEqual(
-          recs.map(({ id, question, gold, candidate, label }) => ({ id, question, gold, candidate, label })),
-        );
+        expect(
+          rows.map((r) => ({ id: r.id, question: r.question, gold: r.golds, candidate: r.candidate, label: labelValue(r.label) })),
+        ).toEqual(recs.map(({ id, question, gold, candidate, label }) => ({ id, question, gold, candidate, label })));
       }),
       RUNS,
     );

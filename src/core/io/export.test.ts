@@ -14,7 +14,10 @@ const rec = (id: string, candidate: string, gold: string[] = ['x']) => ({
 
 describe('CSV injection (OWASP): cells a spreadsheet would run as formulas', () => {
   const cases = ['=1+1', '+1', '-2+3', '@SUM(A1:A2)', '\tx', '\rx', "'=1", "''-x", 'plain', "'plain", "it's =1", '-'];
-  const out = toCsv(cases.map((c, i) => rec(String(i), c)), ['exact_match']);
+  const out = toCsv(
+    cases.map((c, i) => rec(String(i), c)),
+    ['exact_match'],
+  );
 
   it('get a leading quote and are quoted; a run of quotes before a trigger gets one more; others are untouched', () => {
     const candidates = out
@@ -22,7 +25,20 @@ describe('CSV injection (OWASP): cells a spreadsheet would run as formulas', () 
       .split(/\n(?=\d+,)/)
       .slice(1)
       .map((line) => line.split(',')[3]);
-    expect(candidates).toEqual(['"\'=1+1"', '"\'+1"', '"\'-2+3"', '"\'@SUM(A1:A2)"', '"\'\tx"', '"\'\rx"', '"\'\'=1"', '"\'\'\'-x"', 'plain', "'plain", "it's =1", '"\'-"']);
+    expect(candidates).toEqual([
+      '"\'=1+1"',
+      '"\'+1"',
+      '"\'-2+3"',
+      '"\'@SUM(A1:A2)"',
+      '"\'\tx"',
+      '"\'\rx"',
+      '"\'\'=1"',
+      "\"'''-x\"",
+      'plain',
+      "'plain",
+      "it's =1",
+      '"\'-"',
+    ]);
     // Text cells of any column (here the explanation) too; numbers such as scores are left as they are.
     expect(out).toContain(',0,false,"\'-1 point"\n');
   });
@@ -45,7 +61,9 @@ describe('toTsv', () => {
   it('the same columns, tab-separated; cells with tabs, quotes or line breaks are quoted', () => {
     const out = toTsv([rec('1', 'a\tb "c"\nd')], ['exact_match']);
     const [header, ...rest] = out.split('\n');
-    expect(header).toBe(['id', 'question', 'gold', 'candidate', 'label', 'exact_match.score', 'exact_match.decision', 'exact_match.explanation'].join('\t'));
+    expect(header).toBe(
+      ['id', 'question', 'gold', 'candidate', 'label', 'exact_match.score', 'exact_match.decision', 'exact_match.explanation'].join('\t'),
+    );
     expect(rest.join('\n')).toBe('1\tQ\t"[""x""]"\t"a\tb ""c""\nd"\t\t0\tfalse\t"\'-1 point"\n');
     const t = parseTable(out);
     expect(t.format).toBe('tsv');
@@ -56,7 +74,11 @@ describe('toTsv', () => {
 describe('provenance columns', () => {
   it('writes models and verity_run as trailing JSON columns when records carry them', () => {
     const rec = {
-      id: '1', question: 'q', gold: ['g'], candidate: 'c', label: null,
+      id: '1',
+      question: 'q',
+      gold: ['g'],
+      candidate: 'c',
+      label: null,
       metrics: { exact_match: { score: 0, decision: false, explanation: 'no' } },
       models: { nli: { id: 'm', revision: 'r', device: 'cpu', dtype: 'fp32' } },
       verity_run: '{"verity":"0.1.0"}',

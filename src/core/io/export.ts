@@ -38,8 +38,18 @@ export class DelimitedWriter {
   /** The header line (with its newline). */
   header(): string {
     const fields = [
-      'id', 'question', 'gold', 'candidate', 'label',
-      ...this.metricNames.flatMap((m) => [`${m}.score`, `${m}.decision`, ...(this.cls.has(m) ? [`${m}.class`] : []), ...(this.set.has(m) ? [`${m}.set`] : []), `${m}.explanation`]),
+      'id',
+      'question',
+      'gold',
+      'candidate',
+      'label',
+      ...this.metricNames.flatMap((m) => [
+        `${m}.score`,
+        `${m}.decision`,
+        ...(this.cls.has(m) ? [`${m}.class`] : []),
+        ...(this.set.has(m) ? [`${m}.set`] : []),
+        `${m}.explanation`,
+      ]),
       ...this.trailing,
     ];
     return `${Papa.unparse({ fields, data: [] }, { header: true, delimiter: this.delimiter, newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING }).replace(/\n$/, '')}\n`;
@@ -54,7 +64,13 @@ export class DelimitedWriter {
       const row: unknown[] = [r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
       for (const m of this.metricNames) {
         const c = cells[m];
-        row.push(c?.score ?? '', c?.decision ?? '', ...(this.cls.has(m) ? [c?.class ?? ''] : []), ...(this.set.has(m) ? [c?.set ?? ''] : []), c?.explanation ?? '');
+        row.push(
+          c?.score ?? '',
+          c?.decision ?? '',
+          ...(this.cls.has(m) ? [c?.class ?? ''] : []),
+          ...(this.set.has(m) ? [c?.set ?? ''] : []),
+          c?.explanation ?? '',
+        );
       }
       for (const k of trailing) row.push(r[k] === undefined ? '' : typeof r[k] === 'string' ? r[k] : JSON.stringify(r[k]));
       return row;
@@ -64,7 +80,12 @@ export class DelimitedWriter {
   }
 }
 
-function toDelimited(records: readonly Record<string, unknown>[], metricNames: readonly string[], header: boolean, delimiter: ',' | '\t'): string {
+function toDelimited(
+  records: readonly Record<string, unknown>[],
+  metricNames: readonly string[],
+  header: boolean,
+  delimiter: ',' | '\t',
+): string {
   // Provenance travels with every row: the models used (CLI) and the app's run configuration, as JSON.
   const w = new DelimitedWriter(metricNames, delimiter);
   for (const r of records) w.observe(r);

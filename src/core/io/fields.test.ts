@@ -41,7 +41,10 @@ describe('column aliases', () => {
     });
 
   it('end to end with upper/mixed-case headers', () => {
-    const t = parseTable('QID,Query,Golden_Answer,Model_Answer,Human_Label,Options,Distractors\n' + 'q1,Capital?,Paris,Paris,Yes,"[""Paris"",""Rome""]",Rome\n');
+    const t = parseTable(
+      'QID,Query,Golden_Answer,Model_Answer,Human_Label,Options,Distractors\n' +
+        'q1,Capital?,Paris,Paris,Yes,"[""Paris"",""Rome""]",Rome\n',
+    );
     const { rows, columns } = map(t);
     expect(columns).toEqual({
       id: 'QID',
@@ -102,9 +105,14 @@ describe('--map', () => {
   });
 
   it('EVOUNA layout: --map candidate=answer_gpt4,label=judge_gpt4 --gold-sep /', () => {
-    const t = jsonl(
-      { question: 'What star sign is Jamie Lee Curtis?', golden_answer: 'Scorpio/Skorpio/Scorpio (disambiguation)', answer_fid: 'Libra', judge_fid: false, answer_gpt4: 'a Sagittarius', judge_gpt4: false },
-    );
+    const t = jsonl({
+      question: 'What star sign is Jamie Lee Curtis?',
+      golden_answer: 'Scorpio/Skorpio/Scorpio (disambiguation)',
+      answer_fid: 'Libra',
+      judge_fid: false,
+      answer_gpt4: 'a Sagittarius',
+      judge_gpt4: false,
+    });
     const { rows } = map(t, { map: parseMapSpec('candidate=answer_gpt4,label=judge_gpt4'), goldSep: '/' });
     expect(rows[0]).toMatchObject({
       golds: ['Scorpio', 'Skorpio', 'Scorpio (disambiguation)'],
@@ -211,7 +219,12 @@ describe('candidate', () => {
     );
     expect(e.message).not.toMatch(/--/);
     expect(e.code).toBe('missing-column');
-    expect(e.details).toEqual({ field: 'candidate', expected: ['candidate', 'prediction', 'response', 'model_answer', 'output'], columns: ['question', 'gold', 'answer_gpt4'], headerLine: 1 });
+    expect(e.details).toEqual({
+      field: 'candidate',
+      expected: ['candidate', 'prediction', 'response', 'model_answer', 'output'],
+      columns: ['question', 'gold', 'answer_gpt4'],
+      headerLine: 1,
+    });
   });
 
   it('no gold column → an input error too', () => {
@@ -222,16 +235,28 @@ describe('candidate', () => {
 describe('labels', () => {
   const T: Label = { kind: 'binary', correct: true };
   const F: Label = { kind: 'binary', correct: false };
-  const cls = (c: string): Label => ({ kind: 'taxonomy', cls: c } as Label);
+  const cls = (c: string): Label => ({ kind: 'taxonomy', cls: c }) as Label;
 
   it('every binary spelling', () => {
     const cases: [unknown, Label][] = [
-      [true, T], [false, F],
-      [1, T], [0, F],
-      ['1', T], ['0', F],
-      ['true', T], ['false', F], ['True', T], ['FALSE', F],
-      ['yes', T], ['no', F], ['Yes', T], ['NO', F],
-      ['correct', T], ['incorrect', F], ['Correct', T], ['INCORRECT', F],
+      [true, T],
+      [false, F],
+      [1, T],
+      [0, F],
+      ['1', T],
+      ['0', F],
+      ['true', T],
+      ['false', F],
+      ['True', T],
+      ['FALSE', F],
+      ['yes', T],
+      ['no', F],
+      ['Yes', T],
+      ['NO', F],
+      ['correct', T],
+      ['incorrect', F],
+      ['Correct', T],
+      ['INCORRECT', F],
       [' true ', T],
     ];
     for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
@@ -239,14 +264,24 @@ describe('labels', () => {
 
   it('the eight class names, with - or _ and in any case', () => {
     const cases: [string, string][] = [
-      ['exact', 'exact'], ['EXACT', 'exact'],
-      ['equivalent', 'equivalent'], ['Equivalent', 'equivalent'],
-      ['alternative-correct', 'alternative-correct'], ['alternative_correct', 'alternative-correct'], ['Alternative_Correct', 'alternative-correct'],
-      ['overinclusive-valid', 'overinclusive-valid'], ['overinclusive_valid', 'overinclusive-valid'], ['OverInclusive-Valid', 'overinclusive-valid'],
-      ['partial', 'partial'], ['PARTIAL', 'partial'],
-      ['overinclusive-invalid', 'overinclusive-invalid'], ['OVERINCLUSIVE_INVALID', 'overinclusive-invalid'],
-      ['invalid', 'invalid'], ['Invalid', 'invalid'],
-      ['contradictory', 'contradictory'], ['Contradictory', 'contradictory'],
+      ['exact', 'exact'],
+      ['EXACT', 'exact'],
+      ['equivalent', 'equivalent'],
+      ['Equivalent', 'equivalent'],
+      ['alternative-correct', 'alternative-correct'],
+      ['alternative_correct', 'alternative-correct'],
+      ['Alternative_Correct', 'alternative-correct'],
+      ['overinclusive-valid', 'overinclusive-valid'],
+      ['overinclusive_valid', 'overinclusive-valid'],
+      ['OverInclusive-Valid', 'overinclusive-valid'],
+      ['partial', 'partial'],
+      ['PARTIAL', 'partial'],
+      ['overinclusive-invalid', 'overinclusive-invalid'],
+      ['OVERINCLUSIVE_INVALID', 'overinclusive-invalid'],
+      ['invalid', 'invalid'],
+      ['Invalid', 'invalid'],
+      ['contradictory', 'contradictory'],
+      ['Contradictory', 'contradictory'],
     ];
     for (const [v, c] of cases) expect(parseLabel(v), v).toEqual(cls(c));
   });
@@ -260,7 +295,13 @@ describe('labels', () => {
   });
 
   it('an unknown label: warning, row kept and scored, but without a label', () => {
-    const { rows, issues } = map(jsonl({ gold: 'a', candidate: 'a', label: 'maybe' }, { gold: 'b', candidate: 'b', label: 2 }, { gold: 'c', candidate: 'c', label: 'partial' }));
+    const { rows, issues } = map(
+      jsonl(
+        { gold: 'a', candidate: 'a', label: 'maybe' },
+        { gold: 'b', candidate: 'b', label: 2 },
+        { gold: 'c', candidate: 'c', label: 'partial' },
+      ),
+    );
     expect(rows).toHaveLength(3);
     expect(rows[0]!.label).toBeUndefined();
     expect(rows[1]!.label).toBeUndefined();
@@ -295,7 +336,14 @@ describe('labels', () => {
 
 describe('ids', () => {
   it('from the id column as text; the row number when absent or empty', () => {
-    const { rows } = map(jsonl({ id: 7, gold: 'a', candidate: 'a' }, { id: '', gold: 'a', candidate: 'a' }, { gold: 'a', candidate: 'a' }, { id: null, gold: 'a', candidate: 'a' }));
+    const { rows } = map(
+      jsonl(
+        { id: 7, gold: 'a', candidate: 'a' },
+        { id: '', gold: 'a', candidate: 'a' },
+        { gold: 'a', candidate: 'a' },
+        { id: null, gold: 'a', candidate: 'a' },
+      ),
+    );
     expect(rows.map((r) => r.id)).toEqual(['7', '2', '3', '4']);
   });
 
@@ -304,7 +352,14 @@ describe('ids', () => {
   });
 
   it('duplicate ids are warned about; every row is kept', () => {
-    const { rows, issues } = map(jsonl({ id: 'x', gold: 'a', candidate: 'a' }, { id: 'y', gold: 'a', candidate: 'a' }, { id: 'x', gold: 'a', candidate: 'a' }, { id: 'x', gold: 'a', candidate: 'a' }));
+    const { rows, issues } = map(
+      jsonl(
+        { id: 'x', gold: 'a', candidate: 'a' },
+        { id: 'y', gold: 'a', candidate: 'a' },
+        { id: 'x', gold: 'a', candidate: 'a' },
+        { id: 'x', gold: 'a', candidate: 'a' },
+      ),
+    );
     expect(rows.map((r) => r.id)).toEqual(['x', 'y', 'x', 'x']);
     expect(issues.map((i) => [i.row, i.severity, i.message])).toEqual([
       [3, 'warning', 'row 3: duplicate id "x"'],
@@ -358,7 +413,9 @@ describe('issues', () => {
 
 describe('app exports', () => {
   it('skips the run header line of an exported JSONL file', () => {
-    const text = [JSON.stringify({ verity_run: { verity: '0.1.0' } }), JSON.stringify({ question: 'q', gold: ['a'], candidate: 'a' })].join('\n');
+    const text = [JSON.stringify({ verity_run: { verity: '0.1.0' } }), JSON.stringify({ question: 'q', gold: ['a'], candidate: 'a' })].join(
+      '\n',
+    );
     const { rows, issues } = mapRows(parseTable(text, 'x.jsonl'));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.row).toBe(2);
@@ -380,7 +437,8 @@ describe('odd-cased keys (issue 17 item 1)', () => {
         field: 'candidate',
         column: 'candidate',
         spellings: ['candidate', 'Candidate'],
-        message: 'the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column',
+        message:
+          'the key of column "candidate" is spelled differently across rows ("candidate", "Candidate"); every spelling is read as that column',
       },
     ]);
   });
@@ -394,11 +452,15 @@ describe('odd-cased keys (issue 17 item 1)', () => {
 
 describe('known layouts (issue 12 item 8)', () => {
   it('ragas v0.1: answer is the candidate, ground_truth the gold, and the note says why', () => {
-    const { rows, columns, notes } = map(jsonl({ question: 'Capital of France?', answer: 'Paris', contexts: ['…'], ground_truth: 'Paris, France' }));
+    const { rows, columns, notes } = map(
+      jsonl({ question: 'Capital of France?', answer: 'Paris', contexts: ['…'], ground_truth: 'Paris, France' }),
+    );
     expect(columns).toEqual({ question: 'question', candidate: 'answer', gold: 'ground_truth' });
     expect(rows[0]).toMatchObject({ question: 'Capital of France?', candidate: 'Paris', golds: ['Paris, France'] });
     expect(notes[0]).toMatchObject({ code: 'layout', layout: 'ragas', alternatives: [] });
-    expect(notes[0]!.message).toBe('the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer');
+    expect(notes[0]!.message).toBe(
+      'the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer',
+    );
   });
 
   it('ragas ground_truths lists are several golds', () => {
@@ -418,11 +480,15 @@ describe('known layouts (issue 12 item 8)', () => {
     expect(columns).toMatchObject({ candidate: 'answer', gold: 'ground_truth' });
     const n = notes[0]!;
     expect(n).toMatchObject({ code: 'layout', layout: 'ragas', alternatives: ['generic'] });
-    expect(n.message).toMatch(/also fit the generic names \(question = question, gold = answer, candidate = response\), but a ragas dataset is the only reading that uses all of answer, ground_truth/);
+    expect(n.message).toMatch(
+      /also fit the generic names \(question = question, gold = answer, candidate = response\), but a ragas dataset is the only reading that uses all of answer, ground_truth/,
+    );
   });
 
   it('an explicit mapping of candidate and gold wins over a layout', () => {
-    const { columns, notes } = map(jsonl({ question: 'q', answer: 'a', ground_truth: 'g' }), { map: { candidate: 'ground_truth', gold: 'answer' } });
+    const { columns, notes } = map(jsonl({ question: 'q', answer: 'a', ground_truth: 'g' }), {
+      map: { candidate: 'ground_truth', gold: 'answer' },
+    });
     expect(columns).toMatchObject({ candidate: 'ground_truth', gold: 'answer' });
     expect(notes).toEqual([]);
   });
@@ -442,7 +508,9 @@ describe('known layouts (issue 12 item 8)', () => {
   });
 
   it('lm-eval with the columns chosen explicitly (as the app passes them): still the first response', () => {
-    const { rows } = map(jsonl({ doc_id: 0, target: 'Paris', filtered_resps: ['Paris'] }), { map: { candidate: 'filtered_resps', gold: 'target' } });
+    const { rows } = map(jsonl({ doc_id: 0, target: 'Paris', filtered_resps: ['Paris'] }), {
+      map: { candidate: 'filtered_resps', gold: 'target' },
+    });
     expect(rows[0]!.candidate).toBe('Paris');
   });
 
@@ -466,7 +534,8 @@ describe('gold separators (issue 12 item 10)', () => {
       separator: ' | ',
       share: 2 / 3,
       cells: 3,
-      message: '2 of 3 gold cells (67%) in column "gold" hold short items joined by " | "; they are read as one gold answer each unless " | " is set as the gold separator',
+      message:
+        '2 of 3 gold cells (67%) in column "gold" hold short items joined by " | "; they are read as one gold answer each unless " | " is set as the gold separator',
     });
   });
 
@@ -476,7 +545,10 @@ describe('gold separators (issue 12 item 10)', () => {
     const slash = jsonl({ gold: 'David Seville / Ross Bagdasarian', candidate: 'x' });
     expect(map(slash).notes[0]).toMatchObject({ code: 'gold-separator', separator: ' / ' });
     expect(map(slash, { goldSep: ' / ' }).notes).toEqual([]);
-    const prose = jsonl({ gold: 'The war ended in 1945 when both Germany and Japan surrendered to the Allies; it had lasted six years', candidate: 'x' });
+    const prose = jsonl({
+      gold: 'The war ended in 1945 when both Germany and Japan surrendered to the Allies; it had lasted six years',
+      candidate: 'x',
+    });
     expect(map(prose).notes).toEqual([]);
   });
 

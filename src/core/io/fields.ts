@@ -34,7 +34,10 @@ export interface MapOptions {
 /** Parses `--map field=column,field=column`. */
 export function parseMapSpec(spec: string): ColumnMap {
   const out: ColumnMap = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
     const field = part.slice(0, eq).trim().toLowerCase() as Field;
     const column = part.slice(eq + 1).trim();
@@ -132,11 +135,16 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
     if (want === undefined) continue;
     const col = byLower.get(want.toLowerCase());
     if (!col)
-      throw new VerityError(`the column "${want}" chosen for ${field} is not in the file; the columns are ${columns.join(', ')}`, 'usage', 'unknown-column', {
-        field,
-        column: want,
-        columns,
-      });
+      throw new VerityError(
+        `the column "${want}" chosen for ${field} is not in the file; the columns are ${columns.join(', ')}`,
+        'usage',
+        'unknown-column',
+        {
+          field,
+          column: want,
+          columns,
+        },
+      );
     explicit[field] = col;
   }
   const pick = (prefs: Partial<Record<Field, string[]>>): ColumnMap => {
@@ -164,7 +172,10 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
   const taken = new Set(Object.values(layoutCols).map((c) => c!.toLowerCase()));
   const rest = pick(Object.fromEntries(Object.entries(FIELD_ALIASES).map(([f, as]) => [f, as.filter((a) => !taken.has(a))])));
   const cols: ColumnMap = { ...rest, ...layoutCols };
-  const alternatives: LayoutId[] = [...fitting.slice(1).map((l) => l.id), ...(generic.candidate && generic.gold ? (['generic'] as const) : [])];
+  const alternatives: LayoutId[] = [
+    ...fitting.slice(1).map((l) => l.id),
+    ...(generic.candidate && generic.gold ? (['generic'] as const) : []),
+  ];
   const signature = chosen.needs.map((g) => byLower.get(g.find((c) => byLower.has(c))!)!).join(', ');
   const also = alternatives.length
     ? `; the columns also fit ${alternatives.map((a) => (a === 'generic' ? `the generic names (${fmtMap(generic)})` : LAYOUTS.find((l) => l.id === a)!.title)).join(' and ')}, but ${chosen.title} is the only reading that uses all of ${signature}`
@@ -190,7 +201,8 @@ export function parseLabel(v: unknown): Label | undefined {
     throw `label ${v} is not 1/0`;
   }
   // String([1]) is "1": a list or an object must not pass for a label.
-  if (typeof v === 'object') throw `label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`;
+  if (typeof v === 'object')
+    throw `label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`;
   const s = String(v).trim().toLowerCase();
   if (s === '' || s === 'nan' || s === 'null' || s === 'none') return undefined;
   if (TRUE_WORDS.has(s)) return { kind: 'binary', correct: true };
@@ -246,7 +258,8 @@ const jsonValue = (v: unknown): unknown => {
 
 function distribution(v: unknown, where: string): NliDistribution {
   if (!Array.isArray(v) || v.length !== 3) throw `${where} must be three numbers [entailment, neutral, contradiction]`;
-  if (!v.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) throw `${where} must hold numbers ≥ 0, got ${JSON.stringify(v)}`;
+  if (!v.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0))
+    throw `${where} must hold numbers ≥ 0, got ${JSON.stringify(v)}`;
   const sum = (v[0] as number) + (v[1] as number) + (v[2] as number);
   if (Math.abs(sum - 1) > 1e-3) throw `${where} sums to ${sum.toFixed(4)}, not 1 (±0.001)`;
   return { entailment: v[0] as number, neutral: v[1] as number, contradiction: v[2] as number };
@@ -456,7 +469,9 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       try {
         const rawGold = get('gold');
         goldCount?.add(rawGold);
-        const golds = toList(rawGold, options.goldSep).map((g) => g.trim()).filter((g) => g.length > 0);
+        const golds = toList(rawGold, options.goldSep)
+          .map((g) => g.trim())
+          .filter((g) => g.length > 0);
         if (golds.length === 0) {
           warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
           return null;
@@ -473,7 +488,8 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         warn(`${String(message)}; skipped`, 'error');
         return null;
       }
-      if (rawCand === null || rawCand === undefined) warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
+      if (rawCand === null || rawCand === undefined)
+        warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
       if (seenIds.add(row.id)) warn(`duplicate id "${row.id}"`);
       const rawLabel = get('label');
       try {
@@ -511,7 +527,8 @@ export function mapRows(table: ParsedTable, options: MapOptions = {}): MappedRow
   if (table.records.length === 0 && table.columns.length === 0) {
     const errors = table.issues.filter((i) => i.severity === 'error');
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more errors)` : '';
-    if (errors.length) throw new VerityError(`no record could be read: ${errors[0]!.message}${more}`, 'input', 'no-records', { errors: errors.length });
+    if (errors.length)
+      throw new VerityError(`no record could be read: ${errors[0]!.message}${more}`, 'input', 'no-records', { errors: errors.length });
     throw new VerityError('the file has no records', 'input', 'empty-file');
   }
   const mapper = createRowMapper(table.columns, options, table.headerLine);

@@ -33,13 +33,17 @@ describe('truncated JSON', () => {
     const cut = array.slice(0, array.indexOf('"candidate":"c"'));
     const t = parseTable(cut);
     expect(ids(t)).toEqual([1, 2]);
-    expect(where(t)).toEqual([[1, 2], [2, 3]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
     expect(t.issues).toEqual([
       {
         row: 3,
         line: 4,
         severity: 'error',
-        message: 'row 3 (line 4): element 3 is still open at the end of the file (line 4): the file is cut off, or a closing bracket or quote is missing; skipped',
+        message:
+          'row 3 (line 4): element 3 is still open at the end of the file (line 4): the file is cut off, or a closing bracket or quote is missing; skipped',
       },
     ]);
   });
@@ -48,7 +52,12 @@ describe('truncated JSON', () => {
     const t = parseTable(array.slice(0, array.lastIndexOf('}') + 1));
     expect(ids(t)).toEqual([1, 2, 3]);
     expect(t.issues).toEqual([
-      { row: 0, line: 4, severity: 'warning', message: 'line 4: the file ends before the JSON array is closed with "]"; it may be cut off after element 3' },
+      {
+        row: 0,
+        line: 4,
+        severity: 'warning',
+        message: 'line 4: the file ends before the JSON array is closed with "]"; it may be cut off after element 3',
+      },
     ]);
   });
 
@@ -61,9 +70,14 @@ describe('truncated JSON', () => {
 
   it('a broken element in the middle does not take the next ones with it', () => {
     // Element 2 has an unterminated string, element 3 a mismatched bracket; elements 1 and 4 are fine.
-    const t = parseTable('[\n {"id":1,"gold":"a","candidate":"a"},\n {"id":2,"gold":"b","candidate":"b},\n {"id":3,"gold":["c"},\n {"id":4,"gold":"d","candidate":"d"}\n]');
+    const t = parseTable(
+      '[\n {"id":1,"gold":"a","candidate":"a"},\n {"id":2,"gold":"b","candidate":"b},\n {"id":3,"gold":["c"},\n {"id":4,"gold":"d","candidate":"d"}\n]',
+    );
     expect(ids(t)).toEqual([1, 4]);
-    expect(where(t)).toEqual([[1, 2], [4, 5]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [4, 5],
+    ]);
     expect(t.issues.map((i) => [i.row, i.line, i.severity])).toEqual([
       [2, 3, 'error'],
       [3, 4, 'error'],
@@ -73,7 +87,9 @@ describe('truncated JSON', () => {
   });
 
   it('a missing comma, a trailing comma, an empty element and text after "]"', () => {
-    const t = parseTable('[{"id":1,"gold":"a","candidate":"a"}\n{"id":2,"gold":"b","candidate":"b"},,\n{"id":4,"gold":"d","candidate":"d"},\n] trailing');
+    const t = parseTable(
+      '[{"id":1,"gold":"a","candidate":"a"}\n{"id":2,"gold":"b","candidate":"b"},,\n{"id":4,"gold":"d","candidate":"d"},\n] trailing',
+    );
     expect(ids(t)).toEqual([1, 2, 4]);
     expect(t.issues).toEqual([
       { row: 0, line: 2, severity: 'warning', message: 'line 2: no comma after element 1; reading on as if there were one' },
@@ -119,7 +135,8 @@ describe('mixed delimiters', () => {
         row: 2,
         line: 3,
         severity: 'error',
-        message: 'row 2 (line 3) has 1 field but the header has 3; it looks tab-separated, but the header (line 1) is comma-separated; skipped',
+        message:
+          'row 2 (line 3) has 1 field but the header has 3; it looks tab-separated, but the header (line 1) is comma-separated; skipped',
       },
     ]);
   });
@@ -127,7 +144,9 @@ describe('mixed delimiters', () => {
   it('a TSV line written with commas', () => {
     const t = parseTable('id\tgold\tcandidate\n1\ta\ta\n2,b,b\n');
     expect(ids(t)).toEqual(['1']);
-    expect(t.issues[0]!.message).toBe('row 2 (line 3) has 1 field but the header has 3; it looks comma-separated, but the header (line 1) is tab-separated; skipped');
+    expect(t.issues[0]!.message).toBe(
+      'row 2 (line 3) has 1 field but the header has 3; it looks comma-separated, but the header (line 1) is tab-separated; skipped',
+    );
   });
 
   it('no hint when the other delimiter would not fix the row either', () => {
@@ -143,7 +162,8 @@ describe('mixed delimiters', () => {
         row: 2,
         line: 3,
         severity: 'error',
-        message: 'row 2 (line 3): a quoted field opened on this row is never closed, so everything after it, to the end of the file, was read into it; skipped',
+        message:
+          'row 2 (line 3): a quoted field opened on this row is never closed, so everything after it, to the end of the file, was read into it; skipped',
       },
     ]);
   });
@@ -158,7 +178,7 @@ describe('mixed delimiters', () => {
 });
 
 describe('headers', () => {
-  it('duplicate headers are renamed and warned about on the header\'s real line (after blank lines)', () => {
+  it("duplicate headers are renamed and warned about on the header's real line (after blank lines)", () => {
     const t = parseTable('\n\ngold,Gold,candidate\na,b,c\n');
     expect(t.headerLine).toBe(3);
     expect(t.issues).toEqual([{ row: 0, line: 3, severity: 'warning', message: 'duplicate header "Gold" (column 2) renamed to "Gold_2"' }]);
@@ -200,8 +220,19 @@ describe('a 10 MB single field', () => {
   const record = { id: 'big', question: 'Q?', gold: ['Paris'], candidate: big, label: true, metrics: {} };
 
   it.each([
-    ['jsonl', () => `${JSON.stringify({ id: 'small', gold: 'Rome', candidate: 'Rome' })}\n${JSON.stringify({ id: 'big', gold: 'Paris', candidate: big })}\n`],
-    ['json', () => JSON.stringify([{ id: 'small', gold: 'Rome', candidate: 'Rome' }, { id: 'big', gold: 'Paris', candidate: big }])],
+    [
+      'jsonl',
+      () =>
+        `${JSON.stringify({ id: 'small', gold: 'Rome', candidate: 'Rome' })}\n${JSON.stringify({ id: 'big', gold: 'Paris', candidate: big })}\n`,
+    ],
+    [
+      'json',
+      () =>
+        JSON.stringify([
+          { id: 'small', gold: 'Rome', candidate: 'Rome' },
+          { id: 'big', gold: 'Paris', candidate: big },
+        ]),
+    ],
     ['csv', () => toCsv([{ ...record, id: 'small', candidate: 'Rome', gold: ['Rome'] }, record], [])],
     ['tsv', () => toTsv([{ ...record, id: 'small', candidate: 'Rome', gold: ['Rome'] }, record], [])],
   ] as const)('%s: read intact, next to an ordinary row', (format, make) => {
@@ -223,7 +254,9 @@ describe('a 10 MB single field', () => {
       DEFAULT_METRICS.map((m) => createSyncMetric(m)),
     );
     for (const [name, res] of Object.entries(r!)) {
-      expect(res.explanation, name).toBe('not scored: the candidate is 10,000,000 characters, over the limit of 100,000 characters per field');
+      expect(res.explanation, name).toBe(
+        'not scored: the candidate is 10,000,000 characters, over the limit of 100,000 characters per field',
+      );
       expect(res.score, name).toBeNull();
     }
     for (const [name, res] of Object.entries(next!)) expect(res.score, name).not.toBeNull();

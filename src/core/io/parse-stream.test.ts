@@ -26,7 +26,14 @@ const pad = (lines: string[]) => [JSON.stringify({ question: 'q'.repeat(20), gol
 
 describe('parseBlob', () => {
   it('streams JSONL with the same records, rows, lines and messages as parseTable', async () => {
-    const text = pad(['', '{"question":"é ✓ 😀","gold":["a"],"candidate":"b"}', 'not json', '[1]', '{"gold":["x"],"candidate":"y"}', '{"cut": "off']).join('\n');
+    const text = pad([
+      '',
+      '{"question":"é ✓ 😀","gold":["a"],"candidate":"b"}',
+      'not json',
+      '[1]',
+      '{"gold":["x"],"candidate":"y"}',
+      '{"cut": "off',
+    ]).join('\n');
     for (const size of [1, 7, 4096, 65_536, 1 << 22]) await same(text, size);
   });
 
@@ -36,7 +43,9 @@ describe('parseBlob', () => {
 
   it('property: any JSONL-ish lines, any chunk size', async () => {
     const line = fc.oneof(
-      fc.record({ question: fc.string(), gold: fc.array(fc.string(), { maxLength: 3 }), candidate: fc.string({ unit: 'grapheme' }) }).map((o) => JSON.stringify(o)),
+      fc
+        .record({ question: fc.string(), gold: fc.array(fc.string(), { maxLength: 3 }), candidate: fc.string({ unit: 'grapheme' }) })
+        .map((o) => JSON.stringify(o)),
       fc.string(),
       fc.constant(''),
     );
@@ -51,20 +60,31 @@ describe('parseBlob', () => {
   it('non-UTF-8 bytes: the same refused rows (row, line, byte, offset) and kept rows as parseTable, at any chunk size', async () => {
     const enc = (t: string) => [...new TextEncoder().encode(t)];
     const file = new Uint8Array([
-      ...enc(`${pad(['{"gold":["a"],"candidate":"caf'])[0]}\n{"gold":["a"],"candidate":"caf`), 0xe9, ...enc('"}\n'),
-      ...enc('{"gold":["b"],"candidate":"b"}\n'), 0xff, 0x0a, // a junk line that is only a bad byte
-      ...enc('{"gold":["😀"],"candidate":"😀"}\n{"gold":["c"],"candidate":"'), 0xf0, 0x9f, ...enc('"}'),
+      ...enc(`${pad(['{"gold":["a"],"candidate":"caf'])[0]}\n{"gold":["a"],"candidate":"caf`),
+      0xe9,
+      ...enc('"}\n'),
+      ...enc('{"gold":["b"],"candidate":"b"}\n'),
+      0xff,
+      0x0a, // a junk line that is only a bad byte
+      ...enc('{"gold":["😀"],"candidate":"😀"}\n{"gold":["c"],"candidate":"'),
+      0xf0,
+      0x9f,
+      ...enc('"}'),
     ]);
     const t = parseTable(file, 'x.jsonl');
     expect(t.records.map((r) => r.row)).toEqual([1, 3, 5]);
     expect(t.issues.filter((i) => i.severity === 'error').map((i) => i.row)).toEqual([2, 4, 6]);
-    expect(t.issues.find((i) => i.row === 2)!.message).toMatch(/^row 2 \(line 2\) is not valid UTF-8 \(byte 0xe9 at offset \d+\); .* row 2 skipped$/);
+    expect(t.issues.find((i) => i.row === 2)!.message).toMatch(
+      /^row 2 \(line 2\) is not valid UTF-8 \(byte 0xe9 at offset \d+\); .* row 2 skipped$/,
+    );
     for (const size of [1, 2, 3, 7, 64, 4096]) await same(file, size);
   });
 
   it('property: valid and invalid bytes anywhere, any chunk size', async () => {
     const line = fc.oneof(
-      fc.record({ gold: fc.array(fc.string(), { maxLength: 2 }), candidate: fc.string({ unit: 'grapheme' }) }).map((o) => [...new TextEncoder().encode(JSON.stringify(o))]),
+      fc
+        .record({ gold: fc.array(fc.string(), { maxLength: 2 }), candidate: fc.string({ unit: 'grapheme' }) })
+        .map((o) => [...new TextEncoder().encode(JSON.stringify(o))]),
       fc.uint8Array({ maxLength: 12 }).map((b) => [...b].map((x) => (x === 0x0a ? 0x20 : x))),
       fc.constant([0xe2, 0x82]),
     );

@@ -107,7 +107,12 @@ export async function streamJsonl(
 }
 
 /** The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`); returns the text after the last newline. */
-async function* lines(blob: Blob, chunk: number, scan: Utf8Scanner, onProgress?: (read: number, total: number) => void): AsyncGenerator<string, string> {
+async function* lines(
+  blob: Blob,
+  chunk: number,
+  scan: Utf8Scanner,
+  onProgress?: (read: number, total: number) => void,
+): AsyncGenerator<string, string> {
   const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';

@@ -17,10 +17,36 @@ const text = fc.oneof(
 );
 /** Whole files: table-like shapes built from hostile pieces, and plain noise. */
 const file = fc.oneof(
-  fc.array(fc.array(text, { maxLength: 5 }).map((cells) => cells.join(',')), { maxLength: 6 }).map((lines) => lines.join('\n')),
-  fc.array(fc.array(text, { maxLength: 5 }).map((cells) => cells.join('\t')), { maxLength: 6 }).map((lines) => lines.join('\r\n')),
-  fc.array(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), text), { maxLength: 6 }).map((lines) => lines.join('\n')),
-  fc.array(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), text), { maxLength: 6 }).map((els) => `[${els.join(',\n')}`),
+  fc
+    .array(
+      fc.array(text, { maxLength: 5 }).map((cells) => cells.join(',')),
+      { maxLength: 6 },
+    )
+    .map((lines) => lines.join('\n')),
+  fc
+    .array(
+      fc.array(text, { maxLength: 5 }).map((cells) => cells.join('\t')),
+      { maxLength: 6 },
+    )
+    .map((lines) => lines.join('\r\n')),
+  fc
+    .array(
+      fc.oneof(
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        text,
+      ),
+      { maxLength: 6 },
+    )
+    .map((lines) => lines.join('\n')),
+  fc
+    .array(
+      fc.oneof(
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        text,
+      ),
+      { maxLength: 6 },
+    )
+    .map((els) => `[${els.join(',\n')}`),
   fc.array(piece, { maxLength: 40 }).map((p) => p.join('')),
   text,
 );
@@ -136,29 +162,39 @@ describe('JSONL: good lines are kept exactly, bad lines are reported on their ow
       return true;
     }
   });
-  const line = fc.oneof({ arbitrary: object.map((o) => ({ good: true as const, o })), weight: 3 }, { arbitrary: junk.map((s) => ({ good: false as const, s })), weight: 1 });
+  const line = fc.oneof(
+    { arbitrary: object.map((o) => ({ good: true as const, o })), weight: 3 },
+    { arbitrary: junk.map((s) => ({ good: false as const, s })), weight: 1 },
+  );
   it('with blank lines and CRLF anywhere', () => {
     const blank = fc.constantFrom('', '\n', '  \r\n');
     // The first line is good: it is what makes the file JSONL.
-    const first = fc.tuple(object.map((o) => ({ good: true as const, o })), blank);
+    const first = fc.tuple(
+      object.map((o) => ({ good: true as const, o })),
+      blank,
+    );
     fc.assert(
-      fc.property(fc.tuple(first, fc.array(fc.tuple(line, blank), { maxLength: 8 })).map(([f, rest]) => [f, ...rest]), fc.boolean(), (lines, crlf) => {
-        let textOut = '';
-        let n = 1;
-        let row = 0;
-        const want: { row: number; line: number; data: unknown }[] = [];
-        const bad: [number, number][] = [];
-        for (const [l, blank] of lines) {
-          row++;
-          if (l.good) want.push({ row, line: n, data: same(l.o) });
-          else bad.push([row, n]);
-          textOut += `${l.good ? JSON.stringify(l.o) : l.s}${crlf ? '\r\n' : '\n'}${blank}`;
-          n += 1 + (blank.match(/\n/g) ?? []).length;
-        }
-        const t = parseTable(textOut);
-        expect(t.records).toEqual(want);
-        expect(t.issues.map((i) => [i.row, i.line, i.severity])).toEqual(bad.map(([r, l]) => [r, l, 'error']));
-      }),
+      fc.property(
+        fc.tuple(first, fc.array(fc.tuple(line, blank), { maxLength: 8 })).map(([f, rest]) => [f, ...rest]),
+        fc.boolean(),
+        (lines, crlf) => {
+          let textOut = '';
+          let n = 1;
+          let row = 0;
+          const want: { row: number; line: number; data: unknown }[] = [];
+          const bad: [number, number][] = [];
+          for (const [l, blank] of lines) {
+            row++;
+            if (l.good) want.push({ row, line: n, data: same(l.o) });
+            else bad.push([row, n]);
+            textOut += `${l.good ? JSON.stringify(l.o) : l.s}${crlf ? '\r\n' : '\n'}${blank}`;
+            n += 1 + (blank.match(/\n/g) ?? []).length;
+          }
+          const t = parseTable(textOut);
+          expect(t.records).toEqual(want);
+          expect(t.issues.map((i) => [i.row, i.line, i.severity])).toEqual(bad.map(([r, l]) => [r, l, 'error']));
+        },
+      ),
       RUNS,
     );
   });
@@ -172,7 +208,10 @@ describe('JSONL: good lines are kept exactly, bad lines are reported on their ow
         if (!t) return;
         const lines = cut.split('\n');
         const partial = lines.at(-1) !== JSON.stringify(objs[lines.length - 1]) && lines.at(-1) !== '';
-        const complete = lines.slice(0, -1).concat(partial ? [] : lines.slice(-1)).filter((l) => l !== '');
+        const complete = lines
+          .slice(0, -1)
+          .concat(partial ? [] : lines.slice(-1))
+          .filter((l) => l !== '');
         expect(t.records.map((r) => r.data)).toEqual(complete.map((l) => JSON.parse(l)));
         if (partial) {
           expect(t.issues).toHaveLength(1);
@@ -204,7 +243,9 @@ describe('JSON array: every complete object element is kept, whatever is broken 
         checkTable(t);
         const lineOf = (offset: number) => (full.slice(0, offset).match(/\n/g) ?? []).length + 1;
         const want = els.flatMap((e, i) =>
-          spans[i]!.end <= cut.length && typeof e === 'object' && e !== null && !Array.isArray(e) ? [{ row: i + 1, line: lineOf(spans[i]!.start), data: same(e) }] : [],
+          spans[i]!.end <= cut.length && typeof e === 'object' && e !== null && !Array.isArray(e)
+            ? [{ row: i + 1, line: lineOf(spans[i]!.start), data: same(e) }]
+            : [],
         );
         expect(t.records).toEqual(want);
         // Each started element that is not a record has an error naming it; nothing after the cut is mentioned.
@@ -261,7 +302,11 @@ describe('CSV and TSV: rows with the right number of fields are kept exactly', (
 describe('mapRows on any records and any --map', () => {
   // Column names include the field aliases and Object.prototype members.
   const column = fc.oneof(fc.constantFrom(...Object.values(FIELD_ALIASES).flat(), '__proto__', 'constructor', 'toString', 'valueOf'), text);
-  const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), text, fc.constantFrom('yes', 'No', '1', 'partial', '["a","b"]', '[', '{"gold_to_candidate":[1,0,0]}'));
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    text,
+    fc.constantFrom('yes', 'No', '1', 'partial', '["a","b"]', '[', '{"gold_to_candidate":[1,0,0]}'),
+  );
   it('rows are well-formed, and every record is either a row or an error naming it', () => {
     fc.assert(
       fc.property(

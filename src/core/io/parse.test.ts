@@ -33,7 +33,10 @@ describe('format detection from content', () => {
       { gold: 'a', candidate: 'b' },
       { gold: 'c', candidate: 'd' },
     ]);
-    expect(where(t)).toEqual([[1, 1], [2, 2]]);
+    expect(where(t)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     expect(t.issues).toEqual([]);
   });
 
@@ -92,7 +95,11 @@ describe('BOM', () => {
     const t = parseTable(fixture('bom-crlf.csv'), 'bom-crlf.csv');
     expect(t.format).toBe('csv');
     expect(t.columns).toEqual(['id', 'question', 'gold', 'candidate']);
-    expect(where(t)).toEqual([[1, 2], [2, 3], [3, 5]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [2, 3],
+      [3, 5],
+    ]);
     expect((t.records[1]!.data.candidate as string).split(/\r?\n/)).toEqual(['Lyon', 'or Paris']);
     expect(t.records[2]!.data).toEqual({ id: 'c', question: 'Capital of Italy?', gold: 'Rome', candidate: 'Rome, Italy' });
     expect(t.issues).toEqual([]);
@@ -113,17 +120,28 @@ describe('CSV quoting and line numbers', () => {
   });
 
   it('rows after a multi-line cell report the line where they start', () => {
-    expect(where(parseTable(text))).toEqual([[1, 2], [2, 5], [3, 6]]);
+    expect(where(parseTable(text))).toEqual([
+      [1, 2],
+      [2, 5],
+      [3, 6],
+    ]);
   });
 
   it('the same with CRLF line endings', () => {
-    expect(where(parseTable(text.replace(/\n/g, '\r\n')))).toEqual([[1, 2], [2, 5], [3, 6]]);
+    expect(where(parseTable(text.replace(/\n/g, '\r\n')))).toEqual([
+      [1, 2],
+      [2, 5],
+      [3, 6],
+    ]);
   });
 
   it('a wrong-count row after a multi-line cell is reported with its own line', () => {
     // header 1; row 1 lines 2-3; row 2 (2 fields) line 4; row 3 line 5.
     const t = parseTable('id,gold,candidate\n1,a,"x\ny"\n2,b\n3,c,d\n');
-    expect(where(t)).toEqual([[1, 2], [3, 5]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [3, 5],
+    ]);
     expect(t.issues).toHaveLength(1);
     expect(t.issues[0]).toMatchObject({ row: 2, line: 4, severity: 'error' });
     expect(t.issues[0]!.message).toMatch(/row 2 \(line 4\)/);
@@ -149,7 +167,11 @@ describe('blank lines', () => {
     expect(t.issues).toEqual([]);
     expect(t.records.map((r) => r.data.id)).toEqual(['1', '2', '3']);
     // Rows are numbered 1..3 (blank lines are not records); lines are the real file lines.
-    expect(where(t)).toEqual([[1, 3], [2, 5], [3, 9]]);
+    expect(where(t)).toEqual([
+      [1, 3],
+      [2, 5],
+      [3, 9],
+    ]);
   });
 
   it('blank lines before the header: the header is still the first non-blank line', () => {
@@ -161,12 +183,18 @@ describe('blank lines', () => {
   it('TSV with blank lines and CRLF', () => {
     const t = parseTable('id\tgold\tcandidate\r\n\r\n1\ta\tb\r\n \t \r\n2\tc\td\r\n');
     expect(t.format).toBe('tsv');
-    expect(where(t)).toEqual([[1, 3], [2, 5]]);
+    expect(where(t)).toEqual([
+      [1, 3],
+      [2, 5],
+    ]);
   });
 
   it('JSONL blank lines are skipped and not counted as rows, but lines are real lines', () => {
     const t = parseTable('\n{"gold":"a","candidate":"b"}\n\n   \n{"gold":"c","candidate":"d"}\n\n');
-    expect(where(t)).toEqual([[1, 2], [2, 5]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [2, 5],
+    ]);
   });
 });
 
@@ -174,7 +202,10 @@ describe('rows with the wrong number of fields', () => {
   it('are reported with row and line; the other rows are kept', () => {
     const t = parseTable('id,gold,candidate\n1,a,b\n2,c\n3,e,f,g\n4,h,i\n');
     expect(t.records.map((r) => r.data.id)).toEqual(['1', '4']);
-    expect(where(t)).toEqual([[1, 2], [4, 5]]);
+    expect(where(t)).toEqual([
+      [1, 2],
+      [4, 5],
+    ]);
     expect(t.issues.map((i) => [i.row, i.line, i.severity])).toEqual([
       [2, 3, 'error'],
       [3, 4, 'error'],
@@ -222,7 +253,13 @@ describe('JSON errors', () => {
     expect(t.format).toBe('json');
     expect(t.records).toEqual([{ row: 1, line: 2, data: { gold: 'a', candidate: 'b' } }]);
     expect(t.issues).toEqual([
-      { row: 2, line: 3, severity: 'error', message: 'row 2 (line 3): element 2 is still open at the end of the file (line 3): the file is cut off, or a closing bracket or quote is missing; skipped' },
+      {
+        row: 2,
+        line: 3,
+        severity: 'error',
+        message:
+          'row 2 (line 3): element 2 is still open at the end of the file (line 3): the file is cut off, or a closing bracket or quote is missing; skipped',
+      },
     ]);
   });
 
@@ -239,7 +276,11 @@ describe('JSON errors', () => {
     const t = parseTable(text);
     expect(t.format).toBe('jsonl');
     expect(t.records.map((r) => r.data.id)).toEqual([1, 3, 6]);
-    expect(where(t)).toEqual([[1, 1], [3, 4], [6, 7]]);
+    expect(where(t)).toEqual([
+      [1, 1],
+      [3, 4],
+      [6, 7],
+    ]);
     expect(t.issues.map((i) => [i.row, i.line, i.severity])).toEqual([
       [2, 2, 'error'],
       [4, 5, 'error'],
@@ -298,7 +339,8 @@ describe('non-UTF-8 bytes', () => {
         row: 1,
         line: 2,
         severity: 'error',
-        message: 'row 1 (line 2) is not valid UTF-8 (byte 0xe9 at offset 23); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 1 skipped',
+        message:
+          'row 1 (line 2) is not valid UTF-8 (byte 0xe9 at offset 23); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 1 skipped',
       },
     ]);
   });
@@ -327,7 +369,10 @@ describe('non-UTF-8 bytes', () => {
     for (let size = 1; size <= file.length; size++) {
       const s = new Utf8Scanner();
       for (let i = 0; i < file.length; i += size) s.push(file.subarray(i, i + size), i + size >= file.length);
-      expect([...s.bad.values()].map((x) => `0x${x.byte.toString(16)} at ${x.offset}, line ${x.line}`), `chunk ${size}`).toEqual(whole);
+      expect(
+        [...s.bad.values()].map((x) => `0x${x.byte.toString(16)} at ${x.offset}, line ${x.line}`),
+        `chunk ${size}`,
+      ).toEqual(whole);
     }
   });
 
@@ -341,7 +386,9 @@ describe('non-UTF-8 bytes', () => {
   });
 
   it('JSONL and JSON arrays: the record is refused, a bad byte in a CSV header is a warning', () => {
-    const jsonl = parseTable(bytes('{"gold":"a","candidate":"a"}\n{"gold":"caf', [0xe9], '","candidate":"x"}\n{"gold":"c","candidate":"c"}\n'));
+    const jsonl = parseTable(
+      bytes('{"gold":"a","candidate":"a"}\n{"gold":"caf', [0xe9], '","candidate":"x"}\n{"gold":"c","candidate":"c"}\n'),
+    );
     expect(jsonl.records.map((r) => r.row)).toEqual([1, 3]);
     expect(jsonl.issues.map((i) => [i.row, i.line, i.severity])).toEqual([[2, 2, 'error']]);
     const json = parseTable(bytes('[\n{"gold":"a","candidate":"a"},\n{"gold":"caf', [0xe9], '","candidate":"x"}\n]'));
@@ -410,7 +457,9 @@ describe('UTF-16 files (issue 12 item 9)', () => {
   it('a cut-off UTF-16 file (odd byte count) is refused with a clear message', () => {
     const b = utf16(csv, true, true);
     const e = inputError(() => parseTable(b.slice(0, b.length - 1)));
-    expect(e.message).toBe('the file looks like UTF-16 little-endian text but cannot be read as such (it has an odd number of bytes (89)); re-save it as UTF-8');
+    expect(e.message).toBe(
+      'the file looks like UTF-16 little-endian text but cannot be read as such (it has an odd number of bytes (89)); re-save it as UTF-8',
+    );
     expect(e.code).toBe('encoding');
   });
 });

@@ -40,8 +40,7 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; scan: Utf8Scanner
   }
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Detects the format from the text itself (the file name is only a hint for ties). */
 export function detectFormat(text: string, nameHint = ''): Format {
@@ -99,7 +98,12 @@ export function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'
     const text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (e) {
-    throw new VerityError(`the file looks like ${name} text but cannot be read as such (${(e as Error).message}); re-save it as UTF-8`, 'input', 'encoding', { encoding });
+    throw new VerityError(
+      `the file looks like ${name} text but cannot be read as such (${(e as Error).message}); re-save it as UTF-8`,
+      'input',
+      'encoding',
+      { encoding },
+    );
   }
 }
 
@@ -123,7 +127,11 @@ export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTab
   if (text.trim().length === 0) throw new VerityError('the file is empty', 'input', 'empty-file');
   const format = detectFormat(text, nameHint);
   const table =
-    format === 'json' ? parseJsonArray(text) : format === 'jsonl' ? parseJsonl(lineEnd(text, true) === '\r' ? text.replaceAll('\r', '\n') : text) : parseDelimited(text, format);
+    format === 'json'
+      ? parseJsonArray(text)
+      : format === 'jsonl'
+        ? parseJsonl(lineEnd(text, true) === '\r' ? text.replaceAll('\r', '\n') : text)
+        : parseDelimited(text, format);
   return scan ? refuseBadUtf8(table, scan) : table;
 }
 
@@ -228,7 +236,12 @@ function parseJsonArray(text: string): ParsedTable {
       if (isPlainObject(v)) records.push({ row, line, data: v });
       else issues.push({ row, line, severity: 'error', message: `element ${row} is ${jsonKind(v)}, not an object; skipped` });
     } catch (e) {
-      issues.push({ row, line, severity: 'error', message: `${where}: element ${row} is not valid JSON (${(e as Error).message}); skipped` });
+      issues.push({
+        row,
+        line,
+        severity: 'error',
+        message: `${where}: element ${row} is not valid JSON (${(e as Error).message}); skipped`,
+      });
     }
     i = skipJsonSpace(text, end);
     if (text[i] === ',') i++;
@@ -290,7 +303,12 @@ export class JsonlReader {
     } else {
       const kind = jsonKind(v);
       const what = kind === 'null' || kind.startsWith('an ') ? kind : `a ${kind}`;
-      this.issues.push({ row, line: at, severity: 'error', message: `line ${at} is not a JSON object (it is ${what}); row ${row} skipped` });
+      this.issues.push({
+        row,
+        line: at,
+        severity: 'error',
+        message: `line ${at} is not a JSON object (it is ${what}); row ${row} skipped`,
+      });
     }
     return true;
   }
@@ -321,7 +339,8 @@ function parseJsonl(text: string): ParsedTable {
 export function prettyObject(text: string): ParsedTable | null {
   try {
     const whole: unknown = JSON.parse(text);
-    if (isPlainObject(whole)) return { format: 'json', columns: Object.keys(whole), records: [{ row: 1, line: 1, data: whole }], issues: [] };
+    if (isPlainObject(whole))
+      return { format: 'json', columns: Object.keys(whole), records: [{ row: 1, line: 1, data: whole }], issues: [] };
   } catch {
     /* not one object either */
   }
@@ -368,17 +387,24 @@ function parseDelimited(text: string, format: 'csv' | 'tsv'): ParsedTable {
       }
       const where = `row ${index} (line ${startLine})`;
       const err = res.errors[0];
-      const fail = (message: string) => issues.push({ row: index, line: startLine, severity: 'error', message: `${where}${message}; skipped` });
-      if (err?.code === 'MissingQuotes') fail(': a quoted field opened on this row is never closed, so everything after it, to the end of the file, was read into it');
+      const fail = (message: string) =>
+        issues.push({ row: index, line: startLine, severity: 'error', message: `${where}${message}; skipped` });
+      if (err?.code === 'MissingQuotes')
+        fail(': a quoted field opened on this row is never closed, so everything after it, to the end of the file, was read into it');
       else if (err) fail(`: ${err.message}`);
       else if (cells.length !== columns.length)
-        fail(` has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${columns.length}${delimiterHint(text.slice(start, end))}`);
+        fail(
+          ` has ${cells.length} field${cells.length === 1 ? '' : 's'} but the header has ${columns.length}${delimiterHint(text.slice(start, end))}`,
+        );
       // fromEntries, not assignment: a column named "__proto__" stays an ordinary key.
       else records.push({ row: index, line: startLine, data: Object.fromEntries(columns.map((c, k) => [c, cells[k]])) });
     },
   });
   if (columns.length < 2)
-    throw new VerityError(`the ${format.toUpperCase()} header has fewer than two columns; expected a header row such as "question${delimiter === ',' ? ',' : '<tab>'}gold${delimiter === ',' ? ',' : '<tab>'}candidate"`, 'input');
+    throw new VerityError(
+      `the ${format.toUpperCase()} header has fewer than two columns; expected a header row such as "question${delimiter === ',' ? ',' : '<tab>'}gold${delimiter === ',' ? ',' : '<tab>'}candidate"`,
+      'input',
+    );
   return { format, columns, headerLine, records, issues };
 }
 
@@ -389,7 +415,8 @@ function headerNames(header: string[], line: number, issues: RowIssue[]): string
     const base = raw.trim() || `column_${i + 1}`;
     let name = base;
     for (let k = 2; used.has(name.toLowerCase()); k++) name = `${base}_${k}`;
-    if (name !== base) issues.push({ row: 0, line, severity: 'warning', message: `duplicate header "${base}" (column ${i + 1}) renamed to "${name}"` });
+    if (name !== base)
+      issues.push({ row: 0, line, severity: 'warning', message: `duplicate header "${base}" (column ${i + 1}) renamed to "${name}"` });
     if (!raw.trim()) issues.push({ row: 0, line, severity: 'warning', message: `column ${i + 1} has no header; named "${name}"` });
     used.add(name.toLowerCase());
     return name;

@@ -59,12 +59,18 @@ beforeAll(() => {
   // … and the one table line (with its import).
   const index = join(copy, 'src/core/metrics/index.ts');
   const src = readFileSync(index, 'utf8');
-  const withImport = src.replace("import { descriptor as taxonomy } from './taxonomy.ts';\n", "$&import { descriptor as lengthRatio } from './length_ratio.ts';\n");
+  const withImport = src.replace(
+    "import { descriptor as taxonomy } from './taxonomy.ts';\n",
+    "$&import { descriptor as lengthRatio } from './length_ratio.ts';\n",
+  );
   const withLine = withImport.replace('  taxonomy,\n]);', '  taxonomy,\n  lengthRatio,\n]);');
   expect(withLine).not.toBe(withImport);
   expect(withImport).not.toBe(src);
   writeFileSync(index, withLine);
-  writeFileSync(join(copy, 'rows.jsonl'), `${JSON.stringify({ question: 'Capital of France?', gold: 'Paris', candidate: 'Paris, France' })}\n`);
+  writeFileSync(
+    join(copy, 'rows.jsonl'),
+    `${JSON.stringify({ question: 'Capital of France?', gold: 'Paris', candidate: 'Paris, France' })}\n`,
+  );
 });
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -79,7 +85,11 @@ const cli = (...args: string[]) =>
 describe('adding a lexical metric', () => {
   it('shows up in the CLI (metrics, --help, score) and in every derived list, from one file and one table line', async () => {
     // Independent runs, started together (each CLI start costs a few seconds).
-    const [metrics, help, scored] = await Promise.all([cli('metrics'), cli('score', '--help'), cli('score', 'rows.jsonl', '--metrics', 'exact_match,length_ratio')]);
+    const [metrics, help, scored] = await Promise.all([
+      cli('metrics'),
+      cli('score', '--help'),
+      cli('score', 'rows.jsonl', '--metrics', 'exact_match,length_ratio'),
+    ]);
     expect(metrics.status, metrics.stderr).toBe(0);
     expect(metrics.stdout).toContain('length_ratio\n  what: How close the candidate is in length');
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/available: [a-z0-9_,]*length_ratio/);

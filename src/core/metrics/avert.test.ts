@@ -32,14 +32,19 @@ const jaccardRanker: Ranker = {
 
 describe('buildTargetGroups', () => {
   it('correct = golds, wrong = choices minus golds (case/space-insensitive), deduplicated', () => {
-    const g = buildTargetGroups(item(['paris', ' Paris  '], '', { choices: [' PARIS ', 'Rome', 'rome', 'Lyon', '  '] }), { enhance: false });
+    const g = buildTargetGroups(item(['paris', ' Paris  '], '', { choices: [' PARIS ', 'Rome', 'rome', 'Lyon', '  '] }), {
+      enhance: false,
+    });
     expect(g).toEqual([
       { name: 'correct', targets: ['paris'] },
       { name: 'wrong', targets: ['Rome', 'Lyon'] },
     ]);
   });
   it('wrong answers join the choices; one equal to a gold is dropped', () => {
-    const g = buildTargetGroups(item(['New  York'], '', { choices: ['new york', 'Boston'], wrongAnswers: ['Chicago', 'boston', 'NEW YORK'] }), { enhance: false });
+    const g = buildTargetGroups(
+      item(['New  York'], '', { choices: ['new york', 'Boston'], wrongAnswers: ['Chicago', 'boston', 'NEW YORK'] }),
+      { enhance: false },
+    );
     expect(g[1]).toEqual({ name: 'wrong', targets: ['Boston', 'Chicago'] });
   });
   it('wrongAnswers alone are enough', () => {
@@ -59,7 +64,9 @@ describe('buildTargetGroups', () => {
     expect(g.map((x) => x.name)).toEqual(['correct', 'wrong', 'refusal']);
     expect(g[2]!.targets).toEqual([...REFUSAL_TARGETS]);
     expect(REFUSAL_TARGETS).toContain("I don't know.");
-    expect(buildTargetGroups(item(['a'], '', { wrongAnswers: ['b'] }), { refusal: true, refusalTargets: ['No idea.'] })[2]!.targets).toEqual(['No idea.']);
+    expect(
+      buildTargetGroups(item(['a'], '', { wrongAnswers: ['b'] }), { refusal: true, refusalTargets: ['No idea.'] })[2]!.targets,
+    ).toEqual(['No idea.']);
   });
 });
 
@@ -109,9 +116,12 @@ describe('avert with a ranker (hand-computed)', () => {
   });
   it('float-noise ties count as ties: mean(0.1, 0.2) = 0.15000000000000002 vs mean(0.3, 0) = 0.15', async () => {
     expect((0.1 + 0.2) / 2).toBeGreaterThan(0.15);
-    const [res] = await createAvert({ enhance: false, aggregation: 'mean' }).scoreBatch([item(['x', 'y'], 'r', { wrongAnswers: ['z', 'w'] })], {
-      ranker: tableRanker({ x: 0.1, y: 0.2, z: 0.3 }),
-    });
+    const [res] = await createAvert({ enhance: false, aggregation: 'mean' }).scoreBatch(
+      [item(['x', 'y'], 'r', { wrongAnswers: ['z', 'w'] })],
+      {
+        ranker: tableRanker({ x: 0.1, y: 0.2, z: 0.3 }),
+      },
+    );
     expect(res!.decision).toBe(false);
     expect(res!.details?.margin).toBe(0);
     expect(res!.details?.best_group).toBe('wrong');
@@ -122,11 +132,15 @@ describe('avert with a ranker (hand-computed)', () => {
     expect(res!.decision).toBe(false);
   });
   it('clamps scores outside [0, 1]', async () => {
-    const [res] = await createAvert({ enhance: false }).scoreBatch([item(['a'], 'x', { wrongAnswers: ['b'] })], { ranker: tableRanker({ a: 3, b: -1 }) });
+    const [res] = await createAvert({ enhance: false }).scoreBatch([item(['a'], 'x', { wrongAnswers: ['b'] })], {
+      ranker: tableRanker({ a: 3, b: -1 }),
+    });
     expect(res!.score).toBe(1);
   });
   it('refusal group wins: 0.6 / 0.5 / 0.9 → correct 0.3, refusal first, margin 0.15', async () => {
-    const [res] = await createAvert({ enhance: false, refusal: true }).scoreBatch([CITY], { ranker: tableRanker({ ...TABLE, "I don't know.": 0.9 }) });
+    const [res] = await createAvert({ enhance: false, refusal: true }).scoreBatch([CITY], {
+      ranker: tableRanker({ ...TABLE, "I don't know.": 0.9 }),
+    });
     expect(res!.score).toBeCloseTo(0.3, 12);
     expect(res!.decision).toBe(false);
     expect(res!.details?.best_group).toBe('refusal');
@@ -151,7 +165,9 @@ describe('avert with a ranker (hand-computed)', () => {
     // response words {the, answer, is, paris}
     // correct: "Paris" 1/4, "The answer is … Let me explain why" 4/8, "Therefore, the answer is …" 4/5 → max 0.8
     // wrong:   "Rome" 0/5, "The answer is : Rome …" 3/9, "Therefore, the answer is : Rome" 3/6 → max 0.5
-    const [res] = await createAvert().scoreBatch([item(['Paris'], 'The answer is Paris.', { choices: ['Paris', 'Rome'] })], { ranker: jaccardRanker });
+    const [res] = await createAvert().scoreBatch([item(['Paris'], 'The answer is Paris.', { choices: ['Paris', 'Rome'] })], {
+      ranker: jaccardRanker,
+    });
     expect(res!.score).toBeCloseTo(0.8 / 1.3, 12);
     expect(res!.details?.margin).toBeCloseTo(0.3 / 1.3, 12);
     expect(res!.decision).toBe(true);
@@ -163,7 +179,8 @@ describe('avert rows it cannot judge', () => {
   it('no wrong targets → null and not applicable, without a ranker call', async () => {
     const r = tableRanker(TABLE);
     const res = await createAvert().scoreBatch([item(['Paris'], 'Paris'), item(['Paris'], 'Paris', { choices: ['paris'] })], { ranker: r });
-    for (const x of res) expect(x).toEqual({ score: null, decision: null, explanation: 'not applicable: no wrong targets (add choices or wrong_answers)' });
+    for (const x of res)
+      expect(x).toEqual({ score: null, decision: null, explanation: 'not applicable: no wrong targets (add choices or wrong_answers)' });
     expect(r.calls).toHaveLength(0);
   });
   it('no gold → 0; empty response → 0', async () => {
@@ -175,7 +192,11 @@ describe('avert rows it cannot judge', () => {
   });
   it('no ranker loaded → null with a reason', async () => {
     const [res] = await createAvert().scoreBatch([CITY], {});
-    expect(res).toEqual({ score: null, decision: null, explanation: 'not available: A-VERT with the ranker backend needs a ranker (none loaded)' });
+    expect(res).toEqual({
+      score: null,
+      decision: null,
+      explanation: 'not available: A-VERT with the ranker backend needs a ranker (none loaded)',
+    });
   });
   it('a ranker returning the wrong number of scores is an error', async () => {
     const bad: Ranker = { score: async () => [0.5] };
@@ -188,9 +209,15 @@ describe('avert batching', () => {
     const r = tableRanker(TABLE);
     const other = item(['Paris'], 'Rome', { wrongAnswers: ['Rome'] });
     // Another question whose targets come out identical (repeated gold dropped, choices in another order).
-    const sameTargets = item(['Paris', 'the city of Paris', 'paris'], 'It is Paris.', { question: 'other?', choices: ['Rome', 'Paris', 'Lyon'], wrongAnswers: ['Nice'] });
+    const sameTargets = item(['Paris', 'the city of Paris', 'paris'], 'It is Paris.', {
+      question: 'other?',
+      choices: ['Rome', 'Paris', 'Lyon'],
+      wrongAnswers: ['Nice'],
+    });
     const otherSpelling = { ...CITY, golds: ['PARIS', 'the city of Paris'] };
-    const res = await createAvert({ enhance: false }).scoreBatch([CITY, other, CITY, item(['a'], 'b'), sameTargets, otherSpelling], { ranker: r });
+    const res = await createAvert({ enhance: false }).scoreBatch([CITY, other, CITY, item(['a'], 'b'), sameTargets, otherSpelling], {
+      ranker: r,
+    });
     // CITY, CITY and sameTargets → one call; other → one; the row without wrong targets → none; otherSpelling → one.
     expect(r.calls).toHaveLength(3);
     expect(r.calls.map((c) => c.query)).toEqual(['It is Paris.', 'Rome', 'It is Paris.']);
@@ -225,7 +252,10 @@ describe('avert with embeddings', () => {
     const e = tableEmbedder({ Paris: [2, 0], Rome: [0, 3], Lyon: [-1, 0], 'paris?': [1, 0] });
     const m = createAvert({ backend: 'embedding', enhance: false });
     expect(m.needs).toEqual(['embedder']);
-    const res = await m.scoreBatch([item(['Paris'], 'Paris', { choices: ['Rome', 'Lyon'] }), item(['Paris'], 'paris?', { choices: ['Lyon'] })], { embedder: e });
+    const res = await m.scoreBatch(
+      [item(['Paris'], 'Paris', { choices: ['Rome', 'Lyon'] }), item(['Paris'], 'paris?', { choices: ['Lyon'] })],
+      { embedder: e },
+    );
     expect(e.calls).toEqual([['Paris', 'Rome', 'Lyon', 'paris?']]);
     expect(res[0]!.score).toBeCloseTo(1 / 1.5, 6); // max: correct 1, wrong 0.5
     expect(res[1]!.score).toBeCloseTo(1, 6); // correct 1, wrong 0
@@ -233,7 +263,10 @@ describe('avert with embeddings', () => {
   });
   it('mean aggregation with embeddings', async () => {
     const e = tableEmbedder({ Paris: [2, 0], Rome: [0, 3], Lyon: [-1, 0] });
-    const [res] = await createAvert({ backend: 'embedding', enhance: false, aggregation: 'mean' }).scoreBatch([item(['Paris'], 'Paris', { choices: ['Rome', 'Lyon'] })], { embedder: e });
+    const [res] = await createAvert({ backend: 'embedding', enhance: false, aggregation: 'mean' }).scoreBatch(
+      [item(['Paris'], 'Paris', { choices: ['Rome', 'Lyon'] })],
+      { embedder: e },
+    );
     // correct 1, wrong (0.5 + 0) / 2 = 0.25 → 0.8
     expect(res!.score).toBeCloseTo(0.8, 6);
   });

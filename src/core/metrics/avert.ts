@@ -46,7 +46,11 @@ export interface TargetGroup {
 export type Aggregation = 'max' | 'mean' | 'topk-mean';
 
 /** Enhancement templates of the authors' reference library ({t} = one target answer). */
-export const ENHANCEMENT_TEMPLATES: readonly string[] = ['{t}', 'The answer is : "{t}" . Let me explain why', 'Therefore, the answer is : "{t}"'];
+export const ENHANCEMENT_TEMPLATES: readonly string[] = [
+  '{t}',
+  'The answer is : "{t}" . Let me explain why',
+  'Therefore, the answer is : "{t}"',
+];
 
 /** Refusal targets: the reference library's three, then Verity's addition. */
 export const REFUSAL_TARGETS: readonly string[] = [
@@ -84,7 +88,7 @@ export const card: MetricCard = {
   defaults:
     'Ranker backend, max aggregation, no refusal group. Correct = golds, wrong = choices minus golds ∪ wrong_answers, each also in the reference library\'s templates ("{t}", \'The answer is : "{t}" . Let me explain why\', \'Therefore, the answer is : "{t}"\'). Reported threshold 0.5 (two groups: decision ⇔ score > 0.5).',
   limits:
-    'Needs wrong targets (choices or wrong_answers); null without them. Only as good as the ranker/embedder, which in Verity is a small in-browser model, not the paper\'s; scores are not comparable across backends. The paper\'s multiple-choice option templates and question-formulation group are not used.',
+    "Needs wrong targets (choices or wrong_answers); null without them. Only as good as the ranker/embedder, which in Verity is a small in-browser model, not the paper's; scores are not comparable across backends. The paper's multiple-choice option templates and question-formulation group are not used.",
   citation:
     'Aguirre, Caso, Rodríguez Colmeiro, Santelli, Toranzo Calderón, 2025. A-VERT: Agnostic Verification with Embedding Ranking Targets. arXiv:2510.01469 (templates from the a_vert library, github.com/pnyxai/a-vert).',
 };
@@ -175,7 +179,9 @@ export function rankGroups(groups: readonly TargetGroup[], targetScores: readonl
   });
   const sum = scored.reduce((a, g) => a + g.raw, 0);
   const out: GroupScore[] = scored.map((g) => ({ ...g, normalized: sum > 0 ? g.raw / sum : 1 / scored.length }));
-  const ranked = [...out].sort((a, b) => (tied(a.normalized, b.normalized) ? TIE_ORDER[a.name] - TIE_ORDER[b.name] : b.normalized - a.normalized));
+  const ranked = [...out].sort((a, b) =>
+    tied(a.normalized, b.normalized) ? TIE_ORDER[a.name] - TIE_ORDER[b.name] : b.normalized - a.normalized,
+  );
   const first = ranked[0]!;
   const second = ranked[1]!; // there are always at least two groups
   const correct = out.find((g) => g.name === 'correct')!;
@@ -248,7 +254,11 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
   const how = options.aggregation ?? 'max';
   const calibrated = options.threshold;
   const threshold = calibrated ?? 0.5;
-  const groupOptions: TargetGroupOptions = { enhance: options.enhance ?? true, refusal: options.refusal ?? false, ...(options.refusalTargets ? { refusalTargets: options.refusalTargets } : {}) };
+  const groupOptions: TargetGroupOptions = {
+    enhance: options.enhance ?? true,
+    refusal: options.refusal ?? false,
+    ...(options.refusalTargets ? { refusalTargets: options.refusalTargets } : {}),
+  };
 
   return {
     name: 'avert',
@@ -295,7 +305,12 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
             aggregation: how,
             best_group: o.bestGroup,
             margin: o.margin,
-            groups: Object.fromEntries(o.groups.map((g) => [g.name, { score: g.raw, normalized: g.normalized, top_target: g.top?.target ?? null, top_score: g.top?.score ?? null }])),
+            groups: Object.fromEntries(
+              o.groups.map((g) => [
+                g.name,
+                { score: g.raw, normalized: g.normalized, top_target: g.top?.target ?? null, top_score: g.top?.score ?? null },
+              ]),
+            ),
             targets: Object.fromEntries(p.groups.map((g) => [g.name, g.targets.length])),
           },
         };
@@ -313,7 +328,9 @@ export const descriptor: ModelDescriptor = {
   card,
   variants: ['avert_embedding'],
   create: (s, name = 'avert') =>
-    name === 'avert_embedding' ? renamed(createAvert({ ...thresholdOption(s, name), backend: 'embedding' }), 'avert_embedding') : createAvert(thresholdOption(s, name)),
+    name === 'avert_embedding'
+      ? renamed(createAvert({ ...thresholdOption(s, name), backend: 'embedding' }), 'avert_embedding')
+      : createAvert(thresholdOption(s, name)),
   examples: [
     {
       item: { question: 'Capital of France?', golds: ['Paris'], choices: ['Paris', 'Rome'], candidate: 'The answer is Paris.' },
@@ -329,7 +346,11 @@ export const descriptor: ModelDescriptor = {
           },
         },
       }),
-      expected: { score: 0.615, decision: true, explanation: 'correct 0.615 > wrong 0.385 (margin 0.231); closest target "Therefore, the answer is : \\"Paris\\""' },
+      expected: {
+        score: 0.615,
+        decision: true,
+        explanation: 'correct 0.615 > wrong 0.385 (margin 0.231); closest target "Therefore, the answer is : \\"Paris\\""',
+      },
     },
   ],
 };

@@ -105,7 +105,10 @@ describe('bertscore with idf (hand-computed)', () => {
   // Batch golds "the cat", "the dog": M = 2; df(the) = 2 → idf 0; cat, dog → ln(3/2); kitten, sat, a → ln 3.
   const batch = [item(['the cat'], 'the kitten sat'), item(['the dog'], 'a dog')];
   it('idf table', () => {
-    const idf = idfTable([['the', 'cat'], ['the', 'dog']]);
+    const idf = idfTable([
+      ['the', 'cat'],
+      ['the', 'dog'],
+    ]);
     expect(idf('the')).toBe(0);
     expect(idf('cat')).toBeCloseTo(LN15, 12);
     expect(idf('kitten')).toBeCloseTo(LN3, 12);
@@ -138,12 +141,20 @@ describe('bertscore without token embeddings', () => {
   it('embedder without embedTokens → null with a reason', async () => {
     const e: Embedder = { embed: async (t) => t.map(() => new Float32Array(3)) };
     const res = await createBertScore().scoreBatch([item(['a'], 'a'), item([], 'a')], { embedder: e });
-    expect(res[0]).toEqual({ score: null, decision: null, explanation: 'not available: the loaded embedder gives no token embeddings (embedTokens), which BERTScore needs' });
+    expect(res[0]).toEqual({
+      score: null,
+      decision: null,
+      explanation: 'not available: the loaded embedder gives no token embeddings (embedTokens), which BERTScore needs',
+    });
     expect(res[1]!.score).toBe(0);
   });
   it('no embedder → null with a reason', async () => {
     const [r] = await createBertScore().scoreBatch([item(['a'], 'a')], {});
-    expect(r).toEqual({ score: null, decision: null, explanation: 'not available: BERTScore needs an embedder with token embeddings (none loaded)' });
+    expect(r).toEqual({
+      score: null,
+      decision: null,
+      explanation: 'not available: BERTScore needs an embedder with token embeddings (none loaded)',
+    });
   });
   it('a mismatched embedder answer is an error', async () => {
     const e: Embedder = { embed: async () => [], embedTokens: async () => [] };

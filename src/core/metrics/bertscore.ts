@@ -30,8 +30,10 @@ import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Soft token overlap: each candidate token is matched to its most similar gold token (and vice versa) using contextual embeddings.',
-  formula: 'P = mean_i max_j cos(c_i, r_j), R = mean_j max_i cos(r_j, c_i) (idf-weighted means with idf), F = 2PR/(P+R); P, R clamped to [0, 1]; max F over golds.',
-  defaults: 'No idf weighting; idf option: idf(w) = ln((M+1)/(df(w)+1)) over the golds of the batch. Decision threshold 0.8. No baseline rescaling.',
+  formula:
+    'P = mean_i max_j cos(c_i, r_j), R = mean_j max_i cos(r_j, c_i) (idf-weighted means with idf), F = 2PR/(P+R); P, R clamped to [0, 1]; max F over golds.',
+  defaults:
+    'No idf weighting; idf option: idf(w) = ln((M+1)/(df(w)+1)) over the golds of the batch. Decision threshold 0.8. No baseline rescaling.',
   limits:
     'Scores from the small in-browser encoder are not comparable to the official roberta-large numbers (different model and layer, no baseline rescaling); raw values sit high (often 0.7–1) and a fluent wrong answer can still score high. With idf a score depends on the other rows of its batch.',
   citation: 'Zhang, Kishore, Wu, Weinberger, Artzi, 2020. BERTScore: Evaluating Text Generation with BERT. ICLR.',
@@ -77,7 +79,12 @@ const uniform = (n: number): number[] => new Array<number>(n).fill(1);
  * Raw greedy-matching P, R, F of candidate vs reference token vectors (unit length), with per-token weights.
  * Either side empty → all 0 (as bert-score).
  */
-export function greedyMatch(cand: readonly Float32Array[], ref: readonly Float32Array[], candWeights: readonly number[] = uniform(cand.length), refWeights: readonly number[] = uniform(ref.length)): Prf {
+export function greedyMatch(
+  cand: readonly Float32Array[],
+  ref: readonly Float32Array[],
+  candWeights: readonly number[] = uniform(cand.length),
+  refWeights: readonly number[] = uniform(ref.length),
+): Prf {
   if (cand.length === 0 || ref.length === 0) return { precision: 0, recall: 0, f1: 0 };
   const bestForCand = new Array<number>(cand.length).fill(-Infinity);
   const bestForRef = new Array<number>(ref.length).fill(-Infinity);
@@ -109,7 +116,6 @@ export function idfTable(refs: readonly (readonly string[])[]): (token: string) 
   const m = refs.length;
   return (t) => Math.log((m + 1) / ((df.get(t) ?? 0) + 1));
 }
-
 
 /** The score's P, R, F: P and R clamped into [0, 1], F from the clamped values. */
 export function clampPrf(raw: Prf): Prf {
@@ -155,7 +161,8 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
       const enc = new Map<string, Encoded>();
       texts.forEach((t, k) => {
         const e = out[k]!;
-        if (e.tokens.length !== e.vectors.length) throw new Error(`the embedder returned ${e.vectors.length} vectors for ${e.tokens.length} tokens`);
+        if (e.tokens.length !== e.vectors.length)
+          throw new Error(`the embedder returned ${e.vectors.length} vectors for ${e.tokens.length} tokens`);
         enc.set(t, { tokens: e.tokens, vectors: unit(e.vectors) });
       });
 
@@ -187,7 +194,9 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
         results[i] = {
           score: b.prf.f1,
           decision: b.prf.f1 >= threshold,
-          explanation: why ?? `best gold ${quote(b.gold)}: P=${round(b.prf.precision)} R=${round(b.prf.recall)} F=${round(b.prf.f1)}${useIdf ? ' (idf)' : ''}`,
+          explanation:
+            why ??
+            `best gold ${quote(b.gold)}: P=${round(b.prf.precision)} R=${round(b.prf.recall)} F=${round(b.prf.f1)}${useIdf ? ' (idf)' : ''}`,
           details: {
             matched_gold: b.gold,
             ...b.prf,

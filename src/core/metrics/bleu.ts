@@ -8,7 +8,10 @@ const PY_SPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u
 
 /** `s.lower().split()`: the tokenization of BLEU and METEOR here. */
 export function lowerSplit(s: string): string[] {
-  return s.toLowerCase().split(PY_SPACE).filter((t) => t !== '');
+  return s
+    .toLowerCase()
+    .split(PY_SPACE)
+    .filter((t) => t !== '');
 }
 
 /** Python's math.fsum (Shewchuk partials + its half-even correction), so the log-sum rounds as nltk's does. */
@@ -108,12 +111,17 @@ export function sentenceBleu(refs: string[][], hyp: string[], smoothing: BleuSmo
   const r = closestRefLength(refLengths, hyp.length);
   const c = hyp.length;
   const bp = c > r ? 1 : c === 0 ? 0 : exp(1 - r / c);
-  const details: BleuDetails = { hyp_length: c, ref_lengths: refLengths, closest_ref_length: r, precisions, brevity_penalty: bp, smoothing };
+  const details: BleuDetails = {
+    hyp_length: c,
+    ref_lengths: refLengths,
+    closest_ref_length: r,
+    precisions,
+    brevity_penalty: bp,
+    smoothing,
+  };
   // nltk returns 0 outright when no unigram matches, before any smoothing.
   if (precisions[0]![0] === 0) return { score: 0, details };
-  const p = precisions.map(([num, den]) =>
-    num !== 0 ? num / den : smoothing === 'method1' ? (num + 0.1) / den : MIN_FLOAT,
-  );
+  const p = precisions.map(([num, den]) => (num !== 0 ? num / den : smoothing === 'method1' ? (num + 0.1) / den : MIN_FLOAT));
   // nltk skips p <= 0; with these smoothings every p is > 0. So a missing order gives a tiny
   // positive score (~1e-78 or below), not exactly 0, exactly as nltk 3.8 does.
   const s = fsum(p.filter((x) => x > 0).map((x) => 0.25 * log(x)));
@@ -145,15 +153,18 @@ export function createBleu(options: BleuOptions = {}): Metric {
     threshold,
     score(item: QaItem): MetricResult {
       const hyp = lowerSplit(item.candidate);
-      if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'No gold answer to compare with.', details: { smoothing } };
+      if (item.golds.length === 0)
+        return { score: 0, decision: 0 >= threshold, explanation: 'No gold answer to compare with.', details: { smoothing } };
       if (hyp.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'Empty candidate.', details: { smoothing } };
       const { score, details } = sentenceBleu(item.golds.map(lowerSplit), hyp, smoothing);
       const ps = details.precisions.map(([a, b], i) => `p${i + 1}=${a}/${b}`).join(' ');
       const zero = details.precisions.findIndex(([a]) => a === 0);
       const why =
-        zero === 0 ? 'no word in common with any gold; '
-        : zero > 0 && smoothing === 'none' ? `no matching ${zero + 1}-gram, so ≈0 as in nltk; `
-        : '';
+        zero === 0
+          ? 'no word in common with any gold; '
+          : zero > 0 && smoothing === 'none'
+            ? `no matching ${zero + 1}-gram, so ≈0 as in nltk; `
+            : '';
       return {
         score,
         decision: score >= threshold,
@@ -171,7 +182,11 @@ export const descriptor: LexicalDescriptor = {
   create: (s, name = 'bleu') => createBleu(thresholdOption(s, name)),
   examples: [
     {
-      item: { question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris, France.'], candidate: 'The Eiffel Tower is in Paris.' },
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['The Eiffel Tower is in Paris, France.'],
+        candidate: 'The Eiffel Tower is in Paris.',
+      },
       // p1..p4 = 5/6, 4/5, 3/4, 2/3 ("paris." ≠ "paris,"); brevity penalty exp(1 − 7/6) → 0.643.
       expected: { score: 0.643, decision: true },
     },

@@ -24,7 +24,12 @@ function fakeNli(table: Record<string, NliDistribution>, fail?: string): Nli & {
 /** Statements "S:<answer>", whatever the question. */
 const writer: StatementWriter = { name: 'fake-writer', write: async (items) => items.map((it) => `S:${it.answer}`) };
 
-const item = (golds: string[], candidate: string, nli?: ProvidedNli[]): QaItem => ({ question: 'Q?', golds, candidate, ...(nli ? { nli } : {}) });
+const item = (golds: string[], candidate: string, nli?: ProvidedNli[]): QaItem => ({
+  question: 'Q?',
+  golds,
+  candidate,
+  ...(nli ? { nli } : {}),
+});
 const GP = d(0.7, 0.2, 0.1);
 const PG = d(0.4, 0.5, 0.1);
 
@@ -95,8 +100,14 @@ describe('cap', () => {
   });
 
   it('clamps float noise to [0, 1]', () => {
-    expect(capForGold({ goldToCandidate: d(1 + 1e-12, 0, 0), candidateToGold: d(1 + 1e-12, 0, 0) }, { alpha: 0.85, lambda: 0.3, variant: 'cap' }).score).toBe(1);
-    expect(capForGold({ goldToCandidate: d(-1e-12, 0, 1), candidateToGold: d(-1e-12, 0, 1) }, { alpha: 0.85, lambda: 0.3, variant: 'cap' }).score).toBe(0);
+    expect(
+      capForGold({ goldToCandidate: d(1 + 1e-12, 0, 0), candidateToGold: d(1 + 1e-12, 0, 0) }, { alpha: 0.85, lambda: 0.3, variant: 'cap' })
+        .score,
+    ).toBe(1);
+    expect(
+      capForGold({ goldToCandidate: d(-1e-12, 0, 1), candidateToGold: d(-1e-12, 0, 1) }, { alpha: 0.85, lambda: 0.3, variant: 'cap' })
+        .score,
+    ).toBe(0);
   });
 
   it('no model and no input probabilities → null with the reason', async () => {

@@ -17,13 +17,13 @@ import { thresholdOption, type MetricSettings, type ModelDescriptor } from './de
 
 export const card: MetricCard = {
   what: 'Whether the gold statement entails the candidate statement (and, less, the reverse), both written in the context of the question.',
-  formula:
-    'D(a→b) = P_ent(a→b) + λ·P_neu(a→b); CAP = α·D(s_g→s_p) + (1−α)·D(s_p→s_g), s = statement(question, answer); max over golds.',
+  formula: 'D(a→b) = P_ent(a→b) + λ·P_neu(a→b); CAP = α·D(s_g→s_p) + (1−α)·D(s_p→s_g), s = statement(question, answer); max over golds.',
   defaults:
     'α = 0.85, λ = 0.30, threshold 0.5. Ablations (`variant`): ent_gp = P_ent(g→p), gp_lambda = D(g→p), pg = D(p→g), bidirectional = mean of both D. Ties between golds: the first gold.',
   limits:
     'Only as good as the NLI model and the statements: a wrong statement or an NLI miss moves the score. Neutral mass earns λ, so a vague candidate keeps some credit. Needs an NLI model or `nli` probabilities in the input.',
-  citation: 'CAP: Context-Aware Precision and an eight-class semantic correctness taxonomy for open-ended QA (CAP-Correctness / CAP-Statements), EMNLP 2026 submission, OpenReview QaUpgKM18R.',
+  citation:
+    'CAP: Context-Aware Precision and an eight-class semantic correctness taxonomy for open-ended QA (CAP-Correctness / CAP-Statements), EMNLP 2026 submission, OpenReview QaUpgKM18R.',
 };
 
 export type CapVariant = 'cap' | 'ent_gp' | 'gp_lambda' | 'pg' | 'bidirectional';
@@ -122,7 +122,8 @@ export function capParams(o: CapOptions): CapParams & { threshold: number } {
   unit(p.alpha, 'CAP α');
   unit(p.lambda, 'CAP λ');
   if (!Number.isFinite(p.threshold)) throw new VerityError(`threshold must be a finite number, got ${p.threshold}`, 'usage');
-  if (!CAP_VARIANTS.includes(p.variant)) throw new VerityError(`unknown CAP variant "${p.variant}"; available: ${CAP_VARIANTS.join(', ')}`, 'usage');
+  if (!CAP_VARIANTS.includes(p.variant))
+    throw new VerityError(`unknown CAP variant "${p.variant}"; available: ${CAP_VARIANTS.join(', ')}`, 'usage');
   return p;
 }
 
@@ -189,14 +190,23 @@ export const descriptor: ModelDescriptor = {
   card,
   variants: CAP_VARIANTS.filter((v) => v !== 'cap').map((v) => `cap_${v}`),
   create: (s, name = 'cap') =>
-    createCap({ ...capSettings(s), ...thresholdOption(s, name), ...(name === 'cap' ? {} : { variant: name.slice('cap_'.length) as CapVariant }) }),
+    createCap({
+      ...capSettings(s),
+      ...thresholdOption(s, name),
+      ...(name === 'cap' ? {} : { variant: name.slice('cap_'.length) as CapVariant }),
+    }),
   examples: [
     {
       item: {
         question: 'Where is the Eiffel Tower?',
         golds: ['Paris'],
         candidate: 'In Paris, France.',
-        nli: [{ goldToCandidate: { entailment: 0.7, neutral: 0.2, contradiction: 0.1 }, candidateToGold: { entailment: 0.4, neutral: 0.5, contradiction: 0.1 } }],
+        nli: [
+          {
+            goldToCandidate: { entailment: 0.7, neutral: 0.2, contradiction: 0.1 },
+            candidateToGold: { entailment: 0.4, neutral: 0.5, contradiction: 0.1 },
+          },
+        ],
       },
       given: 'NLI probabilities in the input: g→p = (ent 0.7, neu 0.2, con 0.1), p→g = (0.4, 0.5, 0.1)',
       expected: { score: 0.729, decision: true, explanation: 'gold "Paris": D(g→p)=0.76, D(p→g)=0.55 → CAP=0.729' },

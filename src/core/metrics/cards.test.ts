@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isBatchMetric } from '../types.ts';
-import { DEFAULT_METRICS, LEXICAL_METRICS, METRIC_NAMES, MODEL_METRICS, SUPPORTED_METRICS, VARIANT_METRICS, createMetric, withLimitLine } from './index.ts';
+import {
+  DEFAULT_METRICS,
+  LEXICAL_METRICS,
+  METRIC_NAMES,
+  MODEL_METRICS,
+  SUPPORTED_METRICS,
+  VARIANT_METRICS,
+  createMetric,
+  withLimitLine,
+} from './index.ts';
 
 describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d) => {
   it('has a full card and builds under its name and every variant', () => {
@@ -40,7 +49,15 @@ describe('the lists derived from the table', () => {
     // The lists by hand: the table's order, taxonomy_text (issue 15) embedded and in the default set.
     expect(LEXICAL_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants', 'taxonomy_text']);
     expect(MODEL_METRICS).toEqual(['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy']);
-    expect(VARIANT_METRICS).toEqual(['cap_ent_gp', 'cap_gp_lambda', 'cap_pg', 'cap_bidirectional', 'hierarchy_strict', 'avert_embedding', 'taxonomy_cutpoints']);
+    expect(VARIANT_METRICS).toEqual([
+      'cap_ent_gp',
+      'cap_gp_lambda',
+      'cap_pg',
+      'cap_bidirectional',
+      'hierarchy_strict',
+      'avert_embedding',
+      'taxonomy_cutpoints',
+    ]);
     expect(DEFAULT_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'pedants', 'taxonomy_text']);
   });
 });

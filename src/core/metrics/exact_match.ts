@@ -45,7 +45,11 @@ export function createExactMatch(options: ExactMatchOptions = {}): Metric {
       }
       if (hit !== undefined)
         return { score: 1, decision: true, explanation: `equals gold ${quote(hit)} after normalization`, details: { matched_gold: hit } };
-      return { score: 0, decision: false, explanation: `differs from every gold after normalization (candidate → ${quote(cand.join(' '))})` };
+      return {
+        score: 0,
+        decision: false,
+        explanation: `differs from every gold after normalization (candidate → ${quote(cand.join(' '))})`,
+      };
     },
   };
 }

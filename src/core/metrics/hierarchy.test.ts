@@ -7,7 +7,12 @@ const d = (entailment: number, neutral: number, contradiction: number): NliDistr
 /** p→g and g→p entailment probabilities; the rest of each distribution is neutral. */
 const pair = (pg: number, gp: number): ProvidedNli => ({ candidateToGold: d(pg, 1 - pg, 0), goldToCandidate: d(gp, 1 - gp, 0) });
 const writer: StatementWriter = { name: 'fake-writer', write: async (items) => items.map((it) => `S:${it.answer}`) };
-const item = (golds: string[], nli?: ProvidedNli[], candidate = 'cand'): QaItem => ({ question: 'Q?', golds, candidate, ...(nli ? { nli } : {}) });
+const item = (golds: string[], nli?: ProvidedNli[], candidate = 'cand'): QaItem => ({
+  question: 'Q?',
+  golds,
+  candidate,
+  ...(nli ? { nli } : {}),
+});
 
 describe('hierarchy', () => {
   const cases: [string, ProvidedNli, EntailmentSet, number, boolean, number, boolean][] = [
@@ -28,7 +33,14 @@ describe('hierarchy', () => {
   it('explains the set with both probabilities; details carry the evidence', async () => {
     const [r] = await createHierarchy().scoreBatch([item(['Paris'], [pair(0.9, 0.2)])], { writer });
     expect(r!.explanation).toBe('superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.2 < 0.5');
-    expect(r!.details).toMatchObject({ nli_source: 'input', writer: 'fake-writer', gold_statements: ['S:Paris'], candidate_statement: 'S:cand', chosen_gold: 'Paris', tau: 0.5 });
+    expect(r!.details).toMatchObject({
+      nli_source: 'input',
+      writer: 'fake-writer',
+      gold_statements: ['S:Paris'],
+      candidate_statement: 'S:cand',
+      chosen_gold: 'Paris',
+      tau: 0.5,
+    });
     const [n] = await createHierarchy().scoreBatch([item(['Paris'], [pair(0.3, 0.4)])], { writer });
     expect(n!.explanation).toBe('incorrect for gold "Paris": P_ent(p→g)=0.3 < 0.5, P_ent(g→p)=0.4 < 0.5');
   });
@@ -62,8 +74,13 @@ describe('hierarchy', () => {
 
   it('decision ⇔ score ≥ τ in both modes', async () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-    const items = Array.from({ length: 200 }, (_, i) => item(Array.from({ length: 1 + (i % 3) }, (_, k) => `g${k}`), Array.from({ length: 1 + (i % 3) }, () => pair(rnd(), rnd()))));
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const items = Array.from({ length: 200 }, (_, i) =>
+      item(
+        Array.from({ length: 1 + (i % 3) }, (_, k) => `g${k}`),
+        Array.from({ length: 1 + (i % 3) }, () => pair(rnd(), rnd())),
+      ),
+    );
     for (const strict of [false, true]) {
       for (const tau of [0.3, 0.5, 0.9]) {
         const m = createHierarchy({ strict, tau });

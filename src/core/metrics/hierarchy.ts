@@ -11,7 +11,15 @@
  * // → { score: 0.9, decision: true, set: 'superior', explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5' }
  */
 import type { ModelContext } from '../capabilities.ts';
-import { VerityError, type BatchMetric, type EntailmentSet, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
+import {
+  VerityError,
+  type BatchMetric,
+  type EntailmentSet,
+  type MetricCard,
+  type MetricResult,
+  type ProvidedNli,
+  type QaItem,
+} from '../types.ts';
 import { evidenceDetails, isResult, usableEvidence } from '../evidence.ts';
 import { clamp01, quote, round } from './common.ts';
 import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
@@ -52,7 +60,8 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
   const tau = options.tau ?? 0.5;
   const strict = options.strict ?? false;
   if (!(Number.isFinite(tau) && tau > 0 && tau <= 1)) throw new VerityError(`hierarchy τ must be a number in (0, 1], got ${tau}`, 'usage');
-  const goldScore = (n: ProvidedNli) => (strict ? n.candidateToGold.entailment : Math.max(n.candidateToGold.entailment, n.goldToCandidate.entailment));
+  const goldScore = (n: ProvidedNli) =>
+    strict ? n.candidateToGold.entailment : Math.max(n.candidateToGold.entailment, n.goldToCandidate.entailment);
   const cmp = (x: number) => (x >= tau ? '≥' : '<');
   return {
     name: strict ? 'hierarchy_strict' : 'hierarchy',
@@ -119,10 +128,20 @@ export const descriptor: ModelDescriptor = {
         question: 'Where is the Eiffel Tower?',
         golds: ['Paris'],
         candidate: 'In Paris, France.',
-        nli: [{ goldToCandidate: { entailment: 0.3, neutral: 0.6, contradiction: 0.1 }, candidateToGold: { entailment: 0.9, neutral: 0.1, contradiction: 0 } }],
+        nli: [
+          {
+            goldToCandidate: { entailment: 0.3, neutral: 0.6, contradiction: 0.1 },
+            candidateToGold: { entailment: 0.9, neutral: 0.1, contradiction: 0 },
+          },
+        ],
       },
       given: 'NLI probabilities in the input: P_ent(g→p) = 0.3, P_ent(p→g) = 0.9',
-      expected: { score: 0.9, decision: true, set: 'superior', explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5' },
+      expected: {
+        score: 0.9,
+        decision: true,
+        set: 'superior',
+        explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5',
+      },
     },
   ],
 };

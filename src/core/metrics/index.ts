@@ -56,7 +56,9 @@ export const METRIC_NAMES: readonly string[] = SUPPORTED_METRICS.map((d) => d.na
 /** The embedded default: needs no download. */
 export const DEFAULT_METRICS: readonly string[] = SUPPORTED_METRICS.filter((d) => d.default).map((d) => d.name);
 
-const BY_NAME: ReadonlyMap<string, MetricDescriptor> = new Map(SUPPORTED_METRICS.flatMap((d) => [d.name, ...(d.variants ?? [])].map((n) => [n, d] as const)));
+const BY_NAME: ReadonlyMap<string, MetricDescriptor> = new Map(
+  SUPPORTED_METRICS.flatMap((d) => [d.name, ...(d.variants ?? [])].map((n) => [n, d] as const)),
+);
 
 /** The descriptor a name (main name or variant) belongs to, or a usage error listing the names. */
 export function metricDescriptor(name: string): MetricDescriptor {
@@ -81,7 +83,10 @@ function withFieldLimit<M extends AnyMetric>(m: M): M {
 
 /** Parses a comma-separated metric list; empty → the default. */
 export function parseMetricList(spec: string | undefined, settings: MetricSettings = {}): AnyMetric[] {
-  const list = (spec ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const list = (spec ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const chosen = list.length ? list : [...DEFAULT_METRICS];
   const dup = chosen.find((x, i) => chosen.indexOf(x) !== i);
   if (dup) throw new VerityError(`metric "${dup}" is listed twice`, 'usage');

@@ -16,7 +16,9 @@ const text = fc.oneof(
   { arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 30 }), weight: 1 },
 );
 /** 20k–60k characters: one field of an item at most, so quadratic steps (LCS, edit distance) stay bounded. */
-const huge = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.integer({ min: 2_000, max: 6_000 })).map(([p, n]) => `${p.join(' ')} `.repeat(n).slice(0, n * 10));
+const huge = fc
+  .tuple(fc.array(piece, { minLength: 1, maxLength: 8 }), fc.integer({ min: 2_000, max: 6_000 }))
+  .map(([p, n]) => `${p.join(' ')} `.repeat(n).slice(0, n * 10));
 const golds = fc.array(text, { maxLength: 4 });
 const item = fc.oneof(
   { arbitrary: fc.record({ question: text, golds, candidate: text }), weight: 30 },
@@ -81,7 +83,11 @@ describe.each(LEXICAL_METRICS)('%s on any input', (name) => {
     const ascii = fc.string({ unit: 'binary-ascii', maxLength: 30 });
     fc.assert(
       fc.property(ascii, fc.array(ascii, { minLength: 1, maxLength: 3 }), ascii, (candidate, gs, question) => {
-        const upper = m.score({ question: question.toUpperCase(), golds: gs.map((g) => g.toUpperCase()), candidate: candidate.toUpperCase() });
+        const upper = m.score({
+          question: question.toUpperCase(),
+          golds: gs.map((g) => g.toUpperCase()),
+          candidate: candidate.toUpperCase(),
+        });
         expect(upper.score).toBe(m.score({ question, golds: gs, candidate }).score);
       }),
       RUNS,
@@ -119,7 +125,9 @@ describe('documented symmetries and identities', () => {
   });
 
   it('an answer against itself', () => {
-    const [em, f1, lm, rouge, bleu, meteor] = ['exact_match', 'token_f1', 'lexical_match', 'rouge_l', 'bleu', 'meteor'].map((n) => metric(n));
+    const [em, f1, lm, rouge, bleu, meteor] = ['exact_match', 'token_f1', 'lexical_match', 'rouge_l', 'bleu', 'meteor'].map((n) =>
+      metric(n),
+    );
     fc.assert(
       fc.property(text, (x) => {
         expect(score(em!, x, [x])).toBe(1);

@@ -12,7 +12,8 @@ import { normalizationOption, thresholdOption, withThreshold, type LexicalDescri
 export const card: MetricCard = {
   what: 'Whether some gold answer appears inside the candidate, after normalization.',
   formula: 'LM = max over golds of [norm(gold) occurs in norm(candidate)], on whole tokens by default.',
-  defaults: 'Number-aware normalization (`numeric`: 977,633 = 977633, twelve = 12, 1st = first); token-boundary matching, so gold "1" does not match "1990". `substring` mode is EVOUNA\'s plain substring test. Threshold 1.',
+  defaults:
+    'Number-aware normalization (`numeric`: 977,633 = 977633, twelve = 12, 1st = first); token-boundary matching, so gold "1" does not match "1990". `substring` mode is EVOUNA\'s plain substring test. Threshold 1.',
   limits: 'Blind to context: "not Paris" contains "Paris", and answers listing many options match. Misses paraphrases.',
   citation: 'Wang et al., 2023. Evaluating Open-QA Evaluation (EVOUNA). NeurIPS Datasets and Benchmarks.',
 };
@@ -75,7 +76,10 @@ export const descriptor: LexicalDescriptor = {
   card,
   default: true,
   create: (s, name = 'lexical_match') =>
-    withThreshold(createLexicalMatch({ ...normalizationOption(s), ...(s.lexicalMode ? { mode: s.lexicalMode } : {}) }), thresholdOption(s, name).threshold),
+    withThreshold(
+      createLexicalMatch({ ...normalizationOption(s), ...(s.lexicalMode ? { mode: s.lexicalMode } : {}) }),
+      thresholdOption(s, name).threshold,
+    ),
   examples: [
     {
       item: { question: 'In which year did WWII end?', golds: ['1945'], candidate: 'It ended in 1945.' },

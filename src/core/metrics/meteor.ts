@@ -152,7 +152,11 @@ export const descriptor: LexicalDescriptor = {
   create: (s, name = 'meteor') => createMeteor(thresholdOption(s, name)),
   examples: [
     {
-      item: { question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris, France.'], candidate: 'The Eiffel Tower is in Paris.' },
+      item: {
+        question: 'Where is the Eiffel Tower?',
+        golds: ['The Eiffel Tower is in Paris, France.'],
+        candidate: 'The Eiffel Tower is in Paris.',
+      },
       expected: { score: 0.722, decision: true },
     },
   ],

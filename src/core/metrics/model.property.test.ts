@@ -81,7 +81,8 @@ const itemArb: fc.Arbitrary<QaItem> = fc
     const n = it.golds.length;
     const out: QaItem = { ...it };
     // As mapRows validates them: one entry per gold.
-    if (withNli && nliSeed && n > 0) out.nli = nliSeed.slice(0, n).map(([g, p]): ProvidedNli => ({ goldToCandidate: g, candidateToGold: p }));
+    if (withNli && nliSeed && n > 0)
+      out.nli = nliSeed.slice(0, n).map(([g, p]): ProvidedNli => ({ goldToCandidate: g, candidateToGold: p }));
     if (withStatements && statements && n > 0) out.statements = { gold: statements.gold.slice(0, n), candidate: statements.candidate };
     return out;
   });
@@ -152,7 +153,12 @@ describe('model failures stay inside the run', () => {
     nli: { classify: async () => Promise.reject(new Error('nli down')) },
     ranker: { score: async () => [Number.NaN] },
     embedder: { embed: async () => [], embedTokens: async () => [] },
-    writer: { name: 'broken', write: async () => { throw new Error('writer down'); } },
+    writer: {
+      name: 'broken',
+      write: async () => {
+        throw new Error('writer down');
+      },
+    },
   };
   it('scoreRows gives nulls with a reason, never an exception', async () => {
     await fc.assert(
@@ -189,8 +195,14 @@ describe('regressions: very many golds (a Math.max spread overflowed the stack)'
   it('hierarchy', async () => {
     const n = 200_000;
     const golds = Array.from({ length: n }, (_, i) => `g${i}`);
-    const nli = golds.map((): ProvidedNli => ({ goldToCandidate: { entailment: 0.6, neutral: 0.3, contradiction: 0.1 }, candidateToGold: { entailment: 0.2, neutral: 0.7, contradiction: 0.1 } }));
-    const [r] = await metric('hierarchy').scoreBatch([{ question: 'q', golds, candidate: 'c', nli, statements: { gold: golds, candidate: 'c' } }], {});
+    const nli = golds.map((): ProvidedNli => ({
+      goldToCandidate: { entailment: 0.6, neutral: 0.3, contradiction: 0.1 },
+      candidateToGold: { entailment: 0.2, neutral: 0.7, contradiction: 0.1 },
+    }));
+    const [r] = await metric('hierarchy').scoreBatch(
+      [{ question: 'q', golds, candidate: 'c', nli, statements: { gold: golds, candidate: 'c' } }],
+      {},
+    );
     expect(r).toMatchObject({ score: 0.6, decision: true, set: 'inferior' });
   });
 
@@ -203,7 +215,9 @@ describe('regressions: very many golds (a Math.max spread overflowed the stack)'
 
   it('avert', async () => {
     const golds = Array.from({ length: 100_000 }, (_, i) => `g${i}`);
-    const [r] = await metric('avert').scoreBatch([{ question: 'q', golds, candidate: 'c', wrongAnswers: ['w'] }], { ranker: fakeRanker(3) });
+    const [r] = await metric('avert').scoreBatch([{ question: 'q', golds, candidate: 'c', wrongAnswers: ['w'] }], {
+      ranker: fakeRanker(3),
+    });
     expect(r!.score).toBeGreaterThan(0.5);
   });
 });

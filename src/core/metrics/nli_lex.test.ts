@@ -26,7 +26,7 @@ const key = (candidate: string, ref: string, q = Q) => `${nliLexPremise(q, candi
 const item = (golds: string[], candidate: string, extra: Partial<QaItem> = {}): QaItem => ({ question: Q, golds, candidate, ...extra });
 
 describe('nli_lex', () => {
-  it('uses the paper\'s premise / hypothesis format', () => {
+  it("uses the paper's premise / hypothesis format", () => {
     expect(nliLexPremise('Who?', 'Ann')).toBe('question: Who? answer: Ann');
     expect(nliLexHypothesis('Who?', 'Anne')).toBe('question: Who? ground truth: Anne');
   });
@@ -35,10 +35,16 @@ describe('nli_lex', () => {
     const nli = fakeNli({ [key('It ended in 1945.', '1945')]: 0.9 });
     const [r] = await createNliLex().scoreBatch([item(['1945'], 'It ended in 1945.')], { nli });
     expect(r!.score).toBeCloseTo(sigmoid(4.1), 12);
-    expect(r!.score).toBeCloseTo(0.98370, 5);
+    expect(r!.score).toBeCloseTo(0.9837, 5);
     expect(r!.decision).toBe(true);
     expect(r!.explanation).toBe('se=0.9 (ref "1945"), lm=1 (ref "1945") → P=0.984');
-    expect(r!.details).toMatchObject({ se: 0.9, lm: 1, premise: `question: ${Q} answer: It ended in 1945.`, weights: NLI_LEX_DEFAULT_WEIGHTS, nli_source: 'model' });
+    expect(r!.details).toMatchObject({
+      se: 0.9,
+      lm: 1,
+      premise: `question: ${Q} answer: It ended in 1945.`,
+      weights: NLI_LEX_DEFAULT_WEIGHTS,
+      nli_source: 'model',
+    });
     expect(r!.details!.logit).toBeCloseTo(4.1, 12);
     expect(nli.pairs).toEqual([{ premise: `question: ${Q} answer: It ended in 1945.`, hypothesis: `question: ${Q} ground truth: 1945` }]);
   });
@@ -84,7 +90,10 @@ describe('nli_lex', () => {
 
   it('weights and threshold are options (partial weights keep the other defaults)', async () => {
     const nli = fakeNli({ [key('It ended in 1944.', '1945')]: 0.7 });
-    const [r] = await createNliLex({ weights: { se: 1, lm: 0, bias: 0 }, threshold: 0.7 }).scoreBatch([item(['1945'], 'It ended in 1944.')], { nli });
+    const [r] = await createNliLex({ weights: { se: 1, lm: 0, bias: 0 }, threshold: 0.7 }).scoreBatch(
+      [item(['1945'], 'It ended in 1944.')],
+      { nli },
+    );
     expect(r!.score).toBeCloseTo(sigmoid(0.7), 12);
     expect(r!.decision).toBe(false);
     const [p] = await createNliLex({ weights: { bias: 0 } }).scoreBatch([item(['1945'], 'It ended in 1944.')], { nli });
@@ -94,7 +103,11 @@ describe('nli_lex', () => {
 
   it('nliLexFeatures gives [se, lm] per item for calibration, null where it does not apply', async () => {
     const nli = fakeNli({ [key('It ended in 1945.', '1945')]: 0.9 });
-    expect(await nliLexFeatures([item(['1945'], 'It ended in 1945.'), item(['1945'], 'Rome'), item([], 'x')], { nli })).toEqual([[0.9, 1], [0.05, 0], null]);
+    expect(await nliLexFeatures([item(['1945'], 'It ended in 1945.'), item(['1945'], 'Rome'), item([], 'x')], { nli })).toEqual([
+      [0.9, 1],
+      [0.05, 0],
+      null,
+    ]);
     expect(await nliLexFeatures([item(['1945'], 'It ended in 1945.')], {})).toEqual([null]);
   });
 

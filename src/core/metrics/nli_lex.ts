@@ -35,7 +35,8 @@ export const card: MetricCard = {
     'Uncalibrated weights w_se = 4, w_lm = 4, b = −3.5 (lm = 1 alone → 0.62, se ≥ 0.875 alone → ≥ 0.5, both → 0.99, neither → 0.03); fit them with `verity calibrate`. Number-aware normalization on token boundaries (as lexical_match). Threshold 0.5.',
   limits:
     'Needs an NLI model: `nli` probabilities given in the input are for statement pairs, not this premise format. lm inherits containment\'s blind spots ("not Paris" contains "Paris"); the default weights are hand-set, not fitted.',
-  citation: 'Balamurali & Cheng: an NLI entailment score and a lexical-match flag combined by logistic regression for QA answer evaluation (the formulation Verity follows; full bibliographic reference not verified here).',
+  citation:
+    'Balamurali & Cheng: an NLI entailment score and a lexical-match flag combined by logistic regression for QA answer evaluation (the formulation Verity follows; full bibliographic reference not verified here).',
 };
 
 export const nliLexPremise = (question: string, answer: string): string => `question: ${question} answer: ${answer}`;
@@ -50,7 +51,6 @@ export interface NliLexReference {
 }
 
 export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexReference[] } | { ok: false; reason: string };
-
 
 /** Index of the largest value, the first on ties. */
 
@@ -85,7 +85,12 @@ export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined)
     const cand = normalizeTokens(it.candidate, 'numeric');
     const perReference = it.golds.map((reference): NliLexReference => {
       const nliDist = dists[d++]!;
-      return { reference, nli: nliDist, se: nliDist.entailment, lm: contains(cand, normalizeTokens(reference, 'numeric'), 'token') ? 1 : 0 };
+      return {
+        reference,
+        nli: nliDist,
+        se: nliDist.entailment,
+        lm: contains(cand, normalizeTokens(reference, 'numeric'), 'token') ? 1 : 0,
+      };
     });
     if (perReference.length === 0) return { ok: false, reason: 'no gold answer' };
     if (!perReference.every((r) => Number.isFinite(r.se))) return { ok: false, reason: 'the NLI probabilities are not finite numbers' };
@@ -170,9 +175,23 @@ export const descriptor: ModelDescriptor = {
     const keep = feats.map((f, i) => (f && labels[i] !== null ? i : -1)).filter((i) => i >= 0);
     if (keep.length === 0) throw new Error('no labelled row could be scored by nli_lex (it needs an NLI model)');
     const y = keep.map((i) => labels[i]!);
-    const lr = trainLogistic(keep.map((i) => feats[i]!), y, { l2: 1e-3 });
-    const best = resolvedThreshold(keep.map((i) => predictProba(lr, feats[i]!)), y, objective);
-    return { version: 1, metric: 'nli_lex', objective, nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias }, threshold: best.threshold };
+    const lr = trainLogistic(
+      keep.map((i) => feats[i]!),
+      y,
+      { l2: 1e-3 },
+    );
+    const best = resolvedThreshold(
+      keep.map((i) => predictProba(lr, feats[i]!)),
+      y,
+      objective,
+    );
+    return {
+      version: 1,
+      metric: 'nli_lex',
+      objective,
+      nliLex: { se: lr.weights[0]!, lm: lr.weights[1]!, bias: lr.bias },
+      threshold: best.threshold,
+    };
   },
   examples: [
     {

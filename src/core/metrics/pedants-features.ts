@@ -188,4 +188,3 @@ export function tfidf(tokens: string[], index: ReadonlyMap<string, number>, idf:
   const norm = Math.hypot(...val);
   return { idx, val: norm > 0 ? val.map((v) => v / norm) : val };
 }
-

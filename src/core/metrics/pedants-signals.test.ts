@@ -11,7 +11,11 @@ const dev = readFileSync(new URL('../../../test/fixtures/taxonomy-dev.jsonl', im
 
 describe('pedants with the text signals', () => {
   it('no longer calls clear contradictions correct', () => {
-    const r = pedants.score({ question: 'Where is the Eiffel Tower?', golds: ['The Eiffel Tower is in Paris'], candidate: 'The Eiffel Tower is not in Paris' });
+    const r = pedants.score({
+      question: 'Where is the Eiffel Tower?',
+      golds: ['The Eiffel Tower is in Paris'],
+      candidate: 'The Eiffel Tower is not in Paris',
+    });
     expect(r.decision).toBe(false);
     expect(r.explanation).toMatch(/negation "not" contradicts the gold/);
     expect(r.details).toMatchObject({ contributions: { polarity_prior: -6 } });
@@ -23,10 +27,16 @@ describe('pedants with the text signals', () => {
   });
 
   it('still accepts correct answers that contain a negation', () => {
-    expect(pedants.score({ question: 'Which planet has no moons and is closest to the Sun?', golds: ['Mercury'], candidate: 'Mercury, which has no moons.' }).decision).toBe(true);
+    expect(
+      pedants.score({
+        question: 'Which planet has no moons and is closest to the Sun?',
+        golds: ['Mercury'],
+        candidate: 'Mercury, which has no moons.',
+      }).decision,
+    ).toBe(true);
   });
 
-  it('calls at most a quarter of the development set\'s contradictory answers correct', () => {
+  it("calls at most a quarter of the development set's contradictory answers correct", () => {
     const rows = dev.filter((r) => r.label === 'contradictory');
     const accepted = rows.filter((r) => pedants.score({ question: r.question, golds: r.gold, candidate: r.candidate }).decision).length;
     expect(accepted / rows.length).toBeLessThanOrEqual(0.25);

@@ -28,7 +28,8 @@ export interface PedantsModel {
 export const card: MetricCard = {
   what: 'A small learned judge (logistic regression) of whether the candidate means the same as a gold answer.',
   formula: 'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b).',
-  defaults: 'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
+  defaults:
+    'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
   limits: 'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers.',
   citation: 'Li et al., 2024. PEDANTS: Cheap but Effective and Interpretable Answer Equivalence (CFMatch). Findings of EMNLP.',
 };
@@ -85,7 +86,7 @@ export function createPedants(options: PedantsOptions = {}): Metric {
         `fuzzy gold coverage ${round(fuzzy!, 2)}`,
         ...(numbersAgree ? ['numbers agree'] : []),
         ...(numbersConflict ? ['numbers conflict'] : []),
-        ...(a.dense[DENSE_FEATURES.indexOf('quantity_conflict')] ? ['another value of the gold\'s quantity'] : []),
+        ...(a.dense[DENSE_FEATURES.indexOf('quantity_conflict')] ? ["another value of the gold's quantity"] : []),
         ...(s.list?.wrong.length ? [`${s.list.kind} with wrong ${s.list.wrong.map((w) => `"${w}"`).join(', ')}`] : []),
         ...(a.dense[DENSE_FEATURES.indexOf('less_specific')] ? ['less specific than the gold'] : []),
         `text signals: ${a.verdict.cls}`,

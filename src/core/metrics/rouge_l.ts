@@ -10,7 +10,11 @@ import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 /** rouge-score's default tokenizer: lowercase, non-[a-z0-9] runs → space, split, drop empties; optional Porter stem of tokens longer than 3. */
 export function rougeTokenize(text: string, useStemmer = false): string[] {
-  const tokens = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(' ').filter((t) => t !== '');
+  const tokens = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter((t) => t !== '');
   return useStemmer ? tokens.map((t) => (t.length > 3 ? porterStem(t) : t)) : tokens;
 }
 
@@ -70,7 +74,11 @@ export function createRougeL(options: RougeLOptions = {}): Metric {
       if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'No gold answer to compare with.' };
       const pred = rougeTokenize(item.candidate, useStemmer);
       if (pred.length === 0) {
-        return { score: 0, decision: 0 >= threshold, explanation: item.candidate.trim() ? 'Candidate has no a–z/0–9 token.' : 'Empty candidate.' };
+        return {
+          score: 0,
+          decision: 0 >= threshold,
+          explanation: item.candidate.trim() ? 'Candidate has no a–z/0–9 token.' : 'Empty candidate.',
+        };
       }
       let best = -1;
       let bestScore: RougeLScore = { precision: 0, recall: 0, fmeasure: 0, lcs: 0 };
@@ -85,7 +93,16 @@ export function createRougeL(options: RougeLOptions = {}): Metric {
         score: fmeasure,
         decision: fmeasure >= threshold,
         explanation: `ROUGE-L F ${fmeasure.toFixed(4)} vs gold ${quote(gold)}: LCS ${lcs} words, P=${precision.toFixed(3)} R=${recall.toFixed(3)}.`,
-        details: { matched_gold: gold, matched_gold_index: best, precision, recall, fmeasure, lcs, per_gold: perGold, use_stemmer: useStemmer },
+        details: {
+          matched_gold: gold,
+          matched_gold_index: best,
+          precision,
+          recall,
+          fmeasure,
+          lcs,
+          per_gold: perGold,
+          use_stemmer: useStemmer,
+        },
       };
     },
   };

@@ -37,12 +37,23 @@ function fakeWriter(): StatementWriter & { calls: number } {
   };
   return w;
 }
-const item = (golds: string[], candidate: string, nli?: ProvidedNli[]): QaItem => ({ question: 'Where is it?', golds, candidate, ...(nli ? { nli } : {}) });
+const item = (golds: string[], candidate: string, nli?: ProvidedNli[]): QaItem => ({
+  question: 'Where is it?',
+  golds,
+  candidate,
+  ...(nli ? { nli } : {}),
+});
 
 describe('taxonomy (structured)', () => {
   const cases: [CapClass, QaItem, boolean, number, RegExp][] = [
     ['exact', item(['Paris'], 'paris.', [nliOf(NEUTRAL, NEUTRAL)]), true, 0, /^exact: equals gold "Paris" after normalization$/],
-    ['equivalent', item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))]), true, 0, /^equivalent to gold "Paris": P_ent\(p→g\)=0.8 ≥ 0.5, P_ent\(g→p\)=0.9 ≥ 0.5$/],
+    [
+      'equivalent',
+      item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))]),
+      true,
+      0,
+      /^equivalent to gold "Paris": P_ent\(p→g\)=0.8 ≥ 0.5, P_ent\(g→p\)=0.9 ≥ 0.5$/,
+    ],
     [
       'alternative-correct',
       item(['Paris', 'City of Light'], 'The City of Lights', [nliOf(NEUTRAL, NEUTRAL), nliOf(ENT, ENT)]),
@@ -57,7 +68,13 @@ describe('taxonomy (structured)', () => {
       0,
       /^overinclusive-valid for gold "Paris": .*; clause check skipped \(no NLI model; probabilities from the input only\): contradiction mass 0.1 < 0.5$/,
     ],
-    ['partial', item(['Paris, France'], 'France', [nliOf(ENT, d(0.2, 0.7, 0.1))]), false, 0, /^partial for gold "Paris, France": the gold entails the candidate, not the reverse/],
+    [
+      'partial',
+      item(['Paris, France'], 'France', [nliOf(ENT, d(0.2, 0.7, 0.1))]),
+      false,
+      0,
+      /^partial for gold "Paris, France": the gold entails the candidate, not the reverse/,
+    ],
     [
       'overinclusive-invalid',
       item(['Paris'], 'Paris in Germany', [nliOf(d(0.1, 0.3, 0.6), ENT)]),
@@ -66,7 +83,13 @@ describe('taxonomy (structured)', () => {
       /^overinclusive-invalid for gold "Paris": .*; no NLI model and a single clause: contradiction mass 0.6 ≥ 0.5$/,
     ],
     ['invalid', item(['Paris'], 'Somewhere', [nliOf(NEUTRAL, NEUTRAL)]), false, 0, /^invalid: neither direction entails \(gold "Paris": /],
-    ['contradictory', item(['Paris'], 'Lyon', [nliOf(d(0.1, 0.2, 0.7), d(0.1, 0.3, 0.6))]), false, 0, /^contradictory to gold "Paris": P_con\(g→p\)=0.7 dominates$/],
+    [
+      'contradictory',
+      item(['Paris'], 'Lyon', [nliOf(d(0.1, 0.2, 0.7), d(0.1, 0.3, 0.6))]),
+      false,
+      0,
+      /^contradictory to gold "Paris": P_con\(g→p\)=0.7 dominates$/,
+    ],
   ];
 
   it.each(cases)('%s', async (cls, it_, decision, chosen, explanation) => {
@@ -74,7 +97,13 @@ describe('taxonomy (structured)', () => {
     expect(r!.class).toBe(cls);
     expect(r!.decision).toBe(decision);
     expect(r!.explanation).toMatch(explanation);
-    expect(r!.details).toMatchObject({ chosen_gold_index: chosen, class: cls, method: 'structured', nli_source: 'input', writer: 'fake-writer' });
+    expect(r!.details).toMatchObject({
+      chosen_gold_index: chosen,
+      class: cls,
+      method: 'structured',
+      nli_source: 'input',
+      writer: 'fake-writer',
+    });
     expect(r!.score).toBeGreaterThanOrEqual(0);
     expect(r!.score).toBeLessThanOrEqual(1);
   });
@@ -84,7 +113,9 @@ describe('taxonomy (structured)', () => {
   });
 
   it('scores with CAP', async () => {
-    const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))])], { writer: fakeWriter() });
+    const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))])], {
+      writer: fakeWriter(),
+    });
     // 0.85·(0.9 + 0.3·0.1) + 0.15·(0.8 + 0.3·0.2)
     expect(r!.score).toBeCloseTo(0.9195, 12);
     expect(r!.details!.cap).toBeCloseTo(0.9195, 12);
@@ -144,7 +175,7 @@ describe('taxonomy (structured)', () => {
       'S:Paris => it is lovely': d(0.1, 0.85, 0.05),
     };
 
-    it('a contradicted extra clause → overinclusive-invalid, although the statements\' contradiction mass is low', async () => {
+    it("a contradicted extra clause → overinclusive-invalid, although the statements' contradiction mass is low", async () => {
       const nli = fakeNli(table);
       const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany')], { nli, writer: fakeWriter() });
       expect(r!.class).toBe('overinclusive-invalid');
@@ -161,7 +192,10 @@ describe('taxonomy (structured)', () => {
     });
 
     it('neutral extra clauses → overinclusive-valid', async () => {
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is lovely')], { nli: fakeNli(table), writer: fakeWriter() });
+      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is lovely')], {
+        nli: fakeNli(table),
+        writer: fakeWriter(),
+      });
       expect(r!.class).toBe('overinclusive-valid');
       expect(r!.explanation).toMatch(/no clause contradicted \(2 clauses checked\)$/);
     });
@@ -176,7 +210,10 @@ describe('taxonomy (structured)', () => {
 
     it('input probabilities for the statements, the model for the clauses', async () => {
       const nli = fakeNli(table);
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany', [nliOf(NEUTRAL, ENT)])], { nli, writer: fakeWriter() });
+      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany', [nliOf(NEUTRAL, ENT)])], {
+        nli,
+        writer: fakeWriter(),
+      });
       expect(r!.class).toBe('overinclusive-invalid');
       expect(r!.details!.nli_source).toBe('input');
       expect(nli.pairs).toHaveLength(2); // only the two clauses
@@ -234,7 +271,7 @@ describe('taxonomy (cut-points)', () => {
     expect(classifyScore(cp, 0)).toBe('contradictory');
   });
 
-  it('custom cut-points (a calibration\'s shape); the threshold is where the class turns correct', async () => {
+  it("custom cut-points (a calibration's shape); the threshold is where the class turns correct", async () => {
     const m = createTaxonomy({ method: 'cutpoints', cutpoints: { classes: ['equivalent', 'partial', 'invalid'], cuts: [0.7, 0.3] } });
     expect(m.threshold).toBe(0.7);
     const rows = await m.scoreBatch([0.8, 0.5, 0.1].map(withCap), { writer: fakeWriter() });
@@ -249,7 +286,8 @@ describe('taxonomy (cut-points)', () => {
   });
 
   it('rejects malformed cut-points', () => {
-    const bad = (classes: string[], cuts: number[]) => () => createTaxonomy({ method: 'cutpoints', cutpoints: { classes: classes as CapClass[], cuts } });
+    const bad = (classes: string[], cuts: number[]) => () =>
+      createTaxonomy({ method: 'cutpoints', cutpoints: { classes: classes as CapClass[], cuts } });
     expect(bad(['exact', 'great'], [0.5])).toThrow(/not a CAP class/);
     expect(bad(['exact', 'partial'], [])).toThrow(/need 1 cuts/);
     expect(bad(['exact', 'partial', 'invalid'], [0.3, 0.6])).toThrow(/descending/);
@@ -268,11 +306,21 @@ describe('taxonomy: not applicable', () => {
 
 describe('shared evidence', () => {
   it('cap + hierarchy + taxonomy on the same context write statements and run statement NLI once', async () => {
-    const nli = fakeNli({ 'S:Paris => S:Paris city': ENT, 'S:Paris city => S:Paris': ENT, 'S:Paris, and it is in Germany => S:Paris': ENT });
+    const nli = fakeNli({
+      'S:Paris => S:Paris city': ENT,
+      'S:Paris city => S:Paris': ENT,
+      'S:Paris, and it is in Germany => S:Paris': ENT,
+    });
     const writer = fakeWriter();
     const ctx: ModelContext = { nli, writer, evidence: new EvidenceCache() };
     const items = [item(['Paris', 'Lutetia'], 'Paris city'), item(['Rome'], 'Milan'), item(['Oslo'], 'oslo')];
-    const metrics = [createCap(), createHierarchy(), createHierarchy({ strict: true }), createTaxonomy(), createTaxonomy({ method: 'cutpoints' })];
+    const metrics = [
+      createCap(),
+      createHierarchy(),
+      createHierarchy({ strict: true }),
+      createTaxonomy(),
+      createTaxonomy({ method: 'cutpoints' }),
+    ];
     const [first, ...rest] = metrics;
     const firstRows = await first!.scoreBatch(items, ctx);
     const restRows = await Promise.all(rest.map((m) => m.scoreBatch(items, ctx)));

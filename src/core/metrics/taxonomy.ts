@@ -42,7 +42,16 @@ import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import { splitClauses } from '../text/clauses.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { CAP_CLASSES, VerityError, type BatchMetric, type CapClass, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
+import {
+  CAP_CLASSES,
+  VerityError,
+  type BatchMetric,
+  type CapClass,
+  type MetricCard,
+  type MetricResult,
+  type ProvidedNli,
+  type QaItem,
+} from '../types.ts';
 import { analyzeCap, capParams, perGoldDetails, type CapAnalysis } from './cap.ts';
 import { classifyUnique, evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { quote, round } from './common.ts';
@@ -59,7 +68,8 @@ export const card: MetricCard = {
     'method structured, τ = 0.5, κ = 0.5; cut-points: uniform bins of 1/8 in severity order (exact ≥ 0.875 … contradictory < 0.125). Score = CAP (α = 0.85, λ = 0.30). Correct = exact, equivalent, alternative-correct, overinclusive-valid.',
   limits:
     'Hand-set thresholds over NLI probabilities; the clause check needs an NLI model (without one, the contradiction mass of the two statements decides over-inclusion). Uniform cut-points are a placeholder until `verity calibrate` fits them.',
-  citation: 'CAP: Context-Aware Precision and an eight-class semantic correctness taxonomy for open-ended QA (CAP-Correctness / CAP-Statements), EMNLP 2026 submission, OpenReview QaUpgKM18R.',
+  citation:
+    'CAP: Context-Aware Precision and an eight-class semantic correctness taxonomy for open-ended QA (CAP-Correctness / CAP-Statements), EMNLP 2026 submission, OpenReview QaUpgKM18R.',
 };
 
 /** Text signals that decide over NLI (rule 6): the class they give, or null to keep NLI's. */
@@ -94,7 +104,12 @@ export interface TaxonomyOptions {
 }
 
 /** The classes whose decision is "correct". */
-export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set<CapClass>(['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid']);
+export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set<CapClass>([
+  'exact',
+  'equivalent',
+  'alternative-correct',
+  'overinclusive-valid',
+]);
 
 /** Uniform bins over [0, 1] in severity order: score ≥ 7/8 → exact, … , < 1/8 → contradictory. */
 export function uniformCutpoints(): Cutpoints {
@@ -120,7 +135,9 @@ export function relation(n: ProvidedNli, tau: number): Relation {
 
 /** Function words ignored by the alternative-correct overlap test (on top of SQuAD's a/an/the). */
 const FUNCTION_WORDS = new Set(
-  'is are was were be been being of in on at to for by with from as and or but not it its this that these those he she they his her their there which who'.split(' '),
+  'is are was were be been being of in on at to for by with from as and or but not it its this that these those he she they his her their there which who'.split(
+    ' ',
+  ),
 );
 const contentWords = (s: string): Set<string> => new Set(normalizeTokens(s, 'squad').filter((t) => !FUNCTION_WORDS.has(t)));
 
@@ -232,7 +249,12 @@ function prepare(cfg: Config, item: QaItem, ev: Evidence, hasNli: boolean, pairs
 }
 
 /** Phase 3a: valid or invalid over-inclusion per overinclusive gold, from the clause verdicts or the contradiction mass. */
-function overinclusionChecks(cfg: Config, p: Pending, dists: NliDistribution[], clauseError: string | undefined): Map<number, OverinclusionCheck> {
+function overinclusionChecks(
+  cfg: Config,
+  p: Pending,
+  dists: NliDistribution[],
+  clauseError: string | undefined,
+): Map<number, OverinclusionCheck> {
   const checks = new Map<number, OverinclusionCheck>();
   p.relations.forEach((r, k) => {
     if (r !== 'overinclusive') return;
@@ -286,7 +308,8 @@ function structured(cfg: Config, item: QaItem, p: Pending, checks: Map<number, O
     chosen_gold_index: chosen,
   });
 
-  if (p.exact >= 0) return resultOf('exact', cap.score, `exact: equals gold ${name(p.exact)} after normalization`, details('exact', p.exact));
+  if (p.exact >= 0)
+    return resultOf('exact', cap.score, `exact: equals gold ${name(p.exact)} after normalization`, details('exact', p.exact));
 
   let best = 0;
   goldClasses.forEach((g, k) => {
@@ -299,7 +322,8 @@ function structured(cfg: Config, item: QaItem, p: Pending, checks: Map<number, O
 
   switch (cls) {
     case 'equivalent': {
-      if (goldClasses[0]!.cls === 'equivalent') return resultOf('equivalent', cap.score, `equivalent to gold ${name(0)}${of}: ${probs(0)}`, details('equivalent', 0));
+      if (goldClasses[0]!.cls === 'equivalent')
+        return resultOf('equivalent', cap.score, `equivalent to gold ${name(0)}${of}: ${probs(0)}`, details('equivalent', 0));
       const first = contentWords(item.golds[0] ?? '');
       const shared = [...contentWords(item.candidate)].filter((t) => first.has(t));
       if (shared.length === 0)
@@ -332,13 +356,25 @@ function structured(cfg: Config, item: QaItem, p: Pending, checks: Map<number, O
     }
     case 'contradictory': {
       const n = ev.nli[best]!;
-      const dir = dominated(n.goldToCandidate) ? `P_con(g→p)=${fmt(n.goldToCandidate.contradiction)}` : `P_con(p→g)=${fmt(n.candidateToGold.contradiction)}`;
+      const dir = dominated(n.goldToCandidate)
+        ? `P_con(g→p)=${fmt(n.goldToCandidate.contradiction)}`
+        : `P_con(p→g)=${fmt(n.candidateToGold.contradiction)}`;
       return resultOf('contradictory', cap.score, `contradictory to gold ${name(best)}${of}: ${dir} dominates`, details(cls, best));
     }
     case 'partial':
-      return resultOf('partial', cap.score, `partial for gold ${name(best)}${of}: the gold entails the candidate, not the reverse (${probs(best)})`, details(cls, best));
+      return resultOf(
+        'partial',
+        cap.score,
+        `partial for gold ${name(best)}${of}: the gold entails the candidate, not the reverse (${probs(best)})`,
+        details(cls, best),
+      );
     default:
-      return resultOf('invalid', cap.score, `invalid: neither direction entails${ev.nli.length > 1 ? ' any gold' : ''} (gold ${name(best)}: ${probs(best)})`, details(cls, best));
+      return resultOf(
+        'invalid',
+        cap.score,
+        `invalid: neither direction entails${ev.nli.length > 1 ? ' any gold' : ''} (gold ${name(best)}: ${probs(best)})`,
+        details(cls, best),
+      );
   }
 }
 
@@ -359,11 +395,15 @@ function withSignals(item: QaItem, r: MetricResult): MetricResult {
 
 export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
   const method = options.method ?? 'structured';
-  if (method !== 'structured' && method !== 'cutpoints') throw new VerityError(`unknown taxonomy method "${String(method)}"; available: structured, cutpoints`, 'usage');
+  if (method !== 'structured' && method !== 'cutpoints')
+    throw new VerityError(`unknown taxonomy method "${String(method)}"; available: structured, cutpoints`, 'usage');
   const cp = capParams({ alpha: options.alpha, lambda: options.lambda });
   const tau = options.tau ?? 0.5;
   const kappa = options.contradiction ?? 0.5;
-  for (const [v, name] of [[tau, 'τ'], [kappa, 'contradiction threshold']] as const)
+  for (const [v, name] of [
+    [tau, 'τ'],
+    [kappa, 'contradiction threshold'],
+  ] as const)
     if (!(Number.isFinite(v) && v > 0 && v <= 1)) throw new VerityError(`taxonomy ${name} must be a number in (0, 1], got ${v}`, 'usage');
   const cfg: Config = {
     method,
@@ -412,7 +452,8 @@ function checkCutpoints(c: Pick<Cutpoints, 'classes' | 'cuts'>): Cutpoints {
   };
   if (!Array.isArray(c.classes) || c.classes.length === 0) bad('classes must be a non-empty list');
   for (const k of c.classes) if (!(CAP_CLASSES as readonly string[]).includes(k)) bad(`"${k}" is not a CAP class`);
-  if (!Array.isArray(c.cuts) || c.cuts.length !== c.classes.length - 1) bad(`need ${c.classes.length - 1} cuts for ${c.classes.length} classes`);
+  if (!Array.isArray(c.cuts) || c.cuts.length !== c.classes.length - 1)
+    bad(`need ${c.classes.length - 1} cuts for ${c.classes.length} classes`);
   c.cuts.forEach((x, i) => {
     if (!Number.isFinite(x)) bad(`cut ${i} is not a finite number`);
     if (i > 0 && x > c.cuts[i - 1]!) bad('cuts must be in descending order');
@@ -446,7 +487,12 @@ export const descriptor: ModelDescriptor = {
         question: 'Where is the Eiffel Tower?',
         golds: ['Paris'],
         candidate: 'Paris, and it is in Germany.',
-        nli: [{ goldToCandidate: { entailment: 0.1, neutral: 0.1, contradiction: 0.8 }, candidateToGold: { entailment: 0.9, neutral: 0.05, contradiction: 0.05 } }],
+        nli: [
+          {
+            goldToCandidate: { entailment: 0.1, neutral: 0.1, contradiction: 0.8 },
+            candidateToGold: { entailment: 0.9, neutral: 0.05, contradiction: 0.05 },
+          },
+        ],
       },
       given: 'NLI probabilities in the input: p→g entailed (0.9), g→p contradicted (0.8); no NLI model for the clause check',
       // Over-inclusive (p→g entails, g→p does not); invalid because P_con(g→p) = 0.8 ≥ κ. Score: CAP = 0.85·0.13 + 0.15·0.915.

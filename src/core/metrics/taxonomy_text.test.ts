@@ -39,7 +39,8 @@ describe('taxonomy_text (no model)', () => {
   });
 
   it('refusals are invalid, never partial', () => {
-    for (const c of ["I don't know.", 'It depends.', 'I cannot answer that.']) expect(score('What is the capital of France?', ['Paris'], c).class).toBe('invalid');
+    for (const c of ["I don't know.", 'It depends.', 'I cannot answer that.'])
+      expect(score('What is the capital of France?', ['Paris'], c).class).toBe('invalid');
   });
 
   it('correct answers with a negation stay correct; contradictions without "not" are caught', () => {
@@ -63,7 +64,12 @@ describe('taxonomy with NLI: decisive text signals override NLI, naming the sign
   const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
   const ENT = d(0.9, 0.1, 0);
   const both: ProvidedNli = { goldToCandidate: ENT, candidateToGold: ENT };
-  const it_ = (golds: string[], candidate: string, nli: ProvidedNli[]): QaItem => ({ question: 'Where is the Eiffel Tower?', golds, candidate, nli });
+  const it_ = (golds: string[], candidate: string, nli: ProvidedNli[]): QaItem => ({
+    question: 'Where is the Eiffel Tower?',
+    golds,
+    candidate,
+    nli,
+  });
 
   it('a negated gold that NLI calls equivalent → contradictory', async () => {
     const [r] = await createTaxonomy().scoreBatch([it_(['Paris'], 'It is not in Paris.', [both])], {});

@@ -84,22 +84,45 @@ function exactStep(item: TextItem): Step | null {
   const first = contentStems(item.golds[0]!);
   const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
   return shares
-    ? { cls: 'equivalent', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, which shares words with the first gold` }
-    : { cls: 'alternative-correct', gold: k, signal: 'exact', reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, an alternative to the first gold ${q(item.golds[0]!)}` };
+    ? {
+        cls: 'equivalent',
+        gold: k,
+        signal: 'exact',
+        reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, which shares words with the first gold`,
+      }
+    : {
+        cls: 'alternative-correct',
+        gold: k,
+        signal: 'exact',
+        reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, an alternative to the first gold ${q(item.golds[0]!)}`,
+      };
 }
 
 /** A list's verdict, except "all items and nothing else", which the word step refines (extra claims after the list). */
 function listStep(l: ListSignal): Step | null {
   const items = (xs: string[]) => xs.map(q).join(', ');
   if (l.kind === 'hedge') {
-    if (l.correct.length && l.wrong.length) return { cls: 'partial', gold: l.gold, signal: 'hedge', reason: `hedges between ${items(l.items)}: ${items(l.wrong)} wrong` };
+    if (l.correct.length && l.wrong.length)
+      return { cls: 'partial', gold: l.gold, signal: 'hedge', reason: `hedges between ${items(l.items)}: ${items(l.wrong)} wrong` };
     return null;
   }
   if (l.covered === 1 && l.wrong.length === 0) return null;
-  if (l.covered === 1) return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', reason: `names every gold item plus wrong ${items(l.wrong)}` };
-  if (l.covered > 0 && l.wrong.length === 0) return { cls: 'partial', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)}: ${Math.round(l.covered * 100)}% of the gold's items` };
+  if (l.covered === 1)
+    return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', reason: `names every gold item plus wrong ${items(l.wrong)}` };
+  if (l.covered > 0 && l.wrong.length === 0)
+    return {
+      cls: 'partial',
+      gold: l.gold,
+      signal: 'list',
+      reason: `names ${items(l.correct)}: ${Math.round(l.covered * 100)}% of the gold's items`,
+    };
   if (l.correct.length === 0) return null;
-  return { cls: 'invalid', gold: l.gold, signal: 'list', reason: `names ${items(l.correct)} but also wrong ${items(l.wrong)}, and misses gold items` };
+  return {
+    cls: 'invalid',
+    gold: l.gold,
+    signal: 'list',
+    reason: `names ${items(l.correct)} but also wrong ${items(l.wrong)}, and misses gold items`,
+  };
 }
 
 function goldStep(item: TextItem, s: TextSignals, k: number): Step {
@@ -109,28 +132,59 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   const sp = s.specificity[k]!;
   const words = ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '';
   if (qs.relation === 'conflict') {
-    const both = qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
+    const both =
+      qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
     return both
-      ? { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's value and also ${q(qs.at!.text)}, another value of the same quantity` }
-      : { cls: 'invalid', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} is another value than the gold's ${q(qs.gold.map((x) => x.text).join(', '))}` };
+      ? {
+          cls: 'overinclusive-invalid',
+          gold: k,
+          signal: 'quantities',
+          reason: `gives the gold's value and also ${q(qs.at!.text)}, another value of the same quantity`,
+        }
+      : {
+          cls: 'invalid',
+          gold: k,
+          signal: 'quantities',
+          reason: `${q(qs.at!.text)} is another value than the gold's ${q(qs.gold.map((x) => x.text).join(', '))}`,
+        };
   }
   if (qs.relation === 'extra-conflict')
-    return { cls: 'overinclusive-invalid', gold: k, signal: 'quantities', reason: `gives the gold's ${q(qs.gold.map((x) => x.text).join(', '))} but also ${q(qs.at!.text)}, another amount of it` };
-  if (qs.relation === 'range') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} holds the gold's ${q(gold)} but is less specific` };
-  if (qs.relation === 'missing-unit') return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` };
+    return {
+      cls: 'overinclusive-invalid',
+      gold: k,
+      signal: 'quantities',
+      reason: `gives the gold's ${q(qs.gold.map((x) => x.text).join(', '))} but also ${q(qs.at!.text)}, another amount of it`,
+    };
+  if (qs.relation === 'range')
+    return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} holds the gold's ${q(gold)} but is less specific` };
+  if (qs.relation === 'missing-unit')
+    return { cls: 'partial', gold: k, signal: 'quantities', reason: `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
     const how = numbersMatch && ex.coverage < 1 ? `the same quantity as the gold ${q(gold)}` : `contains the gold ${q(gold)}`;
     // Number-word and unit differences are not extra claims when the quantities match.
     const extra = numbersMatch ? ex.extra.filter((t) => !/^\d/.test(t) && !qs.candidate.some((c) => c.text.includes(t))) : ex.extra;
     if (extra.length === 0 || (numbersMatch && ex.clauses.length === 0 && extra.length <= 2))
-      return { cls: 'equivalent', gold: k, signal: numbersMatch ? 'quantities' : 'words', reason: `${how}${ex.restates ? ', restating the question' : ''} and adds no claim` };
+      return {
+        cls: 'equivalent',
+        gold: k,
+        signal: numbersMatch ? 'quantities' : 'words',
+        reason: `${how}${ex.restates ? ', restating the question' : ''} and adds no claim`,
+      };
     return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${words}; no added claim conflicts` };
   }
-  if (qs.relation === 'fewer') return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
+  if (qs.relation === 'fewer')
+    return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
   if (sp) return { cls: 'partial', gold: k, signal: 'specificity', reason: `less specific than ${q(gold)} (${sp.kind}: ${q(sp.cue)})` };
-  if (ex.coverage > 0 && surname(gold, item.candidate)) return { cls: 'equivalent', gold: k, signal: 'words', reason: `the surname of ${q(gold)} names the same person` };
-  if (ex.coverage > 0) return { cls: 'invalid', gold: k, signal: 'words', reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}` };
+  if (ex.coverage > 0 && surname(gold, item.candidate))
+    return { cls: 'equivalent', gold: k, signal: 'words', reason: `the surname of ${q(gold)} names the same person` };
+  if (ex.coverage > 0)
+    return {
+      cls: 'invalid',
+      gold: k,
+      signal: 'words',
+      reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}`,
+    };
   return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
 }
 
@@ -148,8 +202,18 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
   if (k < 0 || candidateYesNo(item.question, item.candidate) !== yesNo(item.golds[k]!)) return null;
   const ex = s.extra[k]!;
   return ex.extra.length === 0
-    ? { cls: 'equivalent', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)}${ex.restates ? ', restating the question' : ''}` }
-    : { cls: 'overinclusive-valid', gold: k, signal: 'polarity', reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}` };
+    ? {
+        cls: 'equivalent',
+        gold: k,
+        signal: 'polarity',
+        reason: `answers ${q(item.golds[k]!)}${ex.restates ? ', restating the question' : ''}`,
+      }
+    : {
+        cls: 'overinclusive-valid',
+        gold: k,
+        signal: 'polarity',
+        reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}`,
+      };
 }
 
 /**
@@ -162,7 +226,14 @@ let last: TextVerdict | null = null;
 /** The class of an item from text signals alone. */
 export function classifyText(item: TextItem): TextVerdict {
   const v = last;
-  if (v && v.item.candidate === item.candidate && v.item.question === item.question && v.item.golds.length === item.golds.length && v.item.golds.every((g, i) => g === item.golds[i])) return v;
+  if (
+    v &&
+    v.item.candidate === item.candidate &&
+    v.item.question === item.question &&
+    v.item.golds.length === item.golds.length &&
+    v.item.golds.every((g, i) => g === item.golds[i])
+  )
+    return v;
   last = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
   return last;
 }
@@ -172,9 +243,16 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
   const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
   if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
   const anyGold = signals.extra.some((e) => e.coverage > 0) || signals.quantities.some((x) => x.relation === 'same');
-  if (signals.refusal && !anyGold) return done({ cls: 'invalid', gold: 0, signal: 'refusal', reason: `a non-answer (${q(signals.refusal.cue)})` });
+  if (signals.refusal && !anyGold)
+    return done({ cls: 'invalid', gold: 0, signal: 'refusal', reason: `a non-answer (${q(signals.refusal.cue)})` });
   const p = signals.polarity;
-  if (p) return done({ cls: 'contradictory', gold: p.gold, signal: 'polarity', reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies gold ${q(item.golds[p.gold]!)}` });
+  if (p)
+    return done({
+      cls: 'contradictory',
+      gold: p.gold,
+      signal: 'polarity',
+      reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies gold ${q(item.golds[p.gold]!)}`,
+    });
   const exact = exactStep(item);
   if (exact) return done(exact);
   const list = signals.list ? listStep(signals.list) : null;
@@ -191,7 +269,11 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
     const first = new Set(contentStems(item.golds[0]!));
     // The first gold's quantity in other units is the same answer, not an alternative.
     if (!contentStems(item.candidate).some((t) => first.has(t)) && signals.quantities[0]!.relation !== 'same')
-      return done({ ...b, cls: 'alternative-correct', reason: `${b.reason}; gold #${b.gold + 1}, an alternative to the first gold ${q(item.golds[0]!)}` });
+      return done({
+        ...b,
+        cls: 'alternative-correct',
+        reason: `${b.reason}; gold #${b.gold + 1}, an alternative to the first gold ${q(item.golds[0]!)}`,
+      });
   }
   return done(b);
 }

@@ -3,7 +3,11 @@ import { extraContent, specificity } from './extra.ts';
 
 describe('extra content', () => {
   it('separates added claims from a restated question', () => {
-    expect(extraContent('What is the capital of France?', 'Paris', 'The capital of France is Paris.')).toMatchObject({ coverage: 1, extra: [], restates: true });
+    expect(extraContent('What is the capital of France?', 'Paris', 'The capital of France is Paris.')).toMatchObject({
+      coverage: 1,
+      extra: [],
+      restates: true,
+    });
     const e = extraContent('Who wrote Hamlet?', 'William Shakespeare', 'William Shakespeare. He also wrote Macbeth.');
     expect(e.coverage).toBe(1);
     expect(e.extra).toContain('macbeth');

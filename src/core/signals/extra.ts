@@ -23,10 +23,10 @@ export interface ExtraSignal {
 /** Hedging and filler words that add no claim. */
 const FILLER = new Set(
   'course actually approximately about around roughly nearly almost exactly precisely certainly definitely probably likely believe think correct right answer famous famously well true yes no ' +
-  // light verbs and nouns of restatement, honorifics and state forms: no claim of their own
-  'use uses used make makes made take takes taken call calls occur occurs occurring naturally located situated found material substance thing one ones sir dame saint mount mt republic federal federative kingdom official officially'
-    .split(' ')
-    .map(stem),
+    // light verbs and nouns of restatement, honorifics and state forms: no claim of their own
+    'use uses used make makes made take takes taken call calls occur occurs occurring naturally located situated found material substance thing one ones sir dame saint mount mt republic federal federative kingdom official officially'
+      .split(' ')
+      .map(stem),
 );
 
 /** What extraContent reads from the question and the candidate, computed once for every gold. */
@@ -44,11 +44,24 @@ export function extraContext(question: string, candidate: string): ExtraContext 
   const questionStems = new Set(contentStems(question));
   const questionPrefixes = new Set([...questionStems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
   const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
-  const candidateNew = [...new Set(cand)].filter((t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))));
-  return { questionStems, questionPrefixes, candidateNew, candidateSet: new Set(cand), clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })) };
+  const candidateNew = [...new Set(cand)].filter(
+    (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
+  );
+  return {
+    questionStems,
+    questionPrefixes,
+    candidateNew,
+    candidateSet: new Set(cand),
+    clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })),
+  };
 }
 
-export function extraContent(question: string, gold: string, candidate: string, ctx: ExtraContext = extraContext(question, candidate)): ExtraSignal {
+export function extraContent(
+  question: string,
+  gold: string,
+  candidate: string,
+  ctx: ExtraContext = extraContext(question, candidate),
+): ExtraSignal {
   const g = contentStems(gold);
   const gs = new Set(g);
   const qs = ctx.questionStems;
@@ -68,28 +81,69 @@ export interface SpecificitySignal {
   cue: string;
 }
 
-const REGIONS = new Set(
-  [
-    'europe', 'asia', 'africa', 'america', 'americas', 'oceania', 'antarctica', 'australasia', 'eurasia', 'scandinavia',
-    'caribbean', 'balkans', 'mediterranean', 'middle east', 'far east', 'east asia', 'south asia', 'southeast asia',
-    'central asia', 'latin america', 'north america', 'south america', 'central america', 'western europe',
-    'eastern europe', 'northern europe', 'southern europe', 'central europe', 'west africa', 'east africa',
-    'north africa', 'southern africa', 'sub-saharan africa', 'pacific', 'atlantic', 'northern hemisphere', 'southern hemisphere',
-  ],
-);
-const GENERIC = /^(?:(?:it(?:'s|’s| is| was)|they(?:'re|’re| are| were)|probably|possibly)\s+)?(?:a|an|some|one of the|a type of|a kind of|a sort of|a form of|a species of|a member of the)\s+([\p{L}\s-]+)$/iu;
+const REGIONS = new Set([
+  'europe',
+  'asia',
+  'africa',
+  'america',
+  'americas',
+  'oceania',
+  'antarctica',
+  'australasia',
+  'eurasia',
+  'scandinavia',
+  'caribbean',
+  'balkans',
+  'mediterranean',
+  'middle east',
+  'far east',
+  'east asia',
+  'south asia',
+  'southeast asia',
+  'central asia',
+  'latin america',
+  'north america',
+  'south america',
+  'central america',
+  'western europe',
+  'eastern europe',
+  'northern europe',
+  'southern europe',
+  'central europe',
+  'west africa',
+  'east africa',
+  'north africa',
+  'southern africa',
+  'sub-saharan africa',
+  'pacific',
+  'atlantic',
+  'northern hemisphere',
+  'southern hemisphere',
+]);
+const GENERIC =
+  /^(?:(?:it(?:'s|’s| is| was)|they(?:'re|’re| are| were)|probably|possibly)\s+)?(?:a|an|some|one of the|a type of|a kind of|a sort of|a form of|a species of|a member of the)\s+([\p{L}\s-]+)$/iu;
 const PERSON = /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+$/u;
 
 /** Year(s) in a gold: four-digit numbers from 1000 to 2099. */
 const years = (s: string) => [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1]));
 
 /** What specificity reads from the candidate alone, kept for the last candidate (it is asked once per gold). */
-let lastSide: { candidate: string; c: string; low: string; cStems: string[]; cYears: number[]; generic: RegExpExecArray | null; place: string } | null = null;
+let lastSide: {
+  candidate: string;
+  c: string;
+  low: string;
+  cStems: string[];
+  cYears: number[];
+  generic: RegExpExecArray | null;
+  place: string;
+} | null = null;
 function candidateSide(candidate: string) {
   if (lastSide?.candidate !== candidate) {
     const c = candidate.trim().replace(/[.!]+$/, '');
     const low = c.toLowerCase();
-    const place = low.replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '').replace(/^(?:continent of|region of)\s+/, '');
+    const place = low
+      .replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '')
+      .replace(/^(?:continent of|region of)\s+/, '');
     lastSide = { candidate, c, low, cStems: contentStems(c), cYears: years(c), generic: GENERIC.exec(c), place };
   }
   return lastSide;
@@ -112,7 +166,8 @@ export function specificity(question: string, gold: string, candidate: string): 
     if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
   }
   // "A nucleic acid" for "deoxyribonucleic acid": an indefinite phrase whose only gold word is the gold's head.
-  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1))) return { kind: 'generic', cue: generic[0] };
+  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1)))
+    return { kind: 'generic', cue: generic[0] };
   if (shared.length === 0) {
     // "In Europe", "somewhere in Asia", "Europe".
     if (REGIONS.has(place) && !tokens(gold).some((t) => REGIONS.has(t))) return { kind: 'region', cue: place };

@@ -3,13 +3,24 @@ import { listItems, listSignal } from './lists.ts';
 
 describe('hedging and lists', () => {
   it('alternatives joined by "or" are a hedge, unless the question offers the choice', () => {
-    expect(listSignal('What is the capital of Canada?', ['Ottawa'], 'Ottawa or Toronto.')).toMatchObject({ kind: 'hedge', correct: ['Ottawa'], wrong: ['Toronto'] });
+    expect(listSignal('What is the capital of Canada?', ['Ottawa'], 'Ottawa or Toronto.')).toMatchObject({
+      kind: 'hedge',
+      correct: ['Ottawa'],
+      wrong: ['Toronto'],
+    });
     expect(listSignal('What is the capital of Canada?', ['Ottawa'], 'It could be Toronto, Montreal or Ottawa.')?.kind).toBe('hedge');
     expect(listSignal('Is a whale a fish or a mammal?', ['mammal'], 'A mammal or a fish.')).toBeNull();
   });
   it('lists are compared item by item', () => {
-    expect(listSignal('Name the three primary colours of light.', ['red, green and blue'], 'Red and green.')).toMatchObject({ kind: 'list', covered: 2 / 3, wrong: [] });
-    expect(listSignal('Name two noble gases.', ['helium and neon'], 'Helium, neon and chlorine.')).toMatchObject({ covered: 1, wrong: ['chlorine'] });
+    expect(listSignal('Name the three primary colours of light.', ['red, green and blue'], 'Red and green.')).toMatchObject({
+      kind: 'list',
+      covered: 2 / 3,
+      wrong: [],
+    });
+    expect(listSignal('Name two noble gases.', ['helium and neon'], 'Helium, neon and chlorine.')).toMatchObject({
+      covered: 1,
+      wrong: ['chlorine'],
+    });
     expect(listSignal('Name two noble gases.', ['helium and neon'], 'Neon and helium.')).toMatchObject({ covered: 1, wrong: [] });
   });
   it('an appositive or a clause is not a list', () => {

@@ -20,9 +20,11 @@ export interface ListSignal {
   gold: number;
 }
 
-const LEAD = /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:|(?:the )?(?:two|three|four|five|\d+)(?: \w+)? (?:are|were))\s*)+/iu;
+const LEAD =
+  /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:|(?:the )?(?:two|three|four|five|\d+)(?: \w+)? (?:are|were))\s*)+/iu;
 /** Where an appositive or relative clause starts after a list: "Mercury and Venus, both of which …". */
-const TAIL = /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|\s+[—–(].*$/iu;
+const TAIL =
+  /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|\s+[—–(].*$/iu;
 /** Items that name nothing ("something else", "others"): not wrong, just missing. */
 const VAGUE = /^(?:something(?: else)?|others?|etc\.?|more|and so on|many more|some (?:others|more))$/iu;
 /** A word that makes an item a clause ("it is lovely"), not a noun phrase. */
@@ -32,7 +34,11 @@ const MAX_ITEM_WORDS = 4;
 
 /** The first sentence of an answer split into coordinated items, or null when it is not a list of two or more. */
 export function listItems(text: string): { items: string[]; hedge: boolean } | null {
-  const first = text.trim().split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!.replace(/\.$/, '').trim();
+  const first = text
+    .trim()
+    .split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!
+    .replace(/\.$/, '')
+    .trim();
   const hedgeCue = /^(?:either|possibly|perhaps|maybe|it (?:could|might|may) be)\b/i.test(first);
   const body = first.replace(TAIL, '').replace(LEAD, '');
   const hasOr = /\s(?:or)\s/i.test(body);
@@ -47,7 +53,8 @@ export function listItems(text: string): { items: string[]; hedge: boolean } | n
 }
 
 /** Stems that agree up to a plural ending Porter keeps apart ("gas" / "gase"). */
-const near = (x: string, y: string) => x === y || (Math.min(x.length, y.length) >= 2 && (x.startsWith(y) || y.startsWith(x)) && Math.abs(x.length - y.length) <= 1);
+const near = (x: string, y: string) =>
+  x === y || (Math.min(x.length, y.length) >= 2 && (x.startsWith(y) || y.startsWith(x)) && Math.abs(x.length - y.length) <= 1);
 /** Whether a candidate item names a gold item: every content word of one is in the other. */
 function sameItem(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return false;

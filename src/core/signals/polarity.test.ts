@@ -5,9 +5,14 @@ const p = (question: string, gold: string, candidate: string) => polarity({ ques
 
 describe('polarity', () => {
   it('negation scoped to the clause that carries the gold', () => {
-    expect(p('Where is the Eiffel Tower?', 'The Eiffel Tower is in Paris', 'The Eiffel Tower is not in Paris')).toMatchObject({ kind: 'negation', cue: 'not' });
+    expect(p('Where is the Eiffel Tower?', 'The Eiffel Tower is in Paris', 'The Eiffel Tower is not in Paris')).toMatchObject({
+      kind: 'negation',
+      cue: 'not',
+    });
     expect(p('Which is the largest planet?', 'Jupiter', "It isn't Jupiter.")?.kind).toBe('negation');
-    expect(p('Who discovered penicillin?', 'Alexander Fleming', 'Alexander Fleming never discovered penicillin; it was Florey.')?.kind).toBe('negation');
+    expect(
+      p('Who discovered penicillin?', 'Alexander Fleming', 'Alexander Fleming never discovered penicillin; it was Florey.')?.kind,
+    ).toBe('negation');
     expect(p('What is the capital of Turkey?', 'Ankara', 'Ankara is no longer the capital; Istanbul is.')?.kind).toBe('negation');
   });
   it('correct answers that merely contain a negation are not flagged', () => {
@@ -23,15 +28,27 @@ describe('polarity', () => {
     expect(p('Is a tomato a fruit?', 'Yes', 'Yes, botanically it is a fruit.')).toBeNull();
   });
   it('premise denial', () => {
-    expect(p('Name a mammal that lays eggs.', 'platypus', 'No mammal lays eggs; even the platypus gives birth to live young.')?.kind).toBe('denial');
+    expect(p('Name a mammal that lays eggs.', 'platypus', 'No mammal lays eggs; even the platypus gives birth to live young.')?.kind).toBe(
+      'denial',
+    );
     expect(p('Who was the first woman on the Moon?', 'No woman has walked on the Moon', 'No woman has walked on the Moon yet.')).toBeNull();
-    expect(p('What did Einstein win the Nobel Prize for?', 'the photoelectric effect', "That's a myth; he never won it.")?.kind).toMatch(/denial|negation/);
+    expect(p('What did Einstein win the Nobel Prize for?', 'the photoelectric effect', "That's a myth; he never won it.")?.kind).toMatch(
+      /denial|negation/,
+    );
   });
   it('antonyms against the gold and the question, without "not"', () => {
-    expect(p('What happens to the volume of water when it freezes?', 'It increases', 'It decreases.')).toMatchObject({ kind: 'antonym', cue: 'decreases (vs increase)'.replace('decreases', 'decrease') });
-    expect(p('Which gas do plants absorb during photosynthesis?', 'carbon dioxide', 'Plants release carbon dioxide during photosynthesis.')?.kind).toBe('antonym');
+    expect(p('What happens to the volume of water when it freezes?', 'It increases', 'It decreases.')).toMatchObject({
+      kind: 'antonym',
+      cue: 'decreases (vs increase)'.replace('decreases', 'decrease'),
+    });
+    expect(
+      p('Which gas do plants absorb during photosynthesis?', 'carbon dioxide', 'Plants release carbon dioxide during photosynthesis.')
+        ?.kind,
+    ).toBe('antonym');
     expect(p('Do like magnetic poles attract or repel?', 'repel', 'They attract each other.')?.kind).toBe('antonym');
-    expect(p('Which gas do plants absorb during photosynthesis?', 'carbon dioxide', 'Plants absorb carbon dioxide and release oxygen.')).toBeNull();
+    expect(
+      p('Which gas do plants absorb during photosynthesis?', 'carbon dioxide', 'Plants absorb carbon dioxide and release oxygen.'),
+    ).toBeNull();
     expect(p('Which continent is Egypt in?', 'Africa', 'North Africa.')).toBeNull();
   });
 });

@@ -40,7 +40,8 @@ interface PolarityItem {
 
 const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible)\b|n[’']t\b/giu;
 /** Negations that do not deny the clause's claim. */
-const NOT_DENIAL = /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
+const NOT_DENIAL =
+  /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
 
 /** Negation cues in a text, without the ones that do not deny. */
 function negations(text: string): string[] {
@@ -60,12 +61,16 @@ export function yesNo(text: string): 'yes' | 'no' | null {
   return null;
 }
 
-const DENIAL = /^(?:no[,.!;:—–-]|no\s+(?!doubt\b|later\b|earlier\b|one\s+knows)\w+|none\b|neither\b|nothing\b|nobody\b|(?:that|this|it)(?:'s|’s| is| was) (?:not (?:true|correct|right|the case)|false|incorrect|a (?:myth|misconception|common misconception))|(?:there|it) (?:is|are|was|were) no\b|(?:there|it) (?:isn[’']t|aren[’']t|wasn[’']t|weren[’']t)\b(?!\s+until\b)|actually,? (?:no|none)\b|contrary to popular belief\b)/iu;
+const DENIAL =
+  /^(?:no[,.!;:—–-]|no\s+(?!doubt\b|later\b|earlier\b|one\s+knows)\w+|none\b|neither\b|nothing\b|nobody\b|(?:that|this|it)(?:'s|’s| is| was) (?:not (?:true|correct|right|the case)|false|incorrect|a (?:myth|misconception|common misconception))|(?:there|it) (?:is|are|was|were) no\b|(?:there|it) (?:isn[’']t|aren[’']t|wasn[’']t|weren[’']t)\b(?!\s+until\b)|actually,? (?:no|none)\b|contrary to popular belief\b)/iu;
 
 /** Stem → the stems of its opposites, with the words for the explanation. */
 const OPPOSITES = new Map<string, { other: string; word: string; otherWord: string }[]>();
 for (const [a, b] of ANTONYM_PAIRS) {
-  for (const [x, y] of [[a, b], [b, a]] as const) {
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const list = OPPOSITES.get(stem(x)) ?? [];
     list.push({ other: stem(y), word: x, otherWord: y });
     OPPOSITES.set(stem(x), list);
@@ -82,7 +87,23 @@ function antonymIn(clauseStems: ReadonlySet<string>, source: ReadonlySet<string>
   return null;
 }
 
-const NEGATOR = new Set(['not', 'no', 'never', 'nt', 'isnt', 'arent', 'wasnt', 'werent', 'dont', 'doesnt', 'didnt', 'cannot', 'cant', 'neither', 'nor']);
+const NEGATOR = new Set([
+  'not',
+  'no',
+  'never',
+  'nt',
+  'isnt',
+  'arent',
+  'wasnt',
+  'werent',
+  'dont',
+  'doesnt',
+  'didnt',
+  'cannot',
+  'cant',
+  'neither',
+  'nor',
+]);
 /** Stems of a text's words, leaving out those within three words after a negation ("not a solid" affirms no solid). */
 function affirmedStems(text: string): Set<string> {
   const ts = tokens(text);
@@ -120,7 +141,13 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     let got: 'yes' | 'no';
     if (lead) got = lead;
     else got = (negations(clauses[0]!).length + qNeg) % 2 === 0 ? 'yes' : 'no';
-    if (got !== want) return { kind: 'yes-no', cue: lead ?? (got === 'no' ? negations(clauses[0]!)[0] ?? 'no' : 'no negation'), clause: clauses[0]!, gold: k };
+    if (got !== want)
+      return {
+        kind: 'yes-no',
+        cue: lead ?? (got === 'no' ? (negations(clauses[0]!)[0] ?? 'no') : 'no negation'),
+        clause: clauses[0]!,
+        gold: k,
+      };
     return null;
   }
 
@@ -153,7 +180,8 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     if (denied && most > 0) return { kind: 'negation', cue: denied[0], clause: found.clause, gold: found.gold };
     const neg = negations(scope);
     const gNeg = negations(item.golds[found.gold]!).length;
-    if (neg.length > 0 && (neg.length + qNeg + gNeg) % 2 === 1) return { kind: 'negation', cue: neg[0]!, clause: found.clause, gold: found.gold };
+    if (neg.length > 0 && (neg.length + qNeg + gNeg) % 2 === 1)
+      return { kind: 'negation', cue: neg[0]!, clause: found.clause, gold: found.gold };
   }
 
   // No clause carries a gold: a clause that restates the question (half its content words or more) and
@@ -164,7 +192,8 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
       const cs = contentStems(clause);
       const shared = cs.filter((t) => qs.has(t)).length;
       const neg = negations(clause);
-      if (shared >= 2 && shared >= cs.length / 2 && neg.length > 0 && (neg.length + qNeg) % 2 === 1) return { kind: 'denial', cue: neg[0]!, clause, gold: 0 };
+      if (shared >= 2 && shared >= cs.length / 2 && neg.length > 0 && (neg.length + qNeg) % 2 === 1)
+        return { kind: 'denial', cue: neg[0]!, clause, gold: 0 };
     }
   }
 

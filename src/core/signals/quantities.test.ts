@@ -5,7 +5,11 @@ const rel = (g: string, c: string) => compareQuantities(g, c).relation;
 
 describe('quantities', () => {
   it('reads numbers, number words, fractions, percentages and units', () => {
-    expect(quantities('about 3 million people, 1,000 m and a quarter').map((x) => [x.value, x.unit])).toEqual([[3e6, ''], [1000, 'm'], [0.25, '']]);
+    expect(quantities('about 3 million people, 1,000 m and a quarter').map((x) => [x.value, x.unit])).toEqual([
+      [3e6, ''],
+      [1000, 'm'],
+      [0.25, ''],
+    ]);
     expect(quantities('212 degrees Fahrenheit')[0]).toMatchObject({ value: 212, unit: 'tempF', kind: 'temperature' });
   });
   it('the same amount in other units or forms is the same', () => {

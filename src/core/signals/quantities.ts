@@ -46,10 +46,14 @@ const UNIT_ALIASES: [RegExp, string][] = [
   [/^(?:miles per hour)$/iu, 'mph'],
 ];
 /** A number (with thousands commas, a decimal part or a fraction), then up to three unit-ish words. */
-const QUANTITY = /(?<![\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)(?:\s*(million|billion|trillion|thousand))?(\s*(?:°\s*[cfk]\b|º\s*[cfk]\b|%|[a-zµ²³\/-]+(?:\s+[a-z²³\/-]+){0,2}))?/giu;
+const QUANTITY =
+  /(?<![\w.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?)(?:\s*(million|billion|trillion|thousand))?(\s*(?:°\s*[cfk]\b|º\s*[cfk]\b|%|[a-zµ²³/-]+(?:\s+[a-z²³/-]+){0,2}))?/giu;
 const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const TENS_WORDS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
-const YEAR_WORDS = new RegExp(`\\b(${TEENS.join('|')})[\\s-]+((?:${TENS_WORDS})(?:[\\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?)\\b`, 'giu');
+const YEAR_WORDS = new RegExp(
+  `\\b(${TEENS.join('|')})[\\s-]+((?:${TENS_WORDS})(?:[\\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?)\\b`,
+  'giu',
+);
 const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(/[\s-]+/))[0]);
 /** Hedges that make a value approximate (compared within 2% instead of 0.1%). */
 const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
@@ -76,7 +80,12 @@ function findUnit(w: string): Unit {
   for (let n = parts.length; n >= 1; n--) {
     const text = parts.slice(0, n).join(' ');
     const alias = UNIT_ALIASES.find(([re]) => re.test(text))?.[1];
-    const unit = alias ?? text.replace(/\s+per\s+/, '/').replace(/^kilometres\//, 'km/').replace(/^metres\//, 'm/');
+    const unit =
+      alias ??
+      text
+        .replace(/\s+per\s+/, '/')
+        .replace(/^kilometres\//, 'km/')
+        .replace(/^metres\//, 'm/');
     if (!alias && (unit.length < 1 || /^(?:a|an|the|and|or|of|in|on|at|to|is|it|by|as)$/.test(unit))) continue;
     try {
       const q = Qty(1, unit);
@@ -120,8 +129,22 @@ export function quantities(text: string): Quantity[] {
     if (!Number.isFinite(value)) continue;
     const u = m[3] ? unitOf(m[3]) : null;
     const approx = APPROX.test(s.slice(Math.max(0, m.index - 20), m.index)) || undefined;
-    if (u && u.unit === '%') out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value: value / 100, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
-    else if (u) out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(), value, unit: u.unit, kind: u.kind, ...(approx ? { approx } : {}) });
+    if (u && u.unit === '%')
+      out.push({
+        text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(),
+        value: value / 100,
+        unit: '',
+        kind: 'number',
+        ...(approx ? { approx } : {}),
+      });
+    else if (u)
+      out.push({
+        text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(),
+        value,
+        unit: u.unit,
+        kind: u.kind,
+        ...(approx ? { approx } : {}),
+      });
     else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
   }
   return out;
@@ -228,7 +251,9 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
     return { relation: 'conflict', gold: g, candidate: c, at: conflict };
   }
   // Beyond the matched value: another amount of a measured (not plain-number) quantity the gold gives.
-  const extraConflict = c.find((cq, j) => !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity(gq, cq)));
+  const extraConflict = c.find(
+    (cq, j) => !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity(gq, cq)),
+  );
   if (matched > 0 && extraConflict) return { relation: 'extra-conflict', gold: g, candidate: c, at: extraConflict };
   if (missingUnit) return { relation: 'missing-unit', gold: g, candidate: c, at: missingUnit };
   if (matched === g.length) return { relation: 'same', gold: g, candidate: c };

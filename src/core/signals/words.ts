@@ -37,7 +37,9 @@ const stemsCache = new Map<string, string[]>();
 export function contentStems(s: string): string[] {
   let out = stemsCache.get(s);
   if (out === undefined) {
-    out = tokens(s).filter((t) => !FUNCTION_WORDS.has(t)).map(stem);
+    out = tokens(s)
+      .filter((t) => !FUNCTION_WORDS.has(t))
+      .map(stem);
     if (stemsCache.size >= 20_000) stemsCache.clear();
     stemsCache.set(s, out);
   }

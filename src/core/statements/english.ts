@@ -70,7 +70,10 @@ export interface Tok {
 /** Sentences of a text, by compromise's splitter (abbreviations such as "Dr." or "U.S." do not end one). */
 export function splitSentences(text: string): string[] {
   try {
-    return internals.splitSentences(text, internals.world).map((s) => s.trim()).filter((s) => s !== '');
+    return internals
+      .splitSentences(text, internals.world)
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   } catch {
     return [text];
   }
@@ -124,23 +127,141 @@ export const HAVE = new Set(['has', 'have', 'had']);
 export const MODAL = new Set(['can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must']);
 export const WH = new Set(['what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how']);
 export const DET = new Set([
-  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'any', 'every', 'each', 'no', 'another', 'either', 'neither',
-  'my', 'your', 'his', 'her', 'its', 'our', 'their',
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'these',
+  'those',
+  'some',
+  'any',
+  'every',
+  'each',
+  'no',
+  'another',
+  'either',
+  'neither',
+  'my',
+  'your',
+  'his',
+  'her',
+  'its',
+  'our',
+  'their',
 ]);
 export const PREP = new Set([
-  'in', 'on', 'at', 'by', 'for', 'with', 'from', 'to', 'of', 'about', 'into', 'onto', 'over', 'under', 'through', 'during',
-  'before', 'after', 'since', 'until', 'till', 'between', 'among', 'against', 'across', 'along', 'around', 'behind', 'beyond',
-  'near', 'without', 'within', 'upon', 'toward', 'towards', 'like', 'than', 'via', 'per', 'above', 'below', 'beneath',
-  'beside', 'besides', 'inside', 'outside', 'throughout', 'off', 'up', 'down', 'out', 'past',
+  'in',
+  'on',
+  'at',
+  'by',
+  'for',
+  'with',
+  'from',
+  'to',
+  'of',
+  'about',
+  'into',
+  'onto',
+  'over',
+  'under',
+  'through',
+  'during',
+  'before',
+  'after',
+  'since',
+  'until',
+  'till',
+  'between',
+  'among',
+  'against',
+  'across',
+  'along',
+  'around',
+  'behind',
+  'beyond',
+  'near',
+  'without',
+  'within',
+  'upon',
+  'toward',
+  'towards',
+  'like',
+  'than',
+  'via',
+  'per',
+  'above',
+  'below',
+  'beneath',
+  'beside',
+  'besides',
+  'inside',
+  'outside',
+  'throughout',
+  'off',
+  'up',
+  'down',
+  'out',
+  'past',
 ]);
 export const PRON = new Set([
-  'i', 'you', 'he', 'she', 'it', 'we', 'they', 'me', 'him', 'us', 'them', 'there', 'anyone', 'anybody', 'anything',
-  'someone', 'somebody', 'something', 'everyone', 'everybody', 'everything', 'nobody', 'nothing', 'one', 'this', 'that',
+  'i',
+  'you',
+  'he',
+  'she',
+  'it',
+  'we',
+  'they',
+  'me',
+  'him',
+  'us',
+  'them',
+  'there',
+  'anyone',
+  'anybody',
+  'anything',
+  'someone',
+  'somebody',
+  'something',
+  'everyone',
+  'everybody',
+  'everything',
+  'nobody',
+  'nothing',
+  'one',
+  'this',
+  'that',
 ]);
 export const CONJ = new Set(['and', 'or', 'but', 'nor', 'yet', 'so']);
 export const SUBORD = new Set([
-  'because', 'since', 'as', 'when', 'while', 'if', 'unless', 'although', 'though', 'whereas', 'that', 'which', 'who',
-  'whom', 'whose', 'where', 'why', 'how', 'what', 'to', 'so', 'and', 'or', 'but', 'after', 'before', 'until', 'once',
+  'because',
+  'since',
+  'as',
+  'when',
+  'while',
+  'if',
+  'unless',
+  'although',
+  'though',
+  'whereas',
+  'that',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'where',
+  'why',
+  'how',
+  'what',
+  'to',
+  'so',
+  'and',
+  'or',
+  'but',
+  'after',
+  'before',
+  'until',
+  'once',
 ]);
 
 export const isAux = (t: Tok | undefined): boolean => !!t && (BE.has(t.norm) || DO.has(t.norm) || HAVE.has(t.norm) || MODAL.has(t.norm));
@@ -166,22 +287,65 @@ export function canBeNoun(t: Tok): boolean {
   if (/Noun|Plural|Actor|Person|Place|Unit|Date/.test(sw(t.norm))) return true;
   const l = lex(t.norm);
   if (l.length === 0) return !has(t, 'Adverb', 'Preposition', 'Conjunction', 'Determiner');
-  return l.some((g) => /Noun|Singular|Plural|Uncountable|Name|Person|Place|City|Country|Region|Organization|Actor|Unit|Demonym|Currency|Acronym/.test(g));
+  return l.some((g) =>
+    /Noun|Singular|Plural|Uncountable|Name|Person|Place|City|Country|Region|Organization|Actor|Unit|Demonym|Currency|Acronym/.test(g),
+  );
 }
 
 /** Words that only occur as predicates ("is worth", "was born", "are alive"); the lexicon tags some as nouns. */
-const PREDICATIVE = new Set(['worth', 'born', 'able', 'unable', 'aware', 'afraid', 'alive', 'alone', 'asleep', 'awake', 'alike', 'responsible', 'due']);
+const PREDICATIVE = new Set([
+  'worth',
+  'born',
+  'able',
+  'unable',
+  'aware',
+  'afraid',
+  'alive',
+  'alone',
+  'asleep',
+  'awake',
+  'alike',
+  'responsible',
+  'due',
+]);
 
 export function isAdjective(t: Tok): boolean {
   if (closed(t.norm)) return false;
   if (PREDICATIVE.has(t.norm)) return true;
-  return has(t, 'Adjective', 'Comparative', 'Superlative', 'Comparable') || sw(t.norm).startsWith('Adj') || lex(t.norm).some((g) => /Adjective|Comparative|Superlative/.test(g));
+  return (
+    has(t, 'Adjective', 'Comparative', 'Superlative', 'Comparable') ||
+    sw(t.norm).startsWith('Adj') ||
+    lex(t.norm).some((g) => /Adjective|Comparative|Superlative/.test(g))
+  );
 }
 
 export function isAdverb(t: Tok): boolean {
   if (closed(t.norm) || PRON.has(t.norm)) return false;
   if (['less', 'more', 'most', 'least', 'very', 'too', 'quite', 'so', 'much'].includes(t.norm)) return true;
-  if (['not', 'never', 'ever', 'still', 'also', 'already', 'always', 'often', 'usually', 'sometimes', 'really', 'first', 'just', 'only', 'even', 'actually', 'typically', 'generally', 'normally'].includes(t.norm)) return true;
+  if (
+    [
+      'not',
+      'never',
+      'ever',
+      'still',
+      'also',
+      'already',
+      'always',
+      'often',
+      'usually',
+      'sometimes',
+      'really',
+      'first',
+      'just',
+      'only',
+      'even',
+      'actually',
+      'typically',
+      'generally',
+      'normally',
+    ].includes(t.norm)
+  )
+    return true;
   return t.tags.has('Adverb') || (/ly$/.test(t.norm) && !canBeNoun(t) && !lex(t.norm).includes('Adjective'));
 }
 
@@ -213,7 +377,8 @@ export function canBeParticiple(t: Tok): boolean {
   return /(ed|en|wn)$/.test(n) && !canBeNoun(t);
 }
 
-export const isGerund = (t: Tok): boolean => t.tags.has('Gerund') || (/ing$/.test(t.norm) && t.norm.length > 4 && !lex(t.norm).some((g) => /Singular|Noun/.test(g)));
+export const isGerund = (t: Tok): boolean =>
+  t.tags.has('Gerund') || (/ing$/.test(t.norm) && t.norm.length > 4 && !lex(t.norm).some((g) => /Singular|Noun/.test(g)));
 
 /** Could be a finite verb (present or past) — used to find where a wh-phrase ends ("Which river | flows …"). */
 export function canBeFiniteVerb(t: Tok): boolean {

@@ -40,7 +40,11 @@ const EXAMPLES: [question: string, answer: string, statement: string][] = [
   ['What is red and round?', 'strawberries', 'Strawberries are red and round.'],
   ['What covers most of the planet?', 'water', 'Water covers most of the planet.'],
   ['What should you do if you cut yourself?', 'clean the wound', 'You should clean the wound if you cut yourself.'],
-  ['Marie Curie was a physicist. She was born in Warsaw. In which year did she win her first Nobel Prize?', '1903', 'She won her first Nobel Prize in 1903.'],
+  [
+    'Marie Curie was a physicist. She was born in Warsaw. In which year did she win her first Nobel Prize?',
+    '1903',
+    'She won her first Nobel Prize in 1903.',
+  ],
   // long / sentence answers
   ['Who invented the telephone?', 'It was Alexander Graham Bell.', 'Alexander Graham Bell invented the telephone.'],
   ['What is the capital of France?', 'Paris. It is also the largest city.', 'The capital of France is Paris.'],
@@ -62,7 +66,11 @@ const EXAMPLES: [question: string, answer: string, statement: string][] = [
   ['The longest river in Africa is the', 'the Nile', 'The longest river in Africa is the Nile.'],
   ['Complete the sentence: The heart pumps', 'blood.', 'The heart pumps blood.'],
   // blanks
-  ['Einstein developed the theory of ___ and won the Nobel Prize for the ___ effect.', 'relativity, photoelectric', 'Einstein developed the theory of relativity and won the Nobel Prize for the photoelectric effect.'],
+  [
+    'Einstein developed the theory of ___ and won the Nobel Prize for the ___ effect.',
+    'relativity, photoelectric',
+    'Einstein developed the theory of relativity and won the Nobel Prize for the photoelectric effect.',
+  ],
   ['The ___ Ocean lies between Africa and Australia.', 'Indian Ocean', 'The Indian Ocean lies between Africa and Australia.'],
   ['Fill in the blank: ___ is the largest planet.', 'Jupiter', 'Jupiter is the largest planet.'],
   // fallback
@@ -83,19 +91,42 @@ describe('rule statement writer', () => {
   });
 
   it('reads yes / no answers', () => {
-    for (const y of ['yes', 'Yes.', 'Yes, it does.', 'yep', 'Yes, botanically it is.', 'Of course', 'It is.', 'True']) expect(polarity(y)).toBe('yes');
-    for (const n of ['no', 'No.', "No, they don't.", 'nope', 'Not at all', "It isn't.", 'False', 'Definitely not']) expect(polarity(n)).toBe('no');
+    for (const y of ['yes', 'Yes.', 'Yes, it does.', 'yep', 'Yes, botanically it is.', 'Of course', 'It is.', 'True'])
+      expect(polarity(y)).toBe('yes');
+    for (const n of ['no', 'No.', "No, they don't.", 'nope', 'Not at all', "It isn't.", 'False', 'Definitely not'])
+      expect(polarity(n)).toBe('no');
     for (const x of ['No one knows', 'Paris', 'yesterday', 'nobody', 'maybe', '']) expect(polarity(x)).toBeNull();
   });
 
   it('never throws and always returns one capitalised sentence with exactly one final period', async () => {
     const long = 'Water covers most of the planet. '.repeat(150) + 'What covers most of the planet?';
     const odd: [unknown, unknown][] = [
-      ['', ''], ['', 'Paris'], ['What is the capital of France?', ''], ['   ', '\n\t'], ['?', '?'], ['???', 'yes'],
-      ['🦄🌈', '🦄'], ['What is 🦄?', '🦄'], ['x'.repeat(5000), 'y'], [long, 'water'], ['word '.repeat(1000), 'ok'],
-      ['what is the capital of france', 'paris'], ['Is it?', 'no'], ['Why?', 'because'], ['Who', 'me'], ['.', '.'],
-      ['"', '"'], ['___', ''], ['(blank)', 'x'], ['The sun is responsible for', '...'], [null, undefined], [42, 7],
-      ['Does', 'no'], ['How many?', '3'], ['Which of these is a fruit: apple or stone?', 'apple'], ['Ñandú?', 'sí'],
+      ['', ''],
+      ['', 'Paris'],
+      ['What is the capital of France?', ''],
+      ['   ', '\n\t'],
+      ['?', '?'],
+      ['???', 'yes'],
+      ['🦄🌈', '🦄'],
+      ['What is 🦄?', '🦄'],
+      ['x'.repeat(5000), 'y'],
+      [long, 'water'],
+      ['word '.repeat(1000), 'ok'],
+      ['what is the capital of france', 'paris'],
+      ['Is it?', 'no'],
+      ['Why?', 'because'],
+      ['Who', 'me'],
+      ['.', '.'],
+      ['"', '"'],
+      ['___', ''],
+      ['(blank)', 'x'],
+      ['The sun is responsible for', '...'],
+      [null, undefined],
+      [42, 7],
+      ['Does', 'no'],
+      ['How many?', '3'],
+      ['Which of these is a fruit: apple or stone?', 'apple'],
+      ['Ñandú?', 'sí'],
     ];
     const writer = createRuleWriter();
     const out = await writer.write(odd.map(([question, answer]) => ({ question, answer }) as never));
@@ -138,7 +169,8 @@ describe('hand-written statement set (test/fixtures/statements.jsonl)', () => {
 
   it('is balanced and large enough', () => {
     expect(cases.length).toBeGreaterThanOrEqual(160);
-    for (const type of ['wh', 'yesno', 'complete', 'blank'] as const) expect(cases.filter((c) => c.type === type).length).toBeGreaterThanOrEqual(35);
+    for (const type of ['wh', 'yesno', 'complete', 'blank'] as const)
+      expect(cases.filter((c) => c.type === type).length).toBeGreaterThanOrEqual(35);
     expect(new Set(cases.map((c) => c.subject)).size).toBeGreaterThanOrEqual(6);
   });
 

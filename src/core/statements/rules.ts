@@ -10,14 +10,40 @@
  */
 import type { StatementItem, StatementWriter } from '../capabilities.ts';
 import {
-  BE, CONJ, DO, HAVE, MODAL, PREP, PRON, SUBORD, WH, type Tok,
-  canBeBaseVerb, canBeFiniteVerb, canBeNoun, canBeParticiple, inflect, isAdjective, isAdverb, isAux, isDet, isGerund,
-  isNumber, isPrep, render, singular, splitSentences, taggedFiniteVerb, toInfinitive, tokenize,
+  BE,
+  CONJ,
+  DO,
+  HAVE,
+  MODAL,
+  PREP,
+  PRON,
+  SUBORD,
+  WH,
+  type Tok,
+  canBeBaseVerb,
+  canBeFiniteVerb,
+  canBeNoun,
+  canBeParticiple,
+  inflect,
+  isAdjective,
+  isAdverb,
+  isAux,
+  isDet,
+  isGerund,
+  isNumber,
+  isPrep,
+  render,
+  singular,
+  splitSentences,
+  taggedFiniteVerb,
+  toInfinitive,
+  tokenize,
 } from './english.ts';
 
 const BLANK = /_{2,}|[([{<]\s*blank\s*[)\]}>]/gi;
 const HAS_BLANK = /_{2,}|[([{<]\s*blank\s*[)\]}>]/i;
-const INSTRUCTION = /^(?:please\s+)?(?:fill\s+in\s+the\s+blanks?|complete\s+(?:the|this)\s+(?:sentence|statement|phrase|blanks?)|finish\s+(?:the|this)\s+(?:sentence|statement|phrase)|continue\s+(?:the|this)\s+(?:sentence|statement))\s*[:.\-–—]?\s*/i;
+const INSTRUCTION =
+  /^(?:please\s+)?(?:fill\s+in\s+the\s+blanks?|complete\s+(?:the|this)\s+(?:sentence|statement|phrase|blanks?)|finish\s+(?:the|this)\s+(?:sentence|statement|phrase)|continue\s+(?:the|this)\s+(?:sentence|statement))\s*[:.\-–—]?\s*/i;
 const QUESTION_PREFIX = /^(?:question|q)\s*\d*\s*[:.)\-–]\s*/i;
 const DISCOURSE = /^(?:and|so|but|then|also|now|ok|okay|well)\b,?\s+/i;
 
@@ -25,12 +51,19 @@ const DISCOURSE = /^(?:and|so|but|then|also|now|ok|okay|well)\b,?\s+/i;
 
 function clean(s: unknown): string {
   if (s === null || s === undefined) return '';
-  return String(s).replace(/[\u200B-\u200D\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
+  return String(s)
+    .replace(/[\u200B-\u200D\uFEFF]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Final form: single spaces, no space before punctuation, first letter capitalised, exactly one final period. */
 function finish(s: string): string {
-  let out = s.replace(/\s+/g, ' ').replace(/\s+([,;:.!?])/g, '$1').replace(/,(?=[,.])/g, '').trim();
+  let out = s
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,;:.!?])/g, '$1')
+    .replace(/,(?=[,.])/g, '')
+    .trim();
   out = out.replace(/[\s.!?…;:,\-–—]+$/u, '');
   out = out.replace(/^(["'“‘([¿¡]*)(\p{Ll})/u, (_, p: string, c: string) => p + c.toUpperCase());
   return out === '' ? 'No answer was given.' : `${out}.`;
@@ -82,7 +115,24 @@ function overlap(prompt: string, answer: string): number {
 
 // ---------------------------------------------------------------- yes / no answers
 
-const YES_WORDS = new Set(['yes', 'yeah', 'yep', 'yup', 'yea', 'aye', 'true', 'correct', 'right', 'indeed', 'certainly', 'definitely', 'absolutely', 'sure', 'affirmative', 'y']);
+const YES_WORDS = new Set([
+  'yes',
+  'yeah',
+  'yep',
+  'yup',
+  'yea',
+  'aye',
+  'true',
+  'correct',
+  'right',
+  'indeed',
+  'certainly',
+  'definitely',
+  'absolutely',
+  'sure',
+  'affirmative',
+  'y',
+]);
 const NO_WORDS = new Set(['no', 'nope', 'nah', 'false', 'incorrect', 'wrong', 'negative', 'never', 'n']);
 
 function polarityWord(w: string): 'yes' | 'no' | null {
@@ -103,19 +153,28 @@ export function polarity(answer: string): 'yes' | 'no' | null {
       return p;
     }
   }
-  const short = s.match(/^(?:it|he|she|they|that|this|there|i|we|you)\s+(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must)(n't|\s+not)?\s*[.!]?$/);
+  const short = s.match(
+    /^(?:it|he|she|they|that|this|there|i|we|you)\s+(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must)(n't|\s+not)?\s*[.!]?$/,
+  );
   if (short) return short[1] ? 'no' : 'yes';
   return null;
 }
 
 // ---------------------------------------------------------------- phrase helpers
 
-const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
-const DAY_DATE = new RegExp(`\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\b|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\\d{1,4}[-/]\\d{1,2}[-/]\\d{1,4})`, 'i');
+const MONTHS =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const DAY_DATE = new RegExp(
+  `\\b(?:(?:${MONTHS})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTHS})\\b|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\\d{1,4}[-/]\\d{1,2}[-/]\\d{1,4})`,
+  'i',
+);
 const CLOCK = /^(?:noon|midnight|dawn|dusk|sunrise|sunset|\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b)/i;
-const TIME_ADVERB = /^(?:yesterday|today|tomorrow|tonight|now|then|recently|soon|later|earlier|once|twice|always|never|every|each|last|next|this|ago|early|late|long|shortly|immediately)\b|\bago$/i;
-const PLACE_ADVERB = /^(?:here|there|home|abroad|everywhere|nowhere|somewhere|anywhere|overseas|underground|outside|inside|upstairs|downstairs|nearby|worldwide|offshore|indoors|outdoors)\b/i;
-const startsWithPrep = (a: string) => PREP.has(lower(words(a)[0] ?? '')) || /^(?:circa|c\.|around|about|approximately|roughly|nearly|almost)\b/i.test(a);
+const TIME_ADVERB =
+  /^(?:yesterday|today|tomorrow|tonight|now|then|recently|soon|later|earlier|once|twice|always|never|every|each|last|next|this|ago|early|late|long|shortly|immediately)\b|\bago$/i;
+const PLACE_ADVERB =
+  /^(?:here|there|home|abroad|everywhere|nowhere|somewhere|anywhere|overseas|underground|outside|inside|upstairs|downstairs|nearby|worldwide|offshore|indoors|outdoors)\b/i;
+const startsWithPrep = (a: string) =>
+  PREP.has(lower(words(a)[0] ?? '')) || /^(?:circa|c\.|around|about|approximately|roughly|nearly|almost)\b/i.test(a);
 
 function timePhrase(a: string): string {
   if (startsWithPrep(a) || TIME_ADVERB.test(a) || /^(?:when|while|as soon as|after|before)\b/i.test(a)) return a;
@@ -179,7 +238,14 @@ function validNp(toks: Tok[]): boolean {
     const t = toks[i]!;
     if (isAux(t) && !(t.norm === 'have' && i > 0)) return false;
     if (isPrep(t) && t.norm !== 'of') return false;
-    if (i > 0 && isDet(t) && !['of', 'and'].includes(toks[i - 1]!.norm) && !/['’]s$/.test(toks[i - 1]!.text) && !toks[i - 1]!.tags.has('Possessive')) return false;
+    if (
+      i > 0 &&
+      isDet(t) &&
+      !['of', 'and'].includes(toks[i - 1]!.norm) &&
+      !/['’]s$/.test(toks[i - 1]!.text) &&
+      !toks[i - 1]!.tags.has('Possessive')
+    )
+      return false;
     if (!nounish(t) && !isDet(t) && !isAdjective(t) && !isNumber(t) && !['of', 'and', '&'].includes(t.norm) && !isGerund(t)) return false;
   }
   return true;
@@ -232,7 +298,8 @@ function predicateStart(rest: Tok[], mode: NpMode): number {
       head = nounish(t) && !isDet(t) && !(isAdjective(t) && !canBeNoun(t));
       continue;
     }
-    if (mode === 'wh' && (t.norm === 'to' || (head && ['who', 'which', 'that', 'whom', 'whose', 'where'].includes(t.norm)))) return rest.length;
+    if (mode === 'wh' && (t.norm === 'to' || (head && ['who', 'which', 'that', 'whom', 'whose', 'where'].includes(t.norm))))
+      return rest.length;
     if (mode === 'wh' && isPrep(t)) {
       // PPs stay in the subject, but a preposition stranded at the end belongs to the predicate ("is Kenya | in").
       if (i === rest.length - 1) return i;
@@ -240,12 +307,20 @@ function predicateStart(rest: Tok[], mode: NpMode): number {
       continue;
     }
     if (head) {
-      if (isPrep(t) && t.norm === 'of') { head = false; continue; }
+      if (isPrep(t) && t.norm === 'of') {
+        head = false;
+        continue;
+      }
       if (isPrep(t) || t.norm === 'than' || t.norm === 'not') return i;
       if (isDet(t) && !(prev && /['’]s$/.test(prev.text))) return i;
       if ((isGerund(t) && !(mode === 'wh' && canBeNoun(t))) || isAdverb(t)) return i;
       if (t.tags.has('Verb') && !canBeNoun(t)) return i;
-      if ((canBeParticiple(t) || isAdjective(t)) && !t.cap && !(canBeNoun(t) && rest[i + 1] && nounish(rest[i + 1]!) && !isDet(rest[i + 1]!))) return i;
+      if (
+        (canBeParticiple(t) || isAdjective(t)) &&
+        !t.cap &&
+        !(canBeNoun(t) && rest[i + 1] && nounish(rest[i + 1]!) && !isDet(rest[i + 1]!))
+      )
+        return i;
     }
     if (nounish(t) && !isDet(t) && !(isAdjective(t) && !canBeNoun(t))) head = true;
   }
@@ -295,7 +370,13 @@ function parseWh(toks: Tok[]): WhPhrase | null {
       // "What | covers most …" vs "What animals | live …": a noun-or-verb word is the verb unless a verb follows it.
       const verbFollows = !!next && (isAux(next) || (canBeFiniteVerb(next) && !canBeNoun(next)));
       const finiteLooking = /(?:s|ed)$/.test(t.norm) || t.tags.has('PresentTense') || t.tags.has('PastTense');
-      if (!beforeAux && (isAux(t) || (headed && canBeFiniteVerb(t) && !isNumber(t)) || (!headed && canBeFiniteVerb(t) && (!canBeNoun(t) || (finiteLooking && !verbFollows))))) break;
+      if (
+        !beforeAux &&
+        (isAux(t) ||
+          (headed && canBeFiniteVerb(t) && !isNumber(t)) ||
+          (!headed && canBeFiniteVerb(t) && (!canBeNoun(t) || (finiteLooking && !verbFollows))))
+      )
+        break;
       noun.push(t);
       i++;
     }
@@ -306,7 +387,11 @@ function parseWh(toks: Tok[]): WhPhrase | null {
       how = next.norm;
       i++;
       collectNoun();
-    } else if (next && !isAux(next) && (isAdjective(next) || isAdverb(next) || ['far', 'long', 'fast', 'often', 'old'].includes(next.norm))) {
+    } else if (
+      next &&
+      !isAux(next) &&
+      (isAdjective(next) || isAdverb(next) || ['far', 'long', 'fast', 'often', 'old'].includes(next.norm))
+    ) {
       how = 'adj';
       adj = next.norm;
       i++;
@@ -345,17 +430,23 @@ function whAnswer(p: WhPhrase, a: string, role: 'subject' | 'object' | 'adverbia
   if (role === 'bare' || role === 'subject') return phrase;
   if (role === 'object') return timeWh(p) ? timePhrase(phrase) : phrase;
   switch (p.wh) {
-    case 'when': return timePhrase(phrase);
-    case 'where': return placePhrase(phrase);
-    case 'why': return reasonPhrase(phrase);
-    case 'how': return p.how === 'adj' ? degreePhrase(phrase, p.adj) : p.how === 'manner' ? mannerPhrase(phrase) : phrase;
-    default: return phrase;
+    case 'when':
+      return timePhrase(phrase);
+    case 'where':
+      return placePhrase(phrase);
+    case 'why':
+      return reasonPhrase(phrase);
+    case 'how':
+      return p.how === 'adj' ? degreePhrase(phrase, p.adj) : p.how === 'manner' ? mannerPhrase(phrase) : phrase;
+    default:
+      return phrase;
   }
 }
 
 const TIME_NOUNS = new Set(['year', 'month', 'day', 'date', 'century', 'decade', 'time', 'season', 'era', 'age', 'period', 'hour']);
 /** "What year did …" asks when: its answer takes a time preposition ("in 1970") unless it is the subject. */
-const timeWh = (p: WhPhrase) => (p.wh === 'what' || p.wh === 'which') && p.noun.length > 0 && TIME_NOUNS.has(p.noun[p.noun.length - 1]!.norm);
+const timeWh = (p: WhPhrase) =>
+  (p.wh === 'what' || p.wh === 'which') && p.noun.length > 0 && TIME_NOUNS.has(p.noun[p.noun.length - 1]!.norm);
 const isAdverbialWh = (p: WhPhrase) => !!p.prep || ['when', 'where', 'why'].includes(p.wh) || p.how === 'manner' || p.how === 'adj';
 
 function whStatement(toks: Tok[], a: string): string | null {
@@ -380,7 +471,8 @@ function whStatement(toks: Tok[], a: string): string | null {
     neg = 'not';
     rest = rest.slice(1);
   }
-  if (rest.length === 0) return p.wh === 'who' || p.wh === 'what' || p.wh === 'which' ? pre + `${whAnswer(p, a, 'subject')} ${render([aux])}` : null;
+  if (rest.length === 0)
+    return p.wh === 'who' || p.wh === 'what' || p.wh === 'which' ? pre + `${whAnswer(p, a, 'subject')} ${render([aux])}` : null;
 
   if (BE.has(aux.norm)) {
     const be = lower(aux.text) + (neg ? ' not' : '');
@@ -395,7 +487,8 @@ function whStatement(toks: Tok[], a: string): string | null {
       const agreeing = p.how === null && p.wh !== 'whose' && !neg && pluralAnswer(a) ? toPlural(aux) : be;
       return pre + `${whAnswer(p, a, 'subject')} ${lower(agreeing)} ${render(rest)}`;
     }
-    if ((p.how === 'many' || p.how === 'much') && first.norm === 'there') return pre + `there ${be} ${whAnswer(p, a, 'subject')} ${render(rest.slice(1))}`;
+    if ((p.how === 'many' || p.how === 'much') && first.norm === 'there')
+      return pre + `there ${be} ${whAnswer(p, a, 'subject')} ${render(rest.slice(1))}`;
     let split = predicateStart(rest, isAdverbialWh(p) && (p.how !== 'adj' || p.adj === 'far') ? 'yn' : 'wh');
     if (isAdverbialWh(p) && p.how !== 'adj' && !p.prep) {
       // Adverbial questions keep PPs in the subject unless a participle / adjective follows ("Where is X located").
@@ -409,7 +502,8 @@ function whStatement(toks: Tok[], a: string): string | null {
       if (isAdverbialWh(p)) return pre + `${render(subj)} ${be} ${whAnswer(p, a, 'adverbial')}`;
       return pre + `${render(subj)} ${be} ${whAnswer(p, a, 'bare')}`;
     }
-    if (endsWithStrandedPrep(pred) && (p.wh === 'where' || p.wh === 'when') && !p.prep) return pre + `${render(subj)} ${be} ${render(pred)} ${a}`;
+    if (endsWithStrandedPrep(pred) && (p.wh === 'where' || p.wh === 'when') && !p.prep)
+      return pre + `${render(subj)} ${be} ${render(pred)} ${a}`;
     // "How far is the Moon | from Earth?" → the measure goes right after the verb.
     if (p.how === 'adj') return pre + `${render(subj)} ${be} ${whAnswer(p, a, 'adverbial')} ${render(pred)}`;
     return pre + `${render(subj)} ${be} ${render(pred)} ${whAnswer(p, a, isAdverbialWh(p) ? 'adverbial' : 'object')}`;
@@ -424,7 +518,7 @@ function whStatement(toks: Tok[], a: string): string | null {
     const tense = aux.norm === 'did' ? 'past' : aux.norm === 'does' ? 'present3' : 'base';
     verbPhrase = neg ? `${lower(aux.text)} not ${render(advs)} ${verb.text}` : `${render(advs)} ${inflect(verb.norm, tense)}`;
   } else {
-    verbPhrase = `${neg ? MODAL_NOT[aux.norm] ?? `${lower(aux.text)} not` : lower(aux.text)} ${render(advs)} ${verb.text}`;
+    verbPhrase = `${neg ? (MODAL_NOT[aux.norm] ?? `${lower(aux.text)} not`) : lower(aux.text)} ${render(advs)} ${verb.text}`;
   }
   const head = pre + `${render(subj)} ${verbPhrase}`;
   const answerRole = isAdverbialWh(p) ? 'adverbial' : 'object';
@@ -438,13 +532,21 @@ function whStatement(toks: Tok[], a: string): string | null {
   }
   const aw = words(a);
   const v0 = verb.norm === 'do' && p.wh === 'what' ? tokenize(aw[0] ?? '')[0] : undefined;
-  if (answerRole === 'object' && v0 && (v0.tags.has('Verb') || canBeBaseVerb(v0)) && !isDet(v0) && !PRON.has(v0.norm) && (after.length === 0 || SUBORD.has(after[0]!.norm) || isPrep(after[0]!))) {
+  if (
+    answerRole === 'object' &&
+    v0 &&
+    (v0.tags.has('Verb') || canBeBaseVerb(v0)) &&
+    !isDet(v0) &&
+    !PRON.has(v0.norm) &&
+    (after.length === 0 || SUBORD.has(after[0]!.norm) || isPrep(after[0]!))
+  ) {
     // "What did Rosa Parks do?" + "refuse to give up her seat" → the answer's verb takes the place of "do".
     const tense = aux.norm === 'did' ? 'past' : aux.norm === 'does' ? 'present3' : 'base';
     const v = v0 && DO.has(aux.norm) && !neg && canBeBaseVerb(v0) ? inflect(v0.norm, tense) : (aw[0] ?? '');
     return `${pre}${render(subj)} ${DO.has(aux.norm) ? render(advs) : verbPhrase.replace(/\s*\bdo$/, '')} ${[v, ...aw.slice(1)].join(' ')} ${render(after)}`;
   }
-  if (answerRole === 'object' && NAMING.has(verbBase(verb, aux)) && after.length > 0 && validNp(after)) return `${head} ${render(after)} ${ans}`;
+  if (answerRole === 'object' && NAMING.has(verbBase(verb, aux)) && after.length > 0 && validNp(after))
+    return `${head} ${render(after)} ${ans}`;
   if (answerRole === 'object' && !endsWithStrandedPrep(after)) return `${head} ${ans} ${render(after)}`;
   // "Where does the name come from?" → "… comes from England" (the stranded preposition replaces "in").
   if (endsWithStrandedPrep(after) && (p.wh === 'where' || p.wh === 'when') && !p.prep) return `${head} ${render(after)} ${a}`;
@@ -493,8 +595,10 @@ function ynStatement(toks: Tok[], pol: 'yes' | 'no'): string | null {
     const f = subj[0];
     if (pol === 'no' && f && NO_ONE[f.norm]) return { text: [NO_ONE[f.norm], render(subj.slice(1))].join(' '), negated: true };
     if (pol === 'no' && f && f.norm === 'any') return { text: `no ${render(subj.slice(1))}`, negated: true };
-    if (pol === 'no' && f && (f.norm === 'all' || f.norm === 'every') && subj.length > 1) return { text: `not ${render(subj)}`, negated: true };
-    if (pol === 'yes' && f && SOME_ONE[f.norm]) return { text: [matchFirst(SOME_ONE[f.norm]!, f.text), render(subj.slice(1))].join(' ').trim(), negated: false };
+    if (pol === 'no' && f && (f.norm === 'all' || f.norm === 'every') && subj.length > 1)
+      return { text: `not ${render(subj)}`, negated: true };
+    if (pol === 'yes' && f && SOME_ONE[f.norm])
+      return { text: [matchFirst(SOME_ONE[f.norm]!, f.text), render(subj.slice(1))].join(' ').trim(), negated: false };
     return { text: render(subj), negated: false };
   };
 
@@ -540,7 +644,9 @@ function ynStatement(toks: Tok[], pol: 'yes' | 'no'): string | null {
 function chooseAlternative(toks: Tok[], a: string): Tok[] | null {
   const or = toks.findIndex((t) => t.norm === 'or');
   if (or < 1) return null;
-  const ans = lower(a).replace(/[^\p{L}\p{N} ]/gu, '').trim();
+  const ans = lower(a)
+    .replace(/[^\p{L}\p{N} ]/gu, '')
+    .trim();
   if (!ans) return null;
   const stop = (t: Tok) => isAux(t) || isPrep(t) || CONJ.has(t.norm) || WH.has(t.norm);
   // Right alternative: from "or" to the next noun-phrase boundary; left: back to a determiner or a boundary.
@@ -580,12 +686,20 @@ function pickClause(question: string): { clause: string; kind: 'blank' | 'questi
     s = s.slice(0, s.lastIndexOf('?') + 1);
     // "Based on the passage: what is …?" → the part after the last colon when that part is the question.
     const colon = s.lastIndexOf(': ');
-    if (colon >= 0 && /^(?:\w+\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b/i.test(s.slice(colon + 2))) s = s.slice(colon + 2);
+    if (
+      colon >= 0 &&
+      /^(?:\w+\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b/i.test(
+        s.slice(colon + 2),
+      )
+    )
+      s = s.slice(colon + 2);
     return { clause: s.replace(QUESTION_PREFIX, '').replace(DISCOURSE, ''), kind: 'question' };
   }
   const last = (sentences[sentences.length - 1] ?? q).replace(INSTRUCTION, '');
-  const looksAsked = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b/i.test(last);
-  if (looksAsked && !/(?:\.{2,}|…|:|[-–—])\s*$/.test(last) && !/,/.test(last.split(' ').slice(0, 4).join(' '))) return { clause: last, kind: 'question' };
+  const looksAsked =
+    /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b/i.test(last);
+  if (looksAsked && !/(?:\.{2,}|…|:|[-–—])\s*$/.test(last) && !/,/.test(last.split(' ').slice(0, 4).join(' ')))
+    return { clause: last, kind: 'question' };
   return { clause: last, kind: 'prompt' };
 }
 
@@ -594,11 +708,13 @@ function joinAtBoundary(before: string, ans: string): string {
   const aw = words(ans);
   const lastB = lower(b[b.length - 1] ?? '').replace(/[^\p{L}]/gu, '');
   const firstA = lower(aw[0] ?? '');
-  if (lastB && lastB === firstA && (['the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'by', 'for', 'with', 'from'].includes(lastB))) return `${before} ${aw.slice(1).join(' ')}`;
+  if (lastB && lastB === firstA && ['the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'by', 'for', 'with', 'from'].includes(lastB))
+    return `${before} ${aw.slice(1).join(' ')}`;
   return `${before} ${ans}`;
 }
 
-const TRUE_FALSE = /^(?:true\s+or\s+false|t\s*\/\s*f|(?:is\s+(?:this|the\s+following)\s+(?:statement\s+)?(?:true|correct)(?:\s+or\s+false)?))\s*[:?.\-–—]\s*/i;
+const TRUE_FALSE =
+  /^(?:true\s+or\s+false|t\s*\/\s*f|(?:is\s+(?:this|the\s+following)\s+(?:statement\s+)?(?:true|correct)(?:\s+or\s+false)?))\s*[:?.\-–—]\s*/i;
 const IMPERATIVE = /^(?:please\s+)?(?:name|give|state|identify|list|provide|define|specify|write|tell me)\b/i;
 
 function completeStatement(clause: string, a: string, rawAnswer: string): string | null {
@@ -626,8 +742,11 @@ function completeStatement(clause: string, a: string, rawAnswer: string): string
   // "The capital of Italy" + "Rome" likewise, when the prompt does not stop on a word that needs a continuation.
   const last = toks[toks.length - 1];
   const open = !last || isPrep(last) || isDet(last) || CONJ.has(last.norm) || SUBORD.has(last.norm) || isAux(last) || last.tags.has('Verb');
-  const nounPhrase = !toks.some((t, i) => i > 0 && (taggedFiniteVerb(t) || t.tags.has('Verb') || (SUBORD.has(t.norm) && t.norm !== 'of') || CONJ.has(t.norm)));
-  if ((label || (!open && nounPhrase)) && !toks.some((t, i) => i > 0 && taggedFiniteVerb(t))) return `${prompt} ${pluralHead(toks) ? 'are' : 'is'} ${a}`;
+  const nounPhrase = !toks.some(
+    (t, i) => i > 0 && (taggedFiniteVerb(t) || t.tags.has('Verb') || (SUBORD.has(t.norm) && t.norm !== 'of') || CONJ.has(t.norm)),
+  );
+  if ((label || (!open && nounPhrase)) && !toks.some((t, i) => i > 0 && taggedFiniteVerb(t)))
+    return `${prompt} ${pluralHead(toks) ? 'are' : 'is'} ${a}`;
   return joinAtBoundary(prompt, a);
 }
 
@@ -661,7 +780,9 @@ function negateDeclarative(sentence: string): string | null {
 
 /** "Name the capital of France." + "Paris" → "The capital of France is Paris." */
 function imperative(prompt: string, a: string): string | null {
-  const m = prompt.replace(/[.!:\s]+$/, '').match(/^(?:please\s+)?(?:name|give|state|identify|list|provide|define|specify|write|tell me)\s+(.+)$/i);
+  const m = prompt
+    .replace(/[.!:\s]+$/, '')
+    .match(/^(?:please\s+)?(?:name|give|state|identify|list|provide|define|specify|write|tell me)\s+(.+)$/i);
   if (!m) return null;
   const np = m[1]!;
   return `${np} ${pluralHead(tokenize(np)) ? 'are' : 'is'} ${a}`;
@@ -692,7 +813,10 @@ function blankStatement(clause: string, a: string): string {
 /** "Who's the author …" → "Who is …", "Who's won …" → "Who has won …" (compromise resolves these only when fully tagging). */
 function expandS(s: string): string {
   return s.replace(/\b(who|what|where|when|how|why|which|there|here|that|it|he|she)['’]s\s+(\S+)/gi, (_m, w: string, next: string) =>
-    /^(?:been|got|gotten|won|had|done|made|seen|written|taken|given|become|gone|[a-z]+ed)$/i.test(next) ? `${w} has ${next}` : `${w} is ${next}`);
+    /^(?:been|got|gotten|won|had|done|made|seen|written|taken|given|become|gone|[a-z]+ed)$/i.test(next)
+      ? `${w} has ${next}`
+      : `${w} is ${next}`,
+  );
 }
 
 // ---------------------------------------------------------------- entry point

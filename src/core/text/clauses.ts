@@ -16,9 +16,48 @@
 
 /** Lowercase words (without their final dot) that a `.` does not end a clause after. */
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'jr', 'sr', 'vs', 'etc', 'mt', 'ft', 'inc', 'ltd', 'co', 'corp',
-  'gen', 'col', 'lt', 'sgt', 'capt', 'gov', 'sen', 'rep', 'rev', 'approx', 'ca', 'cf', 'fig', 'vol', 'jan', 'feb',
-  'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'jr',
+  'sr',
+  'vs',
+  'etc',
+  'mt',
+  'ft',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'gen',
+  'col',
+  'lt',
+  'sgt',
+  'capt',
+  'gov',
+  'sen',
+  'rep',
+  'rev',
+  'approx',
+  'ca',
+  'cf',
+  'fig',
+  'vol',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 const CONJUNCTION = /,\s*(?:and|but)(?![\p{L}\p{N}_])/giu;
@@ -44,8 +83,7 @@ function splitSentences(s: string): string[] {
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     const next = s[i + 1];
-    const ends =
-      c === ';' || ((c === '!' || c === '?') && (next === undefined || /\s/u.test(next))) || (c === '.' && sentenceDot(s, i));
+    const ends = c === ';' || ((c === '!' || c === '?') && (next === undefined || /\s/u.test(next))) || (c === '.' && sentenceDot(s, i));
     if (ends) {
       out.push(s.slice(from, i));
       from = i + 1;

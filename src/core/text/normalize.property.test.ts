@@ -102,8 +102,28 @@ describe('normalize: documented output form, on any string', () => {
 
 describe('numbers.ts', () => {
   const numberWord = fc.constantFrom(
-    'zero', 'one', 'five', 'nine', 'ten', 'twelve', 'nineteen', 'twenty', 'ninety', 'hundred', 'thousand', 'million', 'billion',
-    'trillion', 'and', 'first', 'twelfth', 'twentieth', 'hundredth', 'thousandth', 'millionth', 'billionth',
+    'zero',
+    'one',
+    'five',
+    'nine',
+    'ten',
+    'twelve',
+    'nineteen',
+    'twenty',
+    'ninety',
+    'hundred',
+    'thousand',
+    'million',
+    'billion',
+    'trillion',
+    'and',
+    'first',
+    'twelfth',
+    'twentieth',
+    'hundredth',
+    'thousandth',
+    'millionth',
+    'billionth',
   );
   const digits = fc.stringMatching(/^\d{1,30}(\.\d{1,8})?$/);
   const token = fc.oneof(numberWord, digits, fc.constantFrom('apple', 'per', 'cent', 'percent', '1st', 'constructor'));
@@ -131,21 +151,31 @@ describe('numbers.ts', () => {
   it('digits × scale words is exact, at any size (BigInt oracle)', () => {
     const zeros: Record<string, number> = { thousand: 3, million: 6, billion: 9, trillion: 12 };
     fc.assert(
-      fc.property(fc.stringMatching(/^[1-9]\d{0,30}$/), fc.array(fc.constantFrom('thousand', 'million', 'billion', 'trillion'), { minLength: 1, maxLength: 3 }), (lead, scales) => {
-        const k = scales.reduce((n, w) => n + zeros[w]!, 0);
-        expect(canonicalNumberTokens([lead, ...scales])).toEqual([(BigInt(lead) * 10n ** BigInt(k)).toString()]);
-      }),
+      fc.property(
+        fc.stringMatching(/^[1-9]\d{0,30}$/),
+        fc.array(fc.constantFrom('thousand', 'million', 'billion', 'trillion'), { minLength: 1, maxLength: 3 }),
+        (lead, scales) => {
+          const k = scales.reduce((n, w) => n + zeros[w]!, 0);
+          expect(canonicalNumberTokens([lead, ...scales])).toEqual([(BigInt(lead) * 10n ** BigInt(k)).toString()]);
+        },
+      ),
       RUNS,
     );
   });
 
   it('ordinalSuffix: digits then st/nd/rd/th, th for 11–13', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.nat(), fc.integer({ min: 1, max: 1000 }).map((n) => n * 1e21)), (n) => {
-        const s = ordinalSuffix(n);
-        expect(s).toMatch(/^\d+(st|nd|rd|th)$/);
-        if (n % 100 >= 11 && n % 100 <= 13) expect(s.endsWith('th')).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.nat(),
+          fc.integer({ min: 1, max: 1000 }).map((n) => n * 1e21),
+        ),
+        (n) => {
+          const s = ordinalSuffix(n);
+          expect(s).toMatch(/^\d+(st|nd|rd|th)$/);
+          if (n % 100 >= 11 && n % 100 <= 13) expect(s.endsWith('th')).toBe(true);
+        },
+      ),
       RUNS,
     );
   });

@@ -110,8 +110,20 @@ describe('numeric normalization', () => {
 describe('numbers.ts helpers', () => {
   it('ordinalSuffix', () => {
     const cases: [number, string][] = [
-      [1, '1st'], [2, '2nd'], [3, '3rd'], [4, '4th'], [11, '11th'], [12, '12th'], [13, '13th'],
-      [21, '21st'], [22, '22nd'], [23, '23rd'], [101, '101st'], [111, '111th'], [112, '112th'], [1000, '1000th'],
+      [1, '1st'],
+      [2, '2nd'],
+      [3, '3rd'],
+      [4, '4th'],
+      [11, '11th'],
+      [12, '12th'],
+      [13, '13th'],
+      [21, '21st'],
+      [22, '22nd'],
+      [23, '23rd'],
+      [101, '101st'],
+      [111, '111th'],
+      [112, '112th'],
+      [1000, '1000th'],
     ];
     for (const [n, s] of cases) expect(ordinalSuffix(n)).toBe(s);
   });
@@ -133,7 +145,11 @@ describe('lexical_match', () => {
   const item = (golds: string[], candidate: string): QaItem => ({ question: '', golds, candidate });
 
   it('token boundaries: gold "1" is not in "1990"; substring mode does match', () => {
-    expect(lm.score(item(['1'], 'It happened in 1990.'))).toMatchObject({ score: 0, decision: false, explanation: 'no gold occurs in the candidate' });
+    expect(lm.score(item(['1'], 'It happened in 1990.'))).toMatchObject({
+      score: 0,
+      decision: false,
+      explanation: 'no gold occurs in the candidate',
+    });
     expect(lmSub.score(item(['1'], 'It happened in 1990.'))).toMatchObject({
       score: 1,
       decision: true,

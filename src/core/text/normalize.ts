@@ -34,7 +34,15 @@ for (let c = 0; c < 128; c++) {
   else if (/[\t\n\v\f\r \x1c-\x1f]/.test(ch)) ASCII_CLASS[c] = 2;
 }
 const isPyWhitespace = (c: number): boolean =>
-  c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  c === 0x85 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
 /**

@@ -4,19 +4,66 @@
  */
 
 const UNITS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17,
-  eighteen: 18, nineteen: 19,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
 };
 const TENS: Record<string, number> = {
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 const ORDINAL_UNITS: Record<string, number> = {
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
-  eleventh: 11, twelfth: 12, thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16,
-  seventeenth: 17, eighteenth: 18, nineteenth: 19, twentieth: 20, thirtieth: 30, fortieth: 40,
-  fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
+  thirtieth: 30,
+  fortieth: 40,
+  fiftieth: 50,
+  sixtieth: 60,
+  seventieth: 70,
+  eightieth: 80,
+  ninetieth: 90,
 };
 const ORDINAL_SCALES: Record<string, number> = { hundredth: 100, thousandth: 1e3, millionth: 1e6, billionth: 1e9 };
 
@@ -34,7 +81,13 @@ function canFollow(prev: string | undefined, w: string, next: string | undefined
 }
 const isOrdinalWord = (t: string): boolean => has(ORDINAL_UNITS, t) || has(ORDINAL_SCALES, t);
 /** Every word that can start or continue a number: a cheap first test for the common non-number token. */
-const NUMERIC_WORDS = new Set([...Object.keys(UNITS), ...Object.keys(TENS), ...Object.keys(SCALES), ...Object.keys(ORDINAL_UNITS), ...Object.keys(ORDINAL_SCALES)]);
+const NUMERIC_WORDS = new Set([
+  ...Object.keys(UNITS),
+  ...Object.keys(TENS),
+  ...Object.keys(SCALES),
+  ...Object.keys(ORDINAL_UNITS),
+  ...Object.keys(ORDINAL_SCALES),
+]);
 const startsWithDigit = (t: string): boolean => t.charCodeAt(0) >= 48 && t.charCodeAt(0) <= 57;
 
 /** An integer in plain digits: String() switches to exponent form ("1e+21") from 10^21 on. */
@@ -89,10 +142,11 @@ function wordsValue(words: string[]): number | null {
 export function canonicalNumberTokens(tokens: string[]): string[] {
   // Most answers have no number at all: hand the list back untouched.
   let any = false;
-  for (const t of tokens) if (startsWithDigit(t) || NUMERIC_WORDS.has(t)) {
-    any = true;
-    break;
-  }
+  for (const t of tokens)
+    if (startsWithDigit(t) || NUMERIC_WORDS.has(t)) {
+      any = true;
+      break;
+    }
   if (!any) return tokens;
   const out: string[] = [];
   let i = 0;

@@ -15,7 +15,15 @@ describe(`porterStem = nltk ${fixture.nltk_version} PorterStemmer().stem`, () =>
   });
   it('follows nltk on a few hand-picked rules', () => {
     expect(['running', 'runs', 'dying', 'skies', 'flies', 'dies', 'generalizations', 'enjoy', 'happy'].map(porterStem)).toEqual([
-      'run', 'run', 'die', 'sky', 'fli', 'die', 'gener', 'enjoy', 'happi',
+      'run',
+      'run',
+      'die',
+      'sky',
+      'fli',
+      'die',
+      'gener',
+      'enjoy',
+      'happi',
     ]);
   });
 });

@@ -7,10 +7,22 @@
 
 /** nltk's table of irregular forms (checked before any rule). A Map, so 'constructor' is no key. */
 const POOL = new Map<string, string>([
-  ['sky', 'sky'], ['skies', 'sky'], ['dying', 'die'], ['lying', 'lie'], ['tying', 'tie'],
-  ['news', 'news'], ['innings', 'inning'], ['inning', 'inning'], ['outings', 'outing'],
-  ['outing', 'outing'], ['cannings', 'canning'], ['canning', 'canning'], ['howe', 'howe'],
-  ['proceed', 'proceed'], ['exceed', 'exceed'], ['succeed', 'succeed'],
+  ['sky', 'sky'],
+  ['skies', 'sky'],
+  ['dying', 'die'],
+  ['lying', 'lie'],
+  ['tying', 'tie'],
+  ['news', 'news'],
+  ['innings', 'inning'],
+  ['inning', 'inning'],
+  ['outings', 'outing'],
+  ['outing', 'outing'],
+  ['cannings', 'canning'],
+  ['canning', 'canning'],
+  ['howe', 'howe'],
+  ['proceed', 'proceed'],
+  ['exceed', 'exceed'],
+  ['succeed', 'succeed'],
 ]);
 
 type W = string[]; // one entry per code point
@@ -82,7 +94,12 @@ function applyRules(word: W, rules: Rule[]): W {
 
 function step1a(w: W): W {
   if (endsWith(w, 'ies') && w.length === 4) return plus(cut(w, 3), 'ie');
-  return applyRules(w, [['sses', 'ss', null], ['ies', 'i', null], ['ss', 'ss', null], ['s', '', null]]);
+  return applyRules(w, [
+    ['sses', 'ss', null],
+    ['ies', 'i', null],
+    ['ss', 'ss', null],
+    ['s', '', null],
+  ]);
 }
 
 function step1b(w: W): W {
@@ -118,10 +135,26 @@ function step1c(w: W): W {
 
 const STEP2: Rule[] = (
   [
-    ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'],
-    ['bli', 'ble'], ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'],
-    ['ization', 'ize'], ['ation', 'ate'], ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'],
-    ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'], ['iviti', 'ive'], ['biliti', 'ble'],
+    ['ational', 'ate'],
+    ['tional', 'tion'],
+    ['enci', 'ence'],
+    ['anci', 'ance'],
+    ['izer', 'ize'],
+    ['bli', 'ble'],
+    ['alli', 'al'],
+    ['entli', 'ent'],
+    ['eli', 'e'],
+    ['ousli', 'ous'],
+    ['ization', 'ize'],
+    ['ation', 'ate'],
+    ['ator', 'ate'],
+    ['alism', 'al'],
+    ['iveness', 'ive'],
+    ['fulness', 'ful'],
+    ['ousness', 'ous'],
+    ['aliti', 'al'],
+    ['iviti', 'ive'],
+    ['biliti', 'ble'],
     ['fulli', 'ful'],
   ] as const
 ).map(([s, r]): Rule => [s, r, posMeasure]);
@@ -134,13 +167,19 @@ function step2(w: W): W {
 }
 
 const STEP3: Rule[] = (
-  [['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', '']] as const
+  [
+    ['icate', 'ic'],
+    ['ative', ''],
+    ['alize', 'al'],
+    ['iciti', 'ic'],
+    ['ical', 'ic'],
+    ['ful', ''],
+    ['ness', ''],
+  ] as const
 ).map(([s, r]): Rule => [s, r, posMeasure]);
 
 const STEP4: Rule[] = [
-  ...['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent'].map(
-    (s): Rule => [s, '', measureGt1],
-  ),
+  ...['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent'].map((s): Rule => [s, '', measureGt1]),
   ['ion', '', (stem) => measure(stem) > 1 && (stem[stem.length - 1] === 's' || stem[stem.length - 1] === 't')],
   ...['ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize'].map((s): Rule => [s, '', measureGt1]),
 ];

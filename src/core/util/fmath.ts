@@ -11,15 +11,15 @@ const high = (x: number): number => (view.setFloat64(0, x), view.getInt32(0));
 const low = (x: number): number => (view.setFloat64(0, x), view.getUint32(4));
 const withHigh = (x: number, hi: number): number => (view.setFloat64(0, x), view.setInt32(0, hi), view.getFloat64(0));
 
-const LN2_HI = 6.93147180369123816490e-1;
+const LN2_HI = 6.9314718036912381649e-1;
 const LN2_LO = 1.90821492927058770002e-10;
-const INV_LN2 = 1.44269504088896338700e0;
+const INV_LN2 = 1.442695040888963387;
 const P1 = 1.66666666666666019037e-1;
 const P2 = -2.77777777770155933842e-3;
 const P3 = 6.61375632143793436117e-5;
-const P4 = -1.65339022054652515390e-6;
+const P4 = -1.6533902205465251539e-6;
 const P5 = 4.13813679705723846039e-8;
-const TWO_M1000 = 9.33263618503218878990e-302;
+const TWO_M1000 = 9.3326361850321887899e-302;
 
 /** e^x (fdlibm e_exp.c). */
 export function exp(x: number): number {
@@ -29,7 +29,7 @@ export function exp(x: number): number {
   if (hx >= 0x40862e42) {
     if (hx >= 0x7ff00000) return Number.isNaN(x) ? x : xsb === 0 ? x : 0;
     if (x > 7.09782712893383973096e2) return Infinity;
-    if (x < -7.45133219101941108420e2) return 0;
+    if (x < -7.4513321910194110842e2) return 0;
   }
   let hi = 0;
   let lo = 0;
@@ -56,8 +56,8 @@ export function exp(x: number): number {
   return withHigh(y, high(y) + ((k + 1000) << 20)) * TWO_M1000;
 }
 
-const TWO54 = 1.80143985094819840000e16;
-const LG1 = 6.666666666666735130e-1;
+const TWO54 = 1.8014398509481984e16;
+const LG1 = 6.66666666666673513e-1;
 const LG2 = 3.999999999940941908e-1;
 const LG3 = 2.857142874366239149e-1;
 const LG4 = 2.222219843214978396e-1;
