@@ -69,5 +69,8 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
+    // Vitest keeps one core free by default, which on a 2-core machine runs the files one by one; the CLI
+    // tests mostly wait on the processes they spawn, so two workers fill both cores.
+    maxWorkers: 2,
   },
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../../test/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,7 +20,7 @@ interface Run {
 
 function verity(args: string[], opts: { stdin?: string; interruptWhen?: () => boolean } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -204,7 +205,7 @@ describe('output files (issue 17 item 9)', () => {
 describe('a reader that stops early', () => {
   it('stdout closed after the first rows (`| head`): exit 0, no stack trace', async () => {
     const r = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, ['bin/verity.mjs', 'score', p('big.jsonl'), '--metrics', 'exact_match'], { cwd: ROOT });
+      const child = spawn(process.execPath, [CLI, 'score', p('big.jsonl'), '--metrics', 'exact_match'], { cwd: ROOT });
       const err: Buffer[] = [];
       child.stdout.once('data', () => child.stdout.destroy());
       child.stderr.on('data', (b: Buffer) => err.push(b));

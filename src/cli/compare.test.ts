@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../../test/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EVOUNA = process.env.VERITY_EVOUNA ?? resolve(ROOT, '../shared/data/evouna-tq/TQ.json');
 
 function verity(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['bin/verity.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

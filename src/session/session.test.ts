@@ -15,6 +15,7 @@ import type { RowResults } from '../core/run.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { notify, ScoringSession, SYNC_CHUNK } from './session.ts';
+import { CLI } from '../../test/cli.ts';
 
 function file(n: number, salt = ''): Blob {
   const out: string[] = [];
@@ -115,13 +116,14 @@ describe('ScoringSession', () => {
     const b = session(kv);
     await ready(a, file(n), 'a.jsonl');
     await ready(b, file(n, 'B'), 'b.jsonl');
-    const started: string[] = [];
-    const onEvent = (e: RunEvent) => void (e.type === 'started' && started.push(e.id));
-    await Promise.all([a.run(config(), onEvent), b.run(config(), onEvent)]);
+    // Each session's own run id: the two runs start in whichever order their input hashes finish.
+    const started: Record<string, string> = {};
+    const onEvent = (who: string) => (e: RunEvent) => void (e.type === 'started' && (started[who] = e.id));
+    await Promise.all([a.run(config(), onEvent('a')), b.run(config(), onEvent('b'))]);
     expect((await a.runs()).map((r) => r.fileName).sort()).toEqual(['a.jsonl', 'b.jsonl']);
     for (const [id, name, salt] of [
-      [started[0]!, 'a.jsonl', ''],
-      [started[1]!, 'b.jsonl', 'B'],
+      [started.a!, 'a.jsonl', ''],
+      [started.b!, 'b.jsonl', 'B'],
     ] as const) {
       const s = session(kv);
       const back = await s.resume(id);
@@ -245,7 +247,7 @@ describe('the app and the CLI', () => {
     const path = join(dir, 'same.jsonl');
     writeFileSync(path, Buffer.from(await blob.arrayBuffer()));
     const metrics = ['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants'];
-    const cli = execFileSync('node', ['bin/verity.mjs', 'score', path, '--metrics', metrics.join(',')], {
+    const cli = execFileSync('node', [CLI, 'score', path, '--metrics', metrics.join(',')], {
       encoding: 'utf8',
       maxBuffer: 1 << 28,
     });
