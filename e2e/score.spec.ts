@@ -515,6 +515,31 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   expect(keys).toBe(0);
 });
 
+test('"Clear everything" on the Models page deletes the saved runs with their input files, and the settings', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'kept.jsonl', sample);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await page.goto('/#/models');
+  await page.evaluate(() => localStorage.setItem('verity.model-settings', '{}'));
+  await page.getByTestId('clear-everything').click();
+  await expect(page.getByTestId('cleared-note')).toContainText('saved runs');
+  const left = await page.evaluate(
+    () =>
+      new Promise<{ runs: number; settings: string[] }>((resolve) => {
+        const req = indexedDB.open('verity-runs');
+        req.onsuccess = () => {
+          const c = req.result.transaction('run', 'readonly').objectStore('run').count();
+          c.onsuccess = () => resolve({ runs: c.result, settings: Object.keys(localStorage).filter((k) => k.startsWith('verity.')) });
+        };
+      }),
+  );
+  expect(left).toEqual({ runs: 0, settings: [] });
+  await page.goto('/#/score');
+  await expect(page.getByRole('heading', { name: 'Score a file' })).toBeVisible();
+  await expect(page.getByTestId('saved-runs')).toHaveCount(0);
+});
+
 test('A-VERT on a file without wrong answers is said to be unscorable before the run, and no download is offered for it', async ({
   page,
 }) => {
