@@ -1,5 +1,5 @@
 /**
- * `npm run bench` — runs every benchmark (bench:core, bench:nli, bench:app) one after another and writes
+ * `npm run bench` — runs every benchmark (bench:core, bench:nli, bench:app, bench:cli) one after another and writes
  * bench/REPORT.md with every figure, the machine it ran on and the date.
  *
  *   npm run bench                      # all (≈ 45 min on 2 cores)
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../scripts/evouna.ts';
 
 const OUT = join(repoRoot, 'bench', 'out');
-const ALL = ['core', 'nli', 'app'] as const;
+const ALL = ['core', 'nli', 'app', 'cli'] as const;
 type Bench = (typeof ALL)[number];
 
 const argv = process.argv.slice(2);
@@ -146,6 +146,33 @@ if (app) {
           `| … main-thread tasks over 50 ms meanwhile (report charts drawn) | ${m.longTasksAfterRun}${m.longTasksAfterRun ? ` (longest ${m.longestTaskAfterRunMs} ms)` : ''} |`,
         ]),
     `| Chromium memory peak during the million-row run | ${n0(m.chromiumPeakPssMb)} MB |`,
+    '',
+  );
+} else lines.push('Not run yet.', '');
+
+interface CliRun {
+  command: string;
+  rows: number;
+  bytes: number;
+  seconds: number;
+  peakRssMb: number;
+  exit: number | null;
+  written: number;
+}
+const cli = read<{ date: string; metrics: string; runs: CliRun[]; peakRatioLargeToSmall: number; flat: boolean; gbScored: boolean }>('cli');
+lines.push('## The CLI at size (`npm run bench:cli`)', '');
+if (cli) {
+  lines.push(
+    `Measured ${cli.date.slice(0, 10)}: \`verity score --out\` (and \`evaluate\`) on generated JSONL built from the shared TriviaQA answers, metrics ${cli.metrics}; peak RSS of the process (/usr/bin/time).`,
+    '',
+    '| run | rows | file | time | peak RSS | exit | rows written |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...cli.runs.map(
+      (r) =>
+        `| ${r.command} | ${n0(r.rows)} | ${n0(r.bytes / 1e6)} MB | ${n0(r.seconds)} s | ${n0(r.peakRssMb)} MB | ${r.exit} | ${r.command === 'score' ? n0(r.written) : '—'} |`,
+    ),
+    '',
+    `Target: peak RSS flat in the row count, 3M rows within 1.3× the peak at 300k: **${cli.peakRatioLargeToSmall.toFixed(2)}× — ${cli.flat ? 'met' : 'not met'}**; a 1 GB file scored end to end: **${cli.gbScored ? 'met' : 'not met'}**. \`evaluate\` keeps a label and each metric's score and decision per row (typed arrays), so its memory grows with the rows by design.`,
     '',
   );
 } else lines.push('Not run yet.', '');
