@@ -4,7 +4,7 @@
  * metric ranks the systems as the human labels do. Systems come from a system column, the wide layout
  * (answer_<system> + judge_<system>) or one file per system. Deterministic for a given --seed.
  */
-import { readFileSync, writeFileSync, createWriteStream } from 'node:fs';
+import { writeFileSync, createWriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import Papa from 'papaparse';
 import { readInput, withPaths, type InputTable } from '../core/io/formats/index.ts';
@@ -22,6 +22,7 @@ import {
 import { NEEDS_NEUTRALIZING } from '../core/io/formula.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
+import { intOption, readInputBytes } from './io.ts';
 
 /** What compare borrows from main.ts, so model loading, metric settings and progress stay in one place. */
 export interface CompareDeps<O> {
@@ -44,28 +45,8 @@ interface CompareOptions {
   rowsOut?: string;
 }
 
-function intOption(v: string | undefined, name: string, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
-  return n;
-}
-
 async function readFile(file: string): Promise<InputTable> {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file === '-' ? 0 : file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new VerityError(
-      code === 'ENOENT'
-        ? `cannot read ${file}: no such file`
-        : code === 'EISDIR'
-          ? `${file} is a directory, not a file`
-          : `cannot read ${file}: ${(e as Error).message}`,
-      'input',
-    );
-  }
+  const bytes = readInputBytes(file);
   try {
     return await readInput(bytes, file);
   } catch (e) {

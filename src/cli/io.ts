@@ -369,3 +369,28 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
     },
   };
 }
+
+/** The bytes of a file (or stdin for "-"); an unreadable file is an input error. */
+export function readInputBytes(file: string): Uint8Array {
+  try {
+    return readFileSync(file === '-' ? 0 : file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VerityError(
+      code === 'ENOENT'
+        ? `cannot read ${file}: no such file`
+        : code === 'EISDIR'
+          ? `${file} is a directory, not a file`
+          : `cannot read ${file}: ${(e as Error).message}`,
+      'input',
+    );
+  }
+}
+
+/** A whole-number option (--seed, --resamples), or its default; anything else is a usage error. */
+export function intOption(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
+  return n;
+}

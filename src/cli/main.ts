@@ -38,8 +38,10 @@ import {
   checkOut,
   escapeControls,
   fileSink,
+  intOption,
   OutputError,
   outKind,
+  readInputBytes,
   readRows,
   removePending,
   say,
@@ -135,21 +137,7 @@ interface Loaded {
 
 /** A file (or stdin for "-") parsed into a table; unreadable files are input errors. */
 function readTable(file: string): ParsedTable {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file === '-' ? 0 : file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new VerityError(
-      code === 'ENOENT'
-        ? `cannot read ${file}: no such file`
-        : code === 'EISDIR'
-          ? `${file} is a directory, not a file`
-          : `cannot read ${file}: ${(e as Error).message}`,
-      'input',
-    );
-  }
-  return parseTable(bytes, file);
+  return parseTable(readInputBytes(file), file);
 }
 
 function load(file: string, o: CommonOptions): Loaded {
@@ -437,13 +425,6 @@ async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; se
   const json = agreementJson(agreementSummaryOfColumns(cols, metrics, { seed, resamples }), skipped);
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
-}
-
-function intOption(v: string | undefined, name: string, dflt: number): number {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
-  return n;
 }
 
 // ---------- calibrate ----------
