@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
-import { BINARY_METRICS, bestThreshold, binaryReport, type Objective } from './binary.ts';
+import { mulberry32 } from '../util/random.ts';
+import { AUC_BOOTSTRAP_ROWS, BINARY_METRICS, bestThreshold, binaryReport, normalQuantile, type BinaryMetric, type Objective } from './binary.ts';
+import { accuracy, balancedAccuracy, f1, kappa, mcc, precision, recall, type Confusion } from './binary.ts';
+import { aucWithVariance, quantileSorted, rocAuc } from './stats.ts';
 
 /** Equal within 1e-9, null matching null. */
 function near(actual: number | null, expected: number | null): void {
@@ -79,5 +82,147 @@ describe('bestThreshold', () => {
     const flat = bestThreshold([0.5, 0.9], [true, true], 'accuracy')!;
     expect(flat.threshold).toBe(0.5); // both cuts give 1.0 → the smaller, lowest score itself
     expect(bestThreshold([0.5, 0.5], [true, false], 'mcc')).toBeNull();
+  });
+});
+
+/**
+ * The reference: the row bootstrap binaryReport used before the counts were drawn from a multinomial — n row
+ * indices with replacement per resample, every statistic recomputed from the drawn rows. Kept here, not in the
+ * product, to show the new intervals are the same within Monte-Carlo error.
+ */
+function rowBootstrap(
+  scores: number[],
+  decisions: boolean[],
+  labels: boolean[],
+  resamples: number,
+  seed: number,
+): { samples: Record<BinaryMetric, number[]>; ci: Record<BinaryMetric, [number, number] | null> } {
+  const n = scores.length;
+  const rng = mulberry32(seed);
+  const samples = Object.fromEntries(BINARY_METRICS.map((m) => [m, [] as number[]])) as Record<BinaryMetric, number[]>;
+  const s = new Float64Array(n);
+  const l = new Array<boolean>(n);
+  for (let r = 0; r < resamples; r++) {
+    const c: Confusion = { tp: 0, fp: 0, tn: 0, fn: 0 };
+    for (let k = 0; k < n; k++) {
+      const i = Math.floor(rng() * n);
+      s[k] = scores[i]!;
+      l[k] = labels[i]!;
+      if (decisions[i]) labels[i] ? c.tp++ : c.fp++;
+      else labels[i] ? c.fn++ : c.tn++;
+    }
+    const vals: Record<BinaryMetric, number | null> = {
+      accuracy: accuracy(c),
+      precision: precision(c),
+      recall: recall(c),
+      f1: f1(c),
+      mcc: mcc(c),
+      balancedAccuracy: balancedAccuracy(c),
+      kappa: kappa(c),
+      auc: aucWithVariance(s, l)?.auc ?? null, // = rocAuc (tested below), with native sorts
+    };
+    for (const m of BINARY_METRICS) if (vals[m] !== null) samples[m].push(vals[m]!);
+  }
+  const ci = {} as Record<BinaryMetric, [number, number] | null>;
+  for (const m of BINARY_METRICS) {
+    const x = samples[m].sort((a, b) => a - b);
+    ci[m] = x.length ? [quantileSorted(x, 0.025), quantileSorted(x, 0.975)] : null;
+  }
+  return { samples, ci };
+}
+
+const sd = (xs: number[]) => {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
+};
+
+/** A labelled set like a metric's: scores with a few ties, decision score ≥ 0.5, labels correlated with scores. */
+function synthetic(n: number, seed: number, positiveRate = 0.55) {
+  const rng = mulberry32(seed);
+  const scores: number[] = [];
+  const decisions: boolean[] = [];
+  const labels: boolean[] = [];
+  for (let i = 0; i < n; i++) {
+    const label = rng() < positiveRate;
+    const score = Math.round(Math.min(1, Math.max(0, (label ? 0.62 : 0.4) + (rng() - 0.5) * 0.8)) * 100) / 100;
+    scores.push(score);
+    decisions.push(score >= 0.5);
+    labels.push(label);
+  }
+  return { scores, decisions, labels };
+}
+
+describe('intervals agree with the row bootstrap within Monte-Carlo error', () => {
+  // Percentile endpoints from B resamples have a standard error of about √(α(1−α)/B)/φ(z)·sd = 0.06·sd at
+  // B = 2000; two independent runs differ by √2 of that. Allowed: 4 of those standard errors, 0.34·sd.
+  const B = 2000;
+  const tolerance = 4 * Math.SQRT2 * (Math.sqrt(0.025 * 0.975 / B) / (Math.exp(-(1.96 ** 2) / 2) / Math.sqrt(2 * Math.PI)));
+  it.each([
+    [300, 1, 0.55],
+    [400, 2, 0.3],
+    [250, 3, 0.8],
+    [500, 4, 0.5],
+  ])('n = %i, seed %i, positive rate %f', (n, seed, rate) => {
+    const { scores, decisions, labels } = synthetic(n, seed, rate);
+    const ref = rowBootstrap(scores, decisions, labels, B, seed + 1000);
+    const got = binaryReport(scores, decisions, labels, { resamples: B, seed });
+    for (const m of BINARY_METRICS) {
+      const want = ref.ci[m]!;
+      const ci = got.metrics[m].ci!;
+      const allowed = tolerance * sd(ref.samples[m]);
+      expect(Math.abs(ci[0] - want[0]), `${m} lower`).toBeLessThanOrEqual(allowed);
+      expect(Math.abs(ci[1] - want[1]), `${m} upper`).toBeLessThanOrEqual(allowed);
+    }
+  });
+
+  it(`above ${AUC_BOOTSTRAP_ROWS} rows, the AUC interval (DeLong) too`, () => {
+    const n = AUC_BOOTSTRAP_ROWS + 10_000;
+    const { scores, decisions, labels } = synthetic(n, 9);
+    const ref = rowBootstrap(scores, decisions, labels, 500, 10);
+    const got = binaryReport(scores, decisions, labels, { resamples: 500 }).metrics.auc;
+    // Only the reference has Monte-Carlo error (0.12·sd at B = 500); 4 of it.
+    const allowed = 4 * 0.12 * sd(ref.samples.auc);
+    expect(Math.abs(got.ci![0] - ref.ci.auc![0])).toBeLessThanOrEqual(allowed);
+    expect(Math.abs(got.ci![1] - ref.ci.auc![1])).toBeLessThanOrEqual(allowed);
+  });
+
+  it('keeps the point estimates of the row version', () => {
+    const { scores, decisions, labels } = synthetic(300, 5);
+    const a = binaryReport(scores, decisions, labels, { resamples: 0 });
+    for (const m of BINARY_METRICS) expect(a.metrics[m].ci).toBeNull();
+    expect(a.metrics.auc.value).toBe(rocAuc(scores, labels));
+  });
+});
+
+describe('aucWithVariance', () => {
+  it('gives rocAuc exactly and DeLong\'s variance (checked by the O(P·N) definition)', () => {
+    for (const c of ref.binary) {
+      const sc: number[] = [];
+      const lab: boolean[] = [];
+      (c.scores as (number | null)[]).forEach((x, i) => {
+        if (x !== null && !Number.isNaN(x)) {
+          sc.push(x);
+          lab.push(c.labels[i]!);
+        }
+      });
+      const got = aucWithVariance(sc, lab);
+      const want = rocAuc(sc, lab);
+      if (want === null) {
+        expect(got).toBeNull();
+        continue;
+      }
+      expect(got!.auc).toBe(want);
+      const pos = sc.filter((_, i) => lab[i]);
+      const neg = sc.filter((_, i) => !lab[i]);
+      const psi = (x: number, y: number) => (x > y ? 1 : x === y ? 0.5 : 0);
+      const v10 = pos.map((x) => neg.reduce((a, y) => a + psi(x, y), 0) / neg.length);
+      const v01 = neg.map((y) => pos.reduce((a, x) => a + psi(x, y), 0) / pos.length);
+      const s2 = (v: number[]) => v.reduce((a, x) => a + (x - want) ** 2, 0) / (v.length - 1);
+      expect(got!.variance).toBeCloseTo(s2(v10) / pos.length + s2(v01) / neg.length, 14);
+    }
+  });
+  it('normalQuantile inverts the upper tail', () => {
+    expect(normalQuantile(0.025)).toBeCloseTo(1.959963984540054, 12);
+    expect(normalQuantile(0.5)).toBeCloseTo(0, 12);
   });
 });

@@ -4,7 +4,9 @@
  * "no information" is never reported as a value.
  */
 import { mulberry32 } from '../util/random.ts';
-import { argsort, quantileSorted, rocAuc } from './stats.ts';
+import { normalUpperTail } from '../compare/normal.ts';
+import { multinomial } from './binomial.ts';
+import { argsort, aucWithVariance, quantileSorted } from './stats.ts';
 
 export interface Confusion {
   tp: number;
@@ -90,11 +92,22 @@ export interface BootstrapOptions {
 
 const missing = (s: number | null | undefined): s is null | undefined => s == null || Number.isNaN(s);
 
+/** Up to this many rows the AUC interval is a row bootstrap; above it, DeLong's (see binaryReport). */
+export const AUC_BOOTSTRAP_ROWS = 20_000;
+
 /**
- * Point estimates and percentile-bootstrap intervals. Each resample draws n row indices with
- * replacement from mulberry32(seed) (indices into the rows sorted by score, ties by input order),
- * so the same input gives the same intervals. Resamples are held as per-row multiplicities, so
- * confusion counts and AUC come from one weighted O(n) sweep per resample instead of a re-sort.
+ * Point estimates and percentile-bootstrap intervals, in O(n log n) whatever the resamples.
+ *
+ * Counts: accuracy, precision, recall, F1, MCC, balanced accuracy and κ depend on the rows only through the
+ *   confusion counts, so each resample draws the four counts from Multinomial(n; TN, FN, FP, TP / n)
+ *   (binomial.ts, generator mulberry32(seed)): the same distribution as resampling n rows, in O(1) per resample.
+ * AUC, up to AUC_BOOTSTRAP_ROWS rows: each resample draws n row indices with replacement from mulberry32(seed)
+ *   (indices into the rows sorted by score, ties by input order), held as per-row multiplicities and swept once.
+ * AUC, above: the normal interval AUC ± z·SE with DeLong's variance (stats.ts, O(n log n)), clipped to [0, 1].
+ *   At that size the bootstrap distribution of the AUC is normal with DeLong's variance to well within the
+ *   Monte-Carlo error of 1000 resamples — unless one class has only a few rows; with fewer than two rows of a
+ *   class there is no interval.
+ * The same input and options give the same intervals.
  */
 export function binaryReport(
   scores: readonly (number | null)[],
@@ -107,85 +120,41 @@ export function binaryReport(
   const resamples = opts.resamples ?? 1000;
   const seed = opts.seed ?? 42;
   const level = opts.level ?? 0.95;
-  const sc: number[] = [];
-  const dec: boolean[] = [];
-  const lab: boolean[] = [];
-  for (let i = 0; i < labels.length; i++) {
+  let n = 0;
+  for (let i = 0; i < labels.length; i++) if (!missing(scores[i]) && decisions[i] != null) n++;
+  const sc = new Float64Array(n);
+  const lab = new Uint8Array(n);
+  const confusion = { tp: 0, fp: 0, tn: 0, fn: 0 };
+  for (let i = 0, k = 0; i < labels.length; i++) {
     const s = scores[i];
     const d = decisions[i];
     if (missing(s) || d == null) continue;
-    sc.push(s);
-    dec.push(d);
-    lab.push(labels[i]!);
+    sc[k] = s;
+    lab[k++] = labels[i] ? 1 : 0;
+    if (d) labels[i] ? confusion.tp++ : confusion.fp++;
+    else labels[i] ? confusion.fn++ : confusion.tn++;
   }
-  const n = sc.length;
-  const confusion = { tp: 0, fp: 0, tn: 0, fn: 0 };
-  for (let i = 0; i < n; i++) {
-    if (dec[i]) lab[i] ? confusion.tp++ : confusion.fp++;
-    else lab[i] ? confusion.fn++ : confusion.tn++;
-  }
-  const point = { ...confusionValues(confusion), auc: rocAuc(sc, lab) };
+  const auc = aucWithVariance(sc, lab);
+  const point = { ...confusionValues(confusion), auc: auc?.auc ?? null };
 
-  const samples: Record<BinaryMetric, number[]> = Object.fromEntries(BINARY_METRICS.map((m) => [m, [] as number[]])) as Record<
-    BinaryMetric,
-    number[]
-  >;
-  if (n > 0 && resamples > 0) {
-    // Rows are laid out in score order once: code = 2·decision + label, and groupEnd[p] marks the
-    // last position of each tie group, so a resample is one linear pass (confusion + AUC).
-    const order = argsort(sc);
-    const code = new Uint8Array(n);
-    const groupEnd = new Uint8Array(n);
-    for (let p = 0; p < n; p++) {
-      const i = order[p]!;
-      code[p] = (dec[i] ? 2 : 0) + (lab[i] ? 1 : 0);
-      groupEnd[p] = p === n - 1 || sc[order[p + 1]!] !== sc[i] ? 1 : 0;
-    }
-    const rng = mulberry32(seed);
-    const w = new Int32Array(n);
-    const cc = new Float64Array(4); // counts by code: tn, fn, fp, tp
-    for (let r = 0; r < resamples; r++) {
-      w.fill(0);
-      for (let k = 0; k < n; k++) {
-        const p = Math.floor(rng() * n);
-        w[p] = w[p]! + 1;
-      }
-      cc.fill(0);
-      // AUC = Σ over tie groups (pos·negBelow + ½·pos·negInGroup) / (P·N).
-      let negBelow = 0;
-      let area = 0;
-      let gp = 0;
-      let gn = 0;
-      for (let p = 0; p < n; p++) {
-        const k = w[p]!;
-        const c = code[p]!;
-        cc[c] = cc[c]! + k;
-        if (c & 1) gp += k;
-        else gn += k;
-        if (groupEnd[p]) {
-          area += gp * negBelow + 0.5 * gp * gn;
-          negBelow += gn;
-          gp = gn = 0;
-        }
-      }
-      const conf = { tn: cc[0]!, fn: cc[1]!, fp: cc[2]!, tp: cc[3]! };
-      const P = conf.tp + conf.fn;
-      const vals = { ...confusionValues(conf), auc: P > 0 && negBelow > 0 ? area / (P * negBelow) : null };
-      for (const m of BINARY_METRICS) {
-        const v = vals[m];
-        if (v !== null) samples[m].push(v);
-      }
-    }
-  }
   const alpha = (1 - level) / 2;
+  const interval = (xs: number[]): [number, number] | null => {
+    if (!xs.length) return null;
+    xs.sort((a, b) => a - b);
+    return [quantileSorted(xs, alpha), quantileSorted(xs, 1 - alpha)];
+  };
   const metrics = {} as Record<BinaryMetric, Estimate>;
-  for (const m of BINARY_METRICS) {
-    const s = samples[m].sort((a, b) => a - b);
-    metrics[m] = {
-      value: point[m],
-      ci: s.length ? [quantileSorted(s, alpha), quantileSorted(s, 1 - alpha)] : null,
-    };
+  const counted = countBootstrap(confusion, n, resamples, seed);
+  for (const m of BINARY_METRICS) if (m !== 'auc') metrics[m] = { value: point[m], ci: interval(counted[m]) };
+  let aucCi: [number, number] | null = null;
+  if (auc && n > 0 && resamples > 0) {
+    if (n <= AUC_BOOTSTRAP_ROWS) aucCi = interval(aucRowBootstrap(sc, lab, resamples, seed));
+    else if (auc.variance !== null) {
+      const half = normalQuantile(alpha) * Math.sqrt(auc.variance);
+      aucCi = [Math.max(0, auc.auc - half), Math.min(1, auc.auc + half)];
+    }
   }
+  metrics.auc = { value: point.auc, ci: aucCi };
   return {
     n,
     excluded: labels.length - n,
@@ -195,6 +164,84 @@ export function binaryReport(
     metrics,
     bootstrap: { resamples, seed, level },
   };
+}
+
+/** The resampled values of every count statistic (undefined ones left out), from multinomial draws of the counts. */
+function countBootstrap(c: Confusion, n: number, resamples: number, seed: number): Record<Exclude<BinaryMetric, 'auc'>, number[]> {
+  const out = { accuracy: [], precision: [], recall: [], f1: [], mcc: [], balancedAccuracy: [], kappa: [] } as Record<
+    Exclude<BinaryMetric, 'auc'>,
+    number[]
+  >;
+  if (n === 0) return out;
+  const rng = mulberry32(seed);
+  const counts = [c.tn, c.fn, c.fp, c.tp];
+  const k = new Float64Array(4);
+  for (let r = 0; r < resamples; r++) {
+    multinomial(rng, n, counts, k);
+    const vals = confusionValues({ tn: k[0]!, fn: k[1]!, fp: k[2]!, tp: k[3]! });
+    for (const m of Object.keys(out) as (keyof typeof out)[]) {
+      const v = vals[m];
+      if (v !== null) out[m].push(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * The AUC of each row resample (null ones left out). Rows are laid out in score order once (label, and the end
+ * of each tie group), so a resample is one weighted linear pass.
+ */
+function aucRowBootstrap(sc: Float64Array, lab: Uint8Array, resamples: number, seed: number): number[] {
+  const n = sc.length;
+  const order = argsort(sc);
+  const pos = new Uint8Array(n);
+  const groupEnd = new Uint8Array(n);
+  for (let p = 0; p < n; p++) {
+    const i = order[p]!;
+    pos[p] = lab[i]!;
+    groupEnd[p] = p === n - 1 || sc[order[p + 1]!] !== sc[i] ? 1 : 0;
+  }
+  const rng = mulberry32(seed);
+  const w = new Int32Array(n);
+  const out: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    w.fill(0);
+    for (let k = 0; k < n; k++) {
+      const p = Math.floor(rng() * n);
+      w[p] = w[p]! + 1;
+    }
+    // AUC = Σ over tie groups (pos·negBelow + ½·pos·negInGroup) / (P·N).
+    let negBelow = 0;
+    let P = 0;
+    let area = 0;
+    let gp = 0;
+    let gn = 0;
+    for (let p = 0; p < n; p++) {
+      const k = w[p]!;
+      if (pos[p]) gp += k;
+      else gn += k;
+      if (groupEnd[p]) {
+        area += gp * negBelow + 0.5 * gp * gn;
+        negBelow += gn;
+        P += gp;
+        gp = gn = 0;
+      }
+    }
+    if (P > 0 && negBelow > 0) out.push(area / (P * negBelow));
+  }
+  return out;
+}
+
+/** z with P(Z ≥ z) = q for a standard normal Z, q in (0, ½], by bisection on the upper tail (to ~1e-15). */
+export function normalQuantile(q: number): number {
+  let lo = 0;
+  let hi = 40;
+  for (let i = 0; i < 100 && hi - lo > 1e-15; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalUpperTail(mid) > q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 export interface ThresholdResult {
