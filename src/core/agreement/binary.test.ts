@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { mulberry32 } from '../util/random.ts';
-import { AUC_BOOTSTRAP_ROWS, BINARY_METRICS, bestThreshold, binaryReport, normalQuantile, type BinaryMetric, type Objective } from './binary.ts';
+import {
+  AUC_BOOTSTRAP_ROWS,
+  BINARY_METRICS,
+  bestThreshold,
+  binaryReport,
+  normalQuantile,
+  type BinaryMetric,
+  type Objective,
+} from './binary.ts';
 import { accuracy, balancedAccuracy, f1, kappa, mcc, precision, recall, type Confusion } from './binary.ts';
 import { aucWithVariance, quantileSorted, rocAuc } from './stats.ts';
 
@@ -156,7 +164,7 @@ describe('intervals agree with the row bootstrap within Monte-Carlo error', () =
   // Percentile endpoints from B resamples have a standard error of about √(α(1−α)/B)/φ(z)·sd = 0.06·sd at
   // B = 2000; two independent runs differ by √2 of that. Allowed: 4 of those standard errors, 0.34·sd.
   const B = 2000;
-  const tolerance = 4 * Math.SQRT2 * (Math.sqrt(0.025 * 0.975 / B) / (Math.exp(-(1.96 ** 2) / 2) / Math.sqrt(2 * Math.PI)));
+  const tolerance = 4 * Math.SQRT2 * (Math.sqrt((0.025 * 0.975) / B) / (Math.exp(-(1.96 ** 2) / 2) / Math.sqrt(2 * Math.PI)));
   it.each([
     [300, 1, 0.55],
     [400, 2, 0.3],
@@ -195,7 +203,7 @@ describe('intervals agree with the row bootstrap within Monte-Carlo error', () =
 });
 
 describe('aucWithVariance', () => {
-  it('gives rocAuc exactly and DeLong\'s variance (checked by the O(P·N) definition)', () => {
+  it("gives rocAuc exactly and DeLong's variance (checked by the O(P·N) definition)", () => {
     for (const c of ref.binary) {
       const sc: number[] = [];
       const lab: boolean[] = [];
