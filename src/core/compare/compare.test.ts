@@ -2,11 +2,15 @@
  * The comparison statistics against test/fixtures/compare-reference.json (scipy binomtest / kendalltau, Holm by
  * its definition, numpy quantiles, bootstraps replayed with an independent mulberry32 — see
  * scripts/reference/compare_reference.py), plus small cases worked by hand.
+ * The reference replays question resampling. Score-mean intervals still draw questions the same way and match it
+ * to rounding; the count intervals (accuracies, human accuracies, paired accuracy differences, gaps) now come from
+ * multinomial draws of the counts — the same distribution, other draws — so they match it within Monte-Carlo
+ * error, checked tightly below against question resampling with 2000 resamples.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
-import { resampledMeans } from './resample.ts';
+import { SCORE_DRAWS, forEachResample, percentileInterval } from './resample.ts';
 import type { MetricResult, QaRow } from '../types.ts';
 import {
   agreementSplits,
@@ -93,6 +97,17 @@ const closeCi = (got: [number, number] | null, want: [number, number] | null) =>
   close(got![0], want[0]);
   close(got![1], want[1]);
 };
+/**
+ * Two percentile intervals from independent draws of 300 resamples each: an endpoint's Monte-Carlo standard
+ * error is ~0.154·sd, the difference's ~0.22·sd ≈ 0.056 of the interval width (3.92·sd); allowed 4 of those.
+ */
+const mcCi = (got: [number, number] | null, want: [number, number] | null) => {
+  if (want === null) return expect(got).toBeNull();
+  expect(got).not.toBeNull();
+  const allowed = 0.23 * (want[1] - want[0]) + 1e-12;
+  expect(Math.abs(got![0] - want[0])).toBeLessThanOrEqual(allowed);
+  expect(Math.abs(got![1] - want[1])).toBeLessThanOrEqual(allowed);
+};
 
 /** Long rows (system order, then question order) from a reference matrix; missing cells have no row. */
 function tableOf(c: RefCase) {
@@ -161,11 +176,11 @@ describe.each(REF.cases)('reference case $name', (c) => {
       close(got.mean.value, want.mean);
       closeCi(got.mean.ci, want.mean_ci);
       close(got.accuracy.value, want.accuracy);
-      closeCi(got.accuracy.ci, want.accuracy_ci);
+      mcCi(got.accuracy.ci, want.accuracy_ci);
       expect(got.human?.correct).toBe(want.human_correct);
       expect(got.human?.labelled).toBe(want.human_labelled);
       close(got.human?.accuracy, want.human_accuracy);
-      closeCi(got.human?.ci ?? null, want.human_ci);
+      mcCi(got.human?.ci ?? null, want.human_ci);
     }
     // Sorted by accuracy, best first.
     const acc = board.entries.map((x) => x.accuracy.value!);
@@ -180,7 +195,7 @@ describe.each(REF.cases)('reference case $name', (c) => {
       expect(got.n).toBe(want.n);
       expect([got.mcnemar!.b, got.mcnemar!.c]).toEqual([want.b_count, want.c_count]);
       close(got.diff, want.diff);
-      closeCi(got.ci, want.ci);
+      mcCi(got.ci, want.ci);
       close(got.mcnemar!.p, want.p);
       close(got.pHolm, want.p_holm);
       expect(got.better).toBe(want.better);
@@ -213,7 +228,7 @@ describe.each(REF.cases)('reference case $name', (c) => {
       close(got.metricAccuracy, want.metric_accuracy);
       close(got.humanAccuracy, want.human_accuracy);
       close(got.gap, want.gap);
-      closeCi(got.gapCi, want.gap_ci);
+      mcCi(got.gapCi, want.gap_ci);
       expect(got.metricRank).toBe(e.ranking.metric_rank[s]);
       expect(got.humanRank).toBe(e.ranking.human_rank[s]);
     });
@@ -304,19 +319,130 @@ describe('by hand', () => {
     expect(() => disagreements(t, { metric: 'nope' })).toThrow(/no metric "nope"/);
   });
 
-  it('resampled means of a 1/0/−1 channel by column patterns equal the plain sweep exactly', () => {
-    const rng = mulberry32(5);
-    const S = 4;
-    const Q = 300;
-    const x = Int8Array.from({ length: S * Q }, () => Math.floor(rng() * 3) - 1);
-    const [byPattern] = resampledMeans([x], S, Q, 50, 9);
-    const [bySweep] = resampledMeans([Float64Array.from(x)], S, Q, 50, 9);
-    expect(byPattern).toEqual(bySweep);
-  });
-
   it('is deterministic for a seed and changes with the seed', () => {
     const a = JSON.stringify(pairedComparisons(t, { seed: 3, resamples: 200 }));
     expect(JSON.stringify(pairedComparisons(t, { seed: 3, resamples: 200 }))).toBe(a);
     expect(JSON.stringify(pairedComparisons(t, { seed: 4, resamples: 200 }))).not.toBe(a);
+  });
+});
+
+/**
+ * The reference for the new intervals: plain question resampling (Q question draws per resample, as every
+ * interval was computed before), each statistic a weighted ratio over the drawn questions. Kept here, not in
+ * the product.
+ */
+function questionBootstrap(Q: number, B: number, seed: number, stats: ((w: Int32Array) => number)[]): Float64Array[] {
+  const out = stats.map(() => new Float64Array(B));
+  forEachResample(Q, B, seed, (w, b) => stats.forEach((f, i) => (out[i]![b] = f(w))));
+  return out;
+}
+/** Weighted mean of f(q) over the questions where f is defined (≥ −1 … 1; NaN = missing). */
+const wmean = (Q: number, f: (q: number) => number) => (w: Int32Array) => {
+  let num = 0;
+  let den = 0;
+  for (let q = 0; q < Q; q++) {
+    const v = f(q);
+    if (!w[q] || Number.isNaN(v)) continue;
+    num += w[q]! * v;
+    den += w[q]!;
+  }
+  return den ? num / den : NaN;
+};
+const sdOf = (xs: Float64Array) => {
+  const v = Array.from(xs).filter((x) => !Number.isNaN(x));
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / (v.length - 1));
+};
+/**
+ * Two independent percentile intervals of B resamples: endpoints within 4 standard errors of their difference
+ * (normal approximation: √(α(1−α)/B)/φ(z)·sd each), plus one step of a statistic that moves in steps of `step`
+ * (a ratio over n questions moves in steps of about 1/n, and a percentile of such draws can jump a whole step).
+ */
+function withinMc(got: [number, number] | null, draws: Float64Array, B: number, what: string, step = 0) {
+  const want = percentileInterval(draws, 0.95)!;
+  const allowed = 4 * Math.SQRT2 * (Math.sqrt((0.025 * 0.975) / B) / 0.05844) * sdOf(draws) + step + 1e-12;
+  expect(got, what).not.toBeNull();
+  expect(Math.abs(got![0] - want[0]), `${what} lower`).toBeLessThanOrEqual(allowed);
+  expect(Math.abs(got![1] - want[1]), `${what} upper`).toBeLessThanOrEqual(allowed);
+}
+
+describe('intervals agree with question resampling within Monte-Carlo error', () => {
+  const B = 2000;
+  describe.each(REF.cases)('$name', (c) => {
+    const t = tableOf(c);
+    const S = t.systems.length;
+    const Q = t.keys.length;
+    const dec = t.decision.m!;
+    const h = t.human;
+    const val = (x: Int8Array, s: number, q: number) => (x[s * Q + q]! < 0 ? NaN : x[s * Q + q]!);
+    it.each([1, 2, 3])('seed %i: accuracies, human accuracies, paired accuracy differences, gaps', (seed) => {
+      const opts = { resamples: B, seed, level: 0.95 };
+      const board = leaderboard(t, opts).metrics[0]!;
+      const paired = pairedComparisons(t, opts);
+      const ranking = metricRanking(t, opts).metrics[0]!;
+      const ref = (f: (q: number) => number) => questionBootstrap(Q, B, seed + 100, [wmean(Q, f)])[0]!;
+      const stepOf = (f: (q: number) => number) => {
+        let n = 0;
+        for (let q = 0; q < Q; q++) if (!Number.isNaN(f(q))) n++;
+        return 1 / n;
+      };
+      const check = (got: [number, number] | null, f: (q: number) => number, what: string) => withinMc(got, ref(f), B, what, stepOf(f));
+      for (let s = 0; s < S; s++) {
+        const e = board.entries.find((x) => x.system === t.systems[s])!;
+        check(e.accuracy.ci, (q) => val(dec, s, q), `accuracy ${t.systems[s]}`);
+        check(e.human!.ci, (q) => val(h, s, q), `human ${t.systems[s]}`);
+        const both = (q: number) => (dec[s * Q + q]! < 0 || h[s * Q + q]! < 0 ? NaN : dec[s * Q + q]! - h[s * Q + q]!);
+        check(ranking.gaps[s]!.gapCi, both, `gap ${t.systems[s]}`);
+      }
+      for (const metric of ['m', 'human']) {
+        const x = metric === 'm' ? dec : h;
+        const pairs = paired.metrics.find((p) => p.metric === metric)!.pairs;
+        pairs.forEach((p) => {
+          const a = t.systems.indexOf(p.a);
+          const b = t.systems.indexOf(p.b);
+          check(p.accuracy.ci, (q) => val(x, a, q) - val(x, b, q), `${metric} ${p.a}−${p.b}`);
+        });
+      }
+    });
+  });
+
+  it(`score means and paired score differences above ${SCORE_DRAWS} questions (subsample, rescaled)`, () => {
+    // Three systems over Q questions; c misses a tenth of them, so pairs with c take their own pass.
+    const Q = SCORE_DRAWS + 5_000;
+    const rng = mulberry32(21);
+    const rows: CompareRow[] = [];
+    const results: Record<string, MetricResult>[] = [];
+    for (const [s, skill] of [
+      ['a', 0.6],
+      ['b', 0.55],
+      ['c', 0.5],
+    ] as const)
+      for (let q = 0; q < Q; q++) {
+        if (s === 'c' && rng() < 0.1) continue;
+        const score = Math.round(Math.min(1, Math.max(0, skill + (rng() - 0.5) * 0.9)) * 1000) / 1000;
+        rows.push({ system: s, key: `q${q}` });
+        results.push({ m: { score, decision: score >= 0.5, explanation: '' } });
+      }
+    const t = compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]);
+    const sc = t.score.m!;
+    const B2 = 500;
+    const opts = { resamples: B2, seed: 5 };
+    const board = leaderboard(t, opts).metrics[0]!;
+    const pairs = pairedComparisons(t, opts).metrics[0]!.pairs;
+    const v = (s: number, q: number) => sc[s * Q + q]!;
+    const ref = (f: (q: number) => number) => questionBootstrap(Q, B2, 77, [wmean(Q, f)])[0]!;
+    for (let s = 0; s < 3; s++)
+      withinMc(
+        board.entries.find((e) => e.system === t.systems[s])!.mean.ci,
+        ref((q) => v(s, q)),
+        B2,
+        `mean ${t.systems[s]}`,
+      );
+    for (const p of pairs) {
+      const a = t.systems.indexOf(p.a);
+      const b = t.systems.indexOf(p.b);
+      const draws = ref((q) => v(a, q) - v(b, q));
+      withinMc(p.score!.ci, draws, B2, `score ${p.a}−${p.b}`);
+    }
   });
 });

@@ -5,13 +5,21 @@
  * What: for metric m and system s, over the questions where s has a score (mean) or a decision (accuracy):
  *   mean = Σ score / n, accuracy = #(decision = correct) / n — the decision being score ≥ the metric's threshold.
  *   Human accuracy = #(label correct) / #(labelled rows) of that system: a plain count, no model involved.
- * Intervals: percentile bootstrap over questions (resample.ts), 95% by default, seeded.
+ * Intervals: percentile bootstrap over questions (resample.ts), 95% by default, seeded: accuracies from
+ *   multinomial draws of the (correct, incorrect, not decided) question counts, means from question draws.
  * Order: systems by accuracy, then mean score, then input order (a stable, documented tie-break).
  * Limits: systems answering different question sets are not comparable by these numbers alone; the paired tests
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
-import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
+import {
+  accuracyOfCounts,
+  bootstrapSettings,
+  countsInterval,
+  percentileInterval,
+  resampledMeans,
+  type BootstrapSettings,
+} from './resample.ts';
 
 export interface Estimate {
   value: number | null;
@@ -70,10 +78,9 @@ export function humanAccuracy(t: CompareTable, boot: BootstrapSettings = {}): (H
     }
     out.push(labelled ? { correct, labelled, accuracy: correct / labelled, ci: null } : null);
   }
-  if (resamples > 0 && t.labelled) {
-    const [draws] = resampledMeans([t.human], S, Q, resamples, seed);
-    out.forEach((h, s) => h && (h.ci = percentileInterval(draws![s]!, level)));
-  }
+  if (resamples > 0 && t.labelled)
+    for (const h of out)
+      if (h) h.ci = countsInterval([h.correct, h.labelled - h.correct, Q - h.labelled], accuracyOfCounts, resamples, seed, level);
   return out;
 }
 
@@ -87,6 +94,7 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
     const sc = t.score[m.name]!;
     const dec = t.decision[m.name]!;
     const entries: LeaderboardEntry[] = [];
+    const corrects: number[] = [];
     for (let s = 0; s < S; s++) {
       let rows = 0;
       let scored = 0;
@@ -107,6 +115,7 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
           correct += d;
         }
       }
+      corrects.push(correct);
       entries.push({
         system: t.systems[s]!,
         rank: 0,
@@ -119,10 +128,12 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
       });
     }
     if (resamples > 0) {
-      const [means, accs] = resampledMeans([sc, dec], S, Q, resamples, seed);
+      const [means] = resampledMeans([sc], S, Q, resamples, seed);
       entries.forEach((e, s) => {
         if (e.mean.value !== null) e.mean.ci = percentileInterval(means![s]!, level);
-        if (e.accuracy.value !== null) e.accuracy.ci = percentileInterval(accs![s]!, level);
+        const correct = corrects[s]!;
+        if (e.accuracy.value !== null)
+          e.accuracy.ci = countsInterval([correct, e.decided - correct, Q - e.decided], accuracyOfCounts, resamples, seed, level);
       });
     }
     rankEntries(entries);

@@ -2,7 +2,9 @@
  * Paired significance between every pair of systems, per metric, on the questions both systems answered.
  *
  * What, for systems A and B and one metric:
- *   - accuracy difference acc(A) − acc(B) on the questions both decided, with McNemar's exact test (mcnemar.ts);
+ *   - accuracy difference acc(A) − acc(B) on the questions both decided, with McNemar's exact test (mcnemar.ts)
+ *     and a bootstrap interval from multinomial draws of the pair's (both / only A / only B / neither correct,
+ *     not both decided) question counts (resample.ts);
  *   - mean-score difference d on the questions both scored, with a paired bootstrap: the shared question draws
  *     (resample.ts) give B resampled differences d*, a percentile interval, and the two-sided p-value
  *     p = 2·Φc(|d| / sd(d*)) from the bootstrap standard error (Efron & Tibshirani 1993, ch. 16). Not the share
@@ -19,8 +21,13 @@ import { holm } from './holm.ts';
 import { mcnemarExact, type McNemar } from './mcnemar.ts';
 import { normalUpperTail } from './normal.ts';
 import {
+  SCORE_DRAWS,
   bootstrapSettings,
+  countsInterval,
   forEachResample,
+  forEachSubsample,
+  pairCounts,
+  pairedDiffOfCounts,
   percentileInterval,
   resampledMeans,
   sameQuestions,
@@ -114,18 +121,12 @@ function compareDecisions(t: CompareTable, dec: Int8Array, a: number, b: number)
 }
 
 /**
- * Per-resample differences of two systems' means over the questions both have, for every pair. A pair whose
- * systems have values on the same questions (the usual case) takes the difference of the per-system means of one
- * shared pass; only the other pairs get a pass of their own.
+ * Per-resample differences of two systems' mean scores over the questions both have, for every pair. A pair whose
+ * systems have scores on the same questions (the usual case) takes the difference of the per-system means of one
+ * shared pass (resampledMeans, rescaled there above SCORE_DRAWS questions); only the other pairs get a pass of
+ * their own, over the same question draws and rescaled the same way around the pair's full-data difference.
  */
-function pairDraws(
-  x: Float64Array | Int8Array,
-  S: number,
-  Q: number,
-  pairs: [number, number][],
-  resamples: number,
-  seed: number,
-): Float64Array[] {
+function pairDraws(x: Float64Array, S: number, Q: number, pairs: [number, number][], resamples: number, seed: number): Float64Array[] {
   const same = pairs.map(([a, b]) => sameQuestions(x, Q, a, b));
   const means = same.some(Boolean) ? resampledMeans([x], S, Q, resamples, seed)[0]! : null;
   const out = pairs.map(([a, b], k) => {
@@ -134,7 +135,8 @@ function pairDraws(
     return d;
   });
   const rest = pairs.map((_, k) => k).filter((k) => !same[k]);
-  if (rest.length)
+  if (!rest.length) return out;
+  if (Q <= SCORE_DRAWS)
     forEachResample(Q, resamples, seed, (w, r) => {
       for (const k of rest) {
         const [a, b] = pairs[k]!;
@@ -151,6 +153,39 @@ function pairDraws(
         out[k]![r] = den ? num / den : NaN;
       }
     });
+  else {
+    const f = Math.sqrt(SCORE_DRAWS / Q);
+    const full = rest.map((k) => {
+      const [a, b] = pairs[k]!;
+      let num = 0;
+      let den = 0;
+      for (let q = 0; q < Q; q++) {
+        const u = x[a * Q + q]!;
+        const v = x[b * Q + q]!;
+        if (u >= 0 && v >= 0) {
+          num += u - v;
+          den++;
+        }
+      }
+      return den ? num / den : NaN;
+    });
+    forEachSubsample(Q, SCORE_DRAWS, resamples, seed, (drawn, r) => {
+      rest.forEach((k, j) => {
+        const [a, b] = pairs[k]!;
+        let num = 0;
+        let den = 0;
+        for (let i = 0; i < drawn.length; i++) {
+          const q = drawn[i]!;
+          const u = x[a * Q + q]!;
+          const v = x[b * Q + q]!;
+          if (!(u >= 0) || !(v >= 0)) continue;
+          num += u - v;
+          den++;
+        }
+        out[k]![r] = den ? full[j]! + f * (num / den - full[j]!) : NaN;
+      });
+    });
+  }
   return out;
 }
 
@@ -184,12 +219,12 @@ function decisionPairs(
   alpha: number,
 ): PairComparison[] {
   const { resamples, seed, level } = settings;
-  const draws = resamples > 0 ? pairDraws(dec, t.systems.length, t.keys.length, pairs, resamples, seed) : null;
-  const acc = pairs.map(([a, b], k) => {
+  const Q = t.keys.length;
+  const acc = pairs.map(([a, b]) => {
     const c = compareDecisions(t, dec, a, b);
     return {
       ...c,
-      ci: draws && c.n ? percentileInterval(draws[k]!, level) : null,
+      ci: resamples > 0 && c.n ? countsInterval(pairCounts(dec, dec, Q, a, b), pairedDiffOfCounts, resamples, seed, level) : null,
       pHolm: null as number | null,
       better: null as string | null,
     };

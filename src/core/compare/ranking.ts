@@ -4,7 +4,7 @@
  * What, per metric, on the labelled rows the metric decided (so both accuracies count the same rows):
  *   - each system's metric accuracy, human accuracy and gap = metric − human accuracy (the metric's bias for or
  *     against that system: lexical metrics, for instance, under-credit verbose answers), with a bootstrap
- *     interval of the gap from the shared question draws (resample.ts);
+ *     interval of the gap from multinomial draws of the system's (metric, human) question counts (resample.ts);
  *   - Kendall τ-b between the systems' metric accuracies and human accuracies (= scipy.stats.kendalltau), null
  *     with fewer than two systems or when either ordering is all ties;
  *   - every pair of systems the two orderings put the other way round (discordant), and the pairs only one of
@@ -14,7 +14,7 @@
  */
 import type { CompareTable } from './table.ts';
 import { kendallTauB } from '../agreement/stats.ts';
-import { bootstrapSettings, percentileInterval, resampledMeans, type BootstrapSettings } from './resample.ts';
+import { bootstrapSettings, countsInterval, pairCounts, pairedDiffOfCounts, type BootstrapSettings } from './resample.ts';
 
 export interface SystemGap {
   system: string;
@@ -99,23 +99,11 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
         humanRank: null,
       });
     }
-    if (resamples > 0 && t.labelled) {
-      // The decisions and the labels on the rows that have both: equal masks, so gap = mean(d) − mean(h) per resample.
-      const d = new Int8Array(S * Q).fill(-1);
-      const h = new Int8Array(S * Q).fill(-1);
-      for (let c = 0; c < S * Q; c++)
-        if (dec[c]! >= 0 && t.human[c]! >= 0) {
-          d[c] = dec[c]!;
-          h[c] = t.human[c]!;
-        }
-      const [md, mh] = resampledMeans([d, h], S, Q, resamples, seed);
+    // gap = (#metric-only-correct − #human-only-correct) / n: a statistic of the system's (metric, human) counts.
+    if (resamples > 0 && t.labelled)
       gaps.forEach((g, s) => {
-        if (!g.n) return;
-        const diff = new Float64Array(resamples);
-        for (let r = 0; r < resamples; r++) diff[r] = md![s]![r]! - mh![s]![r]!;
-        g.gapCi = percentileInterval(diff, level);
+        if (g.n) g.gapCi = countsInterval(pairCounts(dec, t.human, Q, s, s), pairedDiffOfCounts, resamples, seed, level);
       });
-    }
     const ranked = gaps.filter((g) => g.n > 0);
     const mAcc = ranked.map((g) => g.metricAccuracy!);
     const hAcc = ranked.map((g) => g.humanAccuracy!);
