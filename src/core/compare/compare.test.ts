@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
-import { SCORE_DRAWS, forEachResample, percentileInterval } from './resample.ts';
+import { forEachSubsample, percentileInterval, scoreDrawsFor } from './resample.ts';
 import type { MetricResult, QaRow } from '../types.ts';
 import {
   agreementSplits,
@@ -333,7 +333,12 @@ describe('by hand', () => {
  */
 function questionBootstrap(Q: number, B: number, seed: number, stats: ((w: Int32Array) => number)[]): Float64Array[] {
   const out = stats.map(() => new Float64Array(B));
-  forEachResample(Q, B, seed, (w, b) => stats.forEach((f, i) => (out[i]![b] = f(w))));
+  const w = new Int32Array(Q);
+  forEachSubsample(Q, Q, B, seed, (drawn, b) => {
+    w.fill(0);
+    for (const q of drawn) w[q] = w[q]! + 1;
+    stats.forEach((f, i) => (out[i]![b] = f(w)));
+  });
   return out;
 }
 /** Weighted mean of f(q) over the questions where f is defined (≥ −1 … 1; NaN = missing). */
@@ -406,9 +411,9 @@ describe('intervals agree with question resampling within Monte-Carlo error', ()
     });
   });
 
-  it(`score means and paired score differences above ${SCORE_DRAWS} questions (subsample, rescaled)`, () => {
+  it(`score means and paired score differences above ${scoreDrawsFor(3)} questions of 3 systems (subsample, rescaled)`, () => {
     // Three systems over Q questions; c misses a tenth of them, so pairs with c take their own pass.
-    const Q = SCORE_DRAWS + 5_000;
+    const Q = scoreDrawsFor(3) + 5_000;
     const rng = mulberry32(21);
     const rows: CompareRow[] = [];
     const results: Record<string, MetricResult>[] = [];

@@ -12,14 +12,7 @@
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
-import {
-  accuracyOfCounts,
-  bootstrapSettings,
-  countsInterval,
-  percentileInterval,
-  resampledMeans,
-  type BootstrapSettings,
-} from './resample.ts';
+import { accuracyOfCounts, bootstrapSettings, countsInterval, percentileInterval, scoreDraws, type BootstrapSettings } from './resample.ts';
 
 export interface Estimate {
   value: number | null;
@@ -128,7 +121,7 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
       });
     }
     if (resamples > 0) {
-      const [means] = resampledMeans([sc], S, Q, resamples, seed);
+      const { means } = scoreDraws(sc, S, Q, resamples, seed);
       entries.forEach((e, s) => {
         if (e.mean.value !== null) e.mean.ci = percentileInterval(means![s]!, level);
         const correct = corrects[s]!;

@@ -21,16 +21,12 @@ import { holm } from './holm.ts';
 import { mcnemarExact, type McNemar } from './mcnemar.ts';
 import { normalUpperTail } from './normal.ts';
 import {
-  SCORE_DRAWS,
   bootstrapSettings,
   countsInterval,
-  forEachResample,
-  forEachSubsample,
   pairCounts,
   pairedDiffOfCounts,
   percentileInterval,
-  resampledMeans,
-  sameQuestions,
+  scoreDraws,
   type BootstrapSettings,
 } from './resample.ts';
 
@@ -120,75 +116,6 @@ function compareDecisions(t: CompareTable, dec: Int8Array, a: number, b: number)
   };
 }
 
-/**
- * Per-resample differences of two systems' mean scores over the questions both have, for every pair. A pair whose
- * systems have scores on the same questions (the usual case) takes the difference of the per-system means of one
- * shared pass (resampledMeans, rescaled there above SCORE_DRAWS questions); only the other pairs get a pass of
- * their own, over the same question draws and rescaled the same way around the pair's full-data difference.
- */
-function pairDraws(x: Float64Array, S: number, Q: number, pairs: [number, number][], resamples: number, seed: number): Float64Array[] {
-  const same = pairs.map(([a, b]) => sameQuestions(x, Q, a, b));
-  const means = same.some(Boolean) ? resampledMeans([x], S, Q, resamples, seed)[0]! : null;
-  const out = pairs.map(([a, b], k) => {
-    const d = new Float64Array(resamples);
-    if (same[k]) for (let r = 0; r < resamples; r++) d[r] = means![a]![r]! - means![b]![r]!;
-    return d;
-  });
-  const rest = pairs.map((_, k) => k).filter((k) => !same[k]);
-  if (!rest.length) return out;
-  if (Q <= SCORE_DRAWS)
-    forEachResample(Q, resamples, seed, (w, r) => {
-      for (const k of rest) {
-        const [a, b] = pairs[k]!;
-        let num = 0;
-        let den = 0;
-        for (let q = 0; q < Q; q++) {
-          const m = w[q]!;
-          const u = x[a * Q + q]!;
-          const v = x[b * Q + q]!;
-          if (m === 0 || !(u >= 0) || !(v >= 0)) continue;
-          num += m * (u - v);
-          den += m;
-        }
-        out[k]![r] = den ? num / den : NaN;
-      }
-    });
-  else {
-    const f = Math.sqrt(SCORE_DRAWS / Q);
-    const full = rest.map((k) => {
-      const [a, b] = pairs[k]!;
-      let num = 0;
-      let den = 0;
-      for (let q = 0; q < Q; q++) {
-        const u = x[a * Q + q]!;
-        const v = x[b * Q + q]!;
-        if (u >= 0 && v >= 0) {
-          num += u - v;
-          den++;
-        }
-      }
-      return den ? num / den : NaN;
-    });
-    forEachSubsample(Q, SCORE_DRAWS, resamples, seed, (drawn, r) => {
-      rest.forEach((k, j) => {
-        const [a, b] = pairs[k]!;
-        let num = 0;
-        let den = 0;
-        for (let i = 0; i < drawn.length; i++) {
-          const q = drawn[i]!;
-          const u = x[a * Q + q]!;
-          const v = x[b * Q + q]!;
-          if (!(u >= 0) || !(v >= 0)) continue;
-          num += u - v;
-          den++;
-        }
-        out[k]![r] = den ? full[j]! + f * (num / den - full[j]!) : NaN;
-      });
-    });
-  }
-  return out;
-}
-
 /** Two-sided p of "no difference" from the observed difference and its bootstrap draws (see the header). */
 export function bootstrapP(diff: number, draws: ArrayLike<number>): number | null {
   let n = 0;
@@ -247,7 +174,8 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
   const metrics: MetricPairs[] = t.metrics.map((m) => {
     const out = decisionPairs(t, t.decision[m.name]!, pairs, settings, alpha);
     const sc = t.score[m.name]!;
-    const draws = resamples > 0 ? pairDraws(sc, t.systems.length, Q, pairs, resamples, seed) : null;
+    // Every pair's resampled differences (systemPairs order), from the question draws the leaderboard's means use.
+    const draws = resamples > 0 ? scoreDraws(sc, t.systems.length, Q, resamples, seed).diffs : null;
     const scores: ScoreComparison[] = pairs.map(([a, b], k) => {
       let n = 0;
       let sa = 0;

@@ -7,7 +7,7 @@
  *     missing), so a resample draws those counts from a multinomial (countsInterval): the same distribution as
  *     drawing Q questions, in O(cells);
  *   - score means draw question indices ⌊u·Q⌋, in order, resample after resample: all Q of them up to
- *     SCORE_DRAWS questions, else SCORE_DRAWS of them, rescaled (resampledMeans).
+ *     scoreDrawsFor(S) questions (10,000 for up to 5 systems, 5,000 for 10), else that many, rescaled (scoreDraws).
  * Why questions, not rows: resampling questions keeps the pairing between systems (a paired difference is
  *   resampled as one statistic of the pair's questions). A system's statistic in a resample is a ratio over the
  *   questions it has, so systems with missing questions need no special case.
@@ -38,24 +38,14 @@ export function bootstrapSettings(o: BootstrapSettings = {}): Required<Bootstrap
 }
 
 /**
- * Questions drawn per resample for score means: all Q up to this many, then this many (a subsample bootstrap,
- * rescaled; see resampledMeans). Keeps a resample O(S · SCORE_DRAWS) however many questions there are.
+ * Questions drawn per resample for score statistics: all Q up to scoreDrawsFor(S), else that many, rescaled (see
+ * scoreDraws). At most SCORE_DRAWS questions, and at most SCORE_CELLS system × question cells, per resample (so
+ * 10 systems draw 5,000 questions), but never fewer than 2,000 questions. Keeps a comparison's score intervals
+ * O(B · SCORE_CELLS) per metric however many questions there are.
  */
 export const SCORE_DRAWS = 10_000;
-
-/** Calls `each(w, b)` for every resample b with the multiplicities w of Q draws (one buffer, overwritten each time). */
-export function forEachResample(Q: number, resamples: number, seed: number, each: (w: Int32Array, b: number) => void): void {
-  const rng = mulberry32(seed);
-  const w = new Int32Array(Q);
-  for (let b = 0; b < resamples; b++) {
-    w.fill(0);
-    for (let k = 0; k < Q; k++) {
-      const q = Math.floor(rng() * Q);
-      w[q] = w[q]! + 1;
-    }
-    each(w, b);
-  }
-}
+export const SCORE_CELLS = 50_000;
+export const scoreDrawsFor = (S: number): number => Math.min(SCORE_DRAWS, Math.max(2_000, Math.floor(SCORE_CELLS / Math.max(1, S))));
 
 /** Calls `each(drawn, b)` for every resample b with the m question indices drawn, in draw order (one buffer). */
 export function forEachSubsample(
@@ -129,92 +119,121 @@ export function percentileInterval(values: ArrayLike<number>, level: number): [n
   return [quantileSorted(finite, alpha), quantileSorted(finite, 1 - alpha)];
 }
 
-/**
- * Per-resample means of score channels: `channels[c]` is a system × question array (cell s·Q + q) whose missing
- * cells are NaN. Returns out[c][s] = the B resampled means of channel c for system s (NaN when the resample drew
- * none of its questions). The leaderboard and the paired tests resample the same channels, so results are
- * remembered per channel array (weakly: they go with the table) and each channel is swept once per (resamples, seed).
- * Up to SCORE_DRAWS questions every resample draws all Q (the plain question bootstrap). Above, it draws
- * m = SCORE_DRAWS and reports mean + √(m/Q)·(mean*_m − mean), mean the system's mean over all its questions: a
- * mean over m draws varies √(Q/m) times as much as one over Q, and is as normal at these sizes, so the rescaled
- * draws have the spread of the full bootstrap (the m-out-of-n bootstrap, Bickel, Götze & van Zwet 1997).
- */
-export function resampledMeans(channels: readonly Float64Array[], S: number, Q: number, resamples: number, seed: number): Float64Array[][] {
-  return channels.map((x) => channelMeans(x, S, Q, resamples, seed));
+/** Per-resample statistics of one score channel: each system's mean, and each pair's paired mean difference. */
+export interface ScoreDraws {
+  /** means[s][b]: system s's mean over its drawn questions (NaN when none was drawn). */
+  means: Float64Array[];
+  /** diffs[p][b]: pair p's (systemPairs order: a < b, a-major) mean of a − b over drawn questions both have. */
+  diffs: Float64Array[];
 }
 
-const memo = new WeakMap<Float64Array, Map<string, Float64Array[]>>();
-
-function channelMeans(channel: Float64Array, S: number, Q: number, resamples: number, seed: number): Float64Array[] {
+/**
+ * The resampled means and paired differences of a score channel: a system × question array (cell s·Q + q) whose
+ * missing cells are NaN. Draws m = min(Q, scoreDrawsFor(S)) question indices per resample (forEachSubsample; with
+ * m = Q, the plain question bootstrap). With m < Q each statistic is reported as θ + √(m/Q)·(θ*_m − θ), θ its
+ * value over all questions: a mean over m draws varies √(Q/m) times as much as one over Q, and is as normal at
+ * these sizes, so the rescaled draws have the spread of the full bootstrap (the m-out-of-n bootstrap; Bickel,
+ * Götze & van Zwet 1997). One pass per resample serves both: a drawn question adds each system's value to its
+ * sum; the few questions some system lacks also add a correction to the pairs with that system, so a pair's
+ * difference counts only questions both have. O(B·m·S) plus the pairs of the incomplete draws.
+ * Remembered per channel array (weakly: it goes with the table), so the leaderboard and the paired tests share it.
+ */
+export function scoreDraws(channel: Float64Array, S: number, Q: number, resamples: number, seed: number): ScoreDraws {
   const key = `${S}×${Q}:${resamples}:${seed}`;
   const known = memo.get(channel)?.get(key);
   if (known) return known;
-  const out = Q <= SCORE_DRAWS ? sweepMeans(channel, S, Q, resamples, seed) : subsampleMeans(channel, S, Q, resamples, seed);
+  const out = computeScoreDraws(channel, S, Q, resamples, seed);
   let byKey = memo.get(channel);
   if (!byKey) memo.set(channel, (byKey = new Map()));
   byKey.set(key, out);
   return out;
 }
 
-function sweepMeans(channel: Float64Array, S: number, Q: number, resamples: number, seed: number): Float64Array[] {
-  const out = Array.from({ length: S }, () => new Float64Array(resamples));
-  const x = channel;
-  forEachResample(Q, resamples, seed, (w, b) => {
+const memo = new WeakMap<Float64Array, Map<string, ScoreDraws>>();
+
+function computeScoreDraws(x: Float64Array, S: number, Q: number, resamples: number, seed: number): ScoreDraws {
+  const P = (S * (S - 1)) / 2;
+  const pairOf = new Int32Array(S * S); // pair index of (a, b), either order
+  for (let a = 0, p = 0; a < S; a++)
+    for (let b = a + 1; b < S; b++, p++) {
+      pairOf[a * S + b] = p;
+      pairOf[b * S + a] = p;
+    }
+  // Question-major values (a drawn question's are contiguous; 0 when missing), and per question the systems lacking it.
+  const xt = new Float64Array(Q * S);
+  const missOff = new Int32Array(Q + 1);
+  const missList: number[] = [];
+  for (let q = 0; q < Q; q++) {
     for (let s = 0; s < S; s++) {
-      let num = 0;
-      let den = 0;
-      const base = s * Q;
-      for (let q = 0; q < Q; q++) {
-        const k = w[q]!;
-        const v = x[base + q]!;
-        if (k === 0 || !(v >= 0)) continue;
-        num += k * v;
-        den += k;
+      const v = x[s * Q + q]!;
+      if (v >= 0) xt[q * S + s] = v;
+      else missList.push(s);
+    }
+    missOff[q + 1] = missList.length;
+  }
+  const miss = Int32Array.from(missList);
+  const missing = new Uint8Array(S);
+  const sum = new Float64Array(S);
+  const gone = new Float64Array(S); // draws of questions the system lacks
+  const corr = new Float64Array(P);
+  const lost = new Float64Array(P);
+  const take = (q: number) => {
+    const base = q * S;
+    for (let s = 0; s < S; s++) sum[s] = sum[s]! + xt[base + s]!;
+    const lo = missOff[q]!;
+    const hi = missOff[q + 1]!;
+    if (lo === hi) return;
+    for (let i = lo; i < hi; i++) {
+      missing[miss[i]!] = 1;
+      gone[miss[i]!] = gone[miss[i]!]! + 1;
+    }
+    // Pairs with a missing system lose this question: undo its a − b and its count (pairs of two missing: once).
+    for (let i = lo; i < hi; i++) {
+      const s = miss[i]!;
+      for (let t = 0; t < S; t++) {
+        if (t === s || (missing[t] && t < s)) continue;
+        const p = pairOf[s * S + t]!;
+        const a = s < t ? s : t;
+        const b = s < t ? t : s;
+        corr[p] = corr[p]! + xt[base + a]! - xt[base + b]!;
+        lost[p] = lost[p]! + 1;
       }
-      out[s]![b] = den ? num / den : NaN;
     }
-  });
-  return out;
-}
-
-/** Mean of row s of a channel over its present cells (NaN when none). */
-export function rowMean(x: Float64Array, Q: number, s: number): number {
-  let num = 0;
-  let den = 0;
-  for (let q = s * Q; q < (s + 1) * Q; q++)
-    if (x[q]! >= 0) {
-      num += x[q]!;
-      den++;
-    }
-  return den ? num / den : NaN;
-}
-
-function subsampleMeans(channel: Float64Array, S: number, Q: number, resamples: number, seed: number): Float64Array[] {
-  const out = Array.from({ length: S }, () => new Float64Array(resamples));
-  const m = SCORE_DRAWS;
+    for (let i = lo; i < hi; i++) missing[miss[i]!] = 0;
+  };
+  const reset = () => {
+    sum.fill(0);
+    gone.fill(0);
+    corr.fill(0);
+    lost.fill(0);
+  };
+  const means = Array.from({ length: S }, () => new Float64Array(resamples));
+  const diffs = Array.from({ length: P }, () => new Float64Array(resamples));
+  const m = Math.min(Q, scoreDrawsFor(S));
+  let drawn = m;
+  const mean = (s: number) => (drawn - gone[s]! > 0 ? sum[s]! / (drawn - gone[s]!) : NaN);
+  const diff = (a: number, b: number, p: number) => {
+    const n = drawn - lost[p]!;
+    return n > 0 ? (sum[a]! - sum[b]! - corr[p]!) / n : NaN;
+  };
+  // Full-data values, the centres of the rescaling (m < Q only).
+  const fullMean = new Float64Array(S);
+  const fullDiff = new Float64Array(P);
   const f = Math.sqrt(m / Q);
-  const full = Array.from({ length: S }, (_, s) => rowMean(channel, Q, s));
-  const num = new Float64Array(S);
-  const den = new Float64Array(S);
-  forEachSubsample(Q, m, resamples, seed, (drawn, b) => {
-    num.fill(0);
-    den.fill(0);
-    for (let k = 0; k < m; k++) {
-      const q = drawn[k]!;
-      for (let s = 0; s < S; s++) {
-        const v = channel[s * Q + q]!;
-        if (!(v >= 0)) continue;
-        num[s] = num[s]! + v;
-        den[s] = den[s]! + 1;
-      }
-    }
-    for (let s = 0; s < S; s++) out[s]![b] = den[s] ? full[s]! + f * (num[s]! / den[s]! - full[s]!) : NaN;
+  if (m < Q) {
+    reset();
+    drawn = Q;
+    for (let q = 0; q < Q; q++) take(q);
+    for (let s = 0; s < S; s++) fullMean[s] = mean(s);
+    for (let a = 0, p = 0; a < S; a++) for (let b = a + 1; b < S; b++, p++) fullDiff[p] = diff(a, b, p);
+  }
+  drawn = m;
+  forEachSubsample(Q, m, resamples, seed, (draws, r) => {
+    reset();
+    for (let i = 0; i < m; i++) take(draws[i]!);
+    for (let s = 0; s < S; s++) means[s]![r] = m < Q ? fullMean[s]! + f * (mean(s) - fullMean[s]!) : mean(s);
+    for (let a = 0, p = 0; a < S; a++)
+      for (let b = a + 1; b < S; b++, p++) diffs[p]![r] = m < Q ? fullDiff[p]! + f * (diff(a, b, p) - fullDiff[p]!) : diff(a, b, p);
   });
-  return out;
-}
-
-/** Whether systems a and b have values on exactly the same questions of a channel. */
-export function sameQuestions(x: ArrayLike<number>, Q: number, a: number, b: number): boolean {
-  for (let q = 0; q < Q; q++) if (x[a * Q + q]! >= 0 !== x[b * Q + q]! >= 0) return false;
-  return true;
+  return { means, diffs };
 }
