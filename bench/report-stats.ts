@@ -147,20 +147,25 @@ function buildTable(S: number, Q: number): CompareTable {
   };
 }
 
-function best(label: string, f: () => unknown): number {
-  let min = Infinity;
+/** Best wall time of the repeats, and the CPU time of this process in that run (a check on a busy machine). */
+function best(label: string, f: () => unknown): { wall: number; cpu: number } {
+  let top = { wall: Infinity, cpu: Infinity };
   for (let r = 0; r < REPEATS; r++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     f();
-    const s = (performance.now() - t0) / 1000;
-    min = Math.min(min, s);
-    console.error(`  ${label}: run ${r + 1}/${REPEATS} ${s.toFixed(2)} s`);
+    const wall = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    const cpu = (c.user + c.system) / 1e6;
+    if (wall < top.wall) top = { wall, cpu };
+    console.error(`  ${label}: run ${r + 1}/${REPEATS} ${wall.toFixed(2)} s (CPU ${cpu.toFixed(2)} s)`);
   }
-  return min;
+  return top;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
-const verdict = (s: number) => (s < TARGET_S ? 'met' : 'not met');
+const verdict = (t: { wall: number }) => (t.wall < TARGET_S ? 'met' : 'not met');
+const time = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(2)} s (CPU ${t.cpu.toFixed(2)} s)`;
 
 console.error(`building ${fmt(ROWS)} rows and a ${SYSTEMS} × ${fmt(QUESTIONS)} comparison table…`);
 const rows = buildRows(ROWS);
@@ -174,13 +179,13 @@ const taxonomy = best('agreement report, class labels', () => agreementSummaryOf
 const today = new Date().toISOString().slice(0, 10);
 console.log(`## The report at scale (\`npm run bench:report\`)
 
-Measured ${today} in Node ${process.version}: the core code the app and the CLI share, on synthetic rows shaped like the embedded default's output (${METRICS.map((m) => m.name).join(', ')}), ${fmt(RESAMPLES)} resamples, best of ${REPEATS}.
+Measured ${today} in Node ${process.version}: the core code the app and the CLI share, on synthetic rows shaped like the embedded default's output (${METRICS.map((m) => m.name).join(', ')}), ${fmt(RESAMPLES)} resamples, best of ${REPEATS} by wall time (CPU: this process's user + system time in that run; well below the wall time means the machine was busy).
 
 | report | size | time | target | |
 |---|---|---:|---:|---|
-| agreement report (binary labels; \`agreementSummaryOfColumns\`) | ${fmt(ROWS)} rows × ${METRICS.length} metrics | ${binary.toFixed(2)} s | < ${TARGET_S} s | **${verdict(binary)}** |
-| comparison (\`compareReportOf\`: leaderboard, paired tests, ranking) | ${SYSTEMS} systems × ${fmt(QUESTIONS)} questions × ${METRICS.length} metrics | ${compare.toFixed(2)} s | < ${TARGET_S} s | **${verdict(compare)}** |
-| agreement report (8-class labels; context) | ${fmt(ROWS)} rows × ${METRICS.length} metrics | ${taxonomy.toFixed(2)} s | — | |
+| agreement report (binary labels; \`agreementSummaryOfColumns\`) | ${fmt(ROWS)} rows × ${METRICS.length} metrics | ${time(binary)} | < ${TARGET_S} s | **${verdict(binary)}** |
+| comparison (\`compareReportOf\`: leaderboard, paired tests, ranking) | ${SYSTEMS} systems × ${fmt(QUESTIONS)} questions × ${METRICS.length} metrics | ${time(compare)} | < ${TARGET_S} s | **${verdict(compare)}** |
+| agreement report (8-class labels; context) | ${fmt(ROWS)} rows × ${METRICS.length} metrics | ${time(taxonomy)} | — | |
 
 Intervals: the count statistics (accuracy … κ; leaderboard, human and paired accuracies, gaps) from multinomial draws of their counts; AUC by DeLong above 20,000 rows; score means from at most 10,000 question draws per resample, rescaled. Before (row resampling), the report took 33.9 s of the app's million-row run.
 `);

@@ -1,10 +1,12 @@
 /** Agreement with human labels: statistics, binary and taxonomy reports, calibration. */
-export { argsort, kendallTauB, midranks, pearson, quantileSorted, rocAuc, spearman } from './stats.ts';
+export { argsort, aucWithVariance, kendallTauB, midranks, pearson, quantileSorted, rocAuc, spearman } from './stats.ts';
+export { binomial, multinomial } from './binomial.ts';
 export {
   BINARY_METRICS,
   accuracy,
   balancedAccuracy,
   bestThreshold,
+  AUC_BOOTSTRAP_ROWS,
   binaryReport,
   f1,
   kappa,

@@ -89,30 +89,19 @@ export function systemPairs(S: number): [number, number][] {
   return out;
 }
 
-/** Paired accuracy comparison of two systems' decision rows (1/0/−1) on the questions both decided. */
-function compareDecisions(t: CompareTable, dec: Int8Array, a: number, b: number): Omit<AccuracyComparison, 'pHolm' | 'better' | 'ci'> {
-  const Q = t.keys.length;
-  let n = 0;
-  let ca = 0;
-  let cb = 0;
-  let disA = 0;
-  let disB = 0;
-  for (let q = 0; q < Q; q++) {
-    const x = dec[a * Q + q]!;
-    const y = dec[b * Q + q]!;
-    if (x < 0 || y < 0) continue;
-    n++;
-    ca += x;
-    cb += y;
-    if (x > y) disA++;
-    else if (y > x) disB++;
-  }
+/**
+ * Paired accuracy comparison of two systems from their [both, only A, only B, neither correct, not both decided]
+ * question counts (pairCounts), on the questions both decided.
+ */
+function compareDecisions(k: readonly number[]): Omit<AccuracyComparison, 'pHolm' | 'better' | 'ci'> {
+  const [both, onlyA, onlyB, neither] = k as [number, number, number, number];
+  const n = both + onlyA + onlyB + neither;
   return {
     n,
-    accA: n ? ca / n : null,
-    accB: n ? cb / n : null,
-    diff: n ? (ca - cb) / n : null,
-    mcnemar: n ? mcnemarExact(disA, disB, n) : null,
+    accA: n ? (both + onlyA) / n : null,
+    accB: n ? (both + onlyB) / n : null,
+    diff: n ? (onlyA - onlyB) / n : null,
+    mcnemar: n ? mcnemarExact(onlyA, onlyB, n) : null,
   };
 }
 
@@ -148,10 +137,11 @@ function decisionPairs(
   const { resamples, seed, level } = settings;
   const Q = t.keys.length;
   const acc = pairs.map(([a, b]) => {
-    const c = compareDecisions(t, dec, a, b);
+    const k = pairCounts(dec, dec, Q, a, b);
+    const c = compareDecisions(k);
     return {
       ...c,
-      ci: resamples > 0 && c.n ? countsInterval(pairCounts(dec, dec, Q, a, b), pairedDiffOfCounts, resamples, seed, level) : null,
+      ci: resamples > 0 && c.n ? countsInterval(k, pairedDiffOfCounts, resamples, seed, level) : null,
       pHolm: null as number | null,
       better: null as string | null,
     };

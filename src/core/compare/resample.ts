@@ -7,7 +7,7 @@
  *     missing), so a resample draws those counts from a multinomial (countsInterval): the same distribution as
  *     drawing Q questions, in O(cells);
  *   - score means draw question indices ⌊u·Q⌋, in order, resample after resample: all Q of them up to
- *     scoreDrawsFor(S) questions (10,000 for up to 5 systems, 5,000 for 10), else that many, rescaled (scoreDraws).
+ *     scoreDrawsFor(S) questions (10,000 for 2 systems, 2,000 for 10), else that many, rescaled (scoreDraws).
  * Why questions, not rows: resampling questions keeps the pairing between systems (a paired difference is
  *   resampled as one statistic of the pair's questions). A system's statistic in a resample is a ratio over the
  *   questions it has, so systems with missing questions need no special case.
@@ -40,11 +40,11 @@ export function bootstrapSettings(o: BootstrapSettings = {}): Required<Bootstrap
 /**
  * Questions drawn per resample for score statistics: all Q up to scoreDrawsFor(S), else that many, rescaled (see
  * scoreDraws). At most SCORE_DRAWS questions, and at most SCORE_CELLS system × question cells, per resample (so
- * 10 systems draw 5,000 questions), but never fewer than 2,000 questions. Keeps a comparison's score intervals
+ * 2 systems draw 10,000 questions and 10 systems 2,000), but never fewer than 2,000 questions. Keeps a comparison's score intervals
  * O(B · SCORE_CELLS) per metric however many questions there are.
  */
 export const SCORE_DRAWS = 10_000;
-export const SCORE_CELLS = 50_000;
+export const SCORE_CELLS = 20_000;
 export const scoreDrawsFor = (S: number): number => Math.min(SCORE_DRAWS, Math.max(2_000, Math.floor(SCORE_CELLS / Math.max(1, S))));
 
 /** Calls `each(drawn, b)` for every resample b with the m question indices drawn, in draw order (one buffer). */
