@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
-import { kendallTauB, midranks, pearson, rocAuc, spearman } from './stats.ts';
+import { argsort, kendallTauB, midranks, pearson, rocAuc, spearman, stableOrder } from './stats.ts';
 import { pairwiseAccuracy } from './ordinal.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -49,5 +49,49 @@ describe('stats against scipy/sklearn', () => {
     expect(tau).toBeGreaterThan(0.5);
     expect(pw.value).toBeGreaterThan(0.7);
     expect(ms).toBeLessThan(20_000); // generous: only guards against an O(n²) regression
+  });
+});
+
+describe('argsort (radix above 4096 values)', () => {
+  /** The order by comparison: value, then position (−0 = +0). */
+  const byComparison = (x: number[]) => Uint32Array.from(x.map((_, i) => i)).sort((a, b) => x[a]! - x[b]! || a - b);
+  it.each([5_000, 70_000])('gives exactly the comparison order on %i values with ties, signs, ±0 and infinities', (n) => {
+    const rng = mulberry32(n);
+    const pool = [0, -0, 1, -1, 0.5, 1e-300, -1e-300, 1e300, Infinity, -Infinity, 0.1 + 0.2, 0.3];
+    const x = Array.from({ length: n }, () =>
+      rng() < 0.3 ? pool[Math.floor(rng() * pool.length)]! : (rng() - 0.5) * 10 ** Math.floor(rng() * 6),
+    );
+    expect(argsort(x)).toEqual(byComparison(x));
+    expect(argsort(x.slice(0, 100))).toEqual(byComparison(x.slice(0, 100)));
+  });
+  it('re-sorts a given order stably (lexicographic order by two keys)', () => {
+    const rng = mulberry32(11);
+    const n = 9_000;
+    const x = Array.from({ length: n }, () => Math.floor(rng() * 50) / 10);
+    const y = Array.from({ length: n }, () => Math.floor(rng() * 7));
+    const want = Uint32Array.from(x.map((_, i) => i)).sort((a, b) => x[a]! - x[b]! || y[a]! - y[b]! || a - b);
+    expect(stableOrder(x, stableOrder(y, Uint32Array.from(x.map((_, i) => i))))).toEqual(want);
+  });
+  it('Kendall τ-b on a large sample equals the O(n²) definition', () => {
+    const rng = mulberry32(12);
+    const n = 5_000;
+    const x = Array.from({ length: n }, () => Math.floor(rng() * 200) / 200);
+    const y = x.map((v) => Math.min(7, Math.floor(v * 6 + rng() * 3)));
+    let con = 0;
+    let dis = 0;
+    let tx = 0;
+    let ty = 0;
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const a = Math.sign(x[i]! - x[j]!);
+        const b = Math.sign(y[i]! - y[j]!);
+        if (a === 0 && b === 0) continue;
+        if (a === 0) tx++;
+        else if (b === 0) ty++;
+        else if (a === b) con++;
+        else dis++;
+      }
+    const want = (con - dis) / Math.sqrt((con + dis + tx) * (con + dis + ty));
+    expect(kendallTauB(x, y)).toBeCloseTo(want, 12);
   });
 });

@@ -12,9 +12,74 @@ function sameLength(x: Nums, y: ArrayLike<unknown>): void {
 
 /** Indices sorted by value ascending; ties broken by index so the order is the same on every engine. */
 export function argsort(x: Nums): Uint32Array {
-  const idx = new Uint32Array(x.length);
-  for (let i = 0; i < idx.length; i++) idx[i] = i;
-  return idx.sort((a, b) => x[a]! - x[b]! || a - b);
+  return stableOrder(x, identity(x.length));
+}
+
+function identity(n: number): Uint32Array {
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  return idx;
+}
+
+/** Below this many values a comparison sort is cheaper than the radix sort's 65,536-bucket passes. */
+const RADIX_MIN = 4096;
+/** Which 32-bit half of a Float64 holds its low bits (little-endian on every platform Verity runs on, checked). */
+const LO = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * `order` (indices into x) re-sorted stably by x ascending (−0 = +0), in place. Large inputs by an LSD radix sort
+ * over the 64-bit order-preserving form of each double (sign bit flipped for positives, all bits for negatives):
+ * at most four 16-bit passes, skipping digits every value shares — O(n) instead of a comparison sort's
+ * O(n log n) closure calls. Both paths give exactly the order of the comparison (x[a] − x[b], then position).
+ */
+export function stableOrder(x: Nums, order: Uint32Array): Uint32Array {
+  const n = order.length;
+  if (n < RADIX_MIN) {
+    const rank = new Uint32Array(x.length);
+    for (let i = 0; i < n; i++) rank[order[i]!] = i;
+    return order.sort((a, b) => x[a]! - x[b]! || rank[a]! - rank[b]!);
+  }
+  const bits = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) bits[i] = x[i]! + 0; // −0 + 0 = +0
+  const u = new Uint32Array(bits.buffer);
+  const lo = new Uint32Array(x.length);
+  const hi = new Uint32Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    let h = u[2 * i + 1 - LO]!;
+    let l = u[2 * i + LO]!;
+    if (h >>> 31) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    hi[i] = h;
+    lo[i] = l;
+  }
+  let src: Uint32Array = order;
+  let dst: Uint32Array = new Uint32Array(n);
+  const count = new Uint32Array(65536);
+  for (const [key, shift] of [
+    [lo, 0],
+    [lo, 16],
+    [hi, 0],
+    [hi, 16],
+  ] as const) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(key[src[i]!]! >>> shift) & 0xffff]!++;
+    if (count[(key[src[0]!]! >>> shift) & 0xffff] === n) continue; // every value shares this digit
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = src[i]!;
+      dst[count[(key[k]! >>> shift) & 0xffff]!++] = k;
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== order) order.set(src);
+  return order;
 }
 
 /** 1-based ranks, tied values sharing the average of their positions (scipy.stats.rankdata 'average'). */
@@ -90,9 +155,8 @@ export function kendallTauB(x: Nums, y: Nums): number | null {
   sameLength(x, y);
   const n = x.length;
   if (n < 2) return null;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => x[a]! - x[b]! || y[a]! - y[b]! || a - b);
+  // By (x, y, position): stably by y, then stably by x.
+  const order = stableOrder(x, stableOrder(y, identity(n)));
   let ys = new Float64Array(n);
   let xtie = 0;
   let ntie = 0;
