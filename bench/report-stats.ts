@@ -187,5 +187,5 @@ Measured ${today} in Node ${process.version}: the core code the app and the CLI 
 | comparison (\`compareReportOf\`: leaderboard, paired tests, ranking) | ${SYSTEMS} systems × ${fmt(QUESTIONS)} questions × ${METRICS.length} metrics | ${time(compare)} | < ${TARGET_S} s | **${verdict(compare)}** |
 | agreement report (8-class labels; context) | ${fmt(ROWS)} rows × ${METRICS.length} metrics | ${time(taxonomy)} | — | |
 
-Intervals: the count statistics (accuracy … κ; leaderboard, human and paired accuracies, gaps) from multinomial draws of their counts; AUC by DeLong above 20,000 rows; score means from at most 10,000 question draws per resample, rescaled. Before (row resampling), the report took 33.9 s of the app's million-row run.
+Intervals: the count statistics (accuracy … κ; leaderboard, human and paired accuracies, gaps) from multinomial draws of their counts; AUC above 20,000 rows from multinomial draws of score-cell counts when a class has at most 1,000 distinct scores, else DeLong's interval; score means and paired score differences from at most 20,000 system × question cells per resample (at least 2,000 questions), rescaled. Before (row resampling), the report took 33.9 s of the app's million-row run.
 `);

@@ -139,20 +139,56 @@ function rowBootstrap(
   return { samples, ci };
 }
 
+/**
+ * The reference for the AUC alone, as binaryReport bootstrapped it before: n row draws per resample held as
+ * multiplicities over the rows in score order, one weighted sweep over the tie groups.
+ */
+function aucRowBootstrap(scores: number[], labels: boolean[], resamples: number, seed: number) {
+  const n = scores.length;
+  const order = Uint32Array.from(scores.map((_, i) => i)).sort((a, b) => scores[a]! - scores[b]! || a - b);
+  const rng = mulberry32(seed);
+  const w = new Int32Array(n);
+  const samples: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    w.fill(0);
+    for (let k = 0; k < n; k++) w[Math.floor(rng() * n)]!++;
+    let negBelow = 0;
+    let P = 0;
+    let area = 0;
+    let gp = 0;
+    let gn = 0;
+    for (let p = 0; p < n; p++) {
+      const i = order[p]!;
+      if (labels[i]) gp += w[p]!;
+      else gn += w[p]!;
+      if (p === n - 1 || scores[order[p + 1]!] !== scores[i]) {
+        area += gp * negBelow + 0.5 * gp * gn;
+        negBelow += gn;
+        P += gp;
+        gp = gn = 0;
+      }
+    }
+    if (P > 0 && negBelow > 0) samples.push(area / (P * negBelow));
+  }
+  samples.sort((a, b) => a - b);
+  return { samples, ci: [quantileSorted(samples, 0.025), quantileSorted(samples, 0.975)] as const };
+}
+
 const sd = (xs: number[]) => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
 };
 
 /** A labelled set like a metric's: scores with a few ties, decision score ≥ 0.5, labels correlated with scores. */
-function synthetic(n: number, seed: number, positiveRate = 0.55) {
+function synthetic(n: number, seed: number, positiveRate = 0.55, levels = 100) {
   const rng = mulberry32(seed);
   const scores: number[] = [];
   const decisions: boolean[] = [];
   const labels: boolean[] = [];
   for (let i = 0; i < n; i++) {
     const label = rng() < positiveRate;
-    const score = Math.round(Math.min(1, Math.max(0, (label ? 0.62 : 0.4) + (rng() - 0.5) * 0.8)) * 100) / 100;
+    const raw = Math.min(1, Math.max(0, (label ? 0.62 : 0.4) + (rng() - 0.5) * 0.8));
+    const score = Number.isFinite(levels) ? Math.round(raw * levels) / levels : raw;
     scores.push(score);
     decisions.push(score >= 0.5);
     labels.push(label);
@@ -183,15 +219,23 @@ describe('intervals agree with the row bootstrap within Monte-Carlo error', () =
     }
   });
 
-  it(`above ${AUC_BOOTSTRAP_ROWS} rows, the AUC interval (DeLong) too`, () => {
-    const n = AUC_BOOTSTRAP_ROWS + 10_000;
-    const { scores, decisions, labels } = synthetic(n, 9);
-    const ref = rowBootstrap(scores, decisions, labels, 500, 10);
-    const got = binaryReport(scores, decisions, labels, { resamples: 500 }).metrics.auc;
-    // Only the reference has Monte-Carlo error (0.12·sd at B = 500); 4 of it.
-    const allowed = 4 * 0.12 * sd(ref.samples.auc);
-    expect(Math.abs(got.ci![0] - ref.ci.auc![0])).toBeLessThanOrEqual(allowed);
-    expect(Math.abs(got.ci![1] - ref.ci.auc![1])).toBeLessThanOrEqual(allowed);
+  // Above AUC_BOOTSTRAP_ROWS: the cell bootstrap (few distinct scores in a class) and DeLong (many in both).
+  it.each([
+    ['cells: 101 score levels', 0.55, 100, 1000],
+    ['cells: rare positives, continuous scores', 0.004, Infinity, 1000],
+    ['cells: rare negatives, continuous scores', 0.996, Infinity, 1000],
+    ['DeLong: continuous scores', 0.55, Infinity, 0],
+  ] as const)(`above ${AUC_BOOTSTRAP_ROWS} rows, the AUC interval: %s`, (_, rate, levels, B) => {
+    const n = AUC_BOOTSTRAP_ROWS + 1_000;
+    const { scores, decisions, labels } = synthetic(n, 9, rate, levels);
+    const ref = aucRowBootstrap(scores, labels, 2000, 10);
+    const got = binaryReport(scores, decisions, labels, { resamples: B || 1000 }).metrics.auc;
+    // Endpoint Monte-Carlo error: 0.06·sd at 1000 resamples, 0.042·sd at 2000 (the reference); the cells'
+    // draws have it too, DeLong's none. Allowed: 4 standard errors of the difference.
+    const se = (b: number) => Math.sqrt((0.025 * 0.975) / b) / 0.05844;
+    const allowed = 4 * Math.hypot(se(2000), B ? se(B) : 0) * sd(ref.samples) + 1e-12;
+    expect(Math.abs(got.ci![0] - ref.ci[0])).toBeLessThanOrEqual(allowed);
+    expect(Math.abs(got.ci![1] - ref.ci[1])).toBeLessThanOrEqual(allowed);
   });
 
   it('keeps the point estimates of the row version', () => {

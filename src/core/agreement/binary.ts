@@ -5,7 +5,7 @@
  */
 import { mulberry32 } from '../util/random.ts';
 import { normalUpperTail } from '../compare/normal.ts';
-import { multinomial } from './binomial.ts';
+import { binomial, multinomial } from './binomial.ts';
 import { argsort, aucWithVariance, quantileSorted } from './stats.ts';
 
 export interface Confusion {
@@ -92,8 +92,10 @@ export interface BootstrapOptions {
 
 const missing = (s: number | null | undefined): s is null | undefined => s == null || Number.isNaN(s);
 
-/** Up to this many rows the AUC interval is a row bootstrap; above it, DeLong's (see binaryReport). */
+/** Up to this many rows the AUC interval is a row bootstrap; above it, see binaryReport. */
 export const AUC_BOOTSTRAP_ROWS = 20_000;
+/** Above AUC_BOOTSTRAP_ROWS, the AUC is bootstrapped from score cells when a class has at most this many distinct scores. */
+export const AUC_CELLS = 1_000;
 
 /**
  * Point estimates and percentile-bootstrap intervals, in O(n log n) whatever the resamples.
@@ -103,10 +105,14 @@ export const AUC_BOOTSTRAP_ROWS = 20_000;
  *   (binomial.ts, generator mulberry32(seed)): the same distribution as resampling n rows, in O(1) per resample.
  * AUC, up to AUC_BOOTSTRAP_ROWS rows: each resample draws n row indices with replacement from mulberry32(seed)
  *   (indices into the rows sorted by score, ties by input order), held as per-row multiplicities and swept once.
- * AUC, above: the normal interval AUC ± z·SE with DeLong's variance (stats.ts, O(n log n)), clipped to [0, 1].
- *   At that size the bootstrap distribution of the AUC is normal with DeLong's variance to well within the
- *   Monte-Carlo error of 1000 resamples — unless one class has only a few rows; with fewer than two rows of a
- *   class there is no interval.
+ * AUC, above, when one class has at most AUC_CELLS distinct scores (binary and few-level metrics, or a rare
+ *   class): the AUC depends on the rows only through the counts of that class at each of its G scores and of the
+ *   other class in the 2G + 1 cells those scores cut (below, at, between, above), so each resample draws the class
+ *   sizes from Binomial(n, ·) and those counts from multinomials — the row bootstrap's distribution, O(G) per
+ *   resample (aucCellBootstrap).
+ * AUC, otherwise (both classes have over AUC_CELLS distinct scores, so over AUC_CELLS rows each): the normal
+ *   interval AUC ± z·SE with DeLong's variance (stats.ts, O(n log n)), clipped to [0, 1]; at those sizes the
+ *   bootstrap distribution of the AUC is normal with that variance to well within the Monte-Carlo error.
  * The same input and options give the same intervals.
  */
 export function binaryReport(
@@ -148,7 +154,9 @@ export function binaryReport(
   for (const m of BINARY_METRICS) if (m !== 'auc') metrics[m] = { value: point[m], ci: interval(counted[m]) };
   let aucCi: [number, number] | null = null;
   if (auc && n > 0 && resamples > 0) {
+    const cells = n > AUC_BOOTSTRAP_ROWS ? aucCellBootstrap(sc, lab, resamples, seed) : null;
     if (n <= AUC_BOOTSTRAP_ROWS) aucCi = interval(aucRowBootstrap(sc, lab, resamples, seed));
+    else if (cells) aucCi = interval(cells);
     else if (auc.variance !== null) {
       const half = normalQuantile(alpha) * Math.sqrt(auc.variance);
       aucCi = [Math.max(0, auc.auc - half), Math.min(1, auc.auc + half)];
@@ -228,6 +236,80 @@ function aucRowBootstrap(sc: Float64Array, lab: Uint8Array, resamples: number, s
       }
     }
     if (P > 0 && negBelow > 0) out.push(area / (P * negBelow));
+  }
+  return out;
+}
+
+/** Distinct values of an ascending array and how often each occurs. */
+function runs(sorted: Float64Array): { values: Float64Array; counts: Float64Array } {
+  const values: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    values.push(sorted[i]!);
+    counts.push(j - i);
+    i = j;
+  }
+  return { values: Float64Array.from(values), counts: Float64Array.from(counts) };
+}
+
+/**
+ * The AUC of each row resample, drawn from cell counts (see binaryReport); null when both classes have more
+ * than AUC_CELLS distinct scores. Class A is the one with fewer distinct scores v_1 < … < v_G; class B is
+ * counted in the cells [< v_1], [= v_1], (v_1, v_2), [= v_2], …, [> v_G].
+ */
+function aucCellBootstrap(sc: Float64Array, lab: Uint8Array, resamples: number, seed: number): number[] | null {
+  let P = 0;
+  for (let i = 0; i < lab.length; i++) P += lab[i]!;
+  const n = sc.length;
+  const pos = new Float64Array(P);
+  const neg = new Float64Array(n - P);
+  for (let i = 0, a = 0, b = 0; i < n; i++) lab[i] ? (pos[a++] = sc[i]!) : (neg[b++] = sc[i]!);
+  pos.sort();
+  neg.sort();
+  const rp = runs(pos);
+  const rn = runs(neg);
+  if (Math.min(rp.values.length, rn.values.length) > AUC_CELLS) return null;
+  const aIsPos = rp.values.length <= rn.values.length;
+  const A = aIsPos ? rp : rn;
+  const other = aIsPos ? neg : pos;
+  const G = A.values.length;
+  const cells = new Float64Array(2 * G + 1); // cell 2g+1 = at v_(g+1); even cells = the gaps
+  for (let i = 0, g = 0; i < other.length; i++) {
+    const x = other[i]!;
+    while (g < G && A.values[g]! < x) g++;
+    cells[g < G && A.values[g] === x ? 2 * g + 1 : 2 * g]!++;
+  }
+  const sizeA = aIsPos ? P : n - P;
+  const rng = mulberry32(seed);
+  const a = new Float64Array(G);
+  const b = new Float64Array(2 * G + 1);
+  const out: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    const nA = binomial(rng, n, sizeA / n);
+    const nB = n - nA;
+    if (nA === 0 || nB === 0) continue;
+    multinomial(rng, nA, A.counts, a);
+    multinomial(rng, nB, cells, b);
+    // Σ_g a_g · (B on the winning side of v_g + ½ · B at v_g): below for positives in A, above for negatives.
+    let area = 0;
+    if (aIsPos) {
+      let below = 0;
+      for (let g = 0; g < G; g++) {
+        below += b[2 * g]!;
+        area += a[g]! * (below + 0.5 * b[2 * g + 1]!);
+        below += b[2 * g + 1]!;
+      }
+    } else {
+      let above = 0;
+      for (let g = G - 1; g >= 0; g--) {
+        above += b[2 * g + 2]!;
+        area += a[g]! * (above + 0.5 * b[2 * g + 1]!);
+        above += b[2 * g + 1]!;
+      }
+    }
+    out.push(area / (nA * nB));
   }
   return out;
 }
