@@ -6,7 +6,7 @@
 import { mulberry32 } from '../util/random.ts';
 import { normalUpperTail } from '../compare/normal.ts';
 import { binomial, multinomial } from './binomial.ts';
-import { argsort, aucWithVariance, quantileSorted } from './stats.ts';
+import { argsort, aucOfSorted, quantileSorted, sortedByClass } from './stats.ts';
 
 export interface Confusion {
   tp: number;
@@ -140,7 +140,8 @@ export function binaryReport(
     if (d) labels[i] ? confusion.tp++ : confusion.fp++;
     else labels[i] ? confusion.fn++ : confusion.tn++;
   }
-  const auc = aucWithVariance(sc, lab);
+  const byClass = sortedByClass(sc, lab);
+  const auc = aucOfSorted(byClass.pos, byClass.neg);
   const point = { ...confusionValues(confusion), auc: auc?.auc ?? null };
 
   const alpha = (1 - level) / 2;
@@ -154,7 +155,7 @@ export function binaryReport(
   for (const m of BINARY_METRICS) if (m !== 'auc') metrics[m] = { value: point[m], ci: interval(counted[m]) };
   let aucCi: [number, number] | null = null;
   if (auc && n > 0 && resamples > 0) {
-    const cells = n > AUC_BOOTSTRAP_ROWS ? aucCellBootstrap(sc, lab, resamples, seed) : null;
+    const cells = n > AUC_BOOTSTRAP_ROWS ? aucCellBootstrap(byClass.pos, byClass.neg, resamples, seed) : null;
     if (n <= AUC_BOOTSTRAP_ROWS) aucCi = interval(aucRowBootstrap(sc, lab, resamples, seed));
     else if (cells) aucCi = interval(cells);
     else if (auc.variance !== null) {
@@ -240,6 +241,13 @@ function aucRowBootstrap(sc: Float64Array, lab: Uint8Array, resamples: number, s
   return out;
 }
 
+/** How many distinct values an ascending array holds. */
+function distinct(sorted: Float64Array): number {
+  let k = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) k++;
+  return k;
+}
+
 /** Distinct values of an ascending array and how often each occurs. */
 function runs(sorted: Float64Array): { values: Float64Array; counts: Float64Array } {
   const values: number[] = [];
@@ -255,24 +263,18 @@ function runs(sorted: Float64Array): { values: Float64Array; counts: Float64Arra
 }
 
 /**
- * The AUC of each row resample, drawn from cell counts (see binaryReport); null when both classes have more
- * than AUC_CELLS distinct scores. Class A is the one with fewer distinct scores v_1 < … < v_G; class B is
- * counted in the cells [< v_1], [= v_1], (v_1, v_2), [= v_2], …, [> v_G].
+ * The AUC of each row resample, drawn from cell counts (see binaryReport), from the classes' sorted scores;
+ * null when both classes have more than AUC_CELLS distinct scores. Class A is the one with fewer distinct
+ * scores v_1 < … < v_G; class B is counted in the cells [< v_1], [= v_1], (v_1, v_2), [= v_2], …, [> v_G].
  */
-function aucCellBootstrap(sc: Float64Array, lab: Uint8Array, resamples: number, seed: number): number[] | null {
-  let P = 0;
-  for (let i = 0; i < lab.length; i++) P += lab[i]!;
-  const n = sc.length;
-  const pos = new Float64Array(P);
-  const neg = new Float64Array(n - P);
-  for (let i = 0, a = 0, b = 0; i < n; i++) lab[i] ? (pos[a++] = sc[i]!) : (neg[b++] = sc[i]!);
-  pos.sort();
-  neg.sort();
-  const rp = runs(pos);
-  const rn = runs(neg);
-  if (Math.min(rp.values.length, rn.values.length) > AUC_CELLS) return null;
-  const aIsPos = rp.values.length <= rn.values.length;
-  const A = aIsPos ? rp : rn;
+function aucCellBootstrap(pos: Float64Array, neg: Float64Array, resamples: number, seed: number): number[] | null {
+  const P = pos.length;
+  const n = P + neg.length;
+  const dp = distinct(pos);
+  const dn = distinct(neg);
+  if (Math.min(dp, dn) > AUC_CELLS) return null;
+  const aIsPos = dp <= dn;
+  const A = runs(aIsPos ? pos : neg);
   const other = aIsPos ? neg : pos;
   const G = A.values.length;
   const cells = new Float64Array(2 * G + 1); // cell 2g+1 = at v_(g+1); even cells = the gaps

@@ -230,16 +230,26 @@ export function rocAuc(scores: Nums, labels: ArrayLike<boolean>): number | null 
  * Null with one class; variance null with fewer than two of either class.
  */
 export function aucWithVariance(scores: Nums, labels: ArrayLike<boolean | number>): { auc: number; variance: number | null } | null {
+  const { pos, neg } = sortedByClass(scores, labels);
+  return aucOfSorted(pos, neg);
+}
+
+/** The positives' and the negatives' scores, each sorted ascending (native typed-array sorts). */
+export function sortedByClass(scores: Nums, labels: ArrayLike<boolean | number>): { pos: Float64Array; neg: Float64Array } {
   sameLength(scores, labels);
   let P = 0;
   for (let i = 0; i < labels.length; i++) if (labels[i]) P++;
-  const N = labels.length - P;
-  if (P === 0 || N === 0) return null;
   const pos = new Float64Array(P);
-  const neg = new Float64Array(N);
+  const neg = new Float64Array(labels.length - P);
   for (let i = 0, a = 0, b = 0; i < labels.length; i++) labels[i] ? (pos[a++] = scores[i]!) : (neg[b++] = scores[i]!);
-  pos.sort();
-  neg.sort();
+  return { pos: pos.sort(), neg: neg.sort() };
+}
+
+/** aucWithVariance from sortedByClass's arrays. */
+export function aucOfSorted(pos: Float64Array, neg: Float64Array): { auc: number; variance: number | null } | null {
+  const P = pos.length;
+  const N = neg.length;
+  if (P === 0 || N === 0) return null;
   // Placements in units of the other class's count (half-integers, exact).
   const v10 = new Float64Array(P);
   let area = 0;
