@@ -26,6 +26,8 @@ export interface Inspection {
 export interface Mapping {
   map: ColumnMap;
   goldSep?: string;
+  /** Several systems: a system column or the wide layout (compare.ts); absent for one system per file. */
+  systems?: import('./compare.ts').SystemsMapping;
 }
 
 export interface MappedSummary {
@@ -40,6 +42,8 @@ export interface MappedSummary {
   issueCount: number;
   /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
   notes: { code: MappingNote['code']; text: string; separator?: string }[];
+  /** The systems, when the mapping has several (or several files are open). */
+  systems?: import('./compare.ts').SystemsSummary;
 }
 
 export interface RunConfig {
@@ -141,6 +145,7 @@ export type ScoreApi = Pick<
   | 'report'
   | 'calibrate'
   | 'exportFile'
-> & {
-  connectModels(port: MessagePort): void;
-};
+> &
+  import('./compare.ts').CompareApi & {
+    connectModels(port: MessagePort): void;
+  };
