@@ -21,6 +21,7 @@ import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
 import { intOption, readInputBytes } from './io.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
+import { ci, ciSigned, f3, pFmt, signed } from '../core/compare/format.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
@@ -76,16 +77,6 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
 }
 
 // ---------- text ----------
-
-const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
-const signed = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(3)}`);
-const ci = (c: [number, number] | null | undefined) => (c ? `[${f3(c[0])}, ${f3(c[1])}]` : '');
-const ciSigned = (c: [number, number] | null | undefined) => (c ? `[${signed(c[0])}, ${signed(c[1])}]` : '');
-function pFmt(p: number | null | undefined): string {
-  if (p === null || p === undefined) return '—';
-  if (p < 1e-300) return '<1e-300';
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
-}
 
 function table(header: string[], rows: string[][], leftCols = 1): string {
   const cells = [header, ...rows];
