@@ -191,9 +191,11 @@ describe('several files, one per system', () => {
     new Blob([
       Array.from({ length: 12 }, (_, i) => i)
         .filter((i) => i !== skip)
-        .map((i) =>
-          JSON.stringify({ id: `q${i}`, question: `Q${i}?`, gold: `g${i}`, candidate: sys === 'a' || i % 2 ? `g${i}` : 'x', label: true }),
-        )
+        .map((i) => {
+          // b half-answers the even questions: "g<i> x" has a token F1 of 2/3, which its label calls wrong.
+          const candidate = sys === 'a' || i % 2 ? `g${i}` : `g${i} x`;
+          return JSON.stringify({ id: `q${i}`, question: `Q${i}?`, gold: `g${i}`, candidate, label: candidate === `g${i}` });
+        })
         .join('\n'),
     ]);
 
@@ -218,6 +220,22 @@ describe('several files, one per system', () => {
     const pair = view.report.paired.metrics[0]!.pairs[0]!;
     expect(pair.accuracy.n).toBe(11);
     expect(pair.accuracy.mcnemar).toMatchObject({ b: 6, c: 0 });
+  });
+
+  it('a calibration re-decides the rows and the comparison follows its thresholds', async () => {
+    const s = session();
+    const insp = ok(
+      await s.openFiles([
+        { name: 'a.jsonl', blob: rows('a', -1) },
+        { name: 'b.jsonl', blob: rows('b', 5) },
+      ]),
+    );
+    ok(await s.run(config({ map: insp.detected }, ['token_f1'])));
+    const before = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    const { thresholds } = ok(s.calibrate());
+    const after = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    expect(after).toBe(thresholds.token_f1);
+    expect(after).not.toBe(before);
   });
 
   it('a run of several files is saved as one bundle and resumes', async () => {
