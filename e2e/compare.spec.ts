@@ -129,16 +129,23 @@ test('EVOUNA: the wide layout maps in one step, and the comparison equals verity
   await finish(page, 'compare-evouna.png', watch);
 });
 
-test('two files picked together: named after the files, joined by id, and the row one lacks is reported', async ({ page }) => {
+test('two files dropped together: named after the files, joined by id, and the row one lacks is reported', async ({ page }) => {
   const row = (i: number, answer: string) =>
     JSON.stringify({ id: `q${i}`, question: `What is item ${i}?`, gold: `item ${i}`, candidate: answer, label: answer === `item ${i}` });
   const a = [0, 1, 2, 3, 4, 5].map((i) => row(i, `item ${i}`)).join('\n');
   const b = [0, 1, 2, 4, 5].map((i) => row(i, i % 2 ? `item ${i}` : 'no idea')).join('\n');
   const watch = await open(page, '/#/score', 1280);
-  await page.getByTestId('file-input').setInputFiles([
-    { name: 'alpha.jsonl', mimeType: 'application/octet-stream', buffer: Buffer.from(a) },
-    { name: 'beta.jsonl', mimeType: 'application/octet-stream', buffer: Buffer.from(b) },
-  ]);
+  // Both files dropped at once on the drop area.
+  const dataTransfer = await page.evaluateHandle(
+    ([x, y]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([x!], 'alpha.jsonl'));
+      dt.items.add(new File([y!], 'beta.jsonl'));
+      return dt;
+    },
+    [a, b],
+  );
+  await page.getByRole('region', { name: 'File drop area' }).dispatchEvent('drop', { dataTransfer });
   await expect(page.getByRole('heading', { name: /alpha\.jsonl \+ beta\.jsonl: 11 records/ })).toBeVisible();
   const summary = page.getByTestId('systems-summary');
   await expect(summary).toContainText('2 systems');
@@ -160,5 +167,9 @@ test('two files picked together: named after the files, joined by id, and the ro
   await expect(pair.locator('td').nth(2)).toHaveText('5');
   await expect(pair.locator('td').nth(4)).toHaveText('3/0');
   await expect(pair.getByTestId('verdict-accuracy')).toHaveText('n.s.');
+  // The results table says whose answer each row is.
+  await expect(page.getByTestId('result-row')).toHaveCount(11);
+  await expect(page.getByTestId('result-row').first().getByTestId('row-system')).toHaveText('alpha');
+  await expect(page.getByTestId('result-row').last().getByTestId('row-system')).toHaveText('beta');
   await finish(page, 'compare-files.png', watch);
 });

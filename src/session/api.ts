@@ -79,6 +79,8 @@ export interface TableRow {
   candidate: string;
   label: boolean | string | null;
   metrics: Record<string, { score: number | null; decision: boolean | null; class?: string; set?: string }>;
+  /** The row's system, when the run has several. */
+  system?: string;
 }
 
 export interface RowDetail extends TableRow {

@@ -450,6 +450,7 @@ export class ScoringSession {
       candidate: r.candidate,
       label: labelValue(r.label),
       metrics: m,
+      ...(this.systems ? { system: (r as SystemRow).system } : {}),
     };
   }
 
