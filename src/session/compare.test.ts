@@ -96,6 +96,10 @@ describe('the wide layout in one step', () => {
     expect(sum.systems?.layout).toBe('wide');
     expect(sum.rows).toBe(59 * 3);
     expect(sum.systems?.notes.join('\n')).toMatch(/1 record marked improper: true left out/);
+    // Golds split as asked; without a separator, the page is told the cells look like " / "-joined answers.
+    const unsplit = ok(await s.map({ ...mapping, goldSep: '' }));
+    expect(unsplit.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ' })]);
+    expect(ok(await s.map(mapping)).notes).toEqual([]);
     const out = ok(await s.run(config(mapping)));
     expect(out.status).toBe('done');
     const view = ok(await compareApi(s).compareReport());

@@ -36,6 +36,7 @@ import { csvParts, jsonlParts } from './export.ts';
 import { rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
 import {
   Comparison,
+  goldSeparatorNotes,
   bundleFiles,
   bundleName,
   inputInfo,
@@ -415,7 +416,7 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: (one ? this.notesOf(t, m, one.notes) : []).map((n) => ({
+      notes: (one ? this.notesOf(t, m, one.notes) : goldSeparatorNotes(t, m)).map((n) => ({
         code: n.code,
         text: noteMessage(n),
         ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),
