@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { RunStore } from '../runtime/run-store.ts';
 import type { Mapping, RunConfig } from './api.ts';
@@ -277,5 +278,43 @@ describe('several files, one per system', () => {
     const insp = ok(await s.open(new Blob([text]), 'runs.jsonl'));
     const sum = ok(await s.map({ map: insp.detected, systems: { column: 'model' } }));
     expect(sum.systems).toMatchObject({ systems: ['m1', 'm2'], layout: 'system-column', systemColumn: 'model', keyBy: 'question' });
+  });
+
+  it('Parquet files (one per system) and an Inspect log open as the CLI reads them', async () => {
+    const parquet = (answers: string[]) =>
+      new Blob([
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'id', data: answers.map((_, i) => `q${i}`) },
+            { name: 'question', data: answers.map((_, i) => `Q${i}?`) },
+            { name: 'gold', data: answers.map((_, i) => `g${i}`) },
+            { name: 'candidate', data: answers },
+          ],
+        }),
+      ]);
+    const s = session();
+    const insp = ok(
+      await s.openFiles([
+        { name: 'llama.parquet', blob: parquet(['g0', 'g1', 'no']) },
+        { name: 'qwen.parquet', blob: parquet(['g0', 'no', 'no']) },
+      ]),
+    );
+    const sum = ok(await s.map({ map: insp.detected }));
+    expect(sum.systems).toMatchObject({ systems: ['llama', 'qwen'], keyBy: 'id', coverage: { questions: 3, complete: 3 } });
+    ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
+    const lb = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.entries;
+    expect(lb.map((e) => [e.system, e.accuracy.value])).toEqual([
+      ['llama', 2 / 3],
+      ['qwen', 1 / 3],
+    ]);
+
+    const { readFileSync } = await import('node:fs');
+    const log = readFileSync(new URL('../../test/fixtures/formats/inspect-triviaqa.json', import.meta.url));
+    const one = session();
+    const i2 = ok(await one.open(new Blob([log]), 'inspect-triviaqa.json'));
+    // Read as an Inspect log (samples flattened, the model as a column a system select can take), not as one JSON object.
+    expect(i2.columns).toEqual(expect.arrayContaining(['question', 'gold', 'candidate', 'model']));
+    const samples = (JSON.parse(log.toString('utf8')) as { samples: unknown[] }).samples.length;
+    expect(ok(await one.map({ map: i2.detected, systems: { column: 'model' } })).rows).toBe(samples);
   });
 });
