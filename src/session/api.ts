@@ -19,6 +19,8 @@ export interface Inspection {
   sample: Record<string, unknown>[];
   records: number;
   detected: ColumnMap;
+  /** Nested fields (`doc.question`) the column mapping can name besides the columns. */
+  paths?: string[];
   issues: RowIssue[];
   issueCount: number;
 }

@@ -317,4 +317,17 @@ describe('several files, one per system', () => {
     const samples = (JSON.parse(log.toString('utf8')) as { samples: unknown[] }).samples.length;
     expect(ok(await one.map({ map: i2.detected, systems: { column: 'model' } })).rows).toBe(samples);
   });
+
+  it('an lm-evaluation-harness samples file maps its nested doc.question', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(new URL('../../test/fixtures/formats/samples_triviaqa_2026-11-23T22-00-00.000000.jsonl', import.meta.url));
+    const first = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as { doc: { question: string } };
+    const s = session();
+    const insp = ok(await s.open(new Blob([bytes]), 'samples_triviaqa.jsonl'));
+    expect(insp.paths).toContain('doc.question');
+    const map = { ...insp.detected, question: 'doc.question' };
+    expect(ok(await s.map({ map })).columns.question).toBe('doc.question');
+    ok(await s.run(config({ map }, ['exact_match'])));
+    expect(s.detail(0)?.question).toBe(first.doc.question);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
-import { readBlobInput } from '../core/io/formats/index.ts';
+import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.ts';
 import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
@@ -379,6 +379,7 @@ export class ScoringSession {
       sample: t.records.slice(0, SAMPLE).map((r) => r.data),
       records: t.records.length,
       detected: resolveColumns(t.columns),
+      paths: nestedPaths(t),
       issues: t.issues.slice(0, MAX_ISSUES),
       issueCount: t.issues.length,
     };
@@ -395,9 +396,12 @@ export class ScoringSession {
   }
 
   private async applyMapping(m: Mapping): Promise<MappedSummary> {
-    const t = await this.ensureTable();
+    // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    const paths = Object.values(m.map);
+    const t = withPaths(await this.ensureTable(), paths);
+    const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
     // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
-    const many = this.parts || m.systems ? mapSystems(this.parts ?? [{ name: this.file!.name, table: t }], m) : null;
+    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], m) : null;
     const one = many ? null : mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
     const mapped = many ?? one!;
     this.systems = many && inputInfo(many);
