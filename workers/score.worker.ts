@@ -5,6 +5,7 @@
  */
 import { expose, wrap, type Remote } from 'comlink';
 import { ScoringSession } from '../src/session/session.ts';
+import { compareApi } from '../src/session/compare.ts';
 import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/session/api.ts';
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
@@ -35,6 +36,8 @@ const api: ScoreApi = {
   report: () => session.report(),
   calibrate: () => session.calibrate(),
   exportFile: (kind: ExportKind, onProgress?: (done: number, total: number) => void) => session.exportFile(kind, onProgress),
+  // Several systems: open several files, the comparison report, where the systems differ, its exports.
+  ...compareApi(session),
 };
 
 expose(api);

@@ -6,23 +6,24 @@
  */
 import { writeFileSync, createWriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import Papa from 'papaparse';
 import { readInput, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { parseMapSpec } from '../core/io/fields.ts';
-import { outputRecord, type RowResults } from '../core/run.ts';
 import {
   compareReport,
-  describeKey,
   mapSystemFiles,
   type CompareReport,
   type FilesInput,
   type KeyBy,
   type SystemMapOptions,
 } from '../core/compare/index.ts';
-import { NEEDS_NEUTRALIZING } from '../core/io/formula.ts';
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
+import type { RowResults } from '../core/run.ts';
 import { intOption, readInputBytes } from './io.ts';
+import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
+import { ci, ciSigned, f3, pFmt, signed } from '../core/compare/format.ts';
+
+export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
 /** What compare borrows from main.ts, so model loading, metric settings and progress stay in one place. */
 export interface CompareDeps<O> {
@@ -76,16 +77,6 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
 }
 
 // ---------- text ----------
-
-const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
-const signed = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(3)}`);
-const ci = (c: [number, number] | null | undefined) => (c ? `[${f3(c[0])}, ${f3(c[1])}]` : '');
-const ciSigned = (c: [number, number] | null | undefined) => (c ? `[${signed(c[0])}, ${signed(c[1])}]` : '');
-function pFmt(p: number | null | undefined): string {
-  if (p === null || p === undefined) return '—';
-  if (p < 1e-300) return '<1e-300';
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
-}
 
 function table(header: string[], rows: string[][], leftCols = 1): string {
   const cells = [header, ...rows];
@@ -222,69 +213,10 @@ export function reportText(rep: CompareReport): string {
 
 // ---------- exports ----------
 
-/** One leaderboard line per metric and system, flat, for --out .csv. */
-export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
-  return rep.leaderboard.metrics.flatMap((lb) => {
-    const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
-    return lb.entries.map((e) => {
-      const g = ranking?.gaps.find((x) => x.system === e.system);
-      return {
-        metric: lb.metric,
-        threshold: lb.threshold,
-        rank: e.rank,
-        system: e.system,
-        rows: e.rows,
-        decided: e.decided,
-        accuracy: e.accuracy.value,
-        accuracy_lo: e.accuracy.ci?.[0] ?? null,
-        accuracy_hi: e.accuracy.ci?.[1] ?? null,
-        mean: e.mean.value,
-        mean_lo: e.mean.ci?.[0] ?? null,
-        mean_hi: e.mean.ci?.[1] ?? null,
-        human_correct: e.human?.correct ?? null,
-        human_labelled: e.human?.labelled ?? null,
-        human_accuracy: e.human?.accuracy ?? null,
-        human_lo: e.human?.ci?.[0] ?? null,
-        human_hi: e.human?.ci?.[1] ?? null,
-        gap: g?.gap ?? null,
-        gap_lo: g?.gapCi?.[0] ?? null,
-        gap_hi: g?.gapCi?.[1] ?? null,
-        kendall_tau: ranking?.kendallTau ?? null,
-      };
-    });
-  });
-}
-
-/** The report as JSON, with the input notes and coverage. */
-export function reportJson(rep: CompareReport, input: FilesInput): Record<string, unknown> {
-  return {
-    systems: rep.systems,
-    sources: input.sources,
-    layout: input.layout,
-    join_by: input.keyBy,
-    notes: input.notes,
-    coverage: input.coverage,
-    questions: rep.questions,
-    rows: rep.rows,
-    labelled: rep.labelled,
-    leaderboard: rep.leaderboard,
-    paired: rep.paired,
-    ranking: rep.ranking,
-    splits: rep.splits,
-  };
-}
-
 async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
   const stream = createWriteStream(path);
   for (const l of lines) if (!stream.write(`${l}\n`)) await new Promise<void>((res) => stream.once('drain', () => res()));
   await new Promise<void>((res, rej) => stream.end((e?: Error | null) => (e ? rej(e) : res())));
-}
-
-/** Per-row record: the system first, the usual output record, then the input's extra columns. */
-export function rowRecord(row: FilesInput['rows'][number], results: RowResults, detailed: ReadonlySet<string>): Record<string, unknown> {
-  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed), question_key: describeKey(row.key) };
-  for (const [k, v] of Object.entries(row.extra)) rec[Object.hasOwn(rec, k) ? `input.${k}` : k] = v;
-  return rec;
 }
 
 export function registerCompare<O extends object>(program: Command, deps: CompareDeps<O>): void {
@@ -324,8 +256,7 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       const { report } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
       const json = reportJson(report, input);
       if (o.out && /\.json$/i.test(o.out)) writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);
-      else if (o.out)
-        writeFileSync(o.out, `${Papa.unparse(leaderboardRows(report), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`);
+      else if (o.out) writeFileSync(o.out, leaderboardCsv(report));
       if (o.rowsOut) {
         const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
         await writeLines(

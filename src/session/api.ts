@@ -19,6 +19,8 @@ export interface Inspection {
   sample: Record<string, unknown>[];
   records: number;
   detected: ColumnMap;
+  /** Nested fields (`doc.question`) the column mapping can name besides the columns. */
+  paths?: string[];
   issues: RowIssue[];
   issueCount: number;
 }
@@ -26,6 +28,8 @@ export interface Inspection {
 export interface Mapping {
   map: ColumnMap;
   goldSep?: string;
+  /** Several systems: a system column or the wide layout (compare.ts); absent for one system per file. */
+  systems?: import('./compare.ts').SystemsMapping;
 }
 
 export interface MappedSummary {
@@ -40,6 +44,8 @@ export interface MappedSummary {
   issueCount: number;
   /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
   notes: { code: MappingNote['code']; text: string; separator?: string }[];
+  /** The systems, when the mapping has several (or several files are open). */
+  systems?: import('./compare.ts').SystemsSummary;
 }
 
 export interface RunConfig {
@@ -75,6 +81,8 @@ export interface TableRow {
   candidate: string;
   label: boolean | string | null;
   metrics: Record<string, { score: number | null; decision: boolean | null; class?: string; set?: string }>;
+  /** The row's system, when the run has several. */
+  system?: string;
 }
 
 export interface RowDetail extends TableRow {
@@ -141,6 +149,7 @@ export type ScoreApi = Pick<
   | 'report'
   | 'calibrate'
   | 'exportFile'
-> & {
-  connectModels(port: MessagePort): void;
-};
+> &
+  import('./compare.ts').CompareApi & {
+    connectModels(port: MessagePort): void;
+  };

@@ -20,6 +20,8 @@ export interface ExportInput {
   run: unknown;
   onProgress?: (done: number, total: number) => void;
   batch?: number;
+  /** The JSONL record of row i, when not outputRecord's (several systems add the system and input columns). */
+  record?: (i: number) => Record<string, unknown>;
   /** Lets the caller answer messages between batches (the worker's watchdog ping). */
   pause?: () => Promise<void>;
 }
@@ -31,7 +33,8 @@ export async function jsonlParts(x: ExportInput): Promise<string[]> {
   const parts = [`${JSON.stringify({ verity_run: x.run })}\n`];
   await eachBatch(x, (from, to) => {
     let s = '';
-    for (let i = from; i < to; i++) s += `${JSON.stringify(outputRecord(x.rows[i]!, x.results[i]!, x.detailed))}\n`;
+    for (let i = from; i < to; i++)
+      s += `${JSON.stringify(x.record ? x.record(i) : outputRecord(x.rows[i]!, x.results[i]!, x.detailed))}\n`;
     parts.push(s);
   });
   return parts;

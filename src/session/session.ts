@@ -5,7 +5,8 @@
  * the same session runs in the browser's scoring worker and in Node tests.
  */
 import type { ParsedTable } from '../core/io/parse.ts';
-import { parseBlob } from '../core/io/parse-stream.ts';
+import type { BlobParseOptions } from '../core/io/parse-stream.ts';
+import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.ts';
 import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
@@ -32,6 +33,20 @@ import type {
   ViewInfo,
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
+import { rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
+import {
+  Comparison,
+  goldSeparatorNotes,
+  bundleFiles,
+  bundleName,
+  inputInfo,
+  mapSystems,
+  readFiles,
+  systemsSummary,
+  unbundleFiles,
+  unionTable,
+  type NamedBlob,
+} from './compare.ts';
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
 
@@ -93,6 +108,10 @@ export class ScoringSession {
   private active: ActiveRun | null = null;
   private cancelled = false;
   private running = false;
+  /** Several systems (compare.ts): the open files when there are several, the input's description once mapped. */
+  private parts: SystemFile[] | null = null;
+  private systems: InputInfo | null = null;
+  private compared: Comparison | null = null;
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -101,7 +120,7 @@ export class ScoringSession {
     if (this.running) return { ok: false, error: 'a run is going: cancel it first' };
     try {
       this.file = { blob, name };
-      this.table = await parseBlob(blob, name, onProgress ? { onProgress: (r, t) => notify(onProgress, r, t) } : {});
+      this.table = await this.parse(blob, name, onProgress ? { onProgress: (r, t) => notify(onProgress, r, t) } : {});
       this.released = false;
       this.rows = [];
       this.clearResults();
@@ -111,6 +130,19 @@ export class ScoringSession {
       this.table = null;
       return { ok: false, error: errorMessage(e) };
     }
+  }
+
+  /** Several files, one per system (compare.ts), opened as one input; one file opens as `open` does. */
+  async openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
+    if (files.length === 1) return this.open(files[0]!.blob, files[0]!.name, onProgress);
+    return this.open(bundleFiles(files), bundleName(files), onProgress);
+  }
+
+  /** The comparison of the run's systems (compare.ts); throws when the mapping has one system or nothing is scored. */
+  comparison(): Comparison {
+    if (!this.systems) throw new Error('one system: choose a system column or the wide layout, or open one file per system, to compare');
+    if (!this.active || this.results.length === 0) throw new Error('nothing is scored');
+    return (this.compared = Comparison.of(this.compared, this.rows as SystemRow[], this.results, this.active.metrics, this.systems));
   }
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
@@ -219,7 +251,7 @@ export class ScoringSession {
         await this.deps.store.update(meta);
       }
       this.file = { blob: saved.file, name: meta.fileName };
-      this.table = await parseBlob(saved.file, meta.fileName, {});
+      this.table = await this.parse(saved.file, meta.fileName);
       this.released = false;
       const inspected = this.inspection(meta.fileName, this.table);
       const summary = await this.applyMapping(meta.config.mapping);
@@ -309,7 +341,10 @@ export class ScoringSession {
         onProgress: (d: number, t: number) => notify(onProgress, d, t),
         pause: tick,
       };
-      const parts = kind === 'csv' ? await csvParts(input) : await jsonlParts(input);
+      // Several systems: each JSONL record carries its system and the input's other columns (as verity compare --rows-out).
+      const rows = this.rows as SystemRow[];
+      const record = this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.results[i]!, input.detailed) } : {};
+      const parts = kind === 'csv' ? await csvParts(input) : await jsonlParts({ ...input, ...record });
       return { ok: true, value: new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
     } catch (e) {
       return { ok: false, error: `the export failed: ${messageOf(e)}` };
@@ -318,13 +353,22 @@ export class ScoringSession {
 
   private clearResults(): void {
     this.results = [];
+    this.compared = null;
     this.shown = new Uint32Array(0);
     this.active = null;
   }
 
   private release(): void {
     this.table = { ...this.table!, records: [] };
+    this.parts = null;
     this.released = true;
+  }
+
+  /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
+  private async parse(blob: Blob, name: string, opts: BlobParseOptions = {}): Promise<ParsedTable> {
+    const files = await unbundleFiles(blob);
+    this.parts = files && (await readFiles(files, opts.onProgress));
+    return this.parts ? unionTable(this.parts) : readBlobInput(blob, name, opts);
   }
 
   private inspection(name: string, t: ParsedTable): Inspection {
@@ -335,6 +379,7 @@ export class ScoringSession {
       sample: t.records.slice(0, SAMPLE).map((r) => r.data),
       records: t.records.length,
       detected: resolveColumns(t.columns),
+      paths: nestedPaths(t),
       issues: t.issues.slice(0, MAX_ISSUES),
       issueCount: t.issues.length,
     };
@@ -344,15 +389,22 @@ export class ScoringSession {
   private async ensureTable(): Promise<ParsedTable> {
     if (!this.file) throw new Error('open a file first');
     if (!this.table || this.released) {
-      this.table = await parseBlob(this.file.blob, this.file.name, {});
+      this.table = await this.parse(this.file.blob, this.file.name);
       this.released = false;
     }
     return this.table;
   }
 
   private async applyMapping(m: Mapping): Promise<MappedSummary> {
-    const t = await this.ensureTable();
-    const mapped = mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+    // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    const paths = Object.values(m.map);
+    const t = withPaths(await this.ensureTable(), paths);
+    const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
+    // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
+    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], m) : null;
+    const one = many ? null : mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+    const mapped = many ?? one!;
+    this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
     this.clearResults();
     const rows = this.rows;
@@ -368,11 +420,12 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: this.notesOf(t, m, mapped.notes).map((n) => ({
+      notes: (one ? this.notesOf(t, m, one.notes) : goldSeparatorNotes(t, m)).map((n) => ({
         code: n.code,
         text: noteMessage(n),
         ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),
       })),
+      ...(many ? { systems: systemsSummary(many) } : {}),
     };
   }
 
@@ -402,6 +455,7 @@ export class ScoringSession {
       candidate: r.candidate,
       label: labelValue(r.label),
       metrics: m,
+      ...(this.systems ? { system: (r as SystemRow).system } : {}),
     };
   }
 

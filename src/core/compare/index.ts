@@ -40,3 +40,5 @@ export type {
   WideLayout,
   WideSystem,
 } from './inputs.ts';
+export { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from './exports.ts';
+export type { InputInfo } from './exports.ts';

@@ -1,0 +1,175 @@
+/**
+ * Comparing systems in the app: the EVOUNA file (a subset written at run time; the shared data is never copied
+ * into the repo) mapped in one step as the wide layout, scored with the default metrics, and the leaderboard,
+ * Kendall τ, paired verdicts and leaderboard CSV equal to `verity compare` on the same input; the human accuracy
+ * per system equal to a plain count of the labels. Then two files dropped together, one lacking a row.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { finish, open } from './helpers.ts';
+
+const TQ = join(process.cwd(), '..', 'shared', 'data', 'evouna-tq', 'TQ.json');
+const SYSTEMS = ['fid', 'gpt35', 'chatgpt', 'gpt4', 'newbing'];
+/** Enough questions for every statistic to have something to say, few enough for a quick run. */
+const SUBSET = 150;
+
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+const signed = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(3)}`);
+
+interface CliEntry {
+  system: string;
+  accuracy: { value: number | null };
+  mean: { value: number | null };
+  human: { accuracy: number | null; correct: number; labelled: number } | null;
+}
+interface CliReport {
+  leaderboard: { metrics: { metric: string; entries: CliEntry[] }[] };
+  ranking: { metrics: { metric: string; kendallTau: number | null; gaps: { system: string; gap: number | null }[] }[] };
+  paired: { metrics: { metric: string; pairs: { a: string; b: string; accuracy: { better: string | null; n: number } }[] }[] };
+}
+
+test('EVOUNA: the wide layout maps in one step, and the comparison equals verity compare', async ({ page }) => {
+  test.setTimeout(180_000);
+  const records = (JSON.parse(readFileSync(TQ, 'utf8')) as Record<string, unknown>[]).slice(0, SUBSET);
+  const dir = mkdtempSync(join(tmpdir(), 'verity-compare-'));
+  const file = join(dir, 'evouna-tq.json');
+  writeFileSync(file, JSON.stringify(records));
+  const csvOut = join(dir, 'cli-leaderboard.csv');
+  const cli = JSON.parse(
+    execFileSync('node', ['bin/verity.mjs', 'compare', file, '--gold-sep', '/', '--json', '--out', csvOut], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as CliReport;
+
+  const watch = await open(page, '/#/score', 1280);
+  await page.getByTestId('file-input').setInputFiles(file);
+  // One step: the wide layout is detected; candidate and label are per system.
+  await expect(page.getByTestId('map-system')).toHaveValue('wide');
+  await expect(page.getByTestId('map-candidate')).toBeDisabled();
+  await expect(page.getByTestId('map-question')).toHaveValue('question');
+  await expect(page.getByTestId('map-gold')).toHaveValue('golden_answer');
+  const summary = page.getByTestId('systems-summary');
+  await expect(summary).toContainText('5 systems');
+  for (const s of SYSTEMS) await expect(summary).toContainText(s);
+  await expect(summary).toContainText('Rows are paired by record');
+  await page.getByTestId('gold-sep').fill('/');
+  await page.getByTestId('gold-sep').press('Tab');
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
+
+  await page.getByTestId('run').click();
+  const cmp = page.getByTestId('comparison');
+  await expect(cmp.getByTestId('leaderboard')).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+
+  // Human accuracy per system = a plain count of the labels (improper records and "nan" judgments left out).
+  const kept = records.filter((r) => r.improper !== true);
+  for (const s of SYSTEMS) {
+    const labelled = kept.filter((r) => r[`judge_${s}`] === true || r[`judge_${s}`] === false);
+    const correct = labelled.filter((r) => r[`judge_${s}`] === true).length;
+    await expect(cmp.getByTestId(`overview-human-${s}`)).toHaveText(f3(correct / labelled.length));
+    await expect(cmp.getByTestId(`lb-${s}-human`)).toHaveText(f3(correct / labelled.length));
+    await expect(cmp.getByTestId(`lb-${s}`)).toContainText(`${correct} of ${labelled.length} labelled correct`);
+  }
+
+  // Every metric's leaderboard, τ and paired verdicts as the CLI has them.
+  for (const lb of cli.leaderboard.metrics) {
+    await cmp.getByTestId('compare-metric').selectOption(lb.metric);
+    const ranking = cli.ranking.metrics.find((m) => m.metric === lb.metric)!;
+    await expect(cmp.getByTestId('kendall-tau')).toHaveText(f3(ranking.kendallTau));
+    await expect(cmp.getByTestId(`overview-tau-${lb.metric}`)).toHaveText(signed(ranking.kendallTau));
+    const rows = cmp.getByTestId('leaderboard').locator('tbody tr');
+    await expect(rows).toHaveCount(SYSTEMS.length);
+    for (const [i, e] of lb.entries.entries()) {
+      await expect(rows.nth(i).locator('th')).toHaveText(e.system);
+      await expect(cmp.getByTestId(`lb-${e.system}-accuracy`)).toHaveText(f3(e.accuracy.value));
+      await expect(cmp.getByTestId(`lb-${e.system}-mean`)).toHaveText(f3(e.mean.value));
+      await expect(cmp.getByTestId(`lb-${e.system}-human`)).toHaveText(f3(e.human?.accuracy));
+      const gap = ranking.gaps.find((g) => g.system === e.system)!;
+      await expect(cmp.getByTestId(`lb-${e.system}-gap`)).toContainText(signed(gap.gap));
+    }
+    const pairs = cli.paired.metrics.find((m) => m.metric === lb.metric)!.pairs;
+    for (const p of pairs) {
+      const verdict = p.accuracy.better ? `${p.accuracy.better} > ${p.accuracy.better === p.a ? p.b : p.a}` : 'n.s.';
+      await expect(cmp.getByTestId(`pair-${p.a}-${p.b}`).getByTestId('verdict-accuracy')).toHaveText(verdict);
+    }
+  }
+
+  // Where systems differ: a split filter, and one question's answers side by side.
+  await cmp.getByTestId('compare-metric').selectOption('exact_match');
+  await expect(cmp.getByTestId('differ-row').first()).toBeVisible();
+  const split = cmp.getByTestId('differ-split');
+  const option = await split.locator('option').nth(1).getAttribute('value');
+  await split.selectOption(option!);
+  const count = await cmp.getByTestId('differ-count').innerText();
+  expect(count).toMatch(/^\d+ questions?/);
+  await expect(cmp.getByTestId('differ-row').first().locator('td').nth(2)).toHaveText(option!);
+  await cmp.getByTestId('differ-row').first().click();
+  const detail = cmp.getByTestId('differ-detail');
+  for (const s of SYSTEMS) await expect(detail.getByTestId(`differ-answer-${s}`)).toBeVisible();
+
+  // The leaderboard CSV is the CLI's, byte for byte.
+  const [download] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-leaderboard-csv').click()]);
+  const got = readFileSync((await download.path())!, 'utf8');
+  expect(got).toBe(readFileSync(csvOut, 'utf8'));
+  // The per-row JSONL carries the system and the input's other columns.
+  const [rowsDl] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-rows-jsonl').click()]);
+  const lines = readFileSync((await rowsDl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+  expect(first.system).toBe('fid');
+  expect(first).toHaveProperty('improper', false);
+  expect(new Set(lines.map((l) => (JSON.parse(l) as { system: string }).system))).toEqual(new Set(SYSTEMS));
+
+  await finish(page, 'compare-evouna.png', watch);
+});
+
+test('two files dropped together: named after the files, joined by id, and the row one lacks is reported', async ({ page }) => {
+  const row = (i: number, answer: string) =>
+    JSON.stringify({ id: `q${i}`, question: `What is item ${i}?`, gold: `item ${i}`, candidate: answer, label: answer === `item ${i}` });
+  const a = [0, 1, 2, 3, 4, 5].map((i) => row(i, `item ${i}`)).join('\n');
+  const b = [0, 1, 2, 4, 5].map((i) => row(i, i % 2 ? `item ${i}` : 'no idea')).join('\n');
+  const watch = await open(page, '/#/score', 1280);
+  // Both files dropped at once on the drop area.
+  const dataTransfer = await page.evaluateHandle(
+    ([x, y]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([x!], 'alpha.jsonl'));
+      dt.items.add(new File([y!], 'beta.jsonl'));
+      return dt;
+    },
+    [a, b],
+  );
+  await page.getByRole('region', { name: 'File drop area' }).dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByRole('heading', { name: /alpha\.jsonl \+ beta\.jsonl: 11 records/ })).toBeVisible();
+  const summary = page.getByTestId('systems-summary');
+  await expect(summary).toContainText('2 systems');
+  await expect(summary).toContainText('alpha (6 rows');
+  await expect(summary).toContainText('beta (5 rows');
+  await expect(summary).toContainText('Rows are paired by id; 5 of 6 questions have a row of every system');
+  const notes = page.getByTestId('coverage-notes');
+  await expect(notes).toContainText('beta');
+  await expect(notes).toContainText('lacks 1 of 6 questions');
+  await expect(notes).toContainText('q3');
+
+  await page.getByTestId('run').click();
+  const cmp = page.getByTestId('comparison');
+  await cmp.getByTestId('compare-metric').selectOption('exact_match');
+  await expect(cmp.getByTestId('lb-alpha-accuracy')).toHaveText('1.000');
+  await expect(cmp.getByTestId('lb-beta-accuracy')).toHaveText('0.400');
+  // Paired on the 5 shared questions: alpha right and beta wrong on 3 (q0, q2, q4).
+  const pair = cmp.getByTestId('pair-alpha-beta');
+  await expect(pair.locator('td').nth(2)).toHaveText('5');
+  await expect(pair.locator('td').nth(4)).toHaveText('3/0');
+  await expect(pair.getByTestId('verdict-accuracy')).toHaveText('n.s.');
+  // The results table says whose answer each row is.
+  await expect(page.getByTestId('result-row')).toHaveCount(11);
+  await expect(page.getByTestId('result-row').first().getByTestId('row-system')).toHaveText('alpha');
+  await expect(page.getByTestId('result-row').last().getByTestId('row-system')).toHaveText('beta');
+  await finish(page, 'compare-files.png', watch);
+});

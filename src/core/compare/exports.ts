@@ -1,0 +1,77 @@
+/**
+ * The comparison's exports, shared by `verity compare` and the app: the leaderboard as flat rows (CSV), the
+ * whole report as JSON with the input's notes and coverage, and one record per scored row with its system and
+ * the input's other columns (so results join back to the user's data).
+ */
+import Papa from 'papaparse';
+import { outputRecord, type RowResults } from '../run.ts';
+import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
+import type { CompareReport } from './report.ts';
+import { describeKey, type FilesInput } from './inputs.ts';
+
+/** What the JSON report says about the input besides its rows. */
+export type InputInfo = Pick<FilesInput, 'sources' | 'layout' | 'keyBy' | 'notes' | 'coverage'>;
+
+/** One leaderboard line per metric and system, flat, for --out .csv. */
+export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
+  return rep.leaderboard.metrics.flatMap((lb) => {
+    const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
+    return lb.entries.map((e) => {
+      const g = ranking?.gaps.find((x) => x.system === e.system);
+      return {
+        metric: lb.metric,
+        threshold: lb.threshold,
+        rank: e.rank,
+        system: e.system,
+        rows: e.rows,
+        decided: e.decided,
+        accuracy: e.accuracy.value,
+        accuracy_lo: e.accuracy.ci?.[0] ?? null,
+        accuracy_hi: e.accuracy.ci?.[1] ?? null,
+        mean: e.mean.value,
+        mean_lo: e.mean.ci?.[0] ?? null,
+        mean_hi: e.mean.ci?.[1] ?? null,
+        human_correct: e.human?.correct ?? null,
+        human_labelled: e.human?.labelled ?? null,
+        human_accuracy: e.human?.accuracy ?? null,
+        human_lo: e.human?.ci?.[0] ?? null,
+        human_hi: e.human?.ci?.[1] ?? null,
+        gap: g?.gap ?? null,
+        gap_lo: g?.gapCi?.[0] ?? null,
+        gap_hi: g?.gapCi?.[1] ?? null,
+        kendall_tau: ranking?.kendallTau ?? null,
+      };
+    });
+  });
+}
+
+/** The leaderboard as CSV (formula-looking cells neutralized, as in every export). */
+export function leaderboardCsv(rep: CompareReport): string {
+  return `${Papa.unparse(leaderboardRows(rep), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
+}
+
+/** The report as JSON, with the input notes and coverage. */
+export function reportJson(rep: CompareReport, input: InputInfo): Record<string, unknown> {
+  return {
+    systems: rep.systems,
+    sources: input.sources,
+    layout: input.layout,
+    join_by: input.keyBy,
+    notes: input.notes,
+    coverage: input.coverage,
+    questions: rep.questions,
+    rows: rep.rows,
+    labelled: rep.labelled,
+    leaderboard: rep.leaderboard,
+    paired: rep.paired,
+    ranking: rep.ranking,
+    splits: rep.splits,
+  };
+}
+
+/** Per-row record: the system first, the usual output record, then the input's extra columns. */
+export function rowRecord(row: FilesInput['rows'][number], results: RowResults, detailed: ReadonlySet<string>): Record<string, unknown> {
+  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed), question_key: describeKey(row.key) };
+  for (const [k, v] of Object.entries(row.extra)) rec[Object.hasOwn(rec, k) ? `input.${k}` : k] = v;
+  return rec;
+}

@@ -1,0 +1,333 @@
+/**
+ * Several systems in the scoring session: the wide layout and several files mapped in one step, the coverage of
+ * files that lack rows, the comparison equal to `verity compare --json`, human accuracy equal to a plain count,
+ * pages of the questions where systems differ, exports with the system column, and a resumed multi-file run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { memoryStore } from '../runtime/idb-cache.ts';
+import { RunStore } from '../runtime/run-store.ts';
+import type { Mapping, RunConfig } from './api.ts';
+import { ScoringSession } from './session.ts';
+import { bundleFiles, compareApi, unbundleFiles } from './compare.ts';
+import { CLI, ROOT } from '../../test/cli.ts';
+
+const SYSTEMS = ['fid', 'gpt35', 'newbing'];
+const ANSWERS: Record<string, (gold: string, i: number) => string> = {
+  fid: (g, i) => (i % 4 === 0 ? 'Paris' : g),
+  gpt35: (g, i) => (i % 3 === 0 ? `I think it is ${g}.` : `Not ${g}`),
+  newbing: (g, i) => (i % 5 === 0 ? 'no idea' : `The answer is ${g}, according to several sources.`),
+};
+
+/** An EVOUNA-like wide file: answer_<s> + judge_<s> per system, an improper record, a "nan" judgment. */
+function wideRecords(n: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < n; i++) {
+    const gold = `Answer ${i}`;
+    const rec: Record<string, unknown> = { question: `Question ${i}?`, golden_answer: `${gold} / A${i}`, note: `n${i}` };
+    for (const s of SYSTEMS) {
+      const a = ANSWERS[s]!(gold, i);
+      rec[`answer_${s}`] = a;
+      rec[`judge_${s}`] = i === 7 && s === 'gpt35' ? 'nan' : a.includes(gold) && !a.startsWith('Not');
+    }
+    rec.improper = i === 3;
+    out.push(rec);
+  }
+  return out;
+}
+
+const config = (mapping: Mapping, metrics = ['exact_match', 'token_f1', 'lexical_match']): RunConfig => ({
+  metrics,
+  settings: {},
+  models: {},
+  mapping,
+});
+
+let ids = 0;
+const session = (kv = memoryStore<unknown>()) =>
+  new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+
+function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+function cliJson(files: string[], extra: string[] = []): Record<string, unknown> {
+  const out = execFileSync('node', [CLI, 'compare', ...files, '--json', '--metrics', 'exact_match,token_f1,lexical_match', ...extra], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+describe('bundles of several files', () => {
+  it('give the files back as they were, and refuse a damaged bundle', async () => {
+    const files = [
+      { name: 'a.jsonl', blob: new Blob(['{"x":1}\n']) },
+      { name: 'b.csv', blob: new Blob(['q,a\nwhé,1\n']) },
+    ];
+    const back = (await unbundleFiles(bundleFiles(files)))!;
+    expect(back.map((f) => f.name)).toEqual(['a.jsonl', 'b.csv']);
+    expect(await back[1]!.blob.text()).toBe('q,a\nwhé,1\n');
+    expect(await unbundleFiles(new Blob(['{"x":1}\n']))).toBeNull();
+    const cut = bundleFiles(files).slice(0, -2);
+    await expect(unbundleFiles(cut)).rejects.toThrow(/damaged/);
+  });
+});
+
+describe('the wide layout in one step', () => {
+  const recs = wideRecords(60);
+  const text = JSON.stringify(recs);
+
+  it('maps each answer_<s> with its judge_<s>, and the comparison equals verity compare --json', async () => {
+    const s = session();
+    const insp = ok(await s.open(new Blob([text]), 'tq.json'));
+    const mapping: Mapping = {
+      map: { question: insp.detected.question!, gold: insp.detected.gold! },
+      goldSep: '/',
+      systems: { wide: true },
+    };
+    const sum = ok(await s.map(mapping));
+    expect(sum.systems?.systems).toEqual(SYSTEMS);
+    expect(sum.systems?.layout).toBe('wide');
+    expect(sum.rows).toBe(59 * 3);
+    expect(sum.systems?.notes.join('\n')).toMatch(/1 record marked improper: true left out/);
+    // Golds split as asked; without a separator, the page is told the cells look like " / "-joined answers.
+    const unsplit = ok(await s.map({ ...mapping, goldSep: '' }));
+    expect(unsplit.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ' })]);
+    expect(ok(await s.map(mapping)).notes).toEqual([]);
+    const out = ok(await s.run(config(mapping)));
+    expect(out.status).toBe('done');
+    const view = ok(await compareApi(s).compareReport());
+
+    const dir = mkdtempSync(join(tmpdir(), 'verity-cmp-'));
+    writeFileSync(join(dir, 'tq.json'), text);
+    const cli = cliJson([join(dir, 'tq.json')], ['--gold-sep', '/']);
+    expect(view.report.leaderboard).toEqual(cli.leaderboard);
+    expect(view.report.paired).toEqual(cli.paired);
+    expect(view.report.ranking).toEqual(cli.ranking);
+    expect(view.report.splits).toEqual(cli.splits);
+    expect(view.input.coverage).toEqual(cli.coverage);
+
+    // Human accuracy per system is a plain count of the labels (improper record and "nan" left out).
+    for (const sys of SYSTEMS) {
+      const kept = recs.filter((r) => r.improper !== true && r[`judge_${sys}`] !== 'nan');
+      const correct = kept.filter((r) => r[`judge_${sys}`] === true).length;
+      const e = view.report.leaderboard.metrics[0]!.entries.find((x) => x.system === sys)!;
+      expect(e.human).toMatchObject({ correct, labelled: kept.length, accuracy: correct / kept.length });
+    }
+  });
+
+  it('pages the questions where systems differ, filtered by split, with every answer side by side', async () => {
+    const s = session();
+    ok(await s.open(new Blob([text]), 'tq.json'));
+    const mapping: Mapping = { map: { question: 'question', gold: 'golden_answer' }, goldSep: '/', systems: { wide: true } };
+    ok(await s.run(config(mapping)));
+    const api = compareApi(s);
+    const all = ok(await api.differences({ metric: 'exact_match' }, 0, 1000));
+    expect(all.total).toBeGreaterThan(0);
+    for (const r of all.rows) {
+      const yes = r.decisions.filter((d) => d === 1).length;
+      const decided = r.decisions.filter((d) => d >= 0).length;
+      expect(yes > 0 && yes < decided).toBe(true);
+      expect(r.split).toBe(`${yes}/${decided}`);
+    }
+    const split = all.rows[0]!.split;
+    const some = ok(await api.differences({ metric: 'exact_match', split }, 0, 5));
+    expect(some.total).toBe(all.rows.filter((r) => r.split === split).length);
+    expect(some.rows.length).toBe(Math.min(5, some.total));
+    const page2 = ok(await api.differences({ metric: 'exact_match', split }, 5, 5));
+    expect(page2.rows[0]?.position ?? 5).toBe(5);
+
+    const d = ok(await api.differDetail(all.rows[0]!.q));
+    expect(d.answers.map((a) => a.system)).toEqual(SYSTEMS);
+    const rec = recs.filter((r) => r.improper !== true)[all.rows[0]!.q]!;
+    expect(d.question).toBe(rec.question);
+    for (const a of d.answers) {
+      expect(a.candidate).toBe(rec[`answer_${a.system}`]);
+      expect(a.metrics.exact_match!.decision).toBe(all.rows[0]!.decisions[SYSTEMS.indexOf(a.system)] === 1);
+    }
+    expect(await api.differences({ metric: 'nope' }, 0, 5)).toMatchObject({ ok: false });
+  });
+
+  it('exports every row with its system and the input columns, and the leaderboard as the CLI writes it', async () => {
+    const s = session();
+    ok(await s.open(new Blob([text]), 'tq.json'));
+    const mapping: Mapping = { map: { question: 'question', gold: 'golden_answer' }, goldSep: '/', systems: { wide: true } };
+    ok(await s.run(config(mapping)));
+    const lines = (await ok(await s.exportFile('jsonl')).text()).trim().split('\n').slice(1);
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(first.system).toBe('fid');
+    expect(first.note).toBe('n0');
+    expect(lines).toHaveLength(59 * 3);
+
+    const dir = mkdtempSync(join(tmpdir(), 'verity-cmp-'));
+    writeFileSync(join(dir, 'tq.json'), text);
+    execFileSync(
+      'node',
+      [
+        CLI,
+        'compare',
+        join(dir, 'tq.json'),
+        '--metrics',
+        'exact_match,token_f1,lexical_match',
+        '--out',
+        join(dir, 'lb.csv'),
+        '--gold-sep',
+        '/',
+      ],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+    const csv = await ok(await compareApi(s).compareExport('leaderboard-csv')).text();
+    const { readFileSync } = await import('node:fs');
+    expect(csv).toBe(readFileSync(join(dir, 'lb.csv'), 'utf8'));
+    const json = JSON.parse(await ok(await compareApi(s).compareExport('leaderboard-json')).text()) as Record<string, unknown>;
+    expect(json.systems).toEqual(SYSTEMS);
+  });
+});
+
+describe('several files, one per system', () => {
+  const rows = (sys: string, skip: number) =>
+    new Blob([
+      Array.from({ length: 12 }, (_, i) => i)
+        .filter((i) => i !== skip)
+        .map((i) => {
+          // b half-answers the even questions: "g<i> x" has a token F1 of 2/3, which its label calls wrong.
+          const candidate = sys === 'a' || i % 2 ? `g${i}` : `g${i} x`;
+          return JSON.stringify({ id: `q${i}`, question: `Q${i}?`, gold: `g${i}`, candidate, label: candidate === `g${i}` });
+        })
+        .join('\n'),
+    ]);
+
+  it('are named after the files, joined by id, and the row one file lacks is reported', async () => {
+    const s = session();
+    const insp = ok(
+      await s.openFiles([
+        { name: 'a.jsonl', blob: rows('a', -1) },
+        { name: 'b.jsonl', blob: rows('b', 5) },
+      ]),
+    );
+    expect(insp.fileName).toBe('a.jsonl + b.jsonl');
+    expect(insp.records).toBe(23);
+    const sum = ok(await s.map({ map: insp.detected }));
+    expect(sum.systems?.systems).toEqual(['a', 'b']);
+    expect(sum.systems?.keyBy).toBe('id');
+    expect(sum.systems?.coverage).toMatchObject({ questions: 12, complete: 11 });
+    expect(sum.systems?.coverage.systems[1]).toMatchObject({ system: 'b', missing: 1, examples: ['q5'] });
+    expect(sum.systems?.notes.some((n) => /b \(b\.jsonl\): 1 of 12 questions missing/.test(n) || /^b: 1 of 12/.test(n))).toBe(true);
+    ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
+    const view = ok(await compareApi(s).compareReport());
+    const pair = view.report.paired.metrics[0]!.pairs[0]!;
+    expect(pair.accuracy.n).toBe(11);
+    expect(pair.accuracy.mcnemar).toMatchObject({ b: 6, c: 0 });
+  });
+
+  it('a calibration re-decides the rows and the comparison follows its thresholds', async () => {
+    const s = session();
+    const insp = ok(
+      await s.openFiles([
+        { name: 'a.jsonl', blob: rows('a', -1) },
+        { name: 'b.jsonl', blob: rows('b', 5) },
+      ]),
+    );
+    ok(await s.run(config({ map: insp.detected }, ['token_f1'])));
+    const before = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    const { thresholds } = ok(s.calibrate());
+    const after = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    expect(after).toBe(thresholds.token_f1);
+    expect(after).not.toBe(before);
+  });
+
+  it('a run of several files is saved as one bundle and resumes', async () => {
+    const kv = memoryStore<unknown>();
+    const s1 = session(kv);
+    const insp = ok(
+      await s1.openFiles([
+        { name: 'a.jsonl', blob: rows('a', -1) },
+        { name: 'b.jsonl', blob: rows('b', 5) },
+      ]),
+    );
+    ok(await s1.run(config({ map: insp.detected }, ['exact_match'])));
+    const id = (await s1.runs())[0]!.id;
+    const s2 = session(kv);
+    const back = ok(await s2.resume(id));
+    expect(back.summary.systems?.systems).toEqual(['a', 'b']);
+    expect(back.done).toBe(23);
+    expect(ok(await compareApi(s2).compareReport()).report.rows).toBe(23);
+  });
+
+  it('a single file without systems maps as before, and has no comparison', async () => {
+    const s = session();
+    const insp = ok(await s.open(rows('a', -1), 'a.jsonl'));
+    const sum = ok(await s.map({ map: insp.detected }));
+    expect(sum.systems).toBeUndefined();
+    ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
+    expect(await compareApi(s).compareReport()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
+  });
+
+  it('a system column in one file is chosen in the mapping', async () => {
+    const s = session();
+    const text = ['m1', 'm2']
+      .flatMap((m) => [0, 1, 2].map((i) => JSON.stringify({ model: m, question: `Q${i}`, gold: 'g', candidate: m === 'm1' ? 'g' : 'h' })))
+      .join('\n');
+    const insp = ok(await s.open(new Blob([text]), 'runs.jsonl'));
+    const sum = ok(await s.map({ map: insp.detected, systems: { column: 'model' } }));
+    expect(sum.systems).toMatchObject({ systems: ['m1', 'm2'], layout: 'system-column', systemColumn: 'model', keyBy: 'question' });
+  });
+
+  it('Parquet files (one per system) and an Inspect log open as the CLI reads them', async () => {
+    const parquet = (answers: string[]) =>
+      new Blob([
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'id', data: answers.map((_, i) => `q${i}`) },
+            { name: 'question', data: answers.map((_, i) => `Q${i}?`) },
+            { name: 'gold', data: answers.map((_, i) => `g${i}`) },
+            { name: 'candidate', data: answers },
+          ],
+        }),
+      ]);
+    const s = session();
+    const insp = ok(
+      await s.openFiles([
+        { name: 'llama.parquet', blob: parquet(['g0', 'g1', 'no']) },
+        { name: 'qwen.parquet', blob: parquet(['g0', 'no', 'no']) },
+      ]),
+    );
+    const sum = ok(await s.map({ map: insp.detected }));
+    expect(sum.systems).toMatchObject({ systems: ['llama', 'qwen'], keyBy: 'id', coverage: { questions: 3, complete: 3 } });
+    ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
+    const lb = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.entries;
+    expect(lb.map((e) => [e.system, e.accuracy.value])).toEqual([
+      ['llama', 2 / 3],
+      ['qwen', 1 / 3],
+    ]);
+
+    const { readFileSync } = await import('node:fs');
+    const log = readFileSync(new URL('../../test/fixtures/formats/inspect-triviaqa.json', import.meta.url));
+    const one = session();
+    const i2 = ok(await one.open(new Blob([log]), 'inspect-triviaqa.json'));
+    // Read as an Inspect log (samples flattened, the model as a column a system select can take), not as one JSON object.
+    expect(i2.columns).toEqual(expect.arrayContaining(['question', 'gold', 'candidate', 'model']));
+    const samples = (JSON.parse(log.toString('utf8')) as { samples: unknown[] }).samples.length;
+    expect(ok(await one.map({ map: i2.detected, systems: { column: 'model' } })).rows).toBe(samples);
+  });
+
+  it('an lm-evaluation-harness samples file maps its nested doc.question', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(new URL('../../test/fixtures/formats/samples_triviaqa_2026-11-23T22-00-00.000000.jsonl', import.meta.url));
+    const first = JSON.parse(bytes.toString('utf8').split('\n')[0]!) as { doc: { question: string } };
+    const s = session();
+    const insp = ok(await s.open(new Blob([bytes]), 'samples_triviaqa.jsonl'));
+    expect(insp.paths).toContain('doc.question');
+    const map = { ...insp.detected, question: 'doc.question' };
+    expect(ok(await s.map({ map })).columns.question).toBe('doc.question');
+    ok(await s.run(config({ map }, ['exact_match'])));
+    expect(s.detail(0)?.question).toBe(first.doc.question);
+  });
+});

@@ -1,0 +1,365 @@
+/**
+ * Several systems in one session (issue 14), the scoring worker's side: reading several files as one input (saved
+ * for resume as one bundle Blob), mapping them with a system column, the wide layout or one file per system
+ * (core/compare/inputs.ts, as `verity compare` does), and, once scored, the comparison — leaderboard, paired
+ * tests, metric-vs-human ranking — with the CLI's defaults, so the app and `verity compare` give equal numbers.
+ * The page gets the report (small) and pages of the questions where systems differ, never the rows.
+ */
+import type { ParsedTable } from '../core/io/parse.ts';
+import { mapRows, resolveColumns, type MappingNote } from '../core/io/fields.ts';
+import { readBlobInput } from '../core/io/formats/index.ts';
+import {
+  compareReportOf,
+  compareTable,
+  disagreements,
+  leaderboardCsv,
+  mapSystemFiles,
+  reportJson,
+  rowRecord,
+  DEFAULT_BOOTSTRAP,
+  type CompareReport,
+  type CompareTable,
+  type Coverage,
+  type FilesInput,
+  type InputInfo,
+  type KeyBy,
+  type SystemFile,
+  type SystemRow,
+} from '../core/compare/index.ts';
+import { labelValue, type RowResults } from '../core/run.ts';
+import type { AnyMetric } from '../core/types.ts';
+import type { Inspection, Mapping, Result } from './api.ts';
+import { messageOf } from '../core/errors.ts';
+
+/** The CLI's defaults (`verity compare`): the same seed, resamples and α give the same numbers. */
+export const COMPARE_DEFAULTS = { seed: DEFAULT_BOOTSTRAP.seed, resamples: DEFAULT_BOOTSTRAP.resamples, alpha: 0.05 } as const;
+
+export interface NamedBlob {
+  blob: Blob;
+  name: string;
+}
+
+// ---------- several files as one saved input ----------
+
+const MAGIC = 'VERITY-FILES 1\n';
+
+/**
+ * Several files as one Blob: a header line naming them and their sizes, then their bytes. The run store saves
+ * one input per run; slices of the bundle give the files back without copying them.
+ */
+export function bundleFiles(files: readonly NamedBlob[]): Blob {
+  const header = JSON.stringify({ files: files.map((f) => ({ name: f.name, size: f.blob.size })) });
+  return new Blob([MAGIC, header, '\n', ...files.map((f) => f.blob)]);
+}
+
+/** The files of a bundle; null when the Blob is not one. */
+export async function unbundleFiles(blob: Blob): Promise<NamedBlob[] | null> {
+  const magic = new TextEncoder().encode(MAGIC);
+  const head = new Uint8Array(await blob.slice(0, magic.length).arrayBuffer());
+  if (head.length < magic.length || head.some((b, i) => b !== magic[i])) return null;
+  // The header is one line of JSON; names are short, so a megabyte holds thousands of them.
+  const rest = new Uint8Array(await blob.slice(magic.length, magic.length + (1 << 20)).arrayBuffer());
+  const nl = rest.indexOf(0x0a);
+  if (nl < 0) throw new Error('the saved input is a damaged bundle of files (no header)');
+  const header = JSON.parse(new TextDecoder().decode(rest.subarray(0, nl))) as { files: { name: string; size: number }[] };
+  let at = magic.length + nl + 1;
+  const out: NamedBlob[] = [];
+  for (const f of header.files) {
+    out.push({ name: f.name, blob: blob.slice(at, at + f.size) });
+    at += f.size;
+  }
+  if (at !== blob.size) throw new Error('the saved input is a damaged bundle of files (sizes do not add up)');
+  return out;
+}
+
+/** One name for several files, as the run list shows it. */
+export const bundleName = (files: readonly NamedBlob[]): string => files.map((f) => f.name).join(' + ');
+
+/** Reads each file (any format the CLI reads: JSONL, JSON, CSV, TSV, Parquet, Inspect logs). */
+export async function readFiles(files: readonly NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<SystemFile[]> {
+  const total = files.reduce((n, f) => n + f.blob.size, 0);
+  let before = 0;
+  const out: SystemFile[] = [];
+  for (const f of files) {
+    const base = before;
+    try {
+      out.push({
+        name: f.name,
+        table: await readBlobInput(f.blob, f.name, onProgress ? { onProgress: (r) => onProgress(base + r, total) } : {}),
+      });
+    } catch (e) {
+      throw new Error(`${f.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    before += f.blob.size;
+  }
+  return out;
+}
+
+/** The files seen as one table for the preview and the column selects: every column, records in file order. */
+export function unionTable(files: readonly SystemFile[]): ParsedTable {
+  const columns = [...new Set(files.flatMap((f) => f.table.columns))];
+  return {
+    format: files[0]!.table.format,
+    columns,
+    records: files.flatMap((f) => f.table.records),
+    issues: files.flatMap((f) => f.table.issues.map((i) => ({ ...i, message: `${f.name}: ${i.message}` }))),
+  };
+}
+
+// ---------- mapping ----------
+
+/** How the systems are found, beside the column mapping (Mapping.systems). */
+export interface SystemsMapping {
+  /** The column naming each row's system; absent: none (one system per file, named after it). */
+  column?: string;
+  /** The wide layout: each `answer_<system>` with its `judge_<system>` is that system's candidate and label. */
+  wide?: boolean;
+}
+
+/** What the page shows about the systems of a mapping. */
+export interface SystemsSummary {
+  systems: string[];
+  layout: FilesInput['layout'];
+  systemColumn?: string;
+  keyBy: KeyBy;
+  /** The file each system came from. */
+  sources: Record<string, string>;
+  /** Which questions each system lacks (rows in one input but not another). */
+  coverage: Coverage;
+  /** Rows per system. */
+  rows: Record<string, number>;
+  notes: string[];
+}
+
+/** Maps one or several files to the rows of every system, as `verity compare` does with the same options. */
+export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput {
+  const s = m.systems ?? {};
+  return mapSystemFiles(files, {
+    map: m.map,
+    ...(m.goldSep ? { goldSep: m.goldSep } : {}),
+    ...(s.column ? { systemColumn: s.column } : {}),
+    layout: s.wide ? 'wide' : 'long',
+  });
+}
+
+/** Records looked at for the gold-separator hint of a multi-system mapping. */
+const HINT_SAMPLE = 5000;
+
+/**
+ * The hint that gold cells look like several answers joined by a separator (EVOUNA's " / "), which the
+ * multi-system mapping does not give by itself: the gold column of a sample of records read as mapRows reads it.
+ */
+export function goldSeparatorNotes(t: ParsedTable, m: Mapping): MappingNote[] {
+  const gold = resolveColumns(t.columns, m.map).gold;
+  if (m.goldSep || !gold) return [];
+  const sample: ParsedTable = { ...t, records: t.records.slice(0, HINT_SAMPLE), issues: [] };
+  try {
+    // The gold column stands in for the candidate: only the gold cells are looked at.
+    return mapRows(sample, { map: { gold, candidate: gold } }).notes.filter((n) => n.code === 'gold-separator');
+  } catch {
+    return [];
+  }
+}
+
+export function systemsSummary(input: FilesInput): SystemsSummary {
+  const rows: Record<string, number> = {};
+  for (const r of input.rows) rows[r.system] = (rows[r.system] ?? 0) + 1;
+  return {
+    systems: input.systems,
+    layout: input.layout,
+    ...(input.systemColumn ? { systemColumn: input.systemColumn } : {}),
+    keyBy: input.keyBy,
+    sources: input.sources,
+    coverage: input.coverage,
+    rows,
+    notes: input.notes,
+  };
+}
+
+/** The input's description without its rows, kept for the report's JSON. */
+export function inputInfo(input: FilesInput): InputInfo {
+  return { sources: input.sources, layout: input.layout, keyBy: input.keyBy, notes: input.notes, coverage: input.coverage };
+}
+
+// ---------- the comparison ----------
+
+/** Which questions the page lists under "where systems differ". */
+export interface DifferQuery {
+  /** A metric name, or "human". */
+  metric: string;
+  /** "k/n": k of the n systems that were decided judged correct. */
+  split?: string;
+  /** Keep questions this system got right (correct: true) or wrong. */
+  system?: string;
+  correct?: boolean;
+  /** Keep questions where the metric and the human label disagree for some system. */
+  againstHuman?: boolean;
+}
+
+/** One question of the list: the decision of each system (report.systems order; 1, 0, −1 none). */
+export interface DifferRow {
+  position: number;
+  q: number;
+  question: string;
+  golds: string[];
+  decisions: number[];
+  split: string;
+}
+
+/** One system's answer to a question, for the side-by-side detail. */
+export interface SystemAnswer {
+  system: string;
+  /** Row index in the run (the row detail's index), or null when the system has no row for the question. */
+  index: number | null;
+  candidate: string | null;
+  label: boolean | string | null;
+  /** Per metric: score, decision and why. */
+  metrics: Record<string, { score: number | null; decision: boolean | null; explanation: string }>;
+}
+
+export interface DifferDetail {
+  q: number;
+  question: string;
+  golds: string[];
+  answers: SystemAnswer[];
+}
+
+export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json';
+
+/** The comparison as the page gets it: the report and what the input said (sources, coverage, notes). */
+export interface CompareView {
+  report: CompareReport;
+  input: InputInfo;
+}
+
+/** What the scoring worker answers about the comparison (beside ScoreApi). */
+export interface CompareApi {
+  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
+  compareReport(): Promise<Result<CompareView>>;
+  differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
+  differDetail(q: number): Promise<Result<DifferDetail>>;
+  compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
+}
+
+/**
+ * The comparison of one run's state (rows scored so far, the metrics with their current thresholds): the
+ * comparison table and report are built once and kept until the run changes.
+ */
+export class Comparison {
+  readonly table: CompareTable;
+  readonly report: CompareReport;
+  /** Rows scored when it was built. */
+  private readonly done: number;
+  private listed: { key: string; rows: { q: number; decisions: number[]; split: string }[] } | null = null;
+
+  private constructor(
+    private readonly rows: readonly SystemRow[],
+    private readonly results: readonly RowResults[],
+    readonly metrics: readonly AnyMetric[],
+    readonly input: InputInfo,
+  ) {
+    this.done = results.length;
+    // Only the scored rows: a cancelled run compares what it has (the CLI compares every row of a finished run).
+    this.table = compareTable(
+      rows.slice(0, results.length),
+      results,
+      metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+    );
+    this.report = compareReportOf(this.table, COMPARE_DEFAULTS);
+  }
+
+  /** The previous comparison when the run has not changed since, else a new one. */
+  static of(
+    prev: Comparison | null,
+    rows: readonly SystemRow[],
+    results: readonly RowResults[],
+    metrics: readonly AnyMetric[],
+    input: InputInfo,
+  ): Comparison {
+    // Calibration replaces the metrics (new thresholds) and re-decides the rows in place: a new comparison.
+    const same = prev && prev.rows === rows && prev.results === results && prev.metrics === metrics && prev.done === results.length;
+    return same ? prev : new Comparison(rows, results, metrics, input);
+  }
+
+  view(): CompareView {
+    return { report: this.report, input: this.input };
+  }
+
+  /** A page of the questions where systems differ under this query (the list is kept for the next page). */
+  differences(query: DifferQuery, offset: number, limit: number): { total: number; rows: DifferRow[] } {
+    const key = JSON.stringify(query);
+    if (this.listed?.key !== key) {
+      const found = disagreements(this.table, {
+        metric: query.metric,
+        ...(query.system !== undefined && query.correct !== undefined ? { system: query.system, correct: query.correct } : {}),
+        ...(query.againstHuman ? { againstHuman: true } : {}),
+      });
+      const rows = found.map((d) => ({ q: d.q, decisions: d.decisions, split: `${d.correct}/${d.decided}` }));
+      this.listed = { key, rows: query.split ? rows.filter((r) => r.split === query.split) : rows };
+    }
+    const all = this.listed.rows;
+    const out: DifferRow[] = [];
+    for (let p = Math.max(0, offset); p < Math.min(all.length, offset + limit); p++) {
+      const r = all[p]!;
+      const first = this.firstRow(r.q)!;
+      out.push({ position: p, q: r.q, question: first.question, golds: first.golds, decisions: r.decisions, split: r.split });
+    }
+    return { total: all.length, rows: out };
+  }
+
+  /** Every system's answer to question q, with each metric's score, decision and explanation. */
+  detail(q: number): DifferDetail {
+    if (!(q >= 0 && q < this.table.keys.length)) throw new RangeError(`no question ${q}`);
+    const first = this.firstRow(q)!;
+    const Q = this.table.keys.length;
+    const answers = this.table.systems.map((system, s): SystemAnswer => {
+      const i = this.table.rowOf[s * Q + q]!;
+      if (i < 0) return { system, index: null, candidate: null, label: null, metrics: {} };
+      const row = this.rows[i]!;
+      const metrics: SystemAnswer['metrics'] = {};
+      for (const [name, x] of Object.entries(this.results[i]!))
+        metrics[name] = { score: x.score, decision: x.decision, explanation: x.explanation };
+      return { system, index: i, candidate: row.candidate, label: labelValue(row.label), metrics };
+    });
+    return { q, question: first.question, golds: first.golds, answers };
+  }
+
+  /** The leaderboard as CSV (one line per metric and system) or the whole report as JSON, as the CLI's --out writes them. */
+  exportFile(kind: CompareExportKind): Blob {
+    if (kind === 'leaderboard-json')
+      return new Blob([`${JSON.stringify(reportJson(this.report, this.input), null, 1)}\n`], { type: 'application/json' });
+    return new Blob([leaderboardCsv(this.report)], { type: 'text/csv' });
+  }
+
+  /** The per-row record of row i: its system first, then the usual record and the input's other columns. */
+  record(i: number, detailed: ReadonlySet<string>): Record<string, unknown> {
+    return rowRecord(this.rows[i]!, this.results[i]!, detailed);
+  }
+
+  private firstRow(q: number): SystemRow | undefined {
+    const Q = this.table.keys.length;
+    for (let s = 0; s < this.table.systems.length; s++) {
+      const i = this.table.rowOf[s * Q + q]!;
+      if (i >= 0) return this.rows[i];
+    }
+    return undefined;
+  }
+}
+
+/** The worker's comparison methods over a session: failures come back as data, as the session's own do. */
+export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison(): Comparison }): CompareApi {
+  const attempt = async <T>(f: () => T): Promise<Result<T>> => {
+    try {
+      return { ok: true, value: f() };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+  };
+  return {
+    openFiles: (files, onProgress) => s.openFiles(files, onProgress),
+    compareReport: () => attempt(() => s.comparison().view()),
+    differences: (q, offset, limit) => attempt(() => s.comparison().differences(q, offset, limit)),
+    differDetail: (q) => attempt(() => s.comparison().detail(q)),
+    compareExport: (kind) => attempt(() => s.comparison().exportFile(kind)),
+  };
+}
