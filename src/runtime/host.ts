@@ -15,9 +15,9 @@ import {
   AutoModelForSeq2SeqLM,
   AutoModelForSequenceClassification,
   AutoTokenizer,
+  Tensor,
   type PreTrainedModel,
   type PreTrainedTokenizer,
-  type Tensor,
 } from '@huggingface/transformers';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import { sigmoid } from '../core/agreement/logistic.ts';
@@ -73,6 +73,59 @@ const softmax = (xs: ArrayLike<number>): number[] => {
   return ex.map((x) => x / s);
 };
 
+/** Lets queued tasks (messages) run: scheduler.yield where there is one (Chromium), else a zero timeout. */
+const yieldToEventLoop = (): Promise<void> => {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  if (typeof globalThis.setImmediate === 'function') return new Promise((r) => setImmediate(r));
+  return new Promise((r) => setTimeout(r, 0));
+};
+
+/** Default rows per model call (chosen from `npm run bench:nli`'s batch-size sweep; see bench/REPORT.md). */
+export const DEFAULT_BATCH_SIZE = 16;
+
+/**
+ * Row indices grouped into model batches of at most `size`, shortest token sequence first (ties keep input
+ * order). Sorting by token length, not characters, is what keeps padding low: a batch is padded to its longest
+ * row, and character length is only a rough guess at token length.
+ */
+export function lengthBatches(lengths: readonly number[], size: number): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const out: number[][] = [];
+  for (let i = 0; i < order.length; i += size) out.push(order.slice(i, i + size));
+  return out;
+}
+
+/** Unpadded token sequences per row (input_ids, attention_mask, token_type_ids when the tokenizer gives them). */
+export type Encodings = Record<string, number[][]>;
+
+/**
+ * The int64 model inputs for `rows` of `enc`, padded to the batch's longest row exactly as the tokenizer pads
+ * (`padding: true`): the pad id for input_ids, 0 for the other inputs, on the tokenizer's padding side.
+ */
+export function padRows(
+  enc: Encodings,
+  rows: readonly number[],
+  padId: number,
+  side: 'left' | 'right' = 'right',
+): { inputs: Record<string, { data: BigInt64Array; dims: [number, number] }>; real: number; padded: number } {
+  const ids = enc.input_ids!;
+  const width = Math.max(...rows.map((r) => ids[r]!.length));
+  const inputs: Record<string, { data: BigInt64Array; dims: [number, number] }> = {};
+  for (const [key, seqs] of Object.entries(enc)) {
+    const data = new BigInt64Array(rows.length * width);
+    if (key === 'input_ids' && padId !== 0) data.fill(BigInt(padId));
+    rows.forEach((r, j) => {
+      const seq = seqs[r]!;
+      const at = j * width + (side === 'left' ? width - seq.length : 0);
+      for (let t = 0; t < seq.length; t++) data[at + t] = BigInt(seq[t]!);
+    });
+    inputs[key] = { data, dims: [rows.length, width] };
+  }
+  const real = rows.reduce((a, r) => a + ids[r]!.length, 0);
+  return { inputs, real, padded: rows.length * width };
+}
+
 /** Output index of each NLI label, by name, from the model's id2label. */
 export function nliLabelIndex(id2label: Record<string, string> | undefined): Record<NliLabel, number> | null {
   const out: Partial<Record<NliLabel, number>> = {};
@@ -119,13 +172,32 @@ export class ModelHost {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** Rows per model call; bounds memory for long inputs. */
-  readonly batchSize: number;
+  private rowsPerCall: number;
+  /** Token positions the pair models computed since the last reset: real tokens and real + padding. */
+  private tokens = { real: 0, padded: 0, batches: 0 };
 
   constructor(
     private readonly adapter: RuntimeAdapter,
     options: { batchSize?: number } = {},
   ) {
-    this.batchSize = Math.max(1, options.batchSize ?? 16);
+    this.rowsPerCall = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+  }
+
+  get batchSize(): number {
+    return this.rowsPerCall;
+  }
+
+  /** Rows per model call from now on (the benchmark's batch-size sweep); returns the value in effect. */
+  setBatchSize(n: number): number {
+    this.rowsPerCall = Math.max(1, Math.floor(n));
+    return this.rowsPerCall;
+  }
+
+  /** Padding of the pair models (NLI, reranker) since the last call: token positions computed, real and padded. */
+  takeTokenStats(): { real: number; padded: number; batches: number } {
+    const t = this.tokens;
+    this.tokens = { real: 0, padded: 0, batches: 0 };
+    return t;
   }
 
   probe(): Promise<ProbeInfo> {
@@ -308,15 +380,34 @@ export class ModelHost {
     }
   }
 
+  /**
+   * Logits per (first, second) pair, in input order. The pairs are tokenized once, without padding, then run in
+   * model batches of rows with similar token counts (lengthBatches), each padded to its longest row (padRows) —
+   * the same tensors the tokenizer would make for that batch, with far less padding than input order or
+   * character order gives.
+   */
   private async pairLogits(s: Session, first: string[], second: string[]): Promise<number[][]> {
-    const rows: number[][] = [];
-    const b = this.batchSize;
-    for (let i = 0; i < first.length; i += b) {
-      const enc = s.tokenizer(first.slice(i, i + b), { text_pair: second.slice(i, i + b), padding: true, truncation: true });
-      const { logits } = (await s.model(enc)) as { logits: Tensor };
+    if (first.length === 0) return [];
+    const enc = s.tokenizer(first, { text_pair: second, truncation: true, return_tensor: false }) as unknown as Encodings;
+    const ids = enc.input_ids!;
+    const tok = s.tokenizer as unknown as { pad_token_id?: number | null; padding_side?: 'left' | 'right' };
+    const rows: number[][] = new Array<number[]>(first.length);
+    for (const batch of lengthBatches(
+      ids.map((x) => x.length),
+      this.batchSize,
+    )) {
+      const { inputs, real, padded } = padRows(enc, batch, tok.pad_token_id ?? 0, tok.padding_side === 'left' ? 'left' : 'right');
+      const feed = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, new Tensor('int64', v.data, v.dims)]));
+      const { logits } = (await s.model(feed)) as { logits: Tensor };
       const [n, k] = logits.dims as [number, number];
       const data = logits.data as Float32Array;
-      for (let r = 0; r < n; r++) rows.push(Array.from(data.subarray(r * k, (r + 1) * k)));
+      for (let r = 0; r < n; r++) rows[batch[r]!] = Array.from(data.subarray(r * k, (r + 1) * k));
+      this.tokens.real += real;
+      this.tokens.padded += padded;
+      this.tokens.batches++;
+      // A model run resolves in microtasks: without this, a long call would leave the worker's message queue
+      // (the page's watchdog ping, other requests) unanswered until every batch is done.
+      await yieldToEventLoop();
     }
     return rows;
   }
