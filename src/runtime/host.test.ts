@@ -3,10 +3,11 @@
  * the real loading path: local folder → transformers.js → onnxruntime-node. Expected outputs come from the
  * fixtures' independent reference forward pass (expected.json).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
+import { buildBertNliModel, DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost, parseModelArg } from './node.ts';
 import { hostContext, modelRecords } from './context.ts';
 import { AutoTokenizer, type Tensor } from '@huggingface/transformers';
@@ -240,6 +241,28 @@ describe('pair batches by token length', () => {
     expect(host.setBatchSize(0)).toBe(1);
     expect(host.batchSize).toBe(1);
     expect(await host.nli([])).toEqual({ ok: true, value: [] });
+  });
+});
+
+describe('dynamically quantized models (q8)', () => {
+  it("a pair's probabilities do not depend on the other pairs of the call", async () => {
+    // A small BERT whose model_quantized.onnx is dynamically quantized as transformers.js ships it (the tiny
+    // fixtures' is a byte copy of the fp32 graph).
+    const q8dir = mkdtempSync(join(tmpdir(), 'verity-q8-'));
+    buildBertNliModel(q8dir, { layers: 1, hidden: 32, heads: 2, vocabSize: 322, q8: true });
+    const host = createNodeHost({ batchSize: 8 });
+    const loaded = await host.load({ ...parseModelArg('nli', q8dir), skipCanary: true, dtypes: { cpu: ['q8'] } });
+    expect(loaded.ok && loaded.value.dtype).toBe('q8');
+    expect(host.rowsPerCall('nli')).toBe(1);
+    const pair = { premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis };
+    const alone = await host.nli([pair]);
+    // A long neighbour changes the activations' range (and the padding) a batch would be quantized with.
+    const long = { premise: `${'the quick brown fox jumps over the lazy dog '.repeat(6)}!!! 9999`, hypothesis: 'zebra 12345 ???' };
+    const mixed = await host.nli([long, pair, long]);
+    expect(alone.ok && mixed.ok).toBe(true);
+    if (!alone.ok || !mixed.ok) return;
+    expect(mixed.value[1]).toEqual(alone.value[0]);
+    rmSync(q8dir, { recursive: true, force: true });
   });
 });
 

@@ -81,8 +81,14 @@ const yieldToEventLoop = (): Promise<void> => {
   return new Promise((r) => setTimeout(r, 0));
 };
 
-/** Default rows per model call (chosen from `npm run bench:nli`'s batch-size sweep; see bench/REPORT.md). */
-export const DEFAULT_BATCH_SIZE = 16;
+/**
+ * Default rows per model call: 8. In WASM the work per real token hardly depends on the batch size (bench:nli's
+ * sweep, 2026-11-22: fp32 pairs/s ÷ (1 − padding) 7.3 / 8.9 / 8.1 / 7.8 / 7.2 at 4 / 8 / 16 / 32 / 64, q8 flat
+ * within ±8 %), so padding decides — and the app's scoring session hands the evidence code 64 rows at a time
+ * (~128 pairs), where token-length batches of 16 leave ~9 % padding and batches of 8 ~4 %. bench:nli prints
+ * the fastest size on the current build; revisit this if it disagrees on a quiet machine.
+ */
+export const DEFAULT_BATCH_SIZE = 8;
 
 /**
  * Row indices grouped into model batches of at most `size`, shortest token sequence first (ties keep input
@@ -125,6 +131,14 @@ export function padRows(
   const real = rows.reduce((a, r) => a + ids[r]!.length, 0);
   return { inputs, real, padded: rows.length * width };
 }
+
+/**
+ * Dtypes whose graphs quantize activations at run time (DynamicQuantizeLinear: one scale per tensor, from its
+ * min and max over the whole batch, padding included). A row's output then depends on the other rows of its
+ * model call, so such models run one row per call: each row's scores depend on that row alone — the same in
+ * the CLI and the app, in any batch, order or resumed run.
+ */
+export const DYNAMIC_QUANT_DTYPES: readonly Dtype[] = ['q8'];
 
 /** Output index of each NLI label, by name, from the model's id2label. */
 export function nliLabelIndex(id2label: Record<string, string> | undefined): Record<NliLabel, number> | null {
@@ -172,7 +186,7 @@ export class ModelHost {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** Rows per model call; bounds memory for long inputs. */
-  private rowsPerCall: number;
+  private rows: number;
   /** Token positions the pair models computed since the last reset: real tokens and real + padding. */
   private tokens = { real: 0, padded: 0, batches: 0 };
 
@@ -180,17 +194,23 @@ export class ModelHost {
     private readonly adapter: RuntimeAdapter,
     options: { batchSize?: number } = {},
   ) {
-    this.rowsPerCall = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+    this.rows = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
   }
 
   get batchSize(): number {
-    return this.rowsPerCall;
+    return this.rows;
   }
 
   /** Rows per model call from now on (the benchmark's batch-size sweep); returns the value in effect. */
   setBatchSize(n: number): number {
-    this.rowsPerCall = Math.max(1, Math.floor(n));
-    return this.rowsPerCall;
+    this.rows = Math.max(1, Math.floor(n));
+    return this.rows;
+  }
+
+  /** Rows per model call for a loaded model: one for dynamically quantized models (see DYNAMIC_QUANT_DTYPES). */
+  rowsPerCall(role: Role): number {
+    const s = this.sessions.get(role);
+    return s && DYNAMIC_QUANT_DTYPES.includes(s.info.dtype) ? 1 : this.batchSize;
   }
 
   /** Padding of the pair models (NLI, reranker) since the last call: token positions computed, real and padded. */
@@ -394,7 +414,7 @@ export class ModelHost {
     const rows: number[][] = new Array<number[]>(first.length);
     for (const batch of lengthBatches(
       ids.map((x) => x.length),
-      this.batchSize,
+      this.rowsPerCall(s.spec.role),
     )) {
       const { inputs, real, padded } = padRows(enc, batch, tok.pad_token_id ?? 0, tok.padding_side === 'left' ? 'left' : 'right');
       const feed = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, new Tensor('int64', v.data, v.dims)]));
@@ -459,7 +479,7 @@ export class ModelHost {
   private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
     const out: { pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[] = [];
     const special = new Set<number>((s.tokenizer as unknown as { all_special_ids: number[] }).all_special_ids ?? []);
-    const b = this.batchSize;
+    const b = this.rowsPerCall(s.spec.role);
     for (let i = 0; i < texts.length; i += b) {
       const enc = s.tokenizer(texts.slice(i, i + b), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await s.model(enc)) as { last_hidden_state: Tensor };
@@ -502,7 +522,7 @@ export class ModelHost {
 
   private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {
     const out: string[] = [];
-    const b = this.batchSize;
+    const b = this.rowsPerCall(s.spec.role);
     for (let i = 0; i < items.length; i += b) {
       const prompts = items.slice(i, i + b).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
       const enc = s.tokenizer(prompts, { padding: true, truncation: true });
