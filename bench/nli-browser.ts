@@ -103,12 +103,14 @@ export interface Disturbance {
   otherCores: number;
   /** Average cores stolen by the hypervisor during the run. */
   stealCores: number;
+  /** CPU seconds this bench's own process tree (Chromium, servers) used during the run. */
+  ownCpuSeconds: number;
 }
 
 export function disturbance(a: CpuSnap, b: CpuSnap): Disturbance {
   const seconds = (b.t - a.t) / 1000;
   const other = Math.max(0, b.busy - a.busy - (b.ours - a.ours)) / HZ / seconds;
-  return { seconds, otherCores: other, stealCores: (b.steal - a.steal) / HZ / seconds };
+  return { seconds, otherCores: other, stealCores: (b.steal - a.steal) / HZ / seconds, ownCpuSeconds: (b.ours - a.ours) / HZ };
 }
 
 // ---------- the page ----------
