@@ -210,7 +210,12 @@ export class ModelHost {
   /** Rows per model call for a loaded model: one for dynamically quantized models (see DYNAMIC_QUANT_DTYPES). */
   rowsPerCall(role: Role): number {
     const s = this.sessions.get(role);
-    return s && DYNAMIC_QUANT_DTYPES.includes(s.info.dtype) ? 1 : this.batchSize;
+    return s ? this.rowsFor(s) : this.batchSize;
+  }
+
+  /** (Also during a load's canary, before the session is registered.) */
+  private rowsFor(s: Session): number {
+    return DYNAMIC_QUANT_DTYPES.includes(s.info.dtype) ? 1 : this.batchSize;
   }
 
   /** Padding of the pair models (NLI, reranker) since the last call: token positions computed, real and padded. */
@@ -414,7 +419,7 @@ export class ModelHost {
     const rows: number[][] = new Array<number[]>(first.length);
     for (const batch of lengthBatches(
       ids.map((x) => x.length),
-      this.rowsPerCall(s.spec.role),
+      this.rowsFor(s),
     )) {
       const { inputs, real, padded } = padRows(enc, batch, tok.pad_token_id ?? 0, tok.padding_side === 'left' ? 'left' : 'right');
       const feed = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, new Tensor('int64', v.data, v.dims)]));
@@ -479,7 +484,7 @@ export class ModelHost {
   private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
     const out: { pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[] = [];
     const special = new Set<number>((s.tokenizer as unknown as { all_special_ids: number[] }).all_special_ids ?? []);
-    const b = this.rowsPerCall(s.spec.role);
+    const b = this.rowsFor(s);
     for (let i = 0; i < texts.length; i += b) {
       const enc = s.tokenizer(texts.slice(i, i + b), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await s.model(enc)) as { last_hidden_state: Tensor };
@@ -522,7 +527,7 @@ export class ModelHost {
 
   private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {
     const out: string[] = [];
-    const b = this.rowsPerCall(s.spec.role);
+    const b = this.rowsFor(s);
     for (let i = 0; i < items.length; i += b) {
       const prompts = items.slice(i, i + b).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
       const enc = s.tokenizer(prompts, { padding: true, truncation: true });
