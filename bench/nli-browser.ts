@@ -1,29 +1,34 @@
 /**
- * The browser half of `npm run bench:nli`: the same real-size BERT NLI model and pairs, run by the app's model
- * worker in Debian Chromium (headless, Playwright): WASM with threads (cross-origin isolated, N threads), WASM
- * with one thread, and WebGPU on SwiftShader (--enable-unsafe-webgpu; reported only, on a subset — it is a
- * CPU emulation of a GPU), each in fp32 or q8 (onnx/model_quantized.onnx). The pairs are sent deduplicated and
- * length-sorted, one batch per call, as the runtime does; a subset also runs naively (one pair per call) for
- * the batching ratio in the browser. Servers: `vite preview` of dist/ and e2e/model-mirror.mjs over bench/out/,
- * both on loopback.
+ * The browser half of `npm run bench:nli`: one headless Debian Chromium page (Playwright) of the built app that
+ * holds, side by side,
+ *   - Verity's path: the evidence code's classifyUnique → hostContext → the app's model worker (comlink) →
+ *     ModelHost → transformers.js (bench/nli-page.ts, built with Vite into the served copy), and
+ *   - the WASM ceiling: a bare onnxruntime-web InferenceSession in a worker of the same page
+ *     (bench/nli-ceiling.worker.js) on the same ONNX file, the same onnxruntime-web build and wasm files, the
+ *     same thread count, fed pre-tokenised, pre-padded batches.
+ * A second page with --enable-unsafe-webgpu runs the WebGPU path and reads the adapter's description.
  *
- * Batch sizes: the worker's ModelHost splits every call into model batches of its `batchSize` (16 by default,
- * src/runtime/host.ts). For a batch size above 16 the bench serves a copy of dist/ (bench/out/app-batch-N/)
- * whose built model worker has that one default replaced (`batchSize??16` → `batchSize??N`, checked to occur
- * exactly once, and checked in the served file) — nothing else in the app changes.
+ * Servers (loopback): `vite preview` of bench/out/nli-app (a copy of dist/ plus the bench files) on
+ * PREVIEW_PORT (default 4202) and e2e/model-mirror.mjs over bench/out/ on MIRROR_PORT (default 4282).
  *
  * Every timed run records how much CPU other processes (not this bench's process tree) used meanwhile
- * (/proc/stat minus our tree), so a run disturbed by a concurrent build can be spotted and repeated.
+ * (/proc/stat minus our tree): the machine may be shared.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { build } from 'vite';
 import { repoRoot } from '../scripts/evouna.ts';
-import type { NliPair } from '../src/core/capabilities.ts';
+import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
+import type { VerityBench } from './nli-page.ts';
 
-const APP = 'http://127.0.0.1:4310/';
-const MIRROR = 'http://127.0.0.1:4311/';
+const PREVIEW_PORT = Number(process.env.PREVIEW_PORT ?? 4202);
+const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4282);
+const APP = `http://127.0.0.1:${PREVIEW_PORT}/`;
+const MIRROR = `http://127.0.0.1:${MIRROR_PORT}/`;
+const SERVED = join(repoRoot, 'bench/out/nli-app');
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -33,9 +38,6 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-/** The worker host's default rows per model call (src/runtime/host.ts). */
-export const WORKER_BATCH = 16;
-const PATCH_FROM = `batchSize??${WORKER_BATCH}`;
 
 async function waitFor(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
@@ -101,148 +103,200 @@ export interface Disturbance {
   otherCores: number;
   /** Average cores stolen by the hypervisor during the run. */
   stealCores: number;
+  /** CPU seconds this bench's own process tree (Chromium, servers) used during the run. */
+  ownCpuSeconds: number;
 }
 
 export function disturbance(a: CpuSnap, b: CpuSnap): Disturbance {
   const seconds = (b.t - a.t) / 1000;
   const other = Math.max(0, b.busy - a.busy - (b.ours - a.ours)) / HZ / seconds;
-  return { seconds, otherCores: other, stealCores: (b.steal - a.steal) / HZ / seconds };
+  return { seconds, otherCores: other, stealCores: (b.steal - a.steal) / HZ / seconds, ownCpuSeconds: (b.ours - a.ours) / HZ };
 }
 
-// ---------- runs ----------
+// ---------- the page ----------
 
-export interface BrowserFigures {
-  label: string;
-  pairs: number;
-  pairsPerSecond: number | null;
-  device?: string;
-  dtype?: string;
-  threads?: number;
-  /** Pairs per call (naive: 1) and rows per model call. */
-  batchSize?: number;
-  error?: string;
-  disturbance?: Disturbance;
+/** Pre-tokenised, pre-padded model inputs of one ceiling batch (plain arrays: they cross page.evaluate). */
+export interface CeilingBatch {
+  inputs: Record<string, { data: number[]; dims: [number, number] }>;
 }
 
-export interface BrowserRunSpec {
-  label: string;
-  pairs: NliPair[];
-  device: 'wasm' | 'webgpu';
-  dtype: 'fp32' | 'q8';
-  /** null: the app's default (all cores when cross-origin isolated). */
-  threads: number | null;
-  /** One pair per call, in input order, duplicates included. */
-  naive?: boolean;
-  /** Rows per call and per model call (default 16, the worker's default). */
-  batchSize?: number;
+export interface AdapterInfo {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter: boolean;
 }
 
-/** Deduplicated, length-sorted batches — the order the runtime feeds a model in. */
-export function batches(pairs: NliPair[], size: number): NliPair[][] {
-  const seen = new Set<string>();
-  const unique = pairs.filter((p) => {
-    const k = `${p.premise}\u0000${p.hypothesis}`;
-    return !seen.has(k) && (seen.add(k), true);
-  });
-  unique.sort((a, b) => a.premise.length + a.hypothesis.length - (b.premise.length + b.hypothesis.length));
-  const out: NliPair[][] = [];
-  for (let i = 0; i < unique.length; i += size) out.push(unique.slice(i, i + size));
-  return out;
+export interface Timed<T> {
+  ms: number;
+  value: T;
+  disturbance: Disturbance;
 }
 
-type Api = {
-  setWasmThreads(n: number): Promise<number>;
-  load(
-    spec: unknown,
-  ): Promise<{ ok: boolean; value?: { device: string; dtype: string; fallbacks: string[] }; error?: { message: string } }>;
-  nli(pairs: unknown[]): Promise<{ ok: boolean; error?: { message: string } }>;
-  probe(): Promise<{ threads: number }>;
-};
-
-async function runOnPage(page: Page, spec: BrowserRunSpec, modelName: string): Promise<BrowserFigures> {
-  const size = spec.naive ? 1 : (spec.batchSize ?? WORKER_BATCH);
-  const base = { label: spec.label, pairs: spec.pairs.length, batchSize: size };
-  await page.goto(`${APP}#/models`);
-  await page.waitForFunction(() => '__verityModels' in globalThis, undefined, { timeout: 30_000 });
-  const groups = spec.naive ? spec.pairs.map((p) => [p]) : batches(spec.pairs, size);
-  const loaded = await page.evaluate(
-    async ({ device, dtype, threads, modelName, mirror, warm }) => {
-      const api = (globalThis as unknown as { __verityModels: Api }).__verityModels;
-      const used = threads === null ? (await api.probe()).threads : await api.setWasmThreads(threads);
-      const r = await api.load({
-        role: 'nli',
-        id: modelName,
-        revision: 'main',
-        source: { kind: 'mirror', url: mirror },
-        device,
-        dtypes: { [device]: [dtype] },
-        skipCanary: true,
-      });
-      if (!r.ok) return { error: r.error!.message };
-      const w = await api.nli(warm); // warm-up (WebGPU compiles its shaders here)
-      if (!w.ok) return { error: w.error!.message };
-      return { device: r.value!.device, dtype: r.value!.dtype, threads: used, fallbacks: r.value!.fallbacks };
-    },
-    { device: spec.device, dtype: spec.dtype, threads: spec.threads, modelName, mirror: MIRROR, warm: groups[0]!.slice(0, 2) },
-  );
-  if ('error' in loaded) return { ...base, pairsPerSecond: null, error: loaded.error };
-  if (loaded.dtype !== spec.dtype || loaded.device !== spec.device)
-    return {
-      ...base,
-      pairsPerSecond: null,
-      error: `asked for ${spec.device}/${spec.dtype}, got ${loaded.device}/${loaded.dtype} (${loaded.fallbacks.join('; ')})`,
-    };
-  const before = cpuSnap();
-  const timed = await page.evaluate(async (groups) => {
-    const api = (globalThis as unknown as { __verityModels: Api }).__verityModels;
-    const t = performance.now();
-    for (const g of groups) {
-      const r = await api.nli(g);
-      if (!r.ok) return { error: r.error!.message };
-    }
-    return { ms: performance.now() - t };
-  }, groups);
-  const d = disturbance(before, cpuSnap());
-  if ('error' in timed) return { ...base, pairsPerSecond: null, error: timed.error };
-  return {
-    ...base,
-    pairsPerSecond: spec.pairs.length / (timed.ms / 1000),
-    device: loaded.device,
-    dtype: loaded.dtype,
-    threads: loaded.threads,
-    disturbance: d,
-  };
+declare global {
+  var __verityBench: VerityBench | undefined;
+  var __ceilingCall: ((msg: unknown) => Promise<{ ok: boolean; error?: string } & Record<string, unknown>>) | undefined;
 }
 
-/** Vite preview + model mirror, started once; each run gets a fresh Chromium (empty caches, new worker). */
-export class BrowserBench {
-  private preview: ChildProcess | null = null;
-  private served = '';
-
-  private constructor(
-    private readonly mirror: ChildProcess,
+/** One Chromium page with the app's model worker, the Verity driver and the ceiling worker. */
+export class BenchPage {
+  constructor(
+    private readonly browser: Browser,
+    private readonly page: Page,
     private readonly modelName: string,
-    private readonly workerAsset: string,
-    private readonly patchable: boolean,
+  ) {}
+
+  /** Verity's model through the app's worker (device/dtype as asked, canary skipped: random weights). */
+  async loadVerity(
+    device: 'wasm' | 'webgpu',
+    dtype: 'fp32' | 'q8',
+    warm: NliPair[],
+  ): Promise<{ device: string; dtype: string } | { error: string }> {
+    const spec = {
+      role: 'nli' as const,
+      id: this.modelName,
+      revision: 'main',
+      source: { kind: 'mirror' as const, url: MIRROR },
+      device,
+      dtypes: { [device]: [dtype] },
+      skipCanary: true,
+    };
+    const r = await this.page.evaluate(({ spec, warm }) => globalThis.__verityBench!.load(spec, warm), { spec, warm });
+    if ('error' in r) return r;
+    if (r.device !== device || r.dtype !== dtype)
+      return { error: `asked for ${device}/${dtype}, got ${r.device}/${r.dtype} (${r.fallbacks.join('; ')})` };
+    return r;
+  }
+
+  disposeVerity(): Promise<void> {
+    return this.page.evaluate(() => globalThis.__verityBench!.dispose());
+  }
+
+  threads(): Promise<number> {
+    return this.page.evaluate(() => globalThis.__verityBench!.threads());
+  }
+
+  setBatchSize(n: number): Promise<number> {
+    return this.page.evaluate((n) => globalThis.__verityBench!.setBatchSize(n), n);
+  }
+
+  /** Verity on `pairs`, handed to the evidence code `perCall` at a time (0: all at once). */
+  async verity(
+    pairs: NliPair[],
+    perCall: number,
+  ): Promise<Timed<{ dists: NliDistribution[]; tokens: { real: number; padded: number; batches: number } }>> {
+    const before = cpuSnap();
+    const r = await this.page.evaluate(({ pairs, perCall }) => globalThis.__verityBench!.run(pairs, perCall), { pairs, perCall });
+    return { ms: r.ms, value: { dists: r.dists, tokens: r.tokens }, disturbance: disturbance(before, cpuSnap()) };
+  }
+
+  private async ceilingCall(msg: unknown): Promise<Record<string, unknown>> {
+    const r = await this.page.evaluate((msg) => globalThis.__ceilingCall!(msg), msg);
+    if (!r.ok) throw new Error(`ceiling: ${r.error}`);
+    return r;
+  }
+
+  /** The bare InferenceSession on the same file, the app's wasm files and the app's thread count. */
+  async loadCeiling(file: string, threads: number): Promise<{ inputNames: string[] }> {
+    const files = await this.page.evaluate(() => globalThis.__verityBench!.runtimeFiles());
+    const wasmPaths = { mjs: new URL(files.mjs, APP).href, wasm: new URL(files.wasm, APP).href };
+    const r = await this.ceilingCall({ type: 'load', url: `${MIRROR}${this.modelName}/resolve/main/${file}`, wasmPaths, threads });
+    return { inputNames: r.inputNames as string[] };
+  }
+
+  async prepareCeiling(batches: CeilingBatch[]): Promise<void> {
+    await this.ceilingCall({ type: 'prepare', batches });
+  }
+
+  /** One timed pass over the prepared batches: session.run only; logits per batch, row-major. */
+  async ceiling(): Promise<Timed<number[][]>> {
+    const before = cpuSnap();
+    const r = await this.ceilingCall({ type: 'run' });
+    return { ms: r.ms as number, value: r.logits as number[][], disturbance: disturbance(before, cpuSnap()) };
+  }
+
+  disposeCeiling(): Promise<Record<string, unknown>> {
+    return this.ceilingCall({ type: 'dispose' });
+  }
+
+  /** The WebGPU adapter the page gets (null: none), as the browser describes it. */
+  adapter(): Promise<AdapterInfo | null> {
+    return this.page.evaluate(async () => {
+      type Info = { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
+      const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<{ info?: Info; isFallbackAdapter?: boolean } | null> } })
+        .gpu;
+      const a = gpu ? await gpu.requestAdapter() : null;
+      if (!a) return null;
+      const i = a.info ?? {};
+      return {
+        vendor: i.vendor ?? '',
+        architecture: i.architecture ?? '',
+        device: i.device ?? '',
+        description: i.description ?? '',
+        isFallbackAdapter: i.isFallbackAdapter ?? a.isFallbackAdapter ?? false,
+      };
+    });
+  }
+
+  close(): Promise<void> {
+    return this.browser.close();
+  }
+}
+
+/** Vite preview of the app (with the bench files) + model mirror, started once; each page gets a fresh Chromium. */
+export class BrowserBench {
+  private constructor(
+    private readonly servers: ChildProcess[],
+    private readonly modelName: string,
     readonly chromiumVersion: string,
   ) {}
 
-  static async start(modelDir: string): Promise<BrowserBench | { error: string }> {
+  /**
+   * Builds the app (unless `rebuild` is false and dist/ exists) and the bench files, then starts the servers.
+   * The ceiling's onnxruntime-web is the file `onnxruntime-web/webgpu` resolves to — what transformers.js, and
+   * so the app's model worker, imports (`npm ls onnxruntime-web` shows one copy).
+   */
+  static async start(modelDir: string, rebuild = true): Promise<BrowserBench | { error: string }> {
     if (!existsSync('/usr/bin/chromium')) return { error: 'no /usr/bin/chromium (apt-get install -y chromium)' };
-    if (!existsSync(join(repoRoot, 'dist/index.html'))) spawnSync('npx', ['vite', 'build'], { cwd: repoRoot, stdio: 'ignore' });
-    const worker = readdirSync(join(repoRoot, 'dist/assets')).find((f) => /^model-host\.worker-.*\.js$/.test(f));
-    if (!worker) return { error: 'dist/assets has no model-host.worker-*.js' };
-    const version = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
-    // Own process group, so stopping it also stops what it started.
-    const mirror = spawn(process.execPath, ['e2e/model-mirror.mjs', '--port', '4311', '--root', join(modelDir, '..'), '--max-mb', '1024'], {
-      cwd: repoRoot,
-      stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
-      detached: true,
+    if (rebuild || !existsSync(join(repoRoot, 'dist/index.html'))) {
+      const b = spawnSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: repoRoot, encoding: 'utf8' });
+      if (b.status !== 0) return { error: `vite build failed: ${b.stderr.slice(-500)}` };
+    }
+    rmSync(SERVED, { recursive: true, force: true });
+    cpSync(join(repoRoot, 'dist'), SERVED, { recursive: true });
+    await build({
+      configFile: false,
+      logLevel: 'error',
+      build: {
+        outDir: join(SERVED, 'bench'),
+        emptyOutDir: false,
+        target: 'es2022',
+        lib: { entry: join(repoRoot, 'bench/nli-page.ts'), formats: ['es'], fileName: () => 'page.js' },
+      },
     });
-    const patchable = readFileSync(join(repoRoot, 'dist/assets', worker), 'utf8').split(PATCH_FROM).length === 2;
-    const bench = new BrowserBench(mirror, modelDir.split('/').pop()!, worker, patchable, version);
+    const ort = createRequire(join(repoRoot, 'node_modules/@huggingface/transformers/package.json'));
+    const ortDir = join(ort.resolve('onnxruntime-web'), '..');
+    copyFileSync(join(ortDir, 'ort.webgpu.bundle.min.mjs'), join(SERVED, 'bench/ort.bundle.mjs'));
+    copyFileSync(join(repoRoot, 'bench/nli-ceiling.worker.js'), join(SERVED, 'bench/ceiling.js'));
+    const version = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const quiet = process.env.BENCH_DEBUG ? 'inherit' : 'ignore';
+    // Own process groups, so stopping them also stops what they started.
+    const servers = [
+      spawn(process.execPath, ['e2e/model-mirror.mjs', '--port', String(MIRROR_PORT), '--root', join(modelDir, '..'), '--max-mb', '1024'], {
+        cwd: repoRoot,
+        stdio: quiet,
+        detached: true,
+      }),
+      spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PREVIEW_PORT), '--strictPort', '--outDir', SERVED], {
+        cwd: repoRoot,
+        stdio: quiet,
+        detached: true,
+      }),
+    ];
+    const bench = new BrowserBench(servers, modelDir.split('/').pop()!, version);
     try {
-      await bench.serve(join(repoRoot, 'dist'));
+      await waitFor(APP);
       await waitFor(`${MIRROR}__health`);
     } catch (e) {
       bench.stop();
@@ -251,114 +305,39 @@ export class BrowserBench {
     return bench;
   }
 
-  /** Serves `dir` with vite preview on the bench's port (restarting it when the directory changes). */
-  private async serve(dir: string): Promise<void> {
-    if (this.preview && this.served === dir) return;
-    if (this.preview?.pid) {
-      process.kill(-this.preview.pid, 'SIGTERM');
-      const until = Date.now() + 20_000;
-      while (
-        Date.now() < until &&
-        (await fetch(APP).then(
-          () => true,
-          () => false,
-        ))
-      )
-        await new Promise((r) => setTimeout(r, 200));
-    }
-    this.preview = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', '4310', '--strictPort', '--outDir', dir], {
-      cwd: repoRoot,
-      stdio: process.env.BENCH_DEBUG ? 'inherit' : 'ignore',
-      detached: true,
+  /** A fresh Chromium (empty caches, new workers) with the app, the Verity driver and the ceiling worker. */
+  async open(webgpu = false): Promise<BenchPage> {
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [...ARGS, ...(webgpu ? ['--enable-unsafe-webgpu'] : [])],
     });
-    this.served = dir;
-    await waitFor(APP);
-  }
-
-  /** dist/, or a copy of it whose model worker's host runs model batches of `size` rows. */
-  private appFor(size: number): string {
-    if (size <= WORKER_BATCH) return join(repoRoot, 'dist');
-    const dir = join(repoRoot, 'bench/out', `app-batch-${size}`);
-    if (this.served === dir) return dir;
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(join(repoRoot, 'dist'), dir, { recursive: true });
-    const file = join(dir, 'assets', this.workerAsset);
-    writeFileSync(file, readFileSync(file, 'utf8').replace(PATCH_FROM, `batchSize??${size}`));
-    return dir;
-  }
-
-  async run(spec: BrowserRunSpec): Promise<BrowserFigures> {
-    const flags = spec.device === 'webgpu' ? ['--enable-unsafe-webgpu'] : [];
-    const size = spec.naive ? 1 : (spec.batchSize ?? WORKER_BATCH);
-    const failed = (error: string): BrowserFigures => ({
-      label: spec.label,
-      pairs: spec.pairs.length,
-      batchSize: size,
-      pairsPerSecond: null,
-      error,
-    });
-    let browser: Browser | null = null;
     try {
-      if (size > WORKER_BATCH && !this.patchable)
-        return failed(
-          `dist/assets/${this.workerAsset} does not contain "${PATCH_FROM}" exactly once; cannot run model batches above ${WORKER_BATCH}`,
-        );
-      await this.serve(this.appFor(size));
-      const served = await (await fetch(`${APP}assets/${this.workerAsset}`)).text();
-      if (!served.includes(`batchSize??${Math.max(size, WORKER_BATCH)})`))
-        return failed(`the served model worker does not run model batches of ${Math.max(size, WORKER_BATCH)}`);
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...ARGS, ...flags] });
       // No service worker: every request goes to the server (a fresh profile has nothing cached anyway).
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
       page.setDefaultTimeout(60 * 60_000);
-      return await runOnPage(page, spec, this.modelName);
+      await page.goto(`${APP}#/models`);
+      await page.waitForFunction(() => '__verityModels' in globalThis, undefined, { timeout: 60_000 });
+      await page.addScriptTag({ url: '/bench/page.js', type: 'module' });
+      await page.waitForFunction(() => '__verityBench' in globalThis, undefined, { timeout: 60_000 });
+      await page.evaluate(() => {
+        const w = new Worker('/bench/ceiling.js', { type: 'module', name: 'ceiling' });
+        globalThis.__ceilingCall = (msg) =>
+          new Promise((resolve) => {
+            w.onmessage = (e) => resolve(e.data);
+            w.onerror = (e) => resolve({ ok: false, error: e.message || 'the ceiling worker failed to start' });
+            w.postMessage(msg);
+          });
+      });
+      return new BenchPage(browser, page, this.modelName);
     } catch (e) {
-      return failed((e as Error).message.split('\n')[0]!);
-    } finally {
-      await browser?.close();
+      await browser.close();
+      throw e;
     }
   }
 
   stop(): void {
-    for (const p of [this.preview, this.mirror]) if (p?.pid) process.kill(-p.pid, 'SIGTERM');
-    for (const d of readdirSync(join(repoRoot, 'bench/out')))
-      if (/^app-batch-\d+$/.test(d)) rmSync(join(repoRoot, 'bench/out', d), { recursive: true, force: true });
-  }
-}
-
-/** The original fixed list of browser runs (fp32), kept for callers that want just that. */
-export async function browserBench(pairs: NliPair[], modelDir: string, webgpuPairs = 20, naivePairs = 200): Promise<BrowserFigures[]> {
-  const bench = await BrowserBench.start(modelDir);
-  if ('error' in bench) return [{ label: 'browser', pairs: 0, pairsPerSecond: null, error: bench.error }];
-  try {
-    const out: BrowserFigures[] = [];
-    for (const spec of [
-      { label: 'Chromium WASM, threads', device: 'wasm', threads: null, pairs },
-      {
-        label: `Chromium WASM, threads, naive (first ${naivePairs} pairs, one per call)`,
-        device: 'wasm',
-        threads: null,
-        pairs: pairs.slice(0, naivePairs),
-        naive: true,
-      },
-      {
-        label: `Chromium WASM, threads, batched (same ${naivePairs} pairs)`,
-        device: 'wasm',
-        threads: null,
-        pairs: pairs.slice(0, naivePairs),
-      },
-      { label: 'Chromium WASM, 1 thread', device: 'wasm', threads: 1, pairs },
-      {
-        label: `Chromium WebGPU (SwiftShader; report only, first ${webgpuPairs} pairs)`,
-        device: 'webgpu',
-        threads: null,
-        pairs: pairs.slice(0, webgpuPairs),
-      },
-    ] as const)
-      out.push(await bench.run({ ...spec, dtype: 'fp32' }));
-    return out;
-  } finally {
-    bench.stop();
+    for (const p of this.servers) if (p.pid) process.kill(-p.pid, 'SIGTERM');
+    rmSync(SERVED, { recursive: true, force: true });
   }
 }

@@ -83,6 +83,16 @@ const api = {
     return wasm.numThreads;
   },
 
+  /** Rows per model call from now on (the benchmark's batch-size sweep). Returns the value in effect. */
+  setBatchSize(n: number): number {
+    return host.setBatchSize(n);
+  },
+
+  /** Token positions the pair models computed since the last call, real and with padding (the benchmark's padding figure). */
+  takeTokenStats(): { real: number; padded: number; batches: number } {
+    return host.takeTokenStats();
+  },
+
   /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
   async load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
     let r: HostResult<LoadedModel>;

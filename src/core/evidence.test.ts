@@ -1,6 +1,6 @@
 /** Shared evidence across a run: repeated statements and NLI pairs are computed once, also across batches. */
 import { describe, expect, it } from 'vitest';
-import { EvidenceCache, getEvidence } from './evidence.ts';
+import { classifyUnique, EvidenceCache, getEvidence } from './evidence.ts';
 import { createCap } from './metrics/cap.ts';
 import { scoreRows } from './run.ts';
 import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
@@ -58,6 +58,19 @@ describe('getEvidence', () => {
     expect(parts).toEqual(one);
     expect(b.written.length).toBe(a.written.length);
     expect(b.classified.length).toBe(a.classified.length);
+  });
+});
+
+describe('classifyUnique', () => {
+  it('hands the model up to 512 distinct pairs per call, shortest first, and maps results back', async () => {
+    const { ctx, batches, classified } = counting();
+    const pairs = Array.from({ length: 1100 }, (_, i) => ({ premise: `p${'x'.repeat((i % 550) % 37)}`, hypothesis: `h${i % 550}` }));
+    const out = await classifyUnique(ctx.nli!, pairs);
+    // 550 distinct pairs (i and i + 550 repeat): the model host gets them in few calls, to sort them by tokens.
+    expect(batches).toEqual([512, 38]);
+    expect(out).toHaveLength(1100);
+    const lengths = classified.map((k) => k.length);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
   });
 });
 

@@ -27,7 +27,12 @@ export interface Evidence {
 
 export type EvidenceResult = { ok: true; evidence: Evidence } | { ok: false; reason: string };
 
-const NLI_BATCH = 32;
+/**
+ * Distinct pairs per model call. Large, so the model host sees many pairs at once: it sorts them by token
+ * length and pads each model batch to its longest row, and a large call has neighbours of nearly equal length
+ * (chunks of 32 left about a fifth of the computed tokens as padding). One call is also one worker round trip.
+ */
+const NLI_BATCH = 512;
 
 /** Statements and NLI already computed in this run, so a repeated (question, answer) or pair is computed once. */
 interface Memo {

@@ -3,13 +3,15 @@
  * the real loading path: local folder → transformers.js → onnxruntime-node. Expected outputs come from the
  * fixtures' independent reference forward pass (expected.json).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
+import { buildBertNliModel, DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost, parseModelArg } from './node.ts';
 import { hostContext, modelRecords } from './context.ts';
-import { notFluent, plan, nliLabelIndex } from './host.ts';
+import { AutoTokenizer, type Tensor } from '@huggingface/transformers';
+import { lengthBatches, notFluent, padRows, plan, nliLabelIndex, type Encodings } from './host.ts';
 import type { ModelSpec, ProbeInfo } from './messages.ts';
 
 const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
@@ -175,6 +177,92 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     expect(modelRecords(ctx.provenance)).toEqual({
       nli: { id: dir('tiny-nli'), revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' },
     });
+  });
+});
+
+describe('pair batches by token length', () => {
+  // Character length and token length disagree: an emoji run is one [UNK] token, "a b c …" one token a letter.
+  const pairs = [
+    { premise: 'a b c d e f g h i', hypothesis: 'j' }, // 18 characters, 13 tokens
+    { premise: '🙂🙂', hypothesis: 'x' }, // 5 characters, 5 tokens
+    { premise: '🙂'.repeat(20), hypothesis: 'x' }, // 41 characters, 5 tokens
+    { premise: 'a b c d e f g h', hypothesis: 'i j' }, // 18 characters, 13 tokens
+  ];
+
+  it('groups rows shortest first, ties in input order', () => {
+    expect(lengthBatches([5, 2, 9, 2, 7], 2)).toEqual([[1, 3], [0, 4], [2]]);
+    expect(lengthBatches([], 4)).toEqual([]);
+  });
+
+  it('pads a batch exactly as the tokenizer does', async () => {
+    const tok = await AutoTokenizer.from_pretrained(dir('tiny-nli'), { local_files_only: true });
+    const first = pairs.map((p) => p.premise);
+    const second = pairs.map((p) => p.hypothesis);
+    const enc = tok(first, { text_pair: second, truncation: true, return_tensor: false }) as unknown as Encodings;
+    const rows = [3, 1, 2];
+    const ref = tok(
+      rows.map((r) => first[r]!),
+      { text_pair: rows.map((r) => second[r]!), padding: true, truncation: true },
+    ) as unknown as Record<string, Tensor>;
+    for (const padId of [0, 7]) {
+      const got = padRows(enc, rows, padId);
+      expect(Object.keys(got.inputs).sort()).toEqual(Object.keys(ref).sort());
+      for (const [k, t] of Object.entries(ref)) {
+        expect(got.inputs[k]!.dims).toEqual(t.dims);
+        const want = Array.from(t.data as BigInt64Array, (v) => (k === 'input_ids' && v === 0n ? BigInt(padId) : v));
+        expect(Array.from(got.inputs[k]!.data)).toEqual(want);
+      }
+      expect(got.real).toBe(13 + 5 + 5);
+      expect(got.padded).toBe(3 * 13);
+    }
+    const left = padRows(enc, [1, 0], 9, 'left');
+    expect(Array.from(left.inputs.input_ids!.data.slice(0, 8))).toEqual([9n, 9n, 9n, 9n, 9n, 9n, 9n, 9n]);
+    expect(Array.from(left.inputs.attention_mask!.data.slice(0, 13))).toEqual([...Array(8).fill(0n), ...Array(5).fill(1n)]);
+  });
+
+  it('the host runs NLI pairs in token-length order: no padding here, same probabilities in input order', async () => {
+    const host = createNodeHost({ batchSize: 2 });
+    expect((await host.load(local('nli', 'tiny-nli'))).ok).toBe(true);
+    host.takeTokenStats();
+    const got = await host.nli(pairs);
+    // Character order would batch a 5-token pair with a 13-token one twice (16 of 52 positions padding).
+    expect(host.takeTokenStats()).toEqual({ real: 36, padded: 36, batches: 2 });
+    const one = createNodeHost({ batchSize: 1 });
+    expect((await one.load(local('nli', 'tiny-nli'))).ok).toBe(true);
+    const alone = await Promise.all(pairs.map(async (p) => await one.nli([p])));
+    expect(got.ok).toBe(true);
+    if (!got.ok) return;
+    got.value.forEach((d, i) => {
+      const a = alone[i]!;
+      expect(a.ok).toBe(true);
+      if (!a.ok) return;
+      for (const l of ['entailment', 'neutral', 'contradiction'] as const) expect(Math.abs(d[l] - a.value[0]![l])).toBeLessThan(1e-6);
+    });
+    expect(host.setBatchSize(0)).toBe(1);
+    expect(host.batchSize).toBe(1);
+    expect(await host.nli([])).toEqual({ ok: true, value: [] });
+  });
+});
+
+describe('dynamically quantized models (q8)', () => {
+  it("a pair's probabilities do not depend on the other pairs of the call", async () => {
+    // A small BERT whose model_quantized.onnx is dynamically quantized as transformers.js ships it (the tiny
+    // fixtures' is a byte copy of the fp32 graph).
+    const q8dir = mkdtempSync(join(tmpdir(), 'verity-q8-'));
+    buildBertNliModel(q8dir, { layers: 1, hidden: 32, heads: 2, vocabSize: 322, q8: true });
+    const host = createNodeHost({ batchSize: 8 });
+    const loaded = await host.load({ ...parseModelArg('nli', q8dir), skipCanary: true, dtypes: { cpu: ['q8'] } });
+    expect(loaded.ok && loaded.value.dtype).toBe('q8');
+    expect(host.rowsPerCall('nli')).toBe(1);
+    const pair = { premise: nliCases[0]!.premise, hypothesis: nliCases[0]!.hypothesis };
+    const alone = await host.nli([pair]);
+    // A long neighbour changes the activations' range (and the padding) a batch would be quantized with.
+    const long = { premise: `${'the quick brown fox jumps over the lazy dog '.repeat(6)}!!! 9999`, hypothesis: 'zebra 12345 ???' };
+    const mixed = await host.nli([long, pair, long]);
+    expect(alone.ok && mixed.ok).toBe(true);
+    if (!alone.ok || !mixed.ok) return;
+    expect(mixed.value[1]).toEqual(alone.value[0]);
+    rmSync(q8dir, { recursive: true, force: true });
   });
 });
 

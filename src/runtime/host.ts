@@ -15,9 +15,9 @@ import {
   AutoModelForSeq2SeqLM,
   AutoModelForSequenceClassification,
   AutoTokenizer,
+  Tensor,
   type PreTrainedModel,
   type PreTrainedTokenizer,
-  type Tensor,
 } from '@huggingface/transformers';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import { sigmoid } from '../core/agreement/logistic.ts';
@@ -73,6 +73,73 @@ const softmax = (xs: ArrayLike<number>): number[] => {
   return ex.map((x) => x / s);
 };
 
+/** Lets queued tasks (messages) run: scheduler.yield where there is one (Chromium), else a zero timeout. */
+const yieldToEventLoop = (): Promise<void> => {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  if (typeof globalThis.setImmediate === 'function') return new Promise((r) => setImmediate(r));
+  return new Promise((r) => setTimeout(r, 0));
+};
+
+/**
+ * Default rows per model call: 8. In WASM the work per real token hardly depends on the batch size (bench:nli's
+ * sweep, 2026-11-22: fp32 pairs/s ÷ (1 − padding) 7.3 / 8.9 / 8.1 / 7.8 / 7.2 at 4 / 8 / 16 / 32 / 64, q8 flat
+ * within ±8 %), so padding decides — and the app's scoring session hands the evidence code 64 rows at a time
+ * (~128 pairs), where token-length batches of 16 leave ~9 % padding and batches of 8 ~4 %. bench:nli prints
+ * the fastest size on the current build; revisit this if it disagrees on a quiet machine.
+ */
+export const DEFAULT_BATCH_SIZE = 8;
+
+/**
+ * Row indices grouped into model batches of at most `size`, shortest token sequence first (ties keep input
+ * order). Sorting by token length, not characters, is what keeps padding low: a batch is padded to its longest
+ * row, and character length is only a rough guess at token length.
+ */
+export function lengthBatches(lengths: readonly number[], size: number): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const out: number[][] = [];
+  for (let i = 0; i < order.length; i += size) out.push(order.slice(i, i + size));
+  return out;
+}
+
+/** Unpadded token sequences per row (input_ids, attention_mask, token_type_ids when the tokenizer gives them). */
+export type Encodings = Record<string, number[][]>;
+
+/**
+ * The int64 model inputs for `rows` of `enc`, padded to the batch's longest row exactly as the tokenizer pads
+ * (`padding: true`): the pad id for input_ids, 0 for the other inputs, on the tokenizer's padding side.
+ */
+export function padRows(
+  enc: Encodings,
+  rows: readonly number[],
+  padId: number,
+  side: 'left' | 'right' = 'right',
+): { inputs: Record<string, { data: BigInt64Array; dims: [number, number] }>; real: number; padded: number } {
+  const ids = enc.input_ids!;
+  const width = Math.max(...rows.map((r) => ids[r]!.length));
+  const inputs: Record<string, { data: BigInt64Array; dims: [number, number] }> = {};
+  for (const [key, seqs] of Object.entries(enc)) {
+    const data = new BigInt64Array(rows.length * width);
+    if (key === 'input_ids' && padId !== 0) data.fill(BigInt(padId));
+    rows.forEach((r, j) => {
+      const seq = seqs[r]!;
+      const at = j * width + (side === 'left' ? width - seq.length : 0);
+      for (let t = 0; t < seq.length; t++) data[at + t] = BigInt(seq[t]!);
+    });
+    inputs[key] = { data, dims: [rows.length, width] };
+  }
+  const real = rows.reduce((a, r) => a + ids[r]!.length, 0);
+  return { inputs, real, padded: rows.length * width };
+}
+
+/**
+ * Dtypes whose graphs quantize activations at run time (DynamicQuantizeLinear: one scale per tensor, from its
+ * min and max over the whole batch, padding included). A row's output then depends on the other rows of its
+ * model call, so such models run one row per call: each row's scores depend on that row alone — the same in
+ * the CLI and the app, in any batch, order or resumed run.
+ */
+export const DYNAMIC_QUANT_DTYPES: readonly Dtype[] = ['q8'];
+
 /** Output index of each NLI label, by name, from the model's id2label. */
 export function nliLabelIndex(id2label: Record<string, string> | undefined): Record<NliLabel, number> | null {
   const out: Partial<Record<NliLabel, number>> = {};
@@ -119,13 +186,43 @@ export class ModelHost {
   private queue: Promise<unknown> = Promise.resolve();
 
   /** Rows per model call; bounds memory for long inputs. */
-  readonly batchSize: number;
+  private rows: number;
+  /** Token positions the pair models computed since the last reset: real tokens and real + padding. */
+  private tokens = { real: 0, padded: 0, batches: 0 };
 
   constructor(
     private readonly adapter: RuntimeAdapter,
     options: { batchSize?: number } = {},
   ) {
-    this.batchSize = Math.max(1, options.batchSize ?? 16);
+    this.rows = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+  }
+
+  get batchSize(): number {
+    return this.rows;
+  }
+
+  /** Rows per model call from now on (the benchmark's batch-size sweep); returns the value in effect. */
+  setBatchSize(n: number): number {
+    this.rows = Math.max(1, Math.floor(n));
+    return this.rows;
+  }
+
+  /** Rows per model call for a loaded model: one for dynamically quantized models (see DYNAMIC_QUANT_DTYPES). */
+  rowsPerCall(role: Role): number {
+    const s = this.sessions.get(role);
+    return s ? this.rowsFor(s) : this.batchSize;
+  }
+
+  /** (Also during a load's canary, before the session is registered.) */
+  private rowsFor(s: Session): number {
+    return DYNAMIC_QUANT_DTYPES.includes(s.info.dtype) ? 1 : this.batchSize;
+  }
+
+  /** Padding of the pair models (NLI, reranker) since the last call: token positions computed, real and padded. */
+  takeTokenStats(): { real: number; padded: number; batches: number } {
+    const t = this.tokens;
+    this.tokens = { real: 0, padded: 0, batches: 0 };
+    return t;
   }
 
   probe(): Promise<ProbeInfo> {
@@ -308,15 +405,39 @@ export class ModelHost {
     }
   }
 
+  /**
+   * Logits per (first, second) pair, in input order. The pairs are tokenized once, without padding, then run in
+   * model batches of rows with similar token counts (lengthBatches), each padded to its longest row (padRows) —
+   * the same tensors the tokenizer would make for that batch, with far less padding than input order or
+   * character order gives.
+   */
   private async pairLogits(s: Session, first: string[], second: string[]): Promise<number[][]> {
-    const rows: number[][] = [];
-    const b = this.batchSize;
-    for (let i = 0; i < first.length; i += b) {
-      const enc = s.tokenizer(first.slice(i, i + b), { text_pair: second.slice(i, i + b), padding: true, truncation: true });
-      const { logits } = (await s.model(enc)) as { logits: Tensor };
+    if (first.length === 0) return [];
+    const enc = s.tokenizer(first, { text_pair: second, truncation: true, return_tensor: false }) as unknown as Encodings;
+    const ids = enc.input_ids!;
+    const tok = s.tokenizer as unknown as { pad_token_id?: number | null; padding_side?: 'left' | 'right' };
+    const rows: number[][] = new Array<number[]>(first.length);
+    let lastYield = performance.now();
+    for (const batch of lengthBatches(
+      ids.map((x) => x.length),
+      this.rowsFor(s),
+    )) {
+      const { inputs, real, padded } = padRows(enc, batch, tok.pad_token_id ?? 0, tok.padding_side === 'left' ? 'left' : 'right');
+      const feed = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, new Tensor('int64', v.data, v.dims)]));
+      const { logits } = (await s.model(feed)) as { logits: Tensor };
       const [n, k] = logits.dims as [number, number];
       const data = logits.data as Float32Array;
-      for (let r = 0; r < n; r++) rows.push(Array.from(data.subarray(r * k, (r + 1) * k)));
+      for (let r = 0; r < n; r++) rows[batch[r]!] = Array.from(data.subarray(r * k, (r + 1) * k));
+      this.tokens.real += real;
+      this.tokens.padded += padded;
+      this.tokens.batches++;
+      // A model run resolves in microtasks: without this, a long call would leave the worker's message queue
+      // (the page's watchdog ping, other requests) unanswered until every batch is done. Twice a second is
+      // plenty for that, and leaves back-to-back runs of small batches alone.
+      if (performance.now() - lastYield >= 500) {
+        await yieldToEventLoop();
+        lastYield = performance.now();
+      }
     }
     return rows;
   }
@@ -368,7 +489,7 @@ export class ModelHost {
   private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
     const out: { pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[] = [];
     const special = new Set<number>((s.tokenizer as unknown as { all_special_ids: number[] }).all_special_ids ?? []);
-    const b = this.batchSize;
+    const b = this.rowsFor(s);
     for (let i = 0; i < texts.length; i += b) {
       const enc = s.tokenizer(texts.slice(i, i + b), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await s.model(enc)) as { last_hidden_state: Tensor };
@@ -411,7 +532,7 @@ export class ModelHost {
 
   private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {
     const out: string[] = [];
-    const b = this.batchSize;
+    const b = this.rowsFor(s);
     for (let i = 0; i < items.length; i += b) {
       const prompts = items.slice(i, i + b).map((it) => fillPrompt(s.spec.prompt ?? STATEMENT_PROMPT, it.question, it.answer));
       const enc = s.tokenizer(prompts, { padding: true, truncation: true });
