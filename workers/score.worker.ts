@@ -21,7 +21,10 @@ const pool = createPool(
 const session = new ScoringSession({ store: new RunStore(), models: () => modelHost, version: pkg.version, pool });
 
 const api: ScoreApi = {
-  open: (blob: Blob, name: string, onProgress?: (read: number, total: number) => void) => session.open(blob, name, onProgress),
+  open: (blob: Blob, name: string, onProgress?: (read: number, total: number) => void) => {
+    pool.warm();
+    return session.open(blob, name, onProgress);
+  },
   map: (m: Mapping) => session.map(m),
   /** The model worker's port, so model-based metrics reach the same loaded models as the rest of the app. */
   connectModels(port: MessagePort): void {
@@ -32,7 +35,10 @@ const api: ScoreApi = {
   cancel: () => session.cancel(),
   ping: () => session.ping(),
   runs: () => session.runs(),
-  resume: (id: string, models?: RunConfig['models']) => session.resume(id, models),
+  resume: (id: string, models?: RunConfig['models']) => {
+    pool.warm();
+    return session.resume(id, models);
+  },
   deleteRun: (id: string) => session.deleteRun(id),
   clearRuns: () => session.clearRuns(),
   view: (q: ViewQuery) => session.view(q),

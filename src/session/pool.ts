@@ -25,6 +25,8 @@ export interface ScorePool {
   /** Workers: chunks scored at once. */
   readonly size: number;
   score(job: ScoreJob): Promise<ResultChunk>;
+  /** Starts the workers now (they load the metrics' code), so a run's first chunk does not wait for it. */
+  warm(): void;
   /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
   stalled(): string | null;
 }
@@ -157,6 +159,9 @@ export function createPool(spawn: () => WorkerLike, size: number, timeoutMs = 80
         queue.push({ job, resolve, reject });
         pump();
       });
+    },
+    warm() {
+      for (const slot of slots) slot.worker ??= start(slot);
     },
     stalled() {
       if (failure) return failure;
