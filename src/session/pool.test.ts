@@ -139,8 +139,7 @@ describe('the scoring pool', () => {
     const s = session(undefined, pool);
     await ready(s, file(SYNC_CHUNK * 3));
     const running = s.run(config());
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.ping().running).toBe(true);
+    while (!s.ping().running) await new Promise((r) => setTimeout(r, 10));
     clock = 9000;
     expect(() => s.ping()).toThrow(/^scoring worker [12] of 2 stopped answering$/);
     s.cancel();

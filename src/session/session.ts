@@ -36,6 +36,7 @@ import { csvParts, jsonlParts } from './export.ts';
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
 import type { ScorePool } from './pool.ts';
+import { shareRepeats } from './compact.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
@@ -404,6 +405,7 @@ export class ScoringSession {
   private async applyMapping(m: Mapping): Promise<MappedSummary> {
     const t = await this.ensureTable();
     const mapped = mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+    shareRepeats(mapped.rows);
     this.rows = mapped.rows;
     this.clearResults();
     const rows = this.rows;
