@@ -16,7 +16,7 @@
  * 3. Chromium's memory (summed PSS) peaks under 1,500 MB during the million-row run.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { chromium, type Page } from '@playwright/test';
@@ -73,15 +73,38 @@ async function waitFor(url: string, ms = 60_000): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** Pids of this process's descendants (the Chromium that Playwright launched, and its renderers and workers). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      // The parent pid is the 2nd field after the command in parentheses (which may hold spaces).
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(d));
+      children.set(ppid, list);
+    } catch {
+      /* the process ended */
+    }
+  }
+  const out: number[] = [];
+  const todo = [root];
+  while (todo.length) for (const c of children.get(todo.pop()!) ?? []) out.push(c), todo.push(c);
+  return out;
+}
+
 /**
- * Memory (MB) of all Chromium processes: the sum of their PSS (proportional set size, /proc/<pid>/smaps_rollup),
- * so pages shared between the browser's processes are counted once, not once per process as RSS would.
+ * Memory (MB) of this bench's Chromium: the sum of the PSS (proportional set size, /proc/<pid>/smaps_rollup) of
+ * the Chromium processes under this process, so pages shared between the browser's processes are counted once,
+ * and another Chromium on the machine (another run's tests) is not counted at all.
  */
 function chromiumRssMb(): number {
-  const pids = spawnSync('pgrep', ['-f', 'chromium'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
   let kb = 0;
-  for (const pid of pids) {
+  for (const pid of descendants(process.pid)) {
     try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue;
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       kb += Number(m?.[1] ?? 0);
     } catch {
