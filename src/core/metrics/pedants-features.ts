@@ -5,7 +5,7 @@
  */
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { overlapCount, prf } from './common.ts';
+import { overlapCount, overlapWithCounts, prfFromOverlap, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 
@@ -51,6 +51,18 @@ function trigrams(s: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
   return out;
+}
+
+const goldTrigramCache = new Map<string, Set<string>>();
+/** Trigrams of a gold (cached: the rows of a question share its golds). Callers must not mutate the set. */
+function goldTrigrams(s: string): Set<string> {
+  let t = goldTrigramCache.get(s);
+  if (t === undefined) {
+    t = trigrams(s);
+    if (goldTrigramCache.size >= 20_000) goldTrigramCache.clear();
+    goldTrigramCache.set(s, t);
+  }
+  return t;
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
@@ -150,8 +162,10 @@ export function analyze(item: QaItem): Analysis {
   let fuzzy = 0;
   let tri = 0;
   const candTri = trigrams(candStr);
+  const candCounts = tokenCounts(cand);
   golds.forEach((g, i) => {
-    const r = prf(cand, g);
+    // The multiset overlap is symmetric: the candidate's counts, built once, serve every gold.
+    const r = prfFromOverlap(overlapWithCounts(candCounts, g), cand.length, g.length);
     if (r.f1 > best.f1) {
       best = r;
       bestIdx = i;
@@ -167,7 +181,7 @@ export function analyze(item: QaItem): Analysis {
     let covered = 0;
     for (const gt of g) if (cand.some((ct) => similarSpelling(ct, gt))) covered++;
     fuzzy = Math.max(fuzzy, covered / g.length);
-    tri = Math.max(tri, jaccard(candTri, trigrams(gs)));
+    tri = Math.max(tri, jaccard(candTri, goldTrigrams(gs)));
   });
   const goldTokens = golds[bestIdx] ?? [];
   const goldNums = new Set(golds.flat().filter(isNumberToken));

@@ -98,10 +98,15 @@ const kindCache = new Map<string, string | null>();
 function unitKind(unit: string): string | null {
   let k = kindCache.get(unit);
   if (k === undefined) {
+    // No stack trace for the error that says "not a unit": capturing one costs more than the parse.
+    const limit = Error.stackTraceLimit;
+    if (typeof limit === 'number') Error.stackTraceLimit = 0;
     try {
       k = Qty(1, unit).kind();
     } catch {
       k = null;
+    } finally {
+      if (typeof limit === 'number') Error.stackTraceLimit = limit;
     }
     if (kindCache.size >= 20_000) kindCache.clear();
     kindCache.set(unit, k);
