@@ -100,28 +100,47 @@ function descendants(root: number): number[] {
  * the Chromium processes under this process, so pages shared between the browser's processes are counted once,
  * and another Chromium on the machine (another run's tests) is not counted at all.
  */
-function chromiumRssMb(): number {
-  let kb = 0;
+function chromiumByType(): Record<string, number> {
+  const out: Record<string, number> = {};
   for (const pid of descendants(process.pid)) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('chromium')) continue;
+      const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      kb += Number(m?.[1] ?? 0);
+      out[type] = (out[type] ?? 0) + Number(m?.[1] ?? 0) / 1024;
     } catch {
       /* the process ended */
     }
   }
-  return kb / 1024;
+  return out;
 }
 
-function sampleMemory(): { stop(): number } {
-  let peak = chromiumRssMb();
-  const t = setInterval(() => (peak = Math.max(peak, chromiumRssMb())), 200);
+function chromiumRssMb(): number {
+  return Object.values(chromiumByType()).reduce((a, b) => a + b, 0);
+}
+
+/** Samples every 200 ms; `stop` gives the peak total and, at that moment, MB per Chromium process type. */
+function sampleMemory(): { stop(): number; breakdown(): Record<string, number> } {
+  let peak = 0;
+  let at: Record<string, number> = {};
+  const sample = () => {
+    const by = chromiumByType();
+    const total = Object.values(by).reduce((a, b) => a + b, 0);
+    if (total > peak) {
+      peak = total;
+      at = by;
+    }
+  };
+  sample();
+  const t = setInterval(sample, 200);
   return {
     stop() {
       clearInterval(t);
-      return Math.max(peak, chromiumRssMb());
+      sample();
+      return peak;
     },
+    breakdown: () => Object.fromEntries(Object.entries(at).map(([k, v]) => [k, Math.round(v)])),
   };
 }
 
@@ -205,12 +224,18 @@ async function main() {
       }).observe({ type: 'longtask', buffered: false });
     });
     const mem2 = sampleMemory();
+    let phase = sampleMemory();
     const parseSeconds = await openFile(page, file1m, bigRows);
+    const peakRead = phase.stop();
+    phase = sampleMemory();
     await page.evaluate(() => ((globalThis as { __longTasks?: number[] }).__longTasks!.length = 0));
     const t1 = Date.now();
     await page.getByTestId('run').click();
     await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
     const scoreSeconds = (Date.now() - t1) / 1000;
+    const peakScore = phase.stop();
+    const byScore = phase.breakdown();
+    phase = sampleMemory();
     const longTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
 
     // 3. The finished run: the report shows, and the table scrolls to the last row and back.
@@ -220,6 +245,7 @@ async function main() {
       .filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` })
       .waitFor({ timeout: 600_000 });
     const reportSeconds = (Date.now() - t2) / 1000;
+    const peakReport = phase.stop();
     const scrollTo = async (end: boolean, id: string) => {
       const t0 = Date.now();
       await page.evaluate((toEnd) => {
@@ -270,6 +296,9 @@ async function main() {
         cliSeconds,
         cliRowsPerSecond: cliSeconds === null ? null : Math.round(bigRows / cliSeconds),
         chromiumPeakPssMb: Math.round(peak1m),
+        chromiumPeakByProcessMb: mem2.breakdown(),
+        chromiumPeakPssMbByPhase: { read: Math.round(peakRead), score: Math.round(peakScore), report: Math.round(peakReport) },
+        chromiumScorePeakByProcessMb: byScore,
         scoringWorkers: await page.evaluate(() => navigator.hardwareConcurrency),
       },
       targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peak1m),
