@@ -54,8 +54,8 @@ function metricsOf(job: ScoreJob): Metric[] {
 }
 
 /**
- * Scores a job in this thread: what each pool worker runs. Between slices of about `sliceMs` it calls `beat`
- * (the heartbeat) and yields when `yieldEvery` is given.
+ * Scores a job in this thread: what each pool worker runs (a worker has nothing else to answer, so it never
+ * yields). After each slice of about `sliceMs` it calls `beat`, the heartbeat the watchdog reads.
  */
 export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
   const metrics = metricsOf(job);
