@@ -78,10 +78,12 @@ interface App {
     scrollBackSeconds?: number;
     longTasksAfterRun?: number;
     longestTaskAfterRunMs?: number;
-    cliSeconds: number;
-    cliRowsPerSecond: number;
+    cliSeconds: number | null;
+    cliRowsPerSecond: number | null;
     chromiumPeakPssMb: number;
+    scoringWorkers?: number;
   };
+  targets?: { target: number; what: string; value: string; limit: string; met: boolean; note: string }[];
 }
 
 const lines: string[] = [
@@ -136,7 +138,9 @@ if (app) {
     `| Chromium memory before → peak while reading it | ${n0(app.file100.chromiumIdlePssMb)} → ${n0(app.file100.chromiumPeakPssMb)} MB |`,
     `| ${n0(m.rows)} rows (${n0(m.mb)} MB): read and mapped | ${n1(m.appParseSeconds)} s |`,
     `| … scored with the embedded default in the app | ${n1(m.appScoreSeconds)} s = **${n0(m.appRowsPerSecond)} rows/s** |`,
-    `| … the Node CLI on the same file (\`verity score\`, parse included) | ${n1(m.cliSeconds)} s = **${n0(m.cliRowsPerSecond)} rows/s** |`,
+    ...(m.cliSeconds === null || m.cliRowsPerSecond === null
+      ? []
+      : [`| … the Node CLI on the same file (\`verity score\`, parse included) | ${n1(m.cliSeconds)} s = **${n0(m.cliRowsPerSecond)} rows/s** |`]),
     `| main-thread tasks over 50 ms while scoring (PerformanceObserver longtask; target 0) | **${m.longTasksOver50ms}**${m.longTasksOver50ms ? ` (longest ${m.longestTaskMs} ms)` : ''} |`,
     ...(m.reportSeconds === undefined
       ? []
@@ -146,7 +150,12 @@ if (app) {
           `| … main-thread tasks over 50 ms meanwhile (report charts drawn) | ${m.longTasksAfterRun}${m.longTasksAfterRun ? ` (longest ${m.longestTaskAfterRunMs} ms)` : ''} |`,
         ]),
     `| Chromium memory peak during the million-row run | ${n0(m.chromiumPeakPssMb)} MB |`,
+    ...(m.scoringWorkers ? [`| scoring workers (navigator.hardwareConcurrency) | ${m.scoringWorkers} |`] : []),
     '',
+    ...(app.targets ?? []).map(
+      (t) => `Issue 16 target ${t.target}, ${t.what}: ${t.value} (limit ${t.limit}): **${t.met ? 'met' : 'not met'}**${t.note}.`,
+    ),
+    ...(app.targets?.length ? [''] : []),
   );
 } else lines.push('Not run yet.', '');
 

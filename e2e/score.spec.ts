@@ -562,7 +562,8 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
 }) => {
   test.setTimeout(180_000);
   const long = (i: number) => Array.from({ length: 120 }, (_, k) => `word${(i * 7 + k * 13) % 500}`).join(' ');
-  const content = Array.from({ length: 4000 }, (_, i) =>
+  // Six chunks: the scoring pool scores two or three at once, so the run is still going when the kills begin.
+  const content = Array.from({ length: 12_000 }, (_, i) =>
     JSON.stringify({ id: `l${i}`, question: `q${i}?`, gold: [long(i)], candidate: long(i + 1) }),
   ).join('\n');
   await page.goto('/#/score');
@@ -571,7 +572,7 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
   await page.getByTestId('run').click();
   await expect(page.getByTestId('cancel')).toBeVisible();
   // Rows are being scored, so the run is saved (its id is known) and can be resumed after each kill.
-  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 4,000 rows/, { timeout: 30_000 });
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 12,000 rows/, { timeout: 60_000 });
   const kill = () => page.evaluate(() => (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker!.terminate());
   const notes = page.getByText('a new worker resumed the run from the last saved rows');
   await kill();
@@ -579,9 +580,9 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
     await expect(notes).toHaveCount(k, { timeout: 30_000 });
     await kill();
   }
-  // The chunk being scored when the kills began (the first, or the second if the first was saved by then).
+  // The chunk after the last one saved when the kills began.
   await expect(page.getByTestId('score-error')).toContainText(
-    /stopped answering 4 times while scoring rows (1–2,000|2,001–4,000) of 4,000; the run is stopped there/,
+    /stopped answering 4 times while scoring rows [\d,]+1–[\d,]+000 of 12,000; the run is stopped there/,
     { timeout: 30_000 },
   );
   await expect(page.getByTestId('cancel')).toHaveCount(0);

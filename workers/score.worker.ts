@@ -10,13 +10,22 @@ import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
 import { RunStore } from '../src/runtime/run-store.ts';
+import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import pkg from '../package.json' with { type: 'json' };
 
 let modelHost: Remote<HostLike> | null = null;
-const session = new ScoringSession({ store: new RunStore(), models: () => modelHost, version: pkg.version });
+// Embedded metrics score in a pool of workers, one per core the browser reports (created on a run's first chunk).
+const pool = createPool(
+  () => new Worker(new URL('./pool.worker.ts', import.meta.url), { type: 'module', name: 'score-pool' }) as unknown as WorkerLike,
+  poolSize(self.navigator?.hardwareConcurrency),
+);
+const session = new ScoringSession({ store: new RunStore(), models: () => modelHost, version: pkg.version, pool });
 
 const api: ScoreApi = {
-  open: (blob: Blob, name: string, onProgress?: (read: number, total: number) => void) => session.open(blob, name, onProgress),
+  open: (blob: Blob, name: string, onProgress?: (read: number, total: number) => void) => {
+    pool.warm();
+    return session.open(blob, name, onProgress);
+  },
   map: (m: Mapping) => session.map(m),
   /** The model worker's port, so model-based metrics reach the same loaded models as the rest of the app. */
   connectModels(port: MessagePort): void {
@@ -27,7 +36,10 @@ const api: ScoreApi = {
   cancel: () => session.cancel(),
   ping: () => session.ping(),
   runs: () => session.runs(),
-  resume: (id: string, models?: RunConfig['models']) => session.resume(id, models),
+  resume: (id: string, models?: RunConfig['models']) => {
+    pool.warm();
+    return session.resume(id, models);
+  },
   deleteRun: (id: string) => session.deleteRun(id),
   clearRuns: () => session.clearRuns(),
   view: (q: ViewQuery) => session.view(q),

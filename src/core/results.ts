@@ -5,7 +5,8 @@
  */
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
 import type { RowResults } from './run.ts';
-import { agreementSummary, type AgreementSummary } from './report.ts';
+import { agreementSummaryOfColumns, type AgreementSummary } from './report.ts';
+import { ResultTable } from './result-table.ts';
 import { labelIsCorrect } from './io/fields.ts';
 import { calibrateThreshold } from './agreement/calibrate.ts';
 import type { Objective } from './agreement/binary.ts';
@@ -24,22 +25,59 @@ export interface ViewQuery {
   search?: string;
 }
 
+/** A run's results: one object per row, or a ResultTable (columns). */
+export type Results = readonly (RowResults | undefined)[] | ResultTable;
+
+/** What the views and the report read of a run's results, whichever form they are kept in. */
+interface ResultReader {
+  length: number;
+  /** False for a row without results (a hole in an array). */
+  has(i: number): boolean;
+  score(m: string, i: number): number | null;
+  decision(m: string, i: number): boolean | null;
+  cls(m: string, i: number): string | undefined;
+  set(m: string, i: number): string | undefined;
+  explanation(m: string, i: number): string | undefined;
+}
+
+function reader(r: Results): ResultReader {
+  if (r instanceof ResultTable)
+    return {
+      length: r.length,
+      has: () => true,
+      score: (m, i) => r.score(m, i),
+      decision: (m, i) => r.decision(m, i),
+      cls: (m, i) => r.cls(m, i),
+      set: (m, i) => r.set(m, i),
+      explanation: (m, i) => r.explanation(m, i),
+    };
+  return {
+    length: r.length,
+    has: (i) => r[i] !== undefined,
+    score: (m, i) => r[i]?.[m]?.score ?? null,
+    decision: (m, i) => r[i]?.[m]?.decision ?? null,
+    cls: (m, i) => r[i]?.[m]?.class,
+    set: (m, i) => r[i]?.[m]?.set,
+    explanation: (m, i) => r[i]?.[m]?.explanation,
+  };
+}
+
 /** Indices (into rows) of the rows the query keeps, in display order. */
-export function queryView(rows: readonly QaRow[], results: readonly (RowResults | undefined)[], q: ViewQuery): Uint32Array {
-  const n = results.length;
+export function queryView(rows: readonly QaRow[], results: Results, q: ViewQuery): Uint32Array {
+  const res = reader(results);
+  const n = res.length;
   const keep: number[] = [];
   const needle = q.search?.trim().toLowerCase() ?? '';
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
-    const res = results[i];
-    if (!res) continue;
+    if (!res.has(i)) continue;
     if (q.cls) {
-      const c = !q.classBy || q.classBy === 'label' ? (row.label?.kind === 'taxonomy' ? row.label.cls : undefined) : res[q.classBy]?.class;
+      const c = !q.classBy || q.classBy === 'label' ? (row.label?.kind === 'taxonomy' ? row.label.cls : undefined) : res.cls(q.classBy, i);
       if (c !== q.cls) continue;
     }
-    if (q.decision && (res[q.decision.metric]?.decision ?? null) !== q.decision.value) continue;
+    if (q.decision && res.decision(q.decision.metric, i) !== q.decision.value) continue;
     if (q.disagreeWith) {
-      const d = res[q.disagreeWith]?.decision;
+      const d = res.decision(q.disagreeWith, i);
       if (!row.label || d == null || d === labelIsCorrect(row.label)) continue;
     }
     if (needle && !matches(row, needle)) continue;
@@ -49,7 +87,7 @@ export function queryView(rows: readonly QaRow[], results: readonly (RowResults 
   if (key && key !== 'row') {
     const metric = key.slice('metric:'.length);
     const sign = q.sort!.dir === 'desc' ? -1 : 1;
-    const score = (i: number) => results[i]?.[metric]?.score ?? null;
+    const score = (i: number) => res.score(metric, i);
     // Rows without a score go last in either direction.
     keep.sort((a, b) => {
       const x = score(a);
@@ -119,11 +157,13 @@ const count = <K extends string>(keys: Iterable<K | undefined>): Partial<Record<
 
 export function runReport(
   rows: readonly QaRow[],
-  results: readonly RowResults[],
+  results: Results,
   metrics: readonly { name: string; threshold: number }[],
   opts: ReportOptions = {},
 ): RunReport {
-  const n = results.length;
+  const res = reader(results);
+  const n = res.length;
+  const idx = Array.from({ length: n }, (_, i) => i);
   const scored = rows.slice(0, n);
   const labelled = scored.filter((r) => r.label).length;
   const taxonomyLabels = labelled > 0 && scored.every((r) => !r.label || r.label.kind === 'taxonomy');
@@ -134,43 +174,53 @@ export function runReport(
   const classConfusion: RunReport['classConfusion'] = {};
   for (const m of metrics) {
     const d = { correct: 0, incorrect: 0, none: 0 };
-    for (const r of results) {
-      const x = r[m.name]?.decision;
+    for (let i = 0; i < n; i++) {
+      const x = res.decision(m.name, i);
       if (x === true) d.correct++;
       else if (x === false) d.incorrect++;
       else d.none++;
     }
     decided[m.name] = d;
-    if (results.some((r) => r[m.name]?.class !== undefined)) {
-      predictedClasses[m.name] = count(results.map((r) => r[m.name]?.class));
+    if (idx.some((i) => res.cls(m.name, i) !== undefined)) {
+      predictedClasses[m.name] = count(idx.map((i) => res.cls(m.name, i) as CapClass | undefined));
       if (taxonomyLabels) {
         const mat = CAP_CLASSES.map(() => CAP_CLASSES.map(() => 0));
-        results.forEach((r, i) => {
-          const p = r[m.name]?.class;
+        for (let i = 0; i < n; i++) {
+          const p = res.cls(m.name, i) as CapClass | undefined;
           const l = scored[i]!.label;
           if (p && l?.kind === 'taxonomy') mat[CAP_CLASSES.indexOf(p)]![CAP_CLASSES.indexOf(l.cls)]!++;
-        });
+        }
         classConfusion[m.name] = mat;
       }
     }
-    if (results.some((r) => r[m.name]?.set !== undefined)) predictedSets[m.name] = count(results.map((r) => r[m.name]?.set));
+    if (idx.some((i) => res.set(m.name, i) !== undefined))
+      predictedSets[m.name] = count(idx.map((i) => res.set(m.name, i) as EntailmentSet | undefined));
   }
 
-  const summary = agreementSummary(scored, results, metrics, { resamples, binaryFromClasses: true });
+  const summary = agreementSummaryOfColumns(
+    {
+      labels: scored.map((r) => r.label),
+      score: (m, i) => res.score(m, i),
+      decision: (m, i) => res.decision(m, i),
+      explanation: (m, i) => res.explanation(m, i),
+    },
+    metrics,
+    { resamples, binaryFromClasses: true },
+  );
 
   const bands: BandPoints[] = [];
   if (taxonomyLabels) {
     const per = opts.bandPoints ?? 400;
     for (const m of metrics) {
       const byClass = new Map<CapClass, number[]>();
-      results.forEach((r, i) => {
-        const s = r[m.name]?.score;
+      for (let i = 0; i < n; i++) {
+        const s = res.score(m.name, i);
         const l = scored[i]!.label;
-        if (s == null || l?.kind !== 'taxonomy') return;
+        if (s == null || l?.kind !== 'taxonomy') continue;
         let list = byClass.get(l.cls);
         if (!list) byClass.set(l.cls, (list = []));
         list.push(s);
-      });
+      }
       const points: BandPoints['points'] = [];
       let total = 0;
       let sampled = false;
@@ -204,18 +254,19 @@ export function runReport(
  */
 export function calibrateThresholds(
   rows: readonly QaRow[],
-  results: readonly RowResults[],
+  results: Results,
   metricNames: readonly string[],
   objective: Objective = 'mcc',
 ): { thresholds: Record<string, number>; skipped: Record<string, string> } {
-  const idx = results.map((_, i) => i).filter((i) => rows[i]!.label);
+  const res = reader(results);
+  const idx = Array.from({ length: res.length }, (_, i) => i).filter((i) => rows[i]!.label);
   const labels = idx.map((i) => labelIsCorrect(rows[i]!.label!));
   const thresholds: Record<string, number> = {};
   const skipped: Record<string, string> = {};
   for (const m of metricNames) {
     try {
       thresholds[m] = calibrateThreshold(
-        idx.map((i) => results[i]![m]?.score ?? null),
+        idx.map((i) => res.score(m, i)),
         labels,
         objective,
         m,
@@ -228,7 +279,8 @@ export function calibrateThresholds(
 }
 
 /** Decisions again under new thresholds (in place): decision = score ≥ threshold; unscored rows stay null. */
-export function redecide(results: RowResults[], thresholds: Record<string, number>): void {
+export function redecide(results: RowResults[] | ResultTable, thresholds: Record<string, number>): void {
+  if (results instanceof ResultTable) return results.redecide(thresholds);
   for (const r of results)
     for (const [m, t] of Object.entries(thresholds)) {
       const x = r[m];

@@ -33,7 +33,7 @@ describe('RunStore', () => {
     const back = await store.load('1');
     expect(back.meta.done).toBe(4);
     expect(await back.file.text()).toBe('abc');
-    expect(back.results.map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1', 'row 2', 'row 3']);
+    expect((back.chunks.flat() as RowResults[]).map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1', 'row 2', 'row 3']);
   });
 
   it('two runs (two tabs) keep their own files and results; deleting one leaves the other', async () => {
@@ -49,7 +49,7 @@ describe('RunStore', () => {
     expect((await a.list()).map((r) => r.id)).toEqual(['B', 'A']);
     const backA = await a.load('A');
     expect(await backA.file.text()).toBe('aaa');
-    expect(backA.results.map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1']);
+    expect((backA.chunks.flat() as RowResults[]).map((r) => r.exact_match!.explanation)).toEqual(['row 0', 'row 1']);
     await a.delete('B');
     expect((await a.list()).map((r) => r.id)).toEqual(['A']);
     expect([...kv.map.keys()].some((k) => k.includes('B'))).toBe(false);

@@ -8,6 +8,7 @@
  * cleared.
  */
 import type { RowResults } from '../core/run.ts';
+import type { ResultChunk } from '../core/result-table.ts';
 import { idbStore, type KeyValueStore } from './idb-cache.ts';
 import { messageOf } from '../core/errors.ts';
 
@@ -31,12 +32,33 @@ export interface SavedRun<Config = unknown> {
   updatedAt: number;
 }
 
+/** A chunk's results: by column (this version), or one object per row (runs saved by earlier versions). */
+export type SavedResults = ResultChunk | RowResults[];
+
+/** Rows in a chunk's results. */
+export const chunkRows = (r: SavedResults): number => (Array.isArray(r) ? r.length : r.rows);
+
+/** What a chunk's results take on disk, roughly: numbers at their size, strings at their length. */
+function resultBytes(r: SavedResults): number {
+  if (Array.isArray(r)) return JSON.stringify(r).length;
+  let n = 0;
+  for (const c of r.columns) {
+    n += c.score.byteLength + c.decision.byteLength + c.cls.byteLength + c.set.byteLength + c.explanation.byteLength;
+    for (const s of c.strings) n += s.length;
+    if (c.details) n += JSON.stringify(c.details).length;
+  }
+  return n;
+}
+
+const isResults = (r: unknown): r is SavedResults =>
+  Array.isArray(r) || (typeof r === 'object' && r !== null && Array.isArray((r as ResultChunk).columns));
+
 /** What a chunk holds besides its rows: whose rows they are. */
 interface SavedChunk {
   run: string;
   input: string;
   k: number;
-  results: RowResults[];
+  results: SavedResults;
 }
 
 const metaKey = (id: string) => `meta:${id}`;
@@ -104,11 +126,11 @@ export class RunStore {
   }
 
   /** Saves chunk k (tagged with its run and input) and then the run's progress, so a saved `done` always has its results. */
-  async append(meta: SavedRun, k: number, results: RowResults[]): Promise<boolean> {
+  async append(meta: SavedRun, k: number, results: SavedResults): Promise<boolean> {
     return this.write('saving results', async () => {
       const chunk: SavedChunk = { run: meta.id, input: meta.inputHash, k, results };
       await this.db().set(chunkKey(meta.id, k), chunk);
-      meta.resultBytes += JSON.stringify(results).length;
+      meta.resultBytes += resultBytes(results);
       await this.db().set(metaKey(meta.id), meta);
     });
   }
@@ -139,26 +161,28 @@ export class RunStore {
   }
 
   /**
-   * The saved file and every saved chunk in order. Refuses (throws) when anything is missing or when a chunk
-   * belongs to another run or another input: such rows are never given back.
+   * The saved file and every saved chunk's results in order. Refuses (throws) when anything is missing or when a
+   * chunk belongs to another run or another input: such rows are never given back.
    */
-  async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; results: RowResults[] }> {
+  async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; chunks: SavedResults[] }> {
     const meta = await this.meta<C>(id);
     if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
     const file = (await this.db().get(fileKey(id))) as Blob | undefined;
     if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
     if ((await contentHash(file)) !== meta.inputHash)
       throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
-    const results: RowResults[] = [];
+    const chunks: SavedResults[] = [];
+    let rows = 0;
     for (let k = 0; k < meta.chunks; k++) {
       const c = (await this.db().get(chunkKey(id, k))) as SavedChunk | undefined;
-      if (!c || !Array.isArray(c.results)) throw new Error(removedRun(meta.fileName, `results chunk ${k} is gone`));
+      if (!c || !isResults(c.results)) throw new Error(removedRun(meta.fileName, `results chunk ${k} is gone`));
       if (c.run !== id || c.input !== meta.inputHash || c.k !== k)
         throw new Error(`saved results chunk ${k} of ${meta.fileName} belongs to another run or another file; it is refused`);
-      for (const r of c.results) results.push(r);
+      chunks.push(c.results);
+      rows += chunkRows(c.results);
     }
-    if (results.length !== meta.done) throw new Error(`saved results have ${results.length} rows, the run says ${meta.done}`);
-    return { meta, file, results };
+    if (rows !== meta.done) throw new Error(`saved results have ${rows} rows, the run says ${meta.done}`);
+    return { meta, file, chunks };
   }
 
   /** Removes one run: its file, results and settings. */

@@ -23,6 +23,7 @@ import {
   type FilesInput,
   type InputInfo,
   type KeyBy,
+  type ResultColumns,
   type SystemFile,
   type SystemRow,
 } from '../core/compare/index.ts';
@@ -241,6 +242,12 @@ export interface CompareApi {
   compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
 }
 
+/** A run's results: one object per row, or kept by column (the session's ResultTable). */
+export type RunResults = readonly RowResults[] | (ResultColumns & { row(i: number): RowResults });
+
+const resultsOf = (r: RunResults, i: number): RowResults =>
+  Array.isArray(r) ? (r as readonly RowResults[])[i]! : (r as { row(i: number): RowResults }).row(i);
+
 /**
  * The comparison of one run's state (rows scored so far, the metrics with their current thresholds): the
  * comparison table and report are built once and kept until the run changes.
@@ -254,7 +261,7 @@ export class Comparison {
 
   private constructor(
     private readonly rows: readonly SystemRow[],
-    private readonly results: readonly RowResults[],
+    private readonly results: RunResults,
     readonly metrics: readonly AnyMetric[],
     readonly input: InputInfo,
   ) {
@@ -272,7 +279,7 @@ export class Comparison {
   static of(
     prev: Comparison | null,
     rows: readonly SystemRow[],
-    results: readonly RowResults[],
+    results: RunResults,
     metrics: readonly AnyMetric[],
     input: InputInfo,
   ): Comparison {
@@ -317,7 +324,7 @@ export class Comparison {
       if (i < 0) return { system, index: null, candidate: null, label: null, metrics: {} };
       const row = this.rows[i]!;
       const metrics: SystemAnswer['metrics'] = {};
-      for (const [name, x] of Object.entries(this.results[i]!))
+      for (const [name, x] of Object.entries(resultsOf(this.results, i)))
         metrics[name] = { score: x.score, decision: x.decision, explanation: x.explanation };
       return { system, index: i, candidate: row.candidate, label: labelValue(row.label), metrics };
     });
@@ -333,7 +340,7 @@ export class Comparison {
 
   /** The per-row record of row i: its system first, then the usual record and the input's other columns. */
   record(i: number, detailed: ReadonlySet<string>): Record<string, unknown> {
-    return rowRecord(this.rows[i]!, this.results[i]!, detailed);
+    return rowRecord(this.rows[i]!, resultsOf(this.results, i), detailed);
   }
 
   private firstRow(q: number): SystemRow | undefined {

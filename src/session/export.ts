@@ -6,13 +6,14 @@
 import { toCsv } from '../core/io/export.ts';
 import { outputRecord, type RowResults } from '../core/run.ts';
 import type { QaRow } from '../core/types.ts';
+import { ResultTable } from '../core/result-table.ts';
 
 /** Rows per part: large enough that the Blob has few parts, small enough that one part is a few MB. */
 const EXPORT_BATCH = 5000;
 
 export interface ExportInput {
   rows: readonly QaRow[];
-  results: readonly RowResults[];
+  results: readonly RowResults[] | ResultTable;
   metricNames: readonly string[];
   /** Metrics whose structured details go into the records. */
   detailed: ReadonlySet<string>;
@@ -28,13 +29,16 @@ export interface ExportInput {
 
 type CellLike = { class?: string; set?: string };
 
+const rowOf = (x: ExportInput, i: number): RowResults => (x.results instanceof ResultTable ? x.results.row(i) : x.results[i]!);
+
 /** JSONL: the run on the first line, then one record per line. */
 export async function jsonlParts(x: ExportInput): Promise<string[]> {
   const parts = [`${JSON.stringify({ verity_run: x.run })}\n`];
   await eachBatch(x, (from, to) => {
     let s = '';
     for (let i = from; i < to; i++)
-      s += `${JSON.stringify(x.record ? x.record(i) : outputRecord(x.rows[i]!, x.results[i]!, x.detailed))}\n`;
+      s += `${JSON.stringify(x.record ? x.record(i) : outputRecord(x.rows[i]!, rowOf(x, i), x.detailed))}
+`;
     parts.push(s);
   });
   return parts;
@@ -45,13 +49,18 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
   const run = JSON.stringify(x.run);
   // toCsv adds `.class` / `.set` columns for a metric when any record has them; decide that over the whole file.
   const extra = (key: 'class' | 'set') =>
-    new Set(x.metricNames.filter((m) => x.results.some((r) => (r[m] as CellLike | undefined)?.[key] !== undefined)));
+    new Set(
+      x.metricNames.filter((m) => {
+        const r = x.results;
+        return r instanceof ResultTable ? r.hasAny(m, key) : r.some((row) => (row[m] as CellLike | undefined)?.[key] !== undefined);
+      }),
+    );
   const withClass = extra('class');
   const withSet = extra('set');
   const parts: string[] = [];
   await eachBatch(x, (from, to) => {
     const records: Record<string, unknown>[] = [];
-    for (let i = from; i < to; i++) records.push({ ...outputRecord(x.rows[i]!, x.results[i]!, x.detailed), verity_run: run });
+    for (let i = from; i < to; i++) records.push({ ...outputRecord(x.rows[i]!, rowOf(x, i), x.detailed), verity_run: run });
     // An empty class/set on the batch's first record makes toCsv keep the column; it prints as the empty cell it would be.
     const first = records[0]!.metrics as Record<string, CellLike>;
     for (const m of withClass) if (first[m]?.class === undefined) first[m] = { ...first[m], class: '' };

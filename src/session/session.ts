@@ -9,9 +9,10 @@ import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.ts';
 import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
-import { labelValue, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
+import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
+import { packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
-import { isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
+import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
@@ -49,6 +50,8 @@ import {
 } from './compare.ts';
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
+import type { ScorePool } from './pool.ts';
+import { shareRepeats } from './compact.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
@@ -84,6 +87,8 @@ export interface SessionDeps {
   newId?: () => string;
   /** Longest stretch of scoring without yielding (ms): pings and cancel get in between. */
   sliceMs?: number;
+  /** Workers that score chunks of a run of embedded metrics side by side (see pool.ts); without it, chunks are scored here. */
+  pool?: ScorePool;
 }
 
 /** A run being scored or scored: what `continueRun`, exports and the report use. */
@@ -93,7 +98,28 @@ interface ActiveRun {
   models: Record<string, LoadedModel>;
   /** False once its saved copy was deleted: the rows stay here (table, exports), nothing is written again. */
   saved: boolean;
+  /** Its thresholds were fitted on the labels (the metrics differ from fresh ones). */
+  calibrated?: boolean;
 }
+
+/** Metrics whose details a run keeps for every row: the model-based ones (exports carry their details). */
+const detailedOf = (metrics: readonly AnyMetric[]): Set<string> => new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+
+const newTable = (metrics: readonly AnyMetric[]): ResultTable =>
+  new ResultTable(
+    metrics.map((m) => m.name),
+    detailedOf(metrics),
+  );
+
+/** What a metric reads of a row (the pool's workers get no more). */
+const itemOf = (r: QaRow): QaItem => {
+  const it: QaItem = { question: r.question, golds: r.golds, candidate: r.candidate };
+  if (r.choices) it.choices = r.choices;
+  if (r.wrongAnswers) it.wrongAnswers = r.wrongAnswers;
+  if (r.nli) it.nli = r.nli;
+  if (r.statements) it.statements = r.statements;
+  return it;
+};
 
 export class ScoringSession {
   private file: { blob: Blob; name: string } | null = null;
@@ -101,7 +127,8 @@ export class ScoringSession {
   /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
   private released = false;
   private rows: QaRow[] = [];
-  private results: RowResults[] = [];
+  /** The current run's results by column, in row order. */
+  private results = new ResultTable([]);
   /** The current view (row indices in display order). */
   private shown: Uint32Array = new Uint32Array(0);
   private viewId = 0;
@@ -181,6 +208,7 @@ export class ScoringSession {
         updatedAt: now,
       };
       this.active = { meta, metrics, models: {}, saved: true };
+      this.results = newTable(metrics);
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
     } catch (e) {
@@ -207,6 +235,9 @@ export class ScoringSession {
 
   /** Answers while alive, even mid-chunk (scoring yields between slices): a silent worker is dead, not busy. */
   ping(): Pulse {
+    // A pool worker that stopped answering makes the session look dead, so the page recovers the run.
+    const stalled = this.running ? this.deps.pool?.stalled() : null;
+    if (stalled) throw new Error(stalled);
     return { done: this.results.length, running: this.running };
   }
 
@@ -257,8 +288,12 @@ export class ScoringSession {
       const summary = await this.applyMapping(meta.config.mapping);
       this.release();
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
-      this.active = { meta, metrics: meta.config.metrics.map((n) => createMetric(n, meta.config.settings)), models: {}, saved: true };
-      this.results = saved.results;
+      const metrics = meta.config.metrics.map((n) => createMetric(n, meta.config.settings));
+      this.active = { meta, metrics, models: {}, saved: true };
+      const table = newTable(metrics);
+      // Runs saved by earlier versions hold one object per row.
+      for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(metrics)) : c);
+      this.results = table;
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: this.results.length } };
     } catch (e) {
       this.active = null;
@@ -287,7 +322,7 @@ export class ScoringSession {
   detail(i: number): RowDetail | null {
     if (i < 0 || i >= this.results.length) return null;
     const r = this.rows[i]!;
-    return { ...this.tableRow(i), ...(r.choices ? { choices: r.choices } : {}), results: this.results[i]!, models: this.usedModels() };
+    return { ...this.tableRow(i), ...(r.choices ? { choices: r.choices } : {}), results: this.rowResults(i), models: this.usedModels() };
   }
 
   report(): Result<RunReport> {
@@ -309,6 +344,7 @@ export class ScoringSession {
       a.metrics = a.metrics.map((m) =>
         m.name in thresholds ? Object.assign(Object.create(m) as AnyMetric, { threshold: thresholds[m.name] }) : m,
       );
+      a.calibrated = true;
       redecide(this.results, thresholds);
       return { ok: true, value: { report: runReport(this.rows, this.results, a.metrics), thresholds, skipped } };
     } catch (e) {
@@ -343,7 +379,7 @@ export class ScoringSession {
       };
       // Several systems: each JSONL record carries its system and the input's other columns (as verity compare --rows-out).
       const rows = this.rows as SystemRow[];
-      const record = this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.results[i]!, input.detailed) } : {};
+      const record = this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.rowResults(i), input.detailed) } : {};
       const parts = kind === 'csv' ? await csvParts(input) : await jsonlParts({ ...input, ...record });
       return { ok: true, value: new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
     } catch (e) {
@@ -351,8 +387,24 @@ export class ScoringSession {
     }
   }
 
+  /**
+   * Row i's results with every metric's details: the table keeps the model metrics' details; the embedded
+   * metrics' are computed again here (a pure function of the row, so the same as when the run scored it).
+   */
+  private rowResults(i: number): RowResults {
+    const out = this.results.row(i);
+    const again = (this.active?.metrics ?? []).filter((m): m is Metric => !isBatchMetric(m) && out[m.name] !== undefined);
+    if (again.length === 0) return out;
+    const fresh = scoreRow(this.rows[i]!, again);
+    for (const m of again) {
+      const d = fresh[m.name]?.details;
+      if (d !== undefined && out[m.name]!.score === fresh[m.name]!.score) out[m.name] = { ...out[m.name]!, details: d };
+    }
+    return out;
+  }
+
   private clearResults(): void {
-    this.results = [];
+    this.results = new ResultTable([]);
     this.compared = null;
     this.shown = new Uint32Array(0);
     this.active = null;
@@ -404,6 +456,7 @@ export class ScoringSession {
     const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], m) : null;
     const one = many ? null : mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
     const mapped = many ?? one!;
+    shareRepeats(mapped.rows);
     this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
     this.clearResults();
@@ -442,10 +495,14 @@ export class ScoringSession {
 
   private tableRow(i: number): TableRow {
     const r = this.rows[i]!;
-    const res = this.results[i] ?? {};
+    const t = this.results;
     const m: TableRow['metrics'] = {};
-    for (const [name, x] of Object.entries(res))
-      m[name] = { score: x.score, decision: x.decision, ...(x.class ? { class: x.class } : {}), ...(x.set ? { set: x.set } : {}) };
+    if (i < t.length)
+      for (const name of t.metrics) {
+        const cls = t.cls(name, i) as RowResults[string]['class'];
+        const set = t.set(name, i) as RowResults[string]['set'];
+        m[name] = { score: t.score(name, i), decision: t.decision(name, i), ...(cls ? { class: cls } : {}), ...(set ? { set } : {}) };
+      }
     return {
       index: i,
       row: r.row,
@@ -494,7 +551,11 @@ export class ScoringSession {
   }
 
   /** Scores a chunk in slices, yielding whenever a slice took long, so pings and cancel are answered mid-chunk. */
-  private async scoreChunk(a: ActiveRun, start: number, end: number, ctx: ModelContext): Promise<RowResults[]> {
+  private async scoreChunk(a: ActiveRun, start: number, end: number, ctx: ModelContext): Promise<ResultChunk> {
+    const names = a.metrics.map((m) => m.name);
+    const pool = this.poolFor(a);
+    if (pool)
+      return pool.score({ rows: this.rows.slice(start, end).map(itemOf), metrics: names, settings: a.meta.config.settings, detailed: [] });
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
     const out: RowResults[] = [];
@@ -507,7 +568,17 @@ export class ScoringSession {
         since = performance.now();
       }
     }
-    return out;
+    return packChunk(out, names, detailedOf(a.metrics));
+  }
+
+  /**
+   * The pool, for a run of embedded metrics at their default thresholds (a calibrated run's metrics carry
+   * thresholds the workers' fresh metrics would not have).
+   */
+  private poolFor(a: ActiveRun): ScorePool | null {
+    const pool = this.deps.pool;
+    if (!pool || a.metrics.some(isBatchMetric) || a.calibrated) return null;
+    return pool;
   }
 
   private async scoreFrom(a: ActiveRun, onEvent?: (e: RunEvent) => void): Promise<RunOutcome> {
@@ -520,11 +591,26 @@ export class ScoringSession {
     this.cancelled = false;
     this.running = true;
     meta.status = 'running';
+    // Chunks are scored ahead (one per pool worker, plus one queued) and kept in row order: chunk k is saved
+    // only after chunks 0…k-1, so a saved run always ends at a chunk boundary and resumes exactly.
+    const ahead = this.poolFor(a) ? this.deps.pool!.size + 1 : 1;
+    const pending = new Map<number, Promise<ResultChunk>>();
+    let next = this.results.length;
     try {
-      for (let start = this.results.length; start < this.rows.length; start += meta.chunkSize) {
-        if (this.cancelled) break;
-        const part = await this.scoreChunk(a, start, Math.min(this.rows.length, start + meta.chunkSize), ctx);
-        for (const r of part) this.results.push(r);
+      for (;;) {
+        while (!this.cancelled && next < this.rows.length && pending.size < ahead) {
+          const end = Math.min(this.rows.length, next + meta.chunkSize);
+          const p = this.scoreChunk(a, next, end, ctx);
+          p.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
+          pending.set(next, p);
+          next = end;
+        }
+        const start = this.results.length;
+        const p = pending.get(start);
+        if (!p) break;
+        const part = await p;
+        pending.delete(start);
+        this.results.append(part);
         const k = start / meta.chunkSize;
         meta.chunks = k + 1;
         meta.done = this.results.length;

@@ -1,6 +1,6 @@
 /** Comparing systems: the comparison table, leaderboard, paired tests, metric-vs-human ranking, disagreements. */
 export { compareTable } from './table.ts';
-export type { CompareRow, CompareTable, MetricInfo } from './table.ts';
+export type { CompareRow, CompareTable, MetricInfo, ResultColumns } from './table.ts';
 export { DEFAULT_BOOTSTRAP, bootstrapSettings, forEachSubsample, percentileInterval } from './resample.ts';
 export type { BootstrapSettings } from './resample.ts';
 export { humanAccuracy, leaderboard } from './leaderboard.ts';

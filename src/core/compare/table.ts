@@ -44,9 +44,16 @@ export interface CompareTable {
   duplicates: number;
 }
 
+/** Results kept by column (the app's run table): a metric's score and decision on row i, null when none. */
+export interface ResultColumns {
+  readonly length: number;
+  score(metric: string, i: number): number | null;
+  decision(metric: string, i: number): boolean | null;
+}
+
 export function compareTable(
   rows: readonly CompareRow[],
-  results: readonly (Record<string, MetricResult> | undefined)[],
+  results: readonly (Record<string, MetricResult> | undefined)[] | ResultColumns,
   metrics: readonly MetricInfo[],
   /** Fixed orders (e.g. to keep questions no system answered in the resampled set); rows add what these lack. */
   order: { systems?: readonly string[]; keys?: readonly string[] } = {},
@@ -83,7 +90,17 @@ export function compareTable(
       human[cell] = labelIsCorrect(r.label) ? 1 : 0;
       labelled = true;
     }
-    const res = results[i];
+    if (!Array.isArray(results)) {
+      const cols = results as ResultColumns;
+      for (const m of metrics) {
+        const x = cols.score(m.name, i);
+        const d = cols.decision(m.name, i);
+        if (x !== null && Number.isFinite(x)) score[m.name]![cell] = x;
+        if (d !== null) decision[m.name]![cell] = d ? 1 : 0;
+      }
+      return;
+    }
+    const res = (results as readonly (Record<string, MetricResult> | undefined)[])[i];
     if (!res) return;
     for (const m of metrics) {
       const x = res[m.name];

@@ -122,3 +122,20 @@ describe('parseBlob encodings and line ends', () => {
     expect(t.records.map((r) => r.data.gold)).toEqual([['g'], 'Málaga']);
   });
 });
+
+describe('repeated values in a JSONL file', () => {
+  it('records repeating a question or gold list share one copy; every value reads as written', async () => {
+    const lines = [
+      { id: 'a', question: 'Who wrote Hamlet?', gold: ['Shakespeare', 'W. Shakespeare'], candidate: 'Shakespeare' },
+      { id: 'b', question: 'Who wrote Hamlet?', gold: ['Shakespeare', 'W. Shakespeare'], candidate: 'Marlowe' },
+      { id: 'c', question: 'Who wrote Hamlet?', gold: ['Shakespeare\u0000W. Shakespeare'], candidate: 'x', extra: [1, 'a'] },
+    ];
+    const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+    const t = await parseBlob(new Blob([text.repeat(2000)]), 'f.jsonl', { sniffBytes: 64 });
+    expect(t.records.map((r) => r.data)).toEqual(Array.from({ length: 2000 }, () => lines).flat());
+    const [a, b, c] = t.records.map((r) => r.data);
+    expect(b!.gold).toBe(a!.gold);
+    expect(c!.gold).not.toBe(a!.gold);
+    expect(t.records[3]!.data.gold).toBe(a!.gold);
+  });
+});

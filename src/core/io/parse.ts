@@ -256,8 +256,37 @@ function parseJsonArray(text: string): ParsedTable {
  * same records and the same messages. `end(finalLine)` takes what followed the last newline: a download cut
  * short ends there, inside its last record.
  */
+/** Strings up to this length, and lists of strings, are kept once per distinct value across a file's records. */
+const SHARE_LONGEST = 400;
+const SHARE_BOUND = 100_000;
+
+/**
+ * Makes a record's repeated values share one copy (in place): QA files repeat each question and gold list for
+ * every system judged (EVOUNA: five answers per question, 14 golds each), so a million-row file's records take
+ * far less memory. Equal values only, so nothing read from a record changes; the map is emptied past a bound.
+ */
+function shareValues(v: Record<string, unknown>, seen: Map<string, unknown>): void {
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const x = v[k];
+    let key: string;
+    if (typeof x === 'string') {
+      if (x.length > SHARE_LONGEST) continue;
+      key = `s${x}`;
+    } else if (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string')) key = `a${JSON.stringify(x)}`;
+    else continue;
+    const had = seen.get(key);
+    if (had !== undefined) v[k] = had;
+    else {
+      if (seen.size >= SHARE_BOUND) seen.clear();
+      seen.set(key, x);
+    }
+  }
+}
+
 export class JsonlReader {
   private records: ParsedTable['records'] = [];
+  private readonly shared = new Map<string, unknown>();
   private readonly issues: RowIssue[] = [];
   private readonly keys = new Set<string>();
   private row = 0;
@@ -298,6 +327,7 @@ export class JsonlReader {
     this.row = row;
     this.lineNo = at;
     if (isPlainObject(v)) {
+      shareValues(v, this.shared);
       this.records.push({ row, line: at, data: v });
       for (const k in v) if (Object.hasOwn(v, k)) this.keys.add(k);
     } else {

@@ -5,7 +5,7 @@
  */
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { overlapCount, prf } from './common.ts';
+import { overlapCount, overlapWithCounts, prfFromOverlap, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 
@@ -53,6 +53,18 @@ function trigrams(s: string): Set<string> {
   return out;
 }
 
+const goldTrigramCache = new Map<string, Set<string>>();
+/** Trigrams of a gold (cached: the rows of a question share its golds). Callers must not mutate the set. */
+function goldTrigrams(s: string): Set<string> {
+  let t = goldTrigramCache.get(s);
+  if (t === undefined) {
+    t = trigrams(s);
+    if (goldTrigramCache.size >= 20_000) goldTrigramCache.clear();
+    goldTrigramCache.set(s, t);
+  }
+  return t;
+}
+
 function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   let inter = 0;
@@ -60,25 +72,49 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-/** Levenshtein similarity in [0, 1], for spelling variants of names ("Tchaikovsky" / "Tchaikowsky"). */
-function editSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
+let prevRow = new Int32Array(64);
+let curRow = new Int32Array(64);
+
+/**
+ * Whether two tokens are spelling variants of each other ("Tchaikovsky" / "Tchaikowsky"): Levenshtein similarity
+ * 1 − d / max(|a|, |b|) of at least 0.8. Stops as soon as every cell of a row is past the largest distance that
+ * still passes (a row's minimum never falls), on reused buffers.
+ */
+function similarSpelling(a: string, b: string): boolean {
+  if (a === b) return true;
   const m = a.length;
   const n = b.length;
-  if (m === 0 || n === 0) return 0;
-  if (Math.abs(m - n) / Math.max(m, n) > 0.34) return 0;
-  let prev = new Array<number>(n + 1);
-  let cur = new Array<number>(n + 1);
+  if (m === 0 || n === 0) return false;
+  const longest = Math.max(m, n);
+  // The largest distance that passes, by the same floating-point test as the similarity.
+  let bound = -1;
+  while (bound < longest && 1 - (bound + 1) / longest >= 0.8) bound++;
+  if (Math.abs(m - n) > bound) return false;
+  if (prevRow.length <= n) {
+    prevRow = new Int32Array(n + 1);
+    curRow = new Int32Array(n + 1);
+  }
+  let prev = prevRow;
+  let cur = curRow;
   for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= m; i++) {
     cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const del = prev[j]! + 1;
+      const ins = cur[j - 1]! + 1;
+      const v = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
     }
-    [prev, cur] = [cur, prev];
+    if (rowMin > bound) return false;
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
-  return 1 - prev[n]! / Math.max(m, n);
+  return prev[n]! <= bound;
 }
 
 const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
@@ -126,8 +162,10 @@ export function analyze(item: QaItem): Analysis {
   let fuzzy = 0;
   let tri = 0;
   const candTri = trigrams(candStr);
+  const candCounts = tokenCounts(cand);
   golds.forEach((g, i) => {
-    const r = prf(cand, g);
+    // The multiset overlap is symmetric: the candidate's counts, built once, serve every gold.
+    const r = prfFromOverlap(overlapWithCounts(candCounts, g), cand.length, g.length);
     if (r.f1 > best.f1) {
       best = r;
       bestIdx = i;
@@ -141,9 +179,9 @@ export function analyze(item: QaItem): Analysis {
     if (candStr.length > 0 && ` ${gs} `.includes(` ${candStr} `)) goldContains = 1;
     // Share of gold tokens that have a close spelling in the candidate.
     let covered = 0;
-    for (const gt of g) if (cand.some((ct) => editSimilarity(ct, gt) >= 0.8)) covered++;
+    for (const gt of g) if (cand.some((ct) => similarSpelling(ct, gt))) covered++;
     fuzzy = Math.max(fuzzy, covered / g.length);
-    tri = Math.max(tri, jaccard(candTri, trigrams(gs)));
+    tri = Math.max(tri, jaccard(candTri, goldTrigrams(gs)));
   });
   const goldTokens = golds[bestIdx] ?? [];
   const goldNums = new Set(golds.flat().filter(isNumberToken));

@@ -87,14 +87,31 @@ function findUnit(w: string): Unit {
         .replace(/^kilometres\//, 'km/')
         .replace(/^metres\//, 'm/');
     if (!alias && (unit.length < 1 || /^(?:a|an|the|and|or|of|in|on|at|to|is|it|by|as)$/.test(unit))) continue;
-    try {
-      const q = Qty(1, unit);
-      return { unit, kind: q.kind(), text };
-    } catch {
-      // not a unit js-quantities knows
-    }
+    const kind = unitKind(unit);
+    if (kind !== null) return { unit, kind, text };
   }
   return null;
+}
+
+const kindCache = new Map<string, string | null>();
+/** js-quantities' kind of a unit, or null when it does not know the unit (cached: it says so by throwing, which is slow). */
+function unitKind(unit: string): string | null {
+  let k = kindCache.get(unit);
+  if (k === undefined) {
+    // No stack trace for the error that says "not a unit": capturing one costs more than the parse.
+    const limit = Error.stackTraceLimit;
+    if (typeof limit === 'number') Error.stackTraceLimit = 0;
+    try {
+      k = Qty(1, unit).kind();
+    } catch {
+      k = null;
+    } finally {
+      if (typeof limit === 'number') Error.stackTraceLimit = limit;
+    }
+    if (kindCache.size >= 20_000) kindCache.clear();
+    kindCache.set(unit, k);
+  }
+  return k;
 }
 
 /** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */

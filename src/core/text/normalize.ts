@@ -110,9 +110,25 @@ function numericTokens(s: string): string[] {
   return canonicalNumberTokens(tokenize(t, true));
 }
 
-/** Normalized tokens under the chosen normalization. */
+const MEMO_MAX = 20_000;
+const MEMO_LONGEST = 400;
+const memo = { squad: new Map<string, string[]>(), numeric: new Map<string, string[]>() };
+
+/**
+ * Normalized tokens under the chosen normalization. Memoized by string for short texts: every metric of a row
+ * normalizes the same candidate and golds, and the rows of one question share its golds. Emptied when it grows
+ * past 20,000 strings. Callers must not mutate the result.
+ */
 export function normalizeTokens(s: string, mode: Normalization = 'squad'): string[] {
-  return mode === 'squad' ? squadTokens(s) : numericTokens(s);
+  if (s.length > MEMO_LONGEST) return mode === 'squad' ? squadTokens(s) : numericTokens(s);
+  const m = mode === 'squad' ? memo.squad : memo.numeric;
+  let out = m.get(s);
+  if (out === undefined) {
+    out = mode === 'squad' ? squadTokens(s) : numericTokens(s);
+    if (m.size >= MEMO_MAX) m.clear();
+    m.set(s, out);
+  }
+  return out;
 }
 
 export function normalize(s: string, mode: Normalization = 'squad'): string {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { RowResults } from './run.ts';
+import { chunkBuffers, packChunk, ResultTable } from './result-table.ts';
+
+const rows: RowResults[] = [
+  {
+    m: { score: 0.25, decision: false, explanation: 'low', details: { a: 1 } },
+    t: { score: 0.9375, decision: true, class: 'exact', explanation: 'same' },
+  },
+  {
+    m: { score: null, decision: null, explanation: 'not scored: too long' },
+    t: { score: 0.0625, decision: false, class: 'contradictory', set: 'inferior', explanation: 'same', details: { b: 2 } },
+  },
+  { m: { score: -0, decision: true, explanation: 'low' }, t: { score: 1, decision: true, explanation: 'só “quoted” …' } },
+];
+
+describe('ResultTable', () => {
+  it('gives back every score, decision, class, set and explanation; details only of the metrics that keep them', () => {
+    const t = ResultTable.of(rows, ['m', 't'], new Set(['t']));
+    expect(t.length).toBe(3);
+    const strip = (r: RowResults, keep: string) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === keep ? v : (({ details: _, ...x }) => x)(v)]));
+    rows.forEach((r, i) => expect(t.row(i)).toEqual(strip(r, 't')));
+    expect(Object.is(t.score('m', 2), -0)).toBe(true);
+    expect([t.score('m', 1), t.decision('m', 1), t.score('nope', 0), t.cls('t', 2), t.set('t', 1)]).toEqual([
+      null,
+      null,
+      null,
+      undefined,
+      'inferior',
+    ]);
+    expect([t.hasAny('t', 'class'), t.hasAny('m', 'class'), t.hasAny('t', 'set')]).toEqual([true, false, true]);
+  });
+
+  it('appends chunks in order (after their buffers were transferred as copies), and re-decides in place', () => {
+    const t = new ResultTable(['m', 't']);
+    for (let k = 0; k < 1500; k++) {
+      const c = packChunk(rows, ['t', 'm'], new Set());
+      expect(chunkBuffers(c)).toHaveLength(10);
+      t.append(structuredClone(c));
+    }
+    expect(t.length).toBe(4500);
+    expect(t.row(4499)).toEqual(t.row(2));
+    expect(t.explanation('m', 3000)).toBe('low');
+    t.redecide({ m: 0.2 });
+    expect([t.decision('m', 0), t.decision('m', 1), t.decision('m', 2)]).toEqual([true, null, false]);
+  });
+});

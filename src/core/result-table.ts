@@ -1,0 +1,278 @@
+/**
+ * A run's per-row results kept by column: per metric a Float64Array of scores (NaN = no score), an Int8Array of
+ * decisions (-1 = none), class and entailment-set names as small indices into a list kept once, and the
+ * explanations as strings, repeated ones kept once. A million rows of the five default metrics take a few hundred
+ * MB this way, against about 3 GB as one object per row and metric. Structured details are kept only for the
+ * metrics asked to (those whose details go into exports: the model-based ones); the embedded metrics' details are
+ * computed again for the one row the page opens (they are a pure function of the row).
+ *
+ * `ResultChunk` is the same layout for a run of rows: what a scoring worker sends back (typed arrays transfer)
+ * and what a saved run stores per chunk.
+ */
+import type { MetricResult } from './types.ts';
+import type { RowResults } from './run.ts';
+
+/** One metric's column over a run of rows. */
+export interface ChunkColumn {
+  score: Float64Array;
+  decision: Int8Array;
+  /** Index into `names` + 1 (0 = none) of each row's class and set. */
+  cls: Uint8Array;
+  set: Uint8Array;
+  names: string[];
+  /** Index into `strings` of each row's explanation. */
+  explanation: Uint32Array;
+  /** Every distinct explanation of this column, once. */
+  strings: string[];
+  /** Per row, when the metric's details are kept. */
+  details?: (Record<string, unknown> | undefined)[];
+}
+
+export interface ResultChunk {
+  rows: number;
+  metrics: string[];
+  columns: ChunkColumn[];
+}
+
+const decisionCode = (d: boolean | null): number => (d === null ? -1 : d ? 1 : 0);
+
+/** Packs rows of results (every row holds every metric) into a chunk; `detailed` names the metrics whose details stay. */
+export function packChunk(results: readonly RowResults[], metrics: readonly string[], detailed: ReadonlySet<string>): ResultChunk {
+  const n = results.length;
+  const columns = metrics.map((m): ChunkColumn => {
+    const strings: string[] = [];
+    const names: string[] = [];
+    const index = new Map<string, number>();
+    const nameIndex = new Map<string, number>();
+    const id = (s: string, list: string[], at: Map<string, number>): number => {
+      let k = at.get(s);
+      if (k === undefined) {
+        k = list.length;
+        list.push(s);
+        at.set(s, k);
+      }
+      return k;
+    };
+    const name = (s: string): number => {
+      const k = id(s, names, nameIndex) + 1;
+      if (k > 255) throw new Error(`${m}: more than 255 distinct classes and sets`);
+      return k;
+    };
+    const col: ChunkColumn = {
+      score: new Float64Array(n),
+      decision: new Int8Array(n),
+      cls: new Uint8Array(n),
+      set: new Uint8Array(n),
+      names,
+      explanation: new Uint32Array(n),
+      strings,
+      ...(detailed.has(m) ? { details: new Array<Record<string, unknown> | undefined>(n) } : {}),
+    };
+    for (let i = 0; i < n; i++) {
+      const r = results[i]![m];
+      if (!r) throw new Error(`row ${i} has no result for ${m}`);
+      col.score[i] = r.score === null ? NaN : r.score;
+      col.decision[i] = decisionCode(r.decision);
+      if (r.class !== undefined) col.cls[i] = name(r.class);
+      if (r.set !== undefined) col.set[i] = name(r.set);
+      col.explanation[i] = id(r.explanation, strings, index);
+      if (col.details) col.details[i] = r.details;
+    }
+    return col;
+  });
+  return { rows: n, metrics: [...metrics], columns };
+}
+
+/** The typed arrays of a chunk, for postMessage's transfer list. */
+export const chunkBuffers = (c: ResultChunk): ArrayBuffer[] =>
+  c.columns.flatMap((k) => [k.score.buffer, k.decision.buffer, k.cls.buffer, k.set.buffer, k.explanation.buffer] as ArrayBuffer[]);
+
+/** Strings longer than this are kept as they come (explanations quoting the row); shorter ones once per table. */
+const INTERN_LONGEST = 96;
+const INTERN_MAX = 200_000;
+
+interface TableColumn {
+  score: Float64Array;
+  decision: Int8Array;
+  /** Index into `names` + 1 (0 = none). */
+  cls: Uint8Array;
+  set: Uint8Array;
+  explanation: string[];
+  details: (Record<string, unknown> | undefined)[] | null;
+}
+
+/** Per-row results by column (see the file comment). Rows are appended in order, chunk by chunk. */
+export class ResultTable {
+  length = 0;
+  private capacity = 0;
+  private readonly cols: TableColumn[];
+  private readonly at: Map<string, number>;
+  /** Class and set names, each once. */
+  private readonly names: string[] = [];
+  private readonly nameIndex = new Map<string, number>();
+  private readonly interned = new Map<string, string>();
+
+  constructor(
+    readonly metrics: readonly string[],
+    private readonly detailed: ReadonlySet<string> = new Set(),
+  ) {
+    this.cols = metrics.map((m) => ({
+      score: new Float64Array(0),
+      decision: new Int8Array(0),
+      cls: new Uint8Array(0),
+      set: new Uint8Array(0),
+      explanation: [],
+      details: detailed.has(m) ? [] : null,
+    }));
+    this.at = new Map(metrics.map((m, k) => [m, k] as const));
+  }
+
+  /** A table of rows of results (tests, the CLI's evaluate, saved runs of earlier versions). */
+  static of(results: readonly RowResults[], metrics: readonly string[], detailed: ReadonlySet<string> = new Set()): ResultTable {
+    const t = new ResultTable(metrics, detailed);
+    if (results.length) t.append(packChunk(results, metrics, detailed));
+    return t;
+  }
+
+  private grow(need: number): void {
+    if (need <= this.capacity) return;
+    const cap = Math.max(need, Math.ceil(this.capacity * 1.5), 1024);
+    for (const c of this.cols) {
+      const score = new Float64Array(cap);
+      score.set(c.score);
+      const decision = new Int8Array(cap);
+      decision.set(c.decision);
+      const cls = new Uint8Array(cap);
+      cls.set(c.cls);
+      const set = new Uint8Array(cap);
+      set.set(c.set);
+      Object.assign(c, { score, decision, cls, set });
+    }
+    this.capacity = cap;
+  }
+
+  private nameId(s: string): number {
+    let k = this.nameIndex.get(s);
+    if (k === undefined) {
+      k = this.names.length;
+      if (k >= 255) throw new Error('more than 255 distinct classes and sets in one run');
+      this.names.push(s);
+      this.nameIndex.set(s, k);
+    }
+    return k + 1;
+  }
+
+  private intern(s: string): string {
+    if (s.length > INTERN_LONGEST) return s;
+    const t = this.interned.get(s);
+    if (t !== undefined) return t;
+    if (this.interned.size < INTERN_MAX) this.interned.set(s, s);
+    return s;
+  }
+
+  /** Appends a chunk's rows after the last row. */
+  append(c: ResultChunk): void {
+    const base = this.length;
+    this.grow(base + c.rows);
+    this.metrics.forEach((m, k) => {
+      const from = c.columns[c.metrics.indexOf(m)];
+      if (!from) throw new Error(`the chunk has no column for ${m}`);
+      const to = this.cols[k]!;
+      to.score.set(from.score.subarray(0, c.rows), base);
+      to.decision.set(from.decision.subarray(0, c.rows), base);
+      const strings = from.strings.map((s) => this.intern(s));
+      const cls = from.names.map((s) => this.nameId(s));
+      for (let i = 0; i < c.rows; i++) {
+        if (from.cls[i]) to.cls[base + i] = cls[from.cls[i]! - 1]!;
+        if (from.set[i]) to.set[base + i] = cls[from.set[i]! - 1]!;
+        to.explanation.push(strings[from.explanation[i]!]!);
+        if (to.details) to.details.push(from.details?.[i]);
+      }
+    });
+    this.length = base + c.rows;
+  }
+
+  has(metric: string): boolean {
+    return this.at.has(metric);
+  }
+
+  private col(metric: string): TableColumn | undefined {
+    const k = this.at.get(metric);
+    return k === undefined ? undefined : this.cols[k];
+  }
+
+  score(metric: string, i: number): number | null {
+    const c = this.col(metric);
+    if (!c || i >= this.length) return null;
+    const s = c.score[i]!;
+    return Number.isNaN(s) ? null : s;
+  }
+
+  decision(metric: string, i: number): boolean | null {
+    const c = this.col(metric);
+    if (!c || i >= this.length) return null;
+    const d = c.decision[i]!;
+    return d < 0 ? null : d === 1;
+  }
+
+  cls(metric: string, i: number): string | undefined {
+    const c = this.col(metric);
+    const k = c && i < this.length ? c.cls[i]! : 0;
+    return k ? this.names[k - 1] : undefined;
+  }
+
+  set(metric: string, i: number): string | undefined {
+    const c = this.col(metric);
+    const k = c && i < this.length ? c.set[i]! : 0;
+    return k ? this.names[k - 1] : undefined;
+  }
+
+  explanation(metric: string, i: number): string | undefined {
+    return i < this.length ? this.col(metric)?.explanation[i] : undefined;
+  }
+
+  /** Whether any row of the metric has a class (set). */
+  hasAny(metric: string, key: 'class' | 'set'): boolean {
+    const c = this.col(metric);
+    if (!c) return false;
+    const a = key === 'class' ? c.cls : c.set;
+    for (let i = 0; i < this.length; i++) if (a[i]) return true;
+    return false;
+  }
+
+  /** One metric's result on row i, as the metric gave it (details only for the metrics that keep them). */
+  result(metric: string, i: number): MetricResult | undefined {
+    const c = this.col(metric);
+    if (!c || i >= this.length) return undefined;
+    const cls = this.cls(metric, i);
+    const set = this.set(metric, i);
+    const details = c.details?.[i];
+    return {
+      score: this.score(metric, i),
+      decision: this.decision(metric, i),
+      explanation: c.explanation[i]!,
+      ...(details !== undefined ? { details } : {}),
+      ...(cls !== undefined ? { class: cls as MetricResult['class'] } : {}),
+      ...(set !== undefined ? { set: set as MetricResult['set'] } : {}),
+    };
+  }
+
+  /** Row i's results, metric by metric in the run's order. */
+  row(i: number): RowResults {
+    const out: RowResults = {};
+    for (const m of this.metrics) out[m] = this.result(m, i)!;
+    return out;
+  }
+
+  /** Decisions again under new thresholds: decision = score ≥ threshold; unscored rows stay without one. */
+  redecide(thresholds: Record<string, number>): void {
+    for (const [m, t] of Object.entries(thresholds)) {
+      const c = this.col(m);
+      if (!c) continue;
+      for (let i = 0; i < this.length; i++) {
+        const s = c.score[i]!;
+        if (!Number.isNaN(s)) c.decision[i] = s >= t ? 1 : 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The scoring pool in Node, with in-process workers that answer out of order: the merged run is byte-identical to
+ * one scored in the session's own thread, cancel and resume stay exact, a silent worker makes the session's ping
+ * fail (the page's watchdog then recovers the run), and a failed worker fails the run with its message.
+ */
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../runtime/idb-cache.ts';
+import { RunStore } from '../runtime/run-store.ts';
+import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
+import { scoreRow } from '../core/run.ts';
+import type { RunConfig, RunEvent } from './api.ts';
+import { ScoringSession, SYNC_CHUNK } from './session.ts';
+import { createPool, poolSize, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
+
+const QUESTIONS = [
+  ['Who wrote Hamlet?', ['William Shakespeare', 'Shakespeare'], ['Shakespeare wrote it.', 'Christopher Marlowe', 'It was not Shakespeare.']],
+  ['How tall is Everest?', ['8,848 m', '29,029 feet'], ['About 8848 metres', '8,000 m', 'twenty-nine thousand feet']],
+  ['Which planet is largest?', ['Jupiter'], ['Either Saturn or Jupiter', 'jupiter.', "I don't know"]],
+] as const;
+
+function file(n: number): Blob {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const [question, gold, cands] = QUESTIONS[i % QUESTIONS.length]!;
+    out.push(JSON.stringify({ id: `r${i}`, question, gold, candidate: `${cands[i % 3]}${i % 7 ? '' : ` (${i})`}`, label: i % 3 !== 2 }));
+  }
+  return new Blob([`${out.join('\n')}\n`]);
+}
+
+const config = (): RunConfig => ({ metrics: [...DEFAULT_METRICS], settings: {}, models: {}, mapping: { map: {} } });
+
+interface FakeOptions {
+  /** ms before a job starts (per job number, from 1). */
+  delay?: (job: number) => number;
+  /** Never answer this job (a hung worker). */
+  hang?: number;
+  /** Fail this job as a crashed worker would. */
+  crash?: number;
+}
+
+/** In-process workers running the real worker body (servePool), messages cloned as postMessage would. */
+function fakeSpawn(o: FakeOptions = {}): () => WorkerLike {
+  let jobs = 0;
+  return () => {
+    const inner: Parameters<typeof servePool>[0] = {
+      onmessage: null,
+      postMessage: (r: PoolReply) => setTimeout(() => outer.onmessage?.({ data: structuredClone(r) } as MessageEvent<PoolReply>), 0),
+    };
+    servePool(inner);
+    const outer: WorkerLike = {
+      onmessage: null,
+      onerror: null,
+      terminate: () => {},
+      postMessage(m: PoolRequest) {
+        const job = ++jobs;
+        if (job === o.hang) return;
+        if (job === o.crash) {
+          setTimeout(() => outer.onerror?.({ message: 'out of memory' } as ErrorEvent), 1);
+          return;
+        }
+        setTimeout(() => inner.onmessage!({ data: structuredClone(m) } as MessageEvent<PoolRequest>), o.delay?.(job) ?? 0);
+      },
+    };
+    return outer;
+  };
+}
+
+let ids = 0;
+function session(kv = memoryStore<unknown>(), pool?: ReturnType<typeof createPool>) {
+  return new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...(pool ? { pool } : {}) });
+}
+
+async function ready(s: ScoringSession, blob: Blob) {
+  const o = await s.open(blob, 'f.jsonl');
+  if (!o.ok) throw new Error(o.error);
+  const m = await s.map({ map: o.value.detected });
+  if (!m.ok) throw new Error(m.error);
+}
+
+async function exported(s: ScoringSession, kind: 'jsonl' | 'csv' | 'report' = 'jsonl'): Promise<string> {
+  const r = await s.exportFile(kind);
+  if (!r.ok) throw new Error(r.error);
+  return r.value.text();
+}
+
+// The first job of each round is the slowest, so chunks finish out of order.
+const outOfOrder = (job: number) => (job % 3 === 1 ? 40 : 1);
+
+describe('the scoring pool', () => {
+  const n = SYNC_CHUNK * 4 + 321;
+
+  it('merges chunks scored out of order into the same JSONL, CSV and report as one thread; progress in order', async () => {
+    const plain = session();
+    await ready(plain, file(n));
+    expect((await plain.run(config())).ok).toBe(true);
+
+    const pooled = session(undefined, createPool(fakeSpawn({ delay: outOfOrder }), 3));
+    await ready(pooled, file(n));
+    const seen: number[] = [];
+    const r = await pooled.run(config(), (e: RunEvent) => void (e.type === 'progress' && seen.push(e.done)));
+    expect(r.ok && r.value).toMatchObject({ status: 'done', done: n });
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBe(n);
+    for (const kind of ['jsonl', 'csv'] as const) expect(await exported(pooled, kind)).toBe(await exported(plain, kind));
+    const report = (s: ScoringSession) => JSON.parse(JSON.stringify((s.report() as { value: unknown }).value)) as unknown;
+    expect(report(pooled)).toEqual(report(plain));
+  }, 60_000);
+
+  it('cancel keeps whole chunks in row order; continue and a resume from storage end as an uninterrupted run', async () => {
+    const plain = session();
+    await ready(plain, file(n));
+    await plain.run(config());
+    const clean = await exported(plain);
+
+    const kv = memoryStore<unknown>();
+    const s = session(kv, createPool(fakeSpawn({ delay: outOfOrder }), 2));
+    await ready(s, file(n));
+    let id = '';
+    const r = await s.run(config(), (e) => {
+      if (e.type === 'started') id = e.id;
+      if (e.type === 'progress') s.cancel();
+    });
+    expect(r.ok && r.value.status).toBe('cancelled');
+    const done = r.ok ? r.value.done : 0;
+    expect(done % SYNC_CHUNK).toBe(0);
+    expect(done).toBeLessThan(n);
+
+    // A new worker (after a crash) resumes from what storage holds.
+    const fresh = session(kv, createPool(fakeSpawn({ delay: outOfOrder }), 2));
+    const back = await fresh.resume(id);
+    expect(back.ok && back.value.done).toBe(done);
+    expect((await fresh.continueRun()).ok).toBe(true);
+    expect(await exported(fresh)).toBe(clean);
+  }, 60_000);
+
+  it('a worker that stops answering makes the ping fail (the watchdog), with what happened', async () => {
+    let clock = 0;
+    const pool = createPool(fakeSpawn({ hang: 2 }), 2, 8000, () => clock);
+    const s = session(undefined, pool);
+    await ready(s, file(SYNC_CHUNK * 3));
+    const running = s.run(config());
+    while (!s.ping().running) await new Promise((r) => setTimeout(r, 10));
+    clock = 9000;
+    expect(() => s.ping()).toThrow(/^scoring worker [12] of 2 stopped answering$/);
+    s.cancel();
+    void running;
+  });
+
+  it('a worker that crashes fails the run with its message; the chunks before it stay', async () => {
+    const s = session(undefined, createPool(fakeSpawn({ crash: 2 }), 1));
+    await ready(s, file(SYNC_CHUNK * 3));
+    const r = await s.run(config());
+    expect(r).toEqual({ ok: false, error: 'out of memory' });
+    expect(s.ping().done).toBe(SYNC_CHUNK);
+  });
+
+  it("a row's detail has the embedded metrics' details, computed again as the run scored them", async () => {
+    const s = session(undefined, createPool(fakeSpawn(), 2));
+    await ready(s, file(50));
+    await s.run(config());
+    const d = s.detail(4)!;
+    const metrics = DEFAULT_METRICS.map((m) => createSyncMetric(m));
+    const [question, gold, cands] = QUESTIONS[4 % 3]!;
+    expect(d.results).toEqual(scoreRow({ question, golds: [...gold], candidate: cands[4 % 3]! }, metrics));
+  });
+
+  it('has one worker per reported core, at least 1 and at most 8', () => {
+    expect([undefined, 0, 1, 2, 4, 64].map(poolSize)).toEqual([1, 1, 1, 2, 4, 8]);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * A pool of scoring workers for the embedded (model-free) metrics: the session hands each worker a chunk of rows
+ * and merges the chunks back in row order, so every core the browser offers scores while the session's own
+ * thread stays free for the page's queries. Runs with model-based metrics do not use it: their models live in the
+ * one model worker, which the session reaches directly.
+ *
+ * Each worker scores its chunk in slices and says so after every slice (a heartbeat); a worker silent for longer
+ * than the watchdog's limit is dead, not busy, and the session's ping then fails, so the page recovers the run
+ * from its saved chunks exactly as after any other crash.
+ */
+import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
+import { scoreRow } from '../core/run.ts';
+import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
+import { packChunk, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
+
+export interface ScoreJob {
+  rows: QaItem[];
+  metrics: string[];
+  settings: MetricSettings;
+  /** Metrics whose details are kept. */
+  detailed: string[];
+}
+
+export interface ScorePool {
+  /** Workers: chunks scored at once. */
+  readonly size: number;
+  score(job: ScoreJob): Promise<ResultChunk>;
+  /** Starts the workers now (they load the metrics' code), so a run's first chunk does not wait for it. */
+  warm(): void;
+  /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
+  stalled(): string | null;
+}
+
+/** Worker count for a browser: one per logical core it reports, at least 1, at most 8. */
+export const poolSize = (hardwareConcurrency: number | undefined): number =>
+  Math.max(1, Math.min(8, Math.floor(hardwareConcurrency ?? 1) || 1));
+
+const metricCache = new Map<string, Metric[]>();
+
+/** The synchronous metrics of a job, built once per metric list and settings. */
+function metricsOf(job: ScoreJob): Metric[] {
+  const key = JSON.stringify([job.metrics, job.settings]);
+  let ms = metricCache.get(key);
+  if (!ms) {
+    ms = job.metrics.map((n) => {
+      const m = createMetric(n, job.settings);
+      if (isBatchMetric(m)) throw new Error(`${n} needs a model: the scoring pool runs the embedded metrics only`);
+      return m;
+    });
+    metricCache.clear();
+    metricCache.set(key, ms);
+  }
+  return ms;
+}
+
+/**
+ * Scores a job in this thread: what each pool worker runs (a worker has nothing else to answer, so it never
+ * yields). After each slice of about `sliceMs` it calls `beat`, the heartbeat the watchdog reads.
+ */
+export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
+  const metrics = metricsOf(job);
+  const out = new Array<ReturnType<typeof scoreRow>>(job.rows.length);
+  let since = performance.now();
+  for (let i = 0; i < job.rows.length; i++) {
+    out[i] = scoreRow(job.rows[i]!, metrics);
+    if ((i & 15) === 15 && performance.now() - since > sliceMs) {
+      beat?.(i + 1);
+      since = performance.now();
+    }
+  }
+  return packChunk(out, job.metrics, new Set(job.detailed));
+}
+
+/** Messages between a pool and its workers. */
+export type PoolRequest = { id: number; job: ScoreJob };
+export type PoolReply =
+  | { id: number; type: 'beat'; done: number }
+  | { id: number; type: 'done'; chunk: ResultChunk }
+  | { id: number; type: 'error'; message: string };
+
+/** The body of a pool worker: answers each job with its chunk (typed arrays transferred), beating meanwhile. */
+export function servePool(scope: { onmessage: ((e: MessageEvent<PoolRequest>) => void) | null; postMessage(m: PoolReply, t?: Transferable[]): void }): void {
+  scope.onmessage = (e) => {
+    const { id, job } = e.data;
+    scoreJob(job, (done) => scope.postMessage({ id, type: 'beat', done })).then(
+      (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
+      (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
+    );
+  };
+}
+
+/** What the pool needs of a worker (a DOM Worker; a fake in tests). */
+export interface WorkerLike {
+  postMessage(m: PoolRequest): void;
+  onmessage: ((e: MessageEvent<PoolReply>) => void) | null;
+  onerror: ((e: ErrorEvent | Event) => void) | null;
+  terminate(): void;
+}
+
+interface Slot {
+  worker: WorkerLike | null;
+  busy: { id: number; resolve: (c: ResultChunk) => void; reject: (e: Error) => void; lastBeat: number } | null;
+}
+
+/**
+ * A pool over `size` workers made by `spawn` (created on first use). A job waits for a free worker. A worker
+ * that sends nothing for `timeoutMs` while it has a job (the watchdog: it beats every slice of ~50 ms) makes
+ * `stalled()` say so; one that fails is terminated, its job rejected, and a new worker takes its place.
+ */
+export function createPool(spawn: () => WorkerLike, size: number, timeoutMs = 8000, now: () => number = () => performance.now()): ScorePool {
+  const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, busy: null }));
+  const queue: { job: ScoreJob; resolve: (c: ResultChunk) => void; reject: (e: Error) => void }[] = [];
+  let nextId = 0;
+  let failure: string | null = null;
+
+  const start = (slot: Slot): WorkerLike => {
+    const w = spawn();
+    w.onmessage = (e) => {
+      const b = slot.busy;
+      if (!b || e.data.id !== b.id) return;
+      b.lastBeat = now();
+      if (e.data.type === 'beat') return;
+      slot.busy = null;
+      if (e.data.type === 'done') b.resolve(e.data.chunk);
+      else b.reject(new Error(e.data.message));
+      pump();
+    };
+    w.onerror = (e) => {
+      const message = (e as ErrorEvent).message || 'a scoring worker failed';
+      w.terminate();
+      slot.worker = null;
+      const b = slot.busy;
+      slot.busy = null;
+      b?.reject(new Error(message));
+      pump();
+    };
+    return w;
+  };
+
+  const pump = (): void => {
+    for (const slot of slots) {
+      if (slot.busy || queue.length === 0) continue;
+      const q = queue.shift()!;
+      const id = ++nextId;
+      slot.busy = { id, resolve: q.resolve, reject: q.reject, lastBeat: now() };
+      try {
+        (slot.worker ??= start(slot)).postMessage({ id, job: q.job });
+      } catch (e) {
+        slot.busy = null;
+        q.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+  };
+
+  return {
+    size: slots.length,
+    score(job) {
+      return new Promise<ResultChunk>((resolve, reject) => {
+        queue.push({ job, resolve, reject });
+        pump();
+      });
+    },
+    warm() {
+      for (const slot of slots) slot.worker ??= start(slot);
+    },
+    stalled() {
+      if (failure) return failure;
+      const t = now();
+      const late = slots.findIndex((s) => s.busy && t - s.busy.lastBeat > timeoutMs);
+      if (late >= 0) failure = `scoring worker ${late + 1} of ${slots.length} stopped answering`;
+      return failure;
+    },
+  };
+}
