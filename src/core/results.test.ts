@@ -1,6 +1,7 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport } from './results.ts';
+import { agreementSummaryOfColumns } from './report.ts';
 import type { RowResults } from './run.ts';
 import type { CapClass, QaRow } from './types.ts';
 
@@ -117,5 +118,25 @@ describe('calibration', () => {
     const { thresholds, skipped } = calibrateThresholds(rows, results, ['m']);
     expect(thresholds).toEqual({});
     expect(skipped.m).toMatch(/every score is the same to within 1e-6/);
+  });
+});
+
+describe('runReport at size', () => {
+  it('draws as many resamples as verity evaluate above 20,000 labelled rows, so the app and the CLI give the same intervals', () => {
+    const n = 20_001;
+    const rows = Array.from({ length: n }, (_, i) => row(i, { label: { kind: 'binary', correct: i % 3 !== 0 } }));
+    const results = rows.map((_, i) => r(((i * 7919) % 1000) / 1000, 0.5));
+    const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }]);
+    const cli = agreementSummaryOfColumns(
+      {
+        labels: rows.map((x) => x.label),
+        score: (_m, i) => results[i]!.m!.score,
+        decision: (_m, i) => results[i]!.m!.decision,
+        explanation: () => '',
+      },
+      [{ name: 'm', threshold: 0.5 }],
+      { resamples: 1000 },
+    );
+    expect(rep.binary?.m).toEqual(cli.binary?.m);
   });
 });

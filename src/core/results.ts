@@ -143,7 +143,7 @@ export interface RunReport extends AgreementSummary {
 }
 
 export interface ReportOptions {
-  /** Bootstrap resamples (default: 1000 up to 20,000 labelled rows, then 200). */
+  /** Bootstrap resamples (default 1000, as `verity evaluate`; count statistics draw from multinomials, so a million rows is cheap). */
   resamples?: number;
   /** Points per class and metric in the band chart (default 400). */
   bandPoints?: number;
@@ -167,7 +167,7 @@ export function runReport(
   const scored = rows.slice(0, n);
   const labelled = scored.filter((r) => r.label).length;
   const taxonomyLabels = labelled > 0 && scored.every((r) => !r.label || r.label.kind === 'taxonomy');
-  const resamples = opts.resamples ?? (labelled > 20_000 ? 200 : 1000);
+  const resamples = opts.resamples ?? 1000;
   const decided: RunReport['decided'] = {};
   const predictedClasses: RunReport['predictedClasses'] = {};
   const predictedSets: RunReport['predictedSets'] = {};
