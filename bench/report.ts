@@ -140,7 +140,9 @@ if (app) {
     `| … scored with the embedded default in the app | ${n1(m.appScoreSeconds)} s = **${n0(m.appRowsPerSecond)} rows/s** |`,
     ...(m.cliSeconds === null || m.cliRowsPerSecond === null
       ? []
-      : [`| … the Node CLI on the same file (\`verity score\`, parse included) | ${n1(m.cliSeconds)} s = **${n0(m.cliRowsPerSecond)} rows/s** |`]),
+      : [
+          `| … the Node CLI on the same file (\`verity score\`, parse included) | ${n1(m.cliSeconds)} s = **${n0(m.cliRowsPerSecond)} rows/s** |`,
+        ]),
     `| main-thread tasks over 50 ms while scoring (PerformanceObserver longtask; target 0) | **${m.longTasksOver50ms}**${m.longTasksOver50ms ? ` (longest ${m.longestTaskMs} ms)` : ''} |`,
     ...(m.reportSeconds === undefined
       ? []

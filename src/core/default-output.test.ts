@@ -27,8 +27,20 @@ function jsonl(path: string): QaRow[] {
 const EDGE: QaRow[] = [
   { row: 1, id: 'no-gold', question: 'Who?', golds: [], candidate: 'Nobody' },
   { row: 2, id: 'empty-cand', question: 'Who wrote Hamlet?', golds: ['Shakespeare'], candidate: '' },
-  { row: 3, id: 'unicode', question: 'Qui a écrit « Les Misérables » ?', golds: ['Victor Hugo'], candidate: 'C’était Victor Hugo — en 1862.' },
-  { row: 4, id: 'numbers', question: 'How tall?', golds: ['8,848 m', 'twenty nine thousand feet'], candidate: 'About 29,032 ft (8848 metres)' },
+  {
+    row: 3,
+    id: 'unicode',
+    question: 'Qui a écrit « Les Misérables » ?',
+    golds: ['Victor Hugo'],
+    candidate: 'C’était Victor Hugo — en 1862.',
+  },
+  {
+    row: 4,
+    id: 'numbers',
+    question: 'How tall?',
+    golds: ['8,848 m', 'twenty nine thousand feet'],
+    candidate: 'About 29,032 ft (8848 metres)',
+  },
   { row: 5, id: 'too-long', question: 'Long?', golds: ['x'], candidate: 'x '.repeat(60_000) },
   { row: 6, id: 'negation', question: 'Where is the Eiffel Tower?', golds: ['Paris'], candidate: 'The Eiffel Tower is not in Paris.' },
   { row: 7, id: 'hedge', question: 'Which planet is largest?', golds: ['Jupiter'], candidate: 'Either Saturn or Jupiter, I think.' },

@@ -13,7 +13,11 @@ import { ScoringSession, SYNC_CHUNK } from './session.ts';
 import { createPool, poolSize, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
 
 const QUESTIONS = [
-  ['Who wrote Hamlet?', ['William Shakespeare', 'Shakespeare'], ['Shakespeare wrote it.', 'Christopher Marlowe', 'It was not Shakespeare.']],
+  [
+    'Who wrote Hamlet?',
+    ['William Shakespeare', 'Shakespeare'],
+    ['Shakespeare wrote it.', 'Christopher Marlowe', 'It was not Shakespeare.'],
+  ],
   ['How tall is Everest?', ['8,848 m', '29,029 feet'], ['About 8848 metres', '8,000 m', 'twenty-nine thousand feet']],
   ['Which planet is largest?', ['Jupiter'], ['Either Saturn or Jupiter', 'jupiter.', "I don't know"]],
 ] as const;

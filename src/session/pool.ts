@@ -79,7 +79,10 @@ export type PoolReply =
   | { id: number; type: 'error'; message: string };
 
 /** The body of a pool worker: answers each job with its chunk (typed arrays transferred), beating meanwhile. */
-export function servePool(scope: { onmessage: ((e: MessageEvent<PoolRequest>) => void) | null; postMessage(m: PoolReply, t?: Transferable[]): void }): void {
+export function servePool(scope: {
+  onmessage: ((e: MessageEvent<PoolRequest>) => void) | null;
+  postMessage(m: PoolReply, t?: Transferable[]): void;
+}): void {
   scope.onmessage = (e) => {
     const { id, job } = e.data;
     scoreJob(job, (done) => scope.postMessage({ id, type: 'beat', done })).then(
@@ -107,7 +110,12 @@ interface Slot {
  * that sends nothing for `timeoutMs` while it has a job (the watchdog: it beats every slice of ~50 ms) makes
  * `stalled()` say so; one that fails is terminated, its job rejected, and a new worker takes its place.
  */
-export function createPool(spawn: () => WorkerLike, size: number, timeoutMs = 8000, now: () => number = () => performance.now()): ScorePool {
+export function createPool(
+  spawn: () => WorkerLike,
+  size: number,
+  timeoutMs = 8000,
+  now: () => number = () => performance.now(),
+): ScorePool {
   const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, busy: null }));
   const queue: { job: ScoreJob; resolve: (c: ResultChunk) => void; reject: (e: Error) => void }[] = [];
   let nextId = 0;
