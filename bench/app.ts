@@ -19,7 +19,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 
 const PORT = process.env.BENCH_APP_PORT ?? '4312';
@@ -60,6 +60,39 @@ async function writeFile(path: string, opts: { rows?: number; bytes?: number }):
   return n;
 }
 
+/**
+ * The compare case: `questions` questions (EVOUNA TQ questions cycled, keyed by id) answered by ten systems, one
+ * row each with a `system` column: systems 0–4 give the five EVOUNA systems' answers as they are, systems 5–9 the
+ * same answers wrapped in a sentence ("The answer is …."), which lexical metrics score differently while the human
+ * labels stay. Returns rows written.
+ */
+async function writeSystemsFile(path: string, questions: number): Promise<number> {
+  const items = loadEvouna();
+  const byQuestion = new Map<string, typeof items>();
+  for (const it of items) {
+    const list = byQuestion.get(it.question) ?? [];
+    list.push(it);
+    byQuestion.set(it.question, list);
+  }
+  const groups = [...byQuestion.values()].filter((g) => g.length === 5);
+  const out = createWriteStream(path);
+  let n = 0;
+  for (let q = 0; q < questions; q++) {
+    const g = groups[q % groups.length]!;
+    let chunk = '';
+    for (let s = 0; s < 10; s++) {
+      const it = g[s % 5]!;
+      const candidate = s < 5 ? it.candidate : `The answer is ${it.candidate}.`;
+      chunk += `${JSON.stringify({ id: `q${q}`, system: `sys${s}`, question: it.question, gold: it.golds, candidate, label: it.correct })}\n`;
+      n++;
+    }
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return n;
+}
+
 async function waitFor(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -91,7 +124,11 @@ function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const todo = [root];
-  while (todo.length) for (const c of children.get(todo.pop()!) ?? []) out.push(c), todo.push(c);
+  while (todo.length)
+    for (const c of children.get(todo.pop()!) ?? []) {
+      out.push(c);
+      todo.push(c);
+    }
   return out;
 }
 
@@ -155,6 +192,102 @@ async function openFile(page: Page, path: string, rows: number): Promise<number>
   return (Date.now() - t0) / 1000;
 }
 
+interface Target {
+  target: string | number;
+  what: string;
+  value: string;
+  limit: string;
+  met: boolean;
+  note: string;
+}
+
+/** Watches the page's main thread: every task over 50 ms (PerformanceObserver 'longtask'). */
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const tasks: number[] = [];
+    (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) tasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+}
+const takeLongTasks = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
+
+/**
+ * The ten-system case (issue 14's scale): open, score with the embedded default, then the comparison shown. Its
+ * targets: no main-thread task over 50 ms; Chromium's peak within the single-system run's for the same rows
+ * (3,191 MB measured on 2026-11-22 before the columnar results, REPORT.md); the comparison shown in under half the
+ * single-system report's time at that size then (33.9 s).
+ */
+async function compareCase(browser: Browser, path: string, rows: number, questions: number) {
+  const page = await browser.newPage();
+  await watchLongTasks(page);
+  const mem = sampleMemory();
+  const openSeconds = await openFile(page, path, rows);
+  const systems = await page.getByTestId('map-system').inputValue();
+  await takeLongTasks(page);
+  const t1 = Date.now();
+  await page.getByTestId('run').click();
+  await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
+  const scoreSeconds = (Date.now() - t1) / 1000;
+  const whileScoring = await takeLongTasks(page);
+  const t2 = Date.now();
+  await page.getByTestId('compare-overview').waitFor({ timeout: 600_000 });
+  await page.getByTestId('leaderboard').waitFor({ timeout: 600_000 });
+  const compareSeconds = (Date.now() - t2) / 1000;
+  const afterRun = await takeLongTasks(page);
+  const longTasks = [...whileScoring, ...afterRun];
+  const peak = mem.stop();
+  const summary = (await page.getByTestId('comparison').locator('p.muted').first().textContent())?.trim() ?? '';
+  await page.close();
+  const note = questions === 100_000 ? '' : ` [${questions.toLocaleString('en')} questions, not 100,000: indicative only]`;
+  const targets: Target[] = [
+    {
+      target: '14a',
+      what: 'compare run: main-thread tasks over 50 ms',
+      value: `${longTasks.length}`,
+      limit: '0',
+      met: longTasks.length === 0,
+      note,
+    },
+    {
+      target: '14b',
+      what: 'compare run: Chromium memory peak (summed PSS)',
+      value: `${Math.round(peak)} MB`,
+      limit: '3191 MB (the single-system million-row run before)',
+      met: peak <= 3191,
+      note,
+    },
+    {
+      target: '14c',
+      what: 'compare run: comparison shown after the run',
+      value: `${compareSeconds.toFixed(1)} s`,
+      limit: '17.0 s (half the 33.9 s single-system report before)',
+      met: compareSeconds < 16.95,
+      note,
+    },
+  ];
+  return {
+    systems: 10,
+    questions,
+    rows,
+    mb: statSync(path).size / 1e6,
+    systemsMapping: systems,
+    summary,
+    appParseSeconds: openSeconds,
+    appScoreSeconds: scoreSeconds,
+    appRowsPerSecond: Math.round(rows / scoreSeconds),
+    compareSeconds,
+    longTasksOver50ms: longTasks.length,
+    longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
+    longTasksWhileScoringMs: whileScoring.map(Math.round),
+    longTasksAfterRunMs: afterRun.map(Math.round),
+    chromiumPeakPssMb: Math.round(peak),
+    chromiumPeakByProcessMb: mem.breakdown(),
+    targets,
+  };
+}
+
 /** Issue 16's targets 1 and 3 (defined for 1,000,000 rows; target 1 scaled by the rows otherwise). */
 function targets(rows: number, endToEndSeconds: number, peakMb: number) {
   const scale = rows / 1_000_000;
@@ -180,11 +313,15 @@ async function main() {
   const file100 = join(OUT, `scale-${mb}mb.jsonl`);
   const file1m = join(OUT, `scale-${bigRows}.jsonl`);
   process.stderr.write('bench:app: writing files…\n');
-  const rows100 = await writeFile(file100, { bytes: mb * 1e6 });
-  await writeFile(file1m, { rows: bigRows });
+  const compareOnly = process.argv.includes('--compare-only');
+  const questions = arg('questions', 100_000);
+  const fileSystems = join(OUT, `systems-10x${questions}.jsonl`);
+  const rows100 = compareOnly ? 0 : await writeFile(file100, { bytes: mb * 1e6 });
+  if (!compareOnly) await writeFile(file1m, { rows: bigRows });
+  const systemRows = await writeSystemsFile(fileSystems, questions);
 
   let cliSeconds: number | null = null;
-  if (!process.argv.includes('--no-cli')) {
+  if (!process.argv.includes('--no-cli') && !compareOnly) {
     process.stderr.write('bench:app: Node CLI…\n');
     const t = Date.now();
     const cli = spawnSync(process.execPath, ['bin/verity.mjs', 'score', file1m], {
@@ -206,106 +343,114 @@ async function main() {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
   try {
     await waitFor(APP);
-    // 1. The 100 MB file.
-    let page = await browser.newPage();
-    const idle = chromiumRssMb();
-    const mem = sampleMemory();
-    const openSeconds = await openFile(page, file100, rows100);
-    const peak100 = mem.stop();
-    await page.close();
+    const figures: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, chromium: browser.version() } };
+    if (!compareOnly) {
+      // 1. The 100 MB file.
+      let page = await browser.newPage();
+      const idle = chromiumRssMb();
+      const mem = sampleMemory();
+      const openSeconds = await openFile(page, file100, rows100);
+      const peak100 = mem.stop();
+      await page.close();
 
-    // 2. One million rows, watching the main thread.
-    page = await browser.newPage();
-    await page.addInitScript(() => {
-      const tasks: number[] = [];
-      (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) tasks.push(e.duration);
-      }).observe({ type: 'longtask', buffered: false });
-    });
-    const mem2 = sampleMemory();
-    let phase = sampleMemory();
-    const parseSeconds = await openFile(page, file1m, bigRows);
-    const peakRead = phase.stop();
-    phase = sampleMemory();
-    await page.evaluate(() => ((globalThis as { __longTasks?: number[] }).__longTasks!.length = 0));
-    const t1 = Date.now();
-    await page.getByTestId('run').click();
-    await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
-    const scoreSeconds = (Date.now() - t1) / 1000;
-    const peakScore = phase.stop();
-    const byScore = phase.breakdown();
-    phase = sampleMemory();
-    const longTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
+      // 2. One million rows, watching the main thread.
+      page = await browser.newPage();
+      await page.addInitScript(() => {
+        const tasks: number[] = [];
+        (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) tasks.push(e.duration);
+        }).observe({ type: 'longtask', buffered: false });
+      });
+      const mem2 = sampleMemory();
+      let phase = sampleMemory();
+      const parseSeconds = await openFile(page, file1m, bigRows);
+      const peakRead = phase.stop();
+      phase = sampleMemory();
+      await page.evaluate(() => ((globalThis as { __longTasks?: number[] }).__longTasks!.length = 0));
+      const t1 = Date.now();
+      await page.getByTestId('run').click();
+      await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
+      const scoreSeconds = (Date.now() - t1) / 1000;
+      const peakScore = phase.stop();
+      const byScore = phase.breakdown();
+      phase = sampleMemory();
+      const longTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
 
-    // 3. The finished run: the report shows, and the table scrolls to the last row and back.
-    const t2 = Date.now();
-    await page
-      .getByTestId('report')
-      .filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` })
-      .waitFor({ timeout: 600_000 });
-    const reportSeconds = (Date.now() - t2) / 1000;
-    const peakReport = phase.stop();
-    const scrollTo = async (end: boolean, id: string) => {
-      const t0 = Date.now();
-      await page.evaluate((toEnd) => {
-        const all = [...document.querySelectorAll('[data-testid=results-table] *')] as HTMLElement[];
-        const list = all.find((e) => e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY));
-        if (!list) throw new Error('no scrolling list in the results table');
-        list.scrollTop = toEnd ? list.scrollHeight : 0;
-      }, end);
-      await page.getByTestId('result-row').filter({ hasText: id }).first().waitFor({ timeout: 60_000 });
-      return (Date.now() - t0) / 1000;
-    };
-    // Pages of 400,000 rows (browsers cap an element's height): go to the last page, then to its end, and back.
-    const pageThrough = async (testId: string) => {
-      const button = page.getByTestId(testId);
-      while ((await button.count()) > 0 && (await button.isEnabled())) await button.click();
-    };
-    const t3 = Date.now();
-    await pageThrough('page-next');
-    const scrollEndSeconds = (Date.now() - t3) / 1000 + (await scrollTo(true, `r${bigRows - 1}`));
-    const t4 = Date.now();
-    await pageThrough('page-prev');
-    const scrollBackSeconds = (Date.now() - t4) / 1000 + (await scrollTo(false, 'r0'));
-    const afterTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.slice());
-    const peak1m = mem2.stop();
-    const figures = {
-      machine: { cpus: (await import('node:os')).cpus().length, chromium: browser.version() },
-      file100: {
-        path: file100,
-        mb: statSync(file100).size / 1e6,
-        rows: rows100,
-        openSeconds,
-        chromiumPeakPssMb: Math.round(peak100),
-        chromiumIdlePssMb: Math.round(idle),
-      },
-      million: {
-        rows: bigRows,
-        mb: statSync(file1m).size / 1e6,
-        appParseSeconds: parseSeconds,
-        appScoreSeconds: scoreSeconds,
-        appRowsPerSecond: Math.round(bigRows / scoreSeconds),
-        longTasksOver50ms: longTasks.length,
-        longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
-        reportSeconds,
-        scrollEndSeconds,
-        scrollBackSeconds,
-        longTasksAfterRun: afterTasks.length,
-        longestTaskAfterRunMs: afterTasks.length ? Math.round(Math.max(...afterTasks)) : 0,
-        cliSeconds,
-        cliRowsPerSecond: cliSeconds === null ? null : Math.round(bigRows / cliSeconds),
-        chromiumPeakPssMb: Math.round(peak1m),
-        chromiumPeakByProcessMb: mem2.breakdown(),
-        chromiumPeakPssMbByPhase: { read: Math.round(peakRead), score: Math.round(peakScore), report: Math.round(peakReport) },
-        chromiumScorePeakByProcessMb: byScore,
-        scoringWorkers: await page.evaluate(() => navigator.hardwareConcurrency),
-      },
-      targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peak1m),
-    };
+      // 3. The finished run: the report shows, and the table scrolls to the last row and back.
+      const t2 = Date.now();
+      await page
+        .getByTestId('report')
+        .filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` })
+        .waitFor({ timeout: 600_000 });
+      const reportSeconds = (Date.now() - t2) / 1000;
+      const peakReport = phase.stop();
+      const scrollTo = async (end: boolean, id: string) => {
+        const t0 = Date.now();
+        await page.evaluate((toEnd) => {
+          const all = [...document.querySelectorAll('[data-testid=results-table] *')] as HTMLElement[];
+          const list = all.find((e) => e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY));
+          if (!list) throw new Error('no scrolling list in the results table');
+          list.scrollTop = toEnd ? list.scrollHeight : 0;
+        }, end);
+        await page.getByTestId('result-row').filter({ hasText: id }).first().waitFor({ timeout: 60_000 });
+        return (Date.now() - t0) / 1000;
+      };
+      // Pages of 400,000 rows (browsers cap an element's height): go to the last page, then to its end, and back.
+      const pageThrough = async (testId: string) => {
+        const button = page.getByTestId(testId);
+        while ((await button.count()) > 0 && (await button.isEnabled())) await button.click();
+      };
+      const t3 = Date.now();
+      await pageThrough('page-next');
+      const scrollEndSeconds = (Date.now() - t3) / 1000 + (await scrollTo(true, `r${bigRows - 1}`));
+      const t4 = Date.now();
+      await pageThrough('page-prev');
+      const scrollBackSeconds = (Date.now() - t4) / 1000 + (await scrollTo(false, 'r0'));
+      const afterTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.slice());
+      const peak1m = mem2.stop();
+      await page.close();
+      Object.assign(figures, {
+        file100: {
+          path: file100,
+          mb: statSync(file100).size / 1e6,
+          rows: rows100,
+          openSeconds,
+          chromiumPeakPssMb: Math.round(peak100),
+          chromiumIdlePssMb: Math.round(idle),
+        },
+        million: {
+          rows: bigRows,
+          mb: statSync(file1m).size / 1e6,
+          appParseSeconds: parseSeconds,
+          appScoreSeconds: scoreSeconds,
+          appRowsPerSecond: Math.round(bigRows / scoreSeconds),
+          longTasksOver50ms: longTasks.length,
+          longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
+          reportSeconds,
+          scrollEndSeconds,
+          scrollBackSeconds,
+          longTasksAfterRun: afterTasks.length,
+          longestTaskAfterRunMs: afterTasks.length ? Math.round(Math.max(...afterTasks)) : 0,
+          cliSeconds,
+          cliRowsPerSecond: cliSeconds === null ? null : Math.round(bigRows / cliSeconds),
+          chromiumPeakPssMb: Math.round(peak1m),
+          chromiumPeakByProcessMb: mem2.breakdown(),
+          chromiumPeakPssMbByPhase: { read: Math.round(peakRead), score: Math.round(peakScore), report: Math.round(peakReport) },
+          chromiumScorePeakByProcessMb: byScore,
+          scoringWorkers: await page.evaluate(() => navigator.hardwareConcurrency),
+        },
+        targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peak1m),
+      });
+    }
+
+    // 4. Ten systems × 100,000 questions: the run, then the comparison shown (leaderboard, paired tests, ranking).
+    figures.compare = await compareCase(browser, fileSystems, systemRows, questions);
     writeFileSync(join(OUT, 'app.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
     console.log(JSON.stringify(figures));
-    for (const t of figures.targets) console.log(`target ${t.target}: ${t.what}: ${t.value} (limit ${t.limit}) — ${t.met ? 'met' : 'NOT met'}${t.note}`);
+    const all = [...((figures.targets as Target[] | undefined) ?? []), ...(figures.compare as { targets: Target[] }).targets];
+    for (const t of all)
+      console.log(`target ${t.target}: ${t.what}: ${t.value} (limit ${t.limit}) — ${t.met ? 'met' : 'NOT met'}${t.note}`);
   } finally {
     await browser.close();
     try {
