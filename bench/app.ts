@@ -409,6 +409,7 @@ async function main() {
       const scrollBackSeconds = (Date.now() - t4) / 1000 + (await scrollTo(false, 'r0'));
       const afterTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.slice());
       const peak1m = mem2.stop();
+      const scoringWorkers = await page.evaluate(() => navigator.hardwareConcurrency);
       await page.close();
       Object.assign(figures, {
         file100: {
@@ -438,14 +439,21 @@ async function main() {
           chromiumPeakByProcessMb: mem2.breakdown(),
           chromiumPeakPssMbByPhase: { read: Math.round(peakRead), score: Math.round(peakScore), report: Math.round(peakReport) },
           chromiumScorePeakByProcessMb: byScore,
-          scoringWorkers: await page.evaluate(() => navigator.hardwareConcurrency),
+          scoringWorkers,
         },
         targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peak1m),
       });
     }
 
+    // The single-system figures are kept even if the compare case fails.
+    writeFileSync(join(OUT, 'app.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
     // 4. Ten systems × 100,000 questions: the run, then the comparison shown (leaderboard, paired tests, ranking).
-    figures.compare = await compareCase(browser, fileSystems, systemRows, questions);
+    try {
+      figures.compare = await compareCase(browser, fileSystems, systemRows, questions);
+    } catch (e) {
+      const what = `the compare case failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+      figures.compare = { error: what, targets: [{ target: '14', what, value: 'failed', limit: '—', met: false, note: '' }] };
+    }
     writeFileSync(join(OUT, 'app.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
     console.log(JSON.stringify(figures));
     const all = [...((figures.targets as Target[] | undefined) ?? []), ...(figures.compare as { targets: Target[] }).targets];
