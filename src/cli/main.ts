@@ -457,7 +457,8 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
       },
       (r) => r.label !== undefined,
     );
-  if (nliLex) labelled.push(...rows.map((r) => r.label!));
+  // A loop, not push(...): a spread of one argument per row overflows the call stack on large files.
+  if (nliLex) for (const r of rows) labelled.push(r.label!);
   if (labelled.length === 0) throw new VerityError(`${file} has no usable labels to calibrate on`, 'input');
   const labels = labelled.map(labelIsCorrect);
   let cal: Calibration;

@@ -183,3 +183,18 @@ describe('several files, one per system', () => {
     expect(systemFromFileName('C:\\x\\llama.parquet')).toBe('llama');
   });
 });
+
+describe('at size', () => {
+  it('maps 300,000 rows of a system column in one file (no spread of the rows into one call)', () => {
+    const records = Array.from({ length: 300_000 }, (_, i) => ({
+      row: i + 1,
+      data: { id: `q${i >> 1}`, system: i % 2 ? 'b' : 'a', question: `Q${i >> 1}`, gold: 'x', candidate: 'x' },
+    }));
+    const r = mapSystemFiles([
+      { name: 'big.jsonl', table: { format: 'jsonl', columns: ['id', 'system', 'question', 'gold', 'candidate'], records, issues: [] } },
+    ]);
+    expect(r.rows).toHaveLength(300_000);
+    expect(r.systems).toEqual(['a', 'b']);
+    expect(r.coverage.complete).toBe(150_000);
+  });
+});

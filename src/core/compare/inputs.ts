@@ -379,12 +379,13 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     const one = mapSystemRows(f.table, { ...opts, system: name, ...(keyBy ? { keyBy } : {}) });
     out.keyBy = one.keyBy;
     if (one.layout === 'single') taken.add(name);
-    out.rows.push(...one.rows);
+    // A loop, not push(...rows): spreading a million rows overflows the call stack.
+    for (const r of one.rows) out.rows.push(r);
     for (const s of one.systems) {
       if (!out.systems.includes(s)) out.systems.push(s);
       out.sources[s] = out.sources[s] ? `${out.sources[s]}, ${f.name}` : f.name;
     }
-    out.issues.push(...one.issues.map((i) => ({ ...i, message: `${f.name}: ${i.message}` })));
+    for (const i of one.issues) out.issues.push({ ...i, message: `${f.name}: ${i.message}` });
     out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
     out.columns = one.columns;
     if (files.length === 1) out.layout = one.layout;
