@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-// Debian's chromium, never a downloaded browser. The flags keep it off the (closed) network.
-const args = [
+// Debian's chromium, never a downloaded browser. The flags keep it off the (closed) network; the benches launch it the same way.
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -10,7 +10,9 @@ const args = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const args = CHROMIUM_ARGS;
+const executablePath = CHROMIUM_PATH;
 /** The test-only hub mirror (e2e/model-mirror.mjs) serving test/models/. */
 export const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 /** The production build's preview server; set PREVIEW_PORT to run two suites side by side. */

@@ -21,18 +21,11 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
 const PORT = process.env.BENCH_APP_PORT ?? '4312';
 const APP = `http://127.0.0.1:${PORT}/`;
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const ARGS = CHROMIUM_ARGS;
 const OUT = join(repoRoot, 'bench', 'out');
 
 const arg = (name: string, fallback: number) => {

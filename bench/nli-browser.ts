@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { repoRoot } from '../scripts/evouna.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
 import type { VerityBench } from './nli-page.ts';
 
@@ -29,15 +30,7 @@ const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4282);
 const APP = `http://127.0.0.1:${PREVIEW_PORT}/`;
 const MIRROR = `http://127.0.0.1:${MIRROR_PORT}/`;
 const SERVED = join(repoRoot, 'bench/out/nli-app');
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const ARGS = CHROMIUM_ARGS;
 
 async function waitFor(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
