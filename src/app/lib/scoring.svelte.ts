@@ -1,0 +1,282 @@
+/**
+ * The Score page's run, as reactive state and actions: open files, map, run, cancel, continue, resume a saved
+ * run, and recover from a dead worker (resume in new workers, smaller models after a model crash). The
+ * scoring itself is the session in the scoring worker; this keeps the page's view of it, so Score.svelte is
+ * layout only. run-guard.ts does the pinging and the recovery budget.
+ */
+import { proxy } from 'comlink';
+import { DEFAULT_METRICS, MODEL_METRICS, createMetric } from '../../core/metrics/index.ts';
+import type { ColumnMap } from '../../core/io/fields.ts';
+import type { LoadedModel, ModelSpec, Role } from '../../runtime/messages.ts';
+import { fallbackSpecs } from '../../runtime/fallback.ts';
+import type { Inspection, MappedSummary, Result, RunConfig, RunEvent, RunOutcome, SavedRunInfo } from '../../session/api.ts';
+import type { SystemsMapping } from '../../session/compare.ts';
+import { runnable, unscorable } from '../../session/scorable.ts';
+import {
+  connectScoringToModels,
+  hasModelHost,
+  modelHostApi,
+  onModelWorkerCrash,
+  onScoreWorkerCrash,
+  resetModelHost,
+  resetScoreWorker,
+  scoreApi,
+} from './workers.ts';
+import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard.ts';
+import { specFor } from './settings.svelte.ts';
+import { ROLE_NAMES, rolesFor } from './models.ts';
+import { guessSystems } from './systems.ts';
+
+export type Phase = 'empty' | 'inspected' | 'loading-models' | 'running' | 'finished';
+type Specs = Partial<Record<Role, ModelSpec>>;
+export interface PageMapping {
+  map: ColumnMap;
+  goldSep: string;
+  systems?: SystemsMapping;
+}
+
+export class ScoringPage {
+  phase = $state<Phase>('empty');
+  reading = $state<{ read: number; total: number } | null | 'started'>(null);
+  error = $state<string | null>(null);
+  warnings = $state<string[]>([]);
+  inspection = $state.raw<Inspection | null>(null);
+  mapping = $state<PageMapping>({ map: {}, goldSep: '' });
+  /** Files open together (one system each). */
+  files = $state(1);
+  /** Bumped by each calibration: the comparison is rebuilt with the new thresholds. */
+  calibrations = $state(0);
+  summary = $state.raw<MappedSummary | null>(null);
+  chosen = $state<string[]>([...DEFAULT_METRICS]);
+  modelWriter = $state(false);
+  /** After a model worker crash, retry with the next smaller registry model of the role. */
+  allowSmaller = $state(false);
+  modelsReady = $state(true);
+  loadingRoles = $state<Role[]>([]);
+  modelProgress = $state<Partial<Record<Role, { loaded: number; total: number }>>>({});
+  loaded = $state<LoadedModel[]>([]);
+  progress = $state<{ done: number; total: number; rowsPerSecond: number } | null>(null);
+  outcome = $state.raw<RunOutcome | null>(null);
+  runConfig = $state.raw<RunConfig | null>(null);
+  runId = $state<string | null>(null);
+  scored = $state(0);
+  saved = $state.raw<SavedRunInfo[]>([]);
+  /** "Score N rows" after a cancelled run asks before discarding the rows scored so far. */
+  askRestart = $state(false);
+
+  notes = $derived(this.summary ? unscorable(this.chosen, this.summary) : []);
+  toRun = $derived(this.summary ? runnable(this.chosen, this.summary) : this.chosen);
+  roles = $derived(
+    rolesFor(
+      this.toRun.filter((m) => (MODEL_METRICS as readonly string[]).includes(m)).map((m) => createMetric(m)),
+      { modelWriter: this.modelWriter },
+    ),
+  );
+  busy = $derived(this.phase === 'running' || this.phase === 'loading-models');
+  /** A run of this page that stopped before its last row (cancelled, failed, stuck): it can go on. */
+  partial = $derived(this.phase === 'finished' && this.runId !== null && this.progress !== null && this.scored < this.progress.total);
+  /** Several systems to compare once rows are scored. */
+  comparing = $derived((this.summary?.systems?.systems.length ?? 0) > 1);
+
+  #budget = new RecoveryBudget(3);
+  #stopGuard = () => {};
+  #onEvent = (e: RunEvent): void => {
+    if (e.type === 'started') this.runId = e.id;
+    else if (e.type === 'progress') {
+      this.progress = { done: e.done, total: e.total, rowsPerSecond: e.rowsPerSecond };
+      this.scored = e.done;
+    } else if (e.type === 'model-loaded') this.loaded = [...this.loaded.filter((m) => m.role !== e.model.role), e.model];
+    else this.warnings = [...this.warnings, e.message];
+  };
+
+  /** Listens for worker crashes and lists the saved runs; returns the cleanup (for onMount). */
+  attach(): () => void {
+    onScoreWorkerCrash((reason) => void this.#scoringDied(reason));
+    onModelWorkerCrash((reason) => this.phase === 'running' && void this.#recoverModels(reason));
+    void this.refreshRuns();
+    return () => {
+      this.#stopGuard();
+      onScoreWorkerCrash(null);
+      onModelWorkerCrash(null);
+    };
+  }
+
+  async refreshRuns() {
+    this.saved = await scoreApi().runs();
+  }
+
+  /** Forgets everything computed from the previous file or mapping (results, report, exports, progress). */
+  #resetRun() {
+    this.outcome = this.progress = this.runConfig = this.runId = null;
+    [this.scored, this.warnings, this.askRestart] = [0, [], false];
+  }
+
+  /** One file, or several (one per system, compared after the run). */
+  async openFiles(fs: File[]) {
+    this.#resetRun();
+    [this.error, this.phase, this.inspection, this.summary, this.reading] = [null, 'empty', null, null, 'started'];
+    try {
+      const onRead = proxy((read: number, total: number) => void (this.reading = { read, total }));
+      const r =
+        fs.length === 1
+          ? await scoreApi().open(fs[0]!, fs[0]!.name, onRead)
+          : await scoreApi().openFiles(
+              fs.map((f) => ({ blob: f, name: f.name })),
+              onRead,
+            );
+      if (!r.ok) return void (this.error = fs.length === 1 ? `${fs[0]!.name}: ${r.error}` : r.error);
+      this.inspection = r.value;
+      this.files = fs.length;
+      // The systems as verity compare would find them: the wide layout, a system column, else one per file.
+      const guess = guessSystems(r.value.columns, r.value.detected);
+      this.mapping = { map: guess.map, goldSep: '', ...(guess.systems ? { systems: guess.systems } : {}) };
+      this.phase = 'inspected';
+      await this.remap();
+    } finally {
+      this.reading = null;
+    }
+  }
+
+  async remap() {
+    // The session drops results of the old mapping; so does the page, and its exports with them.
+    this.#resetRun();
+    this.phase = 'inspected';
+    const r = await scoreApi().map($state.snapshot(this.mapping));
+    this.summary = r.ok ? r.value : null;
+    // The core speaks CLI ("Use --map candidate=COLUMN"); here the fix is the Columns form.
+    this.error = r.ok
+      ? null
+      : r.error.replace(/\. Use --map (\w+)=COLUMN$/, (_m, f: string) => `. Choose the ${f} column under Columns below.`);
+  }
+
+  /** Loads the models of the chosen metrics (the user agreed); a role that fails gives "not scored" rows. */
+  async #prepareModels(specs: Specs): Promise<Specs> {
+    if (Object.keys(specs).length === 0) return {};
+    [this.phase, this.loadingRoles, this.modelProgress] = ['loading-models', Object.keys(specs) as Role[], {}];
+    const r = await loadForScoring(specs, (role, p) => void (this.modelProgress = { ...this.modelProgress, [role]: p }));
+    this.warnings = [...this.warnings, ...r.warnings];
+    this.loadingRoles = [];
+    return r.specs;
+  }
+
+  /** Runs (or continues) in the scoring worker under the watchdog, then shows the outcome and the report. */
+  async #go(start: () => Promise<Result<RunOutcome>>) {
+    [this.error, this.outcome, this.askRestart, this.phase] = [null, null, false, 'running'];
+    this.#stopGuard();
+    this.#stopGuard = watch({
+      pingScore: () => scoreApi().ping(),
+      pingModels: () => (this.runConfig && Object.keys(this.runConfig.models).length > 0 && hasModelHost() ? modelHostApi().ping() : null),
+      onDead: (who) =>
+        void (who === 'models'
+          ? this.#recoverModels('the model worker stopped answering')
+          : this.#scoringDied('the scoring worker stopped answering')),
+    });
+    const r = await start();
+    this.#stopGuard();
+    if (this.phase !== 'running') return; // a recovery took over
+    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done];
+    else this.error = r.error;
+    this.phase = this.scored > 0 ? 'finished' : 'inspected';
+    void this.refreshRuns();
+  }
+
+  /** Scores every row from the first; after a partial run only once the user `confirmed` discarding it. */
+  async run(confirmed = false) {
+    if (!this.summary || this.summary.rows === 0) return;
+    if (this.partial && !confirmed) return void (this.askRestart = true);
+    const total = this.summary.rows;
+    this.#resetRun();
+    [this.error, this.loaded] = [null, []];
+    const models = await this.#prepareModels(Object.fromEntries(this.roles.map((role) => [role, $state.snapshot(specFor(role))])) as Specs);
+    const config: RunConfig = { metrics: [...this.toRun], settings: {}, models, mapping: $state.snapshot(this.mapping) };
+    this.runConfig = config;
+    this.progress = { done: 0, total, rowsPerSecond: 0 };
+    await this.#go(() => scoreApi().run(config, proxy(this.#onEvent)));
+  }
+
+  cancel() {
+    void scoreApi().cancel();
+  }
+
+  /** Goes on from the first unscored row of a stopped run. */
+  continueRun() {
+    return this.#go(() => scoreApi().continueRun(proxy(this.#onEvent)));
+  }
+
+  deleteRun(id: string) {
+    return scoreApi()
+      .deleteRun(id)
+      .then(() => this.refreshRuns());
+  }
+
+  clearRuns() {
+    return scoreApi()
+      .clearRuns()
+      .then(() => this.refreshRuns());
+  }
+
+  /** Brings a saved run back into a (new) scoring worker; `keep` warnings survive, `go` scores the rest. */
+  async resume(id: string, opts: { models?: Specs; keep?: string[]; go?: boolean; stopped?: string } = {}) {
+    this.#resetRun();
+    const r = await scoreApi().resume(id, opts.models);
+    if (!r.ok) {
+      this.error = /open the file again/i.test(r.error) ? r.error : `${r.error}. Open the file again to start over.`;
+      this.phase = this.inspection ? 'inspected' : 'empty';
+      return void this.refreshRuns();
+    }
+    const info = r.value;
+    [this.inspection, this.summary, this.runConfig, this.runId, this.scored, this.warnings] = [
+      info.inspection,
+      info.summary,
+      info.config,
+      id,
+      info.done,
+      opts.keep ?? [],
+    ];
+    const sys = info.config.mapping.systems;
+    this.mapping = { map: { ...info.config.mapping.map }, goldSep: info.config.mapping.goldSep ?? '', ...(sys ? { systems: sys } : {}) };
+    this.files = info.summary.systems?.layout === 'files' ? info.summary.systems.systems.length : 1;
+    this.chosen = [...info.config.metrics];
+    this.progress = { done: info.done, total: info.summary.rows, rowsPerSecond: 0 };
+    if (Object.keys(info.config.models).length) await connectScoringToModels();
+    if (opts.go === false) await this.#go(async () => ({ ok: false, error: opts.stopped ?? '' }));
+    else await this.continueRun();
+  }
+
+  /** A worker died mid-run: resume the saved run in new workers, unless it keeps dying on the same rows. */
+  async #recover(reason: string, note: string, models?: Specs) {
+    this.#stopGuard();
+    resetScoreWorker();
+    const id = this.runId;
+    const run = id ? (await scoreApi().runs()).find((r) => r.id === id) : undefined;
+    if (!run) {
+      this.error = `${reason}, and the run could not be saved in this browser, so it cannot be resumed. Open the file again.`;
+      return void (this.phase = this.inspection ? 'inspected' : 'empty');
+    }
+    const keep = [...this.warnings, note];
+    if (this.#budget.allow(run.id, run.done)) await this.resume(run.id, { ...(models ? { models } : {}), keep });
+    else
+      await this.resume(run.id, {
+        keep: this.warnings,
+        go: false,
+        stopped: stuckMessage(reason, run.done, run.chunkSize, run.total, this.#budget.failures),
+      });
+  }
+
+  #scoringDied(reason: string) {
+    return this.#recover(reason, `${reason}; a new worker resumed the run from the last saved rows.`);
+  }
+
+  /** The model worker died mid-run: new model and scoring workers, fallback models, resume from the saved rows. */
+  async #recoverModels(reason: string) {
+    if (!this.runConfig) return;
+    resetModelHost();
+    const fb = fallbackSpecs(this.runConfig.models, this.allowSmaller);
+    const changes = [...fb.smaller.map((s) => `${ROLE_NAMES[s.role]}: ${s.from} → ${s.to}`), 'models run on WASM'];
+    await this.#recover(
+      reason,
+      `${reason} (often: out of memory loading a large model); resumed with new workers: ${changes.join('; ')}.`,
+      fb.specs,
+    );
+  }
+}
