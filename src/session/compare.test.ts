@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { memoryStore } from '../runtime/idb-cache.ts';
@@ -165,6 +166,13 @@ describe('the wide layout in one step', () => {
     expect(first.system).toBe('fid');
     expect(first.note).toBe('n0');
     expect(lines).toHaveLength(59 * 3);
+    // The CSV has them too: the system first, the input's own columns after the metrics.
+    const rowsCsv = Papa.parse<Record<string, string>>(await ok(await s.exportFile('csv')).text(), { header: true, skipEmptyLines: true });
+    expect(rowsCsv.meta.fields?.[0]).toBe('system');
+    expect(rowsCsv.meta.fields).toContain('note');
+    expect(rowsCsv.data.map((r) => [r.system, r.id, r.note])).toEqual(
+      lines.map((l) => JSON.parse(l) as Record<string, string>).map((r) => [r.system, r.id, r.note]),
+    );
 
     const dir = mkdtempSync(join(tmpdir(), 'verity-cmp-'));
     writeFileSync(join(dir, 'tq.json'), text);

@@ -21,7 +21,7 @@ export interface ExportInput {
   run: unknown;
   onProgress?: (done: number, total: number) => void;
   batch?: number;
-  /** The JSONL record of row i, when not outputRecord's (several systems add the system and input columns). */
+  /** The record of row i, when not outputRecord's (several systems add the system and input columns, in JSONL and CSV). */
   record?: (i: number) => Record<string, unknown>;
   /** Lets the caller answer messages between batches (the worker's watchdog ping). */
   pause?: () => Promise<void>;
@@ -57,11 +57,19 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
     );
   const withClass = extra('class');
   const withSet = extra('set');
+  // Several systems' records carry the system and the input's own columns, which may differ between files: every
+  // batch's first record lists all of them, in the order they first appear in the file, so each batch has the
+  // same columns in the same order.
+  const keys = new Set<string>();
+  if (x.record) for (let i = 0; i < x.results.length; i++) for (const k in x.record(i)) keys.add(k);
+  const allKeys = Object.fromEntries([...keys].map((k) => [k, undefined]));
   const parts: string[] = [];
   await eachBatch(x, (from, to) => {
     const records: Record<string, unknown>[] = [];
-    for (let i = from; i < to; i++) records.push({ ...outputRecord(x.rows[i]!, rowOf(x, i), x.detailed), verity_run: run });
+    for (let i = from; i < to; i++)
+      records.push({ ...(x.record ? x.record(i) : outputRecord(x.rows[i]!, rowOf(x, i), x.detailed)), verity_run: run });
     // An empty class/set on the batch's first record makes toCsv keep the column; it prints as the empty cell it would be.
+    if (x.record) records[0] = { ...allKeys, ...records[0] };
     const first = records[0]!.metrics as Record<string, CellLike>;
     for (const m of withClass) if (first[m]?.class === undefined) first[m] = { ...first[m], class: '' };
     for (const m of withSet) if (first[m]?.set === undefined) first[m] = { ...first[m], set: '' };

@@ -377,10 +377,17 @@ export class ScoringSession {
         onProgress: (d: number, t: number) => notify(onProgress, d, t),
         pause: tick,
       };
-      // Several systems: each JSONL record carries its system and the input's other columns (as verity compare --rows-out).
+      // Several systems: each record carries its system and the input's other columns (as verity compare --rows-out).
+      // CSV has no details column, so its records skip computing the embedded metrics' details again.
       const rows = this.rows as SystemRow[];
-      const record = this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.rowResults(i), input.detailed) } : {};
-      const parts = kind === 'csv' ? await csvParts(input) : await jsonlParts({ ...input, ...record });
+      const none = new Set<string>();
+      const parts =
+        kind === 'csv'
+          ? await csvParts({ ...input, ...(this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.results.row(i), none) } : {}) })
+          : await jsonlParts({
+              ...input,
+              ...(this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.rowResults(i), input.detailed) } : {}),
+            });
       return { ok: true, value: new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
     } catch (e) {
       return { ok: false, error: `the export failed: ${messageOf(e)}` };

@@ -4,6 +4,8 @@ import { NEEDS_NEUTRALIZING } from './formula.ts';
 
 /** Record keys written as trailing JSON columns when present. */
 const PROVENANCE = ['models', 'verity_run'] as const;
+/** The columns every record has; any other key (a comparison's system, the input's own columns) gets one too. */
+const STANDARD = new Set(['id', 'question', 'gold', 'candidate', 'label', 'metrics', ...PROVENANCE]);
 
 type MetricCell = { score: number | null; decision: boolean | null; explanation: string; class?: string; set?: string };
 
@@ -16,6 +18,8 @@ export class DelimitedWriter {
   private readonly cls = new Set<string>();
   private readonly set = new Set<string>();
   private readonly provenance = new Set<string>();
+  /** Keys beyond the standard ones, in order of first appearance; `system` leads the row, the others follow the metrics. */
+  private readonly other = new Set<string>();
 
   constructor(
     private readonly metricNames: readonly string[],
@@ -29,15 +33,21 @@ export class DelimitedWriter {
       if (cells[m]?.set !== undefined) this.set.add(m);
     }
     for (const k of PROVENANCE) if (r[k] !== undefined) this.provenance.add(k);
+    for (const k in r) if (!STANDARD.has(k)) this.other.add(k);
+  }
+
+  private get leading(): string[] {
+    return this.other.has('system') ? ['system'] : [];
   }
 
   private get trailing(): string[] {
-    return PROVENANCE.filter((k) => this.provenance.has(k));
+    return [...[...this.other].filter((k) => k !== 'system'), ...PROVENANCE.filter((k) => this.provenance.has(k))];
   }
 
   /** The header line (with its newline). */
   header(): string {
     const fields = [
+      ...this.leading,
       'id',
       'question',
       'gold',
@@ -58,10 +68,11 @@ export class DelimitedWriter {
   /** Lines for these records (each with its newline); '' for none. */
   rows(records: readonly Record<string, unknown>[]): string {
     if (records.length === 0) return '';
-    const trailing = this.trailing;
+    const [leading, trailing] = [this.leading, this.trailing];
+    const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
     const data = records.map((r) => {
       const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
-      const row: unknown[] = [r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
+      const row: unknown[] = [...leading.map((k) => cell(r[k])), r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
       for (const m of this.metricNames) {
         const c = cells[m];
         row.push(
@@ -72,7 +83,7 @@ export class DelimitedWriter {
           c?.explanation ?? '',
         );
       }
-      for (const k of trailing) row.push(r[k] === undefined ? '' : typeof r[k] === 'string' ? r[k] : JSON.stringify(r[k]));
+      for (const k of trailing) row.push(cell(r[k]));
       return row;
     });
     // Cells that a spreadsheet would run as formulas get a leading quote (formula.ts); parseTable removes it.

@@ -1,0 +1,58 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { toCsv } from '../core/io/export.ts';
+import type { RowResults } from '../core/run.ts';
+import type { QaRow } from '../core/types.ts';
+import { csvParts } from './export.ts';
+
+const row = (i: number): QaRow => ({ id: `r${i}`, question: `q${i}`, golds: [`g${i}`], candidate: `c${i}` }) as QaRow;
+const res: RowResults = { exact_match: { score: 1, decision: true, explanation: 'same' } } as RowResults;
+
+describe('csvParts', () => {
+  it('records with their own columns (a system, input columns that differ between files): every batch has the same columns', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => row(i));
+    // Row 3 (second batch of 2) has a column no earlier row has; rows 0-1 lack "team".
+    const record = (i: number): Record<string, unknown> => ({
+      system: i % 2 ? 'b' : 'a',
+      id: rows[i]!.id,
+      question: rows[i]!.question,
+      gold: rows[i]!.golds,
+      candidate: rows[i]!.candidate,
+      label: null,
+      metrics: { exact_match: { score: 1, decision: true, explanation: 'same' } },
+      ...(i >= 2 ? { team: `t${i}` } : {}),
+      ...(i === 3 ? { late: { n: 3 } } : {}),
+    });
+    const input = { rows, results: rows.map(() => res), metricNames: ['exact_match'], detailed: new Set<string>(), run: { x: 1 }, record };
+    const batched = (await csvParts({ ...input, batch: 2 })).join('');
+    const whole = (await csvParts({ ...input, batch: 100 })).join('');
+    expect(batched).toBe(whole);
+    const t = Papa.parse<Record<string, string>>(whole, { header: true, skipEmptyLines: true });
+    expect(t.meta.fields).toEqual([
+      'system',
+      'id',
+      'question',
+      'gold',
+      'candidate',
+      'label',
+      'exact_match.score',
+      'exact_match.decision',
+      'exact_match.explanation',
+      'team',
+      'late',
+      'verity_run',
+    ]);
+    expect(t.data.map((r) => [r.system, r.team, r.late])).toEqual([
+      ['a', '', ''],
+      ['b', '', ''],
+      ['a', 't2', ''],
+      ['b', 't3', '{"n":3}'],
+      ['a', 't4', ''],
+    ]);
+  });
+
+  it('plain records keep the columns they always had', () => {
+    const rec = { id: 'x', question: 'q', gold: ['g'], candidate: 'c', label: null, metrics: {} };
+    expect(toCsv([rec], []).split('\n')[0]).toBe('id,question,gold,candidate,label');
+  });
+});
