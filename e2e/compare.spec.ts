@@ -173,3 +173,34 @@ test('two files dropped together: named after the files, joined by id, and the r
   await expect(page.getByTestId('result-row').last().getByTestId('row-system')).toHaveText('beta');
   await finish(page, 'compare-files.png', watch);
 });
+
+test('a system column: taken when its values answer the same questions; a "source" naming where questions came from is not', async ({
+  page,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-syscol-'));
+  const runs = join(dir, 'runs.csv');
+  writeFileSync(runs, ['question,gold,candidate,model', 'Q1,a,a,m1', 'Q2,b,b,m1', 'Q1,a,x,m2', 'Q2,b,b,m2'].join('\n'));
+  const sourced = join(dir, 'sourced.csv');
+  writeFileSync(sourced, ['question,gold,candidate,source', 'Q1,a,a,wiki', 'Q2,b,b,web', 'Q3,c,x,web'].join('\n'));
+  const watch = await open(page, '/#/score', 1280);
+
+  await page.getByTestId('file-input').setInputFiles(runs);
+  await expect(page.getByTestId('systems-summary')).toContainText('2 systems: m1 (2 rows), m2 (2 rows)');
+  await expect(page.getByTestId('map-system')).toHaveValue('col:model');
+
+  await page.getByTestId('file-input').setInputFiles(sourced);
+  const summary = page.getByTestId('systems-summary');
+  await expect(summary).toContainText('1 system');
+  await expect(page.getByTestId('map-system')).toHaveValue('');
+  await summary.getByText(/How the systems were read/).click();
+  await expect(summary).toContainText(
+    'column "source" is not read as the system column: no question is answered under two of its 2 values',
+  );
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('result-row')).toHaveCount(3);
+  await expect(page.getByTestId('comparison')).toHaveCount(0);
+  // Chosen by hand, it is taken.
+  await page.getByTestId('map-system').selectOption('col:source');
+  await expect(summary).toContainText('2 systems: wiki (1 row), web (2 rows)');
+  await finish(page, 'compare-system-column.png', watch);
+});

@@ -286,6 +286,12 @@ describe('several files, one per system', () => {
     const insp = ok(await s.open(new Blob([text]), 'runs.jsonl'));
     const sum = ok(await s.map({ map: insp.detected, systems: { column: 'model' } }));
     expect(sum.systems).toMatchObject({ systems: ['m1', 'm2'], layout: 'system-column', systemColumn: 'model', keyBy: 'question' });
+    // Left to the session it finds the same column; with none asked for, one system.
+    expect(ok(await s.map({ map: insp.detected, systems: { auto: true } })).systems).toMatchObject({
+      systems: ['m1', 'm2'],
+      systemColumn: 'model',
+    });
+    expect(ok(await s.map({ map: insp.detected })).systems).toBeUndefined();
   });
 
   it('Parquet files (one per system) and an Inspect log open as the CLI reads them', async () => {

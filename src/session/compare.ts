@@ -113,6 +113,11 @@ export function unionTable(files: readonly SystemFile[]): ParsedTable {
 export interface SystemsMapping {
   /** The column naming each row's system; absent: none (one system per file, named after it). */
   column?: string;
+  /**
+   * The system column as `verity compare` finds it: a system / model / source / run column, taken only when its
+   * values answer the same questions (else one system per file, with a note saying why).
+   */
+  auto?: boolean;
   /** The wide layout: each `answer_<system>` with its `judge_<system>` is that system's candidate and label. */
   wide?: boolean;
 }
@@ -138,7 +143,7 @@ export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput
   return mapSystemFiles(files, {
     map: m.map,
     ...(m.goldSep ? { goldSep: m.goldSep } : {}),
-    ...(s.column ? { systemColumn: s.column } : {}),
+    ...(s.column ? { systemColumn: s.column } : s.auto || s.wide ? {} : { systemColumn: false as const }),
     layout: s.wide ? 'wide' : 'long',
   });
 }

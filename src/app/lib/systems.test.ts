@@ -9,10 +9,9 @@ describe('guessSystems', () => {
     expect(wideSystems(cols)?.map((s) => s.system)).toEqual(['fid', 'gpt4']);
   });
 
-  it('takes the first alias column the mapping leaves free as the system column', () => {
-    expect(guessSystems(['question', 'gold', 'candidate', 'Model'], { question: 'question' }).systems).toEqual({ column: 'Model' });
-    // "source" mapped as the gold answer is not the system column; "run" is.
-    expect(guessSystems(['q', 'source', 'run', 'candidate'], { gold: 'source' }).systems).toEqual({ column: 'run' });
+  it('leaves a column named like a system column to the session, unless the mapping takes it for another field', () => {
+    expect(guessSystems(['question', 'gold', 'candidate', 'Model'], { question: 'question' }).systems).toEqual({ auto: true });
+    expect(guessSystems(['q', 'source', 'candidate'], { gold: 'source' }).systems).toBeUndefined();
   });
 
   it('leaves a single-system file as it is', () => {

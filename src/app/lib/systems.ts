@@ -1,7 +1,7 @@
 /**
  * The mapping step's first guess at the systems of a file, as `verity compare` guesses them: the wide layout
- * (answer_<system> + judge_<system>) when the columns have it, else a system / model / source / run column the
- * column mapping did not take for another field, else one system per file.
+ * (answer_<system> + judge_<system>) when the columns have it; else, when a column is named like a system column,
+ * the session's own choice (that column if its values answer the same questions); else one system per file.
  */
 import { SYSTEM_ALIASES, detectWideLayout, type WideSystem } from '../../core/compare/inputs.ts';
 import type { ColumnMap } from '../../core/io/fields.ts';
@@ -23,8 +23,9 @@ export function guessSystems(columns: readonly string[], detected: ColumnMap): S
     const { candidate: _c, label: _l, ...map } = detected;
     return { map, systems: { wide: true } };
   }
+  // A system / model / source / run column the mapping leaves free: the session takes it only when its values
+  // answer the same questions (as verity compare does), and the Systems select then shows the column it took.
   const claimed = new Set(Object.values(detected).map((c) => c.toLowerCase()));
-  const lower = new Map(columns.map((c) => [c.toLowerCase(), c] as const));
-  const column = SYSTEM_ALIASES.map((a) => lower.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
-  return { map: { ...detected }, ...(column ? { systems: { column } } : {}) };
+  const free = columns.some((c) => (SYSTEM_ALIASES as readonly string[]).includes(c.toLowerCase()) && !claimed.has(c.toLowerCase()));
+  return { map: { ...detected }, ...(free ? { systems: { auto: true } } : {}) };
 }

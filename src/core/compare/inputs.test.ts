@@ -37,6 +37,27 @@ describe('one file with a system column', () => {
     expect(() => mapSystemRows(table, { systemColumn: 'nope' })).toThrow(/--system-column nope: no such column/);
   });
 
+  it('a column found by its name whose values answer no question in common is not read as systems', () => {
+    // A dataset's "source" column (where each question came from), in a file of one system.
+    const one = jsonl([
+      { id: 1, question: 'Q1', gold: 'a', candidate: 'a', source: 'wiki' },
+      { id: 2, question: 'Q2', gold: 'b', candidate: 'b', source: 'web' },
+      { id: 3, question: 'Q3', gold: 'c', candidate: 'x', source: 'web' },
+    ]);
+    const r = mapSystemRows(one);
+    expect([r.layout, r.systems, r.systemColumn, r.rows.length]).toEqual(['single', ['system'], undefined, 3]);
+    expect(r.rows[0]!.extra).toEqual({ source: 'wiki' });
+    expect(r.notes).toEqual([
+      'column "source" is not read as the system column: no question is answered under two of its 2 values (choose it as the system column to compare them anyway)',
+    ]);
+    // Chosen, it is taken as it is; one shared question is enough to take it unasked.
+    expect(mapSystemRows(one, { systemColumn: 'source' }).systems).toEqual(['wiki', 'web']);
+    const shared = jsonl([...one.records.map((r) => r.data), { id: 1, question: 'Q1', gold: 'a', candidate: 'b', source: 'web' }]);
+    expect(mapSystemRows(shared).systems).toEqual(['wiki', 'web']);
+    // false: no system column even where one would be found.
+    expect(mapSystemRows(table, { systemColumn: false }).systems).toEqual(['system']);
+  });
+
   it('without ids pairs by question + gold, the k-th repeat with the k-th repeat', () => {
     const t = jsonl([
       { question: 'Q', gold: 'a', candidate: '1', run: 'r1' },

@@ -45,8 +45,12 @@ export interface WideLayout {
 }
 
 export interface SystemMapOptions extends MapOptions {
-  /** The system column (default: the first of SYSTEM_ALIASES present). */
-  systemColumn?: string;
+  /**
+   * The system column; `false`: none (one system). Default: the first of SYSTEM_ALIASES present that the
+   * mapping leaves free, taken only if some question is answered under two of its values (a `source` column
+   * naming where each question came from is not a system column).
+   */
+  systemColumn?: string | false;
   /** System name when the input has no system column and is not wide (default "system"). */
   system?: string;
   /** 'auto' (default): wide when detected and no candidate column is mapped explicitly. */
@@ -228,11 +232,11 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
 
   const lower = new Map(table.columns.map((c) => [c.toLowerCase(), c] as const));
   let systemColumn: string | undefined;
-  if (opts.systemColumn !== undefined) {
+  if (typeof opts.systemColumn === 'string') {
     systemColumn = lower.get(opts.systemColumn.toLowerCase());
     if (!systemColumn)
       throw new VerityError(`--system-column ${opts.systemColumn}: no such column; the columns are ${table.columns.join(', ')}`, 'usage');
-  } else {
+  } else if (opts.systemColumn === undefined) {
     // A column the mapping claims for another field is not the system column.
     const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));
     systemColumn = SYSTEM_ALIASES.map((a) => lower.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
@@ -240,12 +244,13 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
   const hasId = resolveColumns(table.columns, opts.map).id !== undefined;
   out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'question');
   const filtered: ParsedTable = { ...table, records, issues: [] };
-  if (!systemColumn) {
+  const single = () => {
     const name = opts.system ?? 'system';
     mapSystem(name, filtered, opts, out.keyBy, new Set(), out);
     out.systems.push(name);
     return out;
-  }
+  };
+  if (!systemColumn) return single();
   out.layout = 'system-column';
   out.systemColumn = systemColumn;
   for (const [system, sub] of splitBySystem(filtered, systemColumn, out.issues)) {
@@ -253,7 +258,28 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
     out.systems.push(system);
   }
   if (out.systems.length === 0) throw new VerityError(`no row has a system in column "${systemColumn}"`, 'input');
+  if (opts.systemColumn === undefined && out.systems.length > 1 && !sharesAQuestion(out.rows)) {
+    // Found by its name only, and no two of its values answer the same question: not systems to compare.
+    const values = out.systems.length;
+    Object.assign(out, { rows: [], systems: [], layout: 'single', columns: {}, issues: [...table.issues] });
+    delete out.systemColumn;
+    out.notes.push(
+      `column "${systemColumn}" is not read as the system column: no question is answered under two of its ${values} values (choose it as the system column to compare them anyway)`,
+    );
+    return single();
+  }
   return out;
+}
+
+/** Whether some question (key) has rows of two systems. */
+function sharesAQuestion(rows: readonly SystemRow[]): boolean {
+  const first = new Map<string, string>();
+  for (const r of rows) {
+    const s = first.get(r.key);
+    if (s === undefined) first.set(r.key, r.system);
+    else if (s !== r.system) return true;
+  }
+  return false;
 }
 
 export interface SystemCoverage {
