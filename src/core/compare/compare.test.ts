@@ -24,6 +24,7 @@ import {
   pairedComparisons,
   type CompareRow,
 } from './index.ts';
+import { SIGN_FLIP_MAX, signFlipP } from './paired.ts';
 
 interface RefCase {
   name: string;
@@ -449,5 +450,44 @@ describe('intervals agree with question resampling within Monte-Carlo error', ()
       const draws = ref((q) => v(a, q) - v(b, q));
       withinMc(p.score!.ci, draws, B2, `score ${p.a}−${p.b}`);
     }
+  });
+});
+
+describe('few questions: the exact sign-flip test', () => {
+  // Reference p-values: scipy.stats.permutation_test((d,), np.mean, permutation_type='samples', n_resamples=np.inf).
+  it.each([
+    [[1, 1, 1, 1, 1], 0.0625], // by hand: 2 of 32 sign patterns reach |sum| 5
+    [[0.5, 0.2, -0.1, 0.9, 0.4, 0.3, 0, 0.7], 0.03125],
+    [[1, -1, 1, 1, 0, 1, 1, 1, -1, 1, 1, 1], 0.0654296875], // by hand: the sign test, 2·(1 + 11 + 55)/2^11
+    [[0.31, 0.12, -0.05, 0.44, 0.27, -0.18, 0.09, 0.36, 0.22, 0.15, -0.02, 0.41, 0.05, 0.29, 0.33, -0.11], 0.004608154296875],
+  ])('%j → p = %f', (d, want) => {
+    expect(signFlipP(d)).toBeCloseTo(want, 14);
+  });
+
+  it('no difference gives p = 1', () => {
+    expect(signFlipP([0, 0])).toBe(1);
+    expect(signFlipP([])).toBe(1);
+  });
+
+  it('five questions all won by A are not enough to call A better (the bootstrap standard error said p ≈ 0)', () => {
+    const rows: CompareRow[] = ['A', 'B'].flatMap((system) => [1, 2, 3, 4, 5].map((q) => ({ system, key: `q${q}` })));
+    const score = (system: string, q: number) => (system === 'A' ? 0.9 - q / 100 : 0.2 + q / 100);
+    const results = rows.map((r) => ({ m: { score: score(r.system, Number(r.key.slice(1))), decision: null, explanation: '' } }));
+    const p = pairedComparisons(compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
+      .pairs[0]!.score!;
+    expect([p.n, p.p, p.better]).toEqual([5, 0.0625, null]);
+  });
+
+  it(`above ${SIGN_FLIP_MAX} differing questions the paired bootstrap decides, and a clear win is significant`, () => {
+    const Q = SIGN_FLIP_MAX + 9;
+    const rows: CompareRow[] = ['A', 'B'].flatMap((system) => Array.from({ length: Q }, (_, q) => ({ system, key: `q${q}` })));
+    const results = rows.map((r, i) => ({
+      m: { score: r.system === 'A' ? 0.8 + (i % 3) / 100 : 0.3 + (i % 5) / 100, decision: null, explanation: '' },
+    }));
+    const p = pairedComparisons(compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
+      .pairs[0]!.score!;
+    expect(p.n).toBe(Q);
+    expect(p.p).toBeLessThan(1e-6);
+    expect(p.better).toBe('A');
   });
 });

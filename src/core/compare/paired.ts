@@ -9,7 +9,10 @@
  *     (resample.ts) give B resampled differences d*, a percentile interval, and the two-sided p-value
  *     p = 2·Φc(|d| / sd(d*)) from the bootstrap standard error (Efron & Tibshirani 1993, ch. 16). Not the share
  *     of d* on the far side of 0: that cannot go below ~2/B, which Holm then multiplies by the number of pairs
- *     (1000 resamples, 45 pairs: nothing could be significant).
+ *     (1000 resamples, 45 pairs: nothing could be significant). With few questions the bootstrap standard error
+ *     is too small to trust (five questions all won by A gave p ≈ 0), so up to SIGN_FLIP_MAX (16) questions
+ *     whose scores differ, p is the exact paired sign-flip test's instead (Fisher's randomization test: each
+ *     difference as likely negated; five differences all one way give p = 2/32).
  *   Both p-values are Holm-corrected over all pairs of the metric (holm.ts), separately for each test.
  *   "A > B" is claimed (`better`) only when the Holm-adjusted p is below α (default 0.05); otherwise null.
  * Human labels, where present, get the same McNemar comparison (metric "human"), so a metric's verdicts can be
@@ -56,7 +59,7 @@ export interface ScoreComparison {
   meanB: number | null;
   diff: number | null;
   ci: [number, number] | null;
-  /** Paired-bootstrap two-sided p (null without resamples). */
+  /** Two-sided p: exact sign-flip up to 16 differing questions, else paired bootstrap (null without resamples). */
   p: number | null;
   pHolm: number | null;
   better: string | null;
@@ -103,6 +106,40 @@ function compareDecisions(k: readonly number[]): Omit<AccuracyComparison, 'pHolm
     diff: n ? (onlyA - onlyB) / n : null,
     mcnemar: n ? mcnemarExact(onlyA, onlyB, n) : null,
   };
+}
+
+/** Up to this many nonzero paired differences, the score p-value is the exact sign-flip test's (see the header). */
+export const SIGN_FLIP_MAX = 16;
+
+/**
+ * Exact two-sided p of the paired sign-flip (randomization) test: under "no difference" each question's
+ * difference is as likely negated, so p = share of the 2^m sign patterns of the m nonzero differences whose
+ * |sum| reaches the observed |sum|. Enumerated in Gray-code order (one sign changes per step). For m ≤ SIGN_FLIP_MAX.
+ */
+export function signFlipP(diffs: ArrayLike<number>): number {
+  const d: number[] = [];
+  for (let i = 0; i < diffs.length; i++) if (diffs[i] !== 0 && !Number.isNaN(diffs[i]!)) d.push(diffs[i]!);
+  const m = d.length;
+  if (m === 0) return 1;
+  if (m > 30) throw new Error(`signFlipP: ${m} differences are too many to enumerate`);
+  let sum = 0;
+  let abs = 0;
+  for (const x of d) [sum, abs] = [sum + x, abs + Math.abs(x)];
+  // Sums equal to the observed one up to rounding count as reaching it.
+  const reach = Math.abs(sum) - 1e-9 * abs;
+  const sign = new Int8Array(m).fill(1);
+  let s = sum;
+  let hits = 0;
+  const N = 2 ** m;
+  for (let i = 0; i < N; i++) {
+    if (i > 0) {
+      const j = 31 - Math.clz32(i & -i); // the bit that changes between Gray codes i-1 and i
+      s -= 2 * sign[j]! * d[j]!;
+      sign[j] = -sign[j]!;
+    }
+    if (Math.abs(s) >= reach) hits++;
+  }
+  return hits / N;
 }
 
 /** Two-sided p of "no difference" from the observed difference and its bootstrap draws (see the header). */
@@ -170,6 +207,7 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
       let n = 0;
       let sa = 0;
       let sb = 0;
+      const differ: number[] = [];
       for (let q = 0; q < Q; q++) {
         const x = sc[a * Q + q]!;
         const y = sc[b * Q + q]!;
@@ -177,14 +215,16 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
         n++;
         sa += x;
         sb += y;
+        if (x !== y && differ.length <= SIGN_FLIP_MAX) differ.push(x - y);
       }
+      const few = differ.length <= SIGN_FLIP_MAX;
       return {
         n,
         meanA: n ? sa / n : null,
         meanB: n ? sb / n : null,
         diff: n ? (sa - sb) / n : null,
         ci: draws && n ? percentileInterval(draws[k]!, level) : null,
-        p: draws && n ? bootstrapP((sa - sb) / n, draws[k]!) : null,
+        p: draws && n ? (few ? signFlipP(differ) : bootstrapP((sa - sb) / n, draws[k]!)) : null,
         pHolm: null,
         better: null,
       };
