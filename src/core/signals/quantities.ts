@@ -233,9 +233,21 @@ export interface QuantitySignal {
   at?: Quantity;
 }
 
+const goldCache = new Map<string, Quantity[]>();
+/** A gold's quantities (cached: the rows of a question share its golds). Callers must not mutate the result. */
+function goldQuantities(gold: string): Quantity[] {
+  let out = goldCache.get(gold);
+  if (out === undefined) {
+    out = quantities(gold);
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(gold, out);
+  }
+  return out;
+}
+
 /** How the quantities of a candidate compare with a gold's. */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
-  const g = quantities(gold);
+  const g = goldQuantities(gold);
   if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
   const c = candidateQuantities ?? quantities(candidate);
   if (g.length === 0 || c.length === 0) return { relation: 'none', gold: g, candidate: c };

@@ -4,6 +4,7 @@
  */
 import { normalizeTokens } from '../text/normalize.ts';
 import { porterStem } from '../text/porter.ts';
+import { splitClauses } from '../text/clauses.ts';
 
 /** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
 export const FUNCTION_WORDS = new Set(
@@ -52,4 +53,26 @@ export function coverage(goldStems: readonly string[], textStems: ReadonlySet<st
   let n = 0;
   for (const g of goldStems) if (textStems.has(g)) n++;
   return n / goldStems.length;
+}
+
+const stemSetCache = new Map<string, ReadonlySet<string>>();
+/**
+ * Stems of every word of a string (function words too), as a set. Cached by string (golds and questions recur
+ * across a file's rows); emptied past 20,000 strings.
+ */
+export function wordStemSet(s: string): ReadonlySet<string> {
+  let out = stemSetCache.get(s);
+  if (out === undefined) {
+    out = new Set(tokens(s).map(stem));
+    if (stemSetCache.size >= 20_000) stemSetCache.clear();
+    stemSetCache.set(s, out);
+  }
+  return out;
+}
+
+let lastClauses: { text: string; clauses: string[] } | null = null;
+/** splitClauses of the last text asked (the signals of a row each split its candidate). Callers must not mutate the result. */
+export function clausesOf(text: string): string[] {
+  if (lastClauses?.text !== text) lastClauses = { text, clauses: splitClauses(text) };
+  return lastClauses.clauses;
 }
