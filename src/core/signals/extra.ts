@@ -37,6 +37,11 @@ export interface ExtraContext {
   candidateNew: readonly string[];
   candidateSet: ReadonlySet<string>;
   clauses: readonly { text: string; stems: readonly string[] }[];
+  /** candidateNew as a set, and the first five letters of its longer stems. */
+  candidateNewSet: ReadonlySet<string>;
+  candidateNewPrefixes: ReadonlySet<string>;
+  /** Every clause's stems together. */
+  clauseStems: ReadonlySet<string>;
 }
 
 let lastQuestion: { question: string; stems: ReadonlySet<string>; prefixes: ReadonlySet<string> } | null = null;
@@ -55,12 +60,16 @@ export function extraContext(question: string, candidate: string): ExtraContext 
   const candidateNew = [...new Set(cand)].filter(
     (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
   );
+  const clauses = clausesOf(candidate).map((text) => ({ text, stems: contentStems(text) }));
   return {
     questionStems,
     questionPrefixes,
     candidateNew,
     candidateSet: new Set(cand),
-    clauses: clausesOf(candidate).map((text) => ({ text, stems: contentStems(text) })),
+    clauses,
+    candidateNewSet: new Set(candidateNew),
+    candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
+    clauseStems: new Set(clauses.flatMap((c) => c.stems)),
   };
 }
 
@@ -70,6 +79,7 @@ interface GoldSide {
   set: ReadonlySet<string>;
   /** First five letters of the longer stems. */
   prefixes: ReadonlySet<string>;
+  prefixList: readonly string[];
   years: number[];
 }
 const goldCache = new Map<string, GoldSide>();
@@ -78,12 +88,8 @@ function goldSide(gold: string): GoldSide {
   let out = goldCache.get(gold);
   if (out === undefined) {
     const stems = contentStems(gold);
-    out = {
-      stems,
-      set: new Set(stems),
-      prefixes: new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
-      years: years(gold),
-    };
+    const prefixes = new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+    out = { stems, set: new Set(stems), prefixes, prefixList: [...prefixes], years: years(gold) };
     if (goldCache.size >= 20_000) goldCache.clear();
     goldCache.set(gold, out);
   }
@@ -96,14 +102,20 @@ export function extraContent(
   candidate: string,
   ctx: ExtraContext = extraContext(question, candidate),
 ): ExtraSignal {
-  const { stems: g, set: gs, prefixes: goldPrefixes } = goldSide(gold);
+  const { stems: g, set: gs, prefixes: goldPrefixes, prefixList } = goldSide(gold);
   const qs = ctx.questionStems;
   const cov = coverage(g, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
-  const extra = ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))));
+  // (Most golds share no stem or prefix with the candidate's new words, and then every one stays.)
+  const extra =
+    g.some((t) => ctx.candidateNewSet.has(t)) || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
+      ? ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))))
+      : ctx.candidateNew.slice();
   let restates = false;
   if (extra.length === 0) for (const t of ctx.candidateSet) if (qs.has(t) && !gs.has(t)) restates = true;
-  const clauses = ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))).map((c) => c.text);
+  const clauses = (g.some((t) => ctx.clauseStems.has(t)) ? ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))) : ctx.clauses).map(
+    (c) => c.text,
+  );
   return { coverage: cov, extra, restates, clauses };
 }
 
@@ -165,6 +177,7 @@ let lastSide: {
   c: string;
   low: string;
   cStems: string[];
+  cStemSet: ReadonlySet<string>;
   cYears: number[];
   generic: RegExpExecArray | null;
   place: string;
@@ -176,16 +189,17 @@ function candidateSide(candidate: string) {
     const place = low
       .replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '')
       .replace(/^(?:continent of|region of)\s+/, '');
-    lastSide = { candidate, c, low, cStems: contentStems(c), cYears: years(c), generic: GENERIC.exec(c), place };
+    const cStems = contentStems(c);
+    lastSide = { candidate, c, low, cStems, cStemSet: new Set(cStems), cYears: years(c), generic: GENERIC.exec(c), place };
   }
   return lastSide;
 }
 
 /** How a candidate is a less specific answer than the gold, or null. */
 export function specificity(question: string, gold: string, candidate: string): SpecificitySignal | null {
-  const { c, low, cStems, cYears, generic, place } = candidateSide(candidate);
+  const { c, low, cStems, cStemSet, cYears, generic, place } = candidateSide(candidate);
   const { stems: gStems, set: gSet, years: ys } = goldSide(gold);
-  const shared = cStems.filter((t) => gSet.has(t));
+  const shared = gStems.some((t) => cStemSet.has(t)) ? cStems.filter((t) => gSet.has(t)) : [];
 
   // A period that contains the gold's year: "the 1910s", "the early 20th century", "the 1900s".
   if (ys.length && !cYears.some((y) => ys.includes(y))) {
