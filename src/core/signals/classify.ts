@@ -136,12 +136,14 @@ function listStep(l: ListSignal): Step | null {
   };
 }
 
+/** " (adds …)": the first extra words, for a reason (built only for the reason that is given). */
+const addsWords = (ex: ExtraSignal): string => (ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '');
+
 function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   const gold = item.golds[k]!;
   const qs = s.quantities[k]!;
   const ex = s.extra[k]!;
   const sp = s.specificity[k]!;
-  const words = ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '';
   if (qs.relation === 'conflict') {
     const both =
       qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
@@ -182,7 +184,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
         signal: numbersMatch ? 'quantities' : 'words',
         reason: `${how}${ex.restates ? ', restating the question' : ''} and adds no claim`,
       };
-    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${words}; no added claim conflicts` };
+    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${addsWords(ex)}; no added claim conflicts` };
   }
   if (qs.relation === 'fewer')
     return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
@@ -194,7 +196,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
       cls: 'invalid',
       gold: k,
       signal: 'words',
-      reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}`,
+      reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex)}`,
     };
   return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
 }
