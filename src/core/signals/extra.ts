@@ -37,8 +37,7 @@ export interface ExtraContext {
   candidateNew: readonly string[];
   candidateSet: ReadonlySet<string>;
   clauses: readonly { text: string; stems: readonly string[] }[];
-  /** candidateNew as a set, and the first five letters of its longer stems. */
-  candidateNewSet: ReadonlySet<string>;
+  /** The first five letters of candidateNew's longer stems. */
   candidateNewPrefixes: ReadonlySet<string>;
   /** Every clause's stems together. */
   clauseStems: ReadonlySet<string>;
@@ -67,7 +66,6 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     candidateNew,
     candidateSet: new Set(cand),
     clauses,
-    candidateNewSet: new Set(candidateNew),
     candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
     clauseStems: new Set(clauses.flatMap((c) => c.stems)),
   };
@@ -106,9 +104,9 @@ export function extraContent(
   const qs = ctx.questionStems;
   const cov = coverage(g, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
-  // (Most golds share no stem or prefix with the candidate's new words, and then every one stays.)
+  // (Most golds share no stem with the candidate, nor a prefix with its new words, and then every one stays.)
   const extra =
-    g.some((t) => ctx.candidateNewSet.has(t)) || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
+    g.some((t) => ctx.candidateSet.has(t)) || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
       ? ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))))
       : ctx.candidateNew.slice();
   let restates = false;

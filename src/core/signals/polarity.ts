@@ -80,11 +80,22 @@ for (const [a, b] of ANTONYM_PAIRS) {
   }
 }
 
-/** A word of the clause whose opposite is in the source, while neither has the other's side. */
-function antonymIn(clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
+type Opposites = { stem: string; ops: { other: string; word: string; otherWord: string }[] }[];
+
+/** The clause's stems that have an opposite, in order (most clauses have none, and then no source is read). */
+function withOpposites(clauseStems: ReadonlySet<string>): Opposites {
+  const out: Opposites = [];
   for (const s of clauseStems) {
     const ops = OPPOSITES.get(s);
-    if (!ops || source.has(s)) continue;
+    if (ops) out.push({ stem: s, ops });
+  }
+  return out;
+}
+
+/** A word of the clause whose opposite is in the source, while neither has the other's side. */
+function antonymIn(clause: Opposites, clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
+  for (const { stem: s, ops } of clause) {
+    if (source.has(s)) continue;
     for (const o of ops) if (source.has(o.other) && !clauseStems.has(o.other)) return { cue: `${o.word} (vs ${o.otherWord})` };
   }
   return null;
@@ -224,12 +235,15 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
   const target = scopeText ?? (clauses.length === 1 ? clauses[0]! : null);
   if (target) {
     const cs = affirmedStems(target);
-    for (let k = 0; k < item.golds.length; k++) {
-      const hit = antonymIn(cs, wordStemSet(item.golds[k]!));
-      if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: k };
+    const ops = withOpposites(cs);
+    if (ops.length > 0) {
+      for (let k = 0; k < item.golds.length; k++) {
+        const hit = antonymIn(ops, cs, wordStemSet(item.golds[k]!));
+        if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: k };
+      }
+      const hit = antonymIn(ops, cs, wordStemSet(item.question));
+      if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: found?.gold ?? 0 };
     }
-    const hit = antonymIn(cs, wordStemSet(item.question));
-    if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: found?.gold ?? 0 };
   }
   return null;
 }
