@@ -60,6 +60,8 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
   );
   const clauses = clausesOf(candidate).map((text) => ({ text, stems: contentStems(text) }));
+  const clauseStems = new Set<string>();
+  for (const c of clauses) for (const t of c.stems) clauseStems.add(t);
   return {
     questionStems,
     questionPrefixes,
@@ -67,7 +69,7 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     candidateSet: new Set(cand),
     clauses,
     candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
-    clauseStems: new Set(clauses.flatMap((c) => c.stems)),
+    clauseStems,
   };
 }
 
@@ -106,7 +108,7 @@ export function extraContent(
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
   // (Most golds share no stem with the candidate, nor a prefix with its new words, and then every one stays.)
   const extra =
-    g.some((t) => ctx.candidateSet.has(t)) || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
+    cov > 0 || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
       ? ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))))
       : ctx.candidateNew.slice();
   let restates = false;
