@@ -5,7 +5,7 @@
  */
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { overlapCount, overlapWithCounts, prfFromOverlap, tokenCounts } from './common.ts';
+import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 
@@ -45,32 +45,57 @@ export const DENSE_FEATURES = [
  */
 export const POLARITY_PRIOR = -6;
 
-/** Character trigrams of a string padded with spaces. */
-function trigrams(s: string): Set<string> {
+/**
+ * Character trigrams of a string padded with spaces. A trigram of ASCII characters is stored as a small integer
+ * (7 bits a character, so no string is made for it), any other as its text: one trigram, one key, as before.
+ */
+function trigrams(s: string): Set<number | string> {
   const t = ` ${s} `;
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
+  const out = new Set<number | string>();
+  for (let i = 0; i + 3 <= t.length; i++) {
+    const a = t.charCodeAt(i);
+    const b = t.charCodeAt(i + 1);
+    const c = t.charCodeAt(i + 2);
+    out.add(a < 128 && b < 128 && c < 128 ? (a << 14) | (b << 7) | c : t.slice(i, i + 3));
+  }
   return out;
 }
 
-const goldTrigramCache = new Map<string, Set<string>>();
-/** Trigrams of a gold (cached: the rows of a question share its golds). Callers must not mutate the set. */
-function goldTrigrams(s: string): Set<string> {
-  let t = goldTrigramCache.get(s);
-  if (t === undefined) {
-    t = trigrams(s);
-    if (goldTrigramCache.size >= 20_000) goldTrigramCache.clear();
-    goldTrigramCache.set(s, t);
-  }
-  return t;
+/** What the features read from one gold alone. */
+interface GoldSide {
+  tokens: string[];
+  /** The tokens joined, and padded with a space each side (for whole-token containment). */
+  str: string;
+  padded: string;
+  /** Trigrams of `str` (empty when `str` is). */
+  tri: Set<number | string>;
+  nums: string[];
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
+const goldCache = new Map<string, GoldSide>();
+/** A gold's side of the features (cached: the rows of a question share its golds). Callers must not mutate it. */
+function goldSide(gold: string): GoldSide {
+  let out = goldCache.get(gold);
+  if (out === undefined) {
+    const tokens = normalizeTokens(gold, 'numeric');
+    const str = tokens.join(' ');
+    out = { tokens, str, padded: ` ${str} `, tri: str.length > 0 ? trigrams(str) : new Set(), nums: tokens.filter(isNumberToken) };
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(gold, out);
+  }
+  return out;
+}
+
+/** Jaccard similarity of two sets; the smaller is walked (the count is the same either way). */
+function jaccard(a: Set<number | string>, b: Set<number | string>): number {
   if (a.size === 0 && b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let inter = 0;
-  for (const x of a) if (b.has(x)) inter++;
+  for (const x of small) if (large.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
+
+const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
 
 let prevRow = new Int32Array(64);
 let curRow = new Int32Array(64);
@@ -117,8 +142,6 @@ function similarSpelling(a: string, b: string): boolean {
   return prev[n]! <= bound;
 }
 
-const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
-
 export interface Analysis {
   dense: number[];
   /** Gold answer with the best token F1 (used in explanations and the tf-idf text). */
@@ -150,8 +173,9 @@ export function analyze(item: QaItem): Analysis {
   const verdict = classifyText(item);
   const cand = normalizeTokens(item.candidate, 'numeric');
   const candStr = cand.join(' ');
+  const candPadded = ` ${candStr} `;
   const question = normalizeTokens(item.question, 'numeric');
-  const golds = item.golds.map((g) => normalizeTokens(g, 'numeric'));
+  const golds = item.golds.map(goldSide);
   let best = { precision: 0, recall: 0, f1: 0 };
   let bestIdx = 0;
   let maxRecall = 0;
@@ -163,32 +187,49 @@ export function analyze(item: QaItem): Analysis {
   let tri = 0;
   const candTri = trigrams(candStr);
   const candCounts = tokenCounts(cand);
-  golds.forEach((g, i) => {
+  // Distinct candidate tokens: whether some token is a close spelling does not depend on repeats.
+  const candDistinct = [...candCounts.keys()];
+  for (let i = 0; i < golds.length; i++) {
+    const gold = golds[i]!;
+    const g = gold.tokens;
     // The multiset overlap is symmetric: the candidate's counts, built once, serve every gold.
-    const r = prfFromOverlap(overlapWithCounts(candCounts, g), cand.length, g.length);
-    if (r.f1 > best.f1) {
-      best = r;
+    // SQuAD precision / recall / F1 (prfFromOverlap's arithmetic), with no object per gold.
+    const same = overlapWithCounts(candCounts, g);
+    const precision = same === 0 ? 0 : same / cand.length;
+    const recall = same === 0 ? 0 : same / g.length;
+    const f1 = same === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+    if (f1 > best.f1) {
+      best = { precision, recall, f1 };
       bestIdx = i;
     }
-    maxRecall = Math.max(maxRecall, r.recall);
-    const gs = g.join(' ');
-    if (gs.length === 0) return;
+    maxRecall = Math.max(maxRecall, recall);
+    const gs = gold.str;
+    if (gs.length === 0) continue;
     if (gs === candStr) exact = 1;
-    if (` ${candStr} `.includes(` ${gs} `)) containsTok = 1;
-    if (candStr.includes(gs)) containsSub = 1;
-    if (candStr.length > 0 && ` ${gs} `.includes(` ${candStr} `)) goldContains = 1;
-    // Share of gold tokens that have a close spelling in the candidate.
+    // Flags: once set, the (long) candidate need not be searched again.
+    if (!containsTok && candPadded.includes(gold.padded)) containsTok = 1;
+    if (!containsSub && candStr.includes(gs)) containsSub = 1;
+    if (!goldContains && candStr.length > 0 && gold.padded.includes(candPadded)) goldContains = 1;
+    // Share of gold tokens that have a close spelling in the candidate (a gold that cannot beat the best so far
+    // is left early: the maximum is the same).
     let covered = 0;
-    for (const gt of g) if (cand.some((ct) => similarSpelling(ct, gt))) covered++;
+    for (let k = 0; k < g.length && (covered + g.length - k) / g.length > fuzzy; k++) {
+      const gt = g[k]!;
+      if (candCounts.has(gt) || candDistinct.some((ct) => similarSpelling(ct, gt))) covered++;
+    }
     fuzzy = Math.max(fuzzy, covered / g.length);
-    tri = Math.max(tri, jaccard(candTri, goldTrigrams(gs)));
-  });
-  const goldTokens = golds[bestIdx] ?? [];
-  const goldNums = new Set(golds.flat().filter(isNumberToken));
-  const bestGoldNums = goldTokens.filter(isNumberToken);
+    // Jaccard is at most min/max of the set sizes (all of the smaller shared): skip a gold that cannot beat the best.
+    const gt = gold.tri;
+    const small = Math.min(candTri.size, gt.size);
+    const large = Math.max(candTri.size, gt.size);
+    if (small / large > tri) tri = Math.max(tri, jaccard(candTri, gt));
+  }
+  const goldTokens = golds[bestIdx]?.tokens ?? [];
+  const bestGoldNums = golds[bestIdx]?.nums ?? [];
+  const goldHasNumber = golds.some((x) => x.nums.length > 0);
   const candNums = cand.filter(isNumberToken);
   const numbersAgree = bestGoldNums.length > 0 && bestGoldNums.every((n) => candNums.includes(n)) ? 1 : 0;
-  const numbersConflict = goldNums.size > 0 && candNums.length > 0 && !candNums.some((n) => goldNums.has(n)) ? 1 : 0;
+  const numbersConflict = goldHasNumber && candNums.length > 0 && !candNums.some((n) => golds.some((x) => x.nums.includes(n))) ? 1 : 0;
   const qOverlap = cand.length > 0 ? overlapCount(cand, question) / cand.length : 0;
   const dense = [
     best.f1,
@@ -201,7 +242,7 @@ export function analyze(item: QaItem): Analysis {
     goldContains,
     fuzzy,
     tri,
-    goldNums.size > 0 ? 1 : 0,
+    goldHasNumber ? 1 : 0,
     numbersAgree,
     numbersConflict,
     qOverlap,

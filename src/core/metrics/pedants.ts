@@ -16,6 +16,12 @@ import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
+const POLARITY_FLIP = DENSE_FEATURES.indexOf('polarity_flip');
+const QUANTITY_CONFLICT = DENSE_FEATURES.indexOf('quantity_conflict');
+const LESS_SPECIFIC = DENSE_FEATURES.indexOf('less_specific');
+/** Every feature's key, to copy (one shape for every row's contributions). */
+const FEATURE_KEYS: Readonly<Record<string, number>> = Object.fromEntries(DENSE_FEATURES.map((f) => [f, 0]));
+
 export interface PedantsModel {
   version: 1;
   dense: { names: string[]; mean: number[]; std: number[]; weights: number[] };
@@ -64,18 +70,26 @@ export function createPedants(options: PedantsOptions = {}): Metric {
     score(item: QaItem) {
       if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
       const a = analyze(item);
-      const contrib: { name: string; c: number }[] = a.dense.map((v, j) => ({
-        name: DENSE_FEATURES[j]!,
-        c: ((v - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!,
-      }));
+      // Contributions in feature order, then the prior, then the words (the logit sums them in that order); the
+      // prior's and the words' keys are added after the features', so the key order is the same every row.
+      const contributions: Record<string, number> = { ...FEATURE_KEYS };
+      let sum = 0;
+      for (let j = 0; j < DENSE_FEATURES.length; j++) {
+        const c = ((a.dense[j]! - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!;
+        contributions[DENSE_FEATURES[j]!] = c;
+        sum += c;
+      }
       const sp = tfidf(a.textTokens, index, model.tfidf.idf);
       let words = 0;
       sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
-      const prior = a.dense[DENSE_FEATURES.indexOf('polarity_flip')] ? POLARITY_PRIOR : 0;
-      if (prior) contrib.push({ name: 'polarity_prior', c: prior });
-      const z = model.bias + contrib.reduce((s, x) => s + x.c, 0) + words;
+      const prior = a.dense[POLARITY_FLIP] ? POLARITY_PRIOR : 0;
+      if (prior) {
+        contributions.polarity_prior = prior;
+        sum += prior;
+      }
+      const z = model.bias + sum + words;
       const p = sigmoid(z);
-      contrib.push({ name: 'words', c: words });
+      contributions.words = words;
       const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
       const s = a.verdict.signals;
       const facts = [
@@ -86,16 +100,16 @@ export function createPedants(options: PedantsOptions = {}): Metric {
         `fuzzy gold coverage ${round(fuzzy!, 2)}`,
         ...(numbersAgree ? ['numbers agree'] : []),
         ...(numbersConflict ? ['numbers conflict'] : []),
-        ...(a.dense[DENSE_FEATURES.indexOf('quantity_conflict')] ? ["another value of the gold's quantity"] : []),
+        ...(a.dense[QUANTITY_CONFLICT] ? ["another value of the gold's quantity"] : []),
         ...(s.list?.wrong.length ? [`${s.list.kind} with wrong ${s.list.wrong.map((w) => `"${w}"`).join(', ')}`] : []),
-        ...(a.dense[DENSE_FEATURES.indexOf('less_specific')] ? ['less specific than the gold'] : []),
+        ...(a.dense[LESS_SPECIFIC] ? ['less specific than the gold'] : []),
         `text signals: ${a.verdict.cls}`,
       ];
       return {
         score: p,
         decision: p >= threshold,
         explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); best gold ${quote(a.bestGold)}: ${facts.join(', ')}`,
-        details: { matched_gold: a.bestGold, logit: z, contributions: Object.fromEntries(contrib.map((x) => [x.name, x.c])) },
+        details: { matched_gold: a.bestGold, logit: z, contributions },
       };
     },
   };

@@ -29,19 +29,24 @@ export function classScore(cls: CapClass): number {
 
 /** The details a text verdict shows: the deciding signal first, then every signal that fired. */
 export function verdictDetails(v: TextVerdict): Record<string, unknown> {
+  return addVerdictDetails({}, v);
+}
+
+/** verdictDetails(v) written into `out` (after what it already has), with no object in between. */
+function addVerdictDetails(out: Record<string, unknown>, v: TextVerdict): Record<string, unknown> {
   const s = v.signals;
-  const fired: Record<string, unknown> = {};
-  if (s.refusal) fired.refusal = s.refusal.cue;
-  if (s.polarity) fired.polarity = `${s.polarity.kind}: ${s.polarity.cue}`;
-  if (s.list) fired[s.list.kind] = `${s.list.correct.length} right, ${s.list.wrong.length} wrong of ${s.list.items.length}`;
+  out.signal = v.signal;
+  if (s.refusal) out.refusal = s.refusal.cue;
+  if (s.polarity) out.polarity = `${s.polarity.kind}: ${s.polarity.cue}`;
+  if (s.list) out[s.list.kind] = `${s.list.correct.length} right, ${s.list.wrong.length} wrong of ${s.list.items.length}`;
   const qs = s.quantities[v.gold];
-  if (qs && qs.relation !== 'none') fired.quantities = `${qs.relation}${qs.at ? ` (${qs.at.text})` : ''}`;
+  if (qs && qs.relation !== 'none') out.quantities = `${qs.relation}${qs.at ? ` (${qs.at.text})` : ''}`;
   const ex = s.extra[v.gold];
-  if (ex) fired.gold_coverage = round(ex.coverage);
-  if (ex?.extra.length) fired.extra_words = ex.extra.join(' ');
+  if (ex) out.gold_coverage = round(ex.coverage);
+  if (ex?.extra.length) out.extra_words = ex.extra.join(' ');
   const sp = s.specificity[v.gold];
-  if (sp) fired.specificity = `${sp.kind}: ${sp.cue}`;
-  return { signal: v.signal, ...fired };
+  if (sp) out.specificity = `${sp.kind}: ${sp.cue}`;
+  return out;
 }
 
 /** The taxonomy with no model: text signals only (see the file comment). A threshold other than 0.5 moves the decision off the class line. */
@@ -60,7 +65,7 @@ export function createTaxonomyText(options: { threshold?: number } = {}): Metric
         decision: score >= threshold,
         class: v.cls,
         explanation: `${v.cls} (${v.signal}): ${v.reason}`,
-        details: { class: v.cls, ...verdictDetails(v), chosen_gold: item.golds[v.gold], chosen_gold_index: v.gold },
+        details: Object.assign(addVerdictDetails({ class: v.cls }, v), { chosen_gold: item.golds[v.gold], chosen_gold_index: v.gold }),
       };
     },
   };

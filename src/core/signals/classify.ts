@@ -57,6 +57,17 @@ export interface TextVerdict {
 }
 
 const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
+const squadCache = new Map<string, string>();
+/** A gold's SQuAD-normalized text (cached: golds recur across rows). */
+function squadGold(s: string): string {
+  let out = squadCache.get(s);
+  if (out === undefined) {
+    out = squad(s);
+    if (squadCache.size >= 20_000) squadCache.clear();
+    squadCache.set(s, out);
+  }
+  return out;
+}
 const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 
 /** All signals of an item. */
@@ -78,7 +89,7 @@ type Step = Omit<TextVerdict, 'signals' | 'item'>;
 function exactStep(item: TextItem): Step | null {
   const c = squad(item.candidate);
   if (!c) return null;
-  const k = item.golds.findIndex((g) => squad(g) === c);
+  const k = item.golds.findIndex((g) => squadGold(g) === c);
   if (k < 0) return null;
   if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
   const first = contentStems(item.golds[0]!);
@@ -125,12 +136,14 @@ function listStep(l: ListSignal): Step | null {
   };
 }
 
+/** " (adds …)": the first extra words, for a reason (built only for the reason that is given). */
+const addsWords = (ex: ExtraSignal): string => (ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '');
+
 function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   const gold = item.golds[k]!;
   const qs = s.quantities[k]!;
   const ex = s.extra[k]!;
   const sp = s.specificity[k]!;
-  const words = ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '';
   if (qs.relation === 'conflict') {
     const both =
       qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
@@ -171,7 +184,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
         signal: numbersMatch ? 'quantities' : 'words',
         reason: `${how}${ex.restates ? ', restating the question' : ''} and adds no claim`,
       };
-    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${words}; no added claim conflicts` };
+    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${addsWords(ex)}; no added claim conflicts` };
   }
   if (qs.relation === 'fewer')
     return { cls: 'partial', gold: k, signal: 'quantities', reason: `gives only part of the gold's numbers (${q(gold)})` };
@@ -183,17 +196,26 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
       cls: 'invalid',
       gold: k,
       signal: 'words',
-      reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${words}`,
+      reason: `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex)}`,
     };
   return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
 }
+
+/** Whether compromise reads a gold as a person's name, by gold (tagging is slow and golds recur). */
+const personCache = new Map<string, boolean>();
 
 /** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
 function surname(gold: string, candidate: string): boolean {
   const c = contentStems(candidate);
   const g = contentStems(gold);
   if (c.length !== 1 || g.length < 2 || c[0] !== g.at(-1)) return false;
-  return nlp(gold).people().out('array').join(' ') === gold.trim();
+  let person = personCache.get(gold);
+  if (person === undefined) {
+    person = nlp(gold).people().out('array').join(' ') === gold.trim();
+    if (personCache.size >= 20_000) personCache.clear();
+    personCache.set(gold, person);
+  }
+  return person;
 }
 
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */

@@ -6,8 +6,7 @@
  * // → { coverage: 1, extra: ['macbeth'], restates: false, clauses: [] }
  * specificity('Where is the Louvre?', 'Paris', 'Somewhere in Europe.') // → { kind: 'region', cue: 'europe' }
  */
-import { splitClauses } from '../text/clauses.ts';
-import { contentStems, coverage, stem, tokens } from './words.ts';
+import { clausesOf, contentStems, coverage, stem, tokens } from './words.ts';
 
 export interface ExtraSignal {
   /** Share of the gold's content words in the candidate. */
@@ -38,22 +37,63 @@ export interface ExtraContext {
   candidateNew: readonly string[];
   candidateSet: ReadonlySet<string>;
   clauses: readonly { text: string; stems: readonly string[] }[];
+  /** The first five letters of candidateNew's longer stems. */
+  candidateNewPrefixes: ReadonlySet<string>;
+  /** Every clause's stems together. */
+  clauseStems: ReadonlySet<string>;
+}
+
+let lastQuestion: { question: string; stems: ReadonlySet<string>; prefixes: ReadonlySet<string> } | null = null;
+/** The question's stems and prefixes, kept for the last question (the rows of a question are often together). */
+function questionSide(question: string) {
+  if (lastQuestion?.question !== question) {
+    const stems = new Set(contentStems(question));
+    lastQuestion = { question, stems, prefixes: new Set([...stems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5))) };
+  }
+  return lastQuestion;
 }
 
 export function extraContext(question: string, candidate: string): ExtraContext {
-  const questionStems = new Set(contentStems(question));
-  const questionPrefixes = new Set([...questionStems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+  const { stems: questionStems, prefixes: questionPrefixes } = questionSide(question);
   const cand = contentStems(candidate.replace(/\bone of (?:them|those|these|the)\b/giu, ' '));
   const candidateNew = [...new Set(cand)].filter(
     (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
   );
+  const clauses = clausesOf(candidate).map((text) => ({ text, stems: contentStems(text) }));
+  const clauseStems = new Set<string>();
+  for (const c of clauses) for (const t of c.stems) clauseStems.add(t);
   return {
     questionStems,
     questionPrefixes,
     candidateNew,
     candidateSet: new Set(cand),
-    clauses: splitClauses(candidate).map((text) => ({ text, stems: contentStems(text) })),
+    clauses,
+    candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
+    clauseStems,
   };
+}
+
+/** What extraContent and specificity read from one gold alone. */
+interface GoldSide {
+  stems: string[];
+  set: ReadonlySet<string>;
+  /** First five letters of the longer stems. */
+  prefixes: ReadonlySet<string>;
+  prefixList: readonly string[];
+  years: number[];
+}
+const goldCache = new Map<string, GoldSide>();
+/** A gold's side (cached: the rows of a question share its golds). Callers must not mutate it. */
+function goldSide(gold: string): GoldSide {
+  let out = goldCache.get(gold);
+  if (out === undefined) {
+    const stems = contentStems(gold);
+    const prefixes = new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+    out = { stems, set: new Set(stems), prefixes, prefixList: [...prefixes], years: years(gold) };
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(gold, out);
+  }
+  return out;
 }
 
 export function extraContent(
@@ -62,16 +102,20 @@ export function extraContent(
   candidate: string,
   ctx: ExtraContext = extraContext(question, candidate),
 ): ExtraSignal {
-  const g = contentStems(gold);
-  const gs = new Set(g);
+  const { stems: g, set: gs, prefixes: goldPrefixes, prefixList } = goldSide(gold);
   const qs = ctx.questionStems;
   const cov = coverage(g, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
-  const goldPrefixes = g.filter((t) => t.length >= 5).map((t) => t.slice(0, 5));
-  const extra = ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.includes(t.slice(0, 5))));
+  // (Most golds share no stem with the candidate, nor a prefix with its new words, and then every one stays.)
+  const extra =
+    cov > 0 || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
+      ? ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))))
+      : ctx.candidateNew.slice();
   let restates = false;
   if (extra.length === 0) for (const t of ctx.candidateSet) if (qs.has(t) && !gs.has(t)) restates = true;
-  const clauses = ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))).map((c) => c.text);
+  const clauses = (g.some((t) => ctx.clauseStems.has(t)) ? ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))) : ctx.clauses).map(
+    (c) => c.text,
+  );
   return { coverage: cov, extra, restates, clauses };
 }
 
@@ -125,7 +169,7 @@ const GENERIC =
 const PERSON = /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+$/u;
 
 /** Year(s) in a gold: four-digit numbers from 1000 to 2099. */
-const years = (s: string) => [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1]));
+const years = (s: string) => (/\d/.test(s) ? [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1])) : []);
 
 /** What specificity reads from the candidate alone, kept for the last candidate (it is asked once per gold). */
 let lastSide: {
@@ -133,6 +177,7 @@ let lastSide: {
   c: string;
   low: string;
   cStems: string[];
+  cStemSet: ReadonlySet<string>;
   cYears: number[];
   generic: RegExpExecArray | null;
   place: string;
@@ -144,19 +189,19 @@ function candidateSide(candidate: string) {
     const place = low
       .replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '')
       .replace(/^(?:continent of|region of)\s+/, '');
-    lastSide = { candidate, c, low, cStems: contentStems(c), cYears: years(c), generic: GENERIC.exec(c), place };
+    const cStems = contentStems(c);
+    lastSide = { candidate, c, low, cStems, cStemSet: new Set(cStems), cYears: years(c), generic: GENERIC.exec(c), place };
   }
   return lastSide;
 }
 
 /** How a candidate is a less specific answer than the gold, or null. */
 export function specificity(question: string, gold: string, candidate: string): SpecificitySignal | null {
-  const { c, low, cStems, cYears, generic, place } = candidateSide(candidate);
-  const gStems = contentStems(gold);
-  const shared = cStems.filter((t) => gStems.includes(t));
+  const { c, low, cStems, cStemSet, cYears, generic, place } = candidateSide(candidate);
+  const { stems: gStems, set: gSet, years: ys } = goldSide(gold);
+  const shared = gStems.some((t) => cStemSet.has(t)) ? cStems.filter((t) => gSet.has(t)) : [];
 
   // A period that contains the gold's year: "the 1910s", "the early 20th century", "the 1900s".
-  const ys = years(gold);
   if (ys.length && !cYears.some((y) => ys.includes(y))) {
     const decade = /\b(1\d|20)(\d)0s\b/.exec(low);
     if (decade && ys.some((y) => Math.floor(y / 10) === Number(decade[1]! + decade[2]!))) return { kind: 'period', cue: decade[0] };
@@ -174,7 +219,7 @@ export function specificity(question: string, gold: string, candidate: string): 
     return null;
   }
   // Some of the gold's words and nothing else: "1912" for "April 15, 1912" (a surname alone names the person).
-  if (shared.length < new Set(gStems).size && cStems.every((t) => gStems.includes(t))) {
+  if (shared.length < gSet.size && cStems.every((t) => gSet.has(t))) {
     if (PERSON.test(gold.trim()) && !/\d/.test(gold) && cStems.length === 1 && cStems[0] === gStems.at(-1)) return null;
     return { kind: 'part', cue: c };
   }

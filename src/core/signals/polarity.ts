@@ -17,9 +17,8 @@
  *   antonym pair (antonyms.ts) whose other side is in the gold — or, failing that, in the question — and not
  *   the side it was asked about ("Plants release carbon dioxide" for "Which gas do plants absorb?").
  */
-import { splitClauses } from '../text/clauses.ts';
 import { ANTONYM_PAIRS } from './antonyms.ts';
-import { contentStems, stem, tokens } from './words.ts';
+import { clausesOf, contentStems, stem, tokens, wordStemSet } from './words.ts';
 
 export interface PolaritySignal {
   /** denial also covers the question's own number restated with another value (two words of context: "atomic number 2"). */
@@ -43,8 +42,12 @@ const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cann
 const NOT_DENIAL =
   /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
 
+/** NEGATION, for a quick test: a text with no cue at all has none once the non-denials are blanked out either. */
+const ANY_NEGATION = new RegExp(NEGATION.source, 'iu');
+
 /** Negation cues in a text, without the ones that do not deny. */
 function negations(text: string): string[] {
+  if (!ANY_NEGATION.test(text)) return [];
   const cleaned = text.replace(NOT_DENIAL, ' ');
   return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
 }
@@ -77,11 +80,22 @@ for (const [a, b] of ANTONYM_PAIRS) {
   }
 }
 
-/** A word of the clause whose opposite is in the source, while neither has the other's side. */
-function antonymIn(clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
+type Opposites = { stem: string; ops: { other: string; word: string; otherWord: string }[] }[];
+
+/** The clause's stems that have an opposite, in order (most clauses have none, and then no source is read). */
+function withOpposites(clauseStems: ReadonlySet<string>): Opposites {
+  const out: Opposites = [];
   for (const s of clauseStems) {
     const ops = OPPOSITES.get(s);
-    if (!ops || source.has(s)) continue;
+    if (ops) out.push({ stem: s, ops });
+  }
+  return out;
+}
+
+/** A word of the clause whose opposite is in the source, while neither has the other's side. */
+function antonymIn(clause: Opposites, clauseStems: ReadonlySet<string>, source: ReadonlySet<string>): { cue: string } | null {
+  for (const { stem: s, ops } of clause) {
+    if (source.has(s)) continue;
     for (const o of ops) if (source.has(o.other) && !clauseStems.has(o.other)) return { cue: `${o.word} (vs ${o.otherWord})` };
   }
   return null;
@@ -118,16 +132,18 @@ function affirmedStems(text: string): Set<string> {
 
 /** The yes/no answer a candidate gives to a yes/no question: its leading word, else its first clause's negation parity against the question's. */
 export function candidateYesNo(question: string, candidate: string): 'yes' | 'no' | null {
-  const first = splitClauses(candidate)[0];
+  const first = clausesOf(candidate)[0];
   if (!first) return null;
   const lead = yesNo(first.split(/\s+/)[0]!);
   if (lead) return lead;
   return (negations(first).length + negations(question).length) % 2 === 0 ? 'yes' : 'no';
 }
 
+const QUESTION_DIGIT = /\d/;
+
 /** The way the candidate contradicts a gold, or null. */
 export function polarity(item: PolarityItem): PolaritySignal | null {
-  const clauses = splitClauses(item.candidate);
+  const clauses = clausesOf(item.candidate);
   if (clauses.length === 0) return null;
   const qNeg = negations(item.question).length;
   const goldStems = item.golds.map((g) => contentStems(g));
@@ -157,7 +173,9 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     const cs = new Set(contentStems(clause));
     goldStems.forEach((g, k) => {
       if (g.length === 0) return;
-      const cov = g.filter((s) => cs.has(s)).length / g.length;
+      let n = 0;
+      for (const s of g) if (cs.has(s)) n++;
+      const cov = n / g.length;
       if (cov > 0 && (!carrier || cov > carrier.cov)) carrier = { clause, gold: k, cov };
     });
   });
@@ -199,7 +217,8 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
 
   // The question's own number restated with another value: "Hydrogen has atomic number 2" for "… atomic number 1?".
   // Two words of context, and no decade ("the 30s") or date on either side.
-  for (const m of item.question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu)) {
+  // (The pattern needs a digit: most questions have none.)
+  for (const m of QUESTION_DIGIT.test(item.question) ? item.question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu) : []) {
     const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)(?![\\d'’s])`, 'iu').exec(item.candidate);
     if (other && other[1]!.replace(/[,.]$/, '') !== m[2]!.replace(/[,.]$/, '')) {
       const clause = clauses.find((c) => c.includes(other[0])) ?? clauses[0]!;
@@ -209,19 +228,22 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
 
   // Premise denial at the start of the answer.
   const denial = DENIAL.exec(item.candidate.trim());
-  if (denial && negations(item.question).length === 0 && !item.golds.some((g) => /^\s*(?:no|none|nothing|nobody|neither)\b/i.test(g)))
+  if (denial && qNeg === 0 && !item.golds.some((g) => /^\s*(?:no|none|nothing|nobody|neither)\b/i.test(g)))
     return { kind: 'denial', cue: denial[0].trim(), clause: clauses[0]!, gold: found?.gold ?? 0 };
 
   // Antonyms: in the gold-carrying clause (or a short answer as a whole) against the gold, then the question.
   const target = scopeText ?? (clauses.length === 1 ? clauses[0]! : null);
   if (target) {
     const cs = affirmedStems(target);
-    for (let k = 0; k < item.golds.length; k++) {
-      const hit = antonymIn(cs, new Set(tokens(item.golds[k]!).map(stem)));
-      if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: k };
+    const ops = withOpposites(cs);
+    if (ops.length > 0) {
+      for (let k = 0; k < item.golds.length; k++) {
+        const hit = antonymIn(ops, cs, wordStemSet(item.golds[k]!));
+        if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: k };
+      }
+      const hit = antonymIn(ops, cs, wordStemSet(item.question));
+      if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: found?.gold ?? 0 };
     }
-    const hit = antonymIn(cs, new Set(tokens(item.question).map(stem)));
-    if (hit) return { kind: 'antonym', cue: hit.cue, clause: target, gold: found?.gold ?? 0 };
   }
   return null;
 }

@@ -121,9 +121,11 @@ const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thi
 export function quantities(text: string): Quantity[] {
   if (!MAYBE_NUMBER.test(text)) return [];
   let s = ` ${text.toLowerCase()} `;
-  // Years said in words: "nineteen eighty-nine" → 1989.
-  s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
-  for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
+  // Each rewrite below runs only when a word it needs is there (same result: those words have no letter that
+  // case folding could reach from another character, as 's' from 'ſ'). Years said in words: "nineteen eighty-nine" → 1989.
+  if (s.includes('ty')) s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
+  if (s.includes('half') || s.includes('quarter') || s.includes('fourth') || s.includes('third'))
+    for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
   s = s.replace(WORD_RUN, (run) => {
     const words = run.split(/[\s-]+/);
     // "3 million" is read by QUANTITY with its scale word; a lone scale word is not a number here.
@@ -132,7 +134,7 @@ export function quantities(text: string): Quantity[] {
     return out.length === 1 && /^\d+$/.test(out[0]!) ? out[0]! : run;
   });
   // "365 and a quarter" → 365.25.
-  s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
+  if (s.includes(' and 0.')) s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
   const out: Quantity[] = [];
   for (const m of s.matchAll(QUANTITY)) {
     const raw = m[1]!.replace(/,/g, '');
@@ -185,8 +187,16 @@ export function sameQuantity(a: Quantity, b: Quantity): boolean {
 const LOWER = /\b(?:more than|over|above|greater than|at least|upwards of)\s+$/iu;
 const UPPER = /\b(?:less than|under|below|fewer than|at most|up to)\s+$/iu;
 
+type Range = { lo?: Quantity; hi?: Quantity; text: string } | null;
+let lastRange: { text: string; range: Range } | null = null;
+/** range(), kept for the last text: it is asked of the candidate once per conflicting gold. */
+function candidateRange(text: string): Range {
+  if (lastRange?.text !== text) lastRange = { text, range: range(text) };
+  return lastRange.range;
+}
+
 /** A range a text gives ("more than five", "between 10 and 15"), with the quantities it bounds by. */
-function range(text: string): { lo?: Quantity; hi?: Quantity; text: string } | null {
+function range(text: string): Range {
   const low = text.toLowerCase();
   const between = /\bbetween\s+(.+?)\s+and\s+(\S+(?:\s+\S+)?)/iu.exec(low);
   if (between) {
@@ -233,9 +243,21 @@ export interface QuantitySignal {
   at?: Quantity;
 }
 
+const goldCache = new Map<string, Quantity[]>();
+/** A gold's quantities (cached: the rows of a question share its golds). Callers must not mutate the result. */
+function goldQuantities(gold: string): Quantity[] {
+  let out = goldCache.get(gold);
+  if (out === undefined) {
+    out = quantities(gold);
+    if (goldCache.size >= 20_000) goldCache.clear();
+    goldCache.set(gold, out);
+  }
+  return out;
+}
+
 /** How the quantities of a candidate compare with a gold's. */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
-  const g = quantities(gold);
+  const g = goldQuantities(gold);
   if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
   const c = candidateQuantities ?? quantities(candidate);
   if (g.length === 0 || c.length === 0) return { relation: 'none', gold: g, candidate: c };
@@ -263,7 +285,7 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
     if (other) conflict = other;
   }
   if (conflict) {
-    const r = matched === 0 ? range(candidate) : null;
+    const r = matched === 0 ? candidateRange(candidate) : null;
     if (r && g.every((gq) => within(gq, r))) return { relation: 'range', gold: g, candidate: c, at: { ...(r.lo ?? r.hi)!, text: r.text } };
     return { relation: 'conflict', gold: g, candidate: c, at: conflict };
   }

@@ -4,6 +4,7 @@
  */
 import { normalizeTokens } from '../text/normalize.ts';
 import { porterStem } from '../text/porter.ts';
+import { splitClauses } from '../text/clauses.ts';
 
 /** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
 export const FUNCTION_WORDS = new Set(
@@ -29,19 +30,41 @@ export function stem(t: string): string {
   return s;
 }
 
+/** ASCII punctuation but '%' (the numeric form reads it as "percent"), and ASCII whitespace as Python splits on it. */
+const DROPPED = new Uint8Array(128);
+for (const ch of '!"#$&\'()*+,-./:;<=>?@[\\]^_`{|}~\t\n\v\f\r \x1c\x1d\x1e\x1f') DROPPED[ch.charCodeAt(0)] = 1;
+
+/**
+ * A text without its trailing ASCII punctuation (but '%') and whitespace. The tokenizer deletes those (a '.'
+ * there never sits between two digits), so the tokens are the same: "Paris." and its clause "Paris" share one
+ * cache entry.
+ */
+function stemsKey(s: string): string {
+  let end = s.length;
+  while (end > 0) {
+    const c = s.charCodeAt(end - 1);
+    if (c < 128 && DROPPED[c] === 1) end--;
+    else break;
+  }
+  return end === s.length ? s : s.slice(0, end);
+}
+
 const stemsCache = new Map<string, string[]>();
 /**
- * Content-word stems of a string, in order. Cached by string (golds and questions recur across a file's
- * rows); the cache is emptied when it grows past 20,000 strings. Callers must not mutate the result.
+ * Content-word stems of a string, in order. Cached by string without trailing punctuation (golds and questions
+ * recur across a file's rows, and an answer's one clause is the answer); the cache is emptied when it grows past
+ * 20,000 strings. Callers must not mutate the result.
  */
 export function contentStems(s: string): string[] {
-  let out = stemsCache.get(s);
+  const key = stemsKey(s);
+  let out = stemsCache.get(key);
   if (out === undefined) {
+    // Tokens of s itself: the normalization memo most likely has them already.
     out = tokens(s)
       .filter((t) => !FUNCTION_WORDS.has(t))
       .map(stem);
     if (stemsCache.size >= 20_000) stemsCache.clear();
-    stemsCache.set(s, out);
+    stemsCache.set(key, out);
   }
   return out;
 }
@@ -52,4 +75,26 @@ export function coverage(goldStems: readonly string[], textStems: ReadonlySet<st
   let n = 0;
   for (const g of goldStems) if (textStems.has(g)) n++;
   return n / goldStems.length;
+}
+
+const stemSetCache = new Map<string, ReadonlySet<string>>();
+/**
+ * Stems of every word of a string (function words too), as a set. Cached by string (golds and questions recur
+ * across a file's rows); emptied past 20,000 strings.
+ */
+export function wordStemSet(s: string): ReadonlySet<string> {
+  let out = stemSetCache.get(s);
+  if (out === undefined) {
+    out = new Set(tokens(s).map(stem));
+    if (stemSetCache.size >= 20_000) stemSetCache.clear();
+    stemSetCache.set(s, out);
+  }
+  return out;
+}
+
+let lastClauses: { text: string; clauses: string[] } | null = null;
+/** splitClauses of the last text asked (the signals of a row each split its candidate). Callers must not mutate the result. */
+export function clausesOf(text: string): string[] {
+  if (lastClauses?.text !== text) lastClauses = { text, clauses: splitClauses(text) };
+  return lastClauses.clauses;
 }

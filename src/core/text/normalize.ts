@@ -113,6 +113,7 @@ function numericTokens(s: string): string[] {
 const MEMO_MAX = 20_000;
 const MEMO_LONGEST = 400;
 const memo = { squad: new Map<string, string[]>(), numeric: new Map<string, string[]>() };
+const lastLong = { squad: { text: '', tokens: [] as string[] }, numeric: { text: '', tokens: [] as string[] } };
 
 /**
  * Normalized tokens under the chosen normalization. Memoized by string for short texts: every metric of a row
@@ -120,7 +121,15 @@ const memo = { squad: new Map<string, string[]>(), numeric: new Map<string, stri
  * past 20,000 strings. Callers must not mutate the result.
  */
 export function normalizeTokens(s: string, mode: Normalization = 'squad'): string[] {
-  if (s.length > MEMO_LONGEST) return mode === 'squad' ? squadTokens(s) : numericTokens(s);
+  if (s.length > MEMO_LONGEST) {
+    // A long text is kept only until the next one: the metrics of a row each normalize its (long) candidate.
+    const last = lastLong[mode];
+    if (last.text !== s) {
+      last.text = s;
+      last.tokens = mode === 'squad' ? squadTokens(s) : numericTokens(s);
+    }
+    return last.tokens;
+  }
   const m = mode === 'squad' ? memo.squad : memo.numeric;
   let out = m.get(s);
   if (out === undefined) {
