@@ -11,7 +11,7 @@
 import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
 import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
-import { packChunk, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
+import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
 
 export interface ScoreJob {
   rows: QaItem[];
@@ -59,16 +59,16 @@ function metricsOf(job: ScoreJob): Metric[] {
  */
 export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
   const metrics = metricsOf(job);
-  const out = new Array<ReturnType<typeof scoreRow>>(job.rows.length);
+  const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
-    out[i] = scoreRow(job.rows[i]!, metrics);
+    out.add(scoreRow(job.rows[i]!, metrics));
     if ((i & 15) === 15 && performance.now() - since > sliceMs) {
       beat?.(i + 1);
       since = performance.now();
     }
   }
-  return packChunk(out, job.metrics, new Set(job.detailed));
+  return out.done();
 }
 
 /** Messages between a pool and its workers. */

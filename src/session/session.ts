@@ -10,7 +10,7 @@ import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.
 import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
-import { packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
+import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
 import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
@@ -565,17 +565,17 @@ export class ScoringSession {
       return pool.score({ rows: this.rows.slice(start, end).map(itemOf), metrics: names, settings: a.meta.config.settings, detailed: [] });
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
-    const out: RowResults[] = [];
+    const out = new ChunkPacker(end - start, names, detailedOf(a.metrics));
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
       const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
-      for (const r of part) out.push(r);
+      for (const r of part) out.add(r);
       if (performance.now() - since > sliceMs) {
         await tick();
         since = performance.now();
       }
     }
-    return packChunk(out, names, detailedOf(a.metrics));
+    return out.done();
   }
 
   /**
