@@ -45,6 +45,18 @@ describe('ResultTable', () => {
     t.redecide({ m: 0.2 });
     expect([t.decision('m', 0), t.decision('m', 1), t.decision('m', 2)]).toEqual([true, null, false]);
   });
+
+  it('keeps a run reserved ahead empty until appended, and long explanations repeated across chunks', () => {
+    const long = `P(correct)=0.998 (threshold 0.495); best gold "Red apes": ${'contains the gold, '.repeat(8)}`;
+    const more: RowResults[] = rows.map((r) => ({ ...r, m: { ...r.m!, explanation: long } }));
+    const t = new ResultTable(['m', 't']);
+    t.reserve(9);
+    expect([t.length, t.score('m', 0), t.explanation('m', 0)]).toEqual([0, null, undefined]);
+    for (let k = 0; k < 3; k++) t.append(structuredClone(packChunk(more, ['m', 't'], new Set())));
+    expect(t.length).toBe(9);
+    expect(t.explanation('m', 8)).toBe(long);
+    expect(t.row(7)).toEqual(t.row(1));
+  });
 });
 
 describe('ChunkPacker', () => {

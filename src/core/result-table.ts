@@ -118,8 +118,11 @@ export function packChunk(results: readonly RowResults[], metrics: readonly stri
 export const chunkBuffers = (c: ResultChunk): ArrayBuffer[] =>
   c.columns.flatMap((k) => [k.score.buffer, k.decision.buffer, k.cls.buffer, k.set.buffer, k.explanation.buffer] as ArrayBuffer[]);
 
-/** Strings longer than this are kept as they come (explanations quoting the row); shorter ones once per table. */
-const INTERN_LONGEST = 96;
+/**
+ * Explanations seen lately, each kept once: rows that repeat an answer get the same explanation, also a long one
+ * that quotes the row (200,000 EVOUNA-shaped rows kept 72 MB of such copies). Emptied past this bound, so
+ * all-distinct explanations cost no more than the map.
+ */
 const INTERN_MAX = 200_000;
 
 interface TableColumn {
@@ -182,6 +185,11 @@ export class ResultTable {
     this.capacity = cap;
   }
 
+  /** Makes room for `rows` rows at once (a run knows its size): no copies while it grows, no slack after. */
+  reserve(rows: number): void {
+    this.grow(rows);
+  }
+
   private nameId(s: string): number {
     let k = this.nameIndex.get(s);
     if (k === undefined) {
@@ -194,10 +202,10 @@ export class ResultTable {
   }
 
   private intern(s: string): string {
-    if (s.length > INTERN_LONGEST) return s;
     const t = this.interned.get(s);
     if (t !== undefined) return t;
-    if (this.interned.size < INTERN_MAX) this.interned.set(s, s);
+    if (this.interned.size >= INTERN_MAX) this.interned.clear();
+    this.interned.set(s, s);
     return s;
   }
 

@@ -209,6 +209,7 @@ export class ScoringSession {
       };
       this.active = { meta, metrics, models: {}, saved: true };
       this.results = newTable(metrics);
+      this.results.reserve(this.rows.length);
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
     } catch (e) {
@@ -291,6 +292,7 @@ export class ScoringSession {
       const metrics = meta.config.metrics.map((n) => createMetric(n, meta.config.settings));
       this.active = { meta, metrics, models: {}, saved: true };
       const table = newTable(metrics);
+      table.reserve(this.rows.length);
       // Runs saved by earlier versions hold one object per row.
       for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(metrics)) : c);
       this.results = table;
