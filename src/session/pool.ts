@@ -29,6 +29,11 @@ export interface ScorePool {
   warm(): void;
   /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
   stalled(): string | null;
+  /**
+   * Ends the workers that have nothing to do (a run is over), so their heaps (the metrics' lexicons, and what they
+   * left for a collection that an idle worker may not run soon) go back to the system; the next job starts new ones.
+   */
+  retire(): void;
 }
 
 /** Worker count for a browser: one per logical core it reports, at least 1, at most 8. */
@@ -170,6 +175,14 @@ export function createPool(
     },
     warm() {
       for (const slot of slots) slot.worker ??= start(slot);
+    },
+    retire() {
+      if (queue.length) return;
+      for (const slot of slots)
+        if (slot.worker && !slot.busy) {
+          slot.worker.terminate();
+          slot.worker = null;
+        }
     },
     stalled() {
       if (failure) return failure;

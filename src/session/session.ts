@@ -643,6 +643,7 @@ export class ScoringSession {
       }
     } finally {
       this.running = false;
+      if (ahead > 1) this.deps.pool!.retire();
     }
     meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
     meta.updatedAt = Date.now();
