@@ -126,6 +126,8 @@ export class ScoringSession {
   private table: ParsedTable | null = null;
   /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
   private released = false;
+  /** The mapping the rows were made with (JSON), so a run with the same one keeps them instead of mapping again. */
+  private mappedAs: string | null = null;
   private rows: QaRow[] = [];
   /** The current run's results by column, in row order. */
   private results = new ResultTable([]);
@@ -150,6 +152,7 @@ export class ScoringSession {
       this.table = await this.parse(blob, name, onProgress ? { onProgress: (r, t) => notify(onProgress, r, t) } : {});
       this.released = false;
       this.rows = [];
+      this.mappedAs = null;
       this.clearResults();
       return { ok: true, value: this.inspection(name, this.table) };
     } catch (e) {
@@ -186,7 +189,9 @@ export class ScoringSession {
   async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (this.running) return { ok: false, error: 'a run is already going' };
     try {
-      await this.applyMapping(c.mapping);
+      // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
+      if (this.mappedAs !== JSON.stringify(c.mapping)) await this.applyMapping(c.mapping);
+      else this.clearResults();
       const input = this.file!;
       this.release();
       const metrics = c.metrics.map((name) => createMetric(name, c.settings));
@@ -458,6 +463,7 @@ export class ScoringSession {
 
   private async applyMapping(m: Mapping): Promise<MappedSummary> {
     // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    this.mappedAs = null;
     const paths = Object.values(m.map);
     const t = withPaths(await this.ensureTable(), paths);
     const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
@@ -468,6 +474,7 @@ export class ScoringSession {
     shareRepeats(mapped.rows);
     this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
+    this.mappedAs = JSON.stringify(m);
     this.clearResults();
     const rows = this.rows;
     const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
