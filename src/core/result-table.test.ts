@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RowResults } from './run.ts';
-import { chunkBuffers, packChunk, ResultTable } from './result-table.ts';
+import { ChunkPacker, chunkBuffers, packChunk, ResultTable } from './result-table.ts';
 
 const rows: RowResults[] = [
   {
@@ -44,5 +44,28 @@ describe('ResultTable', () => {
     expect(t.explanation('m', 3000)).toBe('low');
     t.redecide({ m: 0.2 });
     expect([t.decision('m', 0), t.decision('m', 1), t.decision('m', 2)]).toEqual([true, null, false]);
+  });
+
+  it('keeps a run reserved ahead empty until appended, and long explanations repeated across chunks', () => {
+    const long = `P(correct)=0.998 (threshold 0.495); best gold "Red apes": ${'contains the gold, '.repeat(8)}`;
+    const more: RowResults[] = rows.map((r) => ({ ...r, m: { ...r.m!, explanation: long } }));
+    const t = new ResultTable(['m', 't']);
+    t.reserve(9);
+    expect([t.length, t.score('m', 0), t.explanation('m', 0)]).toEqual([0, null, undefined]);
+    for (let k = 0; k < 3; k++) t.append(structuredClone(packChunk(more, ['m', 't'], new Set())));
+    expect(t.length).toBe(9);
+    expect(t.explanation('m', 8)).toBe(long);
+    expect(t.row(7)).toEqual(t.row(1));
+  });
+});
+
+describe('ChunkPacker', () => {
+  it('packs row by row what packChunk packs, and refuses a chunk with too few or too many rows', () => {
+    const p = new ChunkPacker(3, ['t', 'm'], new Set(['m']));
+    expect(() => p.done()).toThrow('got 0 of its 3 rows');
+    for (const r of rows) p.add(r);
+    expect(p.done()).toEqual(packChunk(rows, ['t', 'm'], new Set(['m'])));
+    expect(() => p.add(rows[0]!)).toThrow('holds 3 rows');
+    expect(() => new ChunkPacker(1, ['x'], new Set()).add(rows[0]!)).toThrow('row 0 has no result for x');
   });
 });

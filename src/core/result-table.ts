@@ -36,59 +36,93 @@ export interface ResultChunk {
 
 const decisionCode = (d: boolean | null): number => (d === null ? -1 : d ? 1 : 0);
 
+/**
+ * Packs results into a chunk row by row as they are scored, so a scoring worker never holds a chunk's rows of
+ * results (with their details) at once: they die young instead of filling the worker's heap until its next full
+ * collection. `detailed` names the metrics whose details stay.
+ */
+export class ChunkPacker {
+  private readonly columns: ChunkColumn[];
+  private readonly index: Map<string, number>[];
+  private readonly nameIndex: Map<string, number>[];
+  private n = 0;
+
+  constructor(
+    private readonly rows: number,
+    private readonly metrics: readonly string[],
+    detailed: ReadonlySet<string>,
+  ) {
+    this.columns = metrics.map((m): ChunkColumn => ({
+      score: new Float64Array(rows),
+      decision: new Int8Array(rows),
+      cls: new Uint8Array(rows),
+      set: new Uint8Array(rows),
+      names: [],
+      explanation: new Uint32Array(rows),
+      strings: [],
+      ...(detailed.has(m) ? { details: new Array<Record<string, unknown> | undefined>(rows) } : {}),
+    }));
+    this.index = metrics.map(() => new Map());
+    this.nameIndex = metrics.map(() => new Map());
+  }
+
+  /** The next row's results (every metric of the chunk). */
+  add(r: RowResults): void {
+    const i = this.n++;
+    if (i >= this.rows) throw new Error(`the chunk holds ${this.rows} rows`);
+    this.metrics.forEach((m, k) => {
+      const x = r[m];
+      if (!x) throw new Error(`row ${i} has no result for ${m}`);
+      const col = this.columns[k]!;
+      col.score[i] = x.score === null ? NaN : x.score;
+      col.decision[i] = decisionCode(x.decision);
+      if (x.class !== undefined) col.cls[i] = this.name(k, m, x.class);
+      if (x.set !== undefined) col.set[i] = this.name(k, m, x.set);
+      col.explanation[i] = id(x.explanation, col.strings, this.index[k]!);
+      if (col.details) col.details[i] = x.details;
+    });
+  }
+
+  private name(k: number, m: string, s: string): number {
+    const n = id(s, this.columns[k]!.names, this.nameIndex[k]!) + 1;
+    if (n > 255) throw new Error(`${m}: more than 255 distinct classes and sets`);
+    return n;
+  }
+
+  /** The chunk, once every row was added. */
+  done(): ResultChunk {
+    if (this.n !== this.rows) throw new Error(`the chunk got ${this.n} of its ${this.rows} rows`);
+    return { rows: this.rows, metrics: [...this.metrics], columns: this.columns };
+  }
+}
+
+/** The index of `s` in `list`, added when new. */
+function id(s: string, list: string[], at: Map<string, number>): number {
+  let k = at.get(s);
+  if (k === undefined) {
+    k = list.length;
+    list.push(s);
+    at.set(s, k);
+  }
+  return k;
+}
+
 /** Packs rows of results (every row holds every metric) into a chunk; `detailed` names the metrics whose details stay. */
 export function packChunk(results: readonly RowResults[], metrics: readonly string[], detailed: ReadonlySet<string>): ResultChunk {
-  const n = results.length;
-  const columns = metrics.map((m): ChunkColumn => {
-    const strings: string[] = [];
-    const names: string[] = [];
-    const index = new Map<string, number>();
-    const nameIndex = new Map<string, number>();
-    const id = (s: string, list: string[], at: Map<string, number>): number => {
-      let k = at.get(s);
-      if (k === undefined) {
-        k = list.length;
-        list.push(s);
-        at.set(s, k);
-      }
-      return k;
-    };
-    const name = (s: string): number => {
-      const k = id(s, names, nameIndex) + 1;
-      if (k > 255) throw new Error(`${m}: more than 255 distinct classes and sets`);
-      return k;
-    };
-    const col: ChunkColumn = {
-      score: new Float64Array(n),
-      decision: new Int8Array(n),
-      cls: new Uint8Array(n),
-      set: new Uint8Array(n),
-      names,
-      explanation: new Uint32Array(n),
-      strings,
-      ...(detailed.has(m) ? { details: new Array<Record<string, unknown> | undefined>(n) } : {}),
-    };
-    for (let i = 0; i < n; i++) {
-      const r = results[i]![m];
-      if (!r) throw new Error(`row ${i} has no result for ${m}`);
-      col.score[i] = r.score === null ? NaN : r.score;
-      col.decision[i] = decisionCode(r.decision);
-      if (r.class !== undefined) col.cls[i] = name(r.class);
-      if (r.set !== undefined) col.set[i] = name(r.set);
-      col.explanation[i] = id(r.explanation, strings, index);
-      if (col.details) col.details[i] = r.details;
-    }
-    return col;
-  });
-  return { rows: n, metrics: [...metrics], columns };
+  const p = new ChunkPacker(results.length, metrics, detailed);
+  for (const r of results) p.add(r);
+  return p.done();
 }
 
 /** The typed arrays of a chunk, for postMessage's transfer list. */
 export const chunkBuffers = (c: ResultChunk): ArrayBuffer[] =>
   c.columns.flatMap((k) => [k.score.buffer, k.decision.buffer, k.cls.buffer, k.set.buffer, k.explanation.buffer] as ArrayBuffer[]);
 
-/** Strings longer than this are kept as they come (explanations quoting the row); shorter ones once per table. */
-const INTERN_LONGEST = 96;
+/**
+ * Explanations seen lately, each kept once: rows that repeat an answer get the same explanation, also a long one
+ * that quotes the row (200,000 EVOUNA-shaped rows kept 72 MB of such copies). Emptied past this bound, so
+ * all-distinct explanations cost no more than the map.
+ */
 const INTERN_MAX = 200_000;
 
 interface TableColumn {
@@ -151,6 +185,11 @@ export class ResultTable {
     this.capacity = cap;
   }
 
+  /** Makes room for `rows` rows at once (a run knows its size): no copies while it grows, no slack after. */
+  reserve(rows: number): void {
+    this.grow(rows);
+  }
+
   private nameId(s: string): number {
     let k = this.nameIndex.get(s);
     if (k === undefined) {
@@ -163,10 +202,10 @@ export class ResultTable {
   }
 
   private intern(s: string): string {
-    if (s.length > INTERN_LONGEST) return s;
     const t = this.interned.get(s);
     if (t !== undefined) return t;
-    if (this.interned.size < INTERN_MAX) this.interned.set(s, s);
+    if (this.interned.size >= INTERN_MAX) this.interned.clear();
+    this.interned.set(s, s);
     return s;
   }
 

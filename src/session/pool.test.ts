@@ -168,6 +168,26 @@ describe('the scoring pool', () => {
     expect(d.results).toEqual(scoreRow({ question, golds: [...gold], candidate: cands[4 % 3]! }, metrics));
   });
 
+  it('ends its idle workers when a run is over, and starts new ones for the next run', async () => {
+    const spawn = fakeSpawn();
+    let started = 0;
+    let ended = 0;
+    const pool = createPool(() => {
+      started++;
+      const w = spawn();
+      w.terminate = () => void ended++;
+      return w;
+    }, 2);
+    const s = session(undefined, pool);
+    await ready(s, file(SYNC_CHUNK * 3));
+    await s.run(config());
+    const first = await exported(s, 'csv');
+    expect([started, ended]).toEqual([2, 2]);
+    await s.run(config());
+    expect([started, ended]).toEqual([4, 4]);
+    expect(await exported(s, 'csv')).toBe(first);
+  }, 60_000);
+
   it('has one worker per reported core, at least 1 and at most 8', () => {
     expect([undefined, 0, 1, 2, 4, 64].map(poolSize)).toEqual([1, 1, 1, 2, 4, 8]);
   });

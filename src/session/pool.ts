@@ -11,7 +11,7 @@
 import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
 import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
-import { packChunk, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
+import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
 
 export interface ScoreJob {
   rows: QaItem[];
@@ -29,6 +29,11 @@ export interface ScorePool {
   warm(): void;
   /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
   stalled(): string | null;
+  /**
+   * Ends the workers that have nothing to do (a run is over), so their heaps (the metrics' lexicons, and what they
+   * left for a collection that an idle worker may not run soon) go back to the system; the next job starts new ones.
+   */
+  retire(): void;
 }
 
 /** Worker count for a browser: one per logical core it reports, at least 1, at most 8. */
@@ -59,16 +64,16 @@ function metricsOf(job: ScoreJob): Metric[] {
  */
 export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
   const metrics = metricsOf(job);
-  const out = new Array<ReturnType<typeof scoreRow>>(job.rows.length);
+  const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
-    out[i] = scoreRow(job.rows[i]!, metrics);
+    out.add(scoreRow(job.rows[i]!, metrics));
     if ((i & 15) === 15 && performance.now() - since > sliceMs) {
       beat?.(i + 1);
       since = performance.now();
     }
   }
-  return packChunk(out, job.metrics, new Set(job.detailed));
+  return out.done();
 }
 
 /** Messages between a pool and its workers. */
@@ -170,6 +175,14 @@ export function createPool(
     },
     warm() {
       for (const slot of slots) slot.worker ??= start(slot);
+    },
+    retire() {
+      if (queue.length) return;
+      for (const slot of slots)
+        if (slot.worker && !slot.busy) {
+          slot.worker.terminate();
+          slot.worker = null;
+        }
     },
     stalled() {
       if (failure) return failure;

@@ -148,6 +148,34 @@ describe('ScoringSession', () => {
     expect((await s.continueRun()).ok).toBe(false);
   });
 
+  it('a run with the mapping the rows were made with keeps them (no second read or mapping); another maps again', async () => {
+    let reads = 0;
+    class Counted extends Blob {
+      override slice(...a: Parameters<Blob['slice']>): Blob {
+        reads++;
+        return super.slice(...a);
+      }
+    }
+    const counted = new Counted([await file(300).text()]);
+    const s = session();
+    const o = await s.open(counted, 'f.jsonl');
+    if (!o.ok) throw new Error(o.error);
+    const mapping = { map: o.value.detected };
+    expect((await s.map(mapping)).ok).toBe(true);
+    const opened = reads;
+    const once = await s.run({ ...config(), mapping });
+    expect(once.ok && once.value.done).toBe(300);
+    const first = await exported(s);
+    expect((await s.run({ ...config(), mapping: structuredClone(mapping) })).ok).toBe(true);
+    expect(reads).toBe(opened);
+    expect(await exported(s)).toBe(first);
+    // Another mapping reads the released file again.
+    const other = { ...mapping, goldSep: ';' };
+    const r = await s.run({ ...config(), mapping: other });
+    expect(r.ok && r.value.done).toBe(300);
+    expect(reads).toBeGreaterThan(opened);
+  });
+
   it('cancel keeps the rows scored; continue scores the rest, ending as an uninterrupted run', async () => {
     const s = session();
     await ready(s, file(n));

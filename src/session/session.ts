@@ -10,7 +10,7 @@ import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.
 import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
-import { packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
+import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
 import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
@@ -126,6 +126,8 @@ export class ScoringSession {
   private table: ParsedTable | null = null;
   /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
   private released = false;
+  /** The mapping the rows were made with (JSON), so a run with the same one keeps them instead of mapping again. */
+  private mappedAs: string | null = null;
   private rows: QaRow[] = [];
   /** The current run's results by column, in row order. */
   private results = new ResultTable([]);
@@ -150,6 +152,7 @@ export class ScoringSession {
       this.table = await this.parse(blob, name, onProgress ? { onProgress: (r, t) => notify(onProgress, r, t) } : {});
       this.released = false;
       this.rows = [];
+      this.mappedAs = null;
       this.clearResults();
       return { ok: true, value: this.inspection(name, this.table) };
     } catch (e) {
@@ -186,7 +189,9 @@ export class ScoringSession {
   async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (this.running) return { ok: false, error: 'a run is already going' };
     try {
-      await this.applyMapping(c.mapping);
+      // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
+      if (this.mappedAs !== JSON.stringify(c.mapping)) await this.applyMapping(c.mapping);
+      else this.clearResults();
       const input = this.file!;
       this.release();
       const metrics = c.metrics.map((name) => createMetric(name, c.settings));
@@ -209,6 +214,7 @@ export class ScoringSession {
       };
       this.active = { meta, metrics, models: {}, saved: true };
       this.results = newTable(metrics);
+      this.results.reserve(this.rows.length);
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
     } catch (e) {
@@ -291,6 +297,7 @@ export class ScoringSession {
       const metrics = meta.config.metrics.map((n) => createMetric(n, meta.config.settings));
       this.active = { meta, metrics, models: {}, saved: true };
       const table = newTable(metrics);
+      table.reserve(this.rows.length);
       // Runs saved by earlier versions hold one object per row.
       for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(metrics)) : c);
       this.results = table;
@@ -456,6 +463,7 @@ export class ScoringSession {
 
   private async applyMapping(m: Mapping): Promise<MappedSummary> {
     // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    this.mappedAs = null;
     const paths = Object.values(m.map);
     const t = withPaths(await this.ensureTable(), paths);
     const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
@@ -466,6 +474,7 @@ export class ScoringSession {
     shareRepeats(mapped.rows);
     this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
+    this.mappedAs = JSON.stringify(m);
     this.clearResults();
     const rows = this.rows;
     const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
@@ -565,17 +574,17 @@ export class ScoringSession {
       return pool.score({ rows: this.rows.slice(start, end).map(itemOf), metrics: names, settings: a.meta.config.settings, detailed: [] });
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
-    const out: RowResults[] = [];
+    const out = new ChunkPacker(end - start, names, detailedOf(a.metrics));
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
       const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
-      for (const r of part) out.push(r);
+      for (const r of part) out.add(r);
       if (performance.now() - since > sliceMs) {
         await tick();
         since = performance.now();
       }
     }
-    return packChunk(out, names, detailedOf(a.metrics));
+    return out.done();
   }
 
   /**
@@ -641,6 +650,7 @@ export class ScoringSession {
       }
     } finally {
       this.running = false;
+      if (ahead > 1) this.deps.pool!.retire();
     }
     meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
     meta.updatedAt = Date.now();
