@@ -3,9 +3,14 @@
 
 McNemar's exact test from scipy.stats.binomtest, Kendall tau-b from scipy.stats.kendalltau, the normal tail
 from scipy.stats.norm.sf (bootstrap-SE p-values) and scipy.special.erfc, Holm's step-down
-correction by hand from its definition, percentile intervals from numpy.quantile (linear), and every
-bootstrap replayed with its own mulberry32 (the seeded generator of src/core/util/random.ts), drawing the
-same question indices, so the intervals and bootstrap p-values must match to rounding.
+correction by hand from its definition, percentile intervals from numpy.quantile (linear). Every bootstrap
+here resamples questions with its own mulberry32 (the seeded generator of src/core/util/random.ts), drawing the
+same question indices as the TypeScript's score resample, so the mean-score intervals and bootstrap p-values
+must match to rounding. The accuracy intervals (and the paired accuracy differences) are drawn in the
+TypeScript from multinomial draws of the confusion counts instead: the same distribution, other draws, so the
+tests compare them within Monte-Carlo error (compare.test.ts `mcCi`). The exact sign-flip p used for 16 or
+fewer differing questions is pinned separately against scipy.stats.permutation_test (compare.test.ts); the
+cases here have more questions, so their score p-values are the bootstrap's.
 Data are small fixed systems x questions matrices (random.Random with fixed seeds), with missing cells.
 
     /usr/bin/python3 scripts/reference/compare_reference.py   # writes test/fixtures/compare-reference.json
