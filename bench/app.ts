@@ -348,19 +348,13 @@ async function main() {
 
       // 2. One million rows, watching the main thread.
       page = await browser.newPage();
-      await page.addInitScript(() => {
-        const tasks: number[] = [];
-        (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) tasks.push(e.duration);
-        }).observe({ type: 'longtask', buffered: false });
-      });
+      await watchLongTasks(page);
       const mem2 = sampleMemory();
       let phase = sampleMemory();
       const parseSeconds = await openFile(page, file1m, bigRows);
       const peakRead = phase.stop();
       phase = sampleMemory();
-      await page.evaluate(() => ((globalThis as { __longTasks?: number[] }).__longTasks!.length = 0));
+      await takeLongTasks(page); // the reading's tasks are not the run's
       const t1 = Date.now();
       await page.getByTestId('run').click();
       await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
@@ -368,7 +362,7 @@ async function main() {
       const peakScore = phase.stop();
       const byScore = phase.breakdown();
       phase = sampleMemory();
-      const longTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
+      const longTasks = await takeLongTasks(page);
 
       // 3. The finished run: the report shows, and the table scrolls to the last row and back.
       const t2 = Date.now();
@@ -400,7 +394,7 @@ async function main() {
       const t4 = Date.now();
       await pageThrough('page-prev');
       const scrollBackSeconds = (Date.now() - t4) / 1000 + (await scrollTo(false, 'r0'));
-      const afterTasks = await page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.slice());
+      const afterTasks = await takeLongTasks(page);
       const peak1m = mem2.stop();
       const scoringWorkers = await page.evaluate(() => navigator.hardwareConcurrency);
       await page.close();
