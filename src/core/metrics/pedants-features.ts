@@ -8,6 +8,7 @@ import { normalizeTokens } from '../text/normalize.ts';
 import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export const DENSE_FEATURES = [
   'f1',
@@ -72,19 +73,12 @@ interface GoldSide {
   nums: string[];
 }
 
-const goldCache = new Map<string, GoldSide>();
 /** A gold's side of the features (cached: the rows of a question share its golds). Callers must not mutate it. */
-function goldSide(gold: string): GoldSide {
-  let out = goldCache.get(gold);
-  if (out === undefined) {
-    const tokens = normalizeTokens(gold, 'numeric');
-    const str = tokens.join(' ');
-    out = { tokens, str, padded: ` ${str} `, tri: str.length > 0 ? trigrams(str) : new Set(), nums: tokens.filter(isNumberToken) };
-    if (goldCache.size >= 20_000) goldCache.clear();
-    goldCache.set(gold, out);
-  }
-  return out;
-}
+const goldSide = boundedMemo((gold: string): GoldSide => {
+  const tokens = normalizeTokens(gold, 'numeric');
+  const str = tokens.join(' ');
+  return { tokens, str, padded: ` ${str} `, tri: str.length > 0 ? trigrams(str) : new Set(), nums: tokens.filter(isNumberToken) };
+});
 
 /** Jaccard similarity of two sets; the smaller is walked (the count is the same either way). */
 function jaccard(a: Set<number | string>, b: Set<number | string>): number {

@@ -26,6 +26,7 @@ import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
 import { contentStems } from './words.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export interface TextItem {
   question: string;
@@ -57,17 +58,8 @@ export interface TextVerdict {
 }
 
 const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
-const squadCache = new Map<string, string>();
 /** A gold's SQuAD-normalized text (cached: golds recur across rows). */
-function squadGold(s: string): string {
-  let out = squadCache.get(s);
-  if (out === undefined) {
-    out = squad(s);
-    if (squadCache.size >= 20_000) squadCache.clear();
-    squadCache.set(s, out);
-  }
-  return out;
-}
+const squadGold = boundedMemo(squad);
 const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 
 /** All signals of an item. */
@@ -202,21 +194,16 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
 }
 
 /** Whether compromise reads a gold as a person's name, by gold (tagging is slow and golds recur). */
-const personCache = new Map<string, boolean>();
 
 /** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
 function surname(gold: string, candidate: string): boolean {
   const c = contentStems(candidate);
   const g = contentStems(gold);
   if (c.length !== 1 || g.length < 2 || c[0] !== g.at(-1)) return false;
-  let person = personCache.get(gold);
-  if (person === undefined) {
-    person = nlp(gold).people().out('array').join(' ') === gold.trim();
-    if (personCache.size >= 20_000) personCache.clear();
-    personCache.set(gold, person);
-  }
-  return person;
+  return isPerson(gold);
 }
+/** Whether compromise reads the whole gold as a person's name (cached: golds recur across rows). */
+const isPerson = boundedMemo((gold: string) => nlp(gold).people().out('array').join(' ') === gold.trim());
 
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
 function yesNoStep(item: TextItem, s: TextSignals): Step | null {

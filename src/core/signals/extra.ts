@@ -7,6 +7,7 @@
  * specificity('Where is the Louvre?', 'Paris', 'Somewhere in Europe.') // → { kind: 'region', cue: 'europe' }
  */
 import { clausesOf, contentStems, coverage, stem, tokens } from './words.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export interface ExtraSignal {
   /** Share of the gold's content words in the candidate. */
@@ -82,19 +83,12 @@ interface GoldSide {
   prefixList: readonly string[];
   years: number[];
 }
-const goldCache = new Map<string, GoldSide>();
 /** A gold's side (cached: the rows of a question share its golds). Callers must not mutate it. */
-function goldSide(gold: string): GoldSide {
-  let out = goldCache.get(gold);
-  if (out === undefined) {
-    const stems = contentStems(gold);
-    const prefixes = new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
-    out = { stems, set: new Set(stems), prefixes, prefixList: [...prefixes], years: years(gold) };
-    if (goldCache.size >= 20_000) goldCache.clear();
-    goldCache.set(gold, out);
-  }
-  return out;
-}
+const goldSide = boundedMemo((gold: string): GoldSide => {
+  const stems = contentStems(gold);
+  const prefixes = new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
+  return { stems, set: new Set(stems), prefixes, prefixList: [...prefixes], years: years(gold) };
+});
 
 export function extraContent(
   question: string,

@@ -6,6 +6,7 @@
  * // → { kind: 'list', items: ['Helium', 'neon', 'chlorine'], correct: ['Helium', 'neon'], wrong: ['chlorine'], covered: 1, … }
  */
 import { contentStems } from './words.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export interface ListSignal {
   /** hedge: alternatives joined by "or"; list: items joined by "and" or commas. */
@@ -61,17 +62,8 @@ function sameItem(a: readonly string[], b: readonly string[]): boolean {
   return a.every((x) => b.some((y) => near(x, y))) || b.every((y) => a.some((x) => near(x, y)));
 }
 
-const goldCache = new Map<string, string[][]>();
 /** A gold's items as content stems (cached: golds recur across rows). */
-function goldItemStems(g: string): string[][] {
-  let out = goldCache.get(g);
-  if (!out) {
-    out = (listItems(g)?.items ?? [g]).map(contentStems);
-    if (goldCache.size >= 20_000) goldCache.clear();
-    goldCache.set(g, out);
-  }
-  return out;
-}
+const goldItemStems = boundedMemo((g: string): string[][] => (listItems(g)?.items ?? [g]).map(contentStems));
 
 /** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
 export function listSignal(question: string, golds: readonly string[], candidate: string): ListSignal | null {

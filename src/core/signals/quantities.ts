@@ -10,6 +10,7 @@
  */
 import Qty from 'js-quantities';
 import { canonicalNumberTokens } from '../text/numbers.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export interface Quantity {
   /** The text it was read from ("212 degrees Fahrenheit"). */
@@ -60,17 +61,10 @@ const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|som
 const SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 
 type Unit = { unit: string; kind: string; text: string } | null;
-const unitCache = new Map<string, Unit>();
+const unitCache = boundedMemo(findUnit);
 /** The unit at the start of `words` (cached: js-quantities reports an unknown unit by throwing, which is slow). */
 function unitOf(words: string): Unit {
-  const w = words.trim().toLowerCase();
-  let u = unitCache.get(w);
-  if (u === undefined) {
-    u = findUnit(w);
-    if (unitCache.size >= 20_000) unitCache.clear();
-    unitCache.set(w, u);
-  }
-  return u;
+  return unitCache(words.trim().toLowerCase());
 }
 
 function findUnit(w: string): Unit {
@@ -93,26 +87,19 @@ function findUnit(w: string): Unit {
   return null;
 }
 
-const kindCache = new Map<string, string | null>();
 /** js-quantities' kind of a unit, or null when it does not know the unit (cached: it says so by throwing, which is slow). */
-function unitKind(unit: string): string | null {
-  let k = kindCache.get(unit);
-  if (k === undefined) {
-    // No stack trace for the error that says "not a unit": capturing one costs more than the parse.
-    const limit = Error.stackTraceLimit;
-    if (typeof limit === 'number') Error.stackTraceLimit = 0;
-    try {
-      k = Qty(1, unit).kind();
-    } catch {
-      k = null;
-    } finally {
-      if (typeof limit === 'number') Error.stackTraceLimit = limit;
-    }
-    if (kindCache.size >= 20_000) kindCache.clear();
-    kindCache.set(unit, k);
+const unitKind = boundedMemo((unit: string): string | null => {
+  // No stack trace for the error that says "not a unit": capturing one costs more than the parse.
+  const limit = Error.stackTraceLimit;
+  if (typeof limit === 'number') Error.stackTraceLimit = 0;
+  try {
+    return Qty(1, unit).kind();
+  } catch {
+    return null;
+  } finally {
+    if (typeof limit === 'number') Error.stackTraceLimit = limit;
   }
-  return k;
-}
+});
 
 /** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */
 const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thirds|fourths?)\\b`, 'iu');
@@ -243,17 +230,8 @@ export interface QuantitySignal {
   at?: Quantity;
 }
 
-const goldCache = new Map<string, Quantity[]>();
 /** A gold's quantities (cached: the rows of a question share its golds). Callers must not mutate the result. */
-function goldQuantities(gold: string): Quantity[] {
-  let out = goldCache.get(gold);
-  if (out === undefined) {
-    out = quantities(gold);
-    if (goldCache.size >= 20_000) goldCache.clear();
-    goldCache.set(gold, out);
-  }
-  return out;
-}
+const goldQuantities = boundedMemo(quantities);
 
 /** How the quantities of a candidate compare with a gold's. */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {

@@ -5,6 +5,7 @@
 import { normalizeTokens } from '../text/normalize.ts';
 import { porterStem } from '../text/porter.ts';
 import { splitClauses } from '../text/clauses.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 /** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
 export const FUNCTION_WORDS = new Set(
@@ -77,20 +78,11 @@ export function coverage(goldStems: readonly string[], textStems: ReadonlySet<st
   return n / goldStems.length;
 }
 
-const stemSetCache = new Map<string, ReadonlySet<string>>();
 /**
  * Stems of every word of a string (function words too), as a set. Cached by string (golds and questions recur
  * across a file's rows); emptied past 20,000 strings.
  */
-export function wordStemSet(s: string): ReadonlySet<string> {
-  let out = stemSetCache.get(s);
-  if (out === undefined) {
-    out = new Set(tokens(s).map(stem));
-    if (stemSetCache.size >= 20_000) stemSetCache.clear();
-    stemSetCache.set(s, out);
-  }
-  return out;
-}
+export const wordStemSet: (s: string) => ReadonlySet<string> = boundedMemo((s) => new Set(tokens(s).map(stem)));
 
 let lastClauses: { text: string; clauses: string[] } | null = null;
 /** splitClauses of the last text asked (the signals of a row each split its candidate). Callers must not mutate the result. */

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { boundedMemo } from './memo.ts';
+
+describe('boundedMemo', () => {
+  it('computes a string once, hands out the same value, and starts again past its bound', () => {
+    const calls: string[] = [];
+    const f = boundedMemo((s: string) => {
+      calls.push(s);
+      return { s };
+    }, 2);
+    const a = f('a');
+    expect(f('a')).toBe(a);
+    f('b');
+    expect(calls).toEqual(['a', 'b']);
+    f('c'); // the map held 2: it starts again with "c"
+    f('a');
+    expect(calls).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('caches null results too (an unknown unit), not only objects', () => {
+    let n = 0;
+    const f = boundedMemo(() => (n++, null));
+    f('x');
+    f('x');
+    expect(n).toBe(1);
+  });
+});
