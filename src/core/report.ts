@@ -184,7 +184,9 @@ export function agreementSummaryOfColumns(
   const kept = metrics.filter((m) => {
     if (labelled.length === 0) return true;
     if (labelled.some((i) => cols.score(m.name, i) !== null)) return true;
-    const why = cols.explanation && labelled.map((i) => cols.explanation!(m.name, i)).find((e) => e);
+    // The first labelled row that says why (explanations may be computed again: ask row by row).
+    let why: string | undefined;
+    for (let k = 0; cols.explanation && !why && k < labelled.length; k++) why = cols.explanation(m.name, labelled[k]!);
     omitted[m.name] = why ? `no labelled row was scored: ${why}` : 'no labelled row was scored';
     return false;
   });

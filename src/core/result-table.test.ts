@@ -59,6 +59,31 @@ describe('ResultTable', () => {
   });
 });
 
+describe('explanations computed again', () => {
+  it('a metric left out of `explained` keeps none: its chunk column is empty, and the table asks explainWith', () => {
+    const c = packChunk(rows, ['m', 't'], new Set(), new Set(['t']));
+    expect([c.columns[0]!.strings, c.columns[0]!.explanation.length]).toEqual([[], 0]);
+    expect(c.columns[1]!.strings).toEqual(['same', 'só “quoted” …']);
+    const t = new ResultTable(['m', 't'], new Set(), new Set(['t']));
+    t.append(structuredClone(c));
+    expect(() => t.explanation('m', 0)).toThrow('m: its explanations are not kept and nothing computes them');
+    const asked: number[] = [];
+    t.explainWith((m, i) => (asked.push(i), `${m} of row ${i}`));
+    expect([t.explanation('m', 2), t.row(1).m!.explanation, t.row(1).t!.explanation, t.explanation('t', 3)]).toEqual([
+      'm of row 2',
+      'm of row 1',
+      'same',
+      undefined,
+    ]);
+    expect(asked).toEqual([2, 1, 1]);
+    // A chunk that carries explanations (a run saved by an earlier version) appends to such a column too.
+    t.append(structuredClone(packChunk(rows, ['m', 't'], new Set())));
+    expect([t.length, t.explanation('m', 3), t.explanation('t', 5)]).toEqual([6, 'm of row 3', 'só “quoted” …']);
+    // A kept column refuses a chunk without them.
+    expect(() => new ResultTable(['m', 't']).append(c)).toThrow('the chunk has no explanations for m');
+  });
+});
+
 describe('ChunkPacker', () => {
   it('packs row by row what packChunk packs, and refuses a chunk with too few or too many rows', () => {
     const p = new ChunkPacker(3, ['t', 'm'], new Set(['m']));

@@ -20,7 +20,7 @@ export interface ChunkColumn {
   cls: Uint8Array;
   set: Uint8Array;
   names: string[];
-  /** Index into `strings` of each row's explanation. */
+  /** Index into `strings` of each row's explanation; empty when the chunk leaves the explanations out. */
   explanation: Uint32Array;
   /** Every distinct explanation of this column, once. */
   strings: string[];
@@ -46,19 +46,23 @@ export class ChunkPacker {
   private readonly index: Map<string, number>[];
   private readonly nameIndex: Map<string, number>[];
   private n = 0;
+  private readonly explains: boolean[];
 
+  /** `explained`: the metrics whose explanations are kept (all when absent; see ResultTable.explainWith). */
   constructor(
     private readonly rows: number,
     private readonly metrics: readonly string[],
     detailed: ReadonlySet<string>,
+    explained?: ReadonlySet<string>,
   ) {
-    this.columns = metrics.map((m): ChunkColumn => ({
+    this.explains = metrics.map((m) => !explained || explained.has(m));
+    this.columns = metrics.map((m, k): ChunkColumn => ({
       score: new Float64Array(rows),
       decision: new Int8Array(rows),
       cls: new Uint8Array(rows),
       set: new Uint8Array(rows),
       names: [],
-      explanation: new Uint32Array(rows),
+      explanation: new Uint32Array(this.explains[k] ? rows : 0),
       strings: [],
       ...(detailed.has(m) ? { details: new Array<Record<string, unknown> | undefined>(rows) } : {}),
     }));
@@ -78,7 +82,7 @@ export class ChunkPacker {
       col.decision[i] = decisionCode(x.decision);
       if (x.class !== undefined) col.cls[i] = this.name(k, m, x.class);
       if (x.set !== undefined) col.set[i] = this.name(k, m, x.set);
-      col.explanation[i] = id(x.explanation, col.strings, this.index[k]!);
+      if (this.explains[k]) col.explanation[i] = id(x.explanation, col.strings, this.index[k]!);
       if (col.details) col.details[i] = x.details;
     });
   }
@@ -107,9 +111,17 @@ function id(s: string, list: string[], at: Map<string, number>): number {
   return k;
 }
 
-/** Packs rows of results (every row holds every metric) into a chunk; `detailed` names the metrics whose details stay. */
-export function packChunk(results: readonly RowResults[], metrics: readonly string[], detailed: ReadonlySet<string>): ResultChunk {
-  const p = new ChunkPacker(results.length, metrics, detailed);
+/**
+ * Packs rows of results (every row holds every metric) into a chunk; `detailed` names the metrics whose details
+ * stay, `explained` those whose explanations stay (all when absent).
+ */
+export function packChunk(
+  results: readonly RowResults[],
+  metrics: readonly string[],
+  detailed: ReadonlySet<string>,
+  explained?: ReadonlySet<string>,
+): ResultChunk {
+  const p = new ChunkPacker(results.length, metrics, detailed, explained);
   for (const r of results) p.add(r);
   return p.done();
 }
@@ -131,7 +143,8 @@ interface TableColumn {
   /** Index into `names` + 1 (0 = none). */
   cls: Uint8Array;
   set: Uint8Array;
-  explanation: string[];
+  /** Null when explanations are computed again on request (explainWith). */
+  explanation: string[] | null;
   details: (Record<string, unknown> | undefined)[] | null;
 }
 
@@ -145,17 +158,25 @@ export class ResultTable {
   private readonly names: string[] = [];
   private readonly nameIndex = new Map<string, number>();
   private readonly interned = new Map<string, string>();
+  private explain: ((metric: string, i: number) => string) | null = null;
 
+  /**
+   * `explained`: the metrics whose explanations are kept (all when absent). The others' explanations come from
+   * explainWith's function: a pure function of the row (the embedded metrics) is cheaper computed again for the
+   * rows asked for than kept, moved between threads and saved — for a million rows of the five default metrics,
+   * about 450 million characters.
+   */
   constructor(
     readonly metrics: readonly string[],
     private readonly detailed: ReadonlySet<string> = new Set(),
+    explained?: ReadonlySet<string>,
   ) {
     this.cols = metrics.map((m) => ({
       score: new Float64Array(0),
       decision: new Int8Array(0),
       cls: new Uint8Array(0),
       set: new Uint8Array(0),
-      explanation: [],
+      explanation: !explained || explained.has(m) ? [] : null,
       details: detailed.has(m) ? [] : null,
     }));
     this.at = new Map(metrics.map((m, k) => [m, k] as const));
@@ -219,13 +240,16 @@ export class ResultTable {
       const to = this.cols[k]!;
       to.score.set(from.score.subarray(0, c.rows), base);
       to.decision.set(from.decision.subarray(0, c.rows), base);
-      const strings = from.strings.map((s) => this.intern(s));
       const cls = from.names.map((s) => this.nameId(s));
       for (let i = 0; i < c.rows; i++) {
         if (from.cls[i]) to.cls[base + i] = cls[from.cls[i]! - 1]!;
         if (from.set[i]) to.set[base + i] = cls[from.set[i]! - 1]!;
-        to.explanation.push(strings[from.explanation[i]!]!);
         if (to.details) to.details.push(from.details?.[i]);
+      }
+      if (to.explanation) {
+        if (from.explanation.length < c.rows) throw new Error(`the chunk has no explanations for ${m}`);
+        const strings = from.strings.map((s) => this.intern(s));
+        for (let i = 0; i < c.rows; i++) to.explanation.push(strings[from.explanation[i]!]!);
       }
     });
     this.length = base + c.rows;
@@ -266,8 +290,17 @@ export class ResultTable {
     return k ? this.names[k - 1] : undefined;
   }
 
+  /** Gives the explanations the table does not keep: `f(metric, i)` for row i. */
+  explainWith(f: (metric: string, i: number) => string): void {
+    this.explain = f;
+  }
+
   explanation(metric: string, i: number): string | undefined {
-    return i < this.length ? this.col(metric)?.explanation[i] : undefined;
+    const c = this.col(metric);
+    if (!c || i >= this.length) return undefined;
+    if (c.explanation) return c.explanation[i];
+    if (!this.explain) throw new Error(`${metric}: its explanations are not kept and nothing computes them`);
+    return this.explain(metric, i);
   }
 
   /** Whether any row of the metric has a class (set). */
@@ -289,7 +322,7 @@ export class ResultTable {
     return {
       score: this.score(metric, i),
       decision: this.decision(metric, i),
-      explanation: c.explanation[i]!,
+      explanation: this.explanation(metric, i)!,
       ...(details !== undefined ? { details } : {}),
       ...(cls !== undefined ? { class: cls as MetricResult['class'] } : {}),
       ...(set !== undefined ? { set: set as MetricResult['set'] } : {}),

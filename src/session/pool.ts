@@ -17,7 +17,7 @@ export interface ScoreJob {
   rows: QaItem[];
   metrics: string[];
   settings: MetricSettings;
-  /** Metrics whose details are kept. */
+  /** Metrics whose details and explanations are kept. */
   detailed: string[];
 }
 
@@ -64,7 +64,8 @@ function metricsOf(job: ScoreJob): Metric[] {
  */
 export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
   const metrics = metricsOf(job);
-  const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed));
+  // Explanations stay out as details do (the session computes them again for the rows asked for).
+  const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed), new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     out.add(scoreRow(job.rows[i]!, metrics));

@@ -300,3 +300,35 @@ describe('deleting saved runs', () => {
     expect(s.view({}).length).toBe(SYNC_CHUNK + 10);
   });
 });
+
+describe('explanations of the embedded metrics', () => {
+  it('are not saved or kept, but come back in exports and the detail view as the run wrote them, also after calibration', async () => {
+    const kv = memoryStore<unknown>();
+    const s = session(kv);
+    await ready(s, file(SYNC_CHUNK + 10));
+    await s.run(config());
+    // Saved chunks hold scores and decisions only (no explanation strings to keep, move between threads or save).
+    const chunks = [...kv.map.entries()].filter(([k]) => k.startsWith('chunk:'));
+    expect(chunks).toHaveLength(2);
+    for (const [, c] of chunks)
+      for (const col of (c as { results: { columns: { strings: string[]; explanation: Uint32Array }[] } }).results.columns)
+        expect([col.strings.length, col.explanation.length]).toEqual([0, 0]);
+    const before = await exported(s);
+    const detail = s.detail(7)!.results;
+    expect(detail.pedants!.explanation).toMatch(/threshold 0\.\d+/);
+    expect(s.calibrate().ok).toBe(true);
+    // Calibration moves thresholds and decisions; what each row's explanation said at scoring time stays.
+    const after = rowsOf(await exported(s))
+      .split('\n')
+      .map((l) => l && JSON.parse(l));
+    rowsOf(before)
+      .split('\n')
+      .forEach((l, i) => {
+        if (!l) return;
+        const b = JSON.parse(l) as { metrics: Record<string, { explanation: string }> };
+        for (const m of ['exact_match', 'token_f1', 'pedants'])
+          expect((after[i] as typeof b).metrics[m]!.explanation).toBe(b.metrics[m]!.explanation);
+      });
+    expect(s.detail(7)!.results.pedants!.explanation).toBe(detail.pedants!.explanation);
+  });
+});

@@ -100,14 +100,20 @@ interface ActiveRun {
   saved: boolean;
   /** Its thresholds were fitted on the labels (the metrics differ from fresh ones). */
   calibrated?: boolean;
+  /** Row i's embedded metrics' results again, with explanations and details (as the run scored them). */
+  again: (i: number) => RowResults;
 }
 
-/** Metrics whose details a run keeps for every row: the model-based ones (exports carry their details). */
+/**
+ * Metrics whose details and explanations a run keeps for every row: the model-based ones. The embedded metrics'
+ * are a pure function of the row, computed again for the rows asked for (the detail view, exports).
+ */
 const detailedOf = (metrics: readonly AnyMetric[]): Set<string> => new Set(metrics.filter(isBatchMetric).map((m) => m.name));
 
 const newTable = (metrics: readonly AnyMetric[]): ResultTable =>
   new ResultTable(
     metrics.map((m) => m.name),
+    detailedOf(metrics),
     detailedOf(metrics),
   );
 
@@ -212,8 +218,7 @@ export class ScoringSession {
         startedAt: now,
         updatedAt: now,
       };
-      this.active = { meta, metrics, models: {}, saved: true };
-      this.results = newTable(metrics);
+      this.active = this.activeRun(meta, metrics);
       this.results.reserve(this.rows.length);
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
@@ -295,12 +300,11 @@ export class ScoringSession {
       this.release();
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
       const metrics = meta.config.metrics.map((n) => createMetric(n, meta.config.settings));
-      this.active = { meta, metrics, models: {}, saved: true };
-      const table = newTable(metrics);
+      this.active = this.activeRun(meta, metrics);
+      const table = this.results;
       table.reserve(this.rows.length);
-      // Runs saved by earlier versions hold one object per row.
+      // Runs saved by earlier versions hold one object per row (and the embedded metrics' explanations, dropped).
       for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(metrics)) : c);
-      this.results = table;
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: this.results.length } };
     } catch (e) {
       this.active = null;
@@ -407,14 +411,34 @@ export class ScoringSession {
    */
   private rowResults(i: number): RowResults {
     const out = this.results.row(i);
-    const again = (this.active?.metrics ?? []).filter((m): m is Metric => !isBatchMetric(m) && out[m.name] !== undefined);
-    if (again.length === 0) return out;
-    const fresh = scoreRow(this.rows[i]!, again);
-    for (const m of again) {
-      const d = fresh[m.name]?.details;
-      if (d !== undefined && out[m.name]!.score === fresh[m.name]!.score) out[m.name] = { ...out[m.name]!, details: d };
+    if (!this.active) return out;
+    const fresh = this.active.again(i);
+    for (const [name, r] of Object.entries(out)) {
+      const d = fresh[name]?.details;
+      if (d !== undefined && r.score === fresh[name]!.score) out[name] = { ...r, details: d };
     }
     return out;
+  }
+
+  /**
+   * A new run's state and its empty table, whose embedded metrics' explanations are computed again on request with
+   * the metrics as the run scored (calibration changes thresholds, not what a row's explanation said). The last
+   * row's results are kept: exports and the detail view ask for each metric of a row in turn.
+   */
+  private activeRun(meta: SavedRun<RunConfig>, metrics: AnyMetric[]): ActiveRun {
+    const embedded = metrics.filter((m): m is Metric => !isBatchMetric(m));
+    let last = -1;
+    let fresh: RowResults = {};
+    const again = (i: number): RowResults => {
+      if (i !== last) {
+        fresh = embedded.length ? scoreRow(this.rows[i]!, embedded) : {};
+        last = i;
+      }
+      return fresh;
+    };
+    this.results = newTable(metrics);
+    this.results.explainWith((m, i) => again(i)[m]!.explanation);
+    return { meta, metrics, models: {}, saved: true, again };
   }
 
   private clearResults(): void {
@@ -574,7 +598,7 @@ export class ScoringSession {
       return pool.score({ rows: this.rows.slice(start, end).map(itemOf), metrics: names, settings: a.meta.config.settings, detailed: [] });
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
-    const out = new ChunkPacker(end - start, names, detailedOf(a.metrics));
+    const out = new ChunkPacker(end - start, names, detailedOf(a.metrics), detailedOf(a.metrics));
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
       const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
