@@ -127,22 +127,6 @@ const itemOf = (r: QaRow): QaItem => {
   return it;
 };
 
-/**
- * Asks the JS engine for a full collection soon, after the parsed file (hundreds of MB at a million rows, with the
- * read's buffers) was dropped: V8 starts one when memory held outside its heap grows past a limit, and a large
- * ArrayBuffer that is never written counts as such memory while its pages are never touched (they cost nothing).
- * Without it the dropped file stays until the run's own allocations get that far, tens of seconds into a run.
- */
-function collectSoon(): void {
-  try {
-    const nudge = new ArrayBuffer(COLLECT_NUDGE);
-    void nudge;
-  } catch {
-    // No room for even untouched pages (a 32-bit browser): the collection comes later, as it would anyway.
-  }
-}
-const COLLECT_NUDGE = 256 * 1024 * 1024;
-
 export class ScoringSession {
   private file: { blob: Blob; name: string } | null = null;
   private table: ParsedTable | null = null;
@@ -468,7 +452,6 @@ export class ScoringSession {
     this.table = { ...this.table!, records: [] };
     this.parts = null;
     this.released = true;
-    collectSoon();
   }
 
   /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
