@@ -11,6 +11,7 @@ import type { RowResults } from '../core/run.ts';
 import type { ResultChunk } from '../core/result-table.ts';
 import { idbStore, type KeyValueStore } from './idb-cache.ts';
 import { messageOf } from '../core/errors.ts';
+import { blobPieces } from '../core/io/pieces.ts';
 
 export interface SavedRun<Config = unknown> {
   version: 2;
@@ -79,8 +80,8 @@ const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16)
 export async function contentHash(blob: Blob): Promise<string> {
   if (blob.size <= HASH_PIECE) return hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
   const parts: Uint8Array[] = [];
-  for (let at = 0; at < blob.size; at += HASH_PIECE)
-    parts.push(new Uint8Array(await crypto.subtle.digest('SHA-256', await blob.slice(at, at + HASH_PIECE).arrayBuffer())));
+  // One buffer for every piece (see blobPieces): each piece is hashed before the next is read into it.
+  for await (const piece of blobPieces(blob, HASH_PIECE)) parts.push(new Uint8Array(await crypto.subtle.digest('SHA-256', piece)));
   const all = new Uint8Array(parts.length * 32);
   parts.forEach((p, i) => all.set(p, i * 32));
   return hex(await crypto.subtle.digest('SHA-256', all));

@@ -3,6 +3,7 @@
  * JSONL is decoded and parsed chunk by chunk (a 100 MB file never exists as one string), with progress. JSON
  * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
  */
+import { blobPieces } from './pieces.ts';
 import { VerityError } from '../types.ts';
 import { detectFormat, detectUtf16, lineEnd, JsonlReader, parseTable, prettyObject, type ParsedTable, type RowIssue } from './parse.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
@@ -117,8 +118,9 @@ async function* lines(
   const total = blob.size;
   let carry = '';
   let eol: '\n' | '\r' | undefined;
-  for (let pos = 0; pos < total; pos += chunk) {
-    const bytes = new Uint8Array(await blob.slice(pos, pos + chunk).arrayBuffer());
+  let pos = -chunk;
+  for await (const bytes of blobPieces(blob, chunk)) {
+    pos += chunk;
     const last = pos + chunk >= total;
     scan.push(bytes, last);
     let text = decoder.decode(bytes, { stream: !last });
