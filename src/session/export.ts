@@ -25,6 +25,8 @@ export interface ExportInput {
   record?: (i: number) => Record<string, unknown>;
   /** Lets the caller answer messages between batches (the worker's watchdog ping). */
   pause?: () => Promise<void>;
+  /** Called before each batch's records are made (the session computes the rows' explanations ahead). */
+  prepare?: (from: number, to: number) => Promise<void>;
 }
 
 type CellLike = { class?: string; set?: string };
@@ -82,6 +84,7 @@ async function eachBatch(x: ExportInput, fn: (from: number, to: number) => void)
   const size = x.batch ?? EXPORT_BATCH;
   const total = x.results.length;
   for (let from = 0; from < total; from += size) {
+    await x.prepare?.(from, Math.min(total, from + size));
     fn(from, Math.min(total, from + size));
     x.onProgress?.(Math.min(total, from + size), total);
     await x.pause?.();

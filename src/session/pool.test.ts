@@ -168,7 +168,7 @@ describe('the scoring pool', () => {
     expect(d.results).toEqual(scoreRow({ question, golds: [...gold], candidate: cands[4 % 3]! }, metrics));
   });
 
-  it('ends its idle workers when a run is over, and starts new ones for the next run', async () => {
+  it('ends its idle workers when a run or an export is over, and starts new ones for the next', async () => {
     const spawn = fakeSpawn();
     let started = 0;
     let ended = 0;
@@ -181,11 +181,14 @@ describe('the scoring pool', () => {
     const s = session(undefined, pool);
     await ready(s, file(SYNC_CHUNK * 3));
     await s.run(config());
-    const first = await exported(s, 'csv');
     expect([started, ended]).toEqual([2, 2]);
-    await s.run(config());
+    // An export computes the rows' explanations again in the pool's workers, then ends them too.
+    const first = await exported(s, 'csv');
     expect([started, ended]).toEqual([4, 4]);
+    await s.run(config());
+    expect([started, ended]).toEqual([6, 6]);
     expect(await exported(s, 'csv')).toBe(first);
+    expect([started, ended]).toEqual([8, 8]);
   }, 60_000);
 
   it('has one worker per reported core, at least 1 and at most 8', () => {

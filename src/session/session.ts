@@ -102,6 +102,8 @@ interface ActiveRun {
   calibrated?: boolean;
   /** Row i's embedded metrics' results again, with explanations and details (as the run scored them). */
   again: (i: number) => RowResults;
+  /** Rows from `from` on, computed again in the pool's workers ahead of an export's batch. */
+  ahead?: { from: number; table: ResultTable };
 }
 
 /**
@@ -387,6 +389,7 @@ export class ScoringSession {
         run: info,
         onProgress: (d: number, t: number) => notify(onProgress, d, t),
         pause: tick,
+        prepare: (from: number, to: number) => this.computeAhead(a, from, to),
       };
       // Several systems: each record carries its system and the input's other columns (as verity compare --rows-out).
       // CSV has no details column, so its records skip computing the embedded metrics' details again.
@@ -402,6 +405,9 @@ export class ScoringSession {
       return { ok: true, value: new Blob(parts, { type: kind === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
     } catch (e) {
       return { ok: false, error: `the export failed: ${messageOf(e)}` };
+    } finally {
+      if (this.active) this.active.ahead = undefined;
+      if (!this.running) this.deps.pool?.retire();
     }
   }
 
@@ -430,15 +436,49 @@ export class ScoringSession {
     let last = -1;
     let fresh: RowResults = {};
     const again = (i: number): RowResults => {
+      const ahead = run.ahead;
+      if (ahead && i >= ahead.from && i < ahead.from + ahead.table.length) return ahead.table.row(i - ahead.from);
       if (i !== last) {
         fresh = embedded.length ? scoreRow(this.rows[i]!, embedded) : {};
         last = i;
       }
       return fresh;
     };
+    const run: ActiveRun = { meta, metrics, models: {}, saved: true, again };
     this.results = newTable(metrics);
     this.results.explainWith((m, i) => again(i)[m]!.explanation);
-    return { meta, metrics, models: {}, saved: true, again };
+    return run;
+  }
+
+  /**
+   * Computes rows from…to's embedded results again in the pool's workers, side by side, for an export's next
+   * batch (row by row here it would take as long as scoring on one core). The pool's metrics are made from the
+   * run's settings, as the run scored (calibrated thresholds change decisions, not explanations). Without a pool,
+   * or if it fails, the rows are computed here as they are asked for.
+   */
+  private async computeAhead(a: ActiveRun, from: number, to: number): Promise<void> {
+    const pool = this.deps.pool;
+    const names = a.metrics.filter((m) => !isBatchMetric(m)).map((m) => m.name);
+    a.ahead = undefined;
+    if (!pool || names.length === 0 || to <= from) return;
+    const step = Math.ceil((to - from) / pool.size);
+    const jobs: Promise<ResultChunk>[] = [];
+    for (let s = from; s < to; s += step)
+      jobs.push(
+        pool.score({
+          rows: this.rows.slice(s, Math.min(to, s + step)).map(itemOf),
+          metrics: names,
+          settings: a.meta.config.settings,
+          detailed: names,
+        }),
+      );
+    try {
+      const table = new ResultTable(names, new Set(names));
+      for (const c of await Promise.all(jobs)) table.append(c);
+      a.ahead = { from, table };
+    } catch {
+      // Computed here instead, row by row.
+    }
   }
 
   private clearResults(): void {
