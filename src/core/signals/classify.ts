@@ -193,8 +193,6 @@ function goldStep(item: TextItem, s: TextSignals, k: number): Step {
   return { cls: 'invalid', gold: k, signal: 'words', reason: `does not give the gold ${q(gold)}` };
 }
 
-/** Whether compromise reads a gold as a person's name, by gold (tagging is slow and golds recur). */
-
 /** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
 function surname(gold: string, candidate: string): boolean {
   const c = contentStems(candidate);
