@@ -50,7 +50,7 @@ import {
 } from './compare.ts';
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
-import type { ScorePool } from './pool.ts';
+import type { ScoreJob, ScorePool } from './pool.ts';
 import { shareRepeats } from './compact.ts';
 
 const SAMPLE = 20;
@@ -463,15 +463,7 @@ export class ScoringSession {
     if (!pool || names.length === 0 || to <= from) return;
     const step = Math.ceil((to - from) / pool.size);
     const jobs: Promise<ResultChunk>[] = [];
-    for (let s = from; s < to; s += step)
-      jobs.push(
-        pool.score({
-          rows: this.rows.slice(s, Math.min(to, s + step)).map(itemOf),
-          metrics: names,
-          settings: a.meta.config.settings,
-          detailed: names,
-        }),
-      );
+    for (let s = from; s < to; s += step) jobs.push(pool.score(this.poolJob(a, s, Math.min(to, s + step), names, names)));
     try {
       const table = new ResultTable(names, new Set(names));
       for (const c of await Promise.all(jobs)) table.append(c);
@@ -630,12 +622,16 @@ export class ScoringSession {
     );
   }
 
+  /** Rows start…end for the pool's workers: what the metrics read of them, with the run's settings. */
+  private poolJob(a: ActiveRun, start: number, end: number, metrics: string[], detailed: string[]): ScoreJob {
+    return { rows: this.rows.slice(start, end).map(itemOf), metrics, settings: a.meta.config.settings, detailed };
+  }
+
   /** Scores a chunk in slices, yielding whenever a slice took long, so pings and cancel are answered mid-chunk. */
   private async scoreChunk(a: ActiveRun, start: number, end: number, ctx: ModelContext): Promise<ResultChunk> {
     const names = a.metrics.map((m) => m.name);
     const pool = this.poolFor(a);
-    if (pool)
-      return pool.score({ rows: this.rows.slice(start, end).map(itemOf), metrics: names, settings: a.meta.config.settings, detailed: [] });
+    if (pool) return pool.score(this.poolJob(a, start, end, names, []));
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
     const out = new ChunkPacker(end - start, names, detailedOf(a.metrics), detailedOf(a.metrics));
