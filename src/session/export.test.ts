@@ -51,6 +51,38 @@ describe('csvParts', () => {
     ]);
   });
 
+  it('with recordKeys, the pass that gathers the columns makes no record (each record is made once, for its batch)', async () => {
+    const rows = Array.from({ length: 5 }, (_, i) => row(i));
+    const made: number[] = [];
+    const base = (i: number): Record<string, unknown> => ({
+      system: 'a',
+      id: rows[i]!.id,
+      question: rows[i]!.question,
+      gold: rows[i]!.golds,
+      candidate: rows[i]!.candidate,
+      label: null,
+      ...(i === 3 ? { late: 1 } : {}),
+    });
+    const record = (i: number) => (
+      made.push(i),
+      { ...base(i), metrics: { exact_match: { score: 1, decision: true, explanation: 'same' } } }
+    );
+    const input = {
+      rows,
+      results: rows.map(() => res),
+      metricNames: ['exact_match'],
+      detailed: new Set<string>(),
+      run: {},
+      record,
+      batch: 2,
+    };
+    const keyed = (await csvParts({ ...input, recordKeys: (i: number) => [...Object.keys(base(i)), 'metrics'] })).join('');
+    expect(made).toEqual([0, 1, 2, 3, 4]);
+    made.length = 0;
+    expect(keyed).toBe((await csvParts(input)).join(''));
+    expect(made).toEqual([0, 1, 2, 3, 4, 0, 1, 2, 3, 4]);
+  });
+
   it('plain records keep the columns they always had', () => {
     const rec = { id: 'x', question: 'q', gold: ['g'], candidate: 'c', label: null, metrics: {} };
     expect(toCsv([rec], []).split('\n')[0]).toBe('id,question,gold,candidate,label');

@@ -23,6 +23,8 @@ export interface ExportInput {
   batch?: number;
   /** The record of row i, when not outputRecord's (several systems add the system and input columns, in JSONL and CSV). */
   record?: (i: number) => Record<string, unknown>;
+  /** The keys of row i's record, where making the record itself costs more (its results are computed again). */
+  recordKeys?: (i: number) => Iterable<string>;
   /** Lets the caller answer messages between batches (the worker's watchdog ping). */
   pause?: () => Promise<void>;
   /** Called before each batch's records are made (the session computes the rows' explanations ahead). */
@@ -63,7 +65,8 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
   // batch's first record lists all of them, in the order they first appear in the file, so each batch has the
   // same columns in the same order.
   const keys = new Set<string>();
-  if (x.record) for (let i = 0; i < x.results.length; i++) for (const k in x.record(i)) keys.add(k);
+  const keysOf = x.recordKeys ?? ((i: number) => Object.keys(x.record!(i)));
+  if (x.record) for (let i = 0; i < x.results.length; i++) for (const k of keysOf(i)) keys.add(k);
   const allKeys = Object.fromEntries([...keys].map((k) => [k, undefined]));
   const parts: string[] = [];
   await eachBatch(x, (from, to) => {

@@ -397,7 +397,16 @@ export class ScoringSession {
       const none = new Set<string>();
       const parts =
         kind === 'csv'
-          ? await csvParts({ ...input, ...(this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.results.row(i), none) } : {}) })
+          ? await csvParts({
+              ...input,
+              ...(this.systems
+                ? {
+                    record: (i: number) => rowRecord(rows[i]!, this.results.row(i), none),
+                    // A record's keys do not depend on its results, which would be computed again for every row.
+                    recordKeys: (i: number) => Object.keys(rowRecord(rows[i]!, {}, none)),
+                  }
+                : {}),
+            })
           : await jsonlParts({
               ...input,
               ...(this.systems ? { record: (i: number) => rowRecord(rows[i]!, this.rowResults(i), input.detailed) } : {}),
