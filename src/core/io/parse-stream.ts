@@ -118,13 +118,14 @@ async function* lines(
   const total = blob.size;
   let carry = '';
   let eol: '\n' | '\r' | undefined;
-  let pos = -chunk;
+  let read = 0;
   for await (const bytes of blobPieces(blob, chunk)) {
-    pos += chunk;
-    const last = pos + chunk >= total;
+    const first = read === 0;
+    read += bytes.length;
+    const last = read >= total;
     scan.push(bytes, last);
     let text = decoder.decode(bytes, { stream: !last });
-    if (pos === 0) text = text.replace(/^\uFEFF/, '');
+    if (first) text = text.replace(/^\uFEFF/, '');
     const buf = carry + text;
     // The first line end decides: CR alone (old Mac files) or LF.
     eol ??= lineEnd(buf, last);
@@ -138,7 +139,7 @@ async function* lines(
       start = nl + 1;
     }
     carry = buf.slice(start);
-    onProgress?.(Math.min(total, pos + chunk), total);
+    onProgress?.(read, total);
   }
   return carry;
 }
