@@ -51,7 +51,6 @@ import {
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
-import { shareRepeats } from './compact.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
@@ -536,7 +535,6 @@ export class ScoringSession {
     const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], m) : null;
     const one = many ? null : mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
     const mapped = many ?? one!;
-    shareRepeats(mapped.rows);
     this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
     this.mappedAs = JSON.stringify(m);

@@ -567,3 +567,25 @@ describe('IdSet (duplicate ids in bounded memory)', () => {
     expect([s.add('q0'), s.add('q199999'), s.add(''), s.add('')]).toEqual([true, true, false, true]);
   });
 });
+
+describe('repeated cells', () => {
+  it('rows repeating a question, gold cell or label share one copy; each keeps its own values', () => {
+    const t = jsonl(
+      { question: 'Q?', gold: ['a', ' b '], candidate: 'x', label: true },
+      { question: 'Q?', gold: ['a', ' b '], candidate: 'y', label: 'yes' },
+      { question: 'Q?', gold: 'a', candidate: 'z', label: 0 },
+      { question: 'R?', gold: ['a', 'b'], candidate: 'w', label: 1 },
+    );
+    const { rows } = map(t);
+    expect(rows.map((r) => [r.question, r.golds, r.candidate, r.label, r.rawLabel])).toEqual([
+      ['Q?', ['a', 'b'], 'x', { kind: 'binary', correct: true }, 'true'],
+      ['Q?', ['a', 'b'], 'y', { kind: 'binary', correct: true }, 'yes'],
+      ['Q?', ['a'], 'z', { kind: 'binary', correct: false }, '0'],
+      ['R?', ['a', 'b'], 'w', { kind: 'binary', correct: true }, '1'],
+    ]);
+    expect(rows[1]!.golds).toBe(rows[0]!.golds);
+    expect(rows[3]!.golds).toBe(rows[0]!.golds);
+    expect(rows[1]!.label).toBe(rows[0]!.label);
+    expect(rows[3]!.label).toBe(rows[0]!.label);
+  });
+});

@@ -5,6 +5,7 @@
 import { CAP_CLASSES, VerityError, type CapClass, type Label, type ProvidedNli, type QaRow } from '../types.ts';
 import type { NliDistribution } from '../capabilities.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
+import { memo, rowSharer } from './share.ts';
 
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -396,7 +397,7 @@ export class IdSet {
   }
 }
 
-/** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows. */
+/** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows; rows repeating a question, gold list or label share it (share.ts). */
 export interface RowMapper {
   columns: ColumnMap;
   /** The row for a record, or null when it is skipped; its problems are appended to `issues`. */
@@ -442,6 +443,14 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
   }
   const goldCount = options.goldSep ? undefined : new GoldSeparatorCount();
   const seenIds = new IdSet();
+  const share = rowSharer();
+  // Once per distinct cell: the records of a JSONL file share equal gold lists (parse.ts), so rows do too.
+  const goldsOf = memo((raw: unknown) =>
+    toList(raw, options.goldSep)
+      .map((g) => g.trim())
+      .filter((g) => g.length > 0),
+  );
+  const labelOf = memo(parseLabel);
   return {
     columns: cols,
     notes() {
@@ -451,9 +460,10 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
     map(rec, issues) {
       // The first line of a JSONL file exported by the app describes the run, not a row.
       if (rec.row === 1 && isRunHeader(rec.data)) return null;
-      const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
-      const warn = (message: string, severity: RowIssue['severity'] = 'warning') =>
+      const warn = (message: string, severity: RowIssue['severity'] = 'warning') => {
+        const where = rec.line !== undefined && rec.line !== rec.row ? `row ${rec.row} (line ${rec.line})` : `row ${rec.row}`;
         issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity, message: `${where}: ${message}` });
+      };
       const d = rec.data;
       // Own keys only: with --map question=constructor, a record without that key must not read Object.prototype.
       const get = (field: Field): unknown => {
@@ -469,9 +479,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       try {
         const rawGold = get('gold');
         goldCount?.add(rawGold);
-        const golds = toList(rawGold, options.goldSep)
-          .map((g) => g.trim())
-          .filter((g) => g.length > 0);
+        const golds = goldsOf(rawGold);
         if (golds.length === 0) {
           warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
           return null;
@@ -493,7 +501,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       if (seenIds.add(row.id)) warn(`duplicate id "${row.id}"`);
       const rawLabel = get('label');
       try {
-        const label = parseLabel(rawLabel);
+        const label = labelOf(rawLabel);
         if (label) {
           row.label = label;
           row.rawLabel = toText(rawLabel);
@@ -517,6 +525,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
           warn(`statements: ${String(message)}; they are ignored`);
         }
       }
+      share(row);
       return row;
     },
   };

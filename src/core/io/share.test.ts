@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { QaRow } from '../core/types.ts';
-import { shareRepeats } from './compact.ts';
+import type { QaRow } from '../types.ts';
+import { memo, rowSharer } from './share.ts';
+
+const shareRepeats = (rows: QaRow[]) => rows.forEach(rowSharer());
 
 const row = (i: number, question: string, golds: string[], correct?: boolean): QaRow => ({
   row: i,
@@ -11,7 +13,7 @@ const row = (i: number, question: string, golds: string[], correct?: boolean): Q
   ...(correct === undefined ? {} : { label: { kind: 'binary', correct } }),
 });
 
-describe('shareRepeats', () => {
+describe('rowSharer', () => {
   it('rows repeating a question, gold list or label share one copy; the values stay as they were', () => {
     const rows = [row(1, 'Q?', ['a', 'b'], true), row(2, 'Q?', ['a', 'b'], false), row(3, 'Q?', ['a', 'b'], true), row(4, 'R?', ['a'])];
     const before = structuredClone(rows);
@@ -28,5 +30,33 @@ describe('shareRepeats', () => {
     shareRepeats(rows);
     expect(rows.map((r) => r.golds)).toEqual([['a\u0000b'], ['a', 'b'], ['a,b'], ['a', 'b']]);
     expect(rows[3]!.golds).toBe(rows[1]!.golds);
+  });
+});
+
+describe('memo', () => {
+  it('computes once per distinct argument: primitives by value, objects by identity', () => {
+    const calls: unknown[] = [];
+    const f = memo((k: unknown) => {
+      calls.push(k);
+      return [String(k)];
+    });
+    const a = ['x'];
+    expect(f('q')).toBe(f('q'));
+    expect(f(a)).toBe(f(a));
+    expect(f(['x'])).not.toBe(f(a));
+    expect(f(true)).toEqual(['true']);
+    expect(calls).toEqual(['q', a, ['x'], true]);
+  });
+
+  it('does not keep what a throw left', () => {
+    let n = 0;
+    const f = memo((k: number) => {
+      n++;
+      if (k < 0) throw new Error('negative');
+      return k;
+    });
+    expect(() => f(-1)).toThrow('negative');
+    expect(() => f(-1)).toThrow('negative');
+    expect(n).toBe(2);
   });
 });
