@@ -5,7 +5,8 @@
 import { CAP_CLASSES, VerityError, type CapClass, type Label, type ProvidedNli, type QaRow } from '../types.ts';
 import type { NliDistribution } from '../capabilities.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
-import { memo, rowSharer } from './share.ts';
+import { rowSharer } from './share.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -397,6 +398,9 @@ export class IdSet {
   }
 }
 
+/** Distinct gold and label cells a mapper keeps (as parse.ts keeps distinct values). */
+const SHARED_CELLS = 100_000;
+
 /** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows; rows repeating a question, gold list or label share it (share.ts). */
 export interface RowMapper {
   columns: ColumnMap;
@@ -445,12 +449,14 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
   const seenIds = new IdSet();
   const share = rowSharer();
   // Once per distinct cell: the records of a JSONL file share equal gold lists (parse.ts), so rows do too.
-  const goldsOf = memo((raw: unknown) =>
-    toList(raw, options.goldSep)
-      .map((g) => g.trim())
-      .filter((g) => g.length > 0),
+  const goldsOf = boundedMemo(
+    (raw: unknown) =>
+      toList(raw, options.goldSep)
+        .map((g) => g.trim())
+        .filter((g) => g.length > 0),
+    SHARED_CELLS,
   );
-  const labelOf = memo(parseLabel);
+  const labelOf = boundedMemo(parseLabel, SHARED_CELLS);
   return {
     columns: cols,
     notes() {

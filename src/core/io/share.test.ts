@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QaRow } from '../types.ts';
-import { memo, rowSharer } from './share.ts';
+import { rowSharer } from './share.ts';
 
 const shareRepeats = (rows: QaRow[]) => rows.forEach(rowSharer());
 
@@ -30,33 +30,5 @@ describe('rowSharer', () => {
     shareRepeats(rows);
     expect(rows.map((r) => r.golds)).toEqual([['a\u0000b'], ['a', 'b'], ['a,b'], ['a', 'b']]);
     expect(rows[3]!.golds).toBe(rows[1]!.golds);
-  });
-});
-
-describe('memo', () => {
-  it('computes once per distinct argument: primitives by value, objects by identity', () => {
-    const calls: unknown[] = [];
-    const f = memo((k: unknown) => {
-      calls.push(k);
-      return [String(k)];
-    });
-    const a = ['x'];
-    expect(f('q')).toBe(f('q'));
-    expect(f(a)).toBe(f(a));
-    expect(f(['x'])).not.toBe(f(a));
-    expect(f(true)).toEqual(['true']);
-    expect(calls).toEqual(['q', a, ['x'], true]);
-  });
-
-  it('does not keep what a throw left', () => {
-    let n = 0;
-    const f = memo((k: number) => {
-      n++;
-      if (k < 0) throw new Error('negative');
-      return k;
-    });
-    expect(() => f(-1)).toThrow('negative');
-    expect(() => f(-1)).toThrow('negative');
-    expect(n).toBe(2);
   });
 });

@@ -6,7 +6,7 @@
  * sharing is invisible. The maps are emptied past a bound, so a file of all-distinct rows costs no more.
  *
  * The mapper shares each row as it makes it (fields.ts), and makes a row's golds and label once per distinct cell
- * (`memo`): the copies it made and dropped reached V8's old generation and stayed there until its next full
+ * (`boundedMemo`): the copies it made and dropped reached V8's old generation and stayed there until its next full
  * collection — about 300 MB for a million EVOUNA rows, as V8 allocates arrays whose first ones all lived (the first
  * pass over the distinct questions) straight in the old generation.
  */
@@ -22,18 +22,6 @@ function keeper<T>(): (key: string, value: T) => T {
     if (seen.size >= BOUND) seen.clear();
     seen.set(key, value);
     return value;
-  };
-}
-
-/** `f` computed once per distinct argument (primitives by value, objects by identity), while the bound allows. */
-export function memo<K, V>(f: (k: K) => V): (k: K) => V {
-  const seen = new Map<K, V>();
-  return (k) => {
-    if (seen.has(k)) return seen.get(k)!;
-    const v = f(k);
-    if (seen.size >= BOUND) seen.clear();
-    seen.set(k, v);
-    return v;
   };
 }
 

@@ -24,4 +24,20 @@ describe('boundedMemo', () => {
     f('x');
     expect(n).toBe(1);
   });
+
+  it('objects by identity: an equal but other object is computed again; a throw is not kept', () => {
+    const calls: unknown[] = [];
+    const f = boundedMemo((k: string[]) => {
+      calls.push(k);
+      if (k.length === 0) throw new Error('empty');
+      return k.join();
+    });
+    const a = ['x'];
+    f(a);
+    f(a);
+    f(['x']);
+    expect(() => f([])).toThrow('empty');
+    expect(() => f([])).toThrow('empty');
+    expect(calls).toEqual([a, ['x'], [], []]);
+  });
 });
