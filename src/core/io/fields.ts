@@ -5,7 +5,7 @@
 import { CAP_CLASSES, VerityError, type CapClass, type Label, type ProvidedNli, type QaRow } from '../types.ts';
 import type { NliDistribution } from '../capabilities.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
-import { rowSharer } from './share.ts';
+import { SHARE_BOUND, valueSharer } from './share.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
@@ -398,10 +398,7 @@ export class IdSet {
   }
 }
 
-/** Distinct gold and label cells a mapper keeps (as parse.ts keeps distinct values). */
-const SHARED_CELLS = 100_000;
-
-/** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows; rows repeating a question, gold list or label share it (share.ts). */
+/** Maps records one at a time (a streamed file), with the same rows, issues and notes as mapRows; rows repeating a question, gold list or label share one copy (share.ts). */
 export interface RowMapper {
   columns: ColumnMap;
   /** The row for a record, or null when it is skipped; its problems are appended to `issues`. */
@@ -447,16 +444,22 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
   }
   const goldCount = options.goldSep ? undefined : new GoldSeparatorCount();
   const seenIds = new IdSet();
-  const share = rowSharer();
-  // Once per distinct cell: the records of a JSONL file share equal gold lists (parse.ts), so rows do too.
+  const share = valueSharer();
+  // Once per distinct cell (the records of a JSONL file share equal gold lists, parse.ts), shared across cells that
+  // give equal values.
   const goldsOf = boundedMemo(
     (raw: unknown) =>
-      toList(raw, options.goldSep)
-        .map((g) => g.trim())
-        .filter((g) => g.length > 0),
-    SHARED_CELLS,
+      share.golds(
+        toList(raw, options.goldSep)
+          .map((g) => g.trim())
+          .filter((g) => g.length > 0),
+      ),
+    SHARE_BOUND,
   );
-  const labelOf = boundedMemo(parseLabel, SHARED_CELLS);
+  const labelOf = boundedMemo((raw: unknown) => {
+    const label = parseLabel(raw);
+    return label && share.label(label);
+  }, SHARE_BOUND);
   return {
     columns: cols,
     notes() {
@@ -493,7 +496,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         const rawId = get('id');
         const id = rawId !== undefined && rawId !== null && rawId !== '' ? toText(rawId) : String(rec.row);
         const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
-        row = { row: rec.row, id, question: cols.question ? toText(get('question') ?? '') : '', golds, candidate };
+        row = { row: rec.row, id, question: cols.question ? share.question(toText(get('question') ?? '')) : '', golds, candidate };
         const choices = get('choices');
         if (choices != null) row.choices = toList(choices);
         const wrong = get('wrong_answers');
@@ -531,7 +534,6 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
           warn(`statements: ${String(message)}; they are ignored`);
         }
       }
-      share(row);
       return row;
     },
   };

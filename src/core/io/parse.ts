@@ -9,6 +9,7 @@ import Papa from 'papaparse';
 import { VerityError } from '../types.ts';
 import { restoreCell } from './formula.ts';
 import { findBadUtf8, refuseBadUtf8, type Utf8Scanner } from './utf8.ts';
+import { SHARE_BOUND } from './share.ts';
 
 export type Format = 'jsonl' | 'json' | 'csv' | 'tsv';
 
@@ -258,7 +259,6 @@ function parseJsonArray(text: string): ParsedTable {
  */
 /** Strings up to this length, and lists of strings, are kept once per distinct value across a file's records. */
 const SHARE_LONGEST = 400;
-const SHARE_BOUND = 100_000;
 
 /**
  * Makes a record's repeated values share one copy (in place): QA files repeat each question and gold list for

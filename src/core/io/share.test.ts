@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { QaRow } from '../types.ts';
-import { rowSharer } from './share.ts';
+import { valueSharer } from './share.ts';
 
-const shareRepeats = (rows: QaRow[]) => rows.forEach(rowSharer());
+const shareRepeats = (rows: QaRow[]) => {
+  const share = valueSharer();
+  for (const r of rows) {
+    r.question = share.question(r.question);
+    r.golds = share.golds(r.golds);
+    if (r.label) r.label = share.label(r.label);
+  }
+};
 
 const row = (i: number, question: string, golds: string[], correct?: boolean): QaRow => ({
   row: i,
@@ -13,7 +20,7 @@ const row = (i: number, question: string, golds: string[], correct?: boolean): Q
   ...(correct === undefined ? {} : { label: { kind: 'binary', correct } }),
 });
 
-describe('rowSharer', () => {
+describe('valueSharer', () => {
   it('rows repeating a question, gold list or label share one copy; the values stay as they were', () => {
     const rows = [row(1, 'Q?', ['a', 'b'], true), row(2, 'Q?', ['a', 'b'], false), row(3, 'Q?', ['a', 'b'], true), row(4, 'R?', ['a'])];
     const before = structuredClone(rows);

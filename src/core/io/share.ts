@@ -5,34 +5,36 @@
  * question) take about half the memory. Nothing reads rows to change them (metrics, views and exports only read), so
  * sharing is invisible. The maps are emptied past a bound, so a file of all-distinct rows costs no more.
  *
- * The mapper shares each row as it makes it (fields.ts), and makes a row's golds and label once per distinct cell
- * (`boundedMemo`): the copies it made and dropped reached V8's old generation and stayed there until its next full
- * collection — about 300 MB for a million EVOUNA rows, as V8 allocates arrays whose first ones all lived (the first
- * pass over the distinct questions) straight in the old generation.
+ * The mapper (fields.ts) makes a row's golds and label once per distinct cell (`boundedMemo`) and shares them there,
+ * so a row costs one lookup, not a gold list made, turned into a key and dropped: such copies reached V8's old
+ * generation and stayed there until its next full collection — about 300 MB for a million EVOUNA rows, as V8
+ * allocates arrays whose first ones all lived (the first pass over the distinct questions) straight in the old
+ * generation.
  */
-import type { Label, QaRow } from '../types.ts';
+import type { Label } from '../types.ts';
 
-const BOUND = 100_000;
+/** Distinct values kept for sharing, here and by the parser (parse.ts), before the maps start again. */
+export const SHARE_BOUND = 100_000;
 
 function keeper<T>(): (key: string, value: T) => T {
   const seen = new Map<string, T>();
   return (key, value) => {
     const had = seen.get(key);
     if (had !== undefined) return had;
-    if (seen.size >= BOUND) seen.clear();
+    if (seen.size >= SHARE_BOUND) seen.clear();
     seen.set(key, value);
     return value;
   };
 }
 
-/** A function that makes the rows it is given share equal questions, gold lists and labels (in place). */
-export function rowSharer(): (r: QaRow) => void {
+/** Functions that hand out one copy per distinct question, gold list and label (the first one given). */
+export function valueSharer(): { question: (q: string) => string; golds: (g: string[]) => string[]; label: (l: Label) => Label } {
   const question = keeper<string>();
   const golds = keeper<string[]>();
   const label = keeper<Label>();
-  return (r) => {
-    r.question = question(r.question, r.question);
-    r.golds = golds(JSON.stringify(r.golds), r.golds);
-    if (r.label) r.label = label(r.label.kind === 'binary' ? `binary:${r.label.correct}` : `taxonomy:${r.label.cls}`, r.label);
+  return {
+    question: (q) => question(q, q),
+    golds: (g) => golds(JSON.stringify(g), g),
+    label: (l) => label(l.kind === 'binary' ? `binary:${l.correct}` : `taxonomy:${l.cls}`, l),
   };
 }
