@@ -10,6 +10,7 @@ import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
 import { RunStore } from '../src/runtime/run-store.ts';
+import { requestCollection } from '../src/runtime/collect.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -19,7 +20,13 @@ const pool = createPool(
   () => new Worker(new URL('./pool.worker.ts', import.meta.url), { type: 'module', name: 'score-pool' }) as unknown as WorkerLike,
   poolSize(self.navigator?.hardwareConcurrency),
 );
-const session = new ScoringSession({ store: new RunStore(), models: () => modelHost, version: pkg.version, pool });
+const session = new ScoringSession({
+  store: new RunStore(),
+  models: () => modelHost,
+  version: pkg.version,
+  pool,
+  collect: () => void requestCollection(),
+});
 
 const api: ScoreApi = {
   open: (blob: Blob, name: string, onProgress?: (read: number, total: number) => void) => {

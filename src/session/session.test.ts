@@ -332,3 +332,20 @@ describe('explanations of the embedded metrics', () => {
     expect(s.detail(7)!.results.pedants!.explanation).toBe(detail.pedants!.explanation);
   });
 });
+
+describe("a large file's records", () => {
+  it("are dropped at the run's start with a collection asked for once; a small file asks for none", async () => {
+    const collected: string[] = [];
+    const make = () =>
+      new ScoringSession({ store: new RunStore(memoryStore()), version: '0.0.0-test', collect: () => collected.push('gc') });
+    const small = make();
+    await ready(small, file(500));
+    await cancelAtFirstChunk(small, config(['exact_match']));
+    expect(collected).toEqual([]);
+    const large = make();
+    await ready(large, file(100_000));
+    expect(collected).toEqual([]); // mapping keeps the records (the mapping may change before the run)
+    await cancelAtFirstChunk(large, config(['exact_match']));
+    expect(collected).toEqual(['gc']);
+  });
+});

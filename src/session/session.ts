@@ -88,7 +88,15 @@ export interface SessionDeps {
   sliceMs?: number;
   /** Workers that score chunks of a run of embedded metrics side by side (see pool.ts); without it, chunks are scored here. */
   pool?: ScorePool;
+  /**
+   * Asks the engine for a full garbage collection (runtime/collect.ts): called when a large file's parsed records
+   * are dropped at a run's start, so they do not wait in the old generation while the run's memory grows.
+   */
+  collect?: () => void;
 }
+
+/** Records dropped at once that are worth a collection of their own (collect above). */
+const COLLECT_RECORDS = 100_000;
 
 /** A run being scored or scored: what `continueRun`, exports and the report use. */
 interface ActiveRun {
@@ -206,7 +214,7 @@ export class ScoringSession {
       if (this.mappedAs !== JSON.stringify(c.mapping)) await this.applyMapping(c.mapping);
       else this.clearResults();
       const input = this.file!;
-      this.release();
+      const dropped = this.release();
       const metrics = c.metrics.map((name) => createMetric(name, c.settings));
       const now = Date.now();
       const meta: SavedRun<RunConfig> = {
@@ -229,6 +237,8 @@ export class ScoringSession {
       this.results.reserve(this.rows.length);
       if (await this.deps.store.begin(meta, input.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
+      // Last before scoring: what the start itself dropped is collected too.
+      this.collectAfter(dropped);
     } catch (e) {
       return { ok: false, error: errorMessage(e) };
     }
@@ -304,7 +314,7 @@ export class ScoringSession {
       this.released = false;
       const inspected = this.inspection(meta.fileName, this.table);
       const summary = await this.applyMapping(meta.config.mapping);
-      this.release();
+      const dropped = this.release();
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
       const metrics = meta.config.metrics.map((n) => createMetric(n, meta.config.settings));
       this.active = this.activeRun(meta, metrics);
@@ -312,6 +322,7 @@ export class ScoringSession {
       table.reserve(this.rows.length);
       // Runs saved by earlier versions hold one object per row (and the embedded metrics' explanations, dropped).
       for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(metrics)) : c);
+      this.collectAfter(dropped);
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: this.results.length } };
     } catch (e) {
       this.active = null;
@@ -494,10 +505,18 @@ export class ScoringSession {
     this.active = null;
   }
 
-  private release(): void {
+  /** Drops the parsed records (the rows are mapped); returns how many. */
+  private release(): number {
+    const dropped = this.table!.records.length;
     this.table = { ...this.table!, records: [] };
     this.parts = null;
     this.released = true;
+    return dropped;
+  }
+
+  /** Asks for a collection when many records were just dropped (SessionDeps.collect). */
+  private collectAfter(dropped: number): void {
+    if (dropped >= COLLECT_RECORDS) this.deps.collect?.();
   }
 
   /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
