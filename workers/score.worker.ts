@@ -10,7 +10,7 @@ import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
 import { RunStore } from '../src/runtime/run-store.ts';
-import { requestCollection } from '../src/runtime/collect.ts';
+import { collectUntil } from '../src/runtime/collect.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -25,7 +25,7 @@ const session = new ScoringSession({
   models: () => modelHost,
   version: pkg.version,
   pool,
-  collect: () => void requestCollection(),
+  collect: (gone) => void collectUntil(gone),
 });
 
 const api: ScoreApi = {

@@ -1,16 +1,53 @@
 /**
- * Asks V8 for a full garbage collection now, the one way a page or worker can: V8 starts one when the memory
- * held outside its heap (ArrayBuffers) grows past a limit, 64 MB above what it was at the last one. So this
+ * Asks V8 for a full garbage collection now, the one way a page or worker can: V8 starts one (incremental marking)
+ * when the memory held outside its heap (ArrayBuffers) grows 64 MB past what it was at the last one. So this
  * allocates a few 64 MB buffers and drops them. They are never written, and fresh mappings are zeroed by the
  * system, so they cost address space, not memory.
  *
  * Why: a million-row file's parsed records (about 150 MB in the scoring worker) are dropped when its run starts,
- * and they then wait in V8's old generation until allocation fills it. That came 15–20 s into the run, while the
- * pool workers' heaps were growing, and made the run's peak (bench/REPORT.md, issue 16 target 3).
+ * and they then waited in V8's old generation until allocation filled it. That came 15–20 s into the run, while
+ * the pool workers' heaps were growing, and made the run's peak (bench/REPORT.md, issue 16 target 3).
  */
 export function requestCollection(): number {
   const buffers: ArrayBuffer[] = [];
   for (let i = 0; i < 3; i++) buffers.push(new ArrayBuffer(64 << 20));
   // Returned so no engine can drop the allocations as unused.
   return buffers.reduce((n, b) => n + b.byteLength, 0);
+}
+
+let registry: FinalizationRegistry<() => void> | null = null;
+const settleOnCollection = (settle: () => void): void => settle();
+
+/** Settles once `target` was garbage-collected (never, while anything still holds it). */
+export function whenCollected(target: object): Promise<void> {
+  // No closure here may see `target`: closures made in one call share its scope, and the registry keeps
+  // whatever its callback holds, so a callback made here would keep the target alive for good.
+  registry ??= new FinalizationRegistry(settleOnCollection);
+  let settle!: () => void;
+  const gone = new Promise<void>((resolve) => (settle = resolve));
+  registry.register(target, settle);
+  return gone;
+}
+
+/**
+ * Requests a collection now and again every `everyMs` until `gone` settles, at most `times` in all; resolves with
+ * how many it made. Once is not always enough: a collection already under way when the records were dropped
+ * had marked them live, and it is that one which V8 finishes.
+ */
+export function collectUntil(gone: Promise<unknown>, everyMs = 1000, times = 8): Promise<number> {
+  let settled = false;
+  gone.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  return new Promise((resolve) => {
+    let made = 0;
+    const nudge = () => {
+      if (settled || made >= times) return resolve(made);
+      made++;
+      requestCollection();
+      setTimeout(nudge, everyMs);
+    };
+    nudge();
+  });
 }

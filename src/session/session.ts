@@ -17,6 +17,7 @@ import type { ModelContext } from '../core/capabilities.ts';
 import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
 import { contentHash, RunStore, type SavedRun } from '../runtime/run-store.ts';
+import { whenCollected } from '../runtime/collect.ts';
 import type {
   ExportKind,
   Inspection,
@@ -89,10 +90,11 @@ export interface SessionDeps {
   /** Workers that score chunks of a run of embedded metrics side by side (see pool.ts); without it, chunks are scored here. */
   pool?: ScorePool;
   /**
-   * Asks the engine for a full garbage collection (runtime/collect.ts): called when a large file's parsed records
-   * are dropped at a run's start, so they do not wait in the old generation while the run's memory grows.
+   * Asks the engine for a full garbage collection until `gone` settles (runtime/collect.ts): called when a large
+   * file's parsed records are dropped at a run's start, so they do not wait in the old generation while the run's
+   * memory grows. `gone` settles once they were collected.
    */
-  collect?: () => void;
+  collect?: (gone: Promise<void>) => void;
 }
 
 /** Records dropped at once that are worth a collection of their own (collect above). */
@@ -505,18 +507,19 @@ export class ScoringSession {
     this.active = null;
   }
 
-  /** Drops the parsed records (the rows are mapped); returns how many. */
-  private release(): number {
-    const dropped = this.table!.records.length;
+  /** Drops the parsed records (the rows are mapped); when they were many, says when they are collected. */
+  private release(): Promise<void> | null {
+    const records = this.table!.records;
+    const gone = records.length >= COLLECT_RECORDS && this.deps.collect ? whenCollected(records) : null;
     this.table = { ...this.table!, records: [] };
     this.parts = null;
     this.released = true;
-    return dropped;
+    return gone;
   }
 
-  /** Asks for a collection when many records were just dropped (SessionDeps.collect). */
-  private collectAfter(dropped: number): void {
-    if (dropped >= COLLECT_RECORDS) this.deps.collect?.();
+  /** Asks for a collection of the records just dropped, when they were many (SessionDeps.collect). */
+  private collectAfter(gone: Promise<void> | null): void {
+    if (gone) this.deps.collect?.(gone);
   }
 
   /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
