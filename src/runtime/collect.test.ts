@@ -45,4 +45,14 @@ describe('collectUntil', () => {
     expect(await collectUntil(whenCollected(kept), 1, 3)).toBe(3);
     expect(kept.still).toBe('held');
   });
+
+  it('stops without an error when a request fails (no memory to spare for the buffers)', async () => {
+    let asked = 0;
+    const failing = () => {
+      asked++;
+      throw new RangeError('Array buffer allocation failed');
+    };
+    expect(await collectUntil(new Promise(() => {}), 1, 5, failing)).toBe(0);
+    expect(asked).toBe(1);
+  });
 });
