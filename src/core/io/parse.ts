@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { VerityError } from '../types.ts';
 import { restoreCell } from './formula.ts';
 import { findBadUtf8, refuseBadUtf8, type Utf8Scanner } from './utf8.ts';
-import { SHARE_BOUND } from './share.ts';
+import { keeper } from './share.ts';
 
 export type Format = 'jsonl' | 'json' | 'csv' | 'tsv';
 
@@ -265,7 +265,7 @@ const SHARE_LONGEST = 400;
  * every system judged (EVOUNA: five answers per question, 14 golds each), so a million-row file's records take
  * far less memory. Equal values only, so nothing read from a record changes; the map is emptied past a bound.
  */
-function shareValues(v: Record<string, unknown>, seen: Map<string, unknown>): void {
+function shareValues(v: Record<string, unknown>, share: (key: string, value: unknown) => unknown): void {
   for (const k in v) {
     if (!Object.hasOwn(v, k)) continue;
     const x = v[k];
@@ -275,18 +275,13 @@ function shareValues(v: Record<string, unknown>, seen: Map<string, unknown>): vo
       key = `s${x}`;
     } else if (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string')) key = `a${JSON.stringify(x)}`;
     else continue;
-    const had = seen.get(key);
-    if (had !== undefined) v[k] = had;
-    else {
-      if (seen.size >= SHARE_BOUND) seen.clear();
-      seen.set(key, x);
-    }
+    v[k] = share(key, x);
   }
 }
 
 export class JsonlReader {
   private records: ParsedTable['records'] = [];
-  private readonly shared = new Map<string, unknown>();
+  private readonly shared = keeper<unknown>();
   private readonly issues: RowIssue[] = [];
   private readonly keys = new Set<string>();
   private row = 0;

@@ -13,10 +13,11 @@
  */
 import type { Label } from '../types.ts';
 
-/** Distinct values kept for sharing, here and by the parser (parse.ts), before the maps start again. */
+/** Distinct values a sharing map keeps (here, the mapper's memos and the parser through `keeper`) before it starts again. */
 export const SHARE_BOUND = 100_000;
 
-function keeper<T>(): (key: string, value: T) => T {
+/** A function that hands out the first value given for each key (`value` itself when the key is new), while the bound allows. */
+export function keeper<T>(): (key: string, value: T) => T {
   const seen = new Map<string, T>();
   return (key, value) => {
     const had = seen.get(key);
