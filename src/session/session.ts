@@ -55,6 +55,11 @@ import type { ScoreJob, ScorePool } from './pool.ts';
 
 const SAMPLE = 20;
 const MAX_ISSUES = 500;
+/**
+ * Progress events at most this often (ms), besides the first chunk's and the last: each one wakes the page's main
+ * thread and redraws it, and on a busy machine a redraw that loses its core can wait past 50 ms (bench:app).
+ */
+const PROGRESS_MS = 500;
 /** Rows per saved chunk. */
 export const SYNC_CHUNK = 2000;
 const MODEL_CHUNK = 64;
@@ -698,7 +703,7 @@ export class ScoringSession {
     const ctx = this.modelContext(a, onEvent);
     const t0 = performance.now();
     const startDone = this.results.length;
-    let lastEmit = 0;
+    let lastEmit = -Infinity;
     this.cancelled = false;
     this.running = true;
     meta.status = 'running';
@@ -730,7 +735,7 @@ export class ScoringSession {
         if (a.saved) await store.append(meta, k, part);
         if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
         const now = performance.now();
-        if (now - lastEmit > 100 || this.results.length === this.rows.length) {
+        if (now - lastEmit >= PROGRESS_MS || this.results.length === this.rows.length) {
           lastEmit = now;
           const secs = (now - t0) / 1000;
           notify(onEvent, {
