@@ -1,0 +1,76 @@
+/** Sections mount one per drawn frame, in order; cancelled ones never; a tab that draws no frames still gets them. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { inOwnFrame } from './frames.ts';
+
+describe('inOwnFrame', () => {
+  let frameCallbacks: (() => void)[] = [];
+  /** The browser draws a frame: rAF callbacks run, then the tasks queued after it. */
+  const drawFrame = async () => {
+    const cbs = frameCallbacks;
+    frameCallbacks = [];
+    for (const cb of cbs) cb();
+    await vi.advanceTimersByTimeAsync(0);
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    frameCallbacks = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frameCallbacks.push(cb));
+  });
+  afterEach(async () => {
+    // Let the queue drain so one test's pieces do not reach the next.
+    await vi.advanceTimersByTimeAsync(1000);
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('runs one piece per drawn frame, in the order queued', async () => {
+    const ran: string[] = [];
+    for (const name of ['table', 'report', 'charts']) inOwnFrame(() => ran.push(name));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ran).toEqual([]);
+    await drawFrame();
+    expect(ran).toEqual(['table']);
+    await drawFrame();
+    expect(ran).toEqual(['table', 'report']);
+    await drawFrame();
+    expect(ran).toEqual(['table', 'report', 'charts']);
+  });
+
+  it('skips cancelled pieces without spending a frame on them', async () => {
+    const ran: string[] = [];
+    inOwnFrame(() => ran.push('a'));
+    const cancelB = inOwnFrame(() => ran.push('b'));
+    inOwnFrame(() => ran.push('c'));
+    cancelB();
+    await drawFrame();
+    await drawFrame();
+    expect(ran).toEqual(['a', 'c']);
+  });
+
+  it('goes on without frames (a hidden tab draws none), a piece each 100 ms', async () => {
+    const ran: number[] = [];
+    inOwnFrame(() => ran.push(1));
+    inOwnFrame(() => ran.push(2));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(ran).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(ran).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(101);
+    expect(ran).toEqual([1, 2]);
+  });
+
+  it('a piece that throws does not keep the others from running, and its error is reported', async () => {
+    const reported: unknown[] = [];
+    vi.stubGlobal('reportError', (e: unknown) => reported.push(e));
+    const ran: string[] = [];
+    inOwnFrame(() => {
+      throw new Error('broken section');
+    });
+    inOwnFrame(() => ran.push('next'));
+    await drawFrame();
+    await drawFrame();
+    expect(ran).toEqual(['next']);
+    expect(reported.map((e) => (e as Error).message)).toEqual(['broken section']);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Large sections (a run's table, its report, a comparison's tables and charts) mount one per rendered frame.
+ * Mounting each in a task of its own was not enough: every task that runs between two frames is drawn by the
+ * next one, so a comparison's five sections made one frame of 25 ms of style, layout and paint, which on a busy
+ * two-core machine stretched past 50 ms (bench:app). Here the next piece waits until a frame has been drawn.
+ */
+
+interface Piece {
+  work: () => void;
+  cancelled: boolean;
+}
+
+const queue: Piece[] = [];
+let draining = false;
+/** A hidden tab draws no frames: go on after this long anyway. */
+const NO_FRAME_MS = 100;
+
+/** Settles in a task after the next drawn frame (or after NO_FRAME_MS without one). */
+function afterFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(fallback);
+      // rAF callbacks run before the frame's style, layout and paint: the work goes in a task after them.
+      setTimeout(resolve, 0);
+    };
+    const fallback = setTimeout(go, NO_FRAME_MS);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(go);
+  });
+}
+
+async function drain(): Promise<void> {
+  draining = true;
+  try {
+    for (;;) {
+      while (queue[0]?.cancelled) queue.shift();
+      if (!queue.length) return;
+      await afterFrame();
+      const piece = queue.shift();
+      if (!piece || piece.cancelled) continue;
+      try {
+        piece.work();
+      } catch (e) {
+        // One section's failure must not stop the others from mounting; the error still reaches the console.
+        (typeof reportError === 'function' ? reportError : console.error)(e);
+      }
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+/** Runs `work` after the next frame, one queued piece per frame, in order; the returned function cancels it. */
+export function inOwnFrame(work: () => void): () => void {
+  const piece: Piece = { work, cancelled: false };
+  queue.push(piece);
+  if (!draining) void drain();
+  return () => void (piece.cancelled = true);
+}
