@@ -207,17 +207,44 @@ function stealSeconds(): number | null {
   }
 }
 
-/** Watches the page's main thread: every task over 50 ms (PerformanceObserver 'longtask'). */
+/**
+ * Watches the page's main thread: every task over 50 ms (PerformanceObserver 'longtask'), and every frame over
+ * 50 ms ('long-animation-frame') with the scripts that ran in it, so a long task can be told apart later.
+ */
 async function watchLongTasks(page: Page): Promise<void> {
   await page.addInitScript(() => {
+    const g = globalThis as { __longTasks?: number[]; __longFrames?: unknown[] };
     const tasks: number[] = [];
-    (globalThis as { __longTasks?: number[] }).__longTasks = tasks;
+    const frames: unknown[] = [];
+    g.__longTasks = tasks;
+    g.__longFrames = frames;
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) tasks.push(e.duration);
     }).observe({ type: 'longtask', buffered: false });
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & {
+          renderStart: number;
+          styleAndLayoutStart: number;
+          scripts: PerformanceEntry[];
+        })[])
+          frames.push({
+            ms: Math.round(e.duration),
+            renderMs: e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0,
+            layoutMs: e.styleAndLayoutStart ? Math.round(e.startTime + e.duration - e.styleAndLayoutStart) : 0,
+            scripts: e.scripts.map((x) => {
+              const sc = x as PerformanceEntry & { invoker: string; sourceFunctionName: string; sourceCharPosition: number };
+              return `${sc.invoker} ${sc.sourceFunctionName || '?'}@${sc.sourceCharPosition} ${Math.round(sc.duration)} ms`;
+            }),
+          });
+      }).observe({ type: 'long-animation-frame', buffered: false });
+    } catch {
+      // A browser without long-animation-frame entries: the task durations alone.
+    }
   });
 }
 const takeLongTasks = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
+const takeLongFrames = (page: Page) => page.evaluate(() => (globalThis as { __longFrames?: unknown[] }).__longFrames!.splice(0));
 
 /**
  * The ten-system case (issue 14's scale): open, score with the embedded default, then the comparison shown. Its
@@ -232,17 +259,20 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   const openSeconds = await openFile(page, path, rows);
   const systems = await page.getByTestId('map-system').inputValue();
   await takeLongTasks(page);
+  await takeLongFrames(page);
   const steal0 = stealSeconds();
   const t1 = Date.now();
   await page.getByTestId('run').click();
   await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
   const scoreSeconds = (Date.now() - t1) / 1000;
   const whileScoring = await takeLongTasks(page);
+  const framesWhileScoring = await takeLongFrames(page);
   const t2 = Date.now();
   await page.getByTestId('compare-overview').waitFor({ timeout: 600_000 });
   await page.getByTestId('leaderboard').waitFor({ timeout: 600_000 });
   const compareSeconds = (Date.now() - t2) / 1000;
   const afterRun = await takeLongTasks(page);
+  const framesAfterRun = await takeLongFrames(page);
   const steal1 = stealSeconds();
   const steal = steal0 === null || steal1 === null ? null : steal1 - steal0;
   const longTasks = [...whileScoring, ...afterRun];
@@ -291,6 +321,8 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
     longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
     longTasksWhileScoringMs: whileScoring.map(Math.round),
     longTasksAfterRunMs: afterRun.map(Math.round),
+    longFramesWhileScoring: framesWhileScoring,
+    longFramesAfterRun: framesAfterRun,
     stealSeconds: steal,
     chromiumPeakPssMb: Math.round(peak),
     chromiumPeakByProcessMb: mem.breakdown(),
