@@ -73,6 +73,11 @@ export class ScoringPage {
     ),
   );
   busy = $derived(this.phase === 'running' || this.phase === 'loading-models');
+  /**
+   * The results (and the comparison) are on the page: from Run on, not from the first rows, by when the scoring
+   * workers fill the cores and mounting them made a main-thread task over 50 ms (bench:app).
+   */
+  showsResults = $derived(this.scored > 0 || this.phase === 'running');
   /** A run of this page that stopped before its last row (cancelled, failed, stuck): it can go on. */
   partial = $derived(this.phase === 'finished' && this.runId !== null && this.progress !== null && this.scored < this.progress.total);
   /** Several systems to compare once rows are scored. */
