@@ -104,12 +104,21 @@ test('EVOUNA: the wide layout maps in one step, and the comparison equals verity
   const split = cmp.getByTestId('differ-split');
   const option = await split.locator('option').nth(1).getAttribute('value');
   await split.selectOption(option!);
-  const count = await cmp.getByTestId('differ-count').innerText();
-  expect(count).toMatch(/^\d+ questions?/);
+  await expect(cmp.getByTestId('differ-count')).toHaveText(/^\d+ questions?/);
   await expect(cmp.getByTestId('differ-row').first().locator('td').nth(2)).toHaveText(option!);
   await cmp.getByTestId('differ-row').first().click();
   const detail = cmp.getByTestId('differ-detail');
   for (const s of SYSTEMS) await expect(detail.getByTestId(`differ-answer-${s}`)).toBeVisible();
+
+  // Sections below the fold skip their style, layout and paint until scrolled to (content-visibility), and show then.
+  for (const id of ['paired', 'differ-table', 'report']) {
+    const section = page.getByTestId(id).first();
+    expect(await section.evaluate((el) => el.closest('.offscreen') && getComputedStyle(el.closest('.offscreen')!).contentVisibility)).toBe(
+      'auto',
+    );
+    await section.scrollIntoViewIfNeeded();
+    await expect(section).toBeVisible();
+  }
 
   // The leaderboard CSV is the CLI's, byte for byte.
   const [download] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-leaderboard-csv').click()]);

@@ -36,7 +36,20 @@ export async function open(page: Page, path: string, width?: number): Promise<Wa
 
 /** Saves a full-page screenshot with the test's output, then checks that nothing went wrong. */
 export async function finish(page: Page, screenshot: string, watch: Watch): Promise<void> {
+  // Sections off screen are not rendered (content-visibility: auto), and a full-page capture draws them blank: the
+  // page is captured in a viewport as tall as itself.
+  const size = page.viewportSize();
+  if (size) {
+    for (let i = 0, h = 0; i < 3; i++) {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      if (height === h) break;
+      h = height;
+      await page.setViewportSize({ width: size.width, height: Math.min(height, 20_000) });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+  }
   await page.screenshot({ path: test.info().outputPath(screenshot), fullPage: true });
+  if (size) await page.setViewportSize(size);
   expect(watch.outside).toEqual([]);
   expect(watch.errors).toEqual([]);
 }
