@@ -113,9 +113,11 @@ test('EVOUNA: the wide layout maps in one step, and the comparison equals verity
   // Sections below the fold skip their style, layout and paint until scrolled to (content-visibility), and show then.
   for (const id of ['paired', 'differ-table', 'report']) {
     const section = page.getByTestId(id).first();
-    expect(await section.evaluate((el) => el.closest('.offscreen') && getComputedStyle(el.closest('.offscreen')!).contentVisibility)).toBe(
-      'auto',
-    );
+    const box = await section.evaluate((el) => {
+      const offscreen = el.closest('.offscreen');
+      return offscreen && getComputedStyle(offscreen).contentVisibility;
+    });
+    expect(box).toBe('auto');
     await section.scrollIntoViewIfNeeded();
     await expect(section).toBeVisible();
   }
