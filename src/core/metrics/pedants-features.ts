@@ -80,12 +80,82 @@ const goldSide = boundedMemo((gold: string): GoldSide => {
   return { tokens, str, padded: ` ${str} `, tri: str.length > 0 ? trigrams(str) : new Set(), nums: tokens.filter(isNumberToken) };
 });
 
-/** Jaccard similarity of two sets; the smaller is walked (the count is the same either way). */
-function jaccard(a: Set<number | string>, b: Set<number | string>): number {
+/**
+ * The candidate's trigrams, in buffers reused from row to row (a Set a row was one of the scoring workers' largest
+ * allocations): the integer trigrams in an open-addressing table whose slots are stamped with the row's
+ * generation (so nothing is cleared), the others in a Set. The keys are the same as `trigrams`'.
+ */
+class CandidateTrigrams {
+  #slots = new Int32Array(256);
+  #stamps = new Uint32Array(256);
+  /** 32 − log2(slots): a Fibonacci hash takes the product's top bits. */
+  #shift = 24;
+  #gen = 0;
+  /** The distinct integer trigrams, in the order first seen. */
+  ints = new Int32Array(128);
+  intCount = 0;
+  readonly others = new Set<string>();
+
+  get size(): number {
+    return this.intCount + this.others.size;
+  }
+
+  fill(s: string): void {
+    const t = ` ${s} `;
+    const most = Math.max(0, t.length - 2);
+    if (this.#slots.length < 2 * most) {
+      let n = this.#slots.length;
+      while (n < 2 * most) n *= 2;
+      this.#slots = new Int32Array(n);
+      this.#stamps = new Uint32Array(n);
+      this.#shift = 32 - Math.log2(n);
+      this.#gen = 0;
+    }
+    if (this.ints.length < most) this.ints = new Int32Array(most);
+    if (++this.#gen === 0xffffffff) {
+      this.#stamps.fill(0);
+      this.#gen = 1;
+    }
+    this.intCount = 0;
+    if (this.others.size) this.others.clear();
+    for (let i = 0; i + 3 <= t.length; i++) {
+      const a = t.charCodeAt(i);
+      const b = t.charCodeAt(i + 1);
+      const c = t.charCodeAt(i + 2);
+      if (a < 128 && b < 128 && c < 128) this.#addInt((a << 14) | (b << 7) | c);
+      else this.others.add(t.slice(i, i + 3));
+    }
+  }
+
+  #slot(x: number): number {
+    const mask = this.#slots.length - 1;
+    let h = Math.imul(x, 0x9e3779b1) >>> this.#shift;
+    while (this.#stamps[h] === this.#gen && this.#slots[h] !== x) h = (h + 1) & mask;
+    return h;
+  }
+
+  #addInt(x: number): void {
+    const h = this.#slot(x);
+    if (this.#stamps[h] === this.#gen) return;
+    this.#stamps[h] = this.#gen;
+    this.#slots[h] = x;
+    this.ints[this.intCount++] = x;
+  }
+
+  has(x: number | string): boolean {
+    return typeof x === 'number' ? this.#stamps[this.#slot(x)] === this.#gen : this.others.has(x);
+  }
+}
+const candTri = new CandidateTrigrams();
+
+/** Jaccard similarity of the candidate's trigrams and a gold's; the smaller is walked (the count is the same either way). */
+function jaccard(a: CandidateTrigrams, b: Set<number | string>): number {
   if (a.size === 0 && b.size === 0) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let inter = 0;
-  for (const x of small) if (large.has(x)) inter++;
+  if (a.size <= b.size) {
+    for (let i = 0; i < a.intCount; i++) if (b.has(a.ints[i]!)) inter++;
+    for (const x of a.others) if (b.has(x)) inter++;
+  } else for (const x of b) if (a.has(x)) inter++;
   return inter / (a.size + b.size - inter);
 }
 
@@ -136,6 +206,12 @@ function similarSpelling(a: string, b: string): boolean {
   return prev[n]! <= bound;
 }
 
+/** Whether some token is a spelling variant of `t` (a loop: a closure over `t` would be an allocation a gold token). */
+function someSimilar(tokens: readonly string[], t: string): boolean {
+  for (const x of tokens) if (similarSpelling(x, t)) return true;
+  return false;
+}
+
 export interface Analysis {
   dense: number[];
   /** Gold answer with the best token F1 (used in explanations and the tf-idf text). */
@@ -170,7 +246,9 @@ export function analyze(item: QaItem): Analysis {
   const candPadded = ` ${candStr} `;
   const question = normalizeTokens(item.question, 'numeric');
   const golds = item.golds.map(goldSide);
-  let best = { precision: 0, recall: 0, f1: 0 };
+  let bestF1 = 0;
+  let bestPrecision = 0;
+  let bestRecall = 0;
   let bestIdx = 0;
   let maxRecall = 0;
   let exact = 0;
@@ -179,7 +257,7 @@ export function analyze(item: QaItem): Analysis {
   let goldContains = 0;
   let fuzzy = 0;
   let tri = 0;
-  const candTri = trigrams(candStr);
+  candTri.fill(candStr);
   const candCounts = tokenCounts(cand);
   // Distinct candidate tokens: whether some token is a close spelling does not depend on repeats.
   const candDistinct = [...candCounts.keys()];
@@ -192,8 +270,10 @@ export function analyze(item: QaItem): Analysis {
     const precision = same === 0 ? 0 : same / cand.length;
     const recall = same === 0 ? 0 : same / g.length;
     const f1 = same === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-    if (f1 > best.f1) {
-      best = { precision, recall, f1 };
+    if (f1 > bestF1) {
+      bestF1 = f1;
+      bestPrecision = precision;
+      bestRecall = recall;
       bestIdx = i;
     }
     maxRecall = Math.max(maxRecall, recall);
@@ -209,7 +289,7 @@ export function analyze(item: QaItem): Analysis {
     let covered = 0;
     for (let k = 0; k < g.length && (covered + g.length - k) / g.length > fuzzy; k++) {
       const gt = g[k]!;
-      if (candCounts.has(gt) || candDistinct.some((ct) => similarSpelling(ct, gt))) covered++;
+      if (candCounts.has(gt) || someSimilar(candDistinct, gt)) covered++;
     }
     fuzzy = Math.max(fuzzy, covered / g.length);
     // Jaccard is at most min/max of the set sizes (all of the smaller shared): skip a gold that cannot beat the best.
@@ -226,9 +306,9 @@ export function analyze(item: QaItem): Analysis {
   const numbersConflict = goldHasNumber && candNums.length > 0 && !candNums.some((n) => golds.some((x) => x.nums.includes(n))) ? 1 : 0;
   const qOverlap = cand.length > 0 ? overlapCount(cand, question) / cand.length : 0;
   const dense = [
-    best.f1,
-    best.precision,
-    best.recall,
+    bestF1,
+    bestPrecision,
+    bestRecall,
     maxRecall,
     exact,
     containsTok,

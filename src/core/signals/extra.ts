@@ -13,11 +13,11 @@ export interface ExtraSignal {
   /** Share of the gold's content words in the candidate. */
   coverage: number;
   /** Content words beyond the gold and the question (stems): the candidate's added claims. */
-  extra: string[];
+  extra: readonly string[];
   /** The candidate adds nothing but words of the question (a restatement around the gold). */
   restates: boolean;
   /** Clauses that carry none of the gold. */
-  clauses: string[];
+  clauses: readonly string[];
 }
 
 /** Hedging and filler words that add no claim. */
@@ -38,6 +38,8 @@ export interface ExtraContext {
   candidateNew: readonly string[];
   candidateSet: ReadonlySet<string>;
   clauses: readonly { text: string; stems: readonly string[] }[];
+  /** The clauses' texts (what a gold found in no clause gets: shared, not copied). */
+  clauseTexts: readonly string[];
   /** The first five letters of candidateNew's longer stems. */
   candidateNewPrefixes: ReadonlySet<string>;
   /** Every clause's stems together. */
@@ -60,7 +62,8 @@ export function extraContext(question: string, candidate: string): ExtraContext 
   const candidateNew = [...new Set(cand)].filter(
     (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
   );
-  const clauses = clausesOf(candidate).map((text) => ({ text, stems: contentStems(text) }));
+  const clauseTexts = clausesOf(candidate);
+  const clauses = clauseTexts.map((text) => ({ text, stems: contentStems(text) }));
   const clauseStems = new Set<string>();
   for (const c of clauses) for (const t of c.stems) clauseStems.add(t);
   return {
@@ -69,6 +72,7 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     candidateNew,
     candidateSet: new Set(cand),
     clauses,
+    clauseTexts,
     candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
     clauseStems,
   };
@@ -96,21 +100,38 @@ export function extraContent(
   candidate: string,
   ctx: ExtraContext = extraContext(question, candidate),
 ): ExtraSignal {
-  const { stems: g, set: gs, prefixes: goldPrefixes, prefixList } = goldSide(gold);
-  const qs = ctx.questionStems;
-  const cov = coverage(g, ctx.candidateSet);
+  // Called for every gold of every row: loops and shared arrays rather than closures and copies keep the scoring
+  // workers' allocation (and their collector's share of the cores) down.
+  const side = goldSide(gold);
+  const gs = side.set;
+  const cov = coverage(side.stems, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
   // (Most golds share no stem with the candidate, nor a prefix with its new words, and then every one stays.)
-  const extra =
-    cov > 0 || prefixList.some((p) => ctx.candidateNewPrefixes.has(p))
-      ? ctx.candidateNew.filter((t) => !gs.has(t) && !(t.length >= 5 && goldPrefixes.has(t.slice(0, 5))))
-      : ctx.candidateNew.slice();
+  const extra = cov > 0 || someIn(side.prefixList, ctx.candidateNewPrefixes) ? beyondGold(ctx.candidateNew, side) : ctx.candidateNew;
   let restates = false;
-  if (extra.length === 0) for (const t of ctx.candidateSet) if (qs.has(t) && !gs.has(t)) restates = true;
-  const clauses = (g.some((t) => ctx.clauseStems.has(t)) ? ctx.clauses.filter((c) => !c.stems.some((t) => gs.has(t))) : ctx.clauses).map(
-    (c) => c.text,
-  );
+  if (extra.length === 0) for (const t of ctx.candidateSet) if (ctx.questionStems.has(t) && !gs.has(t)) restates = true;
+  const clauses = someIn(side.stems, ctx.clauseStems) ? clausesWithout(ctx.clauses, gs) : ctx.clauseTexts;
   return { coverage: cov, extra, restates, clauses };
+}
+
+/** Whether some item of `xs` is in `set`. */
+function someIn<T>(xs: readonly T[], set: ReadonlySet<T>): boolean {
+  for (const x of xs) if (set.has(x)) return true;
+  return false;
+}
+
+/** The stems that are neither the gold's nor share its first five letters with one of the gold's longer stems. */
+function beyondGold(stems: readonly string[], side: GoldSide): string[] {
+  const out: string[] = [];
+  for (const t of stems) if (!side.set.has(t) && !(t.length >= 5 && side.prefixes.has(t.slice(0, 5)))) out.push(t);
+  return out;
+}
+
+/** The texts of the clauses that carry none of the gold's stems. */
+function clausesWithout(clauses: ExtraContext['clauses'], gold: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const c of clauses) if (!someIn(c.stems, gold)) out.push(c.text);
+  return out;
 }
 
 export interface SpecificitySignal {
@@ -189,33 +210,64 @@ function candidateSide(candidate: string) {
   return lastSide;
 }
 
+const NONE: readonly string[] = [];
+
 /** How a candidate is a less specific answer than the gold, or null. */
 export function specificity(question: string, gold: string, candidate: string): SpecificitySignal | null {
-  const { c, low, cStems, cStemSet, cYears, generic, place } = candidateSide(candidate);
+  // Called for every gold of every row: no closures here (a closure over these locals is an allocation a call).
+  const side = candidateSide(candidate);
+  const { cStems, cStemSet } = side;
   const { stems: gStems, set: gSet, years: ys } = goldSide(gold);
-  const shared = gStems.some((t) => cStemSet.has(t)) ? cStems.filter((t) => gSet.has(t)) : [];
+  const shared = someIn(gStems, cStemSet) ? onlyIn(cStems, gSet) : NONE;
 
-  // A period that contains the gold's year: "the 1910s", "the early 20th century", "the 1900s".
-  if (ys.length && !cYears.some((y) => ys.includes(y))) {
-    const decade = /\b(1\d|20)(\d)0s\b/.exec(low);
-    if (decade && ys.some((y) => Math.floor(y / 10) === Number(decade[1]! + decade[2]!))) return { kind: 'period', cue: decade[0] };
-    const century = /\b(\d{1,2})(?:st|nd|rd|th)[\s-]century\b/.exec(low);
-    if (century && ys.some((y) => Math.floor((y - 1) / 100) + 1 === Number(century[1]))) return { kind: 'period', cue: century[0] };
-    const hundreds = /\b(1\d|20)00s\b/.exec(low);
-    if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
+  if (ys.length) {
+    const period = periodOf(side.low, side.cYears, ys);
+    if (period) return period;
   }
   // "A nucleic acid" for "deoxyribonucleic acid": an indefinite phrase whose only gold word is the gold's head.
-  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && shared.every((t) => t === gStems.at(-1)))
+  const generic = side.generic;
+  if (generic && generic[1]!.trim().split(/\s+/).length <= 8 && allEqual(shared, gStems.at(-1)))
     return { kind: 'generic', cue: generic[0] };
   if (shared.length === 0) {
     // "In Europe", "somewhere in Asia", "Europe".
-    if (REGIONS.has(place) && !tokens(gold).some((t) => REGIONS.has(t))) return { kind: 'region', cue: place };
+    if (REGIONS.has(side.place) && !someIn(tokens(gold), REGIONS)) return { kind: 'region', cue: side.place };
     return null;
   }
   // Some of the gold's words and nothing else: "1912" for "April 15, 1912" (a surname alone names the person).
-  if (shared.length < gSet.size && cStems.every((t) => gSet.has(t))) {
+  if (shared.length < gSet.size && allIn(cStems, gSet)) {
     if (PERSON.test(gold.trim()) && !/\d/.test(gold) && cStems.length === 1 && cStems[0] === gStems.at(-1)) return null;
-    return { kind: 'part', cue: c };
+    return { kind: 'part', cue: side.c };
   }
   return null;
+}
+
+/** A period that contains one of the gold's years, when the candidate gives none of them: "the 1910s", "the early 20th century", "the 1900s". */
+function periodOf(low: string, cYears: readonly number[], ys: readonly number[]): SpecificitySignal | null {
+  if (cYears.some((y) => ys.includes(y))) return null;
+  const decade = /\b(1\d|20)(\d)0s\b/.exec(low);
+  if (decade && ys.some((y) => Math.floor(y / 10) === Number(decade[1]! + decade[2]!))) return { kind: 'period', cue: decade[0] };
+  const century = /\b(\d{1,2})(?:st|nd|rd|th)[\s-]century\b/.exec(low);
+  if (century && ys.some((y) => Math.floor((y - 1) / 100) + 1 === Number(century[1]))) return { kind: 'period', cue: century[0] };
+  const hundreds = /\b(1\d|20)00s\b/.exec(low);
+  if (hundreds && ys.some((y) => Math.floor(y / 100) === Number(hundreds[1]))) return { kind: 'period', cue: hundreds[0] };
+  return null;
+}
+
+/** The items of `xs` that are in `set`, in order. */
+function onlyIn(xs: readonly string[], set: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const x of xs) if (set.has(x)) out.push(x);
+  return out;
+}
+
+/** Whether every item of `xs` is in `set`. */
+function allIn(xs: readonly string[], set: ReadonlySet<string>): boolean {
+  for (const x of xs) if (!set.has(x)) return false;
+  return true;
+}
+
+/** Whether every item of `xs` is `v`. */
+function allEqual(xs: readonly string[], v: string | undefined): boolean {
+  for (const x of xs) if (x !== v) return false;
+  return true;
 }
