@@ -188,6 +188,18 @@ describe('ScoringSession', () => {
     expect((await s.runs())[0]).toMatchObject({ status: 'done', done: n });
   });
 
+  it('a cancel sent while the run is set up stops it before its first chunk', async () => {
+    const s = session();
+    await ready(s, file(n));
+    const running = s.run(config());
+    s.cancel();
+    const r = await running;
+    expect(r.ok && r.value).toMatchObject({ status: 'cancelled', done: 0, total: n });
+    const rest = await s.continueRun();
+    expect(rest.ok && rest.value).toMatchObject({ status: 'done', done: n });
+    expect(rowsOf(await exported(s))).toBe(clean);
+  });
+
   it('scores a chunk in slices: timers (and so pings) run before the first chunk is done', async () => {
     const s = new ScoringSession({ store: new RunStore(memoryStore()), version: 't', sliceMs: 1 });
     await ready(s, file(SYNC_CHUNK));

@@ -216,6 +216,8 @@ export class ScoringSession {
   /** Starts a run from the first row, saved under a new id, and scores every row (or until cancelled). */
   async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (this.running) return { ok: false, error: 'a run is already going' };
+    // Here, not when scoring starts: a cancel that arrives while the run is set up stops it before its first chunk.
+    this.cancelled = false;
     try {
       // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
       if (this.mappedAs !== JSON.stringify(c.mapping)) await this.applyMapping(c.mapping);
@@ -249,12 +251,17 @@ export class ScoringSession {
     } catch (e) {
       return { ok: false, error: errorMessage(e) };
     }
-    return this.continueRun(onEvent);
+    return this.scoreActive(onEvent);
   }
 
   /** Scores the rows not scored yet of the current run (after a cancel, or after `resume`). */
   async continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (this.running) return { ok: false, error: 'a run is already going' };
+    this.cancelled = false;
+    return this.scoreActive(onEvent);
+  }
+
+  private async scoreActive(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     if (!this.active) return { ok: false, error: 'there is no run to continue' };
     try {
       return { ok: true, value: await this.scoreFrom(this.active, onEvent) };
@@ -704,7 +711,6 @@ export class ScoringSession {
     const t0 = performance.now();
     const startDone = this.results.length;
     let lastEmit = -Infinity;
-    this.cancelled = false;
     this.running = true;
     meta.status = 'running';
     // Chunks are scored ahead (one per pool worker, plus one queued) and kept in row order: chunk k is saved
