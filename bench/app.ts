@@ -229,6 +229,8 @@ async function watchLongTasks(page: Page): Promise<void> {
           scripts: PerformanceEntry[];
         })[])
           frames.push({
+            // When in the page's time (ms); compareCase makes it seconds from Run.
+            at: e.startTime,
             ms: Math.round(e.duration),
             renderMs: e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0,
             layoutMs: e.styleAndLayoutStart ? Math.round(e.startTime + e.duration - e.styleAndLayoutStart) : 0,
@@ -245,6 +247,10 @@ async function watchLongTasks(page: Page): Promise<void> {
 }
 const takeLongTasks = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
 const takeLongFrames = (page: Page) => page.evaluate(() => (globalThis as { __longFrames?: unknown[] }).__longFrames!.splice(0));
+
+/** Long frames with their start in seconds from the Run click (where in the run they fall). */
+const fromRun = (frames: unknown[], runAt: number) =>
+  (frames as { at: number }[]).map((f) => ({ ...f, at: Math.round((f.at - runAt) / 100) / 10 }));
 
 /** Waits until a finished compare run's page shows everything it mounts after the run, then for a quiet second. */
 async function settled(page: Page): Promise<void> {
@@ -278,22 +284,23 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   await takeLongFrames(page);
   const steal0 = stealSeconds();
   const t1 = Date.now();
+  const runAt = await page.evaluate(() => performance.now());
   await page.getByTestId('run').click();
   await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
   const scoreSeconds = (Date.now() - t1) / 1000;
   const whileScoring = await takeLongTasks(page);
-  const framesWhileScoring = await takeLongFrames(page);
+  const framesWhileScoring = fromRun(await takeLongFrames(page), runAt);
   const t2 = Date.now();
   await page.getByTestId('compare-overview').waitFor({ timeout: 600_000 });
   await page.getByTestId('leaderboard').waitFor({ timeout: 600_000 });
   const compareSeconds = (Date.now() - t2) / 1000;
   const afterRun = await takeLongTasks(page);
-  const framesAfterRun = await takeLongFrames(page);
+  const framesAfterRun = fromRun(await takeLongFrames(page), runAt);
   // The page goes on mounting after the leaderboard: charts, paired tests, where the systems differ, the report.
   // Their tasks count too, until all are shown and the page has been quiet for a while.
   await settled(page);
   const settling = await takeLongTasks(page);
-  const framesSettling = await takeLongFrames(page);
+  const framesSettling = fromRun(await takeLongFrames(page), runAt);
   const steal1 = stealSeconds();
   const steal = steal0 === null || steal1 === null ? null : steal1 - steal0;
   const longTasks = [...whileScoring, ...afterRun, ...settling];

@@ -1,6 +1,6 @@
 /** Sections mount one per drawn frame, in order; cancelled ones never; a tab that draws no frames still gets them. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inOwnFrame } from './frames.ts';
+import { inOwnFrame, whenDrawn } from './frames.ts';
 
 describe('inOwnFrame', () => {
   let frameCallbacks: (() => void)[] = [];
@@ -72,5 +72,23 @@ describe('inOwnFrame', () => {
     await drawFrame();
     expect(ran).toEqual(['next']);
     expect(reported.map((e) => (e as Error).message)).toEqual(['broken section']);
+  });
+
+  it('whenDrawn settles a frame after the queued pieces, and those they queue, have run', async () => {
+    let frame = 0;
+    const at = new Map<string, number>();
+    inOwnFrame(() => {
+      at.set('results', frame);
+      // A section that, once mounted, queues one of its own (the table's rows).
+      inOwnFrame(() => at.set('rows', frame));
+    });
+    inOwnFrame(() => at.set('never', frame))();
+    void whenDrawn().then(() => at.set('drawn', frame));
+    for (; frame < 8 && !at.has('drawn');) {
+      frame++;
+      await drawFrame();
+    }
+    expect([...at.keys()]).toEqual(['results', 'rows', 'drawn']);
+    expect(at.get('drawn')).toBeGreaterThan(at.get('rows')!);
   });
 });

@@ -59,3 +59,14 @@ export function inOwnFrame(work: () => void): () => void {
   if (!draining) void drain();
   return () => void (piece.cancelled = true);
 }
+
+/**
+ * Settles once every piece queued so far, and any they queue in turn, has run, and a frame has been drawn after
+ * each: the sections a change mounted are on screen.
+ */
+export function whenDrawn(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => void (queue.some((p) => !p.cancelled) ? inOwnFrame(check) : resolve());
+    inOwnFrame(check);
+  });
+}

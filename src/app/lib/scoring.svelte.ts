@@ -26,6 +26,7 @@ import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard
 import { specFor } from './settings.svelte.ts';
 import { ROLE_NAMES, rolesFor } from './models.ts';
 import { guessSystems } from './systems.ts';
+import { whenDrawn } from './frames.ts';
 
 export type Phase = 'empty' | 'inspected' | 'loading-models' | 'running' | 'finished';
 type Specs = Partial<Record<Role, ModelSpec>>;
@@ -84,6 +85,8 @@ export class ScoringPage {
   comparing = $derived((this.summary?.systems?.systems.length ?? 0) > 1);
 
   #budget = new RecoveryBudget(3);
+  #starting = false;
+  #cancelEarly = false;
   #stopGuard = () => {};
   #onEvent = (e: RunEvent): void => {
     if (e.type === 'started') this.runId = e.id;
@@ -176,7 +179,17 @@ export class ScoringPage {
           ? this.#recoverModels('the model worker stopped answering')
           : this.#scoringDied('the scoring worker stopped answering')),
     });
-    const r = await start();
+    // The results (and the comparison) mount before the scoring workers take the cores: mounted after, while
+    // the workers start up on every core, it was a main-thread task near 50 ms (bench:app).
+    this.#starting = true;
+    await whenDrawn();
+    this.#starting = false;
+    const started = start();
+    if (this.#cancelEarly) {
+      this.#cancelEarly = false;
+      this.cancel();
+    }
+    const r = await started;
     this.#stopGuard();
     if (this.phase !== 'running') return; // a recovery took over
     if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done];
@@ -200,7 +213,9 @@ export class ScoringPage {
   }
 
   cancel() {
-    void scoreApi().cancel();
+    // Cancelled while the results mount: the run is cancelled as soon as it has started.
+    if (this.#starting) this.#cancelEarly = true;
+    else void scoreApi().cancel();
   }
 
   /** Goes on from the first unscored row of a stopped run. */
