@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexRange, rowsToShow, tableWindow } from './range.ts';
+import { indexRange, tableWindow } from './range.ts';
 
 describe('indexRange', () => {
   it('reads like [0, …, n-1] without storing it', () => {
@@ -43,21 +43,5 @@ describe('tableWindow', () => {
     expect(tableWindow(800_000, 1, 400_000)).toEqual({ page: 1, pages: 2, start: 400_000, count: 400_000 });
     expect(tableWindow(5, 3, 400_000)).toEqual({ page: 0, pages: 1, start: 0, count: 5 });
     expect(tableWindow(0, 0, 400_000)).toEqual({ page: 0, pages: 1, start: 0, count: 0 });
-  });
-});
-
-describe('rowsToShow', () => {
-  it('grows from empty a step at a time up to the limit, then shows every row', () => {
-    const steps: number[] = [];
-    for (let shown = 0; shown < 13_000;) steps.push((shown = rowsToShow(shown, 13_000, 8, 32)));
-    expect(steps).toEqual([8, 16, 24, 32, 13_000]);
-  });
-
-  it('stops at the count, and shows a shrunk or an unchanged view at once', () => {
-    expect(rowsToShow(0, 5, 8, 32)).toBe(5);
-    expect(rowsToShow(16, 20, 8, 32)).toBe(20);
-    expect(rowsToShow(400_000, 12, 8, 32)).toBe(12);
-    expect(rowsToShow(24, 0, 8, 32)).toBe(0);
-    expect(rowsToShow(40, 40, 8, 32)).toBe(40);
   });
 });

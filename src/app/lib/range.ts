@@ -41,14 +41,3 @@ export function tableWindow(length: number, page: number, size: number): TableWi
   const start = p * size;
   return { page: p, pages, start, count: Math.max(0, Math.min(size, length - start)) };
 }
-
-/**
- * How many of a view's `count` rows the list shows next, from `shown`. A view that grows from (nearly) empty, as
- * a run's first rows arrive, adds `step` rows at a time up to `until`: each new row is elements to create, and a
- * screenful at once, while the scoring workers start up on every core, was a main-thread task over 50 ms
- * (bench:app). Past `until`, or shrinking, it shows the view's count.
- */
-export function rowsToShow(shown: number, count: number, step: number, until: number): number {
-  if (count <= shown || shown >= until) return count;
-  return Math.min(count, shown + step);
-}
