@@ -47,18 +47,21 @@ export const DENSE_FEATURES = [
 export const POLARITY_PRIOR = -6;
 
 /**
- * Character trigrams of a string padded with spaces. A trigram of ASCII characters is stored as a small integer
- * (7 bits a character, so no string is made for it), any other as its text: one trigram, one key, as before.
+ * The key of the trigram at `i` of `t` (a string padded with a space each side): a trigram of ASCII characters is a
+ * small integer (7 bits a character, so no string is made for it), any other its text: one trigram, one key.
  */
+function trigramKey(t: string, i: number): number | string {
+  const a = t.charCodeAt(i);
+  const b = t.charCodeAt(i + 1);
+  const c = t.charCodeAt(i + 2);
+  return a < 128 && b < 128 && c < 128 ? (a << 14) | (b << 7) | c : t.slice(i, i + 3);
+}
+
+/** Character trigrams of a string padded with spaces, by trigramKey. */
 function trigrams(s: string): Set<number | string> {
   const t = ` ${s} `;
   const out = new Set<number | string>();
-  for (let i = 0; i + 3 <= t.length; i++) {
-    const a = t.charCodeAt(i);
-    const b = t.charCodeAt(i + 1);
-    const c = t.charCodeAt(i + 2);
-    out.add(a < 128 && b < 128 && c < 128 ? (a << 14) | (b << 7) | c : t.slice(i, i + 3));
-  }
+  for (let i = 0; i + 3 <= t.length; i++) out.add(trigramKey(t, i));
   return out;
 }
 
@@ -83,7 +86,7 @@ const goldSide = boundedMemo((gold: string): GoldSide => {
 /**
  * The candidate's trigrams, in buffers reused from row to row (a Set a row was one of the scoring workers' largest
  * allocations): the integer trigrams in an open-addressing table whose slots are stamped with the row's
- * generation (so nothing is cleared), the others in a Set. The keys are the same as `trigrams`'.
+ * generation (so nothing is cleared), the others in a Set. Keys by trigramKey, as the golds' sets.
  */
 class CandidateTrigrams {
   #slots = new Int32Array(256);
@@ -119,11 +122,9 @@ class CandidateTrigrams {
     this.intCount = 0;
     if (this.others.size) this.others.clear();
     for (let i = 0; i + 3 <= t.length; i++) {
-      const a = t.charCodeAt(i);
-      const b = t.charCodeAt(i + 1);
-      const c = t.charCodeAt(i + 2);
-      if (a < 128 && b < 128 && c < 128) this.#addInt((a << 14) | (b << 7) | c);
-      else this.others.add(t.slice(i, i + 3));
+      const k = trigramKey(t, i);
+      if (typeof k === 'number') this.#addInt(k);
+      else this.others.add(k);
     }
   }
 
