@@ -91,4 +91,20 @@ describe('inOwnFrame', () => {
     expect([...at.keys()]).toEqual(['results', 'rows', 'drawn']);
     expect(at.get('drawn')).toBeGreaterThan(at.get('rows')!);
   });
+
+  it('several whenDrawn at once all settle, a frame after the pieces queued before them', async () => {
+    let frame = 0;
+    const at = new Map<string, number>();
+    inOwnFrame(() => at.set('results', frame));
+    void whenDrawn().then(() => at.set('first', frame));
+    void whenDrawn().then(() => at.set('second', frame));
+    inOwnFrame(() => at.set('rows', frame));
+    void whenDrawn().then(() => at.set('third', frame));
+    for (; frame < 8 && at.size < 5;) {
+      frame++;
+      await drawFrame();
+    }
+    expect(new Set(at.keys())).toEqual(new Set(['results', 'rows', 'first', 'second', 'third']));
+    for (const w of ['first', 'second', 'third']) expect(at.get(w)).toBeGreaterThan(at.get('rows')!);
+  });
 });

@@ -8,6 +8,8 @@
 interface Piece {
   work: () => void;
   cancelled: boolean;
+  /** A whenDrawn() check: others do not wait for it (two would wait for each other forever). */
+  waiter?: boolean;
 }
 
 const queue: Piece[] = [];
@@ -53,8 +55,8 @@ async function drain(): Promise<void> {
 }
 
 /** Runs `work` after the next frame, one queued piece per frame, in order; the returned function cancels it. */
-export function inOwnFrame(work: () => void): () => void {
-  const piece: Piece = { work, cancelled: false };
+export function inOwnFrame(work: () => void, waiter = false): () => void {
+  const piece: Piece = { work, cancelled: false, waiter };
   queue.push(piece);
   if (!draining) void drain();
   return () => void (piece.cancelled = true);
@@ -66,7 +68,7 @@ export function inOwnFrame(work: () => void): () => void {
  */
 export function whenDrawn(): Promise<void> {
   return new Promise((resolve) => {
-    const check = () => void (queue.some((p) => !p.cancelled) ? inOwnFrame(check) : resolve());
-    inOwnFrame(check);
+    const check = () => void (queue.some((p) => !p.cancelled && !p.waiter) ? inOwnFrame(check, true) : resolve());
+    inOwnFrame(check, true);
   });
 }
