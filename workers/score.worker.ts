@@ -38,6 +38,7 @@ const api: ScoreApi = {
   connectModels(port: MessagePort): void {
     modelHost = wrap<HostLike>(port);
   },
+  shareHold: (flag: Int32Array | null) => pool.share(flag),
   run: (c: RunConfig, onEvent: (e: RunEvent) => void) => session.run(c, onEvent),
   continueRun: (onEvent: (e: RunEvent) => void) => session.continueRun(onEvent),
   cancel: () => session.cancel(),

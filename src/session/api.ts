@@ -152,4 +152,6 @@ export type ScoreApi = Pick<
 > &
   import('./compare.ts').CompareApi & {
     connectModels(port: MessagePort): void;
+    /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
+    shareHold(flag: Int32Array | null): void;
   };

@@ -10,7 +10,8 @@ import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { ScoringSession, SYNC_CHUNK } from './session.ts';
-import { createPool, poolSize, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
+import { createPool, poolSize, scoreJob, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
+import { Yielder, createHoldFlag, hold } from './hold.ts';
 
 const QUESTIONS = [
   [
@@ -190,6 +191,34 @@ describe('the scoring pool', () => {
     expect(await exported(s, 'csv')).toBe(first);
     expect([started, ended]).toEqual([8, 8]);
   }, 60_000);
+
+  it("gives its workers the page's hold, and a held worker scores the same", async () => {
+    const sent: PoolRequest[] = [];
+    const spawn = fakeSpawn();
+    const pool = createPool(() => {
+      const w = spawn();
+      const post = w.postMessage.bind(w);
+      w.postMessage = (m) => (sent.push(m), post(m));
+      return w;
+    }, 1);
+    const flag = createHoldFlag()!;
+    const rows = [...QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })))];
+    const job = { rows, metrics: [...DEFAULT_METRICS], settings: {}, detailed: [] };
+    await pool.score(job);
+    pool.share(flag);
+    await pool.score(job);
+    pool.share(null);
+    await pool.score(job);
+    expect(sent.map((m) => m.hold)).toEqual([undefined, flag, undefined]);
+
+    // Held all along: the worker waits between rows (through a stand-in for Atomics.wait), and scores the same.
+    const waits: number[] = [];
+    const y = new Yielder(flag, { wait: (_f, _i, _v, ms) => void waits.push(ms) });
+    const free = await scoreJob(job);
+    hold(flag);
+    expect(await scoreJob(job, undefined, 50, y)).toEqual(free);
+    expect(waits.length).toBeGreaterThan(0);
+  });
 
   it('has one worker per reported core, at least 1 and at most 8', () => {
     expect([undefined, 0, 1, 2, 4, 64].map(poolSize)).toEqual([1, 1, 1, 2, 4, 8]);

@@ -12,6 +12,7 @@ import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
 import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
 import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
+import { Yielder, type HoldFlag } from './hold.ts';
 
 export interface ScoreJob {
   rows: QaItem[];
@@ -34,6 +35,8 @@ export interface ScorePool {
    * left for a collection that an idle worker may not run soon) go back to the system; the next job starts new ones.
    */
   retire(): void;
+  /** The page's hold on the cores (hold.ts): the workers wait while it is up, within their budget. */
+  share(flag: HoldFlag | null): void;
 }
 
 /** Worker count for a browser: one per logical core it reports, at least 1, at most 8. */
@@ -60,15 +63,17 @@ function metricsOf(job: ScoreJob): Metric[] {
 
 /**
  * Scores a job in this thread: what each pool worker runs (a worker has nothing else to answer, so it never
- * yields). After each slice of about `sliceMs` it calls `beat`, the heartbeat the watchdog reads.
+ * yields). After each slice of about `sliceMs` it calls `beat`, the heartbeat the watchdog reads. Between rows it
+ * lets the page draw (`yielder`) while the page holds the cores.
  */
-export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50): Promise<ResultChunk> {
+export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50, yielder?: Yielder): Promise<ResultChunk> {
   const metrics = metricsOf(job);
   // Explanations stay out as details do (the session computes them again for the rows asked for).
   const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed), new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     out.add(scoreRow(job.rows[i]!, metrics));
+    yielder?.check();
     if ((i & 15) === 15 && performance.now() - since > sliceMs) {
       beat?.(i + 1);
       since = performance.now();
@@ -78,7 +83,7 @@ export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sli
 }
 
 /** Messages between a pool and its workers. */
-export type PoolRequest = { id: number; job: ScoreJob };
+export type PoolRequest = { id: number; job: ScoreJob; hold?: HoldFlag };
 export type PoolReply =
   | { id: number; type: 'beat'; done: number }
   | { id: number; type: 'done'; chunk: ResultChunk }
@@ -89,9 +94,13 @@ export function servePool(scope: {
   onmessage: ((e: MessageEvent<PoolRequest>) => void) | null;
   postMessage(m: PoolReply, t?: Transferable[]): void;
 }): void {
+  // One for the worker's life, so its waiting budget carries over from job to job (each job brings a new view of
+  // the same shared memory).
+  let yielder: Yielder | undefined;
   scope.onmessage = (e) => {
-    const { id, job } = e.data;
-    scoreJob(job, (done) => scope.postMessage({ id, type: 'beat', done })).then(
+    const { id, job, hold } = e.data;
+    if (hold) (yielder ??= new Yielder(hold)).flag = hold;
+    scoreJob(job, (done) => scope.postMessage({ id, type: 'beat', done }), undefined, hold ? yielder : undefined).then(
       (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
       (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
     );
@@ -126,6 +135,7 @@ export function createPool(
   const queue: { job: ScoreJob; resolve: (c: ResultChunk) => void; reject: (e: Error) => void }[] = [];
   let nextId = 0;
   let failure: string | null = null;
+  let hold: HoldFlag | null = null;
 
   const start = (slot: Slot): WorkerLike => {
     const w = spawn();
@@ -158,7 +168,7 @@ export function createPool(
       const id = ++nextId;
       slot.busy = { id, resolve: q.resolve, reject: q.reject, lastBeat: now() };
       try {
-        (slot.worker ??= start(slot)).postMessage({ id, job: q.job });
+        (slot.worker ??= start(slot)).postMessage(hold ? { id, job: q.job, hold } : { id, job: q.job });
       } catch (e) {
         slot.busy = null;
         q.reject(e instanceof Error ? e : new Error(String(e)));
@@ -184,6 +194,9 @@ export function createPool(
           slot.worker.terminate();
           slot.worker = null;
         }
+    },
+    share(flag) {
+      hold = flag;
     },
     stalled() {
       if (failure) return failure;

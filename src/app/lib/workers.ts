@@ -5,6 +5,7 @@
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
 import type { ScoreApi } from '../../session/api.ts';
+import { createHoldFlag, hold, type HoldFlag } from '../../session/hold.ts';
 
 let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
 
@@ -62,9 +63,19 @@ export function scoreApi(): Remote<ScoreApi> {
     });
     scoring = current;
     (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker = worker;
+    void current.api.shareHold(holdFlag());
   }
   return scoring.api;
 }
+
+let flag: HoldFlag | null | undefined;
+const holdFlag = (): HoldFlag | null => (flag === undefined ? (flag = createHoldFlag()) : flag);
+
+/**
+ * Holds the scoring pool's workers (src/session/hold.ts) until the returned function is called: for a frame that
+ * draws new rows while a run scores on every core.
+ */
+export const holdCores = (): (() => void) => hold(holdFlag());
 
 /** Gives the scoring worker a direct line to the model worker (once per scoring worker). */
 export async function connectScoringToModels(): Promise<void> {
