@@ -73,7 +73,7 @@ export class Yielder {
     this.#at = now();
   }
 
-  /** Milliseconds waited so far, for the bench and tests. */
+  /** Milliseconds waited so far (the tests read it). */
   waited = 0;
 
   check(): void {

@@ -202,7 +202,7 @@ describe('the scoring pool', () => {
       return w;
     }, 1);
     const flag = createHoldFlag()!;
-    const rows = [...QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })))];
+    const rows = QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })));
     const job = { rows, metrics: [...DEFAULT_METRICS], settings: {}, detailed: [] };
     await pool.score(job);
     pool.share(flag);
