@@ -11,6 +11,11 @@ import { expect, test, type Page } from '@playwright/test';
 
 const SW = fileURLToPath(new URL('../dist/sw.js', import.meta.url));
 
+const LOSE_FIRST_REQUEST = `let lost = false;
+self.addEventListener('message', (e) => {
+  if (!lost && e.data?.type === 'SKIP_WAITING') { lost = true; e.stopImmediatePropagation(); }
+});`;
+
 /** The page as it would be after a while in the background: back in view, the app checks for a new version. */
 const backInView = (page: Page) => page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
 
@@ -23,8 +28,28 @@ const registration = (page: Page) =>
     })
     .catch(() => null);
 
+/**
+ * The browser's own account of the service worker versions (DevTools protocol), so a failure says which version
+ * was stuck where: a lost SKIP_WAITING leaves the new one "installed", an old one still busy keeps it "activating".
+ */
+async function versionTrail(page: Page): Promise<string[]> {
+  const trail: string[] = [];
+  const t0 = Date.now();
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions)
+      trail.push(
+        `${Date.now() - t0} ms: version ${v.versionId} ${v.status} ${v.runningStatus}, clients ${v.controlledClients?.length ?? 0}`,
+      );
+  });
+  page.on('console', (m) => trail.push(`${Date.now() - t0} ms: console.${m.type()}: ${m.text()}`));
+  await cdp.send('ServiceWorker.enable');
+  return trail;
+}
+
 test('a new version is announced while the tab is open and taken up on reload', async ({ page }) => {
   const original = readFileSync(SW, 'utf8');
+  const trail = await versionTrail(page);
   try {
     await page.goto('/#/learn');
     await page.evaluate(async () => {
@@ -46,8 +71,9 @@ test('a new version is announced while the tab is open and taken up on reload', 
     await expect(page.getByTestId('update-ready')).toHaveCount(0);
     expect(new URL(page.url()).hash).toBe('#/learn');
 
-    // Version 3; this time the user just reloads the page.
-    writeFileSync(SW, `${original}\n// e2e: version 3\n`);
+    // Version 3; this time the user just reloads the page. Its first request to take over is lost (a listener ahead
+    // of Workbox's swallows it), and the page asks again while the version waits.
+    writeFileSync(SW, `${LOSE_FIRST_REQUEST}\n${original}\n// e2e: version 3\n`);
     await backInView(page);
     await expect(page.getByTestId('update-ready')).toBeVisible({ timeout: 20_000 });
     await page.reload();
@@ -55,6 +81,9 @@ test('a new version is announced while the tab is open and taken up on reload', 
     await expect.poll(() => registration(page), { timeout: 20_000 }).toEqual({ waiting: false, installing: false, controlled: true });
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByTestId('update-ready')).toHaveCount(0);
+  } catch (e) {
+    if (e instanceof Error) e.message += `\n\nService worker versions and console, from the start of the test:\n${trail.join('\n')}`;
+    throw e;
   } finally {
     writeFileSync(SW, original);
   }

@@ -8,16 +8,37 @@
 import { registerSW } from 'virtual:pwa-register';
 
 const CHECK_EVERY_MS = 60 * 60 * 1000;
+/** How often, and how many times, a version asked to take over is asked again while it still waits. */
+const ASK_AGAIN_MS = 2000;
+const ASK_AT_MOST = 15;
 
 export const update = $state({ ready: false });
 
 let apply: ((reload?: boolean) => Promise<void>) | null = null;
 let requested = false;
+let registration: ServiceWorkerRegistration | undefined;
+let asking: ReturnType<typeof setInterval> | undefined;
 
 /** Activates the waiting version and reloads the page into it. */
 export function takeUpdate(): void {
   requested = true;
   void apply?.(true);
+  askAgain();
+}
+
+/**
+ * Asks the waiting version again, every few seconds while it still waits: the request is a one-off message, and
+ * in one CI run a reload into a waiting version stayed on the old one (skipWaiting() twice is harmless).
+ */
+function askAgain(): void {
+  if (asking !== undefined) return;
+  let asked = 0;
+  asking = setInterval(() => {
+    const waiting = registration?.waiting;
+    if (waiting && ++asked <= ASK_AT_MOST) return waiting.postMessage({ type: 'SKIP_WAITING' });
+    clearInterval(asking);
+    asking = undefined;
+  }, ASK_AGAIN_MS);
 }
 
 export async function startUpdates(): Promise<void> {
@@ -37,6 +58,7 @@ export async function startUpdates(): Promise<void> {
     },
     onRegisteredSW(_url, reg) {
       if (!reg) return;
+      registration = reg;
       const check = () => void reg.update().catch(() => undefined);
       setInterval(check, CHECK_EVERY_MS);
       document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && check());
