@@ -303,6 +303,17 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
   const scoreSeconds = (Date.now() - t1) / 1000;
   const frameGapsFirst8s = await page.evaluate(() => (globalThis as { __gaps?: [number, number][] }).__gaps);
+  // The same from the run's end until the page settles: the sections mounting while the worker builds the report.
+  await page.evaluate(`(() => {
+    const gaps = (globalThis.__gapsEnd = []);
+    let last = performance.now();
+    const tick = (t) => {
+      if (t - last > 20) gaps.push([Math.round(last - ${runAt}), Math.round(t - last)]);
+      last = t;
+      if (!globalThis.__gapsEndStop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  })()`);
   const whileScoring = await takeLongTasks(page);
   const framesWhileScoring = fromRun(await takeLongFrames(page), runAt);
   const t2 = Date.now();
@@ -314,6 +325,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   // The page goes on mounting after the leaderboard: charts, paired tests, where the systems differ, the report.
   // Their tasks count too, until all are shown and the page has been quiet for a while.
   await settled(page);
+  const frameGapsAfterRun = await page.evaluate(`(globalThis.__gapsEndStop = true, globalThis.__gapsEnd)`);
   const settling = await takeLongTasks(page);
   const framesSettling = fromRun(await takeLongFrames(page), runAt);
   const steal1 = stealSeconds();
@@ -363,6 +375,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
     longTasksOver50ms: longTasks.length,
     longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
     frameGapsFirst8s,
+    frameGapsAfterRun,
     longTasksWhileScoringMs: whileScoring.map(Math.round),
     longTasksAfterRunMs: afterRun.map(Math.round),
     longFramesWhileScoring: framesWhileScoring,
