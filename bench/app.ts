@@ -213,13 +213,13 @@ function stealSeconds(): number | null {
  */
 async function watchLongTasks(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const g = globalThis as { __longTasks?: number[]; __longFrames?: unknown[] };
-    const tasks: number[] = [];
+    const g = globalThis as { __longTasks?: [number, number][]; __longFrames?: unknown[] };
+    const tasks: [number, number][] = [];
     const frames: unknown[] = [];
     g.__longTasks = tasks;
     g.__longFrames = frames;
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) tasks.push(e.duration);
+      for (const e of list.getEntries()) tasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: false });
     try {
       new PerformanceObserver((list) => {
@@ -245,7 +245,9 @@ async function watchLongTasks(page: Page): Promise<void> {
     }
   });
 }
-const takeLongTasks = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: number[] }).__longTasks!.splice(0));
+/** [start in the page's time, duration] of each long task since the last take. */
+const takeLongTaskTimes = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: [number, number][] }).__longTasks!.splice(0));
+const takeLongTasks = async (page: Page) => (await takeLongTaskTimes(page)).map(([, ms]) => ms);
 const takeLongFrames = (page: Page) => page.evaluate(() => (globalThis as { __longFrames?: unknown[] }).__longFrames!.splice(0));
 
 /** Long frames with their start in seconds from the Run click (where in the run they fall). */
@@ -314,19 +316,22 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
     };
     requestAnimationFrame(tick);
   })()`);
-  const whileScoring = await takeLongTasks(page);
+  const whileScoringAt = await takeLongTaskTimes(page);
+  const whileScoring = whileScoringAt.map(([, ms]) => ms);
   const framesWhileScoring = fromRun(await takeLongFrames(page), runAt);
   const t2 = Date.now();
   await page.getByTestId('compare-overview').waitFor({ timeout: 600_000 });
   await page.getByTestId('leaderboard').waitFor({ timeout: 600_000 });
   const compareSeconds = (Date.now() - t2) / 1000;
-  const afterRun = await takeLongTasks(page);
+  const afterRunAt = await takeLongTaskTimes(page);
+  const afterRun = afterRunAt.map(([, ms]) => ms);
   const framesAfterRun = fromRun(await takeLongFrames(page), runAt);
   // The page goes on mounting after the leaderboard: charts, paired tests, where the systems differ, the report.
   // Their tasks count too, until all are shown and the page has been quiet for a while.
   await settled(page);
   const frameGapsAfterRun = await page.evaluate(`(globalThis.__gapsEndStop = true, globalThis.__gapsEnd)`);
-  const settling = await takeLongTasks(page);
+  const settlingAt = await takeLongTaskTimes(page);
+  const settling = settlingAt.map(([, ms]) => ms);
   const framesSettling = fromRun(await takeLongFrames(page), runAt);
   const steal1 = stealSeconds();
   const steal = steal0 === null || steal1 === null ? null : steal1 - steal0;
@@ -376,6 +381,8 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
     longestTaskMs: longTasks.length ? Math.round(Math.max(...longTasks)) : 0,
     frameGapsFirst8s,
     frameGapsAfterRun,
+    // Every long task as [s from the Run click, ms]: a task with no long-animation-frame entry still says when.
+    longTasksAt: [...whileScoringAt, ...afterRunAt, ...settlingAt].map(([at, ms]) => [Math.round((at - runAt) / 100) / 10, Math.round(ms)]),
     longTasksWhileScoringMs: whileScoring.map(Math.round),
     longTasksAfterRunMs: afterRun.map(Math.round),
     longFramesWhileScoring: framesWhileScoring,
