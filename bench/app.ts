@@ -247,8 +247,30 @@ async function watchLongTasks(page: Page): Promise<void> {
 }
 /** [start in the page's time, duration] of each long task since the last take. */
 const takeLongTaskTimes = (page: Page) => page.evaluate(() => (globalThis as { __longTasks?: [number, number][] }).__longTasks!.splice(0));
-const takeLongTasks = async (page: Page) => (await takeLongTaskTimes(page)).map(([, ms]) => ms);
+const durations = (tasks: [number, number][]) => tasks.map(([, ms]) => ms);
+const takeLongTasks = async (page: Page) => durations(await takeLongTaskTimes(page));
 const takeLongFrames = (page: Page) => page.evaluate(() => (globalThis as { __longFrames?: unknown[] }).__longFrames!.splice(0));
+
+/**
+ * Records gaps over 20 ms between frames, from a rAF loop, as [ms from `origin`, gap ms], for `forMs` or until
+ * taken: long-animation-frame entries start at 50 ms, and a frame of 33 ms is a warning of one over 50 on a busier
+ * machine. A string: tsx gives a closure's functions names through a helper (__name) the page does not have.
+ */
+const watchFrameGaps = (page: Page, key: string, origin: number, forMs = Infinity) =>
+  page.evaluate(`(() => {
+    const gaps = (globalThis.${key} = []);
+    const t0 = performance.now();
+    let last = t0;
+    const tick = (t) => {
+      if (t - last > 20) gaps.push([Math.round(last - ${origin}), Math.round(t - last)]);
+      last = t;
+      if (t - t0 < ${forMs} && !gaps.taken) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  })()`);
+/** Stops a watchFrameGaps loop and returns its gaps. */
+const takeFrameGaps = (page: Page, key: string) =>
+  page.evaluate(`(() => { const gaps = globalThis.${key}; gaps.taken = true; return [...gaps]; })()`) as Promise<[number, number][]>;
 
 /** Long frames with their start in seconds from the Run click (where in the run they fall). */
 const fromRun = (frames: unknown[], runAt: number) =>
@@ -286,52 +308,28 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   await takeLongFrames(page);
   const steal0 = stealSeconds();
   const t1 = Date.now();
-  // Gaps over 20 ms between frames in the run's first 8 s, from a rAF loop: long-animation-frame entries start at
-  // 50 ms, and a frame of 33 ms is a warning of one over 50 on a busier machine. [start ms from Run, gap ms].
-  // A string: tsx gives a closure's functions names through a helper (__name) the page does not have.
-  const runAt = (await page.evaluate(`(() => {
-    const gaps = (globalThis.__gaps = []);
-    const t0 = performance.now();
-    let last = t0;
-    const tick = (t) => {
-      if (t - last > 20) gaps.push([Math.round(last - t0), Math.round(t - last)]);
-      last = t;
-      if (t - t0 < 8000) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    return t0;
-  })()`)) as number;
+  const runAt = await page.evaluate(() => performance.now());
+  await watchFrameGaps(page, '__gaps', runAt, 8000);
   await page.getByTestId('run').click();
   await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
   const scoreSeconds = (Date.now() - t1) / 1000;
-  const frameGapsFirst8s = await page.evaluate(() => (globalThis as { __gaps?: [number, number][] }).__gaps);
+  const frameGapsFirst8s = await takeFrameGaps(page, '__gaps');
   // The same from the run's end until the page settles: the sections mounting while the worker builds the report.
-  await page.evaluate(`(() => {
-    const gaps = (globalThis.__gapsEnd = []);
-    let last = performance.now();
-    const tick = (t) => {
-      if (t - last > 20) gaps.push([Math.round(last - ${runAt}), Math.round(t - last)]);
-      last = t;
-      if (!globalThis.__gapsEndStop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  })()`);
+  await watchFrameGaps(page, '__gapsEnd', runAt);
   const whileScoringAt = await takeLongTaskTimes(page);
-  const whileScoring = whileScoringAt.map(([, ms]) => ms);
   const framesWhileScoring = fromRun(await takeLongFrames(page), runAt);
   const t2 = Date.now();
   await page.getByTestId('compare-overview').waitFor({ timeout: 600_000 });
   await page.getByTestId('leaderboard').waitFor({ timeout: 600_000 });
   const compareSeconds = (Date.now() - t2) / 1000;
   const afterRunAt = await takeLongTaskTimes(page);
-  const afterRun = afterRunAt.map(([, ms]) => ms);
   const framesAfterRun = fromRun(await takeLongFrames(page), runAt);
   // The page goes on mounting after the leaderboard: charts, paired tests, where the systems differ, the report.
   // Their tasks count too, until all are shown and the page has been quiet for a while.
   await settled(page);
-  const frameGapsAfterRun = await page.evaluate(`(globalThis.__gapsEndStop = true, globalThis.__gapsEnd)`);
+  const frameGapsAfterRun = await takeFrameGaps(page, '__gapsEnd');
   const settlingAt = await takeLongTaskTimes(page);
-  const settling = settlingAt.map(([, ms]) => ms);
+  const [whileScoring, afterRun, settling] = [durations(whileScoringAt), durations(afterRunAt), durations(settlingAt)];
   const framesSettling = fromRun(await takeLongFrames(page), runAt);
   const steal1 = stealSeconds();
   const steal = steal0 === null || steal1 === null ? null : steal1 - steal0;
