@@ -9,7 +9,8 @@
  *    tasks meanwhile (report charts are drawn on the page's thread).
  *
  * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB; `--no-cli` skips the
- * Node CLI run. Figures go to bench/out/app.json and stdout; `npm run bench` puts them in bench/REPORT.md.
+ * Node CLI run; `--trace` traces the compare case's main thread (see TRACE). Figures go to bench/out/app.json and
+ * stdout; `npm run bench` puts them in bench/REPORT.md.
  *
  * Issue 16's targets, printed met / not met at the end (they are for 1,000,000 rows; a smaller --rows scales
  * target 1 by the rows and says so): 1. read + score with the embedded default + report shown under 120 s;
@@ -22,6 +23,7 @@ import { once } from 'node:events';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { TRACE_CATEGORIES, clickTime, longTasks as tracedLongTasks, type TraceEvent } from './trace-tasks.ts';
 
 const PORT = process.env.BENCH_APP_PORT ?? '4312';
 const APP = `http://127.0.0.1:${PORT}/`;
@@ -293,6 +295,21 @@ async function settled(page: Page): Promise<void> {
 }
 
 /**
+ * `--trace`: the compare case records a Chrome trace from the Run click until the page settles
+ * (bench/out/compare-trace.json) and lists each main-thread task of at least `--trace-min` ms (default 30) with
+ * the CPU time it got and what ran inside it, including the tasks that run no script (a garbage collection), which
+ * the long-task and long-animation-frame entries cannot name. Tracing slows the page: a traced run's 14a is not
+ * comparable with an untraced one's.
+ */
+const TRACE = process.argv.includes('--trace');
+const TRACE_MIN_MS = arg('trace-min', 30);
+const tracedTasks = (trace: Buffer, minMs: number) => {
+  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  return tracedLongTasks(events, minMs, clickTime(events) ?? 0);
+};
+
+/**
  * The ten-system case (issue 14's scale): open, score with the embedded default, then the comparison shown. Its
  * targets: no main-thread task over 50 ms; Chromium's peak within the single-system run's for the same rows
  * (3,191 MB measured on 2026-11-22 before the columnar results, REPORT.md); the comparison shown in under half the
@@ -310,6 +327,8 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   const t1 = Date.now();
   const runAt = await page.evaluate(() => performance.now());
   await watchFrameGaps(page, '__gaps', runAt, 8000);
+  const tracePath = join(OUT, 'compare-trace.json');
+  if (TRACE) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
   await page.getByTestId('run').click();
   await page.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
   const scoreSeconds = (Date.now() - t1) / 1000;
@@ -331,6 +350,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   const settlingAt = await takeLongTaskTimes(page);
   const [whileScoring, afterRun, settling] = [durations(whileScoringAt), durations(afterRunAt), durations(settlingAt)];
   const framesSettling = fromRun(await takeLongFrames(page), runAt);
+  const traced = TRACE ? tracedTasks(await browser.stopTracing(), TRACE_MIN_MS) : undefined;
   const steal1 = stealSeconds();
   const steal = steal0 === null || steal1 === null ? null : steal1 - steal0;
   const longTasks = [...whileScoring, ...afterRun, ...settling];
@@ -387,6 +407,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
     longFramesAfterRun: framesAfterRun,
     longTasksSettlingMs: settling.map(Math.round),
     longFramesSettling: framesSettling,
+    ...(traced ? { traced: { path: tracePath, minMs: TRACE_MIN_MS, tasks: traced } } : {}),
     stealSeconds: steal,
     chromiumPeakPssMb: Math.round(peak),
     chromiumPeakByProcessMb: mem.breakdown(),
