@@ -1,8 +1,9 @@
 /**
  * The page's claim on the cores while it draws. Web workers have no priority: while a run of embedded metrics
  * scores on every core, the page's main thread waits for one, and the frame that draws a run's first rows (7–16 ms
- * of work) took over 50 ms on a two-core machine (bench:app). So the page raises a counter shared with the pool
- * workers while it draws new rows, and the workers, between two rows, wait while it is up.
+ * of work) took over 50 ms on a two-core machine (bench:app), and so did the frames that show the run's progress
+ * (2–6 ms of work; bench:app --trace). So the page raises a counter shared with the pool workers while it draws
+ * such a frame, and the workers, between two rows, wait while it is up.
  *
  * The wait has a budget: a worker waits at most `burstMs` at a time and a `share` of its time in all, so a page
  * that never lowers the counter (or draws all the time) slows scoring by at most that share.

@@ -1,6 +1,6 @@
 /** Sections mount one per drawn frame, in order; cancelled ones never; a tab that draws no frames still gets them. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inOwnFrame, whenDrawn } from './frames.ts';
+import { holdUntilDrawn, inOwnFrame, whenDrawn } from './frames.ts';
 
 describe('inOwnFrame', () => {
   let frameCallbacks: (() => void)[] = [];
@@ -106,5 +106,21 @@ describe('inOwnFrame', () => {
     }
     expect(new Set(at.keys())).toEqual(new Set(['results', 'rows', 'first', 'second', 'third']));
     for (const w of ['first', 'second', 'third']) expect(at.get(w)).toBeGreaterThan(at.get('rows')!);
+  });
+
+  it('holdUntilDrawn holds from the call until the frame after the queued pieces is drawn', async () => {
+    const events: string[] = [];
+    let frame = 0;
+    inOwnFrame(() => events.push(`section@${frame}`));
+    holdUntilDrawn(() => {
+      events.push(`hold@${frame}`);
+      return () => events.push(`release@${frame}`);
+    });
+    expect(events).toEqual(['hold@0']);
+    for (; frame < 8 && !events.some((e) => e.startsWith('release'));) {
+      frame++;
+      await drawFrame();
+    }
+    expect(events).toEqual(['hold@0', 'section@1', 'release@2']);
   });
 });

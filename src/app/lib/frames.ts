@@ -72,3 +72,12 @@ export function whenDrawn(): Promise<void> {
     inOwnFrame(check, true);
   });
 }
+
+/**
+ * Raises `hold` (the page's claim on the cores, workers.ts `holdCores`) now and lets go once the change about to
+ * be drawn is on screen (whenDrawn): while a run scores on every core, a frame of a few ms of work waited for a
+ * core and stretched past 50 ms (bench:app --trace).
+ */
+export function holdUntilDrawn(hold: () => () => void): void {
+  void whenDrawn().then(hold());
+}

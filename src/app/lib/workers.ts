@@ -72,8 +72,8 @@ let flag: HoldFlag | null | undefined;
 const holdFlag = (): HoldFlag | null => (flag === undefined ? (flag = createHoldFlag()) : flag);
 
 /**
- * Holds the scoring pool's workers (src/session/hold.ts) until the returned function is called: for a frame that
- * draws new rows while a run scores on every core.
+ * Holds the scoring pool's workers (src/session/hold.ts) until the returned function is called: for a frame drawn
+ * while a run scores on every core (frames.ts `holdUntilDrawn`).
  */
 export const holdCores = (): (() => void) => hold(holdFlag());
 
