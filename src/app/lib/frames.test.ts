@@ -1,6 +1,6 @@
 /** Sections mount one per drawn frame, in order; cancelled ones never; a tab that draws no frames still gets them. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { holdUntilDrawn, inOwnFrame, whenDrawn } from './frames.ts';
+import { holdNextFrame, holdUntilDrawn, inOwnFrame, whenDrawn } from './frames.ts';
 
 describe('inOwnFrame', () => {
   let frameCallbacks: (() => void)[] = [];
@@ -122,5 +122,29 @@ describe('inOwnFrame', () => {
       await drawFrame();
     }
     expect(events).toEqual(['hold@0', 'section@1', 'release@2']);
+  });
+
+  it("holdNextFrame holds from the next frame's animation callbacks until a task after that frame", async () => {
+    const events: string[] = [];
+    let frame = 0;
+    const hold = () => {
+      events.push(`hold@${frame}`);
+      return () => events.push(`release@${frame}`);
+    };
+    holdNextFrame(hold);
+    holdNextFrame(hold);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(events).toEqual([]);
+    // The frame's callbacks run, the frame is drawn (nothing runs between), then the queued tasks.
+    frame = 1;
+    const cbs = frameCallbacks;
+    frameCallbacks = [];
+    for (const cb of cbs) cb();
+    expect(events).toEqual(['hold@1', 'hold@1']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toEqual(['hold@1', 'hold@1', 'release@1', 'release@1']);
+    frame = 2;
+    await drawFrame();
+    expect(events).toHaveLength(4);
   });
 });

@@ -27,7 +27,7 @@ import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard
 import { specFor } from './settings.svelte.ts';
 import { ROLE_NAMES, rolesFor } from './models.ts';
 import { guessSystems } from './systems.ts';
-import { holdUntilDrawn, whenDrawn } from './frames.ts';
+import { holdNextFrame, whenDrawn } from './frames.ts';
 
 export type Phase = 'empty' | 'inspected' | 'loading-models' | 'running' | 'finished';
 type Specs = Partial<Record<Role, ModelSpec>>;
@@ -93,7 +93,7 @@ export class ScoringPage {
     if (e.type === 'started') this.runId = e.id;
     else if (e.type === 'progress') {
       // Twice a second while scoring: the frame that shows it gets the cores (bench:app --trace).
-      holdUntilDrawn(holdCores);
+      holdNextFrame(holdCores);
       this.progress = { done: e.done, total: e.total, rowsPerSecond: e.rowsPerSecond };
       this.scored = e.done;
     } else if (e.type === 'model-loaded') this.loaded = [...this.loaded.filter((m) => m.role !== e.model.role), e.model];
