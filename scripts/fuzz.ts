@@ -91,12 +91,15 @@ const LABELS: [unknown, Label | undefined][] = [
   ['Incorrect', F],
   ['partial', { kind: 'taxonomy', cls: 'partial' }],
   ['Overinclusive_Valid', { kind: 'taxonomy', cls: 'overinclusive-valid' }],
+  ['1.0', T],
+  ['C', T],
+  ['fail', F],
   ['', undefined],
   [null, undefined],
   [' NaN ', undefined],
 ];
 /** Kept as rows, without a label (and a warning). */
-const BAD_LABELS: unknown[] = ['maybe', 2, '✓', [1], { correct: true }, '1.0'];
+const BAD_LABELS: unknown[] = ['maybe', 2, '✓', [1], { correct: true }, '1.5'];
 const JUNK_JSONL = ['{"id":"junk","gold": ', '[1,2]', '"just text"', 'not json', "{'single': 'quotes'}", '{"a":1}}'];
 const JUNK_ELEMENTS = ['42', '"text"', 'null', '[1]', '{"id": "junk", "gold": }'];
 

@@ -4,7 +4,7 @@
  * the session's own choice (that column if its values answer the same questions); else one system per file.
  */
 import { SYSTEM_ALIASES, detectWideLayout, type WideSystem } from '../../core/compare/inputs.ts';
-import type { ColumnMap } from '../../core/io/fields.ts';
+import { keysOf, type ColumnMap } from '../../core/io/fields.ts';
 import type { SystemsMapping } from '../../session/compare.ts';
 
 export interface SystemsGuess {
@@ -26,6 +26,8 @@ export function guessSystems(columns: readonly string[], detected: ColumnMap): S
   // A system / model / source / run column the mapping leaves free: the session takes it only when its values
   // answer the same questions (as verity compare does), and the Systems select then shows the column it took.
   const claimed = new Set(Object.values(detected).map((c) => c.toLowerCase()));
-  const free = columns.some((c) => (SYSTEM_ALIASES as readonly string[]).includes(c.toLowerCase()) && !claimed.has(c.toLowerCase()));
+  const free = columns.some(
+    (c) => keysOf(c).some((k) => (SYSTEM_ALIASES as readonly string[]).includes(k)) && !claimed.has(c.toLowerCase()),
+  );
   return { map: { ...detected }, ...(free ? { systems: { auto: true } } : {}) };
 }

@@ -30,6 +30,18 @@ describe('one file with a system column', () => {
     expect(r.issues.map((i) => i.message)).toEqual(['row 5: no system in column "model"; skipped']);
   });
 
+  it("finds a system column under other tools' names and spellings (Model Name, model_id)", () => {
+    for (const name of ['Model Name', 'modelName', 'model_id', 'System']) {
+      const t = jsonl([
+        { question: 'Q1', gold: 'a', candidate: 'a', [name]: 'm1' },
+        { question: 'Q1', gold: 'a', candidate: 'b', [name]: 'm2' },
+      ]);
+      const r = mapSystemRows(t);
+      expect(r.systemColumn, name).toBe(name);
+      expect(r.systems).toEqual(['m1', 'm2']);
+    }
+  });
+
   it('takes a chosen system column, and says so when it does not exist', () => {
     const r = mapSystemRows(table, { systemColumn: 'split' });
     expect(r.systems).toEqual(['dev', 'test']);
@@ -108,6 +120,25 @@ describe('the wide layout (EVOUNA)', () => {
       shared: ['question', 'golden_answer', 'improper'],
     });
     expect(detectWideLayout(['question', 'gold', 'answer_tokens'])).toBeNull();
+  });
+
+  it('other spellings: <system>_answer with its label, spaces or camelCase-free keys, and no field name taken for a system', () => {
+    expect(detectWideLayout(['question', 'gold', 'gpt4_answer', 'gpt4_label', 'Llama 3 answer', 'Llama 3 is_correct'])).toEqual({
+      systems: [
+        { system: 'gpt4', candidate: 'gpt4_answer', label: 'gpt4_label' },
+        { system: 'Llama 3', candidate: 'Llama 3 answer', label: 'Llama 3 is_correct' },
+      ],
+      shared: ['question', 'gold'],
+    });
+    expect(detectWideLayout(['question', 'Prediction GPT4', 'Judge GPT4', 'prediction-fid', 'judge-fid', 'gold'])?.systems).toEqual([
+      { system: 'GPT4', candidate: 'Prediction GPT4', label: 'Judge GPT4' },
+      { system: 'fid', candidate: 'prediction-fid', label: 'judge-fid' },
+    ]);
+    // A single-system file with field names shaped like <x>_answer is not wide, labelled or not.
+    expect(detectWideLayout(['question', 'gold_answer', 'model_answer', 'human_label'])).toBeNull();
+    expect(detectWideLayout(['question', 'reference_answer', 'predicted_answer'])).toBeNull();
+    // The suffix form needs a label beside the answer.
+    expect(detectWideLayout(['question', 'gold', 'gpt4_answer', 'fid_answer'])).toBeNull();
   });
 
   it('maps every system in one step: "nan" is no judgment, improper questions are left out with a note', () => {

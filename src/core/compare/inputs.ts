@@ -12,15 +12,15 @@
  * in one system pairing with the k-th repeat in the others.
  */
 import { VerityError, type QaRow } from '../types.ts';
-import { mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
+import { FIELD_ALIASES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
 import type { ParsedTable, RowIssue } from '../io/parse.ts';
 
-/** Column names taken as the system column, in order of preference (case-insensitive). */
-export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run'] as const;
+/** Column names taken as the system column, in order of preference (as column keys: columnKey). */
+export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run', 'model_name', 'system_name', 'model_id'] as const;
 
 /** Prefixes of a per-system candidate column and of its label column in the wide layout. */
-const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output'];
-const WIDE_LABEL = ['judge', 'label', 'judgment', 'human_label', 'correct'];
+const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output', 'pred', 'completion'];
+const WIDE_LABEL = ['judge', 'label', 'judgment', 'judgement', 'human_label', 'human', 'correct', 'is_correct'];
 
 export interface SystemRow extends QaRow {
   system: string;
@@ -83,25 +83,46 @@ export function describeKey(key: string): string {
 const KEY_SEP = '\u241f';
 const GOLD_SEP = '\u241e';
 
-/** The wide layout, when the columns hold `<prefix>_<system>` candidates (with `judge_<system>` labels). */
+/**
+ * The wide layout, when the columns hold `<prefix>_<system>` candidates (with `judge_<system>` labels), or
+ * `<system>_<prefix>` ones (`gpt4_answer` + `gpt4_judge`). Names match by columnKey (any case; spaces, hyphens or
+ * underscores between the words). The suffix form needs a label column beside each candidate, and a column that
+ * is a field's own name (`model_answer`, `gold_answer`) is never a system's.
+ */
 export function detectWideLayout(columns: readonly string[]): WideLayout | null {
-  const lower = new Map(columns.map((c) => [c.toLowerCase(), c] as const));
-  for (const prefix of WIDE_CANDIDATE) {
-    const systems: WideSystem[] = [];
-    for (const c of columns) {
-      const lc = c.toLowerCase();
-      if (!lc.startsWith(`${prefix}_`) || lc.length === prefix.length + 1) continue;
-      const system = c.slice(prefix.length + 1);
-      const labelPrefix = WIDE_LABEL.find((p) => lower.has(`${p}_${system.toLowerCase()}`));
-      systems.push({ system, candidate: c, ...(labelPrefix ? { label: lower.get(`${labelPrefix}_${system.toLowerCase()}`)! } : {}) });
+  const byKey = columnsByKey(columns);
+  const fieldNames = new Set(Object.values(FIELD_ALIASES).flat());
+  const forms = [
+    {
+      split: (prefix: string) => new RegExp(`^${prefix}[\\s_-]+(.+)$`, 'iu'),
+      label: (p: string, sys: string) => `${p}_${sys}`,
+      needLabels: false,
+    },
+    {
+      split: (prefix: string) => new RegExp(`^(.+?)[\\s_-]+${prefix}$`, 'iu'),
+      label: (p: string, sys: string) => `${sys}_${p}`,
+      needLabels: true,
+    },
+  ];
+  for (const form of forms)
+    for (const prefix of WIDE_CANDIDATE) {
+      const re = form.split(prefix);
+      const systems: WideSystem[] = [];
+      for (const c of columns) {
+        const m = re.exec(c.trim());
+        if (!m || keysOf(c).some((k) => fieldNames.has(k))) continue;
+        const system = m[1]!.trim();
+        const sysKey = columnKey(system);
+        const labelPrefix = WIDE_LABEL.find((p) => byKey.has(form.label(p, sysKey)));
+        systems.push({ system, candidate: c, ...(labelPrefix ? { label: byKey.get(form.label(labelPrefix, sysKey))! } : {}) });
+      }
+      // Labelled pairs identify the layout; without labels, two or more same-prefix columns do.
+      const labelled = systems.filter((s) => s.label);
+      const chosen = labelled.length >= 1 ? labelled : systems.length >= 2 && !form.needLabels ? systems : [];
+      if (chosen.length === 0) continue;
+      const used = new Set(chosen.flatMap((s) => [s.candidate, ...(s.label ? [s.label] : [])]));
+      return { systems: chosen, shared: columns.filter((c) => !used.has(c)) };
     }
-    // Labelled pairs identify the layout; without labels, two or more same-prefix columns do.
-    const labelled = systems.filter((s) => s.label);
-    const chosen = labelled.length >= 1 ? labelled : systems.length >= 2 ? systems : [];
-    if (chosen.length === 0) continue;
-    const used = new Set(chosen.flatMap((s) => [s.candidate, ...(s.label ? [s.label] : [])]));
-    return { systems: chosen, shared: columns.filter((c) => !used.has(c)) };
-  }
   return null;
 }
 
@@ -239,7 +260,8 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
   } else if (opts.systemColumn === undefined) {
     // A column the mapping claims for another field is not the system column.
     const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));
-    systemColumn = SYSTEM_ALIASES.map((a) => lower.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
+    const byKey = columnsByKey(table.columns);
+    systemColumn = SYSTEM_ALIASES.map((a) => byKey.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
   }
   const hasId = resolveColumns(table.columns, opts.map).id !== undefined;
   out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'question');

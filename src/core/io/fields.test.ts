@@ -20,11 +20,79 @@ function verityError(f: () => unknown, kind: 'usage' | 'input'): VerityError {
 
 // The recognised column names, written out from the README table (not read from FIELD_ALIASES).
 const ALIASES: [Field, string[]][] = [
-  ['id', ['id', 'qid', 'question_id']],
-  ['question', ['question', 'query', 'prompt']],
-  ['gold', ['gold', 'golds', 'answer', 'answers', 'reference', 'references', 'golden_answer']],
-  ['candidate', ['candidate', 'prediction', 'response', 'model_answer', 'output']],
-  ['label', ['label', 'judge', 'judgment', 'human_label', 'correct']],
+  ['id', ['id', 'qid', 'question_id', 'doc_id', 'example_id', 'sample_id', 'item_id', 'uid']],
+  ['question', ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q']],
+  [
+    'gold',
+    [
+      'gold',
+      'golds',
+      'answer',
+      'answers',
+      'reference',
+      'references',
+      'golden_answer',
+      'gold_answer',
+      'gold_answers',
+      'ground_truth',
+      'ground_truths',
+      'target',
+      'targets',
+      'expected',
+      'expected_answer',
+      'expected_output',
+      'correct_answer',
+      'correct_answers',
+      'true_answer',
+      'reference_answer',
+      'reference_answers',
+      'ideal',
+      'ideal_answer',
+    ],
+  ],
+  [
+    'candidate',
+    [
+      'candidate',
+      'prediction',
+      'response',
+      'model_answer',
+      'output',
+      'predicted_answer',
+      'pred',
+      'predicted',
+      'model_output',
+      'model_response',
+      'model_prediction',
+      'completion',
+      'generation',
+      'generated_answer',
+      'generated_text',
+      'system_answer',
+      'llm_answer',
+      'llm_response',
+      'hypothesis',
+    ],
+  ],
+  [
+    'label',
+    [
+      'label',
+      'judge',
+      'judgment',
+      'human_label',
+      'correct',
+      'judgement',
+      'human_judgment',
+      'human_judgement',
+      'is_correct',
+      'correctness',
+      'human_correct',
+      'human',
+      'annotation',
+      'verdict',
+    ],
+  ],
   ['choices', ['choices', 'options']],
   ['wrong_answers', ['wrong_answers', 'incorrect_answers', 'distractors']],
 ];
@@ -68,6 +136,50 @@ describe('column aliases', () => {
         wrongAnswers: ['Rome'],
       },
     ]);
+  });
+
+  it('names with spaces, hyphens, camelCase or stray underscores are the same names', () => {
+    expect(resolveColumns(['Question', 'Gold Answer', 'Model Answer', 'Human Label'])).toEqual({
+      question: 'Question',
+      gold: 'Gold Answer',
+      candidate: 'Model Answer',
+      label: 'Human Label',
+    });
+    expect(resolveColumns(['questionId', 'question', 'goldAnswer', 'modelAnswer', 'isCorrect'])).toEqual({
+      id: 'questionId',
+      question: 'question',
+      gold: 'goldAnswer',
+      candidate: 'modelAnswer',
+      label: 'isCorrect',
+    });
+    expect(resolveColumns(['_id', 'model-answer', 'reference-answer '])).toEqual({
+      id: '_id',
+      candidate: 'model-answer',
+      gold: 'reference-answer ',
+    });
+    // A name as it is wins over another's camelCase reading.
+    expect(resolveColumns(['modelAnswer', 'model_answer', 'gold']).candidate).toBe('model_answer');
+  });
+
+  it("other tools' names: HELM, simple-evals and pandas exports map without a mapping", () => {
+    expect(resolveColumns(['input', 'references', 'prediction'])).toEqual({
+      question: 'input',
+      gold: 'references',
+      candidate: 'prediction',
+    });
+    expect(resolveColumns(['problem', 'correct_answer', 'completion', 'is_correct'])).toEqual({
+      question: 'problem',
+      gold: 'correct_answer',
+      candidate: 'completion',
+      label: 'is_correct',
+    });
+    expect(resolveColumns(['example_id', 'query', 'ground_truth', 'generated_text', 'human_judgement'])).toEqual({
+      id: 'example_id',
+      question: 'query',
+      gold: 'ground_truth',
+      candidate: 'generated_text',
+      label: 'human_judgement',
+    });
   });
 
   it('when two aliases are present the first-listed one wins (gold before answer)', () => {
@@ -215,16 +327,15 @@ describe('candidate', () => {
   it('no candidate column → one clear input error naming the aliases and the columns, with structured details and no CLI flag', () => {
     const e = verityError(() => map(parseTable('question,gold,answer_gpt4\nq,a,b\nq2,c,d\n')), 'input');
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output; the columns are question, gold, answer_gpt4',
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 14 other names; the columns are question, gold, answer_gpt4',
     );
     expect(e.message).not.toMatch(/--/);
     expect(e.code).toBe('missing-column');
-    expect(e.details).toEqual({
-      field: 'candidate',
-      expected: ['candidate', 'prediction', 'response', 'model_answer', 'output'],
-      columns: ['question', 'gold', 'answer_gpt4'],
-      headerLine: 1,
-    });
+    expect(e.details).toMatchObject({ field: 'candidate', columns: ['question', 'gold', 'answer_gpt4'], headerLine: 1 });
+    const expected = (e.details as { expected: string[] }).expected;
+    expect(expected.slice(0, 5)).toEqual(['candidate', 'prediction', 'response', 'model_answer', 'output']);
+    expect(expected).toHaveLength(19);
+    expect(expected).toContain('completion');
   });
 
   it('no gold column → an input error too', () => {
@@ -260,6 +371,25 @@ describe('labels', () => {
       [' true ', T],
     ];
     for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
+  });
+
+  it("pandas' float labels and other tools' words: 1.0 / 0.0, Inspect's C / I, pass / fail, accept / reject", () => {
+    const cases: [unknown, Label][] = [
+      ['1.0', T],
+      ['0.0', F],
+      ['1.00', T],
+      [1.0, T],
+      ['C', T],
+      ['I', F],
+      ['right', T],
+      ['wrong', F],
+      ['PASS', T],
+      ['fail', F],
+      ['accepted', T],
+      ['Rejected', F],
+    ];
+    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
+    for (const v of ['1.5', '10', '0.01', '.0']) expect(() => parseLabel(v), v).toThrow();
   });
 
   it('the eight class names, with - or _ and in any case', () => {
@@ -461,6 +591,25 @@ describe('known layouts (issue 12 item 8)', () => {
     expect(notes[0]!.message).toBe(
       'the columns answer, ground_truth are those of a ragas dataset: read as question = question, gold = ground_truth, candidate = answer',
     );
+  });
+
+  it("an answer beside a gold and no candidate column: the answer is the model's, and the note says so", () => {
+    const { rows, columns, notes } = map(jsonl({ question: 'Capital?', answer: 'Lyon', expected_answer: 'Paris', label: 0 }));
+    expect(columns).toEqual({ question: 'question', candidate: 'answer', gold: 'expected_answer', label: 'label' });
+    expect(rows[0]).toMatchObject({ candidate: 'Lyon', golds: ['Paris'], label: { kind: 'binary', correct: false } });
+    expect(notes[0]).toMatchObject({ code: 'layout', layout: 'answer-candidate', alternatives: [] });
+    expect(notes[0]!.message).toBe(
+      'the columns answer, expected_answer are those of an answer column beside a gold one: read as question = question, gold = expected_answer, candidate = answer',
+    );
+    expect(resolveColumns(['question', 'gold', 'answer'])).toEqual({ question: 'question', gold: 'gold', candidate: 'answer' });
+    // With a candidate column, `answer` stays a gold name.
+    expect(resolveColumns(['question', 'answer', 'target', 'prediction'])).toEqual({
+      question: 'question',
+      gold: 'answer',
+      candidate: 'prediction',
+    });
+    // Alone, `answer` is the gold, and the candidate is missing as before.
+    expect(resolveColumns(['question', 'answer'])).toEqual({ question: 'question', gold: 'answer' });
   });
 
   it('ragas ground_truths lists are several golds', () => {

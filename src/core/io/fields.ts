@@ -11,18 +11,101 @@ import { boundedMemo } from '../util/memo.ts';
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
 
-/** Column names recognised for each field, in order of preference. */
+/**
+ * Column names recognised for each field, in order of preference, as column keys (columnKey: "Gold Answer",
+ * "gold-answer" and "goldAnswer" are all gold_answer). The names after the first few are those other tools and
+ * datasets write (HELM, simple-evals, OpenAI evals, pandas exports), so their files map without a `--map`.
+ */
 export const FIELD_ALIASES: Record<Field, string[]> = {
-  id: ['id', 'qid', 'question_id'],
-  question: ['question', 'query', 'prompt'],
-  gold: ['gold', 'golds', 'answer', 'answers', 'reference', 'references', 'golden_answer', 'gold_answer', 'gold_answers'],
-  candidate: ['candidate', 'prediction', 'response', 'model_answer', 'output'],
-  label: ['label', 'judge', 'judgment', 'human_label', 'correct'],
+  id: ['id', 'qid', 'question_id', 'doc_id', 'example_id', 'sample_id', 'item_id', 'uid'],
+  question: ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q'],
+  gold: [
+    'gold',
+    'golds',
+    'answer',
+    'answers',
+    'reference',
+    'references',
+    'golden_answer',
+    'gold_answer',
+    'gold_answers',
+    'ground_truth',
+    'ground_truths',
+    'target',
+    'targets',
+    'expected',
+    'expected_answer',
+    'expected_output',
+    'correct_answer',
+    'correct_answers',
+    'true_answer',
+    'reference_answer',
+    'reference_answers',
+    'ideal',
+    'ideal_answer',
+  ],
+  candidate: [
+    'candidate',
+    'prediction',
+    'response',
+    'model_answer',
+    'output',
+    'predicted_answer',
+    'pred',
+    'predicted',
+    'model_output',
+    'model_response',
+    'model_prediction',
+    'completion',
+    'generation',
+    'generated_answer',
+    'generated_text',
+    'system_answer',
+    'llm_answer',
+    'llm_response',
+    'hypothesis',
+  ],
+  label: [
+    'label',
+    'judge',
+    'judgment',
+    'human_label',
+    'correct',
+    'judgement',
+    'human_judgment',
+    'human_judgement',
+    'is_correct',
+    'correctness',
+    'human_correct',
+    'human',
+    'annotation',
+    'verdict',
+  ],
   choices: ['choices', 'options'],
   wrong_answers: ['wrong_answers', 'incorrect_answers', 'distractors'],
   nli: ['nli'],
   statements: ['statements'],
 };
+
+/**
+ * A column name as the aliases are written: lower case, words joined by one '_' whether the name separates them
+ * with spaces, hyphens or underscores ("Model Answer", "model-answer" → model_answer). Dots stay: they name
+ * nested values (formats/nested.ts).
+ */
+export function columnKey(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/** The keys a column answers to: its columnKey, then its camelCase words apart ("modelAnswer" → model_answer). */
+export function keysOf(name: string): string[] {
+  const plain = columnKey(name);
+  const camel = columnKey(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
+  return camel === plain ? [plain] : [plain, camel];
+}
 
 export type ColumnMap = Partial<Record<Field, string>>;
 
@@ -55,14 +138,19 @@ export function parseMapSpec(spec: string): ColumnMap {
  * not the gold one the generic aliases would make of it. `needs` must all be present (any of each group);
  * `fields` lists, per field, the columns to use in order of preference (lower case).
  */
-export type LayoutId = 'ragas' | 'ragas-v0.2' | 'lm-eval' | 'generic';
+export type LayoutId = 'ragas' | 'ragas-v0.2' | 'lm-eval' | 'answer-candidate' | 'generic';
 
 interface Layout {
   id: Exclude<LayoutId, 'generic'>;
   title: string;
   needs: string[][];
+  /** Columns whose presence rules the layout out. */
+  unless?: string[];
   fields: Partial<Record<Field, string[]>>;
 }
+
+/** Gold names that say "gold" more surely than `answer` does (which is a gold in some files, the model's in others). */
+const SURE_GOLDS = FIELD_ALIASES.gold.filter((a) => a !== 'answer' && a !== 'answers');
 
 const LAYOUTS: Layout[] = [
   {
@@ -82,6 +170,14 @@ const LAYOUTS: Layout[] = [
     title: 'lm-evaluation-harness samples',
     needs: [['filtered_resps', 'resps'], ['target']],
     fields: { id: ['doc_id'], candidate: ['filtered_resps', 'resps'], gold: ['target'] },
+  },
+  {
+    // question, answer, expected_answer: with no candidate column beside it, `answer` is the model's.
+    id: 'answer-candidate',
+    title: 'an answer column beside a gold one',
+    needs: [['answer', 'answers'], SURE_GOLDS],
+    unless: FIELD_ALIASES.candidate,
+    fields: { candidate: ['answer', 'answers'], gold: SURE_GOLDS },
   },
 ];
 
@@ -109,10 +205,12 @@ export function missingColumnMessage(d: { field: Field; expected: string[]; colu
   const what = d.field === 'candidate' ? 'candidate-answer' : d.field === 'gold' ? 'gold-answer' : d.field;
   const known = new Set(Object.values(FIELD_ALIASES).flat());
   const noHeader =
-    d.headerLine !== undefined && !d.columns.some((c) => known.has(c.toLowerCase()))
+    d.headerLine !== undefined && !d.columns.some((c) => keysOf(c).some((k) => known.has(k)))
       ? `. No column has a name Verity knows, so line ${d.headerLine} may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)`
       : '';
-  return `no ${what} column: expected one of ${d.expected.join(', ')}; the columns are ${d.columns.join(', ') || '(none)'}${hint}${noHeader}`;
+  const names =
+    d.expected.length > 5 ? `${d.expected.slice(0, 5).join(', ')} or ${d.expected.length - 5} other names` : d.expected.join(', ');
+  return `no ${what} column: expected one of ${names}; the columns are ${d.columns.join(', ') || '(none)'}${hint}${noHeader}`;
 }
 
 const fmtMap = (m: ColumnMap): string =>
@@ -121,21 +219,30 @@ const fmtMap = (m: ColumnMap): string =>
     .map((f) => `${f} = ${m[f]}`)
     .join(', ');
 
+/** Each key (keysOf) to the first column with it; plain keys first: a camelCase reading never takes a key another column has as it is. */
+export function columnsByKey(columns: readonly string[]): Map<string, string> {
+  const byKey = new Map<string, string>();
+  for (const pass of [0, 1])
+    for (const c of columns) {
+      const k = keysOf(c)[pass];
+      if (k !== undefined && !byKey.has(k)) byKey.set(k, c);
+    }
+  return byKey;
+}
+
 /**
  * Chooses a column for each field: explicit map first, then a known layout whose columns are all there, then
- * the aliases (all case-insensitive; a spelling seen first wins).
+ * the aliases (columns by their columnKey, so in any case and word separation; a spelling seen first wins).
  */
 export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolution {
   const byLower = new Map<string, string>();
   for (const c of columns) if (!byLower.has(c.toLowerCase())) byLower.set(c.toLowerCase(), c);
-  // A column mapped explicitly to one field is never picked for another (`--map candidate=answer` must not
-  // also make `answer` the gold column).
-  const claimed = new Set(Object.values(map).map((c) => c!.toLowerCase()));
+  const byKey = columnsByKey(columns);
   const explicit: ColumnMap = {};
   for (const field of FIELDS) {
     const want = map[field];
     if (want === undefined) continue;
-    const col = byLower.get(want.toLowerCase());
+    const col = byLower.get(want.toLowerCase()) ?? byKey.get(columnKey(want));
     if (!col)
       throw new VerityError(
         `the column "${want}" chosen for ${field} is not in the file; the columns are ${columns.join(', ')}`,
@@ -149,13 +256,16 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
       );
     explicit[field] = col;
   }
+  // A column mapped explicitly to one field is never picked for another (`--map candidate=answer` must not
+  // also make `answer` the gold column).
+  const claimed = new Set(Object.values(explicit).flatMap((c) => keysOf(c!)));
   const pick = (prefs: Partial<Record<Field, string[]>>): ColumnMap => {
     const out: ColumnMap = { ...explicit };
     const used = new Set(claimed);
     for (const field of FIELDS) {
       if (out[field] !== undefined) continue;
       for (const alias of prefs[field] ?? []) {
-        const col = byLower.get(alias);
+        const col = byKey.get(alias);
         if (col && !used.has(alias)) {
           out[field] = col;
           used.add(alias);
@@ -166,19 +276,28 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
     return out;
   };
   const generic = pick(FIELD_ALIASES);
-  const fitting = LAYOUTS.filter((l) => l.needs.every((group) => group.some((c) => byLower.has(c) && !claimed.has(c))));
+  const fitting = LAYOUTS.filter(
+    (l) => l.needs.every((group) => group.some((c) => byKey.has(c) && !claimed.has(c))) && !l.unless?.some((c) => byKey.has(c)),
+  );
   if (fitting.length === 0 || (explicit.candidate && explicit.gold)) return { columns: generic, layout: 'generic', notes: [] };
   const chosen = fitting[0]!;
   // Fields the layout does not name (label, choices…) still come from the aliases, from the columns left over.
   const layoutCols = pick(chosen.fields);
-  const taken = new Set(Object.values(layoutCols).map((c) => c!.toLowerCase()));
+  const taken = new Set(Object.values(layoutCols).flatMap((c) => keysOf(c!)));
   const rest = pick(Object.fromEntries(Object.entries(FIELD_ALIASES).map(([f, as]) => [f, as.filter((a) => !taken.has(a))])));
   const cols: ColumnMap = { ...rest, ...layoutCols };
   const alternatives: LayoutId[] = [
-    ...fitting.slice(1).map((l) => l.id),
+    // A layout that reads the columns the same way is no alternative (ragas's answer + ground_truth).
+    ...fitting
+      .slice(1)
+      .filter((l) => {
+        const r = pick(l.fields);
+        return r.candidate !== layoutCols.candidate || r.gold !== layoutCols.gold;
+      })
+      .map((l) => l.id),
     ...(generic.candidate && generic.gold ? (['generic'] as const) : []),
   ];
-  const signature = chosen.needs.map((g) => byLower.get(g.find((c) => byLower.has(c))!)!).join(', ');
+  const signature = chosen.needs.map((g) => byKey.get(g.find((c) => byKey.has(c) && !claimed.has(c))!)!).join(', ');
   const also = alternatives.length
     ? `; the columns also fit ${alternatives.map((a) => (a === 'generic' ? `the generic names (${fmtMap(generic)})` : LAYOUTS.find((l) => l.id === a)!.title)).join(' and ')}, but ${chosen.title} is the only reading that uses all of ${signature}`
     : '';
@@ -191,8 +310,11 @@ export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMa
   return resolveLayout(columns, map).columns;
 }
 
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'correct', 't']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'incorrect', 'f', 'wrong']);
+// c / i: Inspect's CORRECT and INCORRECT score values.
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'correct', 't', 'c', 'right', 'pass', 'accept', 'accepted']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'incorrect', 'f', 'wrong', 'i', 'fail', 'reject', 'rejected']);
+/** "1.0", "0.0", "1.00": a pandas export of a label column with gaps writes floats. */
+const ONE_OR_ZERO = /^[+-]?(?:1|0)(?:\.0+)?$/;
 
 /** Parses a label value; undefined for an empty one; throws a message string for an unknown one. */
 export function parseLabel(v: unknown): Label | undefined {
@@ -207,6 +329,7 @@ export function parseLabel(v: unknown): Label | undefined {
     throw `label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`;
   const s = String(v).trim().toLowerCase();
   if (s === '' || s === 'nan' || s === 'null' || s === 'none') return undefined;
+  if (ONE_OR_ZERO.test(s)) return { kind: 'binary', correct: Number(s) === 1 };
   if (TRUE_WORDS.has(s)) return { kind: 'binary', correct: true };
   if (FALSE_WORDS.has(s)) return { kind: 'binary', correct: false };
   const cls = s.replace(/[_\s]+/g, '-') as CapClass;
