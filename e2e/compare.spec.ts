@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { expect, test } from '@playwright/test';
 import { finish, open } from './helpers.ts';
 
@@ -214,4 +215,41 @@ test('a system column: taken when its values answer the same questions; a "sourc
   await page.getByTestId('map-system').selectOption('col:source');
   await expect(summary).toContainText('2 systems: wiki (1 row), web (2 rows)');
   await finish(page, 'compare-system-column.png', watch);
+});
+
+test('Inspect .eval archives dropped together: each log is a system named by its model, read in the worker', async ({ page }) => {
+  const fixture = join(process.cwd(), 'test', 'fixtures', 'formats');
+  const first = readFileSync(join(fixture, 'inspect-triviaqa.eval'));
+  // A second log: the same samples from another model, which answers the Sydney question right.
+  const log = JSON.parse(readFileSync(join(fixture, 'inspect-triviaqa.json'), 'utf8')) as {
+    eval: { model: string };
+    samples: { id: string; output: { completion: string } }[];
+  };
+  log.eval.model = 'openai/gpt-4o';
+  log.samples.find((s) => s.id === 'tc_49')!.output.completion = 'Canberra';
+  const { samples, ...header } = log;
+  const second = zipSync({
+    'header.json': strToU8(JSON.stringify(header)),
+    ...Object.fromEntries(samples.map((s) => [`samples/${s.id}_epoch_1.json`, strToU8(JSON.stringify(s))])),
+  });
+  const watch = await open(page, '/#/score', 1280);
+  const dataTransfer = await page.evaluateHandle(
+    ([x, y]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(x!)], 'mini.eval'));
+      dt.items.add(new File([new Uint8Array(y!)], 'big.eval'));
+      return dt;
+    },
+    [[...first], [...second]],
+  );
+  await page.getByRole('region', { name: 'File drop area' }).dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByRole('heading', { name: /mini\.eval \+ big\.eval: 8 records/ })).toBeVisible();
+  await expect(page.getByTestId('systems-summary')).toContainText('2 systems');
+  await page.getByTestId('run').click();
+  const cmp = page.getByTestId('comparison');
+  await cmp.getByTestId('compare-metric').selectOption('exact_match');
+  await expect(cmp.getByTestId('lb-openai/gpt-4o-mini-accuracy')).toHaveText('0.500');
+  await expect(cmp.getByTestId('lb-openai/gpt-4o-accuracy')).toHaveText('0.750');
+  await expect(page.getByTestId('result-row')).toHaveCount(8);
+  await finish(page, 'compare-inspect-eval.png', watch);
 });

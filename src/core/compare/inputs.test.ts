@@ -86,6 +86,30 @@ describe('one file with a system column', () => {
   });
 });
 
+describe('one system in several files', () => {
+  it('says when a question repeats for a system across its files, and how many rows are left out', () => {
+    const rows = (cands: string[]) => jsonl(cands.map((c, i) => ({ id: `q${i}`, question: `Q${i}`, gold: 'a', candidate: c, model: 'm' })));
+    const r = mapSystemFiles([
+      { name: 'run1.jsonl', table: rows(['a', 'b']) },
+      { name: 'run2.jsonl', table: rows(['a', 'x', 'y']) },
+    ]);
+    expect(r.systems).toEqual(['m']);
+    expect(r.notes).toContain(
+      'm (run1.jsonl, run2.jsonl): 2 rows give a question another of its rows already gave (e.g. q0); only the first row of each is compared; to compare the files as separate systems, give their rows different system names',
+    );
+    // Shards of one run (no question twice): nothing to say.
+    const shards = mapSystemFiles([
+      { name: 'part1.jsonl', table: rows(['a']) },
+      { name: 'part2.jsonl', table: jsonl([{ id: 'q9', question: 'Q9', gold: 'a', candidate: 'a', model: 'm' }]) },
+    ]);
+    expect(shards.notes.filter((n) => n.includes('already gave'))).toEqual([]);
+  });
+
+  it('names a system after an Inspect .eval file as after any other', () => {
+    expect(systemFromFileName('logs/2026-11-23T22-00-00_triviaqa_abc.eval')).toBe('2026-11-23T22-00-00_triviaqa_abc');
+  });
+});
+
 describe('the wide layout (EVOUNA)', () => {
   const table = parseTable(
     JSON.stringify([

@@ -360,7 +360,7 @@ export function coverageNotes(c: Coverage, source: (system: string) => string = 
 /** A system name from a file name: the base name without its extensions (`runs/gpt4.samples.jsonl` → `gpt4.samples`). */
 export function systemFromFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? name;
-  const stripped = base.replace(/(\.gz)?$/i, '').replace(/\.(jsonl|ndjson|json|csv|tsv|parquet|txt)$/i, '');
+  const stripped = base.replace(/(\.gz)?$/i, '').replace(/\.(jsonl|ndjson|json|csv|tsv|parquet|txt|eval)$/i, '');
   return stripped || base;
 }
 
@@ -439,7 +439,35 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     if (files.length === 1) out.layout = one.layout;
     if (one.systemColumn) out.systemColumn = one.systemColumn;
   }
+  out.notes.push(...repeatedAcrossFiles(out));
   out.coverage = coverage(out.rows, out.systems);
   out.notes.push(...coverageNotes(out.coverage, (s) => (out.sources[s] && out.sources[s] !== s ? `${s} (${out.sources[s]})` : s)));
   return out;
+}
+
+/**
+ * A system whose rows come from several files (two logs of one model, or shards of one run) may give a question
+ * twice; only the first row of a (system, question) pair is compared (compare/table.ts), and this says so. Repeats
+ * within one file are that file's duplicate-id warnings already.
+ */
+function repeatedAcrossFiles(out: FilesInput): string[] {
+  const shared = new Set(out.systems.filter((s) => out.sources[s]?.includes(', ')));
+  if (shared.size === 0) return [];
+  const seen = new Map<string, Set<string>>();
+  const repeats = new Map<string, { n: number; example: string }>();
+  for (const r of out.rows) {
+    if (!shared.has(r.system)) continue;
+    let keys = seen.get(r.system);
+    if (!keys) seen.set(r.system, (keys = new Set()));
+    if (!keys.has(r.key)) keys.add(r.key);
+    else {
+      const rep = repeats.get(r.system);
+      if (rep) rep.n++;
+      else repeats.set(r.system, { n: 1, example: describeKey(r.key) });
+    }
+  }
+  return [...repeats].map(
+    ([system, { n, example }]) =>
+      `${system} (${out.sources[system]}): ${n} row${n === 1 ? '' : 's'} give${n === 1 ? 's' : ''} a question another of its rows already gave (e.g. ${example}); only the first row of each is compared; to compare the files as separate systems, give their rows different system names`,
+  );
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { mapRows, type MapOptions } from '../fields.ts';
 import { parseTable } from '../parse.ts';
@@ -92,6 +93,55 @@ describe('Inspect AI eval logs', () => {
     log.samples[1]!.epoch = 2;
     const t = await readInput(new TextEncoder().encode(JSON.stringify(log)));
     expect(t.records.map((r) => r.data.id)).toEqual(['tc_33#1', 'tc_40#2', 'tc_49#1', 'tc_56#1']);
+  });
+});
+
+describe('Inspect AI .eval logs (zip archives)', () => {
+  // Written by Python's zipfile as Inspect writes it (scripts/reference/inspect_eval_fixture.py).
+  const evalBytes = fixture('inspect-triviaqa.eval');
+  const jsonLog = JSON.parse(new TextDecoder().decode(fixture('inspect-triviaqa.json'))) as Record<string, unknown> & {
+    samples: Record<string, unknown>[];
+  };
+  const archive = (files: Record<string, unknown>) =>
+    zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(JSON.stringify(v))])));
+
+  it('reads the same table as the .json log, and so the plain rows and scores', async () => {
+    const t = await readInput(evalBytes, 'logs/2026-11-23T22-00-00_triviaqa.eval');
+    expect(t.source).toBe('inspect');
+    const fromJson = await readInput(fixture('inspect-triviaqa.json'));
+    expect(t.columns).toEqual(fromJson.columns);
+    expect(t.records).toEqual(fromJson.records);
+    const got = await rowsOf(t);
+    expect(got.rows).toEqual(plain.rows);
+    expect(got.scores).toEqual(plain.scores);
+  });
+
+  it('the same from a Blob (the app)', async () => {
+    const t = await readBlobInput(new Blob([evalBytes]), 'x.eval');
+    expect(t.source).toBe('inspect');
+    expect((await rowsOf(t)).rows).toEqual(plain.rows);
+  });
+
+  it("a log still being written (the journal's start, no header) reads its samples in Inspect's order", async () => {
+    const { samples, ...head } = jsonLog;
+    const files: Record<string, unknown> = { '_journal/start.json': { version: head.version, eval: head.eval, plan: head.plan } };
+    // Epoch 2 of the first sample, and the samples stored in reverse.
+    for (const s of [{ ...samples[0]!, epoch: 2 }, ...[...samples].reverse()])
+      files[`samples/${String(s.id)}_epoch_${String(s.epoch)}.json`] = s;
+    const t = await readInput(archive(files));
+    expect(t.records.map((r) => r.data.id)).toEqual(['tc_33#1', 'tc_40#1', 'tc_49#1', 'tc_56#1', 'tc_33#2']);
+    expect(t.records[0]!.data.model).toBe('openai/gpt-4o-mini');
+  });
+
+  it('another zip, a damaged archive, and an archive with no samples are input errors that say so', async () => {
+    await expect(readInput(archive({ 'data.json': { a: 1 } }))).rejects.toThrow(/a zip archive that is not an Inspect \.eval log/);
+    await expect(readInput(evalBytes.slice(0, 900))).rejects.toThrow(/the zip archive is cut off/);
+    await expect(readInput(evalBytes.slice(0, evalBytes.length - 30))).rejects.toThrow(/the zip archive is cut off/);
+    const garbled = evalBytes.slice();
+    for (let i = 400; i < 420; i++) garbled[i] = 0xff;
+    await expect(readInput(garbled)).rejects.toThrow(/cannot be read|is not valid JSON/);
+    const { samples: _s, ...head } = jsonLog;
+    await expect(readInput(archive({ 'header.json': head }))).rejects.toThrow(/has no samples/);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * One entry point for every input the CLI and the app read: Parquet (by its magic bytes), Inspect AI eval logs
- * (a JSON object with `eval` and `samples`), and otherwise JSONL / JSON / CSV / TSV through parseTable. Nested
+ * (a JSON object with `eval` and `samples`, or a `.eval` zip archive), and otherwise JSONL / JSON / CSV / TSV through parseTable. Nested
  * paths (`doc.question`) are added on request with `withPaths` before mapping.
  */
 import type { Format, ParsedTable } from '../parse.ts';
@@ -8,6 +8,8 @@ import { parseTable } from '../parse.ts';
 import { parseBlob, type BlobParseOptions } from '../parse-stream.ts';
 import { blobSource, bytesSource, isParquet, readParquet } from './parquet.ts';
 import { inspectToTable, isInspectLog } from './inspect.ts';
+import { inspectEvalToLog, isZip } from './inspect-eval.ts';
+import { VerityError } from '../../types.ts';
 
 export type SourceFormat = Format | 'parquet' | 'inspect';
 
@@ -34,34 +36,60 @@ function asInspect(bytes: Uint8Array): ParsedTable | null {
   return isInspectLog(v) ? inspectToTable(v) : null;
 }
 
+/** An Inspect `.eval` archive's table; any other zip archive is an input error. */
+function fromZip(bytes: Uint8Array): InputTable {
+  const log = inspectEvalToLog(bytes);
+  if (!log)
+    throw new VerityError(
+      'a zip archive that is not an Inspect .eval log (no header.json or _journal/start.json with an eval spec); Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs',
+      'input',
+    );
+  return { ...inspectToTable(log), source: 'inspect' };
+}
+
 export async function readInput(bytes: Uint8Array, nameHint = ''): Promise<InputTable> {
   if (isParquet(bytes)) return { ...(await readParquet(bytesSource(bytes))), source: 'parquet' };
+  if (isZip(bytes)) return fromZip(bytes);
   const inspect = asInspect(bytes);
   if (inspect) return { ...inspect, source: 'inspect' };
   const t = parseTable(bytes, nameHint);
   return { ...t, source: t.format };
 }
 
-/** The same from a File/Blob: Parquet is read a row group at a time from slices; JSONL streams (parse-stream.ts). */
-export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<InputTable> {
+/** What a File/Blob's first and last bytes say it is: Parquet, a zip archive (.eval), maybe an Inspect log, or text. */
+async function sniffBlob(blob: Blob): Promise<'parquet' | 'zip' | 'inspect' | 'text'> {
   const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
   const tail = new Uint8Array(await blob.slice(Math.max(0, blob.size - 4)).arrayBuffer());
   const magic = new Uint8Array(12);
   magic.set(head, 0);
   magic.set(tail, 8);
-  if (blob.size >= 12 && isParquet(magic))
+  if (blob.size >= 12 && isParquet(magic)) return 'parquet';
+  if (isZip(head)) return 'zip';
+  const first = new TextDecoder('utf-8')
+    .decode(new Uint8Array(await blob.slice(0, 4096).arrayBuffer()))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return first.startsWith('{') && /"eval"\s*:/.test(first) ? 'inspect' : 'text';
+}
+
+/** Whether a File/Blob needs readBlobInput's own readers (Parquet, an Inspect log) rather than a JSONL stream. */
+export async function needsFormatReader(blob: Blob): Promise<boolean> {
+  return (await sniffBlob(blob)) !== 'text';
+}
+
+/** The same from a File/Blob: Parquet is read a row group at a time from slices; JSONL streams (parse-stream.ts). */
+export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<InputTable> {
+  const kind = await sniffBlob(blob);
+  if (kind === 'parquet')
     return {
       ...(await readParquet(blobSource(blob), (p) =>
         opts.onProgress?.(Math.round((p.rowsRead / Math.max(1, p.totalRows)) * blob.size), blob.size),
       )),
       source: 'parquet',
     };
-  // An Inspect log is one JSON object: read whole (they are written whole by Inspect too).
-  const first = new TextDecoder('utf-8')
-    .decode(new Uint8Array(await blob.slice(0, 4096).arrayBuffer()))
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  if (first.startsWith('{') && /"eval"\s*:/.test(first)) {
+  // An Inspect log is one JSON object, or a zip archive (.eval): read whole (they are written whole by Inspect too).
+  if (kind === 'zip') return fromZip(new Uint8Array(await blob.arrayBuffer()));
+  if (kind === 'inspect') {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     const inspect = asInspect(bytes);
     if (inspect) return { ...inspect, source: 'inspect' };
@@ -75,3 +103,4 @@ export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOp
 export { getPath, nestedPaths, withPaths } from './nested.ts';
 export { blobSource, bytesSource, isParquet, parquetRowGroups, plainValue, readParquet } from './parquet.ts';
 export { inspectToTable, isInspectLog } from './inspect.ts';
+export { inspectEvalToLog, isZip } from './inspect-eval.ts';
