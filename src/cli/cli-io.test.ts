@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../../test/cli.ts';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { strToU8, zipSync } from 'fflate';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -276,5 +278,59 @@ describe('wording and notes (issue 12 items 7, 8, 10)', () => {
     ]);
     expect(sep.stderr).toContain(`use --gold-sep ' | ' to score each item as a gold answer`);
     expect([map.code, map.stderr]).toEqual([1, 'verity: --map candidate=nope: no such column; the columns are gold, candidate\n']);
+  });
+});
+
+describe('every input format in score, not only in compare', () => {
+  const FIX = join(ROOT, 'test/fixtures/formats');
+  /** Each output record's id, question, gold, candidate and scores: what must not depend on the input format. */
+  const scored = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const r = JSON.parse(l) as {
+          id: string;
+          question: string;
+          gold: string[];
+          candidate: string;
+          metrics: Record<string, { score: number }>;
+        };
+        return [r.id, r.question, r.gold, r.candidate, Object.values(r.metrics).map((m) => m.score)];
+      });
+
+  it('an Inspect .json log, an Inspect .eval archive and a Parquet file score as the plain JSONL does', async () => {
+    const plain = await verity(['score', join(FIX, 'plain.jsonl'), '--metrics', 'exact_match,token_f1']);
+    expect(plain.code).toBe(0);
+    const records = plain.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; question: string; gold: string[]; candidate: string });
+    writeFileSync(
+      p('plain.parquet'),
+      new Uint8Array(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'id', data: records.map((r) => r.id), type: 'STRING' },
+            { name: 'question', data: records.map((r) => r.question), type: 'STRING' },
+            { name: 'gold', data: records.map((r) => JSON.stringify(r.gold)), type: 'STRING' },
+            { name: 'candidate', data: records.map((r) => r.candidate), type: 'STRING' },
+          ],
+        }),
+      ),
+    );
+    for (const file of [join(FIX, 'inspect-triviaqa.json'), join(FIX, 'inspect-triviaqa.eval'), p('plain.parquet')]) {
+      const r = await verity(['score', file, '--metrics', 'exact_match,token_f1']);
+      expect(r.code, `${file}: ${r.stderr}`).toBe(0);
+      expect(scored(r.stdout), file).toEqual(scored(plain.stdout));
+      expect(r.stderr, file).toMatch(file.endsWith('.parquet') ? /PARQUET, 4 rows read/ : /INSPECT, 4 rows read/);
+    }
+  });
+
+  it('a zip that is not an Inspect log is an input error naming what Verity reads', async () => {
+    writeFileSync(p('other.zip'), zipSync({ 'a.txt': strToU8('hello') }));
+    const r = await verity(['score', p('other.zip')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a zip archive that is not an Inspect \.eval log/);
   });
 });

@@ -9,7 +9,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
-import { parseTable, type RowIssue } from '../core/io/parse.ts';
+import { type RowIssue } from '../core/io/parse.ts';
+import { needsFormatReader, readBlobInput, withPaths } from '../core/io/formats/index.ts';
 import { streamJsonl } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
 import { createRowMapper, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
@@ -111,7 +112,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}),
     };
     // Pass 1: the column names (a key may first appear in the last row), and what cannot be read.
-    const pass1 = await streamJsonl(blob, () => {}, streamOpts);
+    const pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, () => {}, streamOpts);
     let rows = 0;
     let notes: MappingNote[];
     let format: string;
@@ -154,15 +155,11 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       report(issues);
       notes = mapper.notes();
     } else {
-      // Other formats (and small files) are read whole, as before.
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(path);
-      } catch (e) {
-        throw new VerityError(`cannot read ${file}: ${(e as Error).message}`, 'input');
-      }
-      const table = parseTable(bytes, file);
-      format = table.format;
+      // Other formats: Parquet a row group at a time, Inspect logs, JSON, CSV and TSV whole; nested paths
+      // (`doc.question`) named in the mapping become columns.
+      const input = await readBlobInput(blob, file);
+      const table = withPaths(input, Object.values(o.mapOptions.map ?? {}));
+      format = input.source;
       const mapped = mapRows(table, o.mapOptions);
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);

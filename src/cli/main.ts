@@ -5,13 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { parseTable, type ParsedTable, type RowIssue } from '../core/io/parse.ts';
+import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
+import { readInput, withPaths } from '../core/io/formats/index.ts';
 import {
   mapRows,
   missingColumnMessage,
   parseMapSpec,
   labelIsCorrect,
   resolveColumns,
+  type ColumnMap,
   type Field,
   type MapOptions,
   type MappingNote,
@@ -135,13 +137,16 @@ interface Loaded {
   skipped: number;
 }
 
-/** A file (or stdin for "-") parsed into a table; unreadable files are input errors. */
-function readTable(file: string): ParsedTable {
-  return parseTable(readInputBytes(file), file);
+/**
+ * A file (or stdin for "-") read into a table in any input format (Parquet, Inspect logs too), with the nested
+ * paths the mapping names as columns; unreadable files are input errors.
+ */
+async function readTable(file: string, map: ColumnMap = {}): Promise<ParsedTable> {
+  return withPaths(await readInput(readInputBytes(file), file), Object.values(map));
 }
 
-function load(file: string, o: CommonOptions): Loaded {
-  const table = readTable(file);
+async function load(file: string, o: CommonOptions): Promise<Loaded> {
+  const table = await readTable(file, o.map ? parseMapSpec(o.map) : {});
   const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
   const mapped = mapRows(table, mapOptions);
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
@@ -443,7 +448,7 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const labelled: Label[] = [];
   const scores: (number | null)[][] = names.map(() => []);
   let rows: QaRow[] = [];
-  if (nliLex) rows = load(file, o).rows.filter((r) => r.label);
+  if (nliLex) rows = (await load(file, o)).rows.filter((r) => r.label);
   else
     await scoreFile(
       file,
@@ -503,8 +508,9 @@ const cellText = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : (JSON.stringify(v) ?? '');
 
 async function cmdStatements(file: string, o: { map?: string; progress?: boolean }): Promise<void> {
-  const table = readTable(file);
-  const cols = resolveColumns(table.columns, o.map ? parseMapSpec(o.map) : {});
+  const map = o.map ? parseMapSpec(o.map) : {};
+  const table = await readTable(file, map);
+  const cols = resolveColumns(table.columns, map);
   // The answer to restate: the candidate column when there is one, else the (first) gold answer.
   const answerCol = cols.candidate ?? cols.gold;
   if (!cols.question || !answerCol)
