@@ -334,3 +334,27 @@ describe('every input format in score, not only in compare', () => {
     expect(r.stderr).toMatch(/a zip archive that is not an Inspect \.eval log/);
   });
 });
+
+describe('lm-evaluation-harness samples large enough to stream', () => {
+  it('read the question from doc.question, detected or chosen with --map', async () => {
+    const FIX = join(ROOT, 'test/fixtures/formats');
+    const four = readFileSync(join(FIX, 'samples_triviaqa_2026-11-23T22-00-00.000000.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // 400 samples (~470 KB): past the size under which files are read whole.
+    const file = p('samples_triviaqa_big.jsonl');
+    writeFileSync(file, jsonl(Array.from({ length: 400 }, (_, i) => ({ ...four[i % 4], doc_id: i }))));
+    for (const args of [[], ['--map', 'question=doc.question']]) {
+      const r = await verity(['score', file, '--metrics', 'exact_match', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      const questions = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { question: string }).question);
+      expect(questions).toHaveLength(400);
+      expect(questions[0]).toBe('Which Lloyd Webber musical premiered in the US on 10th December 1993?');
+      expect(questions.every((q) => q.length > 0)).toBe(true);
+    }
+  });
+});

@@ -663,6 +663,20 @@ describe('known layouts (issue 12 item 8)', () => {
     expect(rows[0]!.candidate).toBe('Paris');
   });
 
+  it("lm-eval: the question is the task document's (doc.question), read from each record as it is", () => {
+    const t = jsonl(
+      { doc_id: 0, doc: { question: 'Capital of France?', answer: { value: 'Paris' } }, target: 'Paris', filtered_resps: ['Paris'] },
+      { doc_id: 1, doc: { query: 'no question key' }, target: 'Rome', filtered_resps: ['Rome'] },
+    );
+    const { rows, columns, notes } = map(t);
+    expect(columns).toMatchObject({ id: 'doc_id', question: 'doc.question', gold: 'target', candidate: 'filtered_resps' });
+    expect(rows.map((r) => r.question)).toEqual(['Capital of France?', '']);
+    expect(notes[0]!.message).toContain('read as question = doc.question, gold = target, candidate = filtered_resps');
+    // Chosen explicitly, a path into any object column reads the same way; one into no column is still refused.
+    expect(map(t, { map: { gold: 'doc.answer.value' } }).rows[0]!.golds).toEqual(['Paris']);
+    expect(() => map(t, { map: { question: 'nope.question' } })).toThrow(/"nope\.question" chosen for question is not in the file/);
+  });
+
   it('lm-eval with resps only', () => {
     const { rows } = map(jsonl({ doc_id: 3, target: 'x', resps: [['y']] }));
     expect(rows[0]!.candidate).toBe('y');

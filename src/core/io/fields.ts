@@ -7,6 +7,7 @@ import type { NliDistribution } from '../capabilities.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
 import { SHARE_BOUND, valueSharer } from './share.ts';
 import { boundedMemo } from '../util/memo.ts';
+import { getPath } from './formats/nested.ts';
 
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -169,7 +170,8 @@ const LAYOUTS: Layout[] = [
     id: 'lm-eval',
     title: 'lm-evaluation-harness samples',
     needs: [['filtered_resps', 'resps'], ['target']],
-    fields: { id: ['doc_id'], candidate: ['filtered_resps', 'resps'], gold: ['target'] },
+    // The task's question is inside `doc` for most QA tasks (triviaqa, nq_open, squad, gsm8k, arc, mmlu…).
+    fields: { id: ['doc_id'], question: ['doc.question'], candidate: ['filtered_resps', 'resps'], gold: ['target'] },
   },
   {
     // question, answer, expected_answer: with no candidate column beside it, `answer` is the model's.
@@ -238,11 +240,17 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
   const byLower = new Map<string, string>();
   for (const c of columns) if (!byLower.has(c.toLowerCase())) byLower.set(c.toLowerCase(), c);
   const byKey = columnsByKey(columns);
+  /** `doc.question` when `doc` is a column: a nested value, read per record (getPath), spelled with the column's own name. */
+  const nested = (path: string): string | undefined => {
+    const dot = path.indexOf('.');
+    const head = dot > 0 ? byLower.get(path.slice(0, dot).toLowerCase()) : undefined;
+    return head === undefined ? undefined : `${head}${path.slice(dot)}`;
+  };
   const explicit: ColumnMap = {};
   for (const field of FIELDS) {
     const want = map[field];
     if (want === undefined) continue;
-    const col = byLower.get(want.toLowerCase()) ?? byKey.get(columnKey(want));
+    const col = byLower.get(want.toLowerCase()) ?? byKey.get(columnKey(want)) ?? nested(want);
     if (!col)
       throw new VerityError(
         `the column "${want}" chosen for ${field} is not in the file; the columns are ${columns.join(', ')}`,
@@ -265,7 +273,7 @@ export function resolveLayout(columns: string[], map: ColumnMap = {}): Resolutio
     for (const field of FIELDS) {
       if (out[field] !== undefined) continue;
       for (const alias of prefs[field] ?? []) {
-        const col = byKey.get(alias);
+        const col = byKey.get(alias) ?? (alias.includes('.') ? nested(alias) : undefined);
         if (col && !used.has(alias)) {
           out[field] = col;
           used.add(alias);
@@ -603,7 +611,8 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         if (col === undefined) return undefined;
         if (Object.hasOwn(d, col)) return d[col];
         for (const alt of variants[field] ?? []) if (Object.hasOwn(d, alt)) return d[alt];
-        return undefined;
+        // A nested path (`doc.question`) that no table step made a column of, as in a streamed file.
+        return col.includes('.') ? getPath(d, col) : undefined;
       };
       let row: QaRow;
       let rawCand = get('candidate');
