@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { IdSet, labelIsCorrect, mapRows, parseLabel, parseMapSpec, resolveColumns, type Field, type MapOptions } from './fields.ts';
+import {
+  IdSet,
+  labelIsCorrect,
+  mapRows,
+  parseLabel,
+  parseMapSpec,
+  pythonStringList,
+  resolveColumns,
+  type Field,
+  type MapOptions,
+} from './fields.ts';
 import { parseTable, type ParsedTable } from './parse.ts';
 import { VerityError, type Label } from '../types.ts';
 
@@ -340,6 +350,35 @@ describe('candidate', () => {
 
   it('no gold column → an input error too', () => {
     expect(verityError(() => map(jsonl({ question: 'q', candidate: 'b' })), 'input').message).toMatch(/^no gold-answer column/);
+  });
+});
+
+describe('gold lists written by Python (pandas CSV exports)', () => {
+  // Each cell as Python 3.11 / NumPy 1.24 / pandas 1.5 wrote it (repr, str(np.array), DataFrame.to_csv), with the list it came from.
+  const cases: [string, string[]][] = [
+    ["['Paris', 'paris']", ['Paris', 'paris']],
+    ["[\"Ol' Man River\", 'Lyon']", ["Ol' Man River", 'Lyon']],
+    ["['back\\\\slash', 'tab\\there', 'quote\"d']", ['back\\slash', 'tab\there', 'quote"d']],
+    ["['été', '北京']", ['été', '北京']],
+    ["['a, b', 'c']", ['a, b', 'c']],
+    ["['Paris' 'paris' 'Île-de-France']", ['Paris', 'paris', 'Île-de-France']],
+  ];
+  it('reads a Python list or NumPy array of strings as the list', () => {
+    for (const [cell, want] of cases) expect(pythonStringList(cell), cell).toEqual(want);
+  });
+
+  it('leaves anything else to be read as it is', () => {
+    for (const cell of ['[1, 2]', "['a', 1]", '[see note]', "['unterminated]", "['a'b']", "[['a']]"])
+      expect(pythonStringList(cell), cell).toBeNull();
+    expect(map(jsonl({ question: 'q', gold: '[see note]', candidate: 'x' })).rows[0]!.golds).toEqual(['[see note]']);
+  });
+
+  it('end to end: the CSV pandas writes for a column of lists and of NumPy arrays', () => {
+    const t = parseTable("question,gold,candidate\nq1,['Paris' 'paris'],Paris\nq2,\"['Rome', \"\"Ol' Man\"\"]\",Rome\n");
+    expect(map(t).rows.map((r) => r.golds)).toEqual([
+      ['Paris', 'paris'],
+      ['Rome', "Ol' Man"],
+    ]);
   });
 });
 

@@ -361,7 +361,48 @@ function toText(v: unknown): string {
   }
 }
 
-/** A string list from an array, a JSON-array string, or a string split by `sep`. */
+const PY_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0' };
+
+/**
+ * The strings of a Python list or NumPy array of strings as pandas writes them into a CSV cell: `['Paris', "Ol'
+ * Man"]` (repr) or `['Paris' 'paris']` (a NumPy array, no commas). Null for anything else (numbers, nesting, a
+ * bracketed plain string), which is then read as it is.
+ */
+export function pythonStringList(t: string): string[] | null {
+  const out: string[] = [];
+  let i = 1;
+  const end = t.length - 1;
+  for (;;) {
+    while (i < end && /[\s,]/.test(t[i]!)) i++;
+    if (i >= end) return out.length ? out : null;
+    const q = t[i];
+    if (q !== "'" && q !== '"') return null;
+    let s = '';
+    for (i++; ; i++) {
+      if (i >= end) return null;
+      const c = t[i]!;
+      if (c === q) break;
+      if (c !== '\\') {
+        s += c;
+        continue;
+      }
+      const e = t[++i]!;
+      const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
+      if (hex) {
+        const code = Number.parseInt(t.slice(i + 1, i + 1 + hex), 16);
+        if (!/^[0-9a-f]+$/i.test(t.slice(i + 1, i + 1 + hex)) || code > 0x10ffff) return null;
+        s += String.fromCodePoint(code);
+        i += hex;
+      } else s += PY_ESCAPES[e] ?? `\\${e}`;
+    }
+    out.push(s);
+    i++;
+    // Items are separated by a comma or (NumPy) whitespace.
+    if (i < end && !/[\s,]/.test(t[i]!)) return null;
+  }
+}
+
+/** A string list from an array, a JSON-array string, a Python / NumPy list of strings, or a string split by `sep`. */
 function toList(v: unknown, sep?: string): string[] {
   if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map(toText);
   if (typeof v === 'string') {
@@ -371,7 +412,9 @@ function toList(v: unknown, sep?: string): string[] {
         const arr: unknown = JSON.parse(t);
         if (Array.isArray(arr)) return arr.filter((x) => x !== null && x !== undefined).map(toText);
       } catch {
-        /* a plain string that happens to be bracketed */
+        const py = pythonStringList(t);
+        if (py) return py;
+        /* else a plain string that happens to be bracketed */
       }
     }
     return sep ? v.split(sep) : [v];
