@@ -66,6 +66,11 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
     ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}),
     ...(o.joinBy ? { keyBy: o.joinBy } : {}),
   };
+  for (const { name, table } of tables)
+    if ((table as InputTable).reshaped)
+      process.stderr.write(
+        `verity: ${name}: the file is one JSON object holding the table (${(table as InputTable).reshaped}): read as its ${table.records.length} records\n`,
+      );
   const input = mapSystemFiles(tables, opts);
   for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
   if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);

@@ -112,7 +112,9 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}),
     };
     // Pass 1: the column names (a key may first appear in the last row), and what cannot be read.
-    const pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, () => {}, streamOpts);
+    let pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, () => {}, streamOpts);
+    // One record may be an object that holds the table (pandas' to_json, {"data": [...]}): read it whole.
+    if (pass1?.records === 1) pass1 = null;
     let rows = 0;
     let notes: MappingNote[];
     let format: string;
@@ -160,6 +162,8 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       const input = await readBlobInput(blob, file);
       const table = withPaths(input, Object.values(o.mapOptions.map ?? {}));
       format = input.source;
+      if (input.reshaped)
+        say(`note: the file is one JSON object holding the table (${input.reshaped}): read as its ${table.records.length} records`);
       const mapped = mapRows(table, o.mapOptions);
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);

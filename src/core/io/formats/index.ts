@@ -9,6 +9,7 @@ import { parseBlob, type BlobParseOptions } from '../parse-stream.ts';
 import { blobSource, bytesSource, isParquet, readParquet } from './parquet.ts';
 import { inspectToTable, isInspectLog } from './inspect.ts';
 import { inspectEvalToLog, isZip } from './inspect-eval.ts';
+import { reshapeSingleObject } from './json-shapes.ts';
 import { VerityError } from '../../types.ts';
 
 export type SourceFormat = Format | 'parquet' | 'inspect';
@@ -16,6 +17,8 @@ export type SourceFormat = Format | 'parquet' | 'inspect';
 export interface InputTable extends ParsedTable {
   /** What the file was read as. */
   source: SourceFormat;
+  /** A one-object JSON file that holds the table: how it holds it ("pandas columns", …; json-shapes.ts). */
+  reshaped?: string;
 }
 
 /** An Inspect log when the text is one JSON object that is one; null otherwise (including any parse error). */
@@ -52,8 +55,13 @@ export async function readInput(bytes: Uint8Array, nameHint = ''): Promise<Input
   if (isZip(bytes)) return fromZip(bytes);
   const inspect = asInspect(bytes);
   if (inspect) return { ...inspect, source: 'inspect' };
-  const t = parseTable(bytes, nameHint);
-  return { ...t, source: t.format };
+  return textTable(parseTable(bytes, nameHint));
+}
+
+/** A text table as read, or the table a one-object JSON file holds. */
+function textTable(t: ParsedTable): InputTable {
+  const r = reshapeSingleObject(t);
+  return { ...r, source: r.format };
 }
 
 /** What a File/Blob's first and last bytes say it is: Parquet, a zip archive (.eval), maybe an Inspect log, or text. */
@@ -93,11 +101,9 @@ export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOp
     const bytes = new Uint8Array(await blob.arrayBuffer());
     const inspect = asInspect(bytes);
     if (inspect) return { ...inspect, source: 'inspect' };
-    const t = parseTable(bytes, nameHint);
-    return { ...t, source: t.format };
+    return textTable(parseTable(bytes, nameHint));
   }
-  const t = await parseBlob(blob, nameHint, opts);
-  return { ...t, source: t.format };
+  return textTable(await parseBlob(blob, nameHint, opts));
 }
 
 export { getPath, nestedPaths, withPaths } from './nested.ts';
