@@ -62,6 +62,15 @@ describe('format detection from content', () => {
     expect(t.records[0]!.data).toEqual({ id: '1', 'gold, answer': 'Paris, France', candidate: 'Paris' });
   });
 
+  it("CSV split by semicolons (Excel's where the comma is the decimal separator); commas in its cells are text", () => {
+    const t = parseTable('question;gold;candidate;score\r\n"Capital; of France?";Paris, France;Paris;0,75\r\n');
+    expect(t.format).toBe('csv');
+    expect(t.columns).toEqual(['question', 'gold', 'candidate', 'score']);
+    expect(t.records[0]!.data).toEqual({ question: 'Capital; of France?', gold: 'Paris, France', candidate: 'Paris', score: '0,75' });
+    // A comma in the header makes it comma-separated, as before.
+    expect(parseTable('question,gold;alt,candidate\nq,a;b,c\n').columns).toEqual(['question', 'gold;alt', 'candidate']);
+  });
+
   it('a file named .csv that is really JSONL is read as JSONL (content wins over the name)', () => {
     const t = parseTable(enc('{"gold":"a","candidate":"b"}\n'), 'answers.csv');
     expect(t.format).toBe('jsonl');

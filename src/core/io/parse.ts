@@ -43,14 +43,12 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; scan: Utf8Scanner
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Detects the format from the text itself (the file name is only a hint for ties). */
-export function detectFormat(text: string, nameHint = ''): Format {
+/** The separators of a delimited file's header record, outside quotes (a quoted name may hold one, or a line break). */
+function headerSeparators(text: string): { tabs: number; commas: number; semicolons: number } {
   const head = text.trimStart();
-  if (head.startsWith('[')) return 'json';
-  if (head.startsWith('{')) return 'jsonl';
-  // Separators of the header record, outside quotes: a quoted name may hold a comma, a tab or a line break.
   let tabs = 0;
   let commas = 0;
+  let semicolons = 0;
   let quoted = false;
   for (let i = 0; i < head.length; i++) {
     const c = head[i];
@@ -59,12 +57,23 @@ export function detectFormat(text: string, nameHint = ''): Format {
     else if (c === '\n' || c === '\r') break;
     else if (c === '\t') tabs++;
     else if (c === ',') commas++;
+    else if (c === ';') semicolons++;
   }
+  return { tabs, commas, semicolons };
+}
+
+/** Detects the format from the text itself (the file name is only a hint for ties). */
+export function detectFormat(text: string, nameHint = ''): Format {
+  const head = text.trimStart();
+  if (head.startsWith('[')) return 'json';
+  if (head.startsWith('{')) return 'jsonl';
+  const { tabs, commas, semicolons } = headerSeparators(head);
   if (tabs > 0 && tabs >= commas) return 'tsv';
-  if (commas > 0) return 'csv';
+  // A header split by semicolons only: Excel's CSV where the comma is the decimal separator.
+  if (commas > 0 || semicolons > 0) return 'csv';
   if (tabs === 0 && /\.tsv$/i.test(nameHint)) return 'tsv';
   throw new VerityError(
-    'the file is not a table: it is not JSON or JSONL, and its first line has no comma or tab separating columns. Expected JSONL, a JSON array of objects, CSV or TSV with a header row',
+    'the file is not a table: it is not JSON or JSONL, and its first line has no comma, semicolon or tab separating columns. Expected JSONL, a JSON array of objects, CSV or TSV with a header row',
     'input',
     'not-a-table',
   );
@@ -372,10 +381,11 @@ export function prettyObject(text: string): ParsedTable | null {
   return null;
 }
 
-const DELIMITER_NAME = { ',': 'comma', '\t': 'tab' } as const;
+const DELIMITER_NAME = { ',': 'comma', '\t': 'tab', ';': 'semicolon' } as const;
 
 function parseDelimited(text: string, format: 'csv' | 'tsv'): ParsedTable {
-  const delimiter = format === 'tsv' ? '\t' : ',';
+  const seps = headerSeparators(text);
+  const delimiter = format === 'tsv' ? '\t' : seps.commas === 0 && seps.semicolons > 0 ? ';' : ',';
   const other = format === 'tsv' ? ',' : '\t';
   const issues: RowIssue[] = [];
   const records: ParsedTable['records'] = [];
@@ -427,7 +437,7 @@ function parseDelimited(text: string, format: 'csv' | 'tsv'): ParsedTable {
   });
   if (columns.length < 2)
     throw new VerityError(
-      `the ${format.toUpperCase()} header has fewer than two columns; expected a header row such as "question${delimiter === ',' ? ',' : '<tab>'}gold${delimiter === ',' ? ',' : '<tab>'}candidate"`,
+      `the ${format.toUpperCase()} header has fewer than two columns; expected a header row such as "question${delimiter === '\t' ? '<tab>' : delimiter}gold${delimiter === '\t' ? '<tab>' : delimiter}candidate"`,
       'input',
     );
   return { format, columns, headerLine, records, issues };
