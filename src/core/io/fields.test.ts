@@ -382,6 +382,41 @@ describe('gold lists written by Python (pandas CSV exports)', () => {
   });
 });
 
+describe('answer objects as Hugging Face datasets hold them', () => {
+  it('TriviaQA {aliases, value}, SQuAD {text, answer_start} and [{text, answer_start}], as objects or JSON text', () => {
+    const trivia = { aliases: ['Sunset Boulevard', 'Sunset Blvd'], normalized_aliases: ['sunset boulevard'], value: 'Sunset Boulevard' };
+    const squad = { text: ['Denver Broncos', 'Denver Broncos', 'Broncos'], answer_start: [177, 177, 184] };
+    const t = jsonl(
+      { question: 'q1', gold: trivia, candidate: 'x' },
+      { question: 'q2', gold: squad, candidate: 'x' },
+      {
+        question: 'q3',
+        gold: [
+          { text: 'Paris', answer_start: 3 },
+          { text: 'City of Paris', answer_start: 0 },
+        ],
+        candidate: 'x',
+      },
+      { question: 'q4', gold: JSON.stringify(squad), candidate: 'x' },
+      { question: 'q5', gold: { value: 'Rome' }, candidate: 'x' },
+    );
+    expect(map(t).rows.map((r) => r.golds)).toEqual([
+      ['Sunset Boulevard', 'Sunset Blvd'],
+      ['Denver Broncos', 'Broncos'],
+      ['Paris', 'City of Paris'],
+      ['Denver Broncos', 'Broncos'],
+      ['Rome'],
+    ]);
+    // ARC's choices: {text: [...], label: [...]}.
+    const arc = map(jsonl({ question: 'q', gold: 'a', candidate: 'a', choices: { text: ['a', 'b'], label: ['A', 'B'] } }));
+    expect(arc.rows[0]!.choices).toEqual(['a', 'b']);
+  });
+
+  it('an object with no answer strings is still its JSON text', () => {
+    expect(map(jsonl({ question: 'q', gold: { start: 3 }, candidate: 'x' })).rows[0]!.golds).toEqual(['{"start":3}']);
+  });
+});
+
 describe('labels', () => {
   const T: Label = { kind: 'binary', correct: true };
   const F: Label = { kind: 'binary', correct: false };

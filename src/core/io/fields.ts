@@ -402,11 +402,50 @@ export function pythonStringList(t: string): string[] | null {
   }
 }
 
-/** A string list from an array, a JSON-array string, a Python / NumPy list of strings, or a string split by `sep`. */
+/** Keys under which datasets keep an answer object's strings: TriviaQA's aliases, SQuAD's text, a value. */
+const ANSWER_KEYS = ['aliases', 'text', 'texts', 'answers', 'answer', 'value'];
+
+/**
+ * The answer strings of an answer object as Hugging Face datasets hold them (TriviaQA `{aliases, value, …}`,
+ * SQuAD `{text: [...], answer_start: [...]}`), without repeats; null for an object that holds none.
+ */
+export function answerObjectStrings(o: Record<string, unknown>): string[] | null {
+  for (const k of ANSWER_KEYS) {
+    const v = o[k];
+    const list =
+      typeof v === 'string' ? [v] : Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+    if (list) return [...new Set(list)];
+  }
+  return null;
+}
+
+/**
+ * A string list from an array, a JSON-array string, a Python / NumPy list of strings, an answer object (or its
+ * JSON), or a string split by `sep`.
+ */
 function toList(v: unknown, sep?: string): string[] {
-  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map(toText);
+  if (Array.isArray(v))
+    // SQuAD v1 style: a list of answer objects ({text, answer_start}).
+    return v
+      .filter((x) => x !== null && x !== undefined)
+      .flatMap((x) =>
+        typeof x === 'object' && !Array.isArray(x) ? (answerObjectStrings(x as Record<string, unknown>) ?? [toText(x)]) : [toText(x)],
+      );
+  if (typeof v === 'object' && v !== null) {
+    const answers = answerObjectStrings(v as Record<string, unknown>);
+    if (answers) return answers;
+  }
   if (typeof v === 'string') {
     const t = v.trim();
+    if (t.startsWith('{') && t.endsWith('}')) {
+      try {
+        const o: unknown = JSON.parse(t);
+        const answers = typeof o === 'object' && o !== null && !Array.isArray(o) ? answerObjectStrings(o as Record<string, unknown>) : null;
+        if (answers) return answers;
+      } catch {
+        /* a plain string in braces */
+      }
+    }
     if (t.startsWith('[') && t.endsWith(']')) {
       try {
         const arr: unknown = JSON.parse(t);
