@@ -87,22 +87,51 @@ describe('one file with a system column', () => {
 });
 
 describe('one system in several files', () => {
-  it('says when a question repeats for a system across its files, and how many rows are left out', () => {
-    const rows = (cands: string[]) => jsonl(cands.map((c, i) => ({ id: `q${i}`, question: `Q${i}`, gold: 'a', candidate: c, model: 'm' })));
+  const rows = (cands: string[], model = 'm') =>
+    jsonl(cands.map((c, i) => ({ id: `q${i}`, question: `Q${i}`, gold: 'a', candidate: c, model })));
+
+  it('two runs of one model (the same questions) are two systems, named after their files', () => {
     const r = mapSystemFiles([
-      { name: 'run1.jsonl', table: rows(['a', 'b']) },
-      { name: 'run2.jsonl', table: rows(['a', 'x', 'y']) },
+      { name: 'logs/run1.jsonl', table: rows(['a', 'b']) },
+      { name: 'logs/run2.jsonl', table: rows(['a', 'x', 'y']) },
     ]);
-    expect(r.systems).toEqual(['m']);
+    expect(r.systems).toEqual(['m (run1)', 'm (run2)']);
+    expect(r.rows.map((x) => [x.system, x.key, x.candidate])).toEqual([
+      ['m (run1)', 'q0', 'a'],
+      ['m (run1)', 'q1', 'b'],
+      ['m (run2)', 'q0', 'a'],
+      ['m (run2)', 'q1', 'x'],
+      ['m (run2)', 'q2', 'y'],
+    ]);
     expect(r.notes).toContain(
-      'm (run1.jsonl, run2.jsonl): 2 rows give a question another of its rows already gave (e.g. q0); only the first row of each is compared; to compare the files as separate systems, give their rows different system names',
+      'logs/run1.jsonl, logs/run2.jsonl all name the system "m" and answer the same questions: each file is compared as a system of its own ("m (run1)", "m (run2)")',
     );
-    // Shards of one run (no question twice): nothing to say.
-    const shards = mapSystemFiles([
+  });
+
+  it('shards of one run (no question twice) stay one system', () => {
+    const r = mapSystemFiles([
       { name: 'part1.jsonl', table: rows(['a']) },
       { name: 'part2.jsonl', table: jsonl([{ id: 'q9', question: 'Q9', gold: 'a', candidate: 'a', model: 'm' }]) },
     ]);
-    expect(shards.notes.filter((n) => n.includes('already gave'))).toEqual([]);
+    expect(r.systems).toEqual(['m']);
+    expect(r.rows).toHaveLength(2);
+    expect(r.notes.filter((n) => n.includes('already gave') || n.includes('of its own'))).toEqual([]);
+  });
+
+  it('says when a question repeats for a system across files that hold several systems each', () => {
+    const two = (c: string) =>
+      jsonl([
+        { id: 'q0', question: 'Q0', gold: 'a', candidate: c, model: 'm1' },
+        { id: 'q0', question: 'Q0', gold: 'a', candidate: c, model: 'm2' },
+      ]);
+    const r = mapSystemFiles([
+      { name: 'a.jsonl', table: two('a') },
+      { name: 'b.jsonl', table: two('b') },
+    ]);
+    expect(r.systems).toEqual(['m1', 'm2']);
+    expect(r.notes).toContain(
+      'm1 (a.jsonl, b.jsonl): 1 row gives a question another of its rows already gave (e.g. q0); only the first row of each is compared; to compare the files as separate systems, give their rows different system names',
+    );
   });
 
   it('names a system after an Inspect .eval file as after any other', () => {

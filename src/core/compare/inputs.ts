@@ -416,7 +416,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
   } else if (files.length > 1) out.notes.push(`rows joined by ${keyBy === 'id' ? 'id' : keyBy}`);
   const taken = new Set<string>();
   const names = systemNamesForFiles(files.map((f) => f.name));
-  for (const [i, f] of files.entries()) {
+  const mapped = files.map((f, i) => {
     let name = names[i]!;
     if (taken.has(name)) {
       let i = 2;
@@ -425,8 +425,13 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       name = `${name}#${i}`;
     }
     const one = mapSystemRows(f.table, { ...opts, system: name, ...(keyBy ? { keyBy } : {}) });
-    out.keyBy = one.keyBy;
     if (one.layout === 'single') taken.add(name);
+    return one;
+  });
+  out.notes.push(...separateRuns(files, mapped, names, taken));
+  for (const [i, f] of files.entries()) {
+    const one = mapped[i]!;
+    out.keyBy = one.keyBy;
     // A loop, not push(...rows): spreading a million rows overflows the call stack.
     for (const r of one.rows) out.rows.push(r);
     for (const s of one.systems) {
@@ -443,6 +448,44 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
   out.coverage = coverage(out.rows, out.systems);
   out.notes.push(...coverageNotes(out.coverage, (s) => (out.sources[s] && out.sources[s] !== s ? `${s} (${out.sources[s]})` : s)));
   return out;
+}
+
+/**
+ * Files whose system column names one and the same system (two Inspect logs of one model, say) are shards of one
+ * run when they give different questions, and are merged; when they give a question twice they are separate
+ * runs, and each becomes its own system, named "<system> (<file>)". Renames the rows in place; returns the notes.
+ */
+function separateRuns(files: readonly SystemFile[], mapped: SystemInput[], names: readonly string[], taken: Set<string>): string[] {
+  const bySystem = new Map<string, number[]>();
+  mapped.forEach((m, i) => {
+    if (m.layout !== 'system-column' || m.systems.length !== 1) return;
+    const s = m.systems[0]!;
+    bySystem.set(s, [...(bySystem.get(s) ?? []), i]);
+  });
+  const notes: string[] = [];
+  for (const [system, idx] of bySystem) {
+    if (idx.length < 2) continue;
+    const seen = new Set<string>();
+    let overlap = false;
+    for (const i of idx) {
+      const keys = new Set(mapped[i]!.rows.map((r) => r.key));
+      for (const k of keys) if (seen.has(k)) overlap = true;
+      for (const k of keys) seen.add(k);
+      if (overlap) break;
+    }
+    if (!overlap) continue;
+    for (const i of idx) {
+      let name = `${system} (${names[i]})`;
+      for (let n = 2; taken.has(name); n++) name = `${system} (${names[i]}#${n})`;
+      taken.add(name);
+      for (const r of mapped[i]!.rows) r.system = name;
+      mapped[i]!.systems = [name];
+    }
+    notes.push(
+      `${idx.map((i) => files[i]!.name).join(', ')} all name the system "${system}" and answer the same questions: each file is compared as a system of its own (${idx.map((i) => `"${mapped[i]!.systems[0]}"`).join(', ')})`,
+    );
+  }
+  return notes;
 }
 
 /**
