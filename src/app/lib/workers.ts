@@ -73,7 +73,7 @@ const holdFlag = (): HoldFlag | null => (flag === undefined ? (flag = createHold
 
 /**
  * Holds the scoring pool's workers (src/session/hold.ts) until the returned function is called: for a frame drawn
- * while a run scores on every core (frames.ts `holdUntilDrawn`).
+ * while a run scores on every core (frames.ts `holdUntilDrawn`, `holdNextFrame`).
  */
 export const holdCores = (): (() => void) => hold(holdFlag());
 

@@ -12,7 +12,7 @@
  * in one system pairing with the k-th repeat in the others.
  */
 import { VerityError, type QaRow } from '../types.ts';
-import { FIELD_ALIASES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
+import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
 import type { ParsedTable, RowIssue } from '../io/parse.ts';
 
 /** Column names taken as the system column, in order of preference (as column keys: columnKey). */
@@ -91,7 +91,6 @@ const GOLD_SEP = '\u241e';
  */
 export function detectWideLayout(columns: readonly string[]): WideLayout | null {
   const byKey = columnsByKey(columns);
-  const fieldNames = new Set(Object.values(FIELD_ALIASES).flat());
   const forms = [
     {
       split: (prefix: string) => new RegExp(`^${prefix}[\\s_-]+(.+)$`, 'iu'),
@@ -110,11 +109,11 @@ export function detectWideLayout(columns: readonly string[]): WideLayout | null 
       const systems: WideSystem[] = [];
       for (const c of columns) {
         const m = re.exec(c.trim());
-        if (!m || keysOf(c).some((k) => fieldNames.has(k))) continue;
+        if (!m || keysOf(c).some((k) => FIELD_NAMES.has(k))) continue;
         const system = m[1]!.trim();
         const sysKey = columnKey(system);
-        const labelPrefix = WIDE_LABEL.find((p) => byKey.has(form.label(p, sysKey)));
-        systems.push({ system, candidate: c, ...(labelPrefix ? { label: byKey.get(form.label(labelPrefix, sysKey))! } : {}) });
+        const label = WIDE_LABEL.map((p) => byKey.get(form.label(p, sysKey))).find((l) => l !== undefined);
+        systems.push({ system, candidate: c, ...(label ? { label } : {}) });
       }
       // Labelled pairs identify the layout; without labels, two or more same-prefix columns do.
       const labelled = systems.filter((s) => s.label);

@@ -4,7 +4,7 @@
  */
 import { CAP_CLASSES, VerityError, type CapClass, type Label, type ProvidedNli, type QaRow } from '../types.ts';
 import type { NliDistribution } from '../capabilities.ts';
-import type { ParsedTable, RowIssue } from './parse.ts';
+import { isPlainObject, type ParsedTable, type RowIssue } from './parse.ts';
 import { SHARE_BOUND, valueSharer } from './share.ts';
 import { boundedMemo } from '../util/memo.ts';
 import { getPath } from './formats/nested.ts';
@@ -87,6 +87,9 @@ export const FIELD_ALIASES: Record<Field, string[]> = {
   nli: ['nli'],
   statements: ['statements'],
 };
+
+/** Every name some field answers to. */
+export const FIELD_NAMES: ReadonlySet<string> = new Set(Object.values(FIELD_ALIASES).flat());
 
 /**
  * A column name as the aliases are written: lower case, words joined by one '_' whether the name separates them
@@ -205,9 +208,8 @@ export type MappingNote =
 /** Human wording of a missing-column error; `hint` is what a surface adds (e.g. the CLI's `--map` advice). */
 export function missingColumnMessage(d: { field: Field; expected: string[]; columns: string[]; headerLine?: number }, hint = ''): string {
   const what = d.field === 'candidate' ? 'candidate-answer' : d.field === 'gold' ? 'gold-answer' : d.field;
-  const known = new Set(Object.values(FIELD_ALIASES).flat());
   const noHeader =
-    d.headerLine !== undefined && !d.columns.some((c) => keysOf(c).some((k) => known.has(k)))
+    d.headerLine !== undefined && !d.columns.some((c) => keysOf(c).some((k) => FIELD_NAMES.has(k)))
       ? `. No column has a name Verity knows, so line ${d.headerLine} may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)`
       : '';
   const names =
@@ -428,11 +430,9 @@ function toList(v: unknown, sep?: string): string[] {
     // SQuAD v1 style: a list of answer objects ({text, answer_start}).
     return v
       .filter((x) => x !== null && x !== undefined)
-      .flatMap((x) =>
-        typeof x === 'object' && !Array.isArray(x) ? (answerObjectStrings(x as Record<string, unknown>) ?? [toText(x)]) : [toText(x)],
-      );
-  if (typeof v === 'object' && v !== null) {
-    const answers = answerObjectStrings(v as Record<string, unknown>);
+      .flatMap((x) => (isPlainObject(x) ? (answerObjectStrings(x) ?? [toText(x)]) : [toText(x)]));
+  if (isPlainObject(v)) {
+    const answers = answerObjectStrings(v);
     if (answers) return answers;
   }
   if (typeof v === 'string') {
@@ -440,7 +440,7 @@ function toList(v: unknown, sep?: string): string[] {
     if (t.startsWith('{') && t.endsWith('}')) {
       try {
         const o: unknown = JSON.parse(t);
-        const answers = typeof o === 'object' && o !== null && !Array.isArray(o) ? answerObjectStrings(o as Record<string, unknown>) : null;
+        const answers = isPlainObject(o) ? answerObjectStrings(o) : null;
         if (answers) return answers;
       } catch {
         /* a plain string in braces */

@@ -41,7 +41,8 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; scan: Utf8Scanner
   }
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null): what a record, or a value nested in one, may be. */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The separators of a delimited file's header record, outside quotes (a quoted name may hold one, or a line break). */
 function headerSeparators(text: string): { tabs: number; commas: number; semicolons: number } {
@@ -145,7 +146,8 @@ export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTab
   return scan ? refuseBadUtf8(table, scan) : table;
 }
 
-function collectColumns(records: ParsedTable['records']): string[] {
+/** The records' keys, in first-seen order. */
+export function collectColumns(records: ParsedTable['records']): string[] {
   const seen = new Set<string>();
   for (const r of records) for (const k of Object.keys(r.data)) seen.add(k);
   return [...seen];

@@ -15,9 +15,9 @@
  */
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import { VerityError } from '../../types.ts';
+import { isPlainObject } from '../parse.ts';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** "PK\x03\x04": a zip archive's first local file header. */
 export function isZip(bytes: Uint8Array): boolean {
@@ -113,7 +113,7 @@ export function inspectEvalToLog(bytes: Uint8Array): Obj | null {
       try {
         const v = json(file.name, concat(chunks));
         if (SAMPLE.test(file.name)) {
-          if (!isObject(v)) throw new VerityError(`the Inspect log's ${file.name} is not a sample object`, 'input');
+          if (!isPlainObject(v)) throw new VerityError(`the Inspect log's ${file.name} is not a sample object`, 'input');
           const kept: Obj = {};
           for (const k of KEPT) if (k in v) kept[k] = v[k];
           samples.push(kept);
@@ -147,9 +147,9 @@ export function inspectEvalToLog(bytes: Uint8Array): Obj | null {
       `${lost.length} of the archive's ${listed.length} samples cannot be read (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', …' : ''}): the .eval log is damaged`,
       'input',
     );
-  const header = HEADERS.map((n) => headers.get(n)).find(isObject);
-  if (!header || !isObject(header.eval)) return null;
-  const status = header.status ?? (isObject(results) ? results.status : undefined) ?? 'started';
+  const header = HEADERS.map((n) => headers.get(n)).find(isPlainObject);
+  if (!header || !isPlainObject(header.eval)) return null;
+  const status = header.status ?? (isPlainObject(results) ? results.status : undefined) ?? 'started';
   samples.sort(bySampleOrder);
   return { version: header.version, status, eval: header.eval, samples };
 }

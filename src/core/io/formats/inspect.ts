@@ -7,14 +7,18 @@
  * With several epochs the id is `<id>#<epoch>`, so each epoch is its own question row.
  */
 import { VerityError } from '../../types.ts';
-import type { ParsedTable } from '../parse.ts';
+import { isPlainObject, type ParsedTable } from '../parse.ts';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a parsed JSON value is an Inspect eval log. */
 export function isInspectLog(v: unknown): v is Obj {
-  return isObject(v) && isObject(v.eval) && ('samples' in v || 'results' in v || 'status' in v) && typeof (v.eval as Obj).task === 'string';
+  return (
+    isPlainObject(v) &&
+    isPlainObject(v.eval) &&
+    ('samples' in v || 'results' in v || 'status' in v) &&
+    typeof (v.eval as Obj).task === 'string'
+  );
 }
 
 /** Text of message content: a string, or a list of content parts of which the text ones count. */
@@ -22,7 +26,7 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
     return content
-      .filter((p): p is Obj => isObject(p) && p.type === 'text' && typeof p.text === 'string')
+      .filter((p): p is Obj => isPlainObject(p) && p.type === 'text' && typeof p.text === 'string')
       .map((p) => p.text as string)
       .join('\n');
   return '';
@@ -33,17 +37,17 @@ function inputText(input: unknown): string {
   if (typeof input === 'string') return input;
   if (Array.isArray(input))
     return input
-      .filter((m): m is Obj => isObject(m) && m.role === 'user')
+      .filter((m): m is Obj => isPlainObject(m) && m.role === 'user')
       .map((m) => contentText(m.content))
       .join('\n');
   return '';
 }
 
 function completion(output: unknown): string | null {
-  if (!isObject(output)) return null;
+  if (!isPlainObject(output)) return null;
   if (typeof output.completion === 'string') return output.completion;
   const first = Array.isArray(output.choices) ? output.choices[0] : undefined;
-  if (isObject(first) && isObject(first.message)) return contentText(first.message.content);
+  if (isPlainObject(first) && isPlainObject(first.message)) return contentText(first.message.content);
   return null;
 }
 
@@ -57,13 +61,13 @@ export function inspectToTable(log: Obj): ParsedTable {
       'input',
     );
   const samples = log.samples as unknown[];
-  const epochs = samples.some((s) => isObject(s) && typeof s.epoch === 'number' && s.epoch > 1);
+  const epochs = samples.some((s) => isPlainObject(s) && typeof s.epoch === 'number' && s.epoch > 1);
   const columns = new Set(['id', 'epoch', 'question', 'gold', 'candidate', 'model']);
   const issues: ParsedTable['issues'] = [];
   const records: ParsedTable['records'] = [];
   samples.forEach((s, i) => {
     const row = i + 1;
-    if (!isObject(s)) {
+    if (!isPlainObject(s)) {
       issues.push({ row, severity: 'error', message: `row ${row}: sample ${row} is not an object; skipped` });
       return;
     }
@@ -75,13 +79,13 @@ export function inspectToTable(log: Obj): ParsedTable {
       candidate: completion(s.output),
       model: typeof ev.model === 'string' ? ev.model : undefined,
     };
-    if (isObject(s.scores))
+    if (isPlainObject(s.scores))
       for (const [name, score] of Object.entries(s.scores)) {
-        const value = isObject(score) ? score.value : undefined;
+        const value = isPlainObject(score) ? score.value : undefined;
         data[`score.${name}`] = scalar(value) ? value : JSON.stringify(value);
         columns.add(`score.${name}`);
       }
-    if (isObject(s.metadata))
+    if (isPlainObject(s.metadata))
       for (const [k, v] of Object.entries(s.metadata))
         if (scalar(v)) {
           data[`metadata.${k}`] = v;

@@ -8,10 +8,9 @@
  * // → { shape: "pandas to_json, orient='columns'", records: [{question: 'q1', gold: 'a', candidate: 'a'}, {question: 'q2', …}] }
  */
 import { resolveColumns } from '../fields.ts';
-import type { ParsedTable } from '../parse.ts';
+import { collectColumns, isPlainObject, type ParsedTable } from '../parse.ts';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface Reshaped {
   /** How the object held its rows, for the user. */
@@ -43,7 +42,7 @@ export function reshapeObject(o: Obj): Reshaped | null {
   // object with the same keys (a row never has that shape: its answers are not objects). The orientation is
   // the one whose column names make rows.
   const inner = keys.map((k) => o[k]);
-  if (keys.length >= 2 && inner.every(isObject) && sameKeys(inner as Obj[])) {
+  if (keys.length >= 2 && inner.every(isPlainObject) && sameKeys(inner as Obj[])) {
     const innerKeys = Object.keys(inner[0] as Obj);
     const asColumns = rowFields(keys);
     const asIndex = rowFields(innerKeys);
@@ -66,11 +65,11 @@ export function reshapeObject(o: Obj): Reshaped | null {
       };
   }
   // A list of records under one key (pandas orient='table' keeps them under `data`, beside its `schema`).
-  const lists = keys.filter((k) => Array.isArray(o[k]) && (o[k] as unknown[]).length > 0 && (o[k] as unknown[]).every(isObject));
+  const lists = keys.filter((k) => Array.isArray(o[k]) && (o[k] as unknown[]).length > 0 && (o[k] as unknown[]).every(isPlainObject));
   if (lists.length === 1) {
     const k = lists[0]!;
     return {
-      shape: k === 'data' && isObject(o.schema) ? "pandas to_json, orient='table'" : `the records under "${k}"`,
+      shape: k === 'data' && isPlainObject(o.schema) ? "pandas to_json, orient='table'" : `the records under "${k}"`,
       records: o[k] as Obj[],
     };
   }
@@ -83,7 +82,5 @@ export function reshapeSingleObject<T extends ParsedTable>(t: T): T & { reshaped
   const r = reshapeObject(t.records[0]!.data);
   if (!r) return t;
   const records = r.records.map((data, i) => ({ row: i + 1, data }));
-  const seen = new Set<string>();
-  for (const rec of records) for (const k of Object.keys(rec.data)) seen.add(k);
-  return { ...t, format: 'json', columns: [...seen], records, reshaped: r.shape };
+  return { ...t, format: 'json', columns: collectColumns(records), records, reshaped: r.shape };
 }

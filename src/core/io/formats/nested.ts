@@ -4,9 +4,7 @@
  * `filtered_resps`, `doc_id`) map without reshaping. A key that itself contains dots wins over a path.
  * Only the paths asked for become columns: a `doc` can hold whole documents, which are not copied.
  */
-import type { ParsedTable } from '../parse.ts';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject, type ParsedTable } from '../parse.ts';
 
 /** The value at a dotted path (own keys only; numeric segments index arrays); undefined when absent. */
 export function getPath(data: Record<string, unknown>, path: string): unknown {
@@ -14,7 +12,7 @@ export function getPath(data: Record<string, unknown>, path: string): unknown {
   let v: unknown = data;
   for (const seg of path.split('.')) {
     if (Array.isArray(v) && /^\d+$/.test(seg)) v = v[Number(seg)];
-    else if (isObject(v) && Object.hasOwn(v, seg)) v = v[seg];
+    else if (isPlainObject(v) && Object.hasOwn(v, seg)) v = v[seg];
     else return undefined;
   }
   return v;
@@ -56,7 +54,7 @@ export function nestedPaths(table: ParsedTable, maxDepth = 3, sample = 50): stri
   const walk = (v: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [k, x] of Object.entries(v)) {
       const p = prefix ? `${prefix}.${k}` : k;
-      if (isObject(x)) {
+      if (isPlainObject(x)) {
         if (depth < maxDepth) walk(x, p, depth + 1);
       } else if (prefix) seen.add(p);
     }
