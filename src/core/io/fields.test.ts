@@ -399,6 +399,14 @@ describe('answer objects as Hugging Face datasets hold them', () => {
       },
       { question: 'q4', gold: JSON.stringify(squad), candidate: 'x' },
       { question: 'q5', gold: { value: 'Rome' }, candidate: 'x' },
+      {
+        question: 'q6',
+        gold: JSON.stringify([
+          { text: 'Paris', answer_start: 3 },
+          { text: 'City of Paris', answer_start: 0 },
+        ]),
+        candidate: 'x',
+      },
     );
     expect(map(t).rows.map((r) => r.golds)).toEqual([
       ['Sunset Boulevard', 'Sunset Blvd'],
@@ -406,6 +414,7 @@ describe('answer objects as Hugging Face datasets hold them', () => {
       ['Paris', 'City of Paris'],
       ['Denver Broncos', 'Broncos'],
       ['Rome'],
+      ['Paris', 'City of Paris'],
     ]);
     // ARC's choices: {text: [...], label: [...]}.
     const arc = map(jsonl({ question: 'q', gold: 'a', candidate: 'a', choices: { text: ['a', 'b'], label: ['A', 'B'] } }));

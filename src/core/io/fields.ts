@@ -449,7 +449,8 @@ function toList(v: unknown, sep?: string): string[] {
     if (t.startsWith('[') && t.endsWith(']')) {
       try {
         const arr: unknown = JSON.parse(t);
-        if (Array.isArray(arr)) return arr.filter((x) => x !== null && x !== undefined).map(toText);
+        // Read as the array itself is (answer objects included).
+        if (Array.isArray(arr)) return toList(arr);
       } catch {
         const py = pythonStringList(t);
         if (py) return py;
