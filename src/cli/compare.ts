@@ -6,7 +6,7 @@
  */
 import { writeFileSync, createWriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { readInput, withPaths, type InputTable } from '../core/io/formats/index.ts';
+import { readInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { parseMapSpec } from '../core/io/fields.ts';
 import {
   compareReport,
@@ -66,11 +66,10 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
     ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}),
     ...(o.joinBy ? { keyBy: o.joinBy } : {}),
   };
-  for (const { name, table } of tables)
-    if ((table as InputTable).reshaped)
-      process.stderr.write(
-        `verity: ${name}: the file is one JSON object holding the table (${(table as InputTable).reshaped}): read as its ${table.records.length} records\n`,
-      );
+  for (const { name, table } of tables) {
+    const reshaped = reshapedNote(table as InputTable);
+    if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
+  }
   const input = mapSystemFiles(tables, opts);
   for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
   if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);

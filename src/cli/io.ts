@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { type RowIssue } from '../core/io/parse.ts';
-import { needsFormatReader, readBlobInput, withPaths } from '../core/io/formats/index.ts';
+import { needsFormatReader, readBlobInput, reshapedNote, withPaths } from '../core/io/formats/index.ts';
 import { streamJsonl } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
 import { createRowMapper, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
@@ -162,8 +162,8 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       const input = await readBlobInput(blob, file);
       const table = withPaths(input, Object.values(o.mapOptions.map ?? {}));
       format = input.source;
-      if (input.reshaped)
-        say(`note: the file is one JSON object holding the table (${input.reshaped}): read as its ${table.records.length} records`);
+      const reshaped = reshapedNote(input);
+      if (reshaped) say(`note: ${reshaped}`);
       const mapped = mapRows(table, o.mapOptions);
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);

@@ -146,8 +146,9 @@ async function readTable(file: string, map: ColumnMap = {}): Promise<ParsedTable
 }
 
 async function load(file: string, o: CommonOptions): Promise<Loaded> {
-  const table = await readTable(file, o.map ? parseMapSpec(o.map) : {});
-  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
+  const map = o.map ? parseMapSpec(o.map) : undefined;
+  const table = await readTable(file, map);
+  const mapOptions: MapOptions = { ...(map ? { map } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
   const mapped = mapRows(table, mapOptions);
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;

@@ -1,7 +1,7 @@
 /**
  * One entry point for every input the CLI and the app read: Parquet (by its magic bytes), Inspect AI eval logs
- * (a JSON object with `eval` and `samples`, or a `.eval` zip archive), and otherwise JSONL / JSON / CSV / TSV through parseTable. Nested
- * paths (`doc.question`) are added on request with `withPaths` before mapping.
+ * (a JSON object with `eval` and `samples`, or a `.eval` zip archive), and otherwise JSONL / JSON / CSV / TSV
+ * through parseTable. Nested paths (`doc.question`) are added on request with `withPaths` before mapping.
  */
 import type { Format, ParsedTable } from '../parse.ts';
 import { parseTable } from '../parse.ts';
@@ -56,6 +56,11 @@ export async function readInput(bytes: Uint8Array, nameHint = ''): Promise<Input
   const inspect = asInspect(bytes);
   if (inspect) return { ...inspect, source: 'inspect' };
   return textTable(parseTable(bytes, nameHint));
+}
+
+/** What the user should know about a table read from a one-object JSON file (json-shapes.ts), or null. */
+export function reshapedNote(t: InputTable): string | null {
+  return t.reshaped ? `the file is one JSON object holding the table (${t.reshaped}): read as its ${t.records.length} records` : null;
 }
 
 /** A text table as read, or the table a one-object JSON file holds. */
