@@ -42,6 +42,25 @@ describe('one file with a system column', () => {
     }
   });
 
+  it('reads the DIVER-QA layout as it is: questions, answers, prediction, model, eval (0/1), dataset kept', () => {
+    const t = parseTable(
+      'questions,answers,dataset,prediction,model,eval\n' +
+        `Who wrote Hamlet?,"['William Shakespeare', 'Shakespeare']",triviaqa,It was Shakespeare.,gpt-4,1\n` +
+        `Who wrote Hamlet?,"['William Shakespeare', 'Shakespeare']",triviaqa,Marlowe,llama,0\n` +
+        'Capital of France?,Paris,nq,Paris,gpt-4,1\n' +
+        'Capital of France?,Paris,nq,Lyon,llama,0\n',
+    );
+    const r = mapSystemRows(t);
+    expect([r.layout, r.systemColumn, r.systems, r.keyBy]).toEqual(['system-column', 'model', ['gpt-4', 'llama'], 'question']);
+    expect(r.rows.map((x) => [x.system, x.question, x.golds, x.label?.kind === 'binary' ? x.label.correct : null])).toEqual([
+      ['gpt-4', 'Who wrote Hamlet?', ['William Shakespeare', 'Shakespeare'], true],
+      ['gpt-4', 'Capital of France?', ['Paris'], true],
+      ['llama', 'Who wrote Hamlet?', ['William Shakespeare', 'Shakespeare'], false],
+      ['llama', 'Capital of France?', ['Paris'], false],
+    ]);
+    expect(r.rows[0]!.extra).toEqual({ dataset: 'triviaqa' });
+  });
+
   it('takes a chosen system column, and says so when it does not exist', () => {
     const r = mapSystemRows(table, { systemColumn: 'split' });
     expect(r.systems).toEqual(['dev', 'test']);
@@ -186,6 +205,10 @@ describe('the wide layout (EVOUNA)', () => {
     expect(detectWideLayout(['question', 'Prediction GPT4', 'Judge GPT4', 'prediction-fid', 'judge-fid', 'gold'])?.systems).toEqual([
       { system: 'GPT4', candidate: 'Prediction GPT4', label: 'Judge GPT4' },
       { system: 'fid', candidate: 'prediction-fid', label: 'judge-fid' },
+    ]);
+    expect(detectWideLayout(['questions', 'answers', 'prediction_gpt4', 'eval_gpt4', 'prediction_llama', 'eval_llama'])?.systems).toEqual([
+      { system: 'gpt4', candidate: 'prediction_gpt4', label: 'eval_gpt4' },
+      { system: 'llama', candidate: 'prediction_llama', label: 'eval_llama' },
     ]);
     // A single-system file with field names shaped like <x>_answer is not wide, labelled or not.
     expect(detectWideLayout(['question', 'gold_answer', 'model_answer', 'human_label'])).toBeNull();

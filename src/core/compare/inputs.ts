@@ -20,7 +20,7 @@ export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run', 'model_name',
 
 /** Prefixes of a per-system candidate column and of its label column in the wide layout. */
 const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output', 'pred', 'completion'];
-const WIDE_LABEL = ['judge', 'label', 'judgment', 'judgement', 'human_label', 'human', 'correct', 'is_correct'];
+const WIDE_LABEL = ['judge', 'label', 'judgment', 'judgement', 'human_label', 'human', 'correct', 'is_correct', 'eval'];
 
 export interface SystemRow extends QaRow {
   system: string;

@@ -31,7 +31,7 @@ function verityError(f: () => unknown, kind: 'usage' | 'input'): VerityError {
 // The recognised column names, written out from the README table (not read from FIELD_ALIASES).
 const ALIASES: [Field, string[]][] = [
   ['id', ['id', 'qid', 'question_id', 'doc_id', 'example_id', 'sample_id', 'item_id', 'uid']],
-  ['question', ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q']],
+  ['question', ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q', 'questions']],
   [
     'gold',
     [
@@ -82,6 +82,8 @@ const ALIASES: [Field, string[]][] = [
       'llm_answer',
       'llm_response',
       'hypothesis',
+      'predictions',
+      'candidate_answer',
     ],
   ],
   [
@@ -101,6 +103,9 @@ const ALIASES: [Field, string[]][] = [
       'human',
       'annotation',
       'verdict',
+      'eval',
+      'human_eval',
+      'human_evaluation',
     ],
   ],
   ['choices', ['choices', 'options']],
@@ -337,14 +342,14 @@ describe('candidate', () => {
   it('no candidate column → one clear input error naming the aliases and the columns, with structured details and no CLI flag', () => {
     const e = verityError(() => map(parseTable('question,gold,answer_gpt4\nq,a,b\nq2,c,d\n')), 'input');
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 14 other names; the columns are question, gold, answer_gpt4',
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 16 other names; the columns are question, gold, answer_gpt4',
     );
     expect(e.message).not.toMatch(/--/);
     expect(e.code).toBe('missing-column');
     expect(e.details).toMatchObject({ field: 'candidate', columns: ['question', 'gold', 'answer_gpt4'], headerLine: 1 });
     const expected = (e.details as { expected: string[] }).expected;
     expect(expected.slice(0, 5)).toEqual(['candidate', 'prediction', 'response', 'model_answer', 'output']);
-    expect(expected).toHaveLength(19);
+    expect(expected).toHaveLength(21);
     expect(expected).toContain('completion');
   });
 

@@ -15,11 +15,11 @@ export type Field = (typeof FIELDS)[number];
 /**
  * Column names recognised for each field, in order of preference, as column keys (columnKey: "Gold Answer",
  * "gold-answer" and "goldAnswer" are all gold_answer). The names after the first few are those other tools and
- * datasets write (HELM, simple-evals, OpenAI evals, pandas exports), so their files map without a `--map`.
+ * datasets write (HELM, simple-evals, OpenAI evals, DIVER-QA, pandas exports), so their files map without a `--map`.
  */
 export const FIELD_ALIASES: Record<Field, string[]> = {
   id: ['id', 'qid', 'question_id', 'doc_id', 'example_id', 'sample_id', 'item_id', 'uid'],
-  question: ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q'],
+  question: ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q', 'questions'],
   gold: [
     'gold',
     'golds',
@@ -65,6 +65,8 @@ export const FIELD_ALIASES: Record<Field, string[]> = {
     'llm_answer',
     'llm_response',
     'hypothesis',
+    'predictions',
+    'candidate_answer',
   ],
   label: [
     'label',
@@ -81,6 +83,9 @@ export const FIELD_ALIASES: Record<Field, string[]> = {
     'human',
     'annotation',
     'verdict',
+    'eval',
+    'human_eval',
+    'human_evaluation',
   ],
   choices: ['choices', 'options'],
   wrong_answers: ['wrong_answers', 'incorrect_answers', 'distractors'],
