@@ -27,6 +27,18 @@ describe('quantities', () => {
     expect(rel('April 15, 1912', 'April 14, 1912')).toBe('conflict');
     expect(rel('1 km', '1 mile')).toBe('conflict');
   });
+  it('whole numbers under 10,000 match exactly; an approximate one within 2%, except a year', () => {
+    expect(rel('1889', 'It was completed in 1890.')).toBe('conflict');
+    expect(rel('1889', 'Around 1890.')).toBe('conflict');
+    expect(rel('1969', '1970')).toBe('conflict');
+    expect(rel('4,000', '4001')).toBe('conflict');
+    expect(rel('4,000', 'about 4,050')).toBe('same');
+    expect(rel('40', 'roughly 40')).toBe('same');
+    // Large and fractional values keep the rounding tolerance (0.1%).
+    expect(rel('299,792', '299,900')).toBe('same');
+    expect(rel('3.14159', '3.1416')).toBe('same');
+    expect(rel('3.14159', '3.2')).toBe('conflict');
+  });
   it('a missing unit is incomplete, a year alone is fewer, unrelated text is none', () => {
     expect(rel('100 °C', '100')).toBe('missing-unit');
     expect(rel('April 15, 1912', '1912')).toBe('fewer');

@@ -158,11 +158,24 @@ export function quantities(text: string): Quantity[] {
 
 const close = (a: number, b: number, tol = 1e-3) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
 
+const isYear = (v: number) => Number.isInteger(v) && v >= 1000 && v <= 2100;
+
+/**
+ * Two plain numbers. Whole numbers under 10,000 (counts, years) are equal only when equal: the relative
+ * tolerance, meant for rounding, made 1889 the same as 1890. Said approximately ("about 40"), they may differ
+ * by 2%, but a year stays exact ("around 1890" is not 1889).
+ */
+function sameNumber(a: number, b: number, approx: boolean): boolean {
+  if (Number.isInteger(a) && Number.isInteger(b) && Math.max(Math.abs(a), Math.abs(b)) < 10_000 && (!approx || isYear(a) || isYear(b)))
+    return a === b;
+  return close(a, b, approx ? 0.02 : 1e-3);
+}
+
 /** Whether two quantities are the same amount (converted when both have units of one kind). */
 export function sameQuantity(a: Quantity, b: Quantity): boolean {
   if (a.kind !== b.kind) return false;
   const tol = a.approx || b.approx ? 0.02 : 1e-3;
-  if (!a.unit) return !b.unit && close(a.value, b.value, tol);
+  if (!a.unit) return !b.unit && sameNumber(a.value, b.value, !!(a.approx || b.approx));
   if (!b.unit) return false;
   try {
     return close(Qty(a.value, a.unit).to(b.unit).scalar, b.value, tol);
