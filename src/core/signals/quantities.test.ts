@@ -20,6 +20,9 @@ describe('quantities', () => {
     expect(rel('1/4', 'a quarter')).toBe('same');
     expect(rel('8', 'eight')).toBe('same');
     expect(rel('8,848 m', 'about 29,032 feet')).toBe('same');
+    // A bare gold number said with a unit, among other numbers (years) of the answer's sentence.
+    expect(rel('56', 'King Henry III reigned for 56 years, from 1216 to 1272.')).toBe('same');
+    expect(rel('6', 'The war lasted six years, from 1939 to 1945.')).toBe('same');
   });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');

@@ -258,7 +258,10 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
   let conflict: Quantity | undefined;
   const open: Quantity[] = [];
   for (const gq of g) {
-    const i = c.findIndex((cq, j) => !used.has(j) && sameQuantity(gq, cq));
+    let i = c.findIndex((cq, j) => !used.has(j) && sameQuantity(gq, cq));
+    // A bare gold number said with its unit ("6" as "six years") is the same answer.
+    if (i < 0 && gq.unit === '')
+      i = c.findIndex((cq, j) => !used.has(j) && cq.unit !== '' && sameNumber(gq.value, cq.value, !!(gq.approx || cq.approx)));
     if (i >= 0) {
       used.add(i);
       matched++;
