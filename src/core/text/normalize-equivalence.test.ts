@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeTokens, pySplit } from './normalize.ts';
+import { foldAccents, normalizeTokens, pySplit } from './normalize.ts';
 import { canonicalNumberTokens } from './numbers.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -13,8 +13,7 @@ const refSquad = (s: string) => pySplit(s.toLowerCase().replace(PUNCT, '').repla
 const refNumeric = (s: string) =>
   canonicalNumberTokens(
     pySplit(
-      s
-        .toLowerCase()
+      foldAccents(s.toLowerCase())
         .replace(/%/g, ' percent ')
         .replace(/\bper\s+cent\b/g, 'percent')
         .replace(HYPHEN_NUMBER, '$1 ')

@@ -82,6 +82,17 @@ describe('numeric normalization', () => {
     expect(num('rock and roll')).toBe('rock and roll');
   });
 
+  it('Latin accents folded in numeric, kept in squad; other scripts untouched', () => {
+    same('lome', 'Lomé', 'LOMÉ', 'Lome');
+    same('sao paulo', 'São Paulo');
+    same('orsted', 'Ørsted');
+    same('lodz', 'Łódź');
+    same('strasse', 'Straße');
+    same('angstrom', 'Ångström', 'A\u030angstro\u0308m');
+    expect(num('한국어 हिन्दी')).toBe('한국어 हिन्दी');
+    expect(squad('Lomé')).toBe('lomé');
+  });
+
   it('squad normalization leaves number words alone', () => {
     expect(squad('twelve')).toBe('twelve');
     expect(squad('27%')).toBe('27');

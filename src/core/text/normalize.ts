@@ -7,7 +7,8 @@
  *
  * `numeric` is `squad` plus number-aware canonical forms (see numbers.ts): thousands separators
  * dropped, `%`/`per cent` → `percent`, number words → digits, ordinals → `1st` form, decimals kept
- * (`3.5` stays `3.5` instead of SQuAD's `35`), and hyphenated number words split.
+ * (`3.5` stays `3.5` instead of SQuAD's `35`), hyphenated number words split, and Latin accents folded
+ * (`Lomé` = `Lome`).
  */
 import { canonicalNumberTokens } from './numbers.ts';
 
@@ -101,9 +102,25 @@ export function squadNormalize(s: string): string {
 const TENS_WORDS = 'twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety';
 const HYPHEN_NUMBER = new RegExp(`\\b(${TENS_WORDS})-(?=[a-z])`, 'g');
 
+/** Latin letters no decomposition reaches ("Ørsted", "Łódź", "Straße"). */
+const LATIN_FOLD: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss', ı: 'i' };
+
+/**
+ * Latin accents dropped (Lomé = Lome, São Paulo = Sao Paulo): answers and golds often differ in nothing else.
+ * Only the combining diacritics block goes, and NFC puts the rest back together (Hangul, Devanagari…).
+ */
+export function foldAccents(t: string): string {
+  if (!/[^\x00-\x7f]/.test(t)) return t;
+  return t
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[øłđðþæœßı]/g, (c) => LATIN_FOLD[c]!)
+    .normalize('NFC');
+}
+
 function numericTokens(s: string): string[] {
   // Each rewrite runs only when its trigger is present (same result, much faster).
-  let t = s.toLowerCase();
+  let t = foldAccents(s.toLowerCase());
   if (t.includes('%')) t = t.replace(/%/g, ' percent ');
   if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
   if (t.includes('-')) t = t.replace(HYPHEN_NUMBER, '$1 ');
