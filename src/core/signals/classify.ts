@@ -16,7 +16,6 @@
  *    a less specific answer (part of the gold, a generic "a bird", a region, a period) → partial; else invalid.
  * Several golds: the most favourable class (severity), first gold on ties.
  */
-import nlp from 'compromise';
 import { normalizeTokens } from '../text/normalize.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import type { CapClass } from '../types.ts';
@@ -26,6 +25,7 @@ import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
 import { contentStems } from './words.ts';
+import { tailName } from './names.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 export interface TextItem {
@@ -193,8 +193,16 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
       signal: 'specificity',
       reason: why ? `less specific than ${q(gold)} (${sp.kind}: ${q(sp.cue)})` : '',
     };
-  if (ex.coverage > 0 && surname(gold, item.candidate))
-    return { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `the surname of ${q(gold)} names the same person` : '' };
+  const named = ex.coverage > 0 ? tailName(item.question, gold, item.candidate) : null;
+  if (named)
+    return named.extra.length === 0
+      ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `names ${q(gold)} by the surname` : '' }
+      : {
+          cls: 'overinclusive-valid',
+          gold: k,
+          signal: 'words',
+          reason: why ? `names ${q(gold)} by the surname (adds ${named.extra.slice(0, 4).join(', ')})` : '',
+        };
   if (ex.coverage > 0)
     return {
       cls: 'invalid',
@@ -204,16 +212,6 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
     };
   return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };
 }
-
-/** "Einstein" for "Albert Einstein": the candidate is the last word of a gold that compromise reads as a person's name. */
-function surname(gold: string, candidate: string): boolean {
-  const c = contentStems(candidate);
-  const g = contentStems(gold);
-  if (c.length !== 1 || g.length < 2 || c[0] !== g.at(-1)) return false;
-  return isPerson(gold);
-}
-/** Whether compromise reads the whole gold as a person's name (cached: golds recur across rows). */
-const isPerson = boundedMemo((gold: string) => nlp(gold).people().out('array').join(' ') === gold.trim());
 
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
 function yesNoStep(item: TextItem, s: TextSignals): Step | null {

@@ -8,6 +8,7 @@
  */
 import { clausesOf, contentStems, coverage, stem, tokens } from './words.ts';
 import { boundedMemo } from '../util/memo.ts';
+import { tailName } from './names.ts';
 
 export interface ExtraSignal {
   /** Share of the gold's content words in the candidate. */
@@ -181,7 +182,6 @@ const REGIONS = new Set([
 ]);
 const GENERIC =
   /^(?:(?:it(?:'s|’s| is| was)|they(?:'re|’re| are| were)|probably|possibly)\s+)?(?:a|an|some|one of the|a type of|a kind of|a sort of|a form of|a species of|a member of the)\s+([\p{L}\s-]+)$/iu;
-const PERSON = /^(?:\p{Lu}[\p{L}'’.-]*\s+){1,3}\p{Lu}[\p{L}'’-]+$/u;
 
 /** Year(s) in a gold: four-digit numbers from 1000 to 2099. */
 const years = (s: string) => (/\d/.test(s) ? [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1])) : []);
@@ -235,7 +235,7 @@ export function specificity(question: string, gold: string, candidate: string): 
   }
   // Some of the gold's words and nothing else: "1912" for "April 15, 1912" (a surname alone names the person).
   if (shared.length < gSet.size && allIn(cStems, gSet)) {
-    if (PERSON.test(gold.trim()) && !/\d/.test(gold) && cStems.length === 1 && cStems[0] === gStems.at(-1)) return null;
+    if (tailName(question, gold, candidate)) return null;
     return { kind: 'part', cue: side.c };
   }
   return null;

@@ -1,0 +1,99 @@
+/**
+ * @file A person named by the end of the name: the surname with its particles ("Fleming", "da Vinci", "van
+ * Gogh"), alone or after initials that fit the first names ("JK Rowling" for "J. K. Rowling", "J.M.W. Turner"
+ * for "Joseph Turner").
+ *
+ * tailName('Who painted the Mona Lisa?', 'Leonardo da Vinci', 'Da Vinci')     // → { extra: [] }
+ * tailName('Who wrote Hamlet?', 'William Shakespeare', 'Shakespeare, in 1600.') // → { extra: ['1600'] }
+ * tailName('Who was president?', 'George Washington', 'Martha Washington')       // → null
+ */
+import nlp from 'compromise';
+import { foldAccents } from '../text/normalize.ts';
+import { boundedMemo } from '../util/memo.ts';
+import { FUNCTION_WORDS } from './words.ts';
+
+const PARTICLES = new Set([
+  'da',
+  'de',
+  'del',
+  'della',
+  'di',
+  'du',
+  'van',
+  'von',
+  'der',
+  'den',
+  'le',
+  'la',
+  'bin',
+  'ibn',
+  'al',
+  'el',
+  'ter',
+]);
+const TITLES = new Set(['sir', 'dame', 'lord', 'lady', 'dr', 'mr', 'mrs', 'ms', 'saint', 'st', 'king', 'queen', 'president', 'general']);
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+/** Words as written, accents folded: "J.M.W. Turner" → J, M, W, Turner. */
+const words = (s: string): string[] => foldAccents(s).match(WORD) ?? [];
+/** Initials: one letter, or two or three capitals ("JK", "JMW"). */
+const isInitials = (w: string): boolean => w.length === 1 || (w.length <= 3 && /^\p{Lu}+$/u.test(w));
+
+/**
+ * Whether compromise reads the gold as a person's name: the whole of it, or all but leading initials it drops
+ * ("K. Rowling" of "J. K. Rowling"), or a first name before a particle and a surname ("Leonardo" of "Leonardo da
+ * Vinci"). Cached: golds recur across rows.
+ */
+export const isPerson = boundedMemo((gold: string): boolean => {
+  const g = gold.trim();
+  const people = nlp(g).people().out('array') as string[];
+  if (people.length !== 1) return false;
+  const p = people[0]!;
+  if (p === g) return true;
+  const rest = words(g.slice(p.length));
+  if (g.startsWith(p)) return rest.length === 2 && PARTICLES.has(rest[0]!.toLowerCase()) && /^\p{Lu}/u.test(rest[1]!);
+  return g.endsWith(p) && words(g.slice(0, g.length - p.length)).every(isInitials);
+});
+
+/** What the candidate says besides the name: its words that are neither function words nor the question's. */
+export interface TailName {
+  extra: string[];
+}
+
+/**
+ * The candidate names the gold person by a proper tail of the name (the surname, with particles), after
+ * initials that fit the first names or nothing name-like; null when it does not, or when the gold is no person.
+ */
+export function tailName(question: string, gold: string, candidate: string): TailName | null {
+  const g = words(gold)
+    .map((w) => w.toLowerCase())
+    .filter((w) => !TITLES.has(w));
+  if (g.length < 2) return null;
+  const text = foldAccents(candidate);
+  const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
+  const low = c.map((w) => w.text.toLowerCase());
+  const asked = new Set(words(question).map((w) => w.toLowerCase()));
+  // The longest tail first: "da Vinci" before "Vinci".
+  for (let k = g.length - 1; k >= 1; k--) {
+    const tail = g.slice(g.length - k);
+    // A tail the question says too ("Kevin Scale" for "William Scale") names nothing.
+    if (tail.at(-1)!.length < 3 || tail.every((t) => asked.has(t))) continue;
+    for (let i = 0; i + k <= low.length; i++) {
+      if (!tail.every((t, j) => low[i + j] === t)) continue;
+      // Initials before the tail must fit the first names; another name-like word there is another person.
+      let s = i;
+      while (s > 0 && isInitials(c[s - 1]!.text)) s--;
+      const initials = low.slice(s, i).join('');
+      if (initials && initials[0] !== g[0]![0]) return null;
+      // A capitalised word right before, with no punctuation between, is another given name ("Martha Washington").
+      const before = s > 0 ? c[s - 1]!.text : '';
+      const joined = s > 0 && /^\s+$/.test(text.slice(c[s - 1]!.end, c[s]!.at));
+      const plain = before.toLowerCase();
+      if (joined && /^\p{Lu}/u.test(before) && !FUNCTION_WORDS.has(plain) && !TITLES.has(plain) && !asked.has(plain)) return null;
+      if (!isPerson(gold)) return null;
+      const name = new Set(low.slice(s, i + k));
+      return { extra: low.filter((w, j) => (j < s || j >= i + k) && !name.has(w) && !FUNCTION_WORDS.has(w) && !asked.has(w)) };
+    }
+  }
+  return null;
+}
