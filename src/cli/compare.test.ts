@@ -217,6 +217,54 @@ describe('verity compare on harness files', () => {
   });
 });
 
+describe('verity compare hints at a gold separator', () => {
+  it('names the separator most gold cells use, and is silent once it is set', async () => {
+    const wide = [
+      {
+        question: 'Capital of France?',
+        golden_answer: 'Paris/Paris, France',
+        answer_a: 'Paris',
+        judge_a: true,
+        answer_b: 'Lyon',
+        judge_b: false,
+      },
+      {
+        question: 'Largest planet?',
+        golden_answer: 'Jupiter/Planet Jupiter',
+        answer_a: 'Jupiter',
+        judge_a: true,
+        answer_b: 'Saturn',
+        judge_b: false,
+      },
+      {
+        question: 'Author of Hamlet?',
+        golden_answer: 'Shakespeare/William Shakespeare',
+        answer_a: 'Marlowe',
+        judge_a: false,
+        answer_b: 'Shakespeare',
+        judge_b: true,
+      },
+    ];
+    writeFileSync(p('wide-golds.json'), JSON.stringify(wide));
+    const [hinted, split] = await Promise.all([
+      verity('compare', p('wide-golds.json'), '--metrics', 'exact_match', '--resamples', '20', '--json'),
+      verity('compare', p('wide-golds.json'), '--metrics', 'exact_match', '--resamples', '20', '--json', '--gold-sep', '/'),
+    ]);
+    expect([hinted.code, split.code]).toEqual([0, 0]);
+    expect(hinted.stderr).toContain(
+      `wide-golds.json: note: 3 of 3 gold cells (100%) in column "golden_answer" hold short items joined by "/"; they are read as one gold answer each unless "/" is set as the gold separator: use --gold-sep '/' to score each item as a gold answer`,
+    );
+    expect(split.stderr).not.toContain('gold cells');
+    // Split, "Paris" equals the gold "Paris"; whole, it does not equal "Paris/Paris, France".
+    const acc = (out: string) =>
+      JSON.parse(out).leaderboard.metrics[0].entries.map((e: { accuracy: { value: number } }) => e.accuracy.value);
+    expect([acc(hinted.stdout), acc(split.stdout)]).toEqual([
+      [0, 0],
+      [2 / 3, 1 / 3],
+    ]);
+  }, 60_000);
+});
+
 describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five systems, wide layout)', () => {
   it(`reads every system in one step; human accuracy per system equals a plain count of ${EVOUNA}`, async () => {
     const data = JSON.parse(readFileSync(EVOUNA, 'utf8')) as Record<string, unknown>[];

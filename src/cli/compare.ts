@@ -10,6 +10,7 @@ import { readInput, reshapedNote, withPaths, type InputTable } from '../core/io/
 import { parseMapSpec } from '../core/io/fields.ts';
 import {
   compareReport,
+  goldSeparatorNotes,
   mapSystemFiles,
   type CompareReport,
   type FilesInput,
@@ -19,7 +20,7 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
-import { intOption, readInputBytes } from './io.ts';
+import { cliNote, intOption, readInputBytes } from './io.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
 import { ci, ciSigned, f3, pFmt, signed } from '../core/compare/format.ts';
 
@@ -69,6 +70,7 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
     if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
+    for (const n of goldSeparatorNotes(table, opts)) process.stderr.write(`verity: ${name}: note: ${cliNote(n)}\n`);
   }
   const input = mapSystemFiles(tables, opts);
   for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);

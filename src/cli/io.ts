@@ -395,3 +395,10 @@ export function intOption(v: string | undefined, name: string, dflt: number): nu
   if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
   return n;
 }
+
+/** A mapping note worded for a CLI user. */
+export function cliNote(n: MappingNote): string {
+  if (n.code === 'gold-separator') return `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
+  if (n.code === 'layout') return `${n.message} (--map field=COLUMN reads it otherwise)`;
+  return n.message;
+}

@@ -16,7 +16,6 @@ import {
   type ColumnMap,
   type Field,
   type MapOptions,
-  type MappingNote,
 } from '../core/io/fields.ts';
 import { createRuleWriter } from '../core/statements/rules.ts';
 import {
@@ -38,6 +37,7 @@ import { overLimit } from '../core/limits.ts';
 import {
   AtomicFile,
   checkOut,
+  cliNote,
   escapeControls,
   fileSink,
   intOption,
@@ -662,13 +662,6 @@ export function program(): Command {
       }
     });
   return p;
-}
-
-/** A mapping note worded for a CLI user. */
-function cliNote(n: MappingNote): string {
-  if (n.code === 'gold-separator') return `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
-  if (n.code === 'layout') return `${n.message} (--map field=COLUMN reads it otherwise)`;
-  return n.message;
 }
 
 /** The core's structured errors worded for a CLI user: with the flag that fixes them. */

@@ -6,7 +6,6 @@
  * The page gets the report (small) and pages of the questions where systems differ, never the rows.
  */
 import type { ParsedTable } from '../core/io/parse.ts';
-import { mapRows, resolveColumns, type MappingNote } from '../core/io/fields.ts';
 import { readBlobInput } from '../core/io/formats/index.ts';
 import {
   compareReportOf,
@@ -146,25 +145,6 @@ export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput
     ...(s.column ? { systemColumn: s.column } : s.auto || s.wide ? {} : { systemColumn: false as const }),
     layout: s.wide ? 'wide' : 'long',
   });
-}
-
-/** Records looked at for the gold-separator hint of a multi-system mapping. */
-const HINT_SAMPLE = 5000;
-
-/**
- * The hint that gold cells look like several answers joined by a separator (EVOUNA's " / "), which the
- * multi-system mapping does not give by itself: the gold column of a sample of records read as mapRows reads it.
- */
-export function goldSeparatorNotes(t: ParsedTable, m: Mapping): MappingNote[] {
-  const gold = resolveColumns(t.columns, m.map).gold;
-  if (m.goldSep || !gold) return [];
-  const sample: ParsedTable = { ...t, records: t.records.slice(0, HINT_SAMPLE), issues: [] };
-  try {
-    // The gold column stands in for the candidate: only the gold cells are looked at.
-    return mapRows(sample, { map: { gold, candidate: gold } }).notes.filter((n) => n.code === 'gold-separator');
-  } catch {
-    return [];
-  }
 }
 
 export function systemsSummary(input: FilesInput): SystemsSummary {

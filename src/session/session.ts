@@ -35,10 +35,9 @@ import type {
   ViewInfo,
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
-import { rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
+import { goldSeparatorNotes, rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
 import {
   Comparison,
-  goldSeparatorNotes,
   bundleFiles,
   bundleName,
   inputInfo,
@@ -592,7 +591,7 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: (one ? this.notesOf(t, m, one.notes) : goldSeparatorNotes(t, m)).map((n) => ({
+      notes: (one ? this.notesOf(t, m, one.notes) : goldSeparatorNotes(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) })).map((n) => ({
         code: n.code,
         text: noteMessage(n),
         ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),

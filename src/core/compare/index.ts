@@ -23,6 +23,7 @@ export {
   coverageNotes,
   describeKey,
   detectWideLayout,
+  goldSeparatorNotes,
   mapSystemFiles,
   mapSystemRows,
   systemFromFileName,
