@@ -591,7 +591,10 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: (one ? this.notesOf(t, m, one.notes) : goldSeparatorNotes(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) })).map((n) => ({
+      notes: (one
+        ? this.notesOf(t, m, one.notes)
+        : goldSeparatorNotes(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) })
+      ).map((n) => ({
         code: n.code,
         text: noteMessage(n),
         ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),
