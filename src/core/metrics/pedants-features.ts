@@ -246,7 +246,9 @@ export function analyze(item: QaItem): Analysis {
   const candStr = cand.join(' ');
   const candPadded = ` ${candStr} `;
   const question = normalizeTokens(item.question, 'numeric');
-  const golds = item.golds.map(goldSide);
+  // A gold's other name that the text signals found in the candidate (USA for United States) is one more gold here.
+  const goldTexts = verdict.form === undefined ? item.golds : [...item.golds, verdict.form];
+  const golds = goldTexts.map(goldSide);
   let bestF1 = 0;
   let bestPrecision = 0;
   let bestRecall = 0;
@@ -327,7 +329,7 @@ export function analyze(item: QaItem): Analysis {
     ...signalFeatures(verdict),
   ];
   const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];
-  return { dense, bestGold: item.golds[bestIdx] ?? '', textTokens, verdict };
+  return { dense, bestGold: goldTexts[bestIdx] ?? '', textTokens, verdict };
 }
 
 /** sklearn-style tf-idf (raw counts × smooth idf, L2-normalized) over a fixed vocabulary, as sparse pairs. */

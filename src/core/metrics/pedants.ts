@@ -124,7 +124,7 @@ export const descriptor: LexicalDescriptor = {
   examples: [
     {
       item: { question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.' },
-      expected: { score: 1, decision: true },
+      expected: { score: 0.999, decision: true },
     },
   ],
 };

@@ -24,8 +24,9 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { contentStems } from './words.ts';
+import { contentStems, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
+import { acronymIn, goldForms } from './aliases.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 export interface TextItem {
@@ -52,6 +53,8 @@ export interface TextVerdict {
   signal: string;
   /** Why, in words. */
   reason: string;
+  /** Another name of gold `gold` that the candidate gives (aliases.ts), when that decided. */
+  form?: string;
   signals: TextSignals;
   /** The item it is about (a copy). */
   item: TextItem;
@@ -213,6 +216,29 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };
 }
 
+/** The candidate gives a gold by another of its names: a form of it (goldForms) or its acronym either way. */
+function formStep(item: TextItem): Step | null {
+  const said = wordStemSet(item.candidate);
+  const asked = wordStemSet(item.question);
+  /** All of the form's words are in the candidate, and not all in the question ("PDF" in "What does PDF stand for…"). */
+  const gives = (f: string | null): f is string => {
+    if (f === null) return false;
+    const stems = contentStems(f);
+    return stems.length > 0 && stems.every((t) => said.has(t)) && !stems.every((t) => asked.has(t));
+  };
+  for (let k = 0; k < item.golds.length; k++) {
+    const gold = item.golds[k]!;
+    const named = goldForms(gold).find(gives) ?? [acronymIn(gold, item.candidate)].find(gives);
+    if (named === undefined) continue;
+    const ex = extraContent(item.question, named, item.candidate);
+    const how = `${q(named)} names the gold ${q(gold)}`;
+    return ex.extra.length === 0
+      ? { cls: 'equivalent', gold: k, signal: 'words', reason: `${how} and adds no claim`, form: named }
+      : { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${addsWords(ex)}; no added claim conflicts`, form: named };
+  }
+  return null;
+}
+
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
 function yesNoStep(item: TextItem, s: TextSignals): Step | null {
   const k = item.golds.findIndex((g) => yesNo(g) !== null);
@@ -285,7 +311,8 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
       bestSeverity = severity;
     }
   }
-  const b = goldStep(item, signals, bestK, true);
+  // Not correct by any gold as written: perhaps by another name of one (aliases.ts).
+  const b = (bestSeverity < SEVERITY['overinclusive-valid'] ? formStep(item) : null) ?? goldStep(item, signals, bestK, true);
   if (b.cls === 'equivalent' && b.gold > 0) {
     const first = new Set(contentStems(item.golds[0]!));
     // The first gold's quantity in other units is the same answer, not an alternative.

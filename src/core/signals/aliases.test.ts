@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { acronymIn, goldForms } from './aliases.ts';
+import { classifyText } from './classify.ts';
+import { analyze } from '../metrics/pedants-features.ts';
+
+const verdict = (question: string, gold: string, candidate: string) => classifyText({ question, golds: [gold], candidate });
+
+describe('goldForms: other names of a gold', () => {
+  it('without a qualifier in parentheses, without a geographic head, Mt for Mount, usual country names', () => {
+    expect(goldForms('Paris (France)')).toEqual(['Paris']);
+    expect(goldForms('Pacific Ocean')).toEqual(['Pacific']);
+    expect(goldForms('Mount Everest')).toEqual(['Mt Everest', 'Everest']);
+    expect(goldForms('Lake Victoria')).toEqual(['Victoria']);
+    expect(goldForms('USA')).toEqual(['United States', 'United States of America', 'U.S.A.', 'America']);
+  });
+  it('keeps a head whose other word names nothing alone, and leaves plain golds alone', () => {
+    expect(goldForms('Red Sea')).toEqual([]);
+    expect(goldForms('North Sea')).toEqual([]);
+    expect(goldForms('Paris')).toEqual([]);
+    expect(goldForms('Albert Einstein')).toEqual([]);
+  });
+});
+
+describe('acronymIn', () => {
+  it('finds a gold acronym spelled out, and a spelled-out gold as its acronym', () => {
+    expect(acronymIn('FIFA', 'It is the Fédération Internationale de Football Association.')).toBe(
+      'Fédération Internationale de Football Association',
+    );
+    expect(acronymIn('United States of America', 'The USA.')).toBe('USA');
+    expect(acronymIn('United States of America', 'The U.S.A. did.')).toBe('U.S.A.');
+    expect(acronymIn('John Fitzgerald Kennedy', 'It was JFK.')).toBe('JFK');
+  });
+  it('needs three letters and capitals as written', () => {
+    expect(acronymIn('Los Angeles', 'LA')).toBeNull();
+    expect(acronymIn('National Aeronautics and Space Administration', 'nasa')).toBeNull();
+    expect(acronymIn('FIFA', 'The Football Association')).toBeNull();
+  });
+});
+
+describe('in the taxonomy and pedants', () => {
+  it('another name of the gold is the gold; a wrong one is not', () => {
+    expect(verdict('Which country has the largest economy?', 'USA', 'The United States').cls).toBe('equivalent');
+    expect(verdict('Which agency landed men on the moon?', 'National Aeronautics and Space Administration', 'NASA did.').cls).toBe(
+      'equivalent',
+    );
+    expect(verdict('What is the largest ocean?', 'Pacific Ocean', 'The Pacific').cls).toBe('equivalent');
+    expect(verdict('What is the tallest mountain?', 'Mount Everest', 'Mt. Everest').cls).toBe('equivalent');
+    expect(verdict('Where is the Eiffel Tower?', 'Paris (France)', 'Paris, the capital.').cls).toBe('overinclusive-valid');
+    expect(verdict('What is the largest ocean?', 'Pacific Ocean', 'The Atlantic Ocean').cls).toBe('invalid');
+  });
+  it('a name the question already says is no answer', () => {
+    expect(verdict('What does PDF stand for in diving?', 'Platform Divers Float', 'PDF stands for Portable Document Format.').cls).toBe(
+      'invalid',
+    );
+  });
+  it("pedants reads the other name as one more gold: its features and its explanation's best gold", () => {
+    const a = analyze({ question: 'Which country has the largest economy?', golds: ['USA'], candidate: 'The United States' });
+    expect(a.bestGold).toBe('United States');
+    expect(a.dense[0]).toBe(1); // token F1 against "United States"
+  });
+});

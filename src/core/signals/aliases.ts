@@ -1,0 +1,140 @@
+/**
+ * @file Other names of a gold that golds seldom list: the gold without a qualifier in parentheses ("Paris" for
+ * "Paris (France)"), without its geographic head word ("Pacific" for "Pacific Ocean", "Everest" for "Mount
+ * Everest"), "Mt" for "Mount", a few countries' usual names (USA = United States), and acronyms either way
+ * ("USA" for "United States of America", "Fédération Internationale de Football Association" for "FIFA").
+ *
+ * goldForms('Pacific Ocean')                                          // → ['Pacific']
+ * goldForms('Mount Everest')                                          // → ['Mt Everest', 'Everest']
+ * acronymIn('FIFA', 'It is the Fédération Internationale de Football Association.')
+ *   // → 'Fédération Internationale de Football Association'
+ */
+import { boundedMemo } from '../util/memo.ts';
+
+/** Usual names of one country; a gold that is one of them has the others as forms. */
+const COUNTRIES: readonly (readonly string[])[] = [
+  ['United States', 'United States of America', 'USA', 'U.S.A.', 'America'],
+  ['United Kingdom', 'UK', 'U.K.', 'Great Britain', 'Britain'],
+  ['Soviet Union', 'USSR', 'U.S.S.R.'],
+  ['United Arab Emirates', 'UAE'],
+];
+const COUNTRY_OF = new Map(COUNTRIES.flatMap((names) => names.map((n) => [n.toLowerCase(), names] as const)));
+
+/** Head words a place's name is often given without. */
+const HEAD_AFTER = new Set([
+  'ocean',
+  'sea',
+  'river',
+  'lake',
+  'mountains',
+  'island',
+  'islands',
+  'desert',
+  'falls',
+  'canal',
+  'bay',
+  'gulf',
+  'strait',
+  'peninsula',
+]);
+const HEAD_BEFORE = new Set(['mount', 'lake', 'river', 'cape', 'isle']);
+/** Words that name nothing once the head is gone ("Red" of "Red Sea", "North" of "North Sea"). */
+const NOT_ALONE = new Set([
+  'red',
+  'black',
+  'white',
+  'dead',
+  'yellow',
+  'north',
+  'south',
+  'east',
+  'west',
+  'great',
+  'little',
+  'big',
+  'new',
+  'old',
+]);
+
+/** Forms of a gold besides itself (cached: golds recur across rows). */
+export const goldForms = boundedMemo((gold: string): string[] => {
+  const g = gold.trim();
+  const out: string[] = [];
+  const bare = g.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
+  if (bare && bare !== g) out.push(bare);
+  const base = bare || g;
+  const words = base.split(/\s+/);
+  if (words.length === 2 || words.length === 3) {
+    const last = words.at(-1)!.toLowerCase();
+    const first = words[0]!.toLowerCase();
+    // The longer form first: "Mt. Everest" is all of "Mt Everest", not "Everest" plus a word.
+    if (first === 'mount') out.push(['Mt', ...words.slice(1)].join(' '));
+    const rest = HEAD_AFTER.has(last) ? words.slice(0, -1) : HEAD_BEFORE.has(first) ? words.slice(1) : null;
+    if (rest && !NOT_ALONE.has(rest[0]!.toLowerCase()) && rest.join('').length >= 4) out.push(rest.join(' '));
+  }
+  for (const name of COUNTRY_OF.get(base.toLowerCase()) ?? []) if (name.toLowerCase() !== base.toLowerCase()) out.push(name);
+  return out;
+});
+
+/** Words that may sit inside a name without giving it a letter ("United States of America" → USA). */
+const LINKS = new Set(['of', 'and', 'the', 'de', 'du', 'des', 'la', 'le', 'for', 'in', 'on', '&']);
+const ACRONYM = /^(?:\p{Lu}{2,6}|(?:\p{Lu}\.){2,6})$/u;
+const letters = (s: string) => s.replace(/\./g, '');
+
+/** Runs of capitalised words (links allowed inside), with their initials. */
+function capitalRuns(text: string): { text: string; initials: string }[] {
+  const out: { text: string; initials: string }[] = [];
+  const words = text.split(/[\s,;:!?"“”()]+/).filter(Boolean);
+  let run: string[] = [];
+  const flush = () => {
+    while (run.length && LINKS.has(run.at(-1)!.toLowerCase())) run.pop();
+    const caps = run.filter((w) => !LINKS.has(w.toLowerCase()));
+    if (caps.length >= 2) out.push({ text: run.join(' '), initials: caps.map((w) => w[0]!.toUpperCase()).join('') });
+    run = [];
+  };
+  for (const w of words) {
+    if (/^\p{Lu}[\p{L}'’.-]*$/u.test(w) && !ACRONYM.test(w)) run.push(w.replace(/\.$/, ''));
+    else if (run.length && LINKS.has(w.toLowerCase())) run.push(w);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+/** What a gold asks of the candidate: a name with these initials (the gold is an acronym), or this acronym. */
+const goldAcronym = boundedMemo((gold: string): { spelled: string } | { acronym: string } | null => {
+  const g = gold.trim();
+  if (ACRONYM.test(g)) return letters(g).length >= 3 ? { spelled: letters(g) } : null;
+  const runs = capitalRuns(g);
+  const whole = g.replace(/[,;:!?"“”()]/g, '').replace(/\s+/g, ' ');
+  return runs.length === 1 && runs[0]!.text === whole && runs[0]!.initials.length >= 3 ? { acronym: runs[0]!.initials } : null;
+});
+
+let lastSide: { candidate: string; runs: { text: string; initials: string }[]; acronyms: Map<string, string> } | null = null;
+/** The last candidate's capital runs and acronyms (by their letters), asked once per gold of a row. */
+function candidateSide(candidate: string) {
+  if (lastSide?.candidate !== candidate) {
+    const acronyms = new Map<string, string>();
+    for (const w of candidate.split(/[\s,;:!?"“”()]+/)) {
+      // "USA." at a sentence's end; "U.S.A." keeps its last dot.
+      const t = w.replace(/\.$/, '');
+      const form = ACRONYM.test(t) ? t : ACRONYM.test(`${t}.`) ? `${t}.` : null;
+      if (form && !acronyms.has(letters(t))) acronyms.set(letters(t), form);
+    }
+    lastSide = { candidate, runs: capitalRuns(candidate), acronyms };
+  }
+  return lastSide;
+}
+
+/**
+ * Where the candidate gives the gold as an acronym or spelled out: the candidate's text that does (a name whose
+ * initials are the gold, or the gold's initials in capitals), or null. Three letters at least, capitals as
+ * written: "LA" is not "Los Angeles", "la" not "L.A.".
+ */
+export function acronymIn(gold: string, candidate: string): string | null {
+  const want = goldAcronym(gold);
+  if (!want) return null;
+  const side = candidateSide(candidate);
+  if ('spelled' in want) return side.runs.find((r) => r.initials === want.spelled)?.text ?? null;
+  return side.acronyms.get(want.acronym) ?? null;
+}
