@@ -22,6 +22,35 @@ describe('polarity', () => {
     expect(p('When did humans first land on the Moon?', '1969', "It wasn't until 1969 that humans landed on the Moon.")).toBeNull();
     expect(p('Which metal is liquid at room temperature?', 'Mercury', 'Mercury, which is not a solid at room temperature.')).toBeNull();
   });
+  it('a negation in a quoted title or lyric, a refusal, or a correction in parentheses denies nothing', () => {
+    expect(
+      p("Who is featured on Puff Daddy's Can't Hold Me Down?", 'Mase', 'Mase is featured on Puff Daddy\'s "Can\'t Nobody Hold Me Down."'),
+    ).toBeNull();
+    // The question still in CSV quoting, the answer's quote split across clauses.
+    expect(
+      p(
+        '"According to the song lyrics where can ""you check out any time you like, but you can never leave""?"',
+        'Hotel California',
+        'According to the song lyrics, you can "check out any time you like, but you can never leave" in the song "Hotel California".',
+      ),
+    ).toBeNull();
+    expect(
+      p(
+        'Which scientist discovered the neutron in 1934?',
+        'James Chadwick',
+        'The neutron was discovered in 1932 (not 1934) by James Chadwick.',
+      ),
+    ).toBeNull();
+    expect(p('Which 1993 film won Oscars?', 'The Piano', "I couldn't find the 1993 film; perhaps The Piano.")).toBeNull();
+    // The question asks with a negation: the answer's leading "not" agrees with it.
+    expect(p('In Gremlins, what should you not expose a Mogwai to?', 'Bright light', 'Not to bright light.')).toBeNull();
+    // A gold that is itself "none" is not denied by "no countries".
+    expect(p('How many countries border the Sargasso Sea?', 'None', 'The Sargasso Sea is bordered by no countries.')).toBeNull();
+  });
+  it('a name that starts with false or no is no yes/no gold', () => {
+    expect(p('What is the name of the spider in the news?', 'False widow', 'The false widow spider.')).toBeNull();
+    expect(p('Is taphephobia the fear of losing teeth?', 'False (disambiguation)', 'Yes, it is.')?.kind).toBe('yes-no');
+  });
   it('yes/no golds: the other answer is a contradiction', () => {
     expect(p('Is a tomato a fruit?', 'Yes', 'No, it is a vegetable.')?.kind).toBe('yes-no');
     expect(p('Can sound travel through a vacuum?', 'No', 'Yes, sound travels through a vacuum.')?.kind).toBe('yes-no');

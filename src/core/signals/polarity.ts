@@ -40,15 +40,40 @@ interface PolarityItem {
 const NEGATION = /\b(?:not|never|no|none|neither|nor|nothing|nobody|nowhere|cannot|unable|impossible)\b|n[’']t\b/giu;
 /** Negations that do not deny the clause's claim. */
 const NOT_DENIAL =
-  /[,;—–-]\s*(?:and\s+|but\s+)?not\s|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
+  /[,;—–(-]\s*(?:and\s+|but\s+)?not\s|\b(?:couldn[’']t|could not|can[’']t|cannot|don[’']t|do not) (?:find|know)\b|\bnot sure\b|\bnot (?:only|just|until|till|merely|least|far|unlike|un\w+|in\w+ly)\b|\bno (?:later|earlier|sooner|doubt|wonder|less|fewer)\b|\bnone other\b|\bnothing (?:but|less|short)\b|\b(?:wasn[’']t|isn[’']t|was not|is not|didn[’']t|did not) until\b|\bnot to be confused\b/giu;
 
 /** NEGATION, for a quick test: a text with no cue at all has none once the non-denials are blanked out either. */
 const ANY_NEGATION = new RegExp(NEGATION.source, 'iu');
 
+/** A quoted title or phrase ("Can't Nobody Hold Me Down", “Not Fair”): its words deny nothing. */
+const QUOTED = /"[^"]*"|“[^”]*”/gu;
+
+/**
+ * A text still in CSV quoting (`"Which album … ""Not Fair""?"`) as written: its doubled quotes are quotes, and the
+ * outer pair is not, so the question and the answer blank the same words.
+ */
+function unescapeCsvQuotes(text: string): string {
+  if (!text.includes('""')) return text;
+  const t = text.trim();
+  return (t.length > 1 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t).replace(/""/g, '"');
+}
+
+/**
+ * The text without its quoted spans. A clause cut from a longer quote keeps one mark: a closing one ends a quote
+ * that began before the clause, an opening one starts a quote that goes on after it.
+ */
+function blankQuotes(text: string): string {
+  const t = text.replace(QUOTED, ' ');
+  const m = /["“”]/u.exec(t);
+  if (!m) return t;
+  const closing = m[0] === '”' || (m[0] === '"' && /^(?:\s|[.,;:!?]|$)/u.test(t.slice(m.index + 1)));
+  return closing ? t.slice(m.index + 1) : t.slice(0, m.index);
+}
+
 /** Negation cues in a text, without the ones that do not deny. */
 function negations(text: string): string[] {
   if (!ANY_NEGATION.test(text)) return [];
-  const cleaned = text.replace(NOT_DENIAL, ' ');
+  const cleaned = blankQuotes(unescapeCsvQuotes(text)).replace(NOT_DENIAL, ' ');
   return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
 }
 
@@ -57,8 +82,10 @@ const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
 const NO = new Set(['no', 'nope', 'false', 'incorrect']);
 /** "yes" / "no" for a yes/no gold, else null. */
 export function yesNo(text: string): 'yes' | 'no' | null {
-  const t = tokens(text);
-  if (t.length === 0 || t.length > 3) return null;
+  const bare = text.replace(/\([^)]*\)/g, ' ').trim();
+  const t = tokens(bare);
+  // "Yes", "No, it is not"; not a name that starts with the word ("False widow").
+  if (t.length === 0 || t.length > 3 || (t.length > 1 && !/^\p{L}+\s*[,.;:!—–-]/u.test(bare))) return null;
   if (YES.has(t[0]!)) return 'yes';
   if (NO.has(t[0]!)) return 'no';
   return null;
@@ -195,7 +222,8 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     scopeText = scope;
     // "five sides, not six": the contrastive "not" denies the gold it carries.
     const denied = /^(?:but\s+)?(?:not|never)\b/iu.exec(scope);
-    if (denied && most > 0) return { kind: 'negation', cue: denied[0], clause: found.clause, gold: found.gold };
+    // (Unless the question asks with a negation: "you should not … what?" — "not expose him to bright light".)
+    if (denied && most > 0 && qNeg === 0) return { kind: 'negation', cue: denied[0], clause: found.clause, gold: found.gold };
     const neg = negations(scope);
     const gNeg = negations(item.golds[found.gold]!).length;
     if (neg.length > 0 && (neg.length + qNeg + gNeg) % 2 === 1)
@@ -204,7 +232,8 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
 
   // No clause carries a gold: a clause that restates the question (half its content words or more) and
   // negates it denies the premise ("The Earth does not orbit the Sun" for "How long does the Earth take to orbit the Sun?").
-  if (!found) {
+  const negativeGold = item.golds.some((g) => /^\s*(?:no|none|nothing|nobody|neither|never)\b/i.test(g));
+  if (!found && !negativeGold) {
     const qs = new Set(contentStems(item.question));
     for (const clause of clauses) {
       const cs = contentStems(clause);
@@ -228,8 +257,7 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
 
   // Premise denial at the start of the answer.
   const denial = DENIAL.exec(item.candidate.trim());
-  if (denial && qNeg === 0 && !item.golds.some((g) => /^\s*(?:no|none|nothing|nobody|neither)\b/i.test(g)))
-    return { kind: 'denial', cue: denial[0].trim(), clause: clauses[0]!, gold: found?.gold ?? 0 };
+  if (denial && qNeg === 0 && !negativeGold) return { kind: 'denial', cue: denial[0].trim(), clause: clauses[0]!, gold: found?.gold ?? 0 };
 
   // Antonyms: in the gold-carrying clause (or a short answer as a whole) against the gold, then the question.
   const target = scopeText ?? (clauses.length === 1 ? clauses[0]! : null);
