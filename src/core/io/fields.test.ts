@@ -335,8 +335,8 @@ describe('candidate', () => {
   });
 
   it('non-string candidates become text (objects as JSON)', () => {
-    const { rows } = map(jsonl({ gold: 'a', candidate: true }, { gold: 'a', candidate: { text: 'x' } }));
-    expect(rows.map((r) => r.candidate)).toEqual(['true', '{"text":"x"}']);
+    const { rows } = map(jsonl({ gold: 'a', candidate: true }, { gold: 'a', candidate: { value: 'x' } }));
+    expect(rows.map((r) => r.candidate)).toEqual(['true', '{"value":"x"}']);
   });
 
   it('no candidate column → one clear input error naming the aliases and the columns, with structured details and no CLI flag', () => {
@@ -742,6 +742,49 @@ describe('known layouts (issue 12 item 8)', () => {
       ['1', 'Rome', ['Rome']],
     ]);
     expect(notes[0]).toMatchObject({ code: 'layout', layout: 'lm-eval' });
+  });
+
+  it('a candidate that is what a model API returned reads as its text', () => {
+    const { rows, issues } = map(
+      jsonl(
+        { id: 1, gold: 'Paris', response: { role: 'assistant', content: 'Paris' } },
+        {
+          id: 2,
+          gold: 'Paris',
+          response: [
+            { role: 'user', content: 'Capital?' },
+            { role: 'assistant', content: 'It is Paris.' },
+          ],
+        },
+        { id: 3, gold: 'Paris', response: { choices: [{ message: { role: 'assistant', content: 'Paris!' } }] } },
+        {
+          id: 4,
+          gold: 'Paris',
+          response: {
+            content: [
+              { type: 'text', text: 'Par' },
+              { type: 'text', text: 'is' },
+            ],
+          },
+        },
+        { id: 5, gold: 'Paris', response: ['Paris'] },
+        { id: 6, gold: 'Paris', response: { text: 'Paris' } },
+        // Not an answer shape: written out as JSON, as before.
+        { id: 7, gold: 'Paris', response: { city: 'Paris' } },
+        { id: 8, gold: 'Paris', response: ['Paris', 'Lyon'] },
+      ),
+    );
+    expect(rows.map((r) => r.candidate)).toEqual([
+      'Paris',
+      'It is Paris.',
+      'Paris!',
+      'Paris',
+      'Paris',
+      'Paris',
+      '{"city":"Paris"}',
+      '["Paris","Lyon"]',
+    ]);
+    expect(issues).toEqual([]);
   });
 
   it('lm-eval with the columns chosen explicitly (as the app passes them): still the first response', () => {

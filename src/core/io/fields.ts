@@ -569,6 +569,40 @@ const firstResponse = (v: unknown): unknown => {
   return x;
 };
 
+/** The text of one chat message or content part: `{role, content}`, `{type: 'text', text}`, or a list of parts. */
+function messageText(v: unknown, depth = 0): string | null {
+  if (typeof v === 'string') return v;
+  if (depth > 8) return null;
+  if (Array.isArray(v)) {
+    const parts = v.map((p) => messageText(p, depth + 1)).filter((t): t is string => t !== null);
+    return parts.length && parts.length === v.length ? parts.join('') : null;
+  }
+  if (!isPlainObject(v)) return null;
+  if (v.content !== undefined) return messageText(v.content, depth + 1);
+  if (typeof v.text === 'string') return v.text;
+  if (v.message !== undefined) return messageText(v.message, depth + 1);
+  return null;
+}
+
+/**
+ * The answer in a candidate cell that holds what a model API returned rather than text: a chat message
+ * (`{role, content}`), a list of messages (the last assistant one), an OpenAI-style response (`choices[0]`), an
+ * Anthropic-style content list, `{text}`, or a one-item list. Anything else is returned as it is (a cell nested
+ * too deeply is then refused by toText, as before).
+ */
+export function answerText(v: unknown): unknown {
+  let x = v;
+  for (let i = 0; i < 8 && Array.isArray(x) && x.length === 1; i++) x = x[0];
+  if (isPlainObject(x) && Array.isArray(x.choices) && x.choices.length > 0) x = x.choices[0];
+  if (typeof x === 'string') return x;
+  if (Array.isArray(x)) {
+    const said = x.filter((m) => isPlainObject(m) && typeof m.role === 'string');
+    if (said.length === 0 || said.length !== x.length) return v;
+    return messageText([...said].reverse().find((m) => m.role === 'assistant') ?? said.at(-1)) ?? v;
+  }
+  return isPlainObject(x) ? (messageText(x) ?? v) : v;
+}
+
 /**
  * The ids seen so far, in ~11 bytes per id whatever their length (a streamed run of millions of rows keeps
  * no strings): 52-bit hashes (two FNV-1a variants) in an open-addressing table. Two different ids share a
@@ -704,7 +738,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       };
       let row: QaRow;
       let rawCand = get('candidate');
-      if (firstOnly) rawCand = firstResponse(rawCand);
+      rawCand = firstOnly ? firstResponse(rawCand) : answerText(rawCand);
       try {
         const rawGold = get('gold');
         goldCount?.add(rawGold);
