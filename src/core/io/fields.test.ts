@@ -787,6 +787,20 @@ describe('known layouts (issue 12 item 8)', () => {
     expect(issues).toEqual([]);
   });
 
+  it("a prompt given as chat messages (OpenAI evals' input) reads as its last user message", () => {
+    const { rows } = map(
+      jsonl({
+        input: [
+          { role: 'system', content: 'Answer briefly.' },
+          { role: 'user', content: 'Capital of France?' },
+        ],
+        ideal: 'Paris',
+        completion: 'Paris',
+      }),
+    );
+    expect([rows[0]!.question, rows[0]!.golds, rows[0]!.candidate]).toEqual(['Capital of France?', ['Paris'], 'Paris']);
+  });
+
   it('lm-eval with the columns chosen explicitly (as the app passes them): still the first response', () => {
     const { rows } = map(jsonl({ doc_id: 0, target: 'Paris', filtered_resps: ['Paris'] }), {
       map: { candidate: 'filtered_resps', gold: 'target' },

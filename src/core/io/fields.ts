@@ -588,9 +588,10 @@ function messageText(v: unknown, depth = 0): string | null {
  * The answer in a candidate cell that holds what a model API returned rather than text: a chat message
  * (`{role, content}`), a list of messages (the last assistant one), an OpenAI-style response (`choices[0]`), an
  * Anthropic-style content list, `{text}`, or a one-item list. Anything else is returned as it is (a cell nested
- * too deeply is then refused by toText, as before).
+ * too deeply is then refused by toText, as before). `role: 'user'` reads a prompt the same way (OpenAI evals'
+ * `input`: the last user message).
  */
-export function answerText(v: unknown): unknown {
+export function answerText(v: unknown, role: 'assistant' | 'user' = 'assistant'): unknown {
   let x = v;
   for (let i = 0; i < 8 && Array.isArray(x) && x.length === 1; i++) x = x[0];
   if (isPlainObject(x) && Array.isArray(x.choices) && x.choices.length > 0) x = x.choices[0];
@@ -598,7 +599,7 @@ export function answerText(v: unknown): unknown {
   if (Array.isArray(x)) {
     const said = x.filter((m) => isPlainObject(m) && typeof m.role === 'string');
     if (said.length === 0 || said.length !== x.length) return v;
-    return messageText([...said].reverse().find((m) => m.role === 'assistant') ?? said.at(-1)) ?? v;
+    return messageText([...said].reverse().find((m) => m.role === role) ?? said.at(-1)) ?? v;
   }
   return isPlainObject(x) ? (messageText(x) ?? v) : v;
 }
@@ -750,7 +751,13 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         const rawId = get('id');
         const id = rawId !== undefined && rawId !== null && rawId !== '' ? toText(rawId) : String(rec.row);
         const candidate = rawCand === null || rawCand === undefined ? '' : toText(rawCand);
-        row = { row: rec.row, id, question: cols.question ? share.question(toText(get('question') ?? '')) : '', golds, candidate };
+        row = {
+          row: rec.row,
+          id,
+          question: cols.question ? share.question(toText(answerText(get('question'), 'user') ?? '')) : '',
+          golds,
+          candidate,
+        };
         const choices = get('choices');
         if (choices != null) row.choices = toList(choices);
         const wrong = get('wrong_answers');
