@@ -17,6 +17,10 @@ describe('tailName: a person named by the end of the name', () => {
   it('not another person of that surname, nor initials that do not fit, nor a tail the question says', () => {
     expect(tailName('Who was the first president?', 'George Washington', 'Martha Washington')).toBeNull();
     expect(tailName('Who is the author?', 'J. K. Rowling', 'T. Rowling')).toBeNull();
+    // The other person is passed over, not taken for the gold's: a later mention still names it.
+    expect(tailName('Who was the first president?', 'George Washington', 'Not Martha Washington: Washington.')).toEqual({
+      extra: ['not', 'martha'],
+    });
     expect(tailName('What would Kevin Scale have been called?', 'William Scale', 'The Kelvin Scale.')).toBeNull();
     // No person: "York" is not "New York".
     expect(tailName('Which city?', 'New York', 'York')).toBeNull();

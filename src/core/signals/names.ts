@@ -36,8 +36,8 @@ const TITLES = new Set(['sir', 'dame', 'lord', 'lady', 'dr', 'mr', 'mrs', 'ms', 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 /** Words as written, accents folded: "J.M.W. Turner" → J, M, W, Turner. */
 const words = (s: string): string[] => foldAccents(s).match(WORD) ?? [];
-/** Initials: one letter, or two or three capitals ("JK", "JMW"). */
-const isInitials = (w: string): boolean => w.length === 1 || (w.length <= 3 && /^\p{Lu}+$/u.test(w));
+/** Initials: one to three capitals ("J", "JK", "JMW"); not the article "a". */
+const isInitials = (w: string): boolean => w.length <= 3 && /^\p{Lu}+$/u.test(w);
 
 /**
  * Whether compromise reads the gold as a person's name: the whole of it, or all but leading initials it drops
@@ -84,12 +84,12 @@ export function tailName(question: string, gold: string, candidate: string): Tai
       let s = i;
       while (s > 0 && isInitials(c[s - 1]!.text)) s--;
       const initials = low.slice(s, i).join('');
-      if (initials && initials[0] !== g[0]![0]) return null;
+      if (initials && initials[0] !== g[0]![0]) continue;
       // A capitalised word right before, with no punctuation between, is another given name ("Martha Washington").
       const before = s > 0 ? c[s - 1]!.text : '';
       const joined = s > 0 && /^\s+$/.test(text.slice(c[s - 1]!.end, c[s]!.at));
       const plain = before.toLowerCase();
-      if (joined && /^\p{Lu}/u.test(before) && !FUNCTION_WORDS.has(plain) && !TITLES.has(plain) && !asked.has(plain)) return null;
+      if (joined && /^\p{Lu}/u.test(before) && !FUNCTION_WORDS.has(plain) && !TITLES.has(plain) && !asked.has(plain)) continue;
       if (!isPerson(gold)) return null;
       const name = new Set(low.slice(s, i + k));
       return { extra: low.filter((w, j) => (j < s || j >= i + k) && !name.has(w) && !FUNCTION_WORDS.has(w) && !asked.has(w)) };
