@@ -13,7 +13,8 @@ import { boundedMemo } from '../util/memo.ts';
 
 /** Usual names of one country; a gold that is one of them has the others as forms. */
 const COUNTRIES: readonly (readonly string[])[] = [
-  ['United States', 'United States of America', 'USA', 'U.S.A.', 'America'],
+  // Not "America": "South America" would hold it.
+  ['United States', 'United States of America', 'USA', 'U.S.A.'],
   ['United Kingdom', 'UK', 'U.K.', 'Great Britain', 'Britain'],
   ['Soviet Union', 'USSR', 'U.S.S.R.'],
   ['United Arab Emirates', 'UAE'],
