@@ -143,9 +143,10 @@ function generate(i: number, rnd: () => number): Generated {
     if (rnd() < 0.5) json.candidate = null;
     else delete json.candidate;
   } else if (kind < 0.18) {
-    // Non-string JSON values: numbers for golds, a number, boolean or object for the candidate.
+    // Non-string JSON values: numbers for golds, a number, boolean or object for the candidate (not one shaped
+    // like a model API's answer, {text} or {content}, which reads as its text: fields.test.ts).
     golds = [1945, 3.5, goldText()].slice(0, 1 + Math.floor(rnd() * 3));
-    candidate = [42, true, { text: adversarialString(rnd, 3) }][Math.floor(rnd() * 3)];
+    candidate = [42, true, { note: adversarialString(rnd, 3) }][Math.floor(rnd() * 3)];
     Object.assign(json, { gold: golds, candidate, question: i });
   } else if (kind < 0.18005) {
     // Nested deeper than JSON.stringify can write: the JSON row is skipped with an error; CSV holds the text.
