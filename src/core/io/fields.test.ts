@@ -475,6 +475,10 @@ describe('labels', () => {
       ['fail', F],
       ['accepted', T],
       ['Rejected', F],
+      // SimpleQA's grades: CORRECT, INCORRECT, NOT_ATTEMPTED.
+      ['CORRECT', T],
+      ['NOT_ATTEMPTED', F],
+      ['not attempted', F],
     ];
     for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
     for (const v of ['1.5', '10', '0.01', '.0']) expect(() => parseLabel(v), v).toThrow();

@@ -327,7 +327,22 @@ export function resolveColumns(columns: string[], map: ColumnMap = {}): ColumnMa
 
 // c / i: Inspect's CORRECT and INCORRECT score values.
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'correct', 't', 'c', 'right', 'pass', 'accept', 'accepted']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'n', 'incorrect', 'f', 'wrong', 'i', 'fail', 'reject', 'rejected']);
+// not_attempted: SimpleQA's grade for an answer that gives none (not correct).
+const FALSE_WORDS = new Set([
+  'false',
+  '0',
+  'no',
+  'n',
+  'incorrect',
+  'f',
+  'wrong',
+  'i',
+  'fail',
+  'reject',
+  'rejected',
+  'not_attempted',
+  'not attempted',
+]);
 /** "1.0", "0.0", "1.00": a pandas export of a label column with gaps writes floats. */
 const ONE_OR_ZERO = /^[+-]?(?:1|0)(?:\.0+)?$/;
 
