@@ -16,6 +16,9 @@ const refNumeric = (s: string) =>
       foldAccents(s.toLowerCase())
         .replace(/%/g, ' percent ')
         .replace(/\bper\s+cent\b/g, 'percent')
+        .replace(/°\s*f\b/g, ' degrees fahrenheit ')
+        .replace(/°\s*c\b/g, ' degrees celsius ')
+        .replace(/°/g, ' degrees ')
         .replace(HYPHEN_NUMBER, '$1 ')
         .replace(PUNCT_KEEP_DECIMAL, '')
         .replace(ARTICLES, ' '),

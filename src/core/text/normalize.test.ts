@@ -82,6 +82,12 @@ describe('numeric normalization', () => {
     expect(num('rock and roll')).toBe('rock and roll');
   });
 
+  it('the degree sign: 212°F = 212 degrees Fahrenheit, 45° = 45 degrees', () => {
+    same('212 degrees fahrenheit', '212°F', '212 °F', '212 degrees Fahrenheit');
+    same('100 degrees celsius', '100°C', '100 degrees Celsius');
+    same('45 degrees', '45°');
+  });
+
   it('Latin accents folded in numeric, kept in squad; other scripts untouched', () => {
     same('lome', 'Lomé', 'LOMÉ', 'Lome');
     same('sao paulo', 'São Paulo');

@@ -123,6 +123,12 @@ function numericTokens(s: string): string[] {
   let t = foldAccents(s.toLowerCase());
   if (t.includes('%')) t = t.replace(/%/g, ' percent ');
   if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
+  // "212°F" = "212 degrees Fahrenheit" (the degree sign would otherwise glue the number to its unit).
+  if (t.includes('°'))
+    t = t
+      .replace(/°\s*f\b/g, ' degrees fahrenheit ')
+      .replace(/°\s*c\b/g, ' degrees celsius ')
+      .replace(/°/g, ' degrees ');
   if (t.includes('-')) t = t.replace(HYPHEN_NUMBER, '$1 ');
   return canonicalNumberTokens(tokenize(t, true));
 }
