@@ -82,10 +82,13 @@ const LINKS = new Set(['of', 'and', 'the', 'de', 'du', 'des', 'la', 'le', 'for',
 const ACRONYM = /^(?:\p{Lu}{2,6}|(?:\p{Lu}\.){2,6})$/u;
 const letters = (s: string) => s.replace(/\./g, '');
 
+/** What separates the words an acronym is looked for among. */
+const SEPARATORS = /[\s,;:!?"“”()]+/;
+
 /** Runs of capitalised words (links allowed inside), with their initials. */
 function capitalRuns(text: string): { text: string; initials: string }[] {
   const out: { text: string; initials: string }[] = [];
-  const words = text.split(/[\s,;:!?"“”()]+/).filter(Boolean);
+  const words = text.split(SEPARATORS).filter(Boolean);
   let run: string[] = [];
   const flush = () => {
     while (run.length && LINKS.has(run.at(-1)!.toLowerCase())) run.pop();
@@ -116,7 +119,7 @@ let lastSide: { candidate: string; runs: { text: string; initials: string }[]; a
 function candidateSide(candidate: string) {
   if (lastSide?.candidate !== candidate) {
     const acronyms = new Map<string, string>();
-    for (const w of candidate.split(/[\s,;:!?"“”()]+/)) {
+    for (const w of candidate.split(SEPARATORS)) {
       // "USA." at a sentence's end; "U.S.A." keeps its last dot.
       const t = w.replace(/\.$/, '');
       const form = ACRONYM.test(t) ? t : ACRONYM.test(`${t}.`) ? `${t}.` : null;

@@ -55,6 +55,20 @@ export const isPerson = boundedMemo((gold: string): boolean => {
   return g.endsWith(p) && words(g.slice(0, g.length - p.length)).every(isInitials);
 });
 
+let lastSide: { candidate: string; text: string; c: { text: string; at: number; end: number }[]; low: string[] } | null = null;
+/** The last candidate's words with their places (tailName is asked once per gold of a row). */
+function candidateSide(candidate: string) {
+  if (lastSide?.candidate !== candidate) {
+    const text = foldAccents(candidate);
+    const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
+    lastSide = { candidate, text, c, low: c.map((w) => w.text.toLowerCase()) };
+  }
+  return lastSide;
+}
+
+/** A question's words, lower case (cached: the rows of a question share it). */
+const askedWords = boundedMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));
+
 /** What the candidate says besides the name: its words that are neither function words nor the question's. */
 export interface TailName {
   extra: string[];
@@ -69,10 +83,8 @@ export function tailName(question: string, gold: string, candidate: string): Tai
     .map((w) => w.toLowerCase())
     .filter((w) => !TITLES.has(w));
   if (g.length < 2) return null;
-  const text = foldAccents(candidate);
-  const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
-  const low = c.map((w) => w.text.toLowerCase());
-  const asked = new Set(words(question).map((w) => w.toLowerCase()));
+  const { text, c, low } = candidateSide(candidate);
+  const asked = askedWords(question);
   // The longest tail first: "da Vinci" before "Vinci".
   for (let k = g.length - 1; k >= 1; k--) {
     const tail = g.slice(g.length - k);
