@@ -225,7 +225,7 @@ test('core errors and mapping notes are worded for the page: no CLI flag, the la
   await expect(page.getByTestId('map-gold')).toHaveValue('ground_truth');
   await expect(page.getByTestId('mapping-notes').locator('[data-code="layout"]')).toContainText(/ragas/i);
   await expect(page.getByTestId('mapping-notes')).not.toContainText('--');
-  // Golds joined by " | " in most cells: the note offers the separator, and taking it splits the golds.
+  // Golds joined by " | " in most cells: split on it from the start, with a note; reading cells whole is one click.
   const joined = [
     'question,gold,candidate',
     'Largest planet?,Jupiter | planet Jupiter,Jupiter',
@@ -234,10 +234,16 @@ test('core errors and mapping notes are worded for the page: no CLI flag, the la
     'Spider legs?,8 | eight,eight',
   ].join('\n');
   await upload(page, 'joined.csv', joined);
-  await expect(page.getByTestId('mapping-notes').locator('[data-code="gold-separator"]')).toBeVisible();
+  const sepNote = page.getByTestId('mapping-notes').locator('[data-code="gold-separator"]');
+  await expect(sepNote).toContainText('each item is read as a gold answer');
+  await expect(page.getByTestId('gold-sep')).toHaveValue(/^ ?\| ?$/);
+  await page.getByTestId('no-gold-sep').click();
+  await expect(page.getByTestId('gold-sep')).toHaveValue('');
+  await expect(sepNote).toContainText('read as one gold answer each');
   await page.getByTestId('use-gold-sep').click();
   await expect(page.getByTestId('gold-sep')).toHaveValue(/^ ?\| ?$/);
   await expect(page.getByTestId('use-gold-sep')).toHaveCount(0);
+  await expect(page.getByTestId('no-gold-sep')).toBeVisible();
 });
 
 /** Rows long enough to interrupt mid-run, small enough for CI. */

@@ -270,13 +270,44 @@ describe('wording and notes (issue 12 items 7, 8, 10)', () => {
     );
   });
 
-  it('a gold separator note suggests --gold-sep; an unknown --map column is worded with the flag', async () => {
-    writeFileSync(p('sep.csv'), 'gold,candidate\nParis | Paris France,Paris\n');
-    const [sep, map] = await Promise.all([
+  it('a chosen gold separator names --gold-sep none; an unknown --map column is worded with the flag', async () => {
+    writeFileSync(p('sep.csv'), 'gold,candidate\nParis | Paris France,Paris\nRome | Roma,Roma\n');
+    const [sep, whole, map] = await Promise.all([
       verity(['score', p('sep.csv'), '--metrics', 'exact_match']),
+      verity(['score', p('sep.csv'), '--metrics', 'exact_match', '--gold-sep', 'none']),
       verity(['score', p('sep.csv'), '--map', 'candidate=nope']),
     ]);
-    expect(sep.stderr).toContain(`use --gold-sep ' | ' to score each item as a gold answer`);
+    expect(sep.stderr).toContain(
+      `joined by " | "; each item is read as a gold answer (--gold-sep none reads each cell as one gold answer)`,
+    );
+    const golds = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { gold: string[] }).gold);
+    expect(golds(sep.stdout)).toEqual([
+      ['Paris', 'Paris France'],
+      ['Rome', 'Roma'],
+    ]);
+    expect(golds(whole.stdout)).toEqual([['Paris | Paris France'], ['Rome | Roma']]);
+    expect(whole.stderr).not.toContain('gold cells');
+    // JSONL is streamed: the separator is chosen from the records kept in the first pass, a nested gold too.
+    const lines = [
+      { doc: { answer: 'Scorpio/Skorpio' }, golden_answer: 'Scorpio/Skorpio', candidate: 'Skorpio' },
+      { doc: { answer: 'Lyon/Lugdunum' }, golden_answer: 'Lyon/Lugdunum', candidate: 'Lyon' },
+    ];
+    writeFileSync(p('sep.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const [top, nested] = await Promise.all([
+      verity(['score', p('sep.jsonl'), '--metrics', 'exact_match']),
+      verity(['score', p('sep.jsonl'), '--metrics', 'exact_match', '--map', 'gold=doc.answer']),
+    ]);
+    for (const r of [top, nested]) {
+      expect(golds(r.stdout)).toEqual([
+        ['Scorpio', 'Skorpio'],
+        ['Lyon', 'Lugdunum'],
+      ]);
+      expect(r.stderr).toContain('2 of 2 gold cells (100%)');
+    }
     expect([map.code, map.stderr]).toEqual([1, 'verity: --map candidate=nope: no such column; the columns are gold, candidate\n']);
   });
 });

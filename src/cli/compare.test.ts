@@ -217,8 +217,8 @@ describe('verity compare on harness files', () => {
   });
 });
 
-describe('verity compare hints at a gold separator', () => {
-  it('names the separator most gold cells use, and is silent once it is set', async () => {
+describe('verity compare chooses the gold separator', () => {
+  it('splits on the separator most gold cells use and says so; --gold-sep none reads cells whole', async () => {
     const wide = [
       {
         question: 'Capital of France?',
@@ -246,22 +246,25 @@ describe('verity compare hints at a gold separator', () => {
       },
     ];
     writeFileSync(p('wide-golds.json'), JSON.stringify(wide));
-    const [hinted, split] = await Promise.all([
+    const [auto, whole, split] = await Promise.all([
       verity('compare', p('wide-golds.json'), '--metrics', 'exact_match', '--resamples', '20', '--json'),
+      verity('compare', p('wide-golds.json'), '--metrics', 'exact_match', '--resamples', '20', '--json', '--gold-sep', 'none'),
       verity('compare', p('wide-golds.json'), '--metrics', 'exact_match', '--resamples', '20', '--json', '--gold-sep', '/'),
     ]);
-    expect([hinted.code, split.code]).toEqual([0, 0]);
-    expect(hinted.stderr).toContain(
-      `wide-golds.json: note: 3 of 3 gold cells (100%) in column "golden_answer" hold short items joined by "/"; they are read as one gold answer each unless "/" is set as the gold separator: use --gold-sep '/' to score each item as a gold answer`,
+    expect([auto.code, whole.code, split.code]).toEqual([0, 0, 0]);
+    expect(auto.stderr).toContain(
+      `verity: note: 3 of 3 gold cells (100%) in column "golden_answer" hold short items joined by "/"; each item is read as a gold answer (--gold-sep none reads each cell as one gold answer)`,
     );
+    expect(whole.stderr).not.toContain('gold cells');
     expect(split.stderr).not.toContain('gold cells');
     // Split, "Paris" equals the gold "Paris"; whole, it does not equal "Paris/Paris, France".
     const acc = (out: string) =>
       JSON.parse(out).leaderboard.metrics[0].entries.map((e: { accuracy: { value: number } }) => e.accuracy.value);
-    expect([acc(hinted.stdout), acc(split.stdout)]).toEqual([
+    expect([acc(whole.stdout), acc(split.stdout)]).toEqual([
       [0, 0],
       [2 / 3, 1 / 3],
     ]);
+    expect(auto.stdout).toBe(split.stdout);
   }, 60_000);
 });
 

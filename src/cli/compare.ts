@@ -7,10 +7,9 @@
 import { writeFileSync, createWriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { readInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
-import { parseMapSpec } from '../core/io/fields.ts';
+import { chooseGoldSeparator, parseMapSpec } from '../core/io/fields.ts';
 import {
   compareReport,
-  goldSeparatorNotes,
   mapSystemFiles,
   type CompareReport,
   type FilesInput,
@@ -20,7 +19,7 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
-import { cliNote, intOption, readInputBytes } from './io.ts';
+import { cliNote, goldSepOption, intOption, readInputBytes } from './io.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
 import { ci, ciSigned, f3, pFmt, signed } from '../core/compare/format.ts';
 
@@ -61,17 +60,20 @@ async function readFile(file: string): Promise<InputTable> {
 export async function loadSystems(files: string[], o: CompareOptions): Promise<FilesInput> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
   const tables = await Promise.all(files.map(async (name) => ({ name, table: withPaths(await readFile(name), Object.values(map ?? {})) })));
+  const chosen = chooseGoldSeparator(
+    tables.map((t) => t.table),
+    { ...(map ? { map } : {}), ...goldSepOption(o.goldSep) },
+  );
   const opts: SystemMapOptions = {
-    ...(map ? { map } : {}),
-    ...(o.goldSep ? { goldSep: o.goldSep } : {}),
+    ...chosen.options,
     ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}),
     ...(o.joinBy ? { keyBy: o.joinBy } : {}),
   };
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
     if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
-    for (const n of goldSeparatorNotes(table, opts)) process.stderr.write(`verity: ${name}: note: ${cliNote(n)}\n`);
   }
+  for (const n of chosen.notes) process.stderr.write(`verity: note: ${cliNote(n)}\n`);
   const input = mapSystemFiles(tables, opts);
   for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
   if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);

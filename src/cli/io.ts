@@ -9,11 +9,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
-import { type RowIssue } from '../core/io/parse.ts';
+import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
+import { getPath } from '../core/io/formats/nested.ts';
 import { needsFormatReader, readBlobInput, reshapedNote, withPaths } from '../core/io/formats/index.ts';
 import { streamJsonl } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
-import { createRowMapper, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
+import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { DelimitedWriter } from '../core/io/export.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 
@@ -41,6 +42,8 @@ export const say = (msg: string): void => void process.stderr.write(`verity: ${e
 // ---------- input ----------
 
 const MAX_SHOWN = 50;
+/** Longest cell kept for the gold-separator sample: a cell of joined short answers is far shorter. */
+const SAMPLE_CELL = 4000;
 
 export interface ReadSummary {
   format: string;
@@ -112,7 +115,17 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}),
     };
     // Pass 1: the column names (a key may first appear in the last row), and what cannot be read.
-    let pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, () => {}, streamOpts);
+    // It also keeps the gold-looking cells of the first records, to choose the gold separator before any row is mapped.
+    const sample: ParsedTable['records'] = [];
+    const goldPath = o.mapOptions.map?.gold;
+    const keepSample = (rec: ParsedTable['records'][number]) => {
+      if (sample.length >= GOLD_SEP_SAMPLE || o.mapOptions.goldSep !== undefined) return;
+      const data: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(rec.data)) if (typeof v === 'string' && v.length <= SAMPLE_CELL) data[k] = v;
+      if (goldPath?.includes('.')) data[goldPath] = getPath(rec.data, goldPath);
+      sample.push({ ...rec, data });
+    };
+    let pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, keepSample, streamOpts);
     // One record may be an object that holds the table (pandas' to_json, {"data": [...]}): read it whole.
     if (pass1?.records === 1) pass1 = null;
     let rows = 0;
@@ -121,7 +134,8 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     if (pass1) {
       format = 'jsonl';
       if (pass1.records === 0) mapRows({ format: 'jsonl', columns: [], records: [], issues: pass1.issues }); // throws why
-      const mapper = createRowMapper(pass1.columns, o.mapOptions);
+      const chosen = chooseGoldSeparator([{ format: 'jsonl', columns: pass1.columns, records: sample, issues: [] }], o.mapOptions);
+      const mapper = createRowMapper(pass1.columns, chosen.options);
       o.onTotal?.(pass1.records);
       const issues: RowIssue[] = [...pass1.issues];
       report(issues);
@@ -155,7 +169,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       for (const [line, bad] of pass1.scan.bad)
         if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
       report(issues);
-      notes = mapper.notes();
+      notes = [...chosen.notes, ...mapper.notes()];
     } else {
       // Other formats: Parquet a row group at a time, Inspect logs, JSON, CSV and TSV whole; nested paths
       // (`doc.question`) named in the mapping become columns.
@@ -164,10 +178,11 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       format = input.source;
       const reshaped = reshapedNote(input);
       if (reshaped) say(`note: ${reshaped}`);
-      const mapped = mapRows(table, o.mapOptions);
+      const chosen = chooseGoldSeparator([table], o.mapOptions);
+      const mapped = mapRows(table, chosen.options);
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);
-      notes = mapped.notes;
+      notes = [...chosen.notes, ...mapped.notes];
       for (let i = 0; i < mapped.rows.length; i += o.batch) {
         const b = mapped.rows.slice(i, i + o.batch);
         rows += b.length;
@@ -396,9 +411,18 @@ export function intOption(v: string | undefined, name: string, dflt: number): nu
   return n;
 }
 
+/** `--gold-sep`: absent lets the reader choose (chooseGoldSeparator); "none" (or "") splits nothing. */
+export function goldSepOption(v: string | undefined): { goldSep?: string } {
+  if (v === undefined) return {};
+  return { goldSep: v === 'none' ? '' : v };
+}
+
 /** A mapping note worded for a CLI user. */
 export function cliNote(n: MappingNote): string {
-  if (n.code === 'gold-separator') return `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
+  if (n.code === 'gold-separator')
+    return n.applied
+      ? `${n.message} (--gold-sep none reads each cell as one gold answer)`
+      : `${n.message}: use --gold-sep '${n.separator}' to score each item as a gold answer`;
   if (n.code === 'layout') return `${n.message} (--map field=COLUMN reads it otherwise)`;
   return n.message;
 }

@@ -8,6 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { readInput, withPaths } from '../core/io/formats/index.ts';
 import {
+  chooseGoldSeparator,
   mapRows,
   missingColumnMessage,
   parseMapSpec,
@@ -40,6 +41,7 @@ import {
   cliNote,
   escapeControls,
   fileSink,
+  goldSepOption,
   intOption,
   OutputError,
   outKind,
@@ -148,13 +150,13 @@ async function readTable(file: string, map: ColumnMap = {}): Promise<ParsedTable
 async function load(file: string, o: CommonOptions): Promise<Loaded> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
   const table = await readTable(file, map);
-  const mapOptions: MapOptions = { ...(map ? { map } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
-  const mapped = mapRows(table, mapOptions);
+  const chosen = chooseGoldSeparator([table], { ...(map ? { map } : {}), ...goldSepOption(o.goldSep) });
+  const mapped = mapRows(table, chosen.options);
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;
   for (const issue of mapped.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
   if (mapped.issues.length > 50) say(`… and ${mapped.issues.length - 50} more issues (fix the ones above and run again)`);
-  for (const note of mapped.notes) say(`note: ${cliNote(note)}`);
+  for (const note of [...chosen.notes, ...mapped.notes]) say(`note: ${cliNote(note)}`);
   if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
   say(`${table.format.toUpperCase()}, ${mapped.rows.length} rows read, ${errors} skipped, ${warnings} warnings`);
   return { rows: mapped.rows, fileIssues: mapped.issues, skipped: errors };
@@ -261,7 +263,7 @@ async function scoreFile(
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
   let long = 0;
-  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...(o.goldSep ? { goldSep: o.goldSep } : {}) };
+  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) };
   const summary = await readRows(file, {
     mapOptions,
     batch: BATCH,
@@ -567,7 +569,10 @@ function common(cmd: Command): Command {
       `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(',')})`,
     )
     .option('--map <pairs>', 'column mapping, e.g. candidate=answer_gpt4,label=judge_gpt4')
-    .option('--gold-sep <sep>', "split a gold string into several golds, e.g. ' / '")
+    .option(
+      '--gold-sep <sep>',
+      "split a gold string into several golds, e.g. ' / ' (default: the separator most gold cells use, if any; none: never split)",
+    )
     .addOption(new Option('--normalization <mode>', 'normalization for every lexical metric').choices(['squad', 'numeric']))
     .option('--strict', 'SQuAD normalization only (no number-aware forms); same as --normalization squad')
     .addOption(

@@ -19,6 +19,8 @@ export interface Inspection {
   sample: Record<string, unknown>[];
   records: number;
   detected: ColumnMap;
+  /** The separator the detected gold column's first cells join several answers with (detectGoldSeparator). */
+  goldSep?: string;
   /** Nested fields (`doc.question`) the column mapping can name besides the columns. */
   paths?: string[];
   issues: RowIssue[];
@@ -27,6 +29,7 @@ export interface Inspection {
 
 export interface Mapping {
   map: ColumnMap;
+  /** '' for none; absent: the detected one (detectGoldSeparator), as the CLI chooses without --gold-sep. */
   goldSep?: string;
   /** Several systems: a system column or the wide layout (compare.ts); absent for one system per file. */
   systems?: import('./compare.ts').SystemsMapping;
@@ -43,7 +46,7 @@ export interface MappedSummary {
   issues: RowIssue[];
   issueCount: number;
   /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
-  notes: { code: MappingNote['code']; text: string; separator?: string }[];
+  notes: { code: MappingNote['code']; text: string; separator?: string; applied?: boolean }[];
   /** The systems, when the mapping has several (or several files are open). */
   systems?: import('./compare.ts').SystemsSummary;
 }

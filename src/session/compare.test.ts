@@ -100,8 +100,13 @@ describe('the wide layout in one step', () => {
     expect(sum.systems?.notes.join('\n')).toMatch(/1 record marked improper: true left out/);
     // Golds split as asked; without a separator, the page is told the cells look like " / "-joined answers.
     const unsplit = ok(await s.map({ ...mapping, goldSep: '' }));
-    expect(unsplit.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ' })]);
+    expect(unsplit.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ', applied: false })]);
     expect(ok(await s.map(mapping)).notes).toEqual([]);
+    // The page starts from the separator the file's gold cells use; a mapping without one gets it, and is told.
+    expect(insp.goldSep).toBe(' / ');
+    const auto = ok(await s.map({ map: mapping.map, systems: mapping.systems! }));
+    expect(auto.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ', applied: true })]);
+    expect(auto.rows).toBe(sum.rows);
     const out = ok(await s.run(config(mapping)));
     expect(out.status).toBe('done');
     const view = ok(await compareApi(s).compareReport());

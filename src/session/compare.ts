@@ -141,7 +141,7 @@ export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput
   const s = m.systems ?? {};
   return mapSystemFiles(files, {
     map: m.map,
-    ...(m.goldSep ? { goldSep: m.goldSep } : {}),
+    ...(m.goldSep !== undefined ? { goldSep: m.goldSep } : {}),
     ...(s.column ? { systemColumn: s.column } : s.auto || s.wide ? {} : { systemColumn: false as const }),
     layout: s.wide ? 'wide' : 'long',
   });

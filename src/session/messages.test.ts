@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, noteMessage } from './messages.ts';
-import { mapRows } from '../core/io/fields.ts';
+import { chooseGoldSeparator, mapRows } from '../core/io/fields.ts';
 import { parseTable } from '../core/io/parse.ts';
 
 const thrown = (f: () => unknown): unknown => {
@@ -22,11 +22,15 @@ describe('app wording of core errors and notes (issue 12 item 7)', () => {
   });
 
   it('an unknown chosen column, and a gold-separator note', () => {
-    const t = parseTable('gold,candidate\nParis | Paris France,Paris\n');
+    const t = parseTable('gold,candidate\nParis | Paris France,Paris\nRome | Roma,Rome\n');
     expect(errorMessage(thrown(() => mapRows(t, { map: { candidate: 'nope' } })))).toBe(
       'The column "nope" chosen for candidate is not in this file; choose another in the column mapping.',
     );
     const [note] = mapRows(t).notes;
     expect(noteMessage(note!)).toMatch(/: enter " \| " as the gold separator to score each item as its own gold answer\.$/);
+    const [chosen] = chooseGoldSeparator([t]).notes;
+    expect(noteMessage(chosen!)).toMatch(
+      /; each item is read as a gold answer\. Clear the gold separator to read each cell as one gold answer\.$/,
+    );
   });
 });

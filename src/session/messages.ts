@@ -23,7 +23,9 @@ export function errorMessage(e: unknown): string {
 /** One line for a mapping note (MappedRows.notes), with what to do about it on this page. */
 export function noteMessage(n: MappingNote): string {
   if (n.code === 'gold-separator')
-    return `${n.message}: enter "${n.separator}" as the gold separator to score each item as its own gold answer.`;
+    return n.applied
+      ? `${n.message}. Clear the gold separator to read each cell as one gold answer.`
+      : `${n.message}: enter "${n.separator}" as the gold separator to score each item as its own gold answer.`;
   if (n.code === 'layout') return `${n.message}. Change the column mapping if this is not what you meant.`;
   return `${n.message}.`;
 }

@@ -7,7 +7,7 @@
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.ts';
-import { FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
@@ -35,7 +35,7 @@ import type {
   ViewInfo,
 } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
-import { goldSeparatorNotes, rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
+import { rowRecord, type InputInfo, type SystemFile, type SystemRow } from '../core/compare/index.ts';
 import {
   Comparison,
   bundleFiles,
@@ -540,6 +540,12 @@ export class ScoringSession {
     return this.parts ? unionTable(this.parts) : readBlobInput(blob, name, opts);
   }
 
+  /** The gold separator the detected mapping's gold cells use, for the page to start from. */
+  private detectedSeparator(t: ParsedTable): { goldSep?: string } {
+    const found = detectGoldSeparator(this.parts?.map((p) => p.table) ?? [t], resolveColumns(t.columns));
+    return found ? { goldSep: found.separator } : {};
+  }
+
   private inspection(name: string, t: ParsedTable): Inspection {
     return {
       fileName: name,
@@ -548,6 +554,7 @@ export class ScoringSession {
       sample: t.records.slice(0, SAMPLE).map((r) => r.data),
       records: t.records.length,
       detected: resolveColumns(t.columns),
+      ...this.detectedSeparator(t),
       paths: nestedPaths(t),
       issues: t.issues.slice(0, MAX_ISSUES),
       issueCount: t.issues.length,
@@ -571,8 +578,15 @@ export class ScoringSession {
     const t = withPaths(await this.ensureTable(), paths);
     const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
     // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
-    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], m) : null;
-    const one = many ? null : mapRows(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) });
+    // No separator given (a caller other than the page): chosen as the CLI chooses it. The page always gives one
+    // ('' for none), starting from Inspection.goldSep, and is told about the detected one either way.
+    const tables = parts?.map((p) => p.table) ?? [t];
+    const found = detectGoldSeparator(tables, m.map);
+    const goldSep = m.goldSep ?? found?.separator;
+    const sepNotes = found && (goldSep === found.separator || !goldSep) ? [found.note(goldSep === found.separator)] : [];
+    const mm: Mapping = { ...m, ...(goldSep !== undefined ? { goldSep } : {}) };
+    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], mm) : null;
+    const one = many ? null : mapRows(t, { map: m.map, ...(goldSep !== undefined ? { goldSep } : {}) });
     const mapped = many ?? one!;
     this.systems = many && inputInfo(many);
     this.rows = mapped.rows;
@@ -591,13 +605,10 @@ export class ScoringSession {
       columns: mapped.columns,
       issues: mapped.issues.slice(0, MAX_ISSUES),
       issueCount: mapped.issues.length,
-      notes: (one
-        ? this.notesOf(t, m, one.notes)
-        : goldSeparatorNotes(t, { map: m.map, ...(m.goldSep ? { goldSep: m.goldSep } : {}) })
-      ).map((n) => ({
+      notes: [...sepNotes, ...(one ? this.notesOf(t, m, one.notes) : [])].map((n) => ({
         code: n.code,
         text: noteMessage(n),
-        ...(n.code === 'gold-separator' ? { separator: n.separator } : {}),
+        ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied } : {}),
       })),
       ...(many ? { systems: systemsSummary(many) } : {}),
     };

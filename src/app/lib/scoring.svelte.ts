@@ -140,7 +140,7 @@ export class ScoringPage {
       this.files = fs.length;
       // The systems as verity compare would find them: the wide layout, a system column, else one per file.
       const guess = guessSystems(r.value.columns, r.value.detected);
-      this.mapping = { map: guess.map, goldSep: '', ...(guess.systems ? { systems: guess.systems } : {}) };
+      this.mapping = { map: guess.map, goldSep: r.value.goldSep ?? '', ...(guess.systems ? { systems: guess.systems } : {}) };
       this.phase = 'inspected';
       await this.remap();
     } finally {

@@ -23,7 +23,6 @@ export {
   coverageNotes,
   describeKey,
   detectWideLayout,
-  goldSeparatorNotes,
   mapSystemFiles,
   mapSystemRows,
   systemFromFileName,

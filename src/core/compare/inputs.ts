@@ -21,7 +21,6 @@ import {
   resolveColumns,
   type ColumnMap,
   type MapOptions,
-  type MappingNote,
 } from '../io/fields.ts';
 import type { ParsedTable, RowIssue } from '../io/parse.ts';
 
@@ -522,24 +521,4 @@ function repeatedAcrossFiles(out: FilesInput): string[] {
     ([system, { n, example }]) =>
       `${system} (${out.sources[system]}): ${n} row${n === 1 ? '' : 's'} give${n === 1 ? 's' : ''} a question another of its rows already gave (e.g. ${example}); only the first row of each is compared; to compare the files as separate systems, give their rows different system names`,
   );
-}
-
-/** Records looked at for the gold-separator hint of a multi-system mapping. */
-const HINT_SAMPLE = 5000;
-
-/**
- * The hint that gold cells look like several answers joined by a separator (EVOUNA's "/"), which the
- * multi-system mapping does not give by itself: the gold column of a sample of records read as mapRows reads it.
- * Empty when a separator is set.
- */
-export function goldSeparatorNotes(t: ParsedTable, opts: MapOptions = {}): MappingNote[] {
-  const gold = resolveColumns(t.columns, opts.map).gold;
-  if (opts.goldSep || !gold) return [];
-  const sample: ParsedTable = { ...t, records: t.records.slice(0, HINT_SAMPLE), issues: [] };
-  try {
-    // The gold column stands in for the candidate: only the gold cells are looked at.
-    return mapRows(sample, { map: { gold, candidate: gold } }).notes.filter((n) => n.code === 'gold-separator');
-  } catch {
-    return [];
-  }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chooseGoldSeparator,
+  GOLD_SEP_SAMPLE,
   IdSet,
   labelIsCorrect,
   mapRows,
@@ -844,6 +846,7 @@ describe('gold separators (issue 12 item 10)', () => {
       code: 'gold-separator',
       column: 'gold',
       separator: ' | ',
+      applied: false,
       share: 2 / 3,
       cells: 3,
       message:
@@ -854,7 +857,7 @@ describe('gold separators (issue 12 item 10)', () => {
   it('";" and " / " (EVOUNA) are found too; none when a separator is set or for long sentences', () => {
     const semi = parseTable('gold,candidate\n1945;1944,1945\nUSA;United States,USA\n');
     expect(map(semi).notes.find((x) => x.code === 'gold-separator')).toMatchObject({ separator: ';', share: 1 });
-    const slash = jsonl({ gold: 'David Seville / Ross Bagdasarian', candidate: 'x' });
+    const slash = jsonl({ gold: 'David Seville / Ross Bagdasarian', candidate: 'x' }, { gold: 'Lyon / Lugdunum', candidate: 'x' });
     expect(map(slash).notes[0]).toMatchObject({ code: 'gold-separator', separator: ' / ' });
     expect(map(slash, { goldSep: ' / ' }).notes).toEqual([]);
     const prose = jsonl({
@@ -867,6 +870,80 @@ describe('gold separators (issue 12 item 10)', () => {
   it('a minority of such cells gives no note', () => {
     const t = jsonl({ gold: 'a | b', candidate: 'x' }, { gold: 'c', candidate: 'x' }, { gold: 'd', candidate: 'x' });
     expect(map(t).notes).toEqual([]);
+  });
+});
+
+describe('chooseGoldSeparator (the separator used when none is given)', () => {
+  const golds = (...gs: string[]) => jsonl(...gs.map((gold) => ({ gold, candidate: 'x' })));
+
+  it('EVOUNA\'s "/": chosen, each item a gold, with a note saying so', () => {
+    const t = golds('Scorpio/Skorpio', 'David Seville', '7/seven/VII');
+    const chosen = chooseGoldSeparator([t]);
+    expect(chosen.options).toEqual({ goldSep: '/' });
+    expect(chosen.notes).toEqual([
+      {
+        code: 'gold-separator',
+        column: 'gold',
+        separator: '/',
+        applied: true,
+        share: 2 / 3,
+        cells: 3,
+        message: '2 of 3 gold cells (67%) in column "gold" hold short items joined by "/"; each item is read as a gold answer',
+      },
+    ]);
+    const mapped = mapRows(t, chosen.options);
+    expect(mapped.rows.map((r) => r.golds)).toEqual([['Scorpio', 'Skorpio'], ['David Seville'], ['7', 'seven', 'VII']]);
+    expect(mapped.notes.filter((n) => n.code === 'gold-separator')).toEqual([]);
+  });
+
+  it('a slash in a fraction, a date, an acronym pair or a unit joins nothing', () => {
+    const t = golds('AC/DC', '60 km/h', '1/2', '12/05/2001', 'TCP/IP', 'mg/L', '9.8 m/s^2');
+    expect(chooseGoldSeparator([t])).toEqual({ options: {}, notes: [] });
+    expect(mapRows(t).rows.map((r) => r.golds)).toEqual([
+      ['AC/DC'],
+      ['60 km/h'],
+      ['1/2'],
+      ['12/05/2001'],
+      ['TCP/IP'],
+      ['mg/L'],
+      ['9.8 m/s^2'],
+    ]);
+  });
+
+  it('chosen from a fifth of the cells (and two), by hand: 2 of 10 yes, 2 of 11 and 1 of 2 no', () => {
+    const single = (n: number) => Array.from({ length: n }, (_, i) => `answer ${i}`);
+    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(8))]).options.goldSep).toBe('; ');
+    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(9))]).options.goldSep).toBeUndefined();
+    expect(chooseGoldSeparator([golds('a; b', 'c')]).options.goldSep).toBeUndefined();
+  });
+
+  it('a given separator, or none (""), is kept: nothing is split, counted or noted', () => {
+    const t = golds('Scorpio/Skorpio', 'Paris/Paname');
+    expect(chooseGoldSeparator([t], { goldSep: '' })).toEqual({ options: { goldSep: '' }, notes: [] });
+    expect(chooseGoldSeparator([t], { goldSep: ' | ' })).toEqual({ options: { goldSep: ' | ' }, notes: [] });
+    const whole = mapRows(t, { goldSep: '' });
+    expect(whole.rows.map((r) => r.golds)).toEqual([['Scorpio/Skorpio'], ['Paris/Paname']]);
+    expect(whole.notes).toEqual([]);
+  });
+
+  it('only the first GOLD_SEP_SAMPLE cells decide; a later majority is a hint, not a split', () => {
+    const t = golds(
+      ...Array.from({ length: GOLD_SEP_SAMPLE }, (_, i) => `answer ${i}`),
+      ...Array.from({ length: GOLD_SEP_SAMPLE }, (_, i) => `alpha${i}/beta${i}`),
+    );
+    const chosen = chooseGoldSeparator([t]);
+    expect(chosen.options.goldSep).toBeUndefined();
+    const mapped = mapRows(t, chosen.options);
+    expect(mapped.rows.at(-1)!.golds).toEqual([`alpha${GOLD_SEP_SAMPLE - 1}/beta${GOLD_SEP_SAMPLE - 1}`]);
+    expect(mapped.notes.find((n) => n.code === 'gold-separator')).toMatchObject({ separator: '/', applied: false, share: 0.5 });
+  });
+
+  it('several tables are read together; a nested gold (--map gold=doc.answer) is read by its path', () => {
+    const a = golds('x', 'y');
+    const b = golds('Paris/Paname', 'Rome/Roma');
+    expect(chooseGoldSeparator([a, b]).options.goldSep).toBe('/');
+    const nested = jsonl({ doc: { answer: 'Paris/Paname' }, candidate: 'x' }, { doc: { answer: 'Rome/Roma' }, candidate: 'x' });
+    expect(chooseGoldSeparator([nested], { map: { gold: 'doc.answer' } }).options).toEqual({ map: { gold: 'doc.answer' }, goldSep: '/' });
   });
 });
 

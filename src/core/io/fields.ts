@@ -121,7 +121,10 @@ export type ColumnMap = Partial<Record<Field, string>>;
 export interface MapOptions {
   /** Explicit field → column choices (from `--map`). */
   map?: ColumnMap;
-  /** Separator that splits a single gold string into several golds, e.g. ' / '. */
+  /**
+   * Separator that splits a single gold string into several golds, e.g. ' / '; '' for none. mapRows splits only
+   * on a given one; the readers let chooseGoldSeparator fill it in when the user gave none.
+   */
   goldSep?: string;
 }
 
@@ -203,12 +206,13 @@ export interface Resolution {
  * or the app (each surface may add its own hint from the structured fields).
  * - `layout`: the columns were recognised as a known layout (`layout`), with the alternatives that also fit.
  * - `key-spellings`: rows spell one column's key differently (`spellings`); every spelling is read as `column`.
- * - `gold-separator`: most gold cells (`share` of `cells`) hold short items joined by `separator`.
+ * - `gold-separator`: many gold cells (`share` of `cells`) hold short items joined by `separator`; `applied` when
+ *   they are split on it (chooseGoldSeparator), else a hint found only after the first rows.
  */
 export type MappingNote =
   | { code: 'layout'; layout: LayoutId; alternatives: LayoutId[]; columns: ColumnMap; message: string }
   | { code: 'key-spellings'; field: Field; column: string; spellings: string[]; message: string }
-  | { code: 'gold-separator'; column: string; separator: string; share: number; cells: number; message: string };
+  | { code: 'gold-separator'; column: string; separator: string; applied: boolean; share: number; cells: number; message: string };
 
 /** Human wording of a missing-column error; `hint` is what a surface adds (e.g. the CLI's `--map` advice). */
 export function missingColumnMessage(d: { field: Field; expected: string[]; columns: string[]; headerLine?: number }, hint = ''): string {
@@ -547,34 +551,114 @@ const isShortItem = (s: string): boolean => {
   const t = s.trim();
   return t.length > 0 && t.length <= 40 && t.split(/\s+/).length <= 6;
 };
+const isNumber = (s: string): boolean => /^[\d.,]+$/.test(s.trim());
 
 /**
- * Counts gold cells holding several short items joined by one of GOLD_SEPARATORS, to suggest a separator
- * when most cells do (a gold read as one string then never matches a single item).
+ * The separator a gold cell joins several short answers with, if any. A slash joins no answers in a fraction or
+ * date (every item a number: 1/2, 12/05/2001), an acronym pair (AC/DC, TCP/IP) or a unit (60 km/h, mg/L, m/s²:
+ * an item that is one letter).
+ */
+function joinedBy(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  if (t === '' || t.startsWith('[') || t.startsWith('{')) return undefined;
+  for (const sep of GOLD_SEPARATORS) {
+    const parts = t.split(sep);
+    if (parts.length < 2 || !parts.every(isShortItem)) continue;
+    if (sep.trim() !== '/') return sep;
+    if (parts.every(isNumber)) return undefined;
+    if (parts.length === 2 && parts.every((p) => /^[A-Z0-9.&-]{1,4}$/.test(p.trim()))) return undefined;
+    if (parts.length === 2 && parts.some((p) => /^\p{L}(\^\d|[²³])?$/u.test(p.trim()))) return undefined;
+    return sep;
+  }
+  return undefined;
+}
+
+/**
+ * Gold cells the automatic separator choice reads: the first ones of the file (of each file), so that every
+ * reader (a streamed `verity score`, `verity compare`, the app) chooses alike before mapping a row.
+ */
+export const GOLD_SEP_SAMPLE = 5000;
+
+/**
+ * Counts gold cells holding several short items joined by one of GOLD_SEPARATORS. A separator is chosen when at
+ * least a fifth of the non-empty gold cells (and two or more) use it: a file of single answers rarely has one
+ * such cell in twenty, and a file of joined alternatives (EVOUNA's "/") leaves its single answers unjoined.
  */
 class GoldSeparatorCount {
   cells = 0;
   readonly hits = new Map<string, number>();
   add(v: unknown): void {
-    if (typeof v !== 'string' || v.trim() === '' || v.trim().startsWith('[')) return;
+    if (typeof v !== 'string' || v.trim() === '') return;
     this.cells++;
-    for (const sep of GOLD_SEPARATORS) {
-      const parts = v.split(sep);
-      if (parts.length >= 2 && parts.every(isShortItem)) {
-        this.hits.set(sep, (this.hits.get(sep) ?? 0) + 1);
-        return;
-      }
-    }
+    const sep = joinedBy(v);
+    if (sep) this.hits.set(sep, (this.hits.get(sep) ?? 0) + 1);
   }
-  note(column: string): MappingNote | undefined {
+  choice(): { separator: string; hits: number } | undefined {
     let best: [string, number] | undefined;
     for (const e of this.hits) if (!best || e[1] > best[1]) best = e;
-    if (!best || best[1] * 2 <= this.cells) return undefined;
-    const share = best[1] / this.cells;
-    const separator = best[0];
-    const message = `${best[1]} of ${this.cells} gold cells (${Math.round(share * 100)}%) in column "${column}" hold short items joined by "${separator}"; they are read as one gold answer each unless "${separator}" is set as the gold separator`;
-    return { code: 'gold-separator', column, separator, share, cells: this.cells, message };
+    if (!best || best[1] < 2 || best[1] * 5 < this.cells) return undefined;
+    return { separator: best[0], hits: best[1] };
   }
+  note(column: string, applied: boolean): MappingNote | undefined {
+    const c = this.choice();
+    if (!c) return undefined;
+    const share = c.hits / this.cells;
+    const what = `${c.hits} of ${this.cells} gold cells (${Math.round(share * 100)}%) in column "${column}" hold short items joined by "${c.separator}"`;
+    const message = applied
+      ? `${what}; each item is read as a gold answer`
+      : `${what}; they are read as one gold answer each unless "${c.separator}" is set as the gold separator`;
+    return { code: 'gold-separator', column, separator: c.separator, applied, share, cells: this.cells, message };
+  }
+}
+
+/** What the first gold cells of some tables say about a separator (GoldSeparatorCount's choice). */
+export interface GoldSeparatorFound {
+  separator: string;
+  column: string;
+  /** The note saying so: `applied` worded as split on it, else as a hint to split on it. */
+  note(applied: boolean): MappingNote;
+}
+
+/**
+ * The separator most of the first GOLD_SEP_SAMPLE gold cells of each table use, if enough do
+ * (GoldSeparatorCount). A gold column the mapping cannot resolve is left to mapRows to report.
+ */
+export function detectGoldSeparator(tables: readonly ParsedTable[], map?: ColumnMap): GoldSeparatorFound | undefined {
+  const count = new GoldSeparatorCount();
+  let column: string | undefined;
+  for (const t of tables) {
+    let col: string | undefined;
+    try {
+      col = resolveColumns(t.columns, map).gold;
+    } catch {
+      continue;
+    }
+    if (col === undefined) continue;
+    column ??= col;
+    const n = Math.min(t.records.length, GOLD_SEP_SAMPLE);
+    for (let i = 0; i < n; i++) {
+      const d = t.records[i]!.data;
+      count.add(Object.hasOwn(d, col) ? d[col] : col.includes('.') ? getPath(d, col) : undefined);
+    }
+  }
+  const c = count.choice();
+  if (!c || column === undefined) return undefined;
+  const col = column;
+  return { separator: c.separator, column: col, note: (applied) => count.note(col, applied)! };
+}
+
+/**
+ * The options to map with: `options.goldSep` when given ('' for none), else the detected separator
+ * (detectGoldSeparator) with a note saying the golds are split on it.
+ */
+export function chooseGoldSeparator(
+  tables: readonly ParsedTable[],
+  options: MapOptions = {},
+): { options: MapOptions; notes: MappingNote[] } {
+  if (options.goldSep !== undefined) return { options, notes: [] };
+  const found = detectGoldSeparator(tables, options.map);
+  return found ? { options: { ...options, goldSep: found.separator }, notes: [found.note(true)] } : { options, notes: [] };
 }
 
 /** The first response of an lm-eval `filtered_resps` / `resps` cell (a list, or a list of lists). */
@@ -711,7 +795,8 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       message: `the key of column "${col}" is spelled differently across rows (${variants[field]!.map((c) => `"${c}"`).join(', ')}); every spelling is read as that column`,
     });
   }
-  const goldCount = options.goldSep ? undefined : new GoldSeparatorCount();
+  // No separator chosen: count, to hint at one that only later rows use.
+  const goldCount = options.goldSep === undefined ? new GoldSeparatorCount() : undefined;
   const seenIds = new IdSet();
   const share = valueSharer();
   // Once per distinct cell (the records of a JSONL file share equal gold lists, parse.ts), shared across cells that
@@ -732,7 +817,7 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
   return {
     columns: cols,
     notes() {
-      const sepNote = goldCount?.note(cols.gold!);
+      const sepNote = goldCount?.note(cols.gold!, false);
       return sepNote ? [...notes, sepNote] : [...notes];
     },
     map(rec, issues) {
