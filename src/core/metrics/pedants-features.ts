@@ -242,7 +242,8 @@ function signalFeatures(v: TextVerdict): number[] {
 
 export function analyze(item: QaItem): Analysis {
   const verdict = classifyText(item);
-  const cand = normalizeTokens(item.candidate, 'numeric');
+  // A stated final answer that decided the verdict (final.ts) is the answer the lexical features read too.
+  const cand = normalizeTokens(verdict.answer ?? item.candidate, 'numeric');
   const candStr = cand.join(' ');
   const candPadded = ` ${candStr} `;
   const question = normalizeTokens(item.question, 'numeric');

@@ -33,7 +33,8 @@ export interface PedantsModel {
 
 export const card: MetricCard = {
   what: 'A small learned judge (logistic regression) of whether the candidate means the same as a gold answer.',
-  formula: 'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b).',
+  formula:
+    'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b). When taxonomy_text judged a stated final answer ("So the answer is X") instead of the whole candidate, cand is X.',
   defaults:
     'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
   limits: 'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers.',

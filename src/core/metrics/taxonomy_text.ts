@@ -1,7 +1,7 @@
 /**
  * taxonomy_text: the eight-class taxonomy with no model at all, from the text signals (src/core/signals/):
  * refusals, polarity (negation, antonyms, premise denial), quantities and units, hedges and lists, extra
- * content and specificity. Scored by class (the middle of the class's uniform 1/8 bin), embedded and instant.
+ * content and specificity, and a stated final answer. Scored by class (the middle of the class's uniform 1/8 bin), embedded and instant.
  * The model taxonomy (taxonomy.ts) lets the decisive signals override NLI.
  */
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
@@ -12,7 +12,7 @@ import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 export const textCard: MetricCard = {
   what: 'Sorts each answer into one of the eight correctness classes from text signals alone, with no download: refusals, negation and antonyms, numbers and units, hedges and lists, extra content, specificity.',
   formula:
-    "In order: refusal → invalid; polarity flip (negated gold clause, yes/no flip, premise denial, antonym) → contradictory; equals the first gold → exact (another gold → equivalent or alternative-correct); hedge with a wrong alternative → partial; list item by item (all + wrong → overinclusive-invalid, some → partial); quantities converted by unit (other value → invalid, gold + other value → overinclusive-invalid, no unit or a range → partial); gold words all there → equivalent, plus added claims → overinclusive-valid; less specific → partial; else invalid. Score = middle of the class's uniform 1/8 bin.",
+    "In order: refusal → invalid; polarity flip (negated gold clause, yes/no flip, premise denial, antonym) → contradictory; equals the first gold → exact (another gold → equivalent or alternative-correct); hedge with a wrong alternative → partial; list item by item (all + wrong → overinclusive-invalid, some → partial); quantities converted by unit (other value → invalid, gold + other value → overinclusive-invalid, no unit or a range → partial); gold words all there → equivalent, plus added claims → overinclusive-valid; less specific → partial; else invalid. An answer that states its final answer (“So the answer is X”, “Final answer: X”, “Answer: X” opening a line, a first line before “Explanation:”) takes the class of that answer when the two disagree on right or wrong (a gold named only on the way is not the answer). Score = middle of the class's uniform 1/8 bin.",
   defaults:
     'No parameters. Score: exact 0.9375, equivalent 0.8125, alternative-correct 0.6875, overinclusive-valid 0.5625, partial 0.4375, overinclusive-invalid 0.3125, invalid 0.1875, contradictory 0.0625; correct (score ≥ 0.5) = exact, equivalent, alternative-correct, overinclusive-valid.',
   limits:
@@ -36,6 +36,7 @@ export function verdictDetails(v: TextVerdict): Record<string, unknown> {
 function addVerdictDetails(out: Record<string, unknown>, v: TextVerdict): Record<string, unknown> {
   const s = v.signals;
   out.signal = v.signal;
+  if (v.answer !== undefined) out.stated_answer = v.answer;
   if (s.refusal) out.refusal = s.refusal.cue;
   if (s.polarity) out.polarity = `${s.polarity.kind}: ${s.polarity.cue}`;
   if (s.list) out[s.list.kind] = `${s.list.correct.length} right, ${s.list.wrong.length} wrong of ${s.list.items.length}`;

@@ -15,6 +15,8 @@
  * 6. words — the gold's content words all there: nothing else → equivalent, more → overinclusive-valid;
  *    a less specific answer (part of the gold, a generic "a bird", a region, a period) → partial; else invalid.
  * Several golds: the most favourable class (severity), first gold on ties.
+ * 7. final answer — a candidate that states its answer ("So the answer is X", final.ts) takes X's class when
+ *    X and the whole candidate disagree on right or wrong.
  */
 import { normalizeTokens } from '../text/normalize.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
@@ -27,6 +29,7 @@ import { extraContent, extraContext, specificity, type ExtraSignal, type Specifi
 import { contentStems, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
+import { finalAnswer } from './final.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 export interface TextItem {
@@ -49,12 +52,14 @@ export interface TextVerdict {
   cls: CapClass;
   /** Index of the gold the class is about. */
   gold: number;
-  /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity). */
+  /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity, final-answer). */
   signal: string;
   /** Why, in words. */
   reason: string;
   /** Another name of gold `gold` that the candidate gives (aliases.ts), when that decided. */
   form?: string;
+  /** The candidate's stated final answer (final.ts), when it was judged instead of the whole candidate. */
+  answer?: string;
   signals: TextSignals;
   /** The item it is about (a copy). */
   item: TextItem;
@@ -277,8 +282,32 @@ export function classifyText(item: TextItem): TextVerdict {
     v.item.golds.every((g, i) => g === item.golds[i])
   )
     return v;
-  last = { ...classifyFresh(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
+  last = { ...classifyStated(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
   return last;
+}
+
+const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'];
+
+/**
+ * The candidate's class, or its stated final answer's (final.ts) when the two disagree on right or wrong: a
+ * step-by-step answer that names the gold on its way to another answer is wrong, and one that rejects a wrong
+ * guess on its way to the gold is right.
+ */
+function classifyStated(item: TextItem): Omit<TextVerdict, 'item'> {
+  const whole = classifyFresh(item);
+  const stated = finalAnswer(item.candidate);
+  if (!stated) return whole;
+  const own = classifyFresh({ ...item, candidate: stated.text });
+  if (isCorrect(own.cls) === isCorrect(whole.cls)) return whole;
+  return {
+    ...own,
+    // Equal to a gold, but inside a longer text.
+    cls: own.cls === 'exact' ? 'equivalent' : own.cls,
+    signal: 'final-answer',
+    reason: `the stated answer ${q(stated.text)} (${stated.cue}) ${own.reason}`,
+    signals: whole.signals,
+    answer: stated.text,
+  };
 }
 
 function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {

@@ -1,0 +1,96 @@
+/**
+ * @file The answer a candidate states as its final one, when it says so: "So the answer is Sydney.", "Final
+ * answer: Sydney", "Answer: Sydney" at the start of a line, or a short first line followed by "Explanation:".
+ * Step-by-step answers name other candidates on the way (the gold among them); the stated answer is the one
+ * that counts. Null when the candidate states none, or when the stated answer is the whole candidate.
+ */
+
+export interface FinalAnswer {
+  /** The stated answer. */
+  text: string;
+  /** Where it was found, in words: after "the answer is", before "Explanation:". */
+  cue: string;
+}
+
+/** "final answer", with "is" or a colon; the last one counts (a model may revise itself). */
+const FINAL = /\bfinal answer\s*(?:is|would be|:|-|=)\s*/gi;
+/** "the answer is", "so the correct answer would be:"; the last one counts. */
+const THE_ANSWER = /\b(?:the|my) (?:correct |right |best |final )?answer (?:is|would be|should be|must be)\s*:?\s*/gi;
+/** "Answer:" opening a line; the first one counts (a model that goes on writing questions and answers). */
+const ANSWER_LINE = /^[ \t*#]*answer\s*\**\s*[:=-]\s*\**/im;
+/** A short first line, then "Explanation:" (or reasoning, rationale, justification) opening a later line. */
+const HEAD_THEN_WHY = /^(.{1,120}?)\s*\n\s*\n?[ \t*#]*(explanation|reasoning|rationale|justification)\s*\**\s*:/is;
+
+/** Words before a period that do not end a sentence. */
+const ABBREVIATIONS = new Set([
+  'st',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'jr',
+  'sr',
+  'mt',
+  'ft',
+  'vs',
+  'no',
+  'prof',
+  'gen',
+  'col',
+  'lt',
+  'sgt',
+  'rev',
+  'ave',
+  'co',
+  'inc',
+  'ltd',
+  'approx',
+  'ca',
+  'c',
+]);
+
+/** The text from `from` to the end of its sentence (a line, or a sentence-ending mark not after an abbreviation). */
+function sentenceFrom(s: string, from: number): string {
+  let i = from;
+  while (i < s.length && /\s/.test(s[i]!)) i++;
+  const start = i;
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\n') break;
+    if ((c === '.' || c === '!' || c === '?') && (i + 1 === s.length || /\s/.test(s[i + 1]!))) {
+      if (c !== '.') break;
+      const word = /([\p{L}.]+)$/u.exec(s.slice(start, i))?.[1] ?? '';
+      // "St." and "U.S." (an initial or a dotted abbreviation) go on; a period after a word ends the sentence.
+      if (word.length <= 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase())) continue;
+      break;
+    }
+  }
+  return s.slice(start, i).trim();
+}
+
+function lastMatch(re: RegExp, s: string): RegExpExecArray | null {
+  re.lastIndex = 0;
+  let last: RegExpExecArray | null = null;
+  for (let m = re.exec(s); m; m = re.exec(s)) last = m;
+  return last;
+}
+
+/** The answer without emphasis, quotes and closing punctuation; LaTeX's \\boxed{…} as its content. */
+const clean = (t: string) => {
+  const boxed = /\\boxed\{([^{}]*)\}/.exec(t);
+  return (boxed ? boxed[1]! : t).replace(/^[*_"'“‘$\s]+|[*_"'”’$\s.,;:!]+$/gu, '').trim();
+};
+
+/** The candidate's stated final answer (see the file's comment), or null. */
+export function finalAnswer(candidate: string): FinalAnswer | null {
+  const found = (m: RegExpExecArray | null, text: string | undefined, cue: string | undefined): FinalAnswer | null => {
+    if (!m || text === undefined || cue === undefined) return null;
+    const t = clean(text);
+    return t && t !== candidate.trim() ? { text: t, cue } : null;
+  };
+  const at = (m: RegExpExecArray | null) => m && sentenceFrom(candidate, m.index + m[0].length);
+  const final = lastMatch(FINAL, candidate) ?? lastMatch(THE_ANSWER, candidate) ?? ANSWER_LINE.exec(candidate);
+  if (final) return found(final, at(final)!, `after "${final[0].replace(/[*#]/g, '').trim()}"`);
+  const why = HEAD_THEN_WHY.exec(candidate);
+  return found(why, why?.[1], `before "${why?.[2]}:"`);
+}
