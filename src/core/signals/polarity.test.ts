@@ -22,6 +22,12 @@ describe('polarity', () => {
     expect(p('When did humans first land on the Moon?', '1969', "It wasn't until 1969 that humans landed on the Moon.")).toBeNull();
     expect(p('Which metal is liquid at room temperature?', 'Mercury', 'Mercury, which is not a solid at room temperature.')).toBeNull();
   });
+  it('a parenthesised "not" denies the gold it carries, and only that', () => {
+    expect(p('Where is the Eiffel Tower?', 'Paris', 'Lyon (not Paris)')).toMatchObject({ kind: 'negation', cue: 'not' });
+    expect(p('How many legs does a spider have?', '8', 'Six. (Not eight.)')).toMatchObject({ kind: 'negation', cue: 'Not' });
+    expect(p('When was the neutron discovered?', '1932', '1934 (not 1932)')?.kind).toBe('negation');
+    expect(p('Where is the Eiffel Tower?', 'Paris', 'Paris (not Lyon)')).toBeNull();
+  });
   it('a negation in a quoted title or lyric, a refusal, or a correction in parentheses denies nothing', () => {
     expect(
       p("Who is featured on Puff Daddy's Can't Hold Me Down?", 'Mase', 'Mase is featured on Puff Daddy\'s "Can\'t Nobody Hold Me Down."'),

@@ -209,10 +209,12 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
   const found = carrier as { clause: string; gold: number; cov: number } | null;
   let scopeText: string | null = null;
   if (found) {
-    // Scope: the part of the clause (cut at commas, dashes and relative pronouns) that carries the gold, so
-    // "Mercury, which is not a solid" does not negate "Mercury".
+    // Scope: the part of the clause (cut at commas, dashes, parentheses and relative pronouns) that carries the
+    // gold, so "Mercury, which is not a solid" does not negate "Mercury", and "Lyon (not Paris)" negates "Paris".
     const goldSet = new Set(goldStems[found.gold]!);
-    const parts = found.clause.split(/\s*[,—–]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu).filter(Boolean);
+    const parts = found.clause
+      .split(/\s*[,—–()]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu)
+      .filter(Boolean);
     let scope = parts[0]!;
     let most = -1;
     for (const part of parts) {
