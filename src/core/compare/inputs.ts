@@ -12,16 +12,7 @@
  * in one system pairing with the k-th repeat in the others.
  */
 import { VerityError, type QaRow } from '../types.ts';
-import {
-  FIELD_NAMES,
-  columnKey,
-  columnsByKey,
-  keysOf,
-  mapRows,
-  resolveColumns,
-  type ColumnMap,
-  type MapOptions,
-} from '../io/fields.ts';
+import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
 import type { ParsedTable, RowIssue } from '../io/parse.ts';
 
 /** Column names taken as the system column, in order of preference (as column keys: columnKey). */

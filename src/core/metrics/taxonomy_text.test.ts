@@ -16,6 +16,16 @@ describe('taxonomy_text (no model)', () => {
     expect(r.score).toBe(classScore(cls));
   });
 
+  it("a name's number decides: another number of the name is invalid, the same in words equivalent", () => {
+    const q = 'Which monarch?';
+    expect(score(q, ['Elizabeth I'], 'Queen Elizabeth II').class).toBe('invalid');
+    expect(score(q, ['Elizabeth II'], 'Elizabeth I').class).toBe('invalid');
+    expect(score(q, ['John Paul II'], 'Pope John Paul I').class).toBe('invalid');
+    expect(score(q, ['Henry VIII'], 'Henry the Eighth').class).toBe('equivalent');
+    expect(score(q, ['Louis XIV'], 'Louis XIV of France').class).toBe('equivalent');
+    expect(score(q, ['Elizabeth I'], 'Elizabeth I, not Elizabeth II').class).toBe('equivalent');
+  });
+
   it('is embedded: in the default set and the no-model list', () => {
     expect(DEFAULT_METRICS).toContain('taxonomy_text');
     expect(LEXICAL_METRICS).toContain('taxonomy_text');

@@ -11,7 +11,18 @@ describe('goldForms: other names of a gold', () => {
     expect(goldForms('Pacific Ocean')).toEqual(['Pacific']);
     expect(goldForms('Mount Everest')).toEqual(['Mt Everest', 'Everest']);
     expect(goldForms('Lake Victoria')).toEqual(['Victoria']);
-    expect(goldForms('USA')).toEqual(['United States', 'United States of America', 'U.S.A.']);
+    expect(goldForms('USA')).toEqual(['United States', 'United States of America', 'U.S.A.', 'U.S.', 'US']);
+  });
+  it('the world wars by their other names, a decade or century said another way', () => {
+    expect(goldForms('the Second World War')).toEqual(['World War II', 'World War 2', 'WWII', 'WW2']);
+    expect(goldForms('WWI')).toEqual(['World War I', 'World War 1', 'First World War', 'WW1', 'Great War']);
+    expect(goldForms('1960s')).toEqual(['60s', 'sixties']);
+    expect(goldForms("the 1990's")).toEqual(['90s', 'nineties']);
+    expect(goldForms('1900s')).toEqual(['20th century']);
+    expect(goldForms('14th century')).toEqual(['1300s']);
+    expect(goldForms('21st century')).toEqual(['2000s']);
+    expect(goldForms('1960')).toEqual([]);
+    expect(goldForms('1st century')).toEqual([]);
   });
   it('keeps a head whose other word names nothing alone, and leaves plain golds alone', () => {
     expect(goldForms('Red Sea')).toEqual([]);
@@ -47,6 +58,17 @@ describe('in the taxonomy and pedants', () => {
     expect(verdict('What is the tallest mountain?', 'Mount Everest', 'Mt. Everest').cls).toBe('equivalent');
     expect(verdict('Where is the Eiffel Tower?', 'Paris (France)', 'Paris, the capital.').cls).toBe('overinclusive-valid');
     expect(verdict('What is the largest ocean?', 'Pacific Ocean', 'The Atlantic Ocean').cls).toBe('invalid');
+  });
+  it('the world wars, decades, centuries and "the U.S." by their other names', () => {
+    expect(verdict('In which war was the Battle of the Bulge?', 'World War II', 'The Second World War').cls).toBe('equivalent');
+    expect(verdict('In which war was the Battle of the Bulge?', 'Second World War', 'WWII').cls).toBe('equivalent');
+    expect(verdict('When was the song written?', 'the 1960s', "In the '60s.").cls).toBe('equivalent');
+    expect(verdict('When did the Renaissance begin?', '14th century', 'It began in the 1300s.').cls).toBe('overinclusive-valid');
+    expect(verdict('Which country?', 'United States', 'The U.S.').cls).toBe('equivalent');
+    // "us" the pronoun is not the country, nor is "US" inside the question.
+    expect(verdict('Which country?', 'United States', 'Let us see: France.').cls).toBe('invalid');
+    expect(verdict('Which US state is largest?', 'Alaska', 'US').cls).toBe('invalid');
+    expect(verdict('When was the song written?', 'the 1960s', 'the 70s').cls).toBe('invalid');
   });
   it('a name the question already says is no answer', () => {
     expect(verdict('What does PDF stand for in diving?', 'Platform Divers Float', 'PDF stands for Portable Document Format.').cls).toBe(

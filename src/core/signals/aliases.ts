@@ -1,8 +1,10 @@
 /**
  * @file Other names of a gold that golds seldom list: the gold without a qualifier in parentheses ("Paris" for
  * "Paris (France)"), without its geographic head word ("Pacific" for "Pacific Ocean", "Everest" for "Mount
- * Everest"), "Mt" for "Mount", a few countries' usual names (USA = United States), and acronyms either way
- * ("USA" for "United States of America", "Fédération Internationale de Football Association" for "FIFA").
+ * Everest"), "Mt" for "Mount", the usual names of a few countries and the world wars (USA = United States,
+ * WWII = Second World War), a decade or century said another way ("60s", "sixties" for "1960s"; "1300s" for
+ * "14th century"), and acronyms either way ("USA" for "United States of America", "Fédération Internationale
+ * de Football Association" for "FIFA").
  *
  * goldForms('Pacific Ocean')                                          // → ['Pacific']
  * goldForms('Mount Everest')                                          // → ['Mt Everest', 'Everest']
@@ -11,15 +13,32 @@
  */
 import { boundedMemo } from '../util/memo.ts';
 
-/** Usual names of one country; a gold that is one of them has the others as forms. */
-const COUNTRIES: readonly (readonly string[])[] = [
-  // Not "America": "South America" would hold it.
-  ['United States', 'United States of America', 'USA', 'U.S.A.'],
+/** Usual names of one thing (countries, the world wars); a gold that is one of them has the others as forms. */
+const SAME_THING: readonly (readonly string[])[] = [
+  // Not "America": "South America" would hold it. "US" and "U.S." are matched as written (formStep).
+  ['United States', 'United States of America', 'USA', 'U.S.A.', 'U.S.', 'US'],
   ['United Kingdom', 'UK', 'U.K.', 'Great Britain', 'Britain'],
   ['Soviet Union', 'USSR', 'U.S.S.R.'],
   ['United Arab Emirates', 'UAE'],
+  ['World War II', 'World War 2', 'Second World War', 'WWII', 'WW2'],
+  ['World War I', 'World War 1', 'First World War', 'WWI', 'WW1', 'Great War'],
 ];
-const COUNTRY_OF = new Map(COUNTRIES.flatMap((names) => names.map((n) => [n.toLowerCase(), names] as const)));
+const SAME_AS = new Map(SAME_THING.flatMap((names) => names.map((n) => [n.toLowerCase(), names] as const)));
+
+const DECADE_WORDS = ['', '', 'twenties', 'thirties', 'forties', 'fifties', 'sixties', 'seventies', 'eighties', 'nineties'];
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+
+/** A decade or century said another way: "1960s" as "60s" and "sixties", "14th century" as "1300s" and back. */
+function periodForms(g: string): string[] {
+  const decade = /^(\d{2})([1-9])0(?:'|’)?s$/.exec(g);
+  if (decade) return [`${decade[2]}0s`, DECADE_WORDS[Number(decade[2])]!].filter(Boolean);
+  const century = /^(\d{1,2})(?:st|nd|rd|th) century$/i.exec(g);
+  if (century && Number(century[1]) >= 2) return [`${Number(century[1]) - 1}00s`];
+  const hundreds = /^(\d{1,2})00(?:'|’)?s$/.exec(g);
+  if (hundreds) return [`${ordinal(Number(hundreds[1]) + 1)} century`];
+  return [];
+}
 
 /** Head words a place's name is often given without. */
 const HEAD_AFTER = new Set([
@@ -73,7 +92,9 @@ export const goldForms = boundedMemo((gold: string): string[] => {
     const rest = HEAD_AFTER.has(last) ? words.slice(0, -1) : HEAD_BEFORE.has(first) ? words.slice(1) : null;
     if (rest && !NOT_ALONE.has(rest[0]!.toLowerCase()) && rest.join('').length >= 4) out.push(rest.join(' '));
   }
-  for (const name of COUNTRY_OF.get(base.toLowerCase()) ?? []) if (name.toLowerCase() !== base.toLowerCase()) out.push(name);
+  const key = base.replace(/^the\s+/i, '');
+  for (const name of SAME_AS.get(key.toLowerCase()) ?? []) if (name.toLowerCase() !== key.toLowerCase()) out.push(name);
+  out.push(...periodForms(key));
   return out;
 });
 

@@ -24,7 +24,7 @@ import type { CapClass } from '../types.ts';
 import { refusal, type RefusalSignal } from './refusal.ts';
 import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
 import { listSignal, type ListSignal } from './lists.ts';
-import { compareQuantities, quantities, type QuantitySignal } from './quantities.ts';
+import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
 import { contentStems, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
@@ -146,8 +146,10 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   const ex = s.extra[k]!;
   const sp = s.specificity[k]!;
   if (qs.relation === 'conflict') {
+    // A name's number is the name's identity: "Elizabeth II" does not also give "Elizabeth I" by its words.
     const both =
-      qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) || ex.coverage === 1;
+      qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) ||
+      (ex.coverage === 1 && !isNameNumber(qs.at!));
     return both
       ? {
           cls: 'overinclusive-invalid',
@@ -222,6 +224,15 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
 }
 
 /** The candidate gives a gold by another of its names: a form of it (goldForms) or its acronym either way. */
+/** Whether `text` has `form` as written, as a word of its own (a sentence's full stop may follow). */
+function writtenAs(form: string, text: string): boolean {
+  const at = text.indexOf(form);
+  if (at < 0) return false;
+  const before = at === 0 ? ' ' : text[at - 1]!;
+  const after = text.slice(at + form.length);
+  return /[\s("“'‘]/u.test(before) && /^(?:$|[\s,;:!?)"”'’]|\.(?:\s|$))/u.test(after);
+}
+
 function formStep(item: TextItem): Step | null {
   const said = wordStemSet(item.candidate);
   const asked = wordStemSet(item.question);
@@ -229,7 +240,9 @@ function formStep(item: TextItem): Step | null {
   const gives = (f: string | null): f is string => {
     if (f === null) return false;
     const stems = contentStems(f);
-    return stems.length > 0 && stems.every((t) => said.has(t)) && !stems.every((t) => asked.has(t));
+    // A form with no content word ("US", "U.S.": the word "us") only as written, in capitals.
+    if (stems.length === 0) return /^(?:\p{Lu}\.?){2,}$/u.test(f) && writtenAs(f, item.candidate) && !writtenAs(f, item.question);
+    return stems.every((t) => said.has(t)) && !stems.every((t) => asked.has(t));
   };
   for (let k = 0; k < item.golds.length; k++) {
     const gold = item.golds[k]!;

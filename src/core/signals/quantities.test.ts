@@ -24,6 +24,26 @@ describe('quantities', () => {
     expect(rel('56', 'King Henry III reigned for 56 years, from 1216 to 1272.')).toBe('same');
     expect(rel('6', 'The war lasted six years, from 1939 to 1945.')).toBe('same');
   });
+  it("a name's number: in numerals, words or digits the same, another number of that name a conflict", () => {
+    expect(quantities('Queen Elizabeth II met Louis the Fourteenth')).toEqual([
+      { text: 'Elizabeth II', value: 2, unit: '', kind: 'name:elizabeth' },
+      { text: 'Louis the Fourteenth', value: 14, unit: '', kind: 'name:louis' },
+    ]);
+    expect(rel('Henry VIII', 'Henry the Eighth')).toBe('same');
+    expect(rel('George III', 'King George the 3rd')).toBe('same');
+    expect(rel('Rocky III', 'Rocky 3')).toBe('same');
+    expect(rel('Super Bowl LII', 'Super Bowl LII')).toBe('same');
+    expect(rel('Elizabeth I', 'Queen Elizabeth II')).toBe('conflict');
+    expect(rel('Louis XIV', 'Louis XVI')).toBe('conflict');
+    expect(rel('World War I', 'World War II')).toBe('conflict');
+    // Another name's number, a pronoun, a digit date: nothing to compare.
+    expect(rel('Henry VIII', 'Edward VI')).toBe('none');
+    expect(rel('Elizabeth II', 'Then I think Elizabeth.')).toBe('none');
+    expect(quantities('Then I think so')).toEqual([]);
+    expect(quantities('December 25').map((x) => x.kind)).toEqual(['number']);
+    // A name's number is no bare count said with a unit ("8 wives" is not Henry VIII).
+    expect(rel('Henry VIII', 'He had 8 wives')).toBe('none');
+  });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');
     expect(rel('100 °C', '100 °F')).toBe('conflict');

@@ -104,9 +104,69 @@ const unitKind = boundedMemo((unit: string): string | null => {
 /** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */
 const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thirds|fourths?)\\b`, 'iu');
 
-/** Every quantity in a text, in order. */
+const ORDINAL_WORDS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+];
+/** 1–89 in Roman numerals. */
+const ROMAN = '(?=[IVXL])(?:XL|L?X{0,3})(?:IX|IV|V?I{0,3})';
+/**
+ * A name and its number: "Henry VIII", "Henry the Eighth", "Henry the 8th". Not "Apollo 11": a name before
+ * digits is also a date ("December 25") or a count ("About 40"), and the digits are compared as a number anyway.
+ * "I" is no numeral before a verb ("Then I think").
+ */
+const REGNAL = new RegExp(
+  `(?<![\\p{L}\\d])(\\p{Lu}[\\p{Ll}'’-]+)\\s+(?:(${ROMAN})(?![\\p{L}\\d'’])(?!(?<=\\bI)\\s+(?:am|was|think|believe|have|had|know|guess|would|will|can|could|do|did|mean|say|said|recall|remember|suppose|see|feel|found|hope|need|want)\\b)|the\\s+(${ORDINAL_WORDS.map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`).join('|')})\\b|the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b)`,
+  'gu',
+);
+const MAYBE_REGNAL = /\p{Lu}[\p{Ll}'’-]+\s+(?:[IVXL]|the\s)/u;
+const ROMAN_VALUE: Record<string, number> = { I: 1, V: 5, X: 10, L: 50 };
+function romanValue(r: string): number {
+  let v = 0;
+  for (let i = 0; i < r.length; i++) {
+    const a = ROMAN_VALUE[r[i]!]!;
+    const b = ROMAN_VALUE[r[i + 1] ?? ''] ?? 0;
+    v += a < b ? -a : a;
+  }
+  return v;
+}
+
+/**
+ * Names with a number ("Elizabeth II", "Louis the Fourteenth", "Apollo 11"): the number, as a quantity of its
+ * own kind per name, so that "Elizabeth I" conflicts with "Elizabeth II" and equals "Elizabeth the First".
+ */
+function regnalNumbers(text: string): Quantity[] {
+  if (!MAYBE_REGNAL.test(text)) return [];
+  const out: Quantity[] = [];
+  for (const m of text.matchAll(REGNAL)) {
+    const value = m[2] ? romanValue(m[2]) : m[3] ? ORDINAL_WORDS.indexOf(m[3].toLowerCase()) + 1 : Number(m[4]);
+    if (value > 0) out.push({ text: m[0], value, unit: '', kind: `name:${m[1]!.toLowerCase()}` });
+  }
+  return out;
+}
+
+/** Every quantity in a text, in order (a name's number after the others). */
 export function quantities(text: string): Quantity[] {
-  if (!MAYBE_NUMBER.test(text)) return [];
+  const regnal = regnalNumbers(text);
+  if (!MAYBE_NUMBER.test(text)) return regnal;
   let s = ` ${text.toLowerCase()} `;
   // Each rewrite below runs only when a word it needs is there (same result: those words have no letter that
   // case folding could reach from another character, as 's' from 'ſ'). Years said in words: "nineteen eighty-nine" → 1989.
@@ -153,7 +213,7 @@ export function quantities(text: string): Quantity[] {
       });
     else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
   }
-  return out;
+  return regnal.length ? [...out, ...regnal] : out;
 }
 
 const close = (a: number, b: number, tol = 1e-3) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
@@ -246,6 +306,15 @@ export interface QuantitySignal {
 /** A gold's quantities (cached: the rows of a question share its golds). Callers must not mutate the result. */
 const goldQuantities = boundedMemo(quantities);
 
+/** A name's number ("Elizabeth II"), not an amount (js-quantities leaves some units without a kind). */
+export const isNameNumber = (q: Quantity): boolean => q.kind?.startsWith('name:') === true;
+
+/** Whether the candidate gives a name's number (a `name:` quantity) in digits right after the name. */
+function namedNumber(gq: Quantity, candidate: string): boolean {
+  const name = gq.kind.slice('name:'.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}])${name}\\s+${gq.value}(?![\\d.,])`, 'iu').test(candidate);
+}
+
 /** How the quantities of a candidate compare with a gold's. */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
   const g = goldQuantities(gold);
@@ -260,8 +329,11 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
   for (const gq of g) {
     let i = c.findIndex((cq, j) => !used.has(j) && sameQuantity(gq, cq));
     // A bare gold number said with its unit ("6" as "six years") is the same answer.
-    if (i < 0 && gq.unit === '')
+    if (i < 0 && gq.unit === '' && gq.kind === 'number')
       i = c.findIndex((cq, j) => !used.has(j) && cq.unit !== '' && sameNumber(gq.value, cq.value, !!(gq.approx || cq.approx)));
+    // A name's number in digits ("Rocky 3" for "Rocky III"): the plain number right after the name.
+    if (i < 0 && isNameNumber(gq) && namedNumber(gq, candidate))
+      i = c.findIndex((cq, j) => !used.has(j) && cq.kind === 'number' && cq.value === gq.value);
     if (i >= 0) {
       used.add(i);
       matched++;
@@ -269,7 +341,7 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
   }
   // Only what no gold quantity matched can be missing its unit or conflict.
   for (const gq of open) {
-    const bare = c.findIndex((cq, j) => !used.has(j) && gq.unit !== '' && cq.unit === '' && close(cq.value, gq.value));
+    const bare = c.findIndex((cq, j) => !used.has(j) && gq.unit !== '' && cq.kind === 'number' && close(cq.value, gq.value));
     if (bare >= 0) {
       used.add(bare);
       missingUnit = c[bare];
