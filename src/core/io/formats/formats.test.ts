@@ -135,6 +135,13 @@ describe('Inspect AI .eval logs (zip archives)', () => {
 
   it('another zip, a damaged archive, and an archive with no samples are input errors that say so', async () => {
     await expect(readInput(archive({ 'data.json': { a: 1 } }))).rejects.toThrow(/a zip archive that is not an Inspect \.eval log/);
+    // A spreadsheet is named, with what to do (its entry names are stored uncompressed, as in any zip).
+    const xlsx = zipSync({ '[Content_Types].xml': strToU8('<Types/>'), 'xl/workbook.xml': strToU8('<workbook/>') });
+    await expect(readInput(xlsx)).rejects.toThrow(
+      /^the file is an Excel workbook \(\.xlsx\), which Verity does not read: save the sheet as CSV/,
+    );
+    const ods = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet') }, { level: 0 });
+    await expect(readInput(ods)).rejects.toThrow(/an OpenDocument spreadsheet \(\.ods\)/);
     await expect(readInput(evalBytes.slice(0, 900))).rejects.toThrow(/the zip archive is cut off/);
     await expect(readInput(evalBytes.slice(0, evalBytes.length - 30))).rejects.toThrow(/the zip archive is cut off/);
     const garbled = evalBytes.slice();

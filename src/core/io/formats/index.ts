@@ -39,9 +39,23 @@ function asInspect(bytes: Uint8Array): ParsedTable | null {
   return isInspectLog(v) ? inspectToTable(v) : null;
 }
 
+/** The spreadsheet a zip archive is, by the entry names its headers hold uncompressed ("xl/workbook.xml"). */
+function spreadsheetKind(bytes: Uint8Array): string | null {
+  const names = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.length, 1 << 20)));
+  if (names.includes('xl/workbook.xml')) return 'an Excel workbook (.xlsx)';
+  if (names.includes('application/vnd.oasis.opendocument.spreadsheet')) return 'an OpenDocument spreadsheet (.ods)';
+  return null;
+}
+
 /** An Inspect `.eval` archive's table; any other zip archive is an input error. */
 function fromZip(bytes: Uint8Array): InputTable {
   const log = inspectEvalToLog(bytes);
+  const sheet = log ? null : spreadsheetKind(bytes);
+  if (sheet)
+    throw new VerityError(
+      `the file is ${sheet}, which Verity does not read: save the sheet as CSV (UTF-8) and open that; Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs`,
+      'input',
+    );
   if (!log)
     throw new VerityError(
       'a zip archive that is not an Inspect .eval log (no header.json or _journal/start.json with an eval spec); Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs',
