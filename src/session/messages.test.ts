@@ -16,7 +16,7 @@ describe('app wording of core errors and notes (issue 12 item 7)', () => {
   it('a missing candidate column points at the column mapping, never at a CLI flag', () => {
     const m = errorMessage(thrown(() => mapRows(parseTable('question,gold,answer_gpt4\nq,a,b\n'))));
     expect(m).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 16 other names; the columns are question, gold, answer_gpt4. Choose the candidate column in the column mapping',
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 21 other names; the columns are question, gold, answer_gpt4. Choose the candidate column in the column mapping',
     );
     expect(m).not.toMatch(/--/);
   });

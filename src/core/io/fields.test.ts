@@ -86,6 +86,11 @@ const ALIASES: [Field, string[]][] = [
       'hypothesis',
       'predictions',
       'candidate_answer',
+      'prediction_text',
+      'predicted_text',
+      'pred_text',
+      'response_text',
+      'model_completion',
     ],
   ],
   [
@@ -344,14 +349,14 @@ describe('candidate', () => {
   it('no candidate column → one clear input error naming the aliases and the columns, with structured details and no CLI flag', () => {
     const e = verityError(() => map(parseTable('question,gold,answer_gpt4\nq,a,b\nq2,c,d\n')), 'input');
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 16 other names; the columns are question, gold, answer_gpt4',
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 21 other names; the columns are question, gold, answer_gpt4',
     );
     expect(e.message).not.toMatch(/--/);
     expect(e.code).toBe('missing-column');
     expect(e.details).toMatchObject({ field: 'candidate', columns: ['question', 'gold', 'answer_gpt4'], headerLine: 1 });
     const expected = (e.details as { expected: string[] }).expected;
     expect(expected.slice(0, 5)).toEqual(['candidate', 'prediction', 'response', 'model_answer', 'output']);
-    expect(expected).toHaveLength(21);
+    expect(expected).toHaveLength(26);
     expect(expected).toContain('completion');
   });
 

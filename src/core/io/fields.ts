@@ -67,6 +67,11 @@ export const FIELD_ALIASES: Record<Field, string[]> = {
     'hypothesis',
     'predictions',
     'candidate_answer',
+    'prediction_text',
+    'predicted_text',
+    'pred_text',
+    'response_text',
+    'model_completion',
   ],
   label: [
     'label',

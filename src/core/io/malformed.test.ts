@@ -196,7 +196,7 @@ describe('headers', () => {
   it('no header row: the error says the first line looks like data', () => {
     const e = inputError(() => mapRows(parseTable('\n1,Paris,Paris\n2,Rome,Rome\n')));
     expect(e.message).toBe(
-      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 16 other names; the columns are 1, Paris, Paris_2. ' +
+      'no candidate-answer column: expected one of candidate, prediction, response, model_answer, output or 21 other names; the columns are 1, Paris, Paris_2. ' +
         'No column has a name Verity knows, so line 2 may be data rather than a header: CSV and TSV files need a header row (e.g. question,gold,candidate)',
     );
   });
