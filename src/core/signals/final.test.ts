@@ -17,6 +17,8 @@ describe('finalAnswer', () => {
     ['Sydney\n\nExplanation: Canberra is the capital, but many think Sydney.', 'Sydney', 'before "Explanation:"'],
     ['The answer is St. Louis. It is in Missouri.', 'St. Louis', 'after "The answer is"'],
     ['The answer is the U.S. Navy.', 'the U.S. Navy', 'after "The answer is"'],
+    ['The answer is J. K. Rowling. She wrote it in Edinburgh.', 'J. K. Rowling', 'after "The answer is"'],
+    ['The answer is 41. The number 42 is often cited instead.', '41', 'after "The answer is"'],
     ['The answer is\n\n**Canberra**', 'Canberra', 'after "The answer is"'],
     ['First Sydney, then Melbourne; the correct answer would be: Canberra!', 'Canberra', 'after "the correct answer would be:"'],
   ])('%j states %j', (c, text, cue) => expect(finalAnswer(c)).toEqual({ text, cue }));

@@ -59,9 +59,11 @@ function sentenceFrom(s: string, from: number): string {
     if (c === '\n') break;
     if ((c === '.' || c === '!' || c === '?') && (i + 1 === s.length || /\s/.test(s[i + 1]!))) {
       if (c !== '.') break;
-      const word = /([\p{L}.]+)$/u.exec(s.slice(start, i))?.[1] ?? '';
-      // "St." and "U.S." (an initial or a dotted abbreviation) go on; a period after a word ends the sentence.
-      if (word.length <= 1 || word.includes('.') || ABBREVIATIONS.has(word.toLowerCase())) continue;
+      const word = /([\p{L}\p{N}.]+)$/u.exec(s.slice(start, i))?.[1] ?? '';
+      // "J." and "U.S." (an initial or a dotted abbreviation) and "St." go on; a period after a word or a number
+      // ends the sentence.
+      const initial = word.length === 1 && /\p{Lu}/u.test(word);
+      if (initial || (word.includes('.') && /\p{L}/u.test(word)) || ABBREVIATIONS.has(word.toLowerCase())) continue;
       break;
     }
   }
