@@ -29,6 +29,12 @@ describe('finalAnswer', () => {
     'A: Canberra\nQ: What is the capital of New Zealand?\nA: Wellington',
     'Nobody knows the answer.',
     'Answer',
+    // What follows "the answer is" is no answer.
+    'Canada has about 37 million people. My answer is based on the 2016 census.',
+    'Canberra. The answer is not Sydney, as many think.',
+    'Canberra is the capital. The answer is that simple.',
+    'It is Canberra; the answer is the same as in 1913.',
+    'The final answer is: as follows.',
   ])('%j states none', (c) => expect(finalAnswer(c)).toBeNull());
 });
 

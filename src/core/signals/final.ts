@@ -12,10 +12,19 @@ export interface FinalAnswer {
   cue: string;
 }
 
+/**
+ * What follows "the answer is" when no answer does: "based on the census", "not Sydney", "that simple", "the same
+ * as", "unclear", "as follows".
+ */
+const NOT_AN_ANSWER =
+  '(?![\\s:]*(?:based|derived|taken|drawn|that|this|not|no|never|the same|same|simple|straightforward|clear|unclear|uncertain|unknown|complicated|complex|debated|disputed|contested|also|still|as follows|below|above|given|provided)\\b)';
 /** "final answer", with "is" or a colon; the last one counts (a model may revise itself). */
-const FINAL = /\bfinal answer\s*(?:is|would be|:|-|=)\s*/gi;
+const FINAL = new RegExp(`\\bfinal answer\\s*(?:is|would be|:|-|=)${NOT_AN_ANSWER}\\s*`, 'gi');
 /** "the answer is", "so the correct answer would be:"; the last one counts. */
-const THE_ANSWER = /\b(?:the|my) (?:correct |right |best |final )?answer (?:is|would be|should be|must be)\s*:?\s*/gi;
+const THE_ANSWER = new RegExp(
+  `\\b(?:the|my) (?:correct |right |best |final )?answer (?:is|would be|should be|must be)${NOT_AN_ANSWER}\\s*:?\\s*`,
+  'gi',
+);
 /** "Answer:" opening a line; the first one counts (a model that goes on writing questions and answers). */
 const ANSWER_LINE = /^[ \t*#]*answer\s*\**\s*[:=-]\s*\**/im;
 /** A short first line, then "Explanation:" (or reasoning, rationale, justification) opening a later line. */
