@@ -617,6 +617,17 @@ class GoldSeparatorCount {
   }
 }
 
+/**
+ * A record's cell of column `col`: its own key (never Object.prototype's, as with --map question=constructor),
+ * else one of its other spellings `alts`, else a nested path (`doc.question`) that no table step made a column of,
+ * as in a streamed file.
+ */
+function cellOf(d: Record<string, unknown>, col: string, alts: readonly string[] = []): unknown {
+  if (Object.hasOwn(d, col)) return d[col];
+  for (const alt of alts) if (Object.hasOwn(d, alt)) return d[alt];
+  return col.includes('.') ? getPath(d, col) : undefined;
+}
+
 /** What the first gold cells of some tables say about a separator (GoldSeparatorCount's choice). */
 export interface GoldSeparatorFound {
   separator: string;
@@ -642,10 +653,7 @@ export function detectGoldSeparator(tables: readonly ParsedTable[], map?: Column
     if (col === undefined) continue;
     column ??= col;
     const n = Math.min(t.records.length, GOLD_SEP_SAMPLE);
-    for (let i = 0; i < n; i++) {
-      const d = t.records[i]!.data;
-      count.add(Object.hasOwn(d, col) ? d[col] : col.includes('.') ? getPath(d, col) : undefined);
-    }
+    for (let i = 0; i < n; i++) count.add(cellOf(t.records[i]!.data, col));
   }
   const c = count.choice();
   if (!c || column === undefined) return undefined;
@@ -833,14 +841,9 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         issues.push({ row: rec.row, ...(rec.line !== undefined ? { line: rec.line } : {}), severity, message: `${where}: ${message}` });
       };
       const d = rec.data;
-      // Own keys only: with --map question=constructor, a record without that key must not read Object.prototype.
       const get = (field: Field): unknown => {
         const col = cols[field];
-        if (col === undefined) return undefined;
-        if (Object.hasOwn(d, col)) return d[col];
-        for (const alt of variants[field] ?? []) if (Object.hasOwn(d, alt)) return d[alt];
-        // A nested path (`doc.question`) that no table step made a column of, as in a streamed file.
-        return col.includes('.') ? getPath(d, col) : undefined;
+        return col === undefined ? undefined : cellOf(d, col, variants[field]);
       };
       let row: QaRow;
       let rawCand = get('candidate');

@@ -223,7 +223,6 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };
 }
 
-/** The candidate gives a gold by another of its names: a form of it (goldForms) or its acronym either way. */
 /** Whether `text` has `form` as written, as a word of its own (a sentence's full stop may follow). */
 function writtenAs(form: string, text: string): boolean {
   const at = text.indexOf(form);
@@ -233,6 +232,7 @@ function writtenAs(form: string, text: string): boolean {
   return /[\s("“'‘]/u.test(before) && /^(?:$|[\s,;:!?)"”'’]|\.(?:\s|$))/u.test(after);
 }
 
+/** The candidate gives a gold by another of its names: a form of it (goldForms) or its acronym either way. */
 function formStep(item: TextItem): Step | null {
   const said = wordStemSet(item.candidate);
   const asked = wordStemSet(item.question);

@@ -94,14 +94,12 @@ const clean = (t: string) => {
 
 /** The candidate's stated final answer (see the file's comment), or null. */
 export function finalAnswer(candidate: string): FinalAnswer | null {
-  const found = (m: RegExpExecArray | null, text: string | undefined, cue: string | undefined): FinalAnswer | null => {
-    if (!m || text === undefined || cue === undefined) return null;
+  const stated = (text: string, cue: string): FinalAnswer | null => {
     const t = clean(text);
     return t && t !== candidate.trim() ? { text: t, cue } : null;
   };
-  const at = (m: RegExpExecArray | null) => m && sentenceFrom(candidate, m.index + m[0].length);
   const final = lastMatch(FINAL, candidate) ?? lastMatch(THE_ANSWER, candidate) ?? ANSWER_LINE.exec(candidate);
-  if (final) return found(final, at(final)!, `after "${final[0].replace(/[*#]/g, '').trim()}"`);
+  if (final) return stated(sentenceFrom(candidate, final.index + final[0].length), `after "${final[0].replace(/[*#]/g, '').trim()}"`);
   const why = HEAD_THEN_WHY.exec(candidate);
-  return found(why, why?.[1], `before "${why?.[2]}:"`);
+  return why ? stated(why[1]!, `before "${why[2]}:"`) : null;
 }

@@ -150,7 +150,7 @@ function romanValue(r: string): number {
 }
 
 /**
- * Names with a number ("Elizabeth II", "Louis the Fourteenth", "Apollo 11"): the number, as a quantity of its
+ * Names with a number ("Elizabeth II", "Louis the Fourteenth", "George the 3rd"): the number, as a quantity of its
  * own kind per name, so that "Elizabeth I" conflicts with "Elizabeth II" and equals "Elizabeth the First".
  */
 function regnalNumbers(text: string): Quantity[] {
