@@ -9,6 +9,7 @@ import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 import { boundedMemo } from '../util/memo.ts';
+import { isNameNumber } from '../signals/quantities.ts';
 
 export const DENSE_FEATURES = [
   'f1',
@@ -45,6 +46,21 @@ export const DENSE_FEATURES = [
  * −6 moves P = 0.99 to about 0.2. Applied the same way in training's held-out figures.
  */
 export const POLARITY_PRIOR = -6;
+
+/**
+ * The same for another number of the gold's name ("Elizabeth I" for "Elizabeth II", "World War I" for "World War
+ * II"): EVOUNA-TQ has no such answer, and by its characters "Elizabeth I" is nearly "Elizabeth II".
+ */
+export const NAME_NUMBER_PRIOR = -6;
+
+/** The fixed logit added for a verdict the training data cannot teach (see above), and its name in the details. */
+export function signalPrior(v: TextVerdict): { name: 'polarity_prior' | 'name_number_prior'; logit: number } | null {
+  if (v.signal === 'polarity' && v.cls === 'contradictory') return { name: 'polarity_prior', logit: POLARITY_PRIOR };
+  const qs = v.signals.quantities[v.gold];
+  if (v.signal === 'quantities' && (v.cls === 'invalid' || v.cls === 'overinclusive-invalid') && qs?.at && isNameNumber(qs.at))
+    return { name: 'name_number_prior', logit: NAME_NUMBER_PRIOR };
+  return null;
+}
 
 /**
  * The key of the trigram at `i` of `t` (a string padded with a space each side): a trigram of ASCII characters is a

@@ -26,6 +26,14 @@ describe('pedants with the text signals', () => {
     for (const f of flips) expect(pedants.score(f).decision, f.candidate).toBe(false);
   });
 
+  it("calls another number of the gold's name wrong, and the same number right", () => {
+    const q = 'Who was the British monarch in 1960?';
+    const r = pedants.score({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' });
+    expect(r.decision).toBe(false);
+    expect(r.details).toMatchObject({ contributions: { name_number_prior: -6 } });
+    expect(pedants.score({ question: q, golds: ['Elizabeth II'], candidate: 'Queen Elizabeth the Second' }).decision).toBe(true);
+  });
+
   it('still accepts correct answers that contain a negation', () => {
     expect(
       pedants.score({

@@ -7,16 +7,15 @@
  * (pedants-model.json, < 1 MB) come from `npm run train:pedants`.
  *
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
- * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.448); best gold "Ostrich": contains the gold, …' }
+ * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.453); best gold "Ostrich": contains the gold, …' }
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
-import { analyze, DENSE_FEATURES, POLARITY_PRIOR, tfidf } from './pedants-features.ts';
+import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
-const POLARITY_FLIP = DENSE_FEATURES.indexOf('polarity_flip');
 const QUANTITY_CONFLICT = DENSE_FEATURES.indexOf('quantity_conflict');
 const LESS_SPECIFIC = DENSE_FEATURES.indexOf('less_specific');
 /** Every feature's key, to copy (one shape for every row's contributions). */
@@ -34,7 +33,7 @@ export interface PedantsModel {
 export const card: MetricCard = {
   what: 'A small learned judge (logistic regression) of whether the candidate means the same as a gold answer.',
   formula:
-    'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b). When taxonomy_text judged a stated final answer ("So the answer is X") instead of the whole candidate, cand is X.',
+    'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b + prior), where prior = −6 for a clear contradiction or another number of the gold\'s name ("Elizabeth I" for "Elizabeth II"), which the training data has too few of to teach, else 0. When taxonomy_text judged a stated final answer ("So the answer is X") instead of the whole candidate, cand is X.',
   defaults:
     'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
   limits: 'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers.',
@@ -83,10 +82,10 @@ export function createPedants(options: PedantsOptions = {}): Metric {
       const sp = tfidf(a.textTokens, index, model.tfidf.idf);
       let words = 0;
       sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
-      const prior = a.dense[POLARITY_FLIP] ? POLARITY_PRIOR : 0;
+      const prior = signalPrior(a.verdict);
       if (prior) {
-        contributions.polarity_prior = prior;
-        sum += prior;
+        contributions[prior.name] = prior.logit;
+        sum += prior.logit;
       }
       const z = model.bias + sum + words;
       const p = sigmoid(z);

@@ -5,6 +5,7 @@ import { CAP_CLASSES, type ProvidedNli, type QaItem } from '../types.ts';
 import { createTaxonomy } from './taxonomy.ts';
 import { classScore, createTaxonomyText } from './taxonomy_text.ts';
 import { createMetric, DEFAULT_METRICS, LEXICAL_METRICS } from './index.ts';
+import { classifyText } from '../signals/classify.ts';
 
 const m = createTaxonomyText();
 const score = (question: string, golds: string[], candidate: string) => m.score({ question, golds, candidate });
@@ -24,6 +25,17 @@ describe('taxonomy_text (no model)', () => {
     expect(score(q, ['Henry VIII'], 'Henry the Eighth').class).toBe('equivalent');
     expect(score(q, ['Louis XIV'], 'Louis XIV of France').class).toBe('equivalent');
     expect(score(q, ['Elizabeth I'], 'Elizabeth I, not Elizabeth II').class).toBe('equivalent');
+    // Another number is wrong, not a less specific answer (no specificity signal for a conflicting gold).
+    expect(score(q, ['Elizabeth II'], 'Elizabeth I').details).not.toHaveProperty('specificity');
+    expect(classifyText({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' }).signals.specificity).toEqual([null]);
+  });
+
+  it('a sign is part of the value: "40" is not "-40", though normalization drops the minus', () => {
+    const q = 'At what temperature are Celsius and Fahrenheit equal?';
+    expect(score(q, ['-40'], '40').class).toBe('invalid');
+    expect(score(q, ['minus 40'], '-40').class).toBe('equivalent');
+    expect(score(q, ['-40 °C'], 'Forty degrees below zero.').class).toBe('equivalent');
+    expect(score(q, ['-40'], '-40').class).toBe('exact');
   });
 
   it('is embedded: in the default set and the no-model list', () => {

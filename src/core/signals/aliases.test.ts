@@ -20,7 +20,10 @@ describe('goldForms: other names of a gold', () => {
     expect(goldForms("the 1990's")).toEqual(['90s', 'nineties']);
     expect(goldForms('1900s')).toEqual(['20th century']);
     expect(goldForms('14th century')).toEqual(['1300s']);
-    expect(goldForms('21st century')).toEqual(['2000s']);
+    // The 2000s are a decade, and the 1000s a number: neither is a century's other name.
+    expect(goldForms('21st century')).toEqual([]);
+    expect(goldForms('2000s')).toEqual([]);
+    expect(goldForms('11th century')).toEqual([]);
     expect(goldForms('1960')).toEqual([]);
     expect(goldForms('1st century')).toEqual([]);
   });

@@ -34,8 +34,10 @@ function periodForms(g: string): string[] {
   const decade = /^(\d{2})([1-9])0(?:'|’)?s$/.exec(g);
   if (decade) return [`${decade[2]}0s`, DECADE_WORDS[Number(decade[2])]!].filter(Boolean);
   const century = /^(\d{1,2})(?:st|nd|rd|th) century$/i.exec(g);
-  if (century && Number(century[1]) >= 2) return [`${Number(century[1]) - 1}00s`];
-  const hundreds = /^(\d{1,2})00(?:'|’)?s$/.exec(g);
+  // Not "1000s" or "2000s": those read as a thousand or a decade.
+  if (century && Number(century[1]) >= 2 && (Number(century[1]) - 1) % 10 !== 0) return [`${Number(century[1]) - 1}00s`];
+  // "2000s" is a decade (the 2000s), not the 21st century.
+  const hundreds = /^(1?[1-9])00(?:'|’)?s$/.exec(g);
   if (hundreds) return [`${ordinal(Number(hundreds[1]) + 1)} century`];
   return [];
 }

@@ -74,13 +74,15 @@ const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 export function textSignals(item: TextItem): TextSignals {
   const candQ = quantities(item.candidate);
   const ctx = extraContext(item.question, item.candidate);
+  const qs = item.golds.map((g) => compareQuantities(g, item.candidate, candQ));
   return {
     refusal: refusal(item.candidate),
     polarity: polarity(item),
     list: listSignal(item.question, item.golds, item.candidate),
-    quantities: item.golds.map((g) => compareQuantities(g, item.candidate, candQ)),
+    quantities: qs,
     extra: item.golds.map((g) => extraContent(item.question, g, item.candidate, ctx)),
-    specificity: item.golds.map((g) => specificity(item.question, g, item.candidate)),
+    // Another value of the gold's quantity is wrong, not less specific ("Elizabeth I" is not part of "Elizabeth II").
+    specificity: item.golds.map((g, k) => (qs[k]!.relation === 'conflict' ? null : specificity(item.question, g, item.candidate))),
   };
 }
 
@@ -90,7 +92,8 @@ function exactStep(item: TextItem): Step | null {
   const c = squad(item.candidate);
   if (!c) return null;
   const k = item.golds.findIndex((g) => squadGold(g) === c);
-  if (k < 0) return null;
+  // Normalization drops a sign: "40" is not "-40".
+  if (k < 0 || (/\d/.test(item.candidate) && compareQuantities(item.golds[k]!, item.candidate).relation === 'conflict')) return null;
   if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
   const first = contentStems(item.golds[0]!);
   const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
@@ -146,10 +149,11 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   const ex = s.extra[k]!;
   const sp = s.specificity[k]!;
   if (qs.relation === 'conflict') {
-    // A name's number is the name's identity: "Elizabeth II" does not also give "Elizabeth I" by its words.
+    // A name's number is the name's identity: "Elizabeth II" does not also give "Elizabeth I" by its words; nor
+    // does "40" give "-40" (the words match once the sign is dropped).
     const both =
       qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) ||
-      (ex.coverage === 1 && !isNameNumber(qs.at!));
+      (ex.coverage === 1 && !isNameNumber(qs.at!) && !qs.gold.some((g) => g.value === -qs.at!.value));
     return both
       ? {
           cls: 'overinclusive-invalid',

@@ -44,6 +44,21 @@ describe('quantities', () => {
     // A name's number is no bare count said with a unit ("8 wives" is not Henry VIII).
     expect(rel('Henry VIII', 'He had 8 wives')).toBe('none');
   });
+  it("a sign said in words, a degree below zero, and plain degrees on the gold's temperature scale", () => {
+    expect(quantities('minus forty').map((x) => x.value)).toEqual([-40]);
+    expect(quantities('negative 89.2 degrees C')[0]).toMatchObject({ value: -89.2, unit: 'tempC' });
+    expect(quantities('−40 °F')[0]).toMatchObject({ value: -40, unit: 'tempF' });
+    expect(quantities('forty degrees below zero')[0]).toMatchObject({ value: -40, unit: 'degrees' });
+    // A difference, not a sign.
+    expect(quantities('5 minus 3').map((x) => x.value)).toEqual([5, 3]);
+    expect(rel('minus 40', '-40')).toBe('same');
+    expect(rel('-40 °C', '-40 °F')).toBe('same');
+    expect(rel('-40 °C', '40 degrees below zero')).toBe('same');
+    expect(rel('-40 °C', '40 degrees')).toBe('conflict');
+    expect(rel('-40', '40')).toBe('conflict');
+    // An angle stays an angle when the gold is no temperature.
+    expect(rel('90°', 'a right angle, 90 degrees')).toBe('same');
+  });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');
     expect(rel('100 °C', '100 °F')).toBe('conflict');

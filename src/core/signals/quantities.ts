@@ -36,8 +36,8 @@ const FRACTION_WORDS: [RegExp, string][] = [
 ];
 /** Spoken and signed temperatures to js-quantities scale units; other spellings go to js-quantities as written. */
 const UNIT_ALIASES: [RegExp, string][] = [
-  [/^(?:°\s*c|º\s*c|degrees?\s+(?:celsius|centigrade)|celsius|centigrade|c)$/iu, 'tempC'],
-  [/^(?:°\s*f|º\s*f|degrees?\s+fahrenheit|fahrenheit|f)$/iu, 'tempF'],
+  [/^(?:°\s*c|º\s*c|degrees?\s+(?:celsius|centigrade|c)|celsius|centigrade|c)$/iu, 'tempC'],
+  [/^(?:°\s*f|º\s*f|degrees?\s+(?:fahrenheit|f)|fahrenheit|f)$/iu, 'tempF'],
   [/^(?:k|kelvins?|degrees?\s+kelvin)$/iu, 'tempK'],
   [/^(?:%|percent|per\s+cent)$/iu, '%'],
   [/^light[\s-]years?$/iu, 'ly'],
@@ -180,6 +180,16 @@ export function quantities(text: string): Quantity[] {
     const out = canonicalNumberTokens(words);
     return out.length === 1 && /^\d+$/.test(out[0]!) ? out[0]! : run;
   });
+  // "minus 40", "negative 40", "−40" → -40 (not "5 minus 3": a difference, not a sign).
+  if (s.includes('minus') || s.includes('negative') || s.includes('−'))
+    s = s.replace(/(?<!\d\s*)(?:\b(?:minus|negative)\s+|−\s?)(?=\d)/gu, '-');
+  // "40 degrees below zero" → "-40 degrees".
+  // ("zero" is "0" by now.)
+  if (s.includes('below 0'))
+    s = s.replace(
+      /(?<![\d.-])(\d+(?:\.\d+)?)((?:\s*[°º]\s*[cf]?|\s+degrees?(?:\s+(?:celsius|centigrade|fahrenheit|c|f)\b)?)?)\s+below\s+0\b(?!\.\d)/gu,
+      '-$1$2',
+    );
   // "365 and a quarter" → 365.25.
   if (s.includes(' and 0.')) s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
   const out: Quantity[] = [];
@@ -315,12 +325,19 @@ function namedNumber(gq: Quantity, candidate: string): boolean {
   return new RegExp(`(?<![\\p{L}])${name}\\s+${gq.value}(?![\\d.,])`, 'iu').test(candidate);
 }
 
+/** Plain "degrees" where the gold gives a temperature: the gold's scale ("-40 degrees" for "-40 °C"), not an angle. */
+function onGoldScale(g: Quantity[], c: Quantity[]): Quantity[] {
+  const t = g.find((x) => x.kind === 'temperature');
+  if (!t || !c.some((x) => x.kind === 'angle')) return c;
+  return c.map((x) => (x.kind === 'angle' && /^degrees?$/.test(x.unit) ? { ...x, unit: t.unit, kind: t.kind } : x));
+}
+
 /** How the quantities of a candidate compare with a gold's. */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
   const g = goldQuantities(gold);
   if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
-  const c = candidateQuantities ?? quantities(candidate);
-  if (g.length === 0 || c.length === 0) return { relation: 'none', gold: g, candidate: c };
+  const c = onGoldScale(g, candidateQuantities ?? quantities(candidate));
+  if (c.length === 0) return { relation: 'none', gold: g, candidate: c };
   const used = new Set<number>();
   let matched = 0;
   let missingUnit: Quantity | undefined;
