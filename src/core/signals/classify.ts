@@ -188,7 +188,10 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   if (numbersMatch || ex.coverage === 1) {
     const how = numbersMatch && ex.coverage < 1 ? `the same quantity as the gold ${q(gold)}` : `contains the gold ${q(gold)}`;
     // Number-word and unit differences are not extra claims when the quantities match.
-    const extra = numbersMatch ? ex.extra.filter((t) => !/^\d/.test(t) && !qs.candidate.some((c) => c.text.includes(t))) : ex.extra;
+    // A month is a date's claim, not a unit.
+    const extra = numbersMatch
+      ? ex.extra.filter((t) => !/^\d/.test(t) && !qs.candidate.some((c) => c.kind !== 'month' && c.text.includes(t)))
+      : ex.extra;
     if (extra.length === 0 || (numbersMatch && ex.clauses.length === 0 && extra.length <= 2))
       return {
         cls: 'equivalent',

@@ -11,6 +11,12 @@ describe('quantities', () => {
       [0.25, ''],
     ]);
     expect(quantities('212 degrees Fahrenheit')[0]).toMatchObject({ value: 212, unit: 'tempF', kind: 'temperature' });
+    // An ordinal's suffix is no unit (js-quantities knows "rd" as rods and "st" as stones).
+    expect(quantities('3rd, 1st and 4th').map((x) => [x.value, x.kind])).toEqual([
+      [3, 'number'],
+      [1, 'number'],
+      [4, 'number'],
+    ]);
   });
   it('the same amount in other units or forms is the same', () => {
     expect(rel('100 °C', 'It boils at 212 degrees Fahrenheit.')).toBe('same');
@@ -40,7 +46,7 @@ describe('quantities', () => {
     expect(rel('Henry VIII', 'Edward VI')).toBe('none');
     expect(rel('Elizabeth II', 'Then I think Elizabeth.')).toBe('none');
     expect(quantities('Then I think so')).toEqual([]);
-    expect(quantities('December 25').map((x) => x.kind)).toEqual(['number']);
+    expect(quantities('December 25').map((x) => x.kind)).toEqual(['number', 'month']);
     // A name's number is no bare count said with a unit ("8 wives" is not Henry VIII).
     expect(rel('Henry VIII', 'He had 8 wives')).toBe('none');
   });
@@ -58,6 +64,28 @@ describe('quantities', () => {
     expect(rel('-40', '40')).toBe('conflict');
     // An angle stays an angle when the gold is no temperature.
     expect(rel('90°', 'a right angle, 90 degrees')).toBe('same');
+  });
+  it('dates: a month by name or in a numeric date is compared; an unclear day/month order allows either', () => {
+    expect(quantities('born on the 3rd of March, 1990').map((x) => [x.kind, x.value])).toEqual([
+      ['number', 3],
+      ['number', 1990],
+      ['month', 3],
+    ]);
+    // "may" is a month only next to a day or year.
+    expect(quantities('It may be 2')).toEqual([expect.objectContaining({ kind: 'number', value: 2 })]);
+    expect(rel('March 3, 1990', 'He was born on 3/3/1990.')).toBe('same');
+    expect(rel('March 14, 1990', '14.3.1990')).toBe('same');
+    expect(rel('March 14, 1990', '3/14/1990')).toBe('same');
+    expect(rel('March 14, 1990', '1990-03-14')).toBe('same');
+    expect(rel('April 2, 2018', '4/2/2018')).toBe('same');
+    expect(rel('February 4, 2018', '4/2/2018')).toBe('same');
+    expect(rel('May 2, 2018', '4/2/2018')).toBe('conflict');
+    expect(rel('March 3, 1990', 'April 3, 1990')).toBe('conflict');
+    expect(rel('March 1990', 'May 1990')).toBe('conflict');
+    expect(rel('March 3, 1990', '14/3/1990')).toBe('conflict');
+    // Not dates: a fraction, a version-like number, a two-digit year.
+    expect(rel('2/3', 'two thirds')).toBe('same');
+    expect(quantities('3/14/90').map((x) => x.kind)).not.toContain('month');
   });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');

@@ -163,11 +163,59 @@ function regnalNumbers(text: string): Quantity[] {
   return out;
 }
 
-/** Every quantity in a text, in order (a name's number after the others). */
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_NAME =
+  '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)';
+/** A month by name next to a day or year ("March 3", "3rd of March", "May 1990"; not the verb "may"). */
+const MONTH_IN_DATE = new RegExp(`\\b${MONTH_NAME}\\.?(?=\\s+\\d)|(?<=\\d(?:st|nd|rd|th)?\\s+(?:of\\s+)?)${MONTH_NAME}\\b`, 'gu');
+/** Numeric dates with a four-digit year: 3/14/1990, 14.3.1990, 1990-03-14. */
+const NUMERIC_DATE = /(?<![\d/.-])(?:(\d{1,2})([/.-])(\d{1,2})\2(\d{4})|(\d{4})-(\d{1,2})-(\d{1,2}))(?![\d/-]|\.\d)/gu;
+const monthQuantity = (m: number, text: string): Quantity => ({ text, value: m, unit: '', kind: 'month' });
+
+/**
+ * A text's dates: their months as quantities of kind "month" (so "April 3, 1990" conflicts with "March 3, 1990"),
+ * and the text with each numeric date written as its day and year ("3/14/1990" → "14 1990", as "March 14, 1990"
+ * reads). A numeric date whose order is unclear (both parts 12 or less) gives both parts as months.
+ */
+function dates(s: string): { s: string; months: Quantity[] } {
+  const months: Quantity[] = [];
+  if (/[a-z]/.test(s))
+    for (const m of s.matchAll(MONTH_IN_DATE)) {
+      const name = (m[1] ?? m[2])!;
+      months.push(monthQuantity(MONTHS.findIndex((x) => x.startsWith(name)) + 1, name));
+    }
+  if (!/\d[/.-]\d/.test(s)) return { s, months };
+  const out = s.replace(NUMERIC_DATE, (all, a?: string, _sep?: string, b?: string, y1?: string, y2?: string, mo?: string, d?: string) => {
+    const [first, second, year] = y2 ? [Number(mo), Number(d), y2] : [Number(a), Number(b), y1!];
+    let day: number[];
+    if (y2) {
+      if (first < 1 || first > 12) return all;
+      months.push(monthQuantity(first, all));
+      day = [second];
+    } else if (first > 12 && second <= 12) {
+      months.push(monthQuantity(second, all));
+      day = [first];
+    } else if (second > 12 && first <= 12) {
+      months.push(monthQuantity(first, all));
+      day = [second];
+    } else if (first <= 12 && second <= 12) {
+      months.push(monthQuantity(first, all));
+      if (second !== first) months.push(monthQuantity(second, all));
+      day = first === second ? [first] : [first, second];
+    } else return all;
+    if (day.some((x) => x < 1 || x > 31)) return all;
+    return ` ${day.join(' ')} ${year} `;
+  });
+  return { s: out, months };
+}
+
+/** Every quantity in a text, in order (a date's months, then a name's number, after the others). */
 export function quantities(text: string): Quantity[] {
   const regnal = regnalNumbers(text);
   if (!MAYBE_NUMBER.test(text)) return regnal;
-  let s = ` ${text.toLowerCase()} `;
+  const dated = dates(` ${text.toLowerCase()} `);
+  // An ordinal's suffix is no unit ("3rd" is not 3 rods, "1st" not 1 stone).
+  let s = /\d(?:st|nd|rd|th)\b/.test(dated.s) ? dated.s.replace(/(\d)(?:st|nd|rd|th)\b/g, '$1') : dated.s;
   // Each rewrite below runs only when a word it needs is there (same result: those words have no letter that
   // case folding could reach from another character, as 's' from 'ſ'). Years said in words: "nineteen eighty-nine" → 1989.
   if (s.includes('ty')) s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
@@ -223,7 +271,7 @@ export function quantities(text: string): Quantity[] {
       });
     else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
   }
-  return regnal.length ? [...out, ...regnal] : out;
+  return regnal.length || dated.months.length ? [...out, ...dated.months, ...regnal] : out;
 }
 
 const close = (a: number, b: number, tol = 1e-3) => Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b), 1e-9) + 1e-9;
