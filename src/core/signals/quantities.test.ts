@@ -87,6 +87,19 @@ describe('quantities', () => {
     expect(rel('2/3', 'two thirds')).toBe('same');
     expect(quantities('3/14/90').map((x) => x.kind)).not.toContain('month');
   });
+  it('an amount in two units is one amount; a gold that gives it in two systems needs it once', () => {
+    expect(quantities('6 ft 2 in')).toEqual([{ text: '6 ft 2 in', value: 74, unit: 'inches', kind: 'length' }]);
+    expect(rel('6 ft 2 in', '1.88 m')).toBe('same');
+    expect(rel('6 ft 2 in', 'six foot two')).toBe('same');
+    expect(rel('6\'2"', 'He is 6 feet, 2 inches tall.')).toBe('same');
+    expect(rel('6 ft 2 in', '6 ft 3 in')).toBe('conflict');
+    expect(rel('8 lb 6 oz', '3.8 kg')).toBe('same');
+    expect(rel('2 hours 30 minutes', '150 minutes')).toBe('same');
+    expect(rel('2 h 30 min', '2 hours and 40 minutes')).toBe('conflict');
+    expect(rel('5.97 m (19 ft 7 in)', '5.97 meters')).toBe('same');
+    expect(rel('5.97 m (19 ft 7 in)', '19 feet 7 inches')).toBe('same');
+    expect(rel('5.97 m (19 ft 7 in)', '5.90 m')).toBe('conflict');
+  });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');
     expect(rel('100 °C', '100 °F')).toBe('conflict');

@@ -209,6 +209,37 @@ function dates(s: string): { s: string; months: Quantity[] } {
   return { s: out, months };
 }
 
+/**
+ * Amounts said in two units ("6 ft 2 in", "6'2\"", "8 lb 6 oz", "2 hours and 30 minutes"): written as one amount in
+ * the smaller unit, so that "1.88 m" is the same height as "6 ft 2 in". The smaller unit may be left out after feet
+ * ("6 foot 2").
+ */
+const COMPOUNDS: [RegExp, number, string][] = [
+  [
+    /(?<![\d.])(\d+)\s*(?:ft|feet|foot|'|′|’)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)(?:\s*(?:inches|inch|in\b|"|″|”)|(?!\s*[a-z\d%]))/gu,
+    12,
+    'inches',
+  ],
+  [/(?<![\d.])(\d+)\s*(?:lbs?|pounds?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:oz|ounces?)\b/gu, 16, 'ounces'],
+  [/(?<![\d.])(\d+)\s*(?:st|stones?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:lbs?|pounds?)\b/gu, 14, 'pounds'],
+  [/(?<![\d.])(\d+)\s*(?:h|hrs?|hours?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\b/gu, 60, 'minutes'],
+  [/(?<![\d.])(\d+)\s*(?:m|mins?|minutes?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b/gu, 60, 'seconds'],
+];
+const MAYBE_COMPOUND = /\d\s*(?:ft|feet|foot|'|′|’|lb|pound|st|stone|h|hr|hour|m|min)/u;
+
+/** The text with each compound amount rewritten, and what each rewrite was written as (for the quantity's text). */
+function compounds(s: string): { s: string; written: Map<string, string> | null } {
+  if (!MAYBE_COMPOUND.test(s)) return { s, written: null };
+  const written = new Map<string, string>();
+  for (const [re, factor, unit] of COMPOUNDS)
+    s = s.replace(re, (all: string, a: string, b: string) => {
+      const out = `${Number(a) * factor + Number(b)} ${unit}`;
+      written.set(out, all.trim());
+      return out;
+    });
+  return { s, written: written.size ? written : null };
+}
+
 /** Every quantity in a text, in order (a date's months, then a name's number, after the others). */
 export function quantities(text: string): Quantity[] {
   const regnal = regnalNumbers(text);
@@ -238,6 +269,8 @@ export function quantities(text: string): Quantity[] {
       /(?<![\d.-])(\d+(?:\.\d+)?)((?:\s*[°º]\s*[cf]?|\s+degrees?(?:\s+(?:celsius|centigrade|fahrenheit|c|f)\b)?)?)\s+below\s+0\b(?!\.\d)/gu,
       '-$1$2',
     );
+  const compound = compounds(s);
+  s = compound.s;
   // "365 and a quarter" → 365.25.
   if (s.includes(' and 0.')) s = s.replace(/\b(\d+) and (0\.25|0\.5)\b/giu, (_, n: string, f: string) => String(Number(n) + Number(f)));
   const out: Quantity[] = [];
@@ -261,15 +294,16 @@ export function quantities(text: string): Quantity[] {
         kind: 'number',
         ...(approx ? { approx } : {}),
       });
-    else if (u)
+    else if (u) {
+      const text = `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim();
       out.push({
-        text: `${m[1]}${m[2] ? ` ${m[2]}` : ''} ${u.text}`.trim(),
+        text: compound.written?.get(text) ?? text,
         value,
         unit: u.unit,
         kind: u.kind,
         ...(approx ? { approx } : {}),
       });
-    else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
+    } else out.push({ text: `${m[1]}${m[2] ? ` ${m[2]}` : ''}`, value, unit: '', kind: 'number', ...(approx ? { approx } : {}) });
   }
   return regnal.length || dated.months.length ? [...out, ...dated.months, ...regnal] : out;
 }
@@ -391,6 +425,7 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
   let missingUnit: Quantity | undefined;
   let conflict: Quantity | undefined;
   const open: Quantity[] = [];
+  const given: Quantity[] = [];
   for (const gq of g) {
     let i = c.findIndex((cq, j) => !used.has(j) && sameQuantity(gq, cq));
     // A bare gold number said with its unit ("6" as "six years") is the same answer.
@@ -402,8 +437,15 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
     if (i >= 0) {
       used.add(i);
       matched++;
+      given.push(gq);
     } else open.push(gq);
   }
+  // A gold that gives one amount in two units ("5.97 m (19 ft 7 in)") needs it once.
+  for (let k = open.length - 1; k >= 0; k--)
+    if (given.some((x) => x.unit && sameQuantity({ ...open[k]!, approx: true }, x))) {
+      open.splice(k, 1);
+      matched++;
+    }
   // Only what no gold quantity matched can be missing its unit or conflict.
   for (const gq of open) {
     const bare = c.findIndex((cq, j) => !used.has(j) && gq.unit !== '' && cq.kind === 'number' && close(cq.value, gq.value));
