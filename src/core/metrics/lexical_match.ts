@@ -13,7 +13,7 @@ export const card: MetricCard = {
   what: 'Whether some gold answer appears inside the candidate, after normalization.',
   formula: 'LM = max over golds of [norm(gold) occurs in norm(candidate)], on whole tokens by default.',
   defaults:
-    'Number-aware normalization (`numeric`: 977,633 = 977633, twelve = 12, 1st = first, Lomé = Lome); token-boundary matching, so gold "1" does not match "1990". `substring` mode is EVOUNA\'s plain substring test. Threshold 1.',
+    'Number-aware normalization (`numeric`: 977,633 = 977633, twelve = 12, 1st = first, Lomé = Lome, “curly quotes” dropped like straight ones); token-boundary matching, so gold "1" does not match "1990". `substring` mode is EVOUNA\'s plain substring test. Threshold 1.',
   limits: 'Blind to context: "not Paris" contains "Paris", and answers listing many options match. Misses paraphrases.',
   citation: 'Wang et al., 2023. Evaluating Open-QA Evaluation (EVOUNA). NeurIPS Datasets and Benchmarks.',
 };

@@ -14,6 +14,9 @@ const refNumeric = (s: string) =>
   canonicalNumberTokens(
     pySplit(
       foldAccents(s.toLowerCase())
+        .replace(/[‘’‚‛]/g, "'")
+        .replace(/[“”„«»]/g, '"')
+        .replace(/[–—]/g, ' ')
         .replace(/%/g, ' percent ')
         .replace(/\bper\s+cent\b/g, 'percent')
         .replace(/°\s*f\b/g, ' degrees fahrenheit ')

@@ -13,6 +13,16 @@ function same(want: string, ...spellings: string[]) {
 }
 
 describe('numeric normalization', () => {
+  it('typographic quotes go like ASCII ones; en and em dashes part words (SQuAD keeps them, as the official script)', () => {
+    same('fiddler on roof', '“Fiddler on the Roof”.', '"Fiddler on the Roof".', '‘Fiddler on the Roof’');
+    same('marys boy child', 'Mary’s Boy Child', "Mary's Boy Child");
+    same('lennon mccartney', 'Lennon–McCartney', 'Lennon — McCartney');
+    expect(squad('“Fiddler on the Roof”')).toBe('“fiddler on roof”');
+    const m = createLexicalMatch();
+    expect(
+      m.score({ question: 'Which show?', golds: ['Fiddler on the Roof'], candidate: 'The show “Fiddler on the Roof”.' }).decision,
+    ).toBe(true);
+  });
   it('thousands separators: 977,633 = 977633', () => {
     same('977633', '977,633', '977633', '977,633.');
     same('1000000 people', '1,000,000 people', '1000000 People');

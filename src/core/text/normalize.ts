@@ -7,8 +7,8 @@
  *
  * `numeric` is `squad` plus number-aware canonical forms (see numbers.ts): thousands separators
  * dropped, `%`/`per cent` → `percent`, number words → digits, ordinals → `1st` form, decimals kept
- * (`3.5` stays `3.5` instead of SQuAD's `35`), hyphenated number words split, and Latin accents folded
- * (`Lomé` = `Lome`).
+ * (`3.5` stays `3.5` instead of SQuAD's `35`), hyphenated number words split, Latin accents folded
+ * (`Lomé` = `Lome`), typographic quotes deleted like ASCII ones, and en/em dashes read as spaces.
  */
 import { canonicalNumberTokens } from './numbers.ts';
 
@@ -121,6 +121,13 @@ export function foldAccents(t: string): string {
 function numericTokens(s: string): string[] {
   // Each rewrite runs only when its trigger is present (same result, much faster).
   let t = foldAccents(s.toLowerCase());
+  // Typographic quotes as their ASCII forms (deleted as punctuation: "‘selfie’" is "selfie", "Mary’s" "marys"), and
+  // en and em dashes as spaces ("Lennon–McCartney"; the ASCII hyphen joins words, as SQuAD's rule has it).
+  if (/[‘’‚‛“”„«»–—]/.test(t))
+    t = t
+      .replace(/[‘’‚‛]/g, "'")
+      .replace(/[“”„«»]/g, '"')
+      .replace(/[–—]/g, ' ');
   if (t.includes('%')) t = t.replace(/%/g, ' percent ');
   if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
   // "212°F" = "212 degrees Fahrenheit" (the degree sign would otherwise glue the number to its unit).
