@@ -13,10 +13,12 @@ function same(want: string, ...spellings: string[]) {
 }
 
 describe('numeric normalization', () => {
-  it('typographic quotes go like ASCII ones; en and em dashes part words (SQuAD keeps them, as the official script)', () => {
+  it('typographic quotes and hyphens go like ASCII ones; other non-ASCII punctuation parts words (SQuAD keeps it, as the official script)', () => {
     same('fiddler on roof', '“Fiddler on the Roof”.', '"Fiddler on the Roof".', '‘Fiddler on the Roof’');
     same('marys boy child', 'Mary’s Boy Child', "Mary's Boy Child");
     same('lennon mccartney', 'Lennon–McCartney', 'Lennon — McCartney');
+    same('cocacola', 'Coca‐Cola…', '¡Coca-Cola!', 'coca‑cola');
+    same('東京 大阪', '東京、大阪。');
     expect(squad('“Fiddler on the Roof”')).toBe('“fiddler on roof”');
     const m = createLexicalMatch();
     expect(

@@ -8,7 +8,8 @@
  * `numeric` is `squad` plus number-aware canonical forms (see numbers.ts): thousands separators
  * dropped, `%`/`per cent` → `percent`, number words → digits, ordinals → `1st` form, decimals kept
  * (`3.5` stays `3.5` instead of SQuAD's `35`), hyphenated number words split, Latin accents folded
- * (`Lomé` = `Lome`), typographic quotes deleted like ASCII ones, and en/em dashes read as spaces.
+ * (`Lomé` = `Lome`), typographic quotes and hyphens deleted like ASCII ones, and other non-ASCII punctuation
+ * (dashes, "…", "¿", "、") read as spaces.
  */
 import { canonicalNumberTokens } from './numbers.ts';
 
@@ -118,16 +119,21 @@ export function foldAccents(t: string): string {
     .normalize('NFC');
 }
 
+const NON_ASCII_PUNCT = /(?![\x00-\x7f])\p{P}/u;
+const NON_ASCII_PUNCT_ALL = /(?![\x00-\x7f])\p{P}/gu;
+
 function numericTokens(s: string): string[] {
   // Each rewrite runs only when its trigger is present (same result, much faster).
   let t = foldAccents(s.toLowerCase());
-  // Typographic quotes as their ASCII forms (deleted as punctuation: "‘selfie’" is "selfie", "Mary’s" "marys"), and
-  // en and em dashes as spaces ("Lennon–McCartney"; the ASCII hyphen joins words, as SQuAD's rule has it).
-  if (/[‘’‚‛“”„«»–—]/.test(t))
+  // Typographic quotes and hyphens as their ASCII forms (deleted as punctuation: "‘selfie’" is "selfie", "Mary’s"
+  // "marys"), and any other non-ASCII punctuation as a space: dashes ("Lennon–McCartney"; the ASCII hyphen joins
+  // words, as SQuAD's rule has it), "…", "¿", "、", full-width marks.
+  if (NON_ASCII_PUNCT.test(t))
     t = t
       .replace(/[‘’‚‛]/g, "'")
       .replace(/[“”„«»]/g, '"')
-      .replace(/[–—]/g, ' ');
+      .replace(/[‐‑]/g, '-')
+      .replace(NON_ASCII_PUNCT_ALL, ' ');
   if (t.includes('%')) t = t.replace(/%/g, ' percent ');
   if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
   // "212°F" = "212 degrees Fahrenheit" (the degree sign would otherwise glue the number to its unit).
