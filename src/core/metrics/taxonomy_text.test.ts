@@ -30,6 +30,14 @@ describe('taxonomy_text (no model)', () => {
     expect(classifyText({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' }).signals.specificity).toEqual([null]);
   });
 
+  it('a list that names every gold item, some by another name, is equivalent', () => {
+    const q = 'Which four countries have the largest populations?';
+    const r = score(q, ['China, India, USA, Indonesia'], 'China, India, the United States, and Indonesia.');
+    expect(r.class).toBe('equivalent');
+    expect(r.explanation).toMatch(/every item of the gold/);
+    expect(score(q, ['China, India, USA, Indonesia'], 'China, India, the United States, and Brazil.').class).toBe('invalid');
+  });
+
   it('a sign is part of the value: "40" is not "-40", though normalization drops the minus', () => {
     const q = 'At what temperature are Celsius and Fahrenheit equal?';
     expect(score(q, ['-40'], '40').class).toBe('invalid');

@@ -360,8 +360,18 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
       bestSeverity = severity;
     }
   }
-  // Not correct by any gold as written: perhaps by another name of one (aliases.ts).
-  const b = (bestSeverity < SEVERITY['overinclusive-valid'] ? formStep(item) : null) ?? goldStep(item, signals, bestK, true);
+  // Not correct by any gold as written: perhaps by another name of one (aliases.ts), or of its list's items.
+  const l = signals.list;
+  const allItems =
+    l && l.kind === 'list' && l.covered === 1 && l.wrong.length === 0
+      ? ({
+          cls: 'equivalent',
+          gold: l.gold,
+          signal: 'list',
+          reason: `names every item of the gold ${q(item.golds[l.gold]!)}, some by another name`,
+        } as const)
+      : null;
+  const b = (bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null) ?? goldStep(item, signals, bestK, true);
   if (b.cls === 'equivalent' && b.gold > 0) {
     const first = new Set(contentStems(item.golds[0]!));
     // The first gold's quantity in other units is the same answer, not an alternative.

@@ -7,6 +7,7 @@
  */
 import { contentStems } from './words.ts';
 import { boundedMemo } from '../util/memo.ts';
+import { goldForms } from './aliases.ts';
 
 export interface ListSignal {
   /** hedge: alternatives joined by "or"; list: items joined by "and" or commas. */
@@ -34,22 +35,34 @@ const CLAUSE_WORD = /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|w
 const MAX_ITEM_WORDS = 4;
 
 /** The first sentence of an answer split into coordinated items, or null when it is not a list of two or more. */
-export function listItems(text: string): { items: string[]; hedge: boolean } | null {
+export function listItems(text: string, commas = false): { items: string[]; hedge: boolean } | null {
   const first = text
     .trim()
     .split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!
     .replace(/\.$/, '')
     .trim();
+  return itemsOf(first, commas);
+}
+
+/** `commas`: three or more items joined by commas alone are a list too (a gold's "China, India, USA, Indonesia"). */
+function itemsOf(first: string, commas = false): { items: string[]; hedge: boolean } | null {
   const hedgeCue = /^(?:either|possibly|perhaps|maybe|it (?:could|might|may) be)\b/i.test(first);
-  const body = first.replace(TAIL, '').replace(LEAD, '');
+  // Cut an appositive or relative tail, unless that cuts a list of names itself ("China, India, the United States,
+  // and Indonesia": ", the" starts an item there).
+  const conj = (t: string) => /\s(?:or|and|&)\s/i.test(t);
+  const cut = first.replace(TAIL, '').replace(LEAD, '');
+  const whole = first.replace(LEAD, '');
+  const body = conj(cut) || !conj(whole) ? cut : whole;
   const hasOr = /\s(?:or)\s/i.test(body);
   const hasAnd = /\s(?:and|&)\s/i.test(body);
-  if (!hasOr && !hasAnd) return null;
+  if (!hasOr && !hasAnd && !(commas && (body.match(/,/g)?.length ?? 0) >= 2)) return null;
   const items = body
     .split(/,\s*(?:and|or|&)\s+|\s+(?:and|or|&)\s+|,\s*/iu)
     .map((x) => x.replace(/^(?:the|a|an)\s+/i, '').trim())
     .filter(Boolean);
   if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS || CLAUSE_WORD.test(x))) return null;
+  // Kept whole, a list of names only: "Mercury, the smallest planet, and Venus" is two items and an appositive.
+  if (body !== cut && items.some((x) => !/^[\p{Lu}\d]/u.test(x))) return null;
   return { items, hedge: hasOr || hedgeCue };
 }
 
@@ -62,8 +75,15 @@ function sameItem(a: readonly string[], b: readonly string[]): boolean {
   return a.every((x) => b.some((y) => near(x, y))) || b.every((y) => a.some((x) => near(x, y)));
 }
 
-/** A gold's items as content stems (cached: golds recur across rows). */
-const goldItemStems = boundedMemo((g: string): string[][] => (listItems(g)?.items ?? [g]).map(contentStems));
+/**
+ * A gold's items, each as the content stems of its names: the item and its other names (aliases.ts: "USA" is also
+ * "the United States"). Cached: golds recur across rows.
+ */
+const goldItemStems = boundedMemo((g: string): string[][][] =>
+  (listItems(g, true)?.items ?? [g]).map((item) => [item, ...goldForms(item)].map(contentStems).filter((x) => x.length > 0)),
+);
+/** Whether a candidate item names a gold item by one of its names. */
+const namesItem = (c: readonly string[], names: readonly string[][]) => names.some((n) => sameItem(c, n));
 
 /** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
 export function listSignal(question: string, golds: readonly string[], candidate: string): ListSignal | null {
@@ -74,12 +94,12 @@ export function listSignal(question: string, golds: readonly string[], candidate
   const goldItems = golds.map(goldItemStems);
   const all = goldItems.flat();
   const stems = cand.items.map(contentStems);
-  const correct = cand.items.filter((_, i) => all.some((g) => sameItem(stems[i]!, g)));
-  const wrong = cand.items.filter((x, i) => !all.some((g) => sameItem(stems[i]!, g)) && !VAGUE.test(x));
+  const correct = cand.items.filter((_, i) => all.some((g) => namesItem(stems[i]!, g)));
+  const wrong = cand.items.filter((x, i) => !all.some((g) => namesItem(stems[i]!, g)) && !VAGUE.test(x));
   let covered = 0;
   let gold = 0;
   goldItems.forEach((items, k) => {
-    const share = items.filter((g) => stems.some((c) => sameItem(c, g))).length / items.length;
+    const share = items.filter((g) => stems.some((c) => namesItem(c, g))).length / items.length;
     if (share > covered) [covered, gold] = [share, k];
   });
   return { kind: cand.hedge ? 'hedge' : 'list', items: cand.items, correct, wrong, covered, gold };
