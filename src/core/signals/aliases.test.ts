@@ -13,6 +13,11 @@ describe('goldForms: other names of a gold', () => {
     expect(goldForms('Lake Victoria')).toEqual(['Victoria']);
     expect(goldForms('USA')).toEqual(['United States', 'United States of America', 'U.S.A.', 'U.S.', 'US']);
   });
+  it('a name\'s "Jr." or "Sr." in its other spellings', () => {
+    expect(goldForms('Harry Connick Jnr')).toEqual(['Harry Connick Jr.', 'Harry Connick Jr', 'Harry Connick Junior']);
+    expect(goldForms('Martin Luther King, Jr.')).toContain('Martin Luther King Junior');
+    expect(goldForms('Frank Sinatra Sr')).toContain('Frank Sinatra Snr');
+  });
   it('the world wars by their other names, a decade or century said another way', () => {
     expect(goldForms('the Second World War')).toEqual(['World War II', 'World War 2', 'WWII', 'WW2']);
     expect(goldForms('WWI')).toEqual(['World War I', 'World War 1', 'First World War', 'WW1', 'Great War']);

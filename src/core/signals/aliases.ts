@@ -97,6 +97,13 @@ export const goldForms = boundedMemo((gold: string): string[] => {
   const key = base.replace(/^the\s+/i, '');
   for (const name of SAME_AS.get(key.toLowerCase()) ?? []) if (name.toLowerCase() !== key.toLowerCase()) out.push(name);
   out.push(...periodForms(key));
+  // "Harry Connick Jnr" is "Harry Connick Jr." and "Harry Connick Junior".
+  const suffix = /^(.+?),?\s+(jr|jnr|junior|sr|snr|senior)\.?$/i.exec(base);
+  if (suffix) {
+    const junior = /^j/i.test(suffix[2]!);
+    for (const s of junior ? ['Jr.', 'Jr', 'Jnr', 'Junior'] : ['Sr.', 'Sr', 'Snr', 'Senior'])
+      if (s.toLowerCase() !== suffix[2]!.toLowerCase()) out.push(`${suffix[1]} ${s}`);
+  }
   return out;
 });
 
