@@ -30,6 +30,13 @@ describe('taxonomy_text (no model)', () => {
     expect(classifyText({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' }).signals.specificity).toEqual([null]);
   });
 
+  it('the head of a gold qualified after a comma gives the answer; a part of a plain name does not', () => {
+    expect(score('Which racecourse?', ['Gulfstream Park, Florida'], 'Gulfstream Park').class).toBe('equivalent');
+    expect(score('Who was it?', ['Robert Kennedy, who was the US Attorney General'], 'It was Robert Kennedy.').class).toBe('equivalent');
+    expect(score('Which city?', ['Bodega Bay, California'], 'Bodega').class).toBe('partial');
+    expect(score('Who painted it?', ['Leonardo da Vinci'], 'Leonardo').class).toBe('partial');
+  });
+
   it('a list that names every gold item, some by another name, is equivalent', () => {
     const q = 'Which four countries have the largest populations?';
     const r = score(q, ['China, India, USA, Indonesia'], 'China, India, the United States, and Indonesia.');

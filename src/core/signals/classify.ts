@@ -203,6 +203,22 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   }
   if (qs.relation === 'fewer')
     return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `gives only part of the gold's numbers (${q(gold)})` : '' };
+  // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
+  // aside) gives the answer.
+  const head = sp?.kind === 'part' ? /^([^,]+),\s*[^,]+$/.exec(gold)?.[1] : undefined;
+  if (head) {
+    const stems = contentStems(head);
+    const said = wordStemSet(item.candidate);
+    if (stems.length > 0 && stems.every((t) => said.has(t)))
+      return ex.extra.length === 0
+        ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier` : '' }
+        : {
+            cls: 'overinclusive-valid',
+            gold: k,
+            signal: 'words',
+            reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier${addsWords(ex)}` : '',
+          };
+  }
   if (sp)
     return {
       cls: 'partial',
