@@ -37,6 +37,16 @@ describe('taxonomy_text (no model)', () => {
     expect(score('Who painted it?', ['Leonardo da Vinci'], 'Leonardo').class).toBe('partial');
   });
 
+  it('a gold that lost its non-ASCII letters is given by the name written with them', () => {
+    const r = score('Who invented the biro?', ['Lszl Br'], 'It was invented by László Bíró.');
+    expect(r.decision).toBe(true);
+    expect(r.explanation).toMatch(/without its non-ASCII letters/);
+    expect(score('Which opera?', ['Gtterdmmerung'], 'Götterdämmerung').class).toBe('exact');
+    // Only for a gold written in ASCII, and only when that makes the answer right.
+    expect(score('Which opera?', ['Götterdämmerung'], 'Siegfried, not Götterdämmerung').class).toBe('contradictory');
+    expect(score('Who?', ['Lszl Br'], 'Ernő Rubik').decision).toBe(false);
+  });
+
   it('a list that names every gold item, some by another name, is equivalent', () => {
     const q = 'Which four countries have the largest populations?';
     const r = score(q, ['China, India, USA, Indonesia'], 'China, India, the United States, and Indonesia.');

@@ -330,7 +330,7 @@ const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'
  * guess on its way to the gold is right.
  */
 function classifyStated(item: TextItem): Omit<TextVerdict, 'item'> {
-  const whole = classifyFresh(item);
+  const whole = asciiGold(item, classifyFresh(item));
   const stated = finalAnswer(item.candidate);
   if (!stated) return whole;
   const own = classifyFresh({ ...item, candidate: stated.text });
@@ -344,6 +344,22 @@ function classifyStated(item: TextItem): Omit<TextVerdict, 'item'> {
     signals: whole.signals,
     answer: stated.text,
   };
+}
+
+const NON_ASCII_LETTER = /(?![\x00-\x7f])\p{L}/gu;
+
+/**
+ * A gold that lost its non-ASCII letters on the way ("Lszl Br" for "László Bíró", "Beyonc"; EVOUNA's golds have
+ * such): when the candidate is wrong as written but right once its own non-ASCII letters go the same way, and
+ * the gold it then gives is plain ASCII, the candidate gives that gold.
+ */
+function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>): Omit<TextVerdict, 'item'> {
+  if (isCorrect(whole.cls) || !/[^\x00-\x7f]/.test(item.candidate)) return whole;
+  const stripped = item.candidate.normalize('NFC').replace(NON_ASCII_LETTER, '');
+  if (stripped === item.candidate) return whole;
+  const alt = classifyFresh({ ...item, candidate: stripped });
+  if (!isCorrect(alt.cls) || /[^\x00-\x7f]/.test(item.golds[alt.gold] ?? '')) return whole;
+  return { ...alt, reason: `${alt.reason} (read without its non-ASCII letters, as the gold is written)` };
 }
 
 function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
