@@ -47,6 +47,14 @@ describe('taxonomy_text (no model)', () => {
     expect(score('Who?', ['Lszl Br'], 'Ernő Rubik').decision).toBe(false);
   });
 
+  it('a gold spaced otherwise in the candidate, and denied by another of its names', () => {
+    expect(score('What does Sally sell?', ['Sea Shells'], 'Sally sells seashells.').class).toBe('equivalent');
+    expect(score('Who wrote it?', ['ROBERTBROWNING'], 'Robert Browning wrote it.').class).toBe('equivalent');
+    expect(score('Who wrote it?', ['ROBERTBROWNING'], 'Elizabeth Barrett Browning').decision).toBe(false);
+    expect(score('Where are fries from?', ['Switzer land'], 'Belgium, not France or Switzerland.').class).toBe('contradictory');
+    expect(score('Which country?', ['USA'], 'Not the United States.').class).toBe('contradictory');
+  });
+
   it('a list that names every gold item, some by another name, is equivalent', () => {
     const q = 'Which four countries have the largest populations?';
     const r = score(q, ['China, India, USA, Indonesia'], 'China, India, the United States, and Indonesia.');

@@ -255,7 +255,22 @@ function writtenAs(form: string, text: string): boolean {
   return /[\s("“'‘]/u.test(before) && /^(?:$|[\s,;:!?)"”'’]|\.(?:\s|$))/u.test(after);
 }
 
-/** The candidate gives a gold by another of its names: a form of it (goldForms) or its acronym either way. */
+/**
+ * The gold written with other spacing in the candidate: "Sea Shells" as "seashells", "ROBERTBROWNING" as "Robert
+ * Browning" (the candidate's words, joined). Only for joined forms of six letters or more.
+ */
+function spacedAs(gold: string, candidate: string): string | null {
+  const g = normalizeTokens(gold, 'numeric');
+  const joined = g.join('');
+  if (joined.length < 6 || g.length > 3 || !/^[a-z]+$/.test(joined)) return null;
+  const c = normalizeTokens(candidate, 'numeric');
+  if (g.length > 1) return c.includes(joined) ? joined : null;
+  for (let i = 0; i < c.length; i++)
+    for (let n = 2; n <= 3 && i + n <= c.length; n++) if (c.slice(i, i + n).join('') === joined) return c.slice(i, i + n).join(' ');
+  return null;
+}
+
+/** The candidate gives a gold by another of its names: a form of it (goldForms), its acronym either way, or other spacing. */
 function formStep(item: TextItem): Step | null {
   const said = wordStemSet(item.candidate);
   const asked = wordStemSet(item.question);
@@ -269,8 +284,19 @@ function formStep(item: TextItem): Step | null {
   };
   for (let k = 0; k < item.golds.length; k++) {
     const gold = item.golds[k]!;
-    const named = goldForms(gold).find(gives) ?? [acronymIn(gold, item.candidate)].find(gives);
+    const named =
+      goldForms(gold).find(gives) ?? [acronymIn(gold, item.candidate)].find(gives) ?? spacedAs(gold, item.candidate) ?? undefined;
     if (named === undefined) continue;
+    // Denied by that name ("Belgium, not Switzerland" for "Switzer land"): polarity saw only the gold as written.
+    const p = polarity({ question: item.question, golds: [named], candidate: item.candidate });
+    if (p)
+      return {
+        cls: 'contradictory',
+        gold: k,
+        signal: 'polarity',
+        reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies ${q(named)}, the gold ${q(gold)}`,
+        form: named,
+      };
     const ex = extraContent(item.question, named, item.candidate);
     const how = `${q(named)} names the gold ${q(gold)}`;
     return ex.extra.length === 0
