@@ -7,7 +7,7 @@
  * (pedants-model.json, < 1 MB) come from `npm run train:pedants`.
  *
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
- * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.437); best gold "Ostrich": contains the gold, …' }
+ * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.425); best gold "Ostrich": contains the gold, …' }
  */
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';

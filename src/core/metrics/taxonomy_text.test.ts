@@ -34,6 +34,12 @@ describe('taxonomy_text (no model)', () => {
     expect(score('Which racecourse?', ['Gulfstream Park, Florida'], 'Gulfstream Park').class).toBe('equivalent');
     expect(score('Who was it?', ['Robert Kennedy, who was the US Attorney General'], 'It was Robert Kennedy.').class).toBe('equivalent');
     expect(score('Which city?', ['Bodega Bay, California'], 'Bodega').class).toBe('partial');
+    // Dates after the comma, or no specificity cue at all.
+    expect(score('Who?', ['Nicholas Breakspear, who was Adrian IV from 1154'], 'Adrian IV (Nicholas Breakspear)').class).toBe('equivalent');
+    expect(score('What was it?', ['The Spot, or thespot.com'], 'It was The Spot.').class).toBe('equivalent');
+    // A name written surname first has no head that names it.
+    expect(score('Which Beach Boy?', ['Wilson, Carl', 'Carl Wilson'], 'Dennis Wilson').decision).toBe(false);
+    expect(score('Who?', ['Fleming, Sir John Ambrose'], "Fleming's rule").decision).toBe(false);
     expect(score('Who painted it?', ['Leonardo da Vinci'], 'Leonardo').class).toBe('partial');
   });
 

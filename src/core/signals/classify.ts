@@ -142,6 +142,13 @@ function listStep(l: ListSignal): Step | null {
 /** " (adds …)": the first extra words, for a reason (built only for the reason that is given). */
 const addsWords = (ex: ExtraSignal): string => (ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '');
 
+/** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
+function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
+  if (/^(?:sir|dame|lord|lady|dr|mr|mrs|ms|st|saint|king|queen|prince|princess)\b/i.test(tail.trim())) return true;
+  const turned = `${tail} ${head}`.toLowerCase().replace(/\s+/g, ' ').trim();
+  return golds.some((g) => g.toLowerCase().replace(/\s+/g, ' ').trim() === turned);
+}
+
 /** `why`: build the reason (the caller builds it for the chosen gold only: a row has 14 golds on average in TriviaQA). */
 function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step {
   const gold = item.golds[k]!;
@@ -201,11 +208,10 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
       };
     return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: why ? `${how}${addsWords(ex)}; no added claim conflicts` : '' };
   }
-  if (qs.relation === 'fewer')
-    return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `gives only part of the gold's numbers (${q(gold)})` : '' };
   // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
-  // aside) gives the answer.
-  const head = sp?.kind === 'part' ? /^([^,]+),\s*[^,]+$/.exec(gold)?.[1] : undefined;
+  // aside, dates) gives the answer.
+  const parts = /^([^,]+),\s*([^,]+)$/.exec(gold);
+  const head = parts && !invertedName(parts[1]!, parts[2]!, item.golds) ? parts[1] : undefined;
   if (head) {
     const stems = contentStems(head);
     const said = wordStemSet(item.candidate);
@@ -219,6 +225,8 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
             reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier${addsWords(ex)}` : '',
           };
   }
+  if (qs.relation === 'fewer')
+    return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `gives only part of the gold's numbers (${q(gold)})` : '' };
   if (sp)
     return {
       cls: 'partial',

@@ -99,6 +99,9 @@ describe('quantities', () => {
     expect(rel('5.97 m (19 ft 7 in)', '5.97 meters')).toBe('same');
     expect(rel('5.97 m (19 ft 7 in)', '19 feet 7 inches')).toBe('same');
     expect(rel('5.97 m (19 ft 7 in)', '5.90 m')).toBe('conflict');
+    // A rounded restatement in other units is no other amount; a different one is.
+    expect(rel('24,900 miles', '40,000 km (24,901 mi)')).toBe('same');
+    expect(rel('24,900 miles', '24,900 miles, or 50,000 km')).toBe('extra-conflict');
   });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');

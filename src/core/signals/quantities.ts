@@ -464,7 +464,9 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
   }
   // Beyond the matched value: another amount of a measured (not plain-number) quantity the gold gives.
   const extraConflict = c.find(
-    (cq, j) => !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity(gq, cq)),
+    // (A rounded restatement in other units, "40,000 km (24,901 mi)", is the same amount: within 2%.)
+    (cq, j) =>
+      !used.has(j) && cq.unit !== '' && g.some((gq) => gq.kind === cq.kind) && !g.some((gq) => sameQuantity({ ...gq, approx: true }, cq)),
   );
   if (matched > 0 && extraConflict) return { relation: 'extra-conflict', gold: g, candidate: c, at: extraConflict };
   if (missingUnit) return { relation: 'missing-unit', gold: g, candidate: c, at: missingUnit };
