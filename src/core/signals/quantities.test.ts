@@ -103,6 +103,14 @@ describe('quantities', () => {
     expect(rel('24,900 miles', '40,000 km (24,901 mi)')).toBe('same');
     expect(rel('24,900 miles', '24,900 miles, or 50,000 km')).toBe('extra-conflict');
   });
+  it('money in short: £50m, $1.2bn, €186k', () => {
+    expect(rel('£50m', 'It sold for £50 million.')).toBe('same');
+    expect(rel('$1.2bn', '1,200,000,000 dollars')).toBe('same');
+    expect(rel('£186k', '£186,000')).toBe('same');
+    expect(rel('£50m', '£60 million')).toBe('conflict');
+    // Without a currency sign, "50m" is still 50 metres.
+    expect(quantities('50m')[0]).toMatchObject({ value: 50, kind: 'length' });
+  });
   it('a different value of the same quantity conflicts', () => {
     expect(rel('8', 'Spiders have six legs.')).toBe('conflict');
     expect(rel('100 °C', '100 °F')).toBe('conflict');

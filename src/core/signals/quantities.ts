@@ -59,6 +59,7 @@ const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(
 /** Hedges that make a value approximate (compared within 2% instead of 0.1%). */
 const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
 const SCALE: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const MONEY_SCALE: Record<string, string> = { k: 'thousand', m: 'million', mn: 'million', bn: 'billion', b: 'billion' };
 
 type Unit = { unit: string; kind: string; text: string } | null;
 const unitCache = boundedMemo(findUnit);
@@ -269,6 +270,9 @@ export function quantities(text: string): Quantity[] {
       /(?<![\d.-])(\d+(?:\.\d+)?)((?:\s*[°º]\s*[cf]?|\s+degrees?(?:\s+(?:celsius|centigrade|fahrenheit|c|f)\b)?)?)\s+below\s+0\b(?!\.\d)/gu,
       '-$1$2',
     );
+  // Money in short: "£50m", "$1.2bn", "€186k" (not 50 metres).
+  if (/[£$€¥]/.test(s))
+    s = s.replace(/([£$€¥])\s?(\d+(?:\.\d+)?)\s?(k|m|mn|bn|b)\b/g, (_, c: string, n: string, x: string) => `${c}${n} ${MONEY_SCALE[x]!}`);
   const compound = compounds(s);
   s = compound.s;
   // "365 and a quarter" → 365.25.

@@ -17,6 +17,7 @@ const refNumeric = (s: string) =>
         .replace(/[‘’‚‛]/g, "'")
         .replace(/[“”„«»]/g, '"')
         .replace(/[‐‑]/g, '-')
+        .replace(/(?![\x00-\x7f])\p{Sc}/gu, '')
         .replace(/(?![\x00-\x7f])\p{P}/gu, ' ')
         .replace(/%/g, ' percent ')
         .replace(/\bper\s+cent\b/g, 'percent')

@@ -19,6 +19,7 @@ describe('numeric normalization', () => {
     same('lennon mccartney', 'Lennon–McCartney', 'Lennon — McCartney');
     same('cocacola', 'Coca‐Cola…', '¡Coca-Cola!', 'coca‑cola');
     same('東京 大阪', '東京、大阪。');
+    same('50000000', '£50 million', '$50 million', '€50 million');
     expect(squad('“Fiddler on the Roof”')).toBe('“fiddler on roof”');
     const m = createLexicalMatch();
     expect(

@@ -8,8 +8,8 @@
  * `numeric` is `squad` plus number-aware canonical forms (see numbers.ts): thousands separators
  * dropped, `%`/`per cent` → `percent`, number words → digits, ordinals → `1st` form, decimals kept
  * (`3.5` stays `3.5` instead of SQuAD's `35`), hyphenated number words split, Latin accents folded
- * (`Lomé` = `Lome`), typographic quotes and hyphens deleted like ASCII ones, and other non-ASCII punctuation
- * (dashes, "…", "¿", "、") read as spaces.
+ * (`Lomé` = `Lome`), typographic quotes, hyphens and currency signs deleted like ASCII ones, and other
+ * non-ASCII punctuation (dashes, "…", "¿", "、") read as spaces.
  */
 import { canonicalNumberTokens } from './numbers.ts';
 
@@ -119,7 +119,7 @@ export function foldAccents(t: string): string {
     .normalize('NFC');
 }
 
-const NON_ASCII_PUNCT = /(?![\x00-\x7f])\p{P}/u;
+const NON_ASCII_PUNCT = /(?![\x00-\x7f])[\p{P}\p{Sc}]/u;
 const NON_ASCII_PUNCT_ALL = /(?![\x00-\x7f])\p{P}/gu;
 
 function numericTokens(s: string): string[] {
@@ -133,6 +133,8 @@ function numericTokens(s: string): string[] {
       .replace(/[‘’‚‛]/g, "'")
       .replace(/[“”„«»]/g, '"')
       .replace(/[‐‑]/g, '-')
+      // Currency signs go as "$" does ("£50" is "50").
+      .replace(/(?![\x00-\x7f])\p{Sc}/gu, '')
       .replace(NON_ASCII_PUNCT_ALL, ' ');
   if (t.includes('%')) t = t.replace(/%/g, ' percent ');
   if (t.includes('cent')) t = t.replace(/\bper\s+cent\b/g, 'percent');
