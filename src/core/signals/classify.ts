@@ -268,15 +268,28 @@ function writtenAs(form: string, text: string): boolean {
  * Browning" (the candidate's words, joined). Only for joined forms of six letters or more.
  */
 function spacedAs(gold: string, candidate: string): string | null {
-  const g = normalizeTokens(gold, 'numeric');
-  const joined = g.join('');
-  if (joined.length < 6 || g.length > 3 || !/^[a-z]+$/.test(joined)) return null;
+  const key = spacedKey(gold);
+  if (!key) return null;
   const c = normalizeTokens(candidate, 'numeric');
-  if (g.length > 1) return c.includes(joined) ? joined : null;
-  for (let i = 0; i < c.length; i++)
-    for (let n = 2; n <= 3 && i + n <= c.length; n++) if (c.slice(i, i + n).join('') === joined) return c.slice(i, i + n).join(' ');
+  const j = key.joined;
+  if (key.words > 1) return c.includes(j) ? j : null;
+  // Only a word that starts the joined form is worth a concatenation (this runs for every gold of a wrong answer).
+  for (let i = 0; i + 1 < c.length; i++) {
+    const a = c[i]!;
+    if (a.length >= j.length || !j.startsWith(a)) continue;
+    const ab = a + c[i + 1]!;
+    if (ab === j) return `${a} ${c[i + 1]!}`;
+    if (i + 2 < c.length && ab.length < j.length && ab + c[i + 2]! === j) return `${a} ${c[i + 1]!} ${c[i + 2]!}`;
+  }
   return null;
 }
+
+/** A gold's words joined, when spacedAs looks for it: six letters or more, from at most three words (cached). */
+const spacedKey = boundedMemo((gold: string): { joined: string; words: number } | null => {
+  const g = normalizeTokens(gold, 'numeric');
+  const joined = g.join('');
+  return joined.length >= 6 && g.length <= 3 && /^[a-z]+$/.test(joined) ? { joined, words: g.length } : null;
+});
 
 /** The candidate gives a gold by another of its names: a form of it (goldForms), its acronym either way, or other spacing. */
 function formStep(item: TextItem): Step | null {

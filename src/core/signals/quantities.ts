@@ -226,7 +226,8 @@ const COMPOUNDS: [RegExp, number, string][] = [
   [/(?<![\d.])(\d+)\s*(?:h|hrs?|hours?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:m|mins?|minutes?)\b/gu, 60, 'minutes'],
   [/(?<![\d.])(\d+)\s*(?:m|mins?|minutes?)\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*(?:s|secs?|seconds?)\b/gu, 60, 'seconds'],
 ];
-const MAYBE_COMPOUND = /\d\s*(?:ft|feet|foot|'|′|’|lb|pound|st|stone|h|hr|hour|m|min)/u;
+/** A number, a unit of the table, then another number: the cheap test before the rewrites. */
+const MAYBE_COMPOUND = /\d\s*(?:ft|feet|foot|'|′|’|lbs?|pounds?|st|stones?|h|hrs?|hours?|m|mins?|minutes?)\s*(?:,\s*|and\s+)?\d/u;
 
 /** The text with each compound amount rewritten, and what each rewrite was written as (for the quantity's text). */
 function compounds(s: string): { s: string; written: Map<string, string> | null } {
