@@ -48,6 +48,23 @@ describe('Yielder', () => {
     expect(y.waited).toBe(0);
   });
 
+  it('while nothing is held, steps off the core briefly after a stretch of work', () => {
+    const flag = createHoldFlag()!;
+    const f = fakeTime(flag);
+    const y = new Yielder(flag, { now: f.now, wait: f.wait, breatheEveryMs: 16, breatheMs: 1 });
+    // Rows of 5 ms: a breath after the 4th (20 ms of work), then after every 4th again.
+    for (let i = 0; i < 12; i++) {
+      f.t.now += 5;
+      y.check();
+    }
+    expect(f.t.waits).toEqual([1, 1, 1]);
+    expect(y.breathed).toBe(3);
+    const never = new Yielder(flag, { now: f.now, wait: f.wait, breatheMs: 0 });
+    f.t.now += 100;
+    never.check();
+    expect(f.t.waits).toHaveLength(3);
+  });
+
   it('waits until the page lets go', () => {
     const flag = createHoldFlag()!;
     const f = fakeTime(flag, 30);
