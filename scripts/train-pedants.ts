@@ -127,9 +127,8 @@ function groupedFolds(rows: Prepared[], k: number, seed: number): number[] {
   return rows.map((r) => fold.get(r.item.qid)!);
 }
 
-/** Out-of-fold probabilities on the training rows for one L2 strength. */
-function outOfFold(rows: Prepared[], l2: number): number[] {
-  const folds = groupedFolds(rows, FOLDS, SEED + 1);
+/** Out-of-fold probabilities on the training rows for one L2 strength (`folds`: each row's fold, groupedFolds). */
+function outOfFold(rows: Prepared[], l2: number, folds: readonly number[]): number[] {
   const oof = new Array<number>(rows.length).fill(0);
   for (let f = 0; f < FOLDS; f++) {
     const { predict } = fit(
@@ -188,21 +187,22 @@ function main(): void {
   // noise, and picking the top one let the choice flip with any small feature change, and the model's behaviour
   // on other data with it. (Unpaired, the folds' own spread, 0.01-0.015, let a clearly weaker fit in.)
   const folds = groupedFolds(train, FOLDS, SEED + 1);
+  const foldRows = Array.from({ length: FOLDS }, (_, f) => train.flatMap((_, i) => (folds[i] === f ? [i] : [])));
   const cv: Record<string, number | null> = {};
   const tried: { l2: number; mcc: number; perFold: number[]; threshold: number }[] = [];
   for (const l2 of L2_GRID) {
-    const oof = outOfFold(train, l2);
+    const oof = outOfFold(train, l2, folds);
     const t = bestThreshold(oof, labels, 'mcc');
     cv[String(l2)] = r4(t?.value);
     if (!t) continue;
-    const perFold = Array.from({ length: FOLDS }, (_, f) => {
-      const idx = train.flatMap((_, i) => (folds[i] === f ? [i] : []));
-      return agreement(
-        idx.map((i) => oof[i]! >= t.threshold),
-        idx.map((i) => oof[i]!),
-        idx.map((i) => labels[i]!),
-      ).mcc!;
-    });
+    const perFold = foldRows.map(
+      (idx) =>
+        agreement(
+          idx.map((i) => oof[i]! >= t.threshold),
+          idx.map((i) => oof[i]!),
+          idx.map((i) => labels[i]!),
+        ).mcc!,
+    );
     tried.push({ l2, mcc: t.value, perFold, threshold: t.threshold });
   }
   const top = tried.reduce((a, b) => (b.mcc > a.mcc ? b : a));

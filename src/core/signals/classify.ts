@@ -88,12 +88,12 @@ export function textSignals(item: TextItem): TextSignals {
 
 type Step = Omit<TextVerdict, 'signals' | 'item'>;
 
-function exactStep(item: TextItem): Step | null {
+function exactStep(item: TextItem, s: TextSignals): Step | null {
   const c = squad(item.candidate);
   if (!c) return null;
   const k = item.golds.findIndex((g) => squadGold(g) === c);
   // Normalization drops a sign: "40" is not "-40".
-  if (k < 0 || (/\d/.test(item.candidate) && compareQuantities(item.golds[k]!, item.candidate).relation === 'conflict')) return null;
+  if (k < 0 || s.quantities[k]!.relation === 'conflict') return null;
   if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
   const first = contentStems(item.golds[0]!);
   const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
@@ -145,8 +145,9 @@ const addsWords = (ex: ExtraSignal): string => (ex.extra.length ? ` (adds ${ex.e
 /** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
 function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
   if (/^(?:sir|dame|lord|lady|dr|mr|mrs|ms|st|saint|king|queen|prince|princess)\b/i.test(tail.trim())) return true;
-  const turned = `${tail} ${head}`.toLowerCase().replace(/\s+/g, ' ').trim();
-  return golds.some((g) => g.toLowerCase().replace(/\s+/g, ' ').trim() === turned);
+  const flat = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+  const turned = flat(`${tail} ${head}`);
+  return golds.some((g) => flat(g) === turned);
 }
 
 /** `why`: build the reason (the caller builds it for the chosen gold only: a row has 14 golds on average in TriviaQA). */
@@ -211,11 +212,12 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
   // aside, dates) gives the answer.
   const parts = /^([^,]+),\s*([^,]+)$/.exec(gold);
-  const head = parts && !invertedName(parts[1]!, parts[2]!, item.golds) ? parts[1] : undefined;
-  if (head) {
+  if (parts) {
+    const head = parts[1]!;
     const stems = contentStems(head);
     const said = wordStemSet(item.candidate);
-    if (stems.length > 0 && stems.every((t) => said.has(t)))
+    // The name test last: it compares with every gold, and this runs for every gold of the row.
+    if (stems.length > 0 && stems.every((t) => said.has(t)) && !invertedName(head, parts[2]!, item.golds))
       return ex.extra.length === 0
         ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier` : '' }
         : {
@@ -424,7 +426,7 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
       signal: 'polarity',
       reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies gold ${q(item.golds[p.gold]!)}`,
     });
-  const exact = exactStep(item);
+  const exact = exactStep(item, signals);
   if (exact) return done(exact);
   const list = signals.list ? listStep(signals.list) : null;
   if (list) return done(list);
