@@ -150,6 +150,9 @@ describe('one huge row (issue 17 item 8)', () => {
       'not scored: the candidate is 2,100,000 characters, over the limit of 100,000 characters per field',
     );
     expect(r.stderr).toContain('verity: warning: row 2: the candidate is 2,100,000 characters; it is not scored');
+    // The warnings printed are the warnings counted (issue 34: 5 printed, then "4 warnings").
+    expect(r.stderr.match(/^verity: warning: /gm)?.length).toBe(1);
+    expect(r.stderr).toContain('verity: JSONL, 3 rows read, 0 skipped, 1 warning\n');
   });
 
   it('the metric cards state the limit', async () => {

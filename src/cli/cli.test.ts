@@ -121,7 +121,7 @@ describe('verity score', () => {
     // Bad rows are reported on stderr with their row numbers; the summary counts them.
     expect(a.stderr).toContain('verity: error: row 9: no gold answer in column "gold"; skipped');
     expect(a.stderr).toMatch(/verity: warning: row 8: label "maybe" is not one of/);
-    expect(a.stderr).toContain('verity: JSONL, 8 rows read, 1 skipped, 1 warnings');
+    expect(a.stderr).toContain('verity: JSONL, 8 rows read, 1 skipped, 1 warning');
 
     const recs = lines(a.stdout).map((l) => JSON.parse(l) as Record<string, Json>);
     expect(recs.map((r) => r.id)).toEqual(SCORED_IDS);
@@ -406,7 +406,7 @@ describe('exit codes and messages', () => {
     expect(r.stderr).toContain(
       'verity: error: row 2 (line 3) is not valid UTF-8 (byte 0xe1 at offset 35); the file may be Latin-1 or Windows-1252: re-save it as UTF-8; row 2 skipped',
     );
-    expect(r.stderr).toContain('1 rows read, 1 skipped');
+    expect(r.stderr).toContain('1 row read, 1 skipped');
   });
 
   it('--help for the program and every command exits 0 with usage on stdout', async () => {

@@ -19,9 +19,10 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
-import { cliNote, goldSepOption, intOption, readInputBytes } from './io.ts';
+import { cliNote, goldSepOption, intOption, readInputBytes, say } from './io.ts';
+import { count } from '../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
-import { ci, ciSigned, f3, pFmt, signed } from '../core/compare/format.ts';
+import { ci, ciSigned, f3, noRankingWhy, pFmt, pairName, signed, verdict } from '../core/compare/format.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
@@ -80,7 +81,7 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
   for (const n of input.notes) process.stderr.write(`verity: ${n}\n`);
   if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
   const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
-  process.stderr.write(`verity: ${formats}, ${input.rows.length} rows of ${input.systems.length} systems (${input.systems.join(', ')})\n`);
+  say(`${formats}, ${count(input.rows.length, 'row')} of ${count(input.systems.length, 'system')} (${input.systems.join(', ')})`);
   return input;
 }
 
@@ -116,7 +117,7 @@ export function reportText(rep: CompareReport): string {
   const L: string[] = [];
   const b = rep.leaderboard.bootstrap;
   L.push(
-    `${rep.systems.length} systems, ${rep.questions} questions, ${rep.rows} rows (${rep.labelled} with a human label); ` +
+    `${count(rep.systems.length, 'system')}, ${count(rep.questions, 'question')}, ${count(rep.rows, 'row')} (${rep.labelled} with a human label); ` +
       `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected`,
   );
   const humanPairs = rep.paired.metrics.find((m) => m.metric === 'human');
@@ -161,7 +162,6 @@ export function reportText(rep: CompareReport): string {
           pairs.map((p) => {
             const a = p.accuracy;
             const s = p.score!;
-            const verdict = (better: string | null) => (better ? `${better} > ${better === p.a ? p.b : p.a}` : 'n.s.');
             return [
               p.a,
               p.b,
@@ -170,30 +170,33 @@ export function reportText(rep: CompareReport): string {
               ciSigned(a.ci),
               a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
               pFmt(a.pHolm),
-              verdict(a.better),
+              verdict(a.better, p.a, p.b, a.n),
               signed(s.diff),
               ciSigned(s.ci),
               pFmt(s.pHolm),
-              verdict(s.better),
+              verdict(s.better, p.a, p.b, s.n),
             ];
           }),
           2,
         ),
       );
     }
-    if (ranking) {
-      const disc = ranking.discordant.map((d) => `${d.a}/${d.b}`).join(', ') || 'none';
+    if (ranking && rep.systems.length > 1) {
+      const why = noRankingWhy(ranking);
+      const disc = ranking.discordant.map((d) => pairName(d.a, d.b)).join(', ') || 'none';
       const ties = ranking.tiedInOne.length
-        ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => `${d.a}/${d.b}`).join(', ')}`
+        ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => pairName(d.a, d.b)).join(', ')}`
         : '';
       L.push(
         '',
-        `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${ranking.systems} systems; pairs ordered the other way: ${disc}${ties}`,
+        why
+          ? `metric vs human ranking: no Kendall τ (${why})`
+          : `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${count(ranking.systems, 'system')}; pairs ordered the other way: ${disc}${ties}`,
       );
     }
-    L.push(disagreeLine(rep, lb.metric));
+    if (rep.systems.length > 1) L.push(disagreeLine(rep, lb.metric));
   }
-  if (rep.splits.human) L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
+  if (rep.splits.human && rep.systems.length > 1) L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
   if (humanPairs && humanPairs.pairs.length) {
     L.push('', '== human labels: paired tests ==', '');
     L.push(
@@ -209,7 +212,7 @@ export function reportText(rep: CompareReport): string {
             ciSigned(a.ci),
             a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
             pFmt(a.pHolm),
-            a.better ? `${a.better} > ${a.better === p.a ? p.b : p.a}` : 'n.s.',
+            verdict(a.better, p.a, p.b, a.n),
           ];
         }),
         2,

@@ -3,6 +3,7 @@
  * names, once to map and score), other formats are read whole; results are written batch by batch to a
  * temporary file beside the target and renamed onto it only when the run succeeds.
  */
+import { count } from '../core/util/plural.ts';
 import { constants, createReadStream, createWriteStream, openAsBlob, readFileSync, type WriteStream } from 'node:fs';
 import { access, mkdtemp, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -58,6 +59,8 @@ export interface ReadOptions {
   /** Rows per call of onRows. */
   batch: number;
   onRows: (rows: QaRow[]) => Promise<void>;
+  /** A row that is read but will not be scored (over the length limit): why, reported and counted as a warning. */
+  rowWarning?: (row: QaRow) => string | null;
   /** Called once the number of records is known (before the first onRows). */
   onTotal?: (records: number) => void;
   onNote: (n: MappingNote) => string;
@@ -97,6 +100,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
   const { path, cleanup } = await inputPath(file);
   try {
     let shown = 0;
+    let rows = 0;
     let errors = 0;
     let warnings = 0;
     const report = (issues: RowIssue[]) => {
@@ -106,6 +110,18 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
         if (shown++ < MAX_SHOWN) say(`${i.severity}: ${i.message}`);
       }
       issues.length = 0;
+    };
+    const deliver = async (batch: QaRow[]) => {
+      rows += batch.length;
+      if (o.rowWarning) {
+        const warned: RowIssue[] = [];
+        for (const r of batch) {
+          const why = o.rowWarning(r);
+          if (why) warned.push({ row: r.row, severity: 'warning', message: `row ${r.row}: ${why}` });
+        }
+        report(warned);
+      }
+      await o.onRows(batch);
     };
     const blob = await openAsBlob(path).catch((e: Error) => {
       throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
@@ -128,7 +144,6 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     let pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, keepSample, streamOpts);
     // One record may be an object that holds the table (pandas' to_json, {"data": [...]}): read it whole.
     if (pass1?.records === 1) pass1 = null;
-    let rows = 0;
     let notes: MappingNote[];
     let format: string;
     if (pass1) {
@@ -154,18 +169,14 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
           }
           if (issues.length) report(issues);
           if (batch.length >= o.batch) {
-            rows += batch.length;
             const b = batch;
             batch = [];
-            await o.onRows(b);
+            await deliver(b);
           }
         },
         streamOpts,
       );
-      if (batch.length) {
-        rows += batch.length;
-        await o.onRows(batch);
-      }
+      if (batch.length) await deliver(batch);
       for (const [line, bad] of pass1.scan.bad)
         if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
       report(issues);
@@ -183,16 +194,12 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);
       notes = [...chosen.notes, ...mapped.notes];
-      for (let i = 0; i < mapped.rows.length; i += o.batch) {
-        const b = mapped.rows.slice(i, i + o.batch);
-        rows += b.length;
-        await o.onRows(b);
-      }
+      for (let i = 0; i < mapped.rows.length; i += o.batch) await deliver(mapped.rows.slice(i, i + o.batch));
     }
     if (shown > MAX_SHOWN) say(`… and ${shown - MAX_SHOWN} more issues (fix the ones above and run again)`);
     for (const n of notes) say(`note: ${o.onNote(n)}`);
     if (rows === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
-    say(`${format.toUpperCase()}, ${rows} rows read, ${errors} skipped, ${warnings} warnings`);
+    say(`${format.toUpperCase()}, ${count(rows, 'row')} read, ${errors} skipped, ${count(warnings, 'warning')}`);
     return { format, rows, skipped: errors, warnings, notes };
   } finally {
     await cleanup();

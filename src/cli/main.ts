@@ -2,6 +2,7 @@
  * The `verity` command line: score, evaluate and calibrate QA answers with the same core as the web app.
  * commander parses arguments (sub-commands, --help, usage errors); cli-progress draws the progress bar.
  */
+import { count } from '../core/util/plural.ts';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
@@ -158,7 +159,7 @@ async function load(file: string, o: CommonOptions): Promise<Loaded> {
   if (mapped.issues.length > 50) say(`… and ${mapped.issues.length - 50} more issues (fix the ones above and run again)`);
   for (const note of [...chosen.notes, ...mapped.notes]) say(`note: ${cliNote(note)}`);
   if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
-  say(`${table.format.toUpperCase()}, ${mapped.rows.length} rows read, ${errors} skipped, ${warnings} warnings`);
+  say(`${table.format.toUpperCase()}, ${count(mapped.rows.length, 'row')} read, ${errors} skipped, ${count(warnings, 'warning')}`);
   return { rows: mapped.rows, fileIssues: mapped.issues, skipped: errors };
 }
 
@@ -262,28 +263,23 @@ async function scoreFile(
   let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
-  let long = 0;
   const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) };
   const summary = await readRows(file, {
     mapOptions,
     batch: BATCH,
     onNote: cliNote,
+    rowWarning: (r) => (keep(r) && overLimit(r) ? `${overLimit(r)}; it is not scored (every metric gives null with the reason)` : null),
     onTotal: (n) => (bar = progressBar(o, n)),
     onRows: async (read) => {
       // Models load with the first rows, so that an unreadable file fails before any download.
       ctx ??= await modelContext(metrics, o);
       const rows = read.filter(keep);
-      for (const r of rows) {
-        const why = overLimit(r);
-        if (why && long++ < 50) say(`warning: row ${r.row}: ${why}; it is not scored (every metric gives null with the reason)`);
-      }
       const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar?.update(done + d) });
       done += read.length;
       await onScored(rows, results, ctx);
     },
   });
   bar?.stop();
-  if (long > 50) say(`… and ${long - 50} more rows over the length limit`);
   return { skipped: summary.skipped };
 }
 

@@ -4,6 +4,7 @@
  * value used.
  */
 import type { Format, RowIssue } from '../core/io/parse.ts';
+import type { SourceFormat } from '../core/io/formats/index.ts';
 import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { MetricSettings } from '../core/metrics/index.ts';
 import type { RowResults } from '../core/run.ts';
@@ -13,7 +14,8 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface Inspection {
   fileName: string;
-  format: Format;
+  /** What the file was read as (Parquet and Inspect logs by name, not as the JSON they become). */
+  format: SourceFormat;
   columns: string[];
   /** First records as parsed (for the preview). */
   sample: Record<string, unknown>[];

@@ -170,6 +170,8 @@ describe('the wide layout in one step', () => {
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(first.system).toBe('fid');
     expect(first.note).toBe('n0');
+    // No internal pairing key leaks into the user's rows (issue 34).
+    expect(Object.keys(first)).not.toContain('question_key');
     expect(lines).toHaveLength(59 * 3);
     // The CSV has them too: the system first, the input's own columns after the metrics.
     const rowsCsv = Papa.parse<Record<string, string>>(await ok(await s.exportFile('csv')).text(), { header: true, skipEmptyLines: true });
@@ -283,6 +285,46 @@ describe('several files, one per system', () => {
     expect(await compareApi(s).compareReport()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
   });
 
+  it('ids unique per row with a source column pair by question text; "pair rows by" overrides (issue 34)', async () => {
+    const s = session();
+    const systems = ['una/NQ/fid', 'una/NQ/gpt35', 'una/NQ/gpt4'];
+    const text = systems
+      .flatMap((m, k) =>
+        [0, 1, 2, 3].map((i) =>
+          JSON.stringify({ id: `q${i}-${k}`, source: m, question: `Q${i}?`, gold: `g${i}`, candidate: k === 0 || i % 2 ? `g${i}` : 'x' }),
+        ),
+      )
+      .join('\n');
+    const insp = ok(await s.open(new Blob([text]), 'nq.jsonl'));
+    const auto = ok(await s.map({ map: insp.detected, systems: { auto: true } })).systems!;
+    expect(auto).toMatchObject({ systems, systemColumn: 'source', keyBy: 'question', coverage: { questions: 4, complete: 4 } });
+    expect(auto.pairing).toBe(
+      'rows paired by question text (no id is shared by two systems: the ids name rows, not questions); every system has 4 questions',
+    );
+    // The column chosen by hand pairs the same way; by id, on request, nothing pairs.
+    expect(ok(await s.map({ map: insp.detected, systems: { column: 'source' } })).systems).toMatchObject({ keyBy: 'question' });
+    const byId = ok(await s.map({ map: insp.detected, systems: { column: 'source', pairBy: 'id' } })).systems!;
+    expect([byId.keyBy, byId.coverage.complete]).toEqual(['id', 0]);
+    // Run by question: every pair has its shared questions and a verdict or "n.s.".
+    ok(await s.run(config({ map: insp.detected, systems: { auto: true } }, ['exact_match'])));
+    const rep = ok(await compareApi(s).compareReport()).report;
+    expect(rep.paired.metrics[0]!.pairs.map((p) => p.accuracy.n)).toEqual([4, 4, 4]);
+  });
+
+  it('a source column of one value is no system: no badge, no system column in exports (issue 34)', async () => {
+    const s = session();
+    const text = [0, 1, 2].map((i) => JSON.stringify({ id: i, source: 'kamalloo/nq301', question: `Q${i}?`, gold: 'g', candidate: 'g' })).join('\n');
+    const insp = ok(await s.open(new Blob([text]), 'nq301.jsonl'));
+    const sum = ok(await s.map({ map: insp.detected, systems: { auto: true } }));
+    expect(sum.systems?.systems).toEqual(['nq301']);
+    ok(await s.run(config({ map: insp.detected, systems: { auto: true } }, ['exact_match'])));
+    s.view({});
+    expect(s.rowsAt([0, 1, 2]).rows.map((r) => r.row.system)).toEqual([undefined, undefined, undefined]);
+    const rec = JSON.parse((await ok(await s.exportFile('jsonl')).text()).trim().split('\n')[1]!) as Record<string, unknown>;
+    expect(rec.system).toBeUndefined();
+    expect(await compareApi(s).compareReport()).toMatchObject({ ok: false });
+  });
+
   it('a system column in one file is chosen in the mapping', async () => {
     const s = session();
     const text = ['m1', 'm2']
@@ -318,6 +360,8 @@ describe('several files, one per system', () => {
         { name: 'qwen.parquet', blob: parquet(['g0', 'no', 'no']) },
       ]),
     );
+    // Named as what they are, not as the JSON the readers make of them (issue 34).
+    expect(insp.format).toBe('parquet');
     const sum = ok(await s.map({ map: insp.detected }));
     expect(sum.systems).toMatchObject({ systems: ['llama', 'qwen'], keyBy: 'id', coverage: { questions: 3, complete: 3 } });
     ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
@@ -331,6 +375,7 @@ describe('several files, one per system', () => {
     const log = readFileSync(new URL('../../test/fixtures/formats/inspect-triviaqa.json', import.meta.url));
     const one = session();
     const i2 = ok(await one.open(new Blob([log]), 'inspect-triviaqa.json'));
+    expect(i2.format).toBe('inspect');
     // Read as an Inspect log (samples flattened, the model as a column a system select can take), not as one JSON object.
     expect(i2.columns).toEqual(expect.arrayContaining(['question', 'gold', 'candidate', 'model']));
     const samples = (JSON.parse(log.toString('utf8')) as { samples: unknown[] }).samples.length;

@@ -6,7 +6,7 @@
  * The page gets the report (small) and pages of the questions where systems differ, never the rows.
  */
 import type { ParsedTable } from '../core/io/parse.ts';
-import { readBlobInput } from '../core/io/formats/index.ts';
+import { readBlobInput, sourceOf } from '../core/io/formats/index.ts';
 import {
   compareReportOf,
   compareTable,
@@ -98,7 +98,10 @@ export async function readFiles(files: readonly NamedBlob[], onProgress?: (read:
 /** The files seen as one table for the preview and the column selects: every column, records in file order. */
 export function unionTable(files: readonly SystemFile[]): ParsedTable {
   const columns = [...new Set(files.flatMap((f) => f.table.columns))];
+  const sources = new Set(files.map((f) => sourceOf(f.table)));
   return {
+    // Read as one format when every file was (the header says "Parquet" for Parquet files, not "JSON").
+    ...(sources.size === 1 ? { source: [...sources][0]! } : {}),
     format: files[0]!.table.format,
     columns,
     records: files.flatMap((f) => f.table.records),
@@ -119,6 +122,8 @@ export interface SystemsMapping {
   auto?: boolean;
   /** The wide layout: each `answer_<system>` with its `judge_<system>` is that system's candidate and label. */
   wide?: boolean;
+  /** How rows of different systems are paired; absent: as `verity compare` chooses (ids when they pair, else question text). */
+  pairBy?: 'id' | 'question';
 }
 
 /** What the page shows about the systems of a mapping. */
@@ -127,6 +132,8 @@ export interface SystemsSummary {
   layout: FilesInput['layout'];
   systemColumn?: string;
   keyBy: KeyBy;
+  /** How the rows were paired and why, with how many questions each system has. */
+  pairing: string;
   /** The file each system came from. */
   sources: Record<string, string>;
   /** Which questions each system lacks (rows in one input but not another). */
@@ -144,6 +151,7 @@ export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput
     ...(m.goldSep !== undefined ? { goldSep: m.goldSep } : {}),
     ...(s.column ? { systemColumn: s.column } : s.auto || s.wide ? {} : { systemColumn: false as const }),
     layout: s.wide ? 'wide' : 'long',
+    ...(s.pairBy ? { keyBy: s.pairBy } : {}),
   });
 }
 
@@ -155,6 +163,7 @@ export function systemsSummary(input: FilesInput): SystemsSummary {
     layout: input.layout,
     ...(input.systemColumn ? { systemColumn: input.systemColumn } : {}),
     keyBy: input.keyBy,
+    pairing: input.pairing,
     sources: input.sources,
     coverage: input.coverage,
     rows,
@@ -164,7 +173,14 @@ export function systemsSummary(input: FilesInput): SystemsSummary {
 
 /** The input's description without its rows, kept for the report's JSON. */
 export function inputInfo(input: FilesInput): InputInfo {
-  return { sources: input.sources, layout: input.layout, keyBy: input.keyBy, notes: input.notes, coverage: input.coverage };
+  return {
+    sources: input.sources,
+    layout: input.layout,
+    keyBy: input.keyBy,
+    pairing: input.pairing,
+    notes: input.notes,
+    coverage: input.coverage,
+  };
 }
 
 // ---------- the comparison ----------

@@ -6,7 +6,7 @@
  */
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
-import { nestedPaths, readBlobInput, withPaths } from '../core/io/formats/index.ts';
+import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
 import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
@@ -549,7 +549,7 @@ export class ScoringSession {
   private inspection(name: string, t: ParsedTable): Inspection {
     return {
       fileName: name,
-      format: t.format,
+      format: sourceOf(t),
       columns: t.columns,
       sample: t.records.slice(0, SAMPLE).map((r) => r.data),
       records: t.records.length,
@@ -588,7 +588,8 @@ export class ScoringSession {
     const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], mm) : null;
     const one = many ? null : mapRows(t, { map: m.map, ...(goldSep !== undefined ? { goldSep } : {}) });
     const mapped = many ?? one!;
-    this.systems = many && inputInfo(many);
+    // One system found (a one-valued column, or files of one system) is no comparison: no system badge or column.
+    this.systems = many && many.systems.length > 1 ? inputInfo(many) : null;
     this.rows = mapped.rows;
     this.mappedAs = JSON.stringify(m);
     this.clearResults();

@@ -25,6 +25,10 @@ import {
   type CompareRow,
 } from './index.ts';
 import { SIGN_FLIP_MAX, signFlipP } from './paired.ts';
+import { roundStat } from '../report.ts';
+import { compareReport } from './report.ts';
+import { leaderboardRows } from './exports.ts';
+import { noRankingWhy, verdict } from './format.ts';
 
 interface RefCase {
   name: string;
@@ -220,7 +224,8 @@ describe.each(REF.cases)('reference case $name', (c) => {
 
   it('metric vs human: Kendall τ, discordant pairs, ranks, gaps with intervals', () => {
     const r = metricRanking(t, BOOT).metrics[0]!;
-    close(r.kendallTau, e.ranking.kendall_tau);
+    // scipy's τ, rounded once to the report's 4 decimals.
+    expect(r.kendallTau).toBe(roundStat(e.ranking.kendall_tau));
     expect(r.discordant.map((p) => [p.a, p.b])).toEqual(e.ranking.discordant);
     e.ranking.gaps.forEach((want, s) => {
       const got = r.gaps[s]!;
@@ -489,5 +494,37 @@ describe('few questions: the exact sign-flip test', () => {
     expect(p.n).toBe(Q);
     expect(p.p).toBeLessThan(1e-6);
     expect(p.better).toBe('A');
+  });
+});
+
+describe('no statistic without data (issue 34)', () => {
+  const label = (correct: boolean) => ({ kind: 'binary' as const, correct });
+  const res = (d: boolean) => ({ m: { score: d ? 1 : 0, decision: d, explanation: '' } });
+
+  it('two systems with no question in common: no paired verdict or p-value, no Kendall τ', () => {
+    const rows: CompareRow[] = [
+      ...[1, 2, 3].map((q) => ({ system: 'A', key: `a${q}`, label: label(q > 1) })),
+      ...[1, 2, 3].map((q) => ({ system: 'B', key: `b${q}`, label: label(q > 2) })),
+    ];
+    const t = compareTable(rows, rows.map((r, i) => res(i % 2 === 0)), [{ name: 'm', threshold: 0.5 }]);
+    const p = pairedComparisons(t, { resamples: 100, seed: 1 }).metrics[0]!.pairs[0]!;
+    expect([p.accuracy.n, p.accuracy.pHolm, p.accuracy.better, p.score!.p]).toEqual([0, null, null, null]);
+    expect(verdict(p.accuracy.better, p.a, p.b, p.accuracy.n)).toBe('no shared questions');
+    const r = metricRanking(t, { resamples: 100, seed: 1 }).metrics[0]!;
+    expect([r.systems, r.sharedQuestions, r.kendallTau, r.discordant]).toEqual([2, 0, null, []]);
+    expect(noRankingWhy(r)).toBe('no labelled question is shared by two systems');
+  });
+
+  it('Kendall τ is rounded once: the leaderboard CSV says 1, not 0.9999999999999999', () => {
+    // Five systems answering ten questions, system k right on k + 1 of them, by the metric and by the humans.
+    const rows: CompareRow[] = [];
+    const results = [];
+    for (let s = 0; s < 5; s++)
+      for (let q = 0; q < 10; q++) {
+        rows.push({ system: `s${s}`, key: `q${q}`, label: label(q <= s) });
+        results.push(res(q <= s));
+      }
+    const { report } = compareReport(rows, results, [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
+    expect(leaderboardRows(report).map((r) => r.kendall_tau)).toEqual([1, 1, 1, 1, 1]);
   });
 });

@@ -7,10 +7,10 @@ import Papa from 'papaparse';
 import { outputRecord, type RowResults } from '../run.ts';
 import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
 import type { CompareReport } from './report.ts';
-import { describeKey, type FilesInput } from './inputs.ts';
+import type { FilesInput } from './inputs.ts';
 
 /** What the JSON report says about the input besides its rows. */
-export type InputInfo = Pick<FilesInput, 'sources' | 'layout' | 'keyBy' | 'notes' | 'coverage'>;
+export type InputInfo = Pick<FilesInput, 'sources' | 'layout' | 'keyBy' | 'pairing' | 'notes' | 'coverage'>;
 
 /** One leaderboard line per metric and system, flat, for --out .csv. */
 export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
@@ -57,6 +57,7 @@ export function reportJson(rep: CompareReport, input: InputInfo): Record<string,
     sources: input.sources,
     layout: input.layout,
     join_by: input.keyBy,
+    pairing: input.pairing,
     notes: input.notes,
     coverage: input.coverage,
     questions: rep.questions,
@@ -71,7 +72,7 @@ export function reportJson(rep: CompareReport, input: InputInfo): Record<string,
 
 /** Per-row record: the system first, the usual output record, then the input's extra columns. */
 export function rowRecord(row: FilesInput['rows'][number], results: RowResults, detailed: ReadonlySet<string>): Record<string, unknown> {
-  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed), question_key: describeKey(row.key) };
+  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed) };
   for (const [k, v] of Object.entries(row.extra)) rec[Object.hasOwn(rec, k) ? `input.${k}` : k] = v;
   return rec;
 }

@@ -21,7 +21,6 @@ export {
   SYSTEM_ALIASES,
   coverage,
   coverageNotes,
-  describeKey,
   detectWideLayout,
   mapSystemFiles,
   mapSystemRows,

@@ -79,7 +79,7 @@ describe('one file with a system column', () => {
     expect([r.layout, r.systems, r.systemColumn, r.rows.length]).toEqual(['single', ['system'], undefined, 3]);
     expect(r.rows[0]!.extra).toEqual({ source: 'wiki' });
     expect(r.notes).toEqual([
-      'column "source" is not read as the system column: no question is answered under two of its 2 values (choose it as the system column to compare them anyway)',
+      'column "source" is not read as the system column: no question is answered under two of its 2 values, by id or by question text (choose it as the system column to compare them anyway)',
     ]);
     // Chosen, it is taken as it is; one shared question is enough to take it unasked.
     expect(mapSystemRows(one, { systemColumn: 'source' }).systems).toEqual(['wiki', 'web']);
@@ -102,6 +102,86 @@ describe('one file with a system column', () => {
     expect(keys[0]).toBe(keys[2]);
     expect(keys[1]).toBe(keys[3]);
     expect(keys[0]).not.toBe(keys[1]);
+  });
+});
+
+describe('pairing rows of a system column (issue 34)', () => {
+  // Ids unique per row (`q0-gpt4`), the systems in a `source` column: the layout most multi-system files have.
+  const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt4', 'evouna/NQ/newbing'];
+  const perRow = jsonl(
+    [0, 1, 2, 3].flatMap((q) =>
+      systems.map((s) => ({ id: `q${q}-${s.split('/')[2]}`, source: s, question: `Question ${q}?`, gold: `g${q}`, candidate: `a${q}` })),
+    ),
+  );
+
+  it('ids that name rows pair nothing: the column is found and rows pair by question text, with a note saying so', () => {
+    const r = mapSystemRows(perRow);
+    expect([r.layout, r.systemColumn, r.systems, r.keyBy]).toEqual(['system-column', 'source', systems, 'question']);
+    expect(r.rows.filter((x) => x.key === r.rows[0]!.key).map((x) => x.system)).toEqual(systems);
+    expect(r.notes).toEqual([
+      'rows paired by question text (no id is shared by two systems: the ids name rows, not questions); every system has 4 questions',
+    ]);
+    expect(r.pairing).toBe(r.notes[0]);
+  });
+
+  it('a column chosen by hand pairs by question text too, and so do files with ids per row', () => {
+    const r = mapSystemRows(perRow, { systemColumn: 'source' });
+    expect(r.keyBy).toBe('question');
+    expect(new Set(r.rows.map((x) => x.key)).size).toBe(4);
+    const byFile = mapSystemFiles(
+      systems.map((s) => ({ name: `${s.split('/')[2]}.jsonl`, table: jsonl(perRow.records.map((x) => x.data).filter((d) => d.source === s)) })),
+    );
+    expect(byFile.keyBy).toBe('question');
+    expect(byFile.coverage.complete).toBe(4);
+  });
+
+  it('question text pairs whatever the case, spacing and punctuation; golds tell apart a text that repeats', () => {
+    const t = jsonl([
+      { question: 'Who wrote  Hamlet?', gold: 'Shakespeare', candidate: 'a', model: 'm1' },
+      { question: 'who wrote hamlet', gold: 'Shakespeare', candidate: 'b', model: 'm2' },
+      { question: 'Name a colour.', gold: 'red', candidate: 'red', model: 'm1' },
+      { question: 'Name a colour.', gold: 'blue', candidate: 'blue', model: 'm1' },
+      { question: 'Name a colour!', gold: 'blue', candidate: 'x', model: 'm2' },
+    ]);
+    const r = mapSystemRows(t);
+    const key = (cand: string) => r.rows.find((x) => x.candidate === cand)!.key;
+    expect(key('a')).toBe(key('b'));
+    expect(key('blue')).toBe(key('x'));
+    expect(key('red')).not.toBe(key('blue'));
+    expect(r.pairing).toBe(
+      'rows paired by question text (no id column); 1 question text that repeats with other gold answers told apart by the golds; questions per system: m1 3, m2 2',
+    );
+  });
+
+  it('ids shared per question pair by id; ids that mostly pair other questions give way to question text', () => {
+    const shared = jsonl(perRow.records.map((x) => ({ ...x.data, id: String(x.data.id).split('-')[0] })));
+    expect(mapSystemRows(shared).keyBy).toBe('id');
+    // Each system's rows numbered 1, 2, … in its own order: the ids pair, but other questions.
+    const numbered = jsonl(
+      systems.flatMap((s, k) =>
+        [0, 1, 2, 3].map((i) => ({ id: i, source: s, question: `Question ${(i + k) % 4}?`, gold: 'g', candidate: 'a' })),
+      ),
+    );
+    const r = mapSystemRows(numbered);
+    expect(r.keyBy).toBe('question');
+    expect(r.pairing).toBe('rows paired by question text (4 of the 4 ids shared by two systems give them different questions); every system has 4 questions');
+  });
+
+  it('a system column of one value (a dataset name) is not read as systems', () => {
+    const one = jsonl([
+      { id: 1, question: 'Q1', gold: 'a', candidate: 'a', source: 'kamalloo/nq301' },
+      { id: 2, question: 'Q2', gold: 'b', candidate: 'b', source: 'kamalloo/nq301' },
+    ]);
+    const r = mapSystemRows(one);
+    expect([r.layout, r.systems, r.systemColumn]).toEqual(['single', ['system'], undefined]);
+    expect(r.rows[0]!.extra).toEqual({ source: 'kamalloo/nq301' });
+    expect(r.notes).toEqual(['column "source" is not read as the system column: it has one value ("kamalloo/nq301"), so the file holds one system']);
+    // In one of several files, the one value names that file's system (two Inspect logs, say).
+    const files = mapSystemFiles([
+      { name: 'a.jsonl', table: one },
+      { name: 'b.jsonl', table: jsonl([{ id: 1, question: 'Q1', gold: 'a', candidate: 'x', source: 'other' }]) },
+    ]);
+    expect(files.systems).toEqual(['kamalloo/nq301', 'other']);
   });
 });
 
@@ -270,14 +350,14 @@ describe('several files, one per system', () => {
     expect(r.rows.find((x) => x.system === 'llama' && x.key === 'q1')!.extra).toEqual({ latency: '30' });
   });
 
-  it('joins by question + gold when a file has no id, and says so', () => {
+  it('pairs by question text when a file has no id, and says so', () => {
     const noId = jsonl([{ question: 'Q2', gold: 'b', candidate: 'b' }]);
     const r = mapSystemFiles([
       { name: 'a.jsonl', table: a },
       { name: 'b.jsonl', table: noId },
     ]);
     expect(r.keyBy).toBe('question');
-    expect(r.notes[0]).toBe('rows joined by question + gold answers (no id column in b.jsonl)');
+    expect(r.notes[0]).toBe('rows paired by question text (no id column in b.jsonl); questions per system: a 3, b 1');
     expect(r.coverage.complete).toBe(1);
     expect(r.coverage.systems[1]).toEqual({ system: 'b', rows: 1, missing: 2, examples: ['"Q1"', '"Q3"'] });
   });

@@ -7,9 +7,11 @@
  * single-system file, so nothing about a row is decided twice. Every input column the mapping did not use is
  * kept on the row (`extra`), so exports join back to the user's data.
  *
- * Question keys: the id column when there is one; in the wide layout without ids, the record (one record is one
- * question for every system); otherwise question + gold answers, the k-th repeat of the same (question, gold)
- * in one system pairing with the k-th repeat in the others.
+ * Pairing (question keys), unless the caller chooses: the id column when its ids pair rows of different systems;
+ * else the question text (normalised: case, spacing, punctuation and Unicode forms aside), with the gold answers
+ * added for a question that repeats with other golds, the k-th repeat in one system pairing with the k-th repeat
+ * in the others. In the wide layout without ids, the record (one record is one question for every system). Ids
+ * that name rows (`q12-gpt4`) pair nothing, so such files pair by question text on their own.
  */
 import { VerityError, type QaRow } from '../types.ts';
 import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
@@ -57,7 +59,7 @@ export interface SystemMapOptions extends MapOptions {
   layout?: 'auto' | 'long' | 'wide';
   /** Leave out records with `improper: true` (EVOUNA's outdated or ambiguous questions); default true. */
   skipImproper?: boolean;
-  /** How rows are paired (default: id if mapped, else record for wide, else question). */
+  /** How rows are paired (default: id when ids pair rows of different systems, else question text; record for wide without ids). */
   keyBy?: KeyBy;
 }
 
@@ -68,16 +70,17 @@ export interface SystemInput {
   /** The system column used, for the system-column layout. */
   systemColumn?: string;
   keyBy: KeyBy;
+  /** Why the rows are paired as they are (shown with the pairing). */
+  pairing: string;
   columns: ColumnMap;
   issues: RowIssue[];
   /** What was done to the input that the user should know (left-out records, pairing rule…). */
   notes: string[];
 }
 
-/** A key's readable form: its question when keyed by question + gold. */
-export function describeKey(key: string): string {
-  const cut = key.indexOf(KEY_SEP);
-  return cut < 0 ? key : JSON.stringify(key.slice(0, cut).slice(0, 80));
+/** A row's question as notes name it: its id when rows pair by id, else its question text. */
+function exampleOf(row: Pick<SystemRow, 'id' | 'question'>, keyBy: KeyBy): string {
+  return keyBy === 'id' || !row.question ? row.id : JSON.stringify(row.question.slice(0, 80));
 }
 
 const KEY_SEP = '\u241f';
@@ -160,48 +163,171 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
   return out;
 }
 
-/** Maps one system's records and keys them. */
-function mapSystem(
-  system: string,
-  table: ParsedTable,
-  opts: SystemMapOptions,
-  keyBy: KeyBy,
-  exclude: ReadonlySet<string>,
-  out: SystemInput,
-): void {
+/** Maps one system's records; their keys are given later, once the pairing of every system is known. */
+function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, exclude: ReadonlySet<string>, out: SystemInput): void {
   const mapped = mapRows(table, opts);
   for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
   const byRow = new Map(table.records.map((r) => [r.row, r.data] as const));
   const used = new Set<string>([...Object.values(mapped.columns), ...exclude]);
-  const seen = new Map<string, number>();
   for (const row of mapped.rows) {
     const data = byRow.get(row.row) ?? {};
-    let key: string;
-    if (keyBy === 'id') key = row.id;
-    else if (keyBy === 'record') key = `row ${row.row}`;
-    else {
-      const base = `${row.question}${KEY_SEP}${row.golds.join(GOLD_SEP)}`;
-      const k = seen.get(base) ?? 0;
-      seen.set(base, k + 1);
-      key = k === 0 ? base : `${base}${KEY_SEP}${k + 1}`;
-    }
     const extra: Record<string, unknown> = {};
     for (const [c, v] of Object.entries(data)) if (!used.has(c)) extra[c] = v;
-    out.rows.push({ ...row, system, key, extra });
+    out.rows.push({ ...row, system, key: '', extra });
   }
   out.columns = mapped.columns;
 }
 
+/** Question text as rows are paired by it: case, spacing, punctuation and Unicode forms aside. */
+function questionText(q: string): string {
+  return q.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
+ * Question keys by a rule. By question: the normalised text, plus the golds for a text that repeats with other
+ * golds (two questions worded alike), and the k-th repeat within one group (a system, or a system's file)
+ * numbered k. Returns the keys and how many texts needed their golds.
+ */
+function keysBy(
+  rows: readonly SystemRow[],
+  keyBy: KeyBy,
+  group: (i: number) => string = (i) => rows[i]!.system,
+): { keys: string[]; byGolds: number } {
+  if (keyBy === 'id') return { keys: rows.map((r) => r.id), byGolds: 0 };
+  if (keyBy === 'record') return { keys: rows.map((r) => `row ${r.row}`), byGolds: 0 };
+  const texts = rows.map((r) => questionText(r.question));
+  const golds = rows.map((r) => r.golds.map(questionText).sort().join(GOLD_SEP));
+  const goldsOf = new Map<string, string>();
+  const ambiguous = new Set<string>();
+  texts.forEach((t, i) => {
+    const g = goldsOf.get(t);
+    if (g === undefined) goldsOf.set(t, golds[i]!);
+    else if (g !== golds[i]) ambiguous.add(t);
+  });
+  const seen = new Map<string, number>();
+  const keys = texts.map((t, i) => {
+    const base = ambiguous.has(t) ? `${t}${KEY_SEP}${golds[i]}` : t;
+    const at = `${group(i)}${KEY_SEP}${base}`;
+    const k = seen.get(at) ?? 0;
+    seen.set(at, k + 1);
+    return k === 0 ? base : `${base}${KEY_SEP}${k + 1}`;
+  });
+  return { keys, byGolds: ambiguous.size };
+}
+
+/** Keys that rows of two or more systems share, and of those, the ones whose rows all ask the same question. */
+function sharedKeys(rows: readonly SystemRow[], keys: readonly string[]): { shared: number; sameQuestion: number } {
+  const first = new Map<string, { system: string; text: string; shared: boolean; same: boolean }>();
+  keys.forEach((k, i) => {
+    const r = rows[i]!;
+    const f = first.get(k);
+    if (!f) first.set(k, { system: r.system, text: questionText(r.question), shared: false, same: true });
+    else if (f.system !== r.system) {
+      f.shared = true;
+      if (f.text !== questionText(r.question)) f.same = false;
+    }
+  });
+  let shared = 0;
+  let sameQuestion = 0;
+  for (const f of first.values())
+    if (f.shared) {
+      shared++;
+      if (f.same) sameQuestion++;
+    }
+  return { shared, sameQuestion };
+}
+
+interface Pairing {
+  keyBy: KeyBy;
+  /** Why, for the note. */
+  why: string;
+  /** Keys that rows of two or more systems share under it. */
+  shared: number;
+}
+
+/**
+ * How rows are paired when the caller does not say: by id when the ids pair rows of different systems (and do
+ * not mostly pair different questions where question text pairs more); else by question text. The wide layout
+ * without ids pairs by record.
+ */
+function choosePairing(rows: readonly SystemRow[], hasId: boolean, wide: boolean, chosen?: KeyBy): Pairing {
+  const count = (keyBy: KeyBy) => sharedKeys(rows, keysBy(rows, keyBy).keys);
+  if (chosen) return { keyBy: chosen, why: 'as chosen', shared: count(chosen).shared };
+  if (wide) return hasId ? { keyBy: 'id', why: '', shared: count('id').shared } : { keyBy: 'record', why: '', shared: count('record').shared };
+  const byQuestion = () => count('question').shared;
+  if (!hasId) return { keyBy: 'question', why: 'no id column', shared: byQuestion() };
+  const ids = count('id');
+  if (ids.shared === 0) {
+    const q = byQuestion();
+    if (q > 0) return { keyBy: 'question', why: 'no id is shared by two systems: the ids name rows, not questions', shared: q };
+    return { keyBy: 'id', why: '', shared: 0 };
+  }
+  if (ids.sameQuestion * 2 < ids.shared) {
+    const q = byQuestion();
+    if (q > ids.sameQuestion)
+      return {
+        keyBy: 'question',
+        why: `${ids.shared - ids.sameQuestion} of the ${ids.shared} ids shared by two systems give them different questions`,
+        shared: q,
+      };
+  }
+  return { keyBy: 'id', why: '', shared: ids.shared };
+}
+
+const PAIRED_BY: Record<KeyBy, string> = {
+  id: 'id',
+  question: 'question text',
+  record: 'record (one record is one question for every system)',
+};
+
+/** Gives every row its key under the pairing, and notes how the rows were paired. */
+function applyPairing(out: SystemInput, pairing: Pairing): void {
+  const { keys, byGolds } = keysBy(out.rows, pairing.keyBy);
+  keys.forEach((k, i) => (out.rows[i]!.key = k));
+  out.keyBy = pairing.keyBy;
+  out.pairing = pairingNote(out, pairing, byGolds);
+  if (out.pairing) out.notes.push(out.pairing);
+}
+
+/** How the rows were paired and how many questions each system has ('' for one system). */
+function pairingNote(out: Pick<SystemInput, 'rows' | 'systems'>, pairing: Pairing, byGolds: number): string {
+  if (out.systems.length < 2) return '';
+  const perSystem = new Map(out.systems.map((s) => [s, new Set<string>()] as const));
+  for (const r of out.rows) perSystem.get(r.system)?.add(r.key);
+  const counts = [...perSystem.values()].map((k) => k.size);
+  const questions = counts.every((n) => n === counts[0])
+    ? `every system has ${counts[0]!.toLocaleString('en')} question${counts[0] === 1 ? '' : 's'}`
+    : `questions per system: ${out.systems.map((s, i) => `${s} ${counts[i]!.toLocaleString('en')}`).join(', ')}`;
+  const golds =
+    byGolds > 0
+      ? `; ${byGolds} question text${byGolds === 1 ? ' that repeats' : 's that repeat'} with other gold answers told apart by the golds`
+      : '';
+  return `rows paired by ${PAIRED_BY[pairing.keyBy]}${pairing.why ? ` (${pairing.why})` : ''}${golds}; ${questions}`;
+}
+
 /** Rows of every system in one table: a system column, the wide layout, or a single system. */
 export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): SystemInput {
+  return mapTable(table, opts, false);
+}
+
+/**
+ * mapSystemRows; `ofMany`: one of several files, whose rows are paired with the others' afterwards (mapSystemFiles),
+ * and whose system column may hold one value (it names the file's system).
+ */
+function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): SystemInput {
   const out: SystemInput = {
     rows: [],
     systems: [],
     layout: 'single',
     keyBy: 'question',
+    pairing: '',
     columns: {},
     issues: [...table.issues],
     notes: [],
+  };
+  const pair = (p: () => Pairing) => {
+    if (!ofMany) applyPairing(out, p());
+    return out;
   };
   const improper = opts.skipImproper === false ? undefined : improperColumn(table.columns);
   let records = table.records;
@@ -226,7 +352,6 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
     const map: ColumnMap = { ...opts.map, candidate: cand, label };
     const columns = [...wide.shared, cand, label, sys];
     const hasId = resolveColumns(columns, map).id !== undefined;
-    out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'record');
     out.notes.push(
       `wide layout: ${wide.systems.map((s) => `${s.system} (${s.candidate}${s.label ? ` + ${s.label}` : ', no labels'})`).join(', ')}`,
     );
@@ -244,10 +369,10 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
         }),
         issues: [],
       };
-      mapSystem(w.system, sub, { ...opts, map }, out.keyBy, new Set([sys]), out);
+      mapSystem(w.system, sub, { ...opts, map }, new Set([sys]), out);
       out.systems.push(w.system);
     }
-    return out;
+    return pair(() => choosePairing(out.rows, hasId, true, opts.keyBy));
   }
 
   const lower = new Map(table.columns.map((c) => [c.toLowerCase(), c] as const));
@@ -263,44 +388,40 @@ export function mapSystemRows(table: ParsedTable, opts: SystemMapOptions = {}): 
     systemColumn = SYSTEM_ALIASES.map((a) => byKey.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
   }
   const hasId = resolveColumns(table.columns, opts.map).id !== undefined;
-  out.keyBy = opts.keyBy ?? (hasId ? 'id' : 'question');
   const filtered: ParsedTable = { ...table, records, issues: [] };
   const single = () => {
     const name = opts.system ?? 'system';
-    mapSystem(name, filtered, opts, out.keyBy, new Set(), out);
+    mapSystem(name, filtered, opts, new Set(), out);
     out.systems.push(name);
-    return out;
+    return pair(() => choosePairing(out.rows, hasId, false, opts.keyBy));
   };
   if (!systemColumn) return single();
   out.layout = 'system-column';
   out.systemColumn = systemColumn;
   for (const [system, sub] of splitBySystem(filtered, systemColumn, out.issues)) {
-    mapSystem(system, sub, opts, out.keyBy, new Set([systemColumn]), out);
+    mapSystem(system, sub, opts, new Set([systemColumn]), out);
     out.systems.push(system);
   }
   if (out.systems.length === 0) throw new VerityError(`no row has a system in column "${systemColumn}"`, 'input');
-  if (opts.systemColumn === undefined && out.systems.length > 1 && !sharesAQuestion(out.rows)) {
-    // Found by its name only, and no two of its values answer the same question: not systems to compare.
-    const values = out.systems.length;
+  const found = opts.systemColumn === undefined;
+  const pairing = !ofMany || out.systems.length > 1 ? choosePairing(out.rows, hasId, false, opts.keyBy) : null;
+  // Found by its name only: a column of one value (a dataset's name) in a file of its own, or of values that
+  // answer no question in common (where each question came from), names no systems to compare.
+  const oneValue = found && !ofMany && out.systems.length === 1;
+  const nothingShared = found && out.systems.length > 1 && pairing!.shared === 0;
+  if (oneValue || nothingShared) {
+    const values = out.systems;
     Object.assign(out, { rows: [], systems: [], layout: 'single', columns: {}, issues: [...table.issues] });
     delete out.systemColumn;
     out.notes.push(
-      `column "${systemColumn}" is not read as the system column: no question is answered under two of its ${values} values (choose it as the system column to compare them anyway)`,
+      oneValue
+        ? `column "${systemColumn}" is not read as the system column: it has one value (${JSON.stringify(values[0])}), so the file holds one system`
+        : `column "${systemColumn}" is not read as the system column: no question is answered under two of its ${values.length} values, by id or by question text (choose it as the system column to compare them anyway)`,
     );
     return single();
   }
+  if (!ofMany) applyPairing(out, pairing!);
   return out;
-}
-
-/** Whether some question (key) has rows of two systems. */
-function sharesAQuestion(rows: readonly SystemRow[]): boolean {
-  const first = new Map<string, string>();
-  for (const r of rows) {
-    const s = first.get(r.key);
-    if (s === undefined) first.set(r.key, r.system);
-    else if (s !== r.system) return true;
-  }
-  return false;
 }
 
 export interface SystemCoverage {
@@ -319,16 +440,21 @@ export interface Coverage {
   systems: SystemCoverage[];
 }
 
-/** Which questions each system lacks (rows present in one input but not another). */
-export function coverage(rows: readonly { system: string; key: string }[], systems: readonly string[], examples = 5): Coverage {
+/** Which questions each system lacks (rows present in one input but not another), named as the pairing names them. */
+export function coverage(
+  rows: readonly Pick<SystemRow, 'system' | 'key' | 'id' | 'question'>[],
+  systems: readonly string[],
+  keyBy: KeyBy = 'id',
+  examples = 5,
+): Coverage {
   const keysOf = new Map(systems.map((s) => [s, new Set<string>()] as const));
-  const all = new Set<string>();
+  const all = new Map<string, (typeof rows)[number]>();
   for (const r of rows) {
     keysOf.get(r.system)?.add(r.key);
-    all.add(r.key);
+    if (!all.has(r.key)) all.set(r.key, r);
   }
   let complete = 0;
-  for (const k of all) if (systems.every((s) => keysOf.get(s)!.has(k))) complete++;
+  for (const k of all.keys()) if (systems.every((s) => keysOf.get(s)!.has(k))) complete++;
   return {
     questions: all.size,
     complete,
@@ -336,10 +462,10 @@ export function coverage(rows: readonly { system: string; key: string }[], syste
       const have = keysOf.get(system)!;
       const lacking: string[] = [];
       let missing = 0;
-      for (const k of all)
+      for (const [k, first] of all)
         if (!have.has(k)) {
           missing++;
-          if (lacking.length < examples) lacking.push(describeKey(k));
+          if (lacking.length < examples) lacking.push(exampleOf(first, keyBy));
         }
       return { system, rows: have.size, missing, examples: lacking };
     }),
@@ -391,28 +517,22 @@ export interface FilesInput extends SystemInput {
 
 /**
  * Several files, one per system (named after the file unless a system column or the wide layout names them),
- * joined by id when every file has an id column, else by question + gold.
+ * paired by id when the files' ids pair their rows, else by question text (choosePairing).
  */
 export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOptions = {}): FilesInput {
   if (files.length === 0) throw new VerityError('no input files', 'usage');
-  const allIds = files.every((f) => resolveColumns(f.table.columns, opts.map).id !== undefined);
-  // One file keeps its own rule (a wide file without ids pairs by record); several need a rule every file can follow.
-  const keyBy: KeyBy | undefined = opts.keyBy ?? (files.length === 1 ? undefined : allIds ? 'id' : 'question');
   const out: FilesInput = {
     rows: [],
     systems: [],
     layout: files.length > 1 ? 'files' : 'single',
-    keyBy: keyBy ?? 'question',
+    keyBy: 'question',
+    pairing: '',
     columns: {},
     issues: [],
     notes: [],
     sources: {},
     coverage: { questions: 0, complete: 0, systems: [] },
   };
-  if (files.length > 1 && !allIds && opts.keyBy === undefined) {
-    const without = files.filter((f) => resolveColumns(f.table.columns, opts.map).id === undefined).map((f) => f.name);
-    out.notes.push(`rows joined by question + gold answers (no id column in ${without.join(', ')})`);
-  } else if (files.length > 1) out.notes.push(`rows joined by ${keyBy === 'id' ? 'id' : keyBy}`);
   const taken = new Set<string>();
   const names = systemNamesForFiles(files.map((f) => f.name));
   const mapped = files.map((f, i) => {
@@ -423,14 +543,34 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       out.notes.push(`${f.name}: another file is also named "${name}"; its system is "${name}#${i}"`);
       name = `${name}#${i}`;
     }
-    const one = mapSystemRows(f.table, { ...opts, system: name, ...(keyBy ? { keyBy } : {}) });
+    const one = mapTable(f.table, { ...opts, system: name }, files.length > 1);
     if (one.layout === 'single') taken.add(name);
     return one;
   });
+  let pairing: Pairing | null = null;
+  let byGolds = 0;
+  if (files.length > 1) {
+    // One rule for every file; a row's repeats are counted within its file, so two runs of one model stay apart.
+    const rows: SystemRow[] = [];
+    const fileOf: number[] = [];
+    mapped.forEach((m, i) => {
+      for (const r of m.rows) {
+        rows.push(r);
+        fileOf.push(i);
+      }
+    });
+    const noId = files.filter((f) => resolveColumns(f.table.columns, opts.map).id === undefined).map((f) => f.name);
+    pairing = choosePairing(rows, noId.length === 0, false, opts.keyBy);
+    if (pairing.why === 'no id column') pairing.why = `no id column in ${noId.join(', ')}`;
+    const keyed = keysBy(rows, pairing.keyBy, (i) => `${rows[i]!.system}${KEY_SEP}${fileOf[i]}`);
+    keyed.keys.forEach((k, i) => (rows[i]!.key = k));
+    byGolds = keyed.byGolds;
+    out.keyBy = pairing.keyBy;
+  }
   out.notes.push(...separateRuns(files, mapped, names, taken));
   for (const [i, f] of files.entries()) {
     const one = mapped[i]!;
-    out.keyBy = one.keyBy;
+    if (files.length === 1) out.keyBy = one.keyBy;
     // A loop, not push(...rows): spreading a million rows overflows the call stack.
     for (const r of one.rows) out.rows.push(r);
     for (const s of one.systems) {
@@ -438,13 +578,20 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       out.sources[s] = out.sources[s] ? `${out.sources[s]}, ${f.name}` : f.name;
     }
     for (const i of one.issues) out.issues.push({ ...i, message: `${f.name}: ${i.message}` });
-    out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
+    if (files.length === 1) {
+      out.notes.push(...one.notes.map((n) => (n === one.pairing ? n : `${f.name}: ${n}`)));
+      out.pairing = one.pairing;
+    } else out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
     out.columns = one.columns;
     if (files.length === 1) out.layout = one.layout;
     if (one.systemColumn) out.systemColumn = one.systemColumn;
   }
+  if (pairing) {
+    out.pairing = pairingNote(out, pairing, byGolds);
+    if (out.pairing) out.notes.push(out.pairing);
+  }
   out.notes.push(...repeatedAcrossFiles(out));
-  out.coverage = coverage(out.rows, out.systems);
+  out.coverage = coverage(out.rows, out.systems, out.keyBy);
   out.notes.push(...coverageNotes(out.coverage, (s) => (out.sources[s] && out.sources[s] !== s ? `${s} (${out.sources[s]})` : s)));
   return out;
 }
@@ -505,7 +652,7 @@ function repeatedAcrossFiles(out: FilesInput): string[] {
     else {
       const rep = repeats.get(r.system);
       if (rep) rep.n++;
-      else repeats.set(r.system, { n: 1, example: describeKey(r.key) });
+      else repeats.set(r.system, { n: 1, example: exampleOf(r, out.keyBy) });
     }
   }
   return [...repeats].map(

@@ -6,7 +6,8 @@
  *     against that system: lexical metrics, for instance, under-credit verbose answers), with a bootstrap
  *     interval of the gap from multinomial draws of the system's (metric, human) question counts (resample.ts);
  *   - Kendall τ-b between the systems' metric accuracies and human accuracies (= scipy.stats.kendalltau), null
- *     with fewer than two systems or when either ordering is all ties;
+ *     with fewer than two systems, when no labelled question is shared by two of them (their accuracies are on
+ *     different questions), or when either ordering is all ties;
  *   - every pair of systems the two orderings put the other way round (discordant), and the pairs only one of
  *     them ties.
  * Limits: with k systems τ takes few values (k = 5: steps of 0.2) and says nothing about significance; the
@@ -14,6 +15,7 @@
  */
 import type { CompareTable } from './table.ts';
 import { kendallTauB } from '../agreement/stats.ts';
+import { roundStat } from '../report.ts';
 import { bootstrapSettings, countsInterval, pairCounts, pairedDiffOfCounts, type BootstrapSettings } from './resample.ts';
 
 export interface SystemGap {
@@ -41,6 +43,8 @@ export interface MetricRanking {
   metric: string;
   /** Systems with at least one labelled, decided row (the ones ranked). */
   systems: number;
+  /** Questions with labelled, decided rows of two or more systems. */
+  sharedQuestions: number;
   kendallTau: number | null;
   /** Pairs ordered one way by the metric and the other way by the humans. */
   discordant: RankedPair[];
@@ -104,7 +108,14 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       gaps.forEach((g, s) => {
         if (g.n) g.gapCi = countsInterval(pairCounts(dec, t.human, Q, s, s), pairedDiffOfCounts, resamples, seed, level);
       });
+    let sharedQuestions = 0;
+    for (let q = 0; q < Q; q++) {
+      let k = 0;
+      for (let s = 0; s < S && k < 2; s++) if (t.human[s * Q + q]! >= 0 && dec[s * Q + q]! >= 0) k++;
+      if (k >= 2) sharedQuestions++;
+    }
     const ranked = gaps.filter((g) => g.n > 0);
+    const comparable = ranked.length >= 2 && sharedQuestions > 0;
     const mAcc = ranked.map((g) => g.metricAccuracy!);
     const hAcc = ranked.map((g) => g.humanAccuracy!);
     const mRank = ranksDescending(mAcc);
@@ -115,7 +126,7 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
     });
     const discordant: RankedPair[] = [];
     const tiedInOne: RankedPair[] = [];
-    for (let i = 0; i < ranked.length; i++)
+    for (let i = 0; comparable && i < ranked.length; i++)
       for (let j = i + 1; j < ranked.length; j++) {
         const metricDiff = mAcc[i]! - mAcc[j]!;
         const humanDiff = hAcc[i]! - hAcc[j]!;
@@ -126,7 +137,9 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
     return {
       metric: m.name,
       systems: ranked.length,
-      kendallTau: ranked.length >= 2 ? kendallTauB(mAcc, hAcc) : null,
+      sharedQuestions,
+      // Rounded once, as the agreement report's statistics are (no 0.19999999999999998 in an export).
+      kendallTau: comparable ? roundStat(kendallTauB(mAcc, hAcc)) : null,
       discordant,
       tiedInOne,
       gaps,

@@ -14,6 +14,19 @@ import { VerityError } from '../../types.ts';
 
 export type SourceFormat = Format | 'parquet' | 'inspect';
 
+/** How a format is named to the user (the app's file header). */
+export const FORMAT_LABEL: Readonly<Record<SourceFormat, string>> = {
+  jsonl: 'JSONL',
+  json: 'JSON',
+  csv: 'CSV',
+  tsv: 'TSV',
+  parquet: 'Parquet',
+  inspect: 'Inspect log',
+};
+
+/** What a table was read as: its source format when a format reader says so, else its parsed format. */
+export const sourceOf = (t: ParsedTable): SourceFormat => ('source' in t ? (t as InputTable).source : t.format);
+
 export interface InputTable extends ParsedTable {
   /** What the file was read as. */
   source: SourceFormat;
