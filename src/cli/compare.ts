@@ -196,7 +196,8 @@ export function reportText(rep: CompareReport): string {
     }
     if (rep.systems.length > 1) L.push(disagreeLine(rep, lb.metric));
   }
-  if (rep.splits.human && rep.systems.length > 1) L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
+  if (rep.splits.human && rep.systems.length > 1)
+    L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
   if (humanPairs && humanPairs.pairs.length) {
     L.push('', '== human labels: paired tests ==', '');
     L.push(

@@ -3,7 +3,7 @@
  * Failures come back as data ({ok: false, error}); callbacks the session is given never have their return
  * value used.
  */
-import type { Format, RowIssue } from '../core/io/parse.ts';
+import type { RowIssue } from '../core/io/parse.ts';
 import type { SourceFormat } from '../core/io/formats/index.ts';
 import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { MetricSettings } from '../core/metrics/index.ts';

@@ -313,7 +313,9 @@ describe('several files, one per system', () => {
 
   it('a source column of one value is no system: no badge, no system column in exports (issue 34)', async () => {
     const s = session();
-    const text = [0, 1, 2].map((i) => JSON.stringify({ id: i, source: 'kamalloo/nq301', question: `Q${i}?`, gold: 'g', candidate: 'g' })).join('\n');
+    const text = [0, 1, 2]
+      .map((i) => JSON.stringify({ id: i, source: 'kamalloo/nq301', question: `Q${i}?`, gold: 'g', candidate: 'g' }))
+      .join('\n');
     const insp = ok(await s.open(new Blob([text]), 'nq301.jsonl'));
     const sum = ok(await s.map({ map: insp.detected, systems: { auto: true } }));
     expect(sum.systems?.systems).toEqual(['nq301']);

@@ -506,7 +506,11 @@ describe('no statistic without data (issue 34)', () => {
       ...[1, 2, 3].map((q) => ({ system: 'A', key: `a${q}`, label: label(q > 1) })),
       ...[1, 2, 3].map((q) => ({ system: 'B', key: `b${q}`, label: label(q > 2) })),
     ];
-    const t = compareTable(rows, rows.map((r, i) => res(i % 2 === 0)), [{ name: 'm', threshold: 0.5 }]);
+    const t = compareTable(
+      rows,
+      rows.map((r, i) => res(i % 2 === 0)),
+      [{ name: 'm', threshold: 0.5 }],
+    );
     const p = pairedComparisons(t, { resamples: 100, seed: 1 }).metrics[0]!.pairs[0]!;
     expect([p.accuracy.n, p.accuracy.pHolm, p.accuracy.better, p.score!.p]).toEqual([0, null, null, null]);
     expect(verdict(p.accuracy.better, p.a, p.b, p.accuracy.n)).toBe('no shared questions');

@@ -129,7 +129,10 @@ describe('pairing rows of a system column (issue 34)', () => {
     expect(r.keyBy).toBe('question');
     expect(new Set(r.rows.map((x) => x.key)).size).toBe(4);
     const byFile = mapSystemFiles(
-      systems.map((s) => ({ name: `${s.split('/')[2]}.jsonl`, table: jsonl(perRow.records.map((x) => x.data).filter((d) => d.source === s)) })),
+      systems.map((s) => ({
+        name: `${s.split('/')[2]}.jsonl`,
+        table: jsonl(perRow.records.map((x) => x.data).filter((d) => d.source === s)),
+      })),
     );
     expect(byFile.keyBy).toBe('question');
     expect(byFile.coverage.complete).toBe(4);
@@ -164,7 +167,9 @@ describe('pairing rows of a system column (issue 34)', () => {
     );
     const r = mapSystemRows(numbered);
     expect(r.keyBy).toBe('question');
-    expect(r.pairing).toBe('rows paired by question text (4 of the 4 ids shared by two systems give them different questions); every system has 4 questions');
+    expect(r.pairing).toBe(
+      'rows paired by question text (4 of the 4 ids shared by two systems give them different questions); every system has 4 questions',
+    );
   });
 
   it('a system column of one value (a dataset name) is not read as systems', () => {
@@ -175,7 +180,9 @@ describe('pairing rows of a system column (issue 34)', () => {
     const r = mapSystemRows(one);
     expect([r.layout, r.systems, r.systemColumn]).toEqual(['single', ['system'], undefined]);
     expect(r.rows[0]!.extra).toEqual({ source: 'kamalloo/nq301' });
-    expect(r.notes).toEqual(['column "source" is not read as the system column: it has one value ("kamalloo/nq301"), so the file holds one system']);
+    expect(r.notes).toEqual([
+      'column "source" is not read as the system column: it has one value ("kamalloo/nq301"), so the file holds one system',
+    ]);
     // In one of several files, the one value names that file's system (two Inspect logs, say).
     const files = mapSystemFiles([
       { name: 'a.jsonl', table: one },

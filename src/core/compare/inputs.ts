@@ -180,7 +180,11 @@ function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, e
 
 /** Question text as rows are paired by it: case, spacing, punctuation and Unicode forms aside. */
 function questionText(q: string): string {
-  return q.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return q
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /**
@@ -253,7 +257,8 @@ interface Pairing {
 function choosePairing(rows: readonly SystemRow[], hasId: boolean, wide: boolean, chosen?: KeyBy): Pairing {
   const count = (keyBy: KeyBy) => sharedKeys(rows, keysBy(rows, keyBy).keys);
   if (chosen) return { keyBy: chosen, why: 'as chosen', shared: count(chosen).shared };
-  if (wide) return hasId ? { keyBy: 'id', why: '', shared: count('id').shared } : { keyBy: 'record', why: '', shared: count('record').shared };
+  if (wide)
+    return hasId ? { keyBy: 'id', why: '', shared: count('id').shared } : { keyBy: 'record', why: '', shared: count('record').shared };
   const byQuestion = () => count('question').shared;
   if (!hasId) return { keyBy: 'question', why: 'no id column', shared: byQuestion() };
   const ids = count('id');
