@@ -3,11 +3,13 @@ import { classSources, describeFilters, emptyViewReason } from './view.ts';
 
 describe('classSources', () => {
   it('offers the class filter only when classes exist: class-name labels or a class-predicting metric', () => {
-    expect(classSources('binary', null)).toEqual([]);
-    expect(classSources(null, null)).toEqual([]);
-    expect(classSources('binary', 'taxonomy')).toEqual(['taxonomy']);
-    expect(classSources('taxonomy', null)).toEqual(['label']);
-    expect(classSources('mixed', 'taxonomy')).toEqual(['label', 'taxonomy']);
+    expect(classSources('binary', [])).toEqual([]);
+    expect(classSources(null, [])).toEqual([]);
+    expect(classSources('binary', ['taxonomy'])).toEqual(['taxonomy']);
+    expect(classSources('taxonomy', [])).toEqual(['label']);
+    expect(classSources('mixed', ['taxonomy'])).toEqual(['label', 'taxonomy']);
+    // The embedded taxonomy_text gives classes too (issue 34).
+    expect(classSources('binary', ['taxonomy_text', 'taxonomy'])).toEqual(['taxonomy_text', 'taxonomy']);
   });
 });
 

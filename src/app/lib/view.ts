@@ -10,8 +10,8 @@ export type LabelKind = 'binary' | 'taxonomy' | 'mixed' | null;
  * Where row classes can come from: the human labels (when some are class names) and a class-predicting
  * metric. Empty when neither exists, and then the Class filter is not offered (it could only empty the table).
  */
-export function classSources(labelKind: LabelKind, classMetric: string | null): ('label' | string)[] {
-  return [...(labelKind === 'taxonomy' || labelKind === 'mixed' ? ['label'] : []), ...(classMetric ? [classMetric] : [])];
+export function classSources(labelKind: LabelKind, classMetrics: readonly string[]): ('label' | string)[] {
+  return [...(labelKind === 'taxonomy' || labelKind === 'mixed' ? ['label'] : []), ...classMetrics];
 }
 
 const decisionText = (v: boolean | null) => (v === true ? 'correct' : v === false ? 'incorrect' : 'not scored');

@@ -44,6 +44,8 @@ interface DescriptorBase {
   readonly variants?: readonly string[];
   /** Part of the embedded default set (needs no download). */
   readonly default?: boolean;
+  /** Gives each row a CAP taxonomy class (results can be filtered and counted by it). */
+  readonly classes?: true;
   /** At least one worked example. */
   readonly examples: readonly [MetricExample, ...MetricExample[]];
   /**

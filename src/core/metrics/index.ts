@@ -55,6 +55,8 @@ export const VARIANT_METRICS: readonly string[] = SUPPORTED_METRICS.flatMap((d) 
 export const METRIC_NAMES: readonly string[] = SUPPORTED_METRICS.map((d) => d.name);
 /** The embedded default: needs no download. */
 export const DEFAULT_METRICS: readonly string[] = SUPPORTED_METRICS.filter((d) => d.default).map((d) => d.name);
+/** Metrics that give each row a taxonomy class. */
+export const CLASS_METRICS: readonly string[] = SUPPORTED_METRICS.filter((d) => d.classes).map((d) => d.name);
 
 const BY_NAME: ReadonlyMap<string, MetricDescriptor> = new Map(
   SUPPORTED_METRICS.flatMap((d) => [d.name, ...(d.variants ?? [])].map((n) => [n, d] as const)),

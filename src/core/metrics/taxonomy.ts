@@ -476,6 +476,7 @@ export const descriptor: ModelDescriptor = {
   name: 'taxonomy',
   family: 'model',
   card,
+  classes: true,
   variants: ['taxonomy_cutpoints'],
   create: (s, name = 'taxonomy') =>
     name === 'taxonomy_cutpoints'

@@ -77,6 +77,7 @@ export const descriptor: LexicalDescriptor = {
   family: 'lexical',
   card: textCard,
   default: true,
+  classes: true,
   create: (s, name = 'taxonomy_text') => createTaxonomyText(thresholdOption(s, name)),
   examples: [
     {
