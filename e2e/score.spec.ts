@@ -153,12 +153,15 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   });
 
   const [rep] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
+  // The report's one JSON form (docs/report.schema.json), as verity evaluate --json prints it.
   const repJson = JSON.parse(readFileSync((await rep.path())!, 'utf8')) as {
+    schema: string;
     run: { file: string };
-    report: { rows: number; labelKind: string };
+    label_kind: string;
+    distributions: { rows: number };
   };
   expect(repJson.run.file).toBe('sample.jsonl');
-  expect(repJson.report).toMatchObject({ rows: 5, labelKind: 'binary' });
+  expect(repJson).toMatchObject({ schema: 'verity-report/1', label_kind: 'binary', distributions: { rows: 5 } });
 
   expect(outside).toEqual([]);
   expect(errors).toEqual([]);

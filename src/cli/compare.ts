@@ -22,6 +22,7 @@ import type { RowResults } from '../core/run.ts';
 import { cliNote, goldSepOption, intOption, readInputBytes, say } from './io.ts';
 import { count } from '../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
+import { compareHtml } from '../core/compare/html.ts';
 import { ci, ciSigned, f3, noRankingWhy, pFmt, pairName, signed, verdict } from '../core/compare/format.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
@@ -32,6 +33,9 @@ export interface CompareDeps<O> {
   buildMetrics(o: O): AnyMetric[];
   modelContext(metrics: AnyMetric[], o: O): Promise<ModelContext>;
   scoreAll(rows: QaRow[], metrics: AnyMetric[], o: O, ctx: ModelContext): Promise<RowResults[]>;
+  /** Verity's version and the models a run used, for the HTML report's run configuration. */
+  version: string;
+  usedModels(ctx: ModelContext): Promise<Record<string, unknown> | undefined>;
 }
 
 interface CompareOptions {
@@ -45,6 +49,7 @@ interface CompareOptions {
   alpha?: string;
   out?: string;
   rowsOut?: string;
+  html?: string;
 }
 
 async function readFile(file: string): Promise<InputTable> {
@@ -252,6 +257,7 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
     .option('--alpha <p>', 'family-wise error rate for "A > B"', '0.05')
     .option('--out <file>', 'write the leaderboard to a .csv or .json file (.json = the whole report)')
     .option('--rows-out <file>', 'write every scored row, with its system and input columns, to a .jsonl file')
+    .option('--html <file>', 'write the comparison as one self-contained page to share (.html; no script, no external request)')
     .action(async (files: string[], o: O & CompareOptions) => {
       const seed = intOption(o.seed, '--seed', 42);
       const resamples = intOption(o.resamples, '--resamples', 1000);
@@ -261,12 +267,22 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
         throw new VerityError(`--out ${o.out}: use a .csv or .json file name`, 'usage');
       if (o.rowsOut !== undefined && !/\.jsonl$/i.test(o.rowsOut))
         throw new VerityError(`--rows-out ${o.rowsOut}: use a .jsonl file name`, 'usage');
+      if (o.html !== undefined && !/\.html?$/i.test(o.html)) throw new VerityError(`--html ${o.html}: use a .html file name`, 'usage');
       const metrics = deps.buildMetrics(o);
       const input = await loadSystems(files, o);
       const ctx = await deps.modelContext(metrics, o);
       const results = await deps.scoreAll(input.rows, metrics, o, ctx);
-      const { report } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
+      const { report, table } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
       const json = reportJson(report, input);
+      if (o.html) {
+        const models = await deps.usedModels(ctx);
+        const run = {
+          verity: deps.version,
+          metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+          ...(models ? { models } : {}),
+        };
+        writeFileSync(o.html, compareHtml(report, table, input.rows, input, run));
+      }
       if (o.out && /\.json$/i.test(o.out)) writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);
       else if (o.out) writeFileSync(o.out, leaderboardCsv(report));
       if (o.rowsOut) {

@@ -645,7 +645,7 @@ export function program(): Command {
     .requiredOption('--candidate <text>', 'the answer to judge')
     .option('--json', 'print one JSON object')
     .action(cmdExplain);
-  registerCompare(p, { common, buildMetrics, modelContext, scoreAll });
+  registerCompare(p, { common, buildMetrics, modelContext, scoreAll, version: pkg.version, usedModels });
   p.command('metrics')
     .description('list the metrics with their cards')
     .action(() => {

@@ -231,23 +231,37 @@ export function agreementSummaryOfColumns(
 const SNAKE: Partial<Record<BinaryMetric, string>> = { balancedAccuracy: 'balanced_accuracy', auc: 'roc_auc' };
 
 /**
- * The report in the CLI's JSON form (`verity evaluate --json`): snake_case names, the statistics of the label
- * kind only. Renames, adds no rounding. `skippedInFile` adds the rows the reader skipped.
+ * The versioned name of the report's JSON form, checked by `docs/report.schema.json` (as is the comparison's,
+ * `verity-compare/1`). A change of shape is a new version.
+ */
+export const REPORT_SCHEMA = 'verity-report/1';
+
+/** The binary table in the JSON form: per metric, its statistics, threshold, counts and intervals. */
+function binaryJson(binary: Record<string, BinaryMetricReport>): Record<string, unknown> {
+  const metrics: Record<string, unknown> = {};
+  for (const [name, { threshold, report }] of Object.entries(binary)) {
+    const m = report.metrics;
+    metrics[name] = {
+      ...Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].value])),
+      threshold,
+      n: report.n,
+      excluded: report.excluded,
+      confusion: report.confusion,
+      ci: Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].ci])),
+    };
+  }
+  return metrics;
+}
+
+/**
+ * The report's JSON form, the same on every surface (`verity evaluate --json`, the Score page's report export):
+ * snake_case names, the statistics of the label kind under `metrics`, and for class labels the binary reduction
+ * under `binary_from_classes` when it was computed. Renames, adds no rounding. `skippedInFile` adds the rows the
+ * reader skipped.
  */
 export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<string, unknown> {
-  const metrics: Record<string, unknown> = {};
-  if (s.labelKind === 'binary' && s.binary)
-    for (const [name, { threshold, report }] of Object.entries(s.binary)) {
-      const m = report.metrics;
-      metrics[name] = {
-        ...Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].value])),
-        threshold,
-        n: report.n,
-        excluded: report.excluded,
-        confusion: report.confusion,
-        ci: Object.fromEntries(BINARY_COLUMNS.map((k) => [SNAKE[k] ?? k, m[k].ci])),
-      };
-    }
+  let metrics: Record<string, unknown> = {};
+  if (s.labelKind === 'binary' && s.binary) metrics = binaryJson(s.binary);
   if (s.labelKind === 'taxonomy' && s.taxonomy)
     for (const [name, t] of Object.entries(s.taxonomy))
       metrics[name] = {
@@ -267,11 +281,13 @@ export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<st
       };
   const best = s.labelKind === 'taxonomy' ? s.best.taxonomy : s.best.binary;
   return {
+    schema: REPORT_SCHEMA,
     n: s.n,
     skipped: s.skipped + skippedInFile,
     label_kind: s.labelKind,
     metrics,
     best,
+    ...(s.labelKind === 'taxonomy' && s.binary ? { binary_from_classes: binaryJson(s.binary), best_binary: s.best.binary } : {}),
     ...(Object.keys(s.omitted).length ? { omitted: s.omitted } : {}),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
 import type { RowResults } from './run.ts';
-import { agreementSummaryOfColumns, type AgreementSummary } from './report.ts';
+import { agreementJson, agreementSummaryOfColumns, type AgreementSummary } from './report.ts';
 import { ResultTable } from './result-table.ts';
 import { labelIsCorrect } from './io/fields.ts';
 import { calibrateThreshold } from './agreement/calibrate.ts';
@@ -286,4 +286,25 @@ export function redecide(results: RowResults[] | ResultTable, thresholds: Record
       const x = r[m];
       if (x && x.score !== null) x.decision = x.score >= t;
     }
+}
+
+/**
+ * The Score page's report export: the report's JSON form (agreementJson, as `verity evaluate --json` prints it),
+ * the run that made it, and the page's distributions (snake_case, as the rest of the form).
+ */
+export function runReportJson(run: Record<string, unknown>, r: RunReport): Record<string, unknown> {
+  return {
+    ...agreementJson(r),
+    run,
+    distributions: {
+      rows: r.rows,
+      labelled: r.labelled,
+      label_classes: r.labelClasses,
+      predicted_classes: r.predictedClasses,
+      predicted_sets: r.predictedSets,
+      decided: r.decided,
+      class_confusion: r.classConfusion,
+      thresholds: r.thresholds,
+    },
+  };
 }

@@ -27,6 +27,7 @@ import {
   type SystemRow,
 } from '../core/compare/index.ts';
 import { labelValue, type RowResults } from '../core/run.ts';
+import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import type { AnyMetric } from '../core/types.ts';
 import type { Inspection, Mapping, Result } from './api.ts';
 import { messageOf } from '../core/errors.ts';
@@ -226,7 +227,7 @@ export interface DifferDetail {
   answers: SystemAnswer[];
 }
 
-export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json';
+export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json' | 'report-html';
 
 /** The comparison as the page gets it: the report and what the input said (sources, coverage, notes). */
 export interface CompareView {
@@ -332,8 +333,13 @@ export class Comparison {
     return { q, question: first.question, golds: first.golds, answers };
   }
 
-  /** The leaderboard as CSV (one line per metric and system) or the whole report as JSON, as the CLI's --out writes them. */
-  exportFile(kind: CompareExportKind): Blob {
+  /**
+   * The leaderboard as CSV (one line per metric and system), the whole report as JSON, as the CLI's --out writes
+   * them, or the page to share, as its --html writes it (`run`: what made the comparison).
+   */
+  exportFile(kind: CompareExportKind, run: HtmlRun): Blob {
+    if (kind === 'report-html')
+      return new Blob([compareHtml(this.report, this.table, this.rows, this.input, run)], { type: 'text/html' });
     if (kind === 'leaderboard-json')
       return new Blob([`${JSON.stringify(reportJson(this.report, this.input), null, 1)}\n`], { type: 'application/json' });
     return new Blob([leaderboardCsv(this.report)], { type: 'text/csv' });
@@ -355,7 +361,7 @@ export class Comparison {
 }
 
 /** The worker's comparison methods over a session: failures come back as data, as the session's own do. */
-export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison(): Comparison }): CompareApi {
+export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison(): Comparison; compareRun(): HtmlRun }): CompareApi {
   const attempt = async <T>(f: () => T): Promise<Result<T>> => {
     try {
       return { ok: true, value: f() };
@@ -368,6 +374,6 @@ export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison()
     compareReport: () => attempt(() => s.comparison().view()),
     differences: (q, offset, limit) => attempt(() => s.comparison().differences(q, offset, limit)),
     differDetail: (q) => attempt(() => s.comparison().detail(q)),
-    compareExport: (kind) => attempt(() => s.comparison().exportFile(kind)),
+    compareExport: (kind) => attempt(() => s.comparison().exportFile(kind, s.compareRun())),
   };
 }

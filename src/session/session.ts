@@ -11,7 +11,8 @@ import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, ty
 import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
-import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, type RunReport, type ViewQuery } from '../core/results.ts';
+import type { HtmlRun } from '../core/compare/html.ts';
+import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
 import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';
@@ -200,6 +201,18 @@ export class ScoringSession {
     if (!this.systems) throw new Error('one system: choose a system column or the wide layout, or open one file per system, to compare');
     if (!this.active || this.results.length === 0) throw new Error('nothing is scored');
     return (this.compared = Comparison.of(this.compared, this.rows as SystemRow[], this.results, this.active.metrics, this.systems));
+  }
+
+  /** What made the run, as the comparison's HTML report states it (as `verity compare --html` does). */
+  compareRun(): HtmlRun {
+    const a = this.active;
+    if (!a) throw new Error('nothing is scored');
+    const models = this.usedModels();
+    return {
+      verity: this.deps.version,
+      metrics: a.metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+      ...(Object.keys(models).length ? { models } : {}),
+    };
   }
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
@@ -406,7 +419,7 @@ export class ScoringSession {
       if (kind === 'report')
         return {
           ok: true,
-          value: new Blob([`${JSON.stringify({ run: info, report: runReport(this.rows, this.results, a.metrics) }, null, 2)}\n`], {
+          value: new Blob([`${JSON.stringify(runReportJson(info, runReport(this.rows, this.results, a.metrics)), null, 2)}\n`], {
             type: 'application/json',
           }),
         };

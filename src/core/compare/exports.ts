@@ -50,9 +50,13 @@ export function leaderboardCsv(rep: CompareReport): string {
   return `${Papa.unparse(leaderboardRows(rep), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
 }
 
+/** The versioned name of the comparison's JSON form (docs/report.schema.json). */
+export const COMPARE_SCHEMA = 'verity-compare/1';
+
 /** The report as JSON, with the input notes and coverage. */
 export function reportJson(rep: CompareReport, input: InputInfo): Record<string, unknown> {
   return {
+    schema: COMPARE_SCHEMA,
     systems: rep.systems,
     sources: input.sources,
     layout: input.layout,

@@ -1,0 +1,323 @@
+/**
+ * The comparison as one self-contained HTML page to share (`verity compare --html`, the app's "Download report
+ * (HTML)"): inline CSS and SVG charts, no script, no external request (its Content-Security-Policy forbids
+ * both), the same bytes from the CLI and the app for the same input and options (nothing in it depends on the
+ * clock or the machine). Every text from the input — system names, questions, answers, notes — is escaped.
+ *
+ * Sections: the run configuration, how the input was read and paired, accuracy of every system by metric with
+ * Kendall τ, then per metric the leaderboard with intervals and the human accuracy, a bar chart, metric against
+ * human accuracy, the paired tests, and a capped set of questions where the systems differ.
+ */
+import type { CompareReport } from './report.ts';
+import type { CompareTable } from './table.ts';
+import type { InputInfo } from './exports.ts';
+import type { SystemRow } from './inputs.ts';
+import { disagreements } from './disagreements.ts';
+import { chartNames, placeLabels } from './labels.ts';
+import { ci, ciSigned, f3, noRankingWhy, pFmt, pairName, signed, verdict } from './format.ts';
+
+/** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
+export interface HtmlRun {
+  verity: string;
+  metrics: readonly { name: string; threshold: number }[];
+  models?: Record<string, unknown>;
+}
+
+/** Questions shown per metric under "where the systems differ". */
+export const HTML_EXAMPLES = 10;
+/** Longest answer shown in full; longer ones are cut (the JSONL export has them whole). */
+const ANSWER_CHARS = 600;
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text as HTML: markup characters escaped; control and bidirectional-override characters shown as escapes. */
+export function escapeHtml(s: string): string {
+  return s
+    .replace(/[&<>"']/g, (c) => ESC[c]!)
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/gu,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+}
+const h = escapeHtml;
+const cut = (s: string) => (s.length > ANSWER_CHARS ? `${s.slice(0, ANSWER_CHARS)}…` : s);
+
+const CSS = `body{font:15px/1.45 system-ui,sans-serif;color:#111;max-width:72rem;margin:1.5rem auto;padding:0 1rem}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccc}h3{font-size:1.05rem}
+table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
+th,td{border-bottom:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
+thead th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap}.muted{color:#555}.sig{color:#0a6b2b;font-weight:600}
+.scroll{overflow-x:auto}svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif}
+.ex{border:1px solid #ddd;border-radius:6px;padding:.4rem .7rem;margin:.6rem 0}.ex p{margin:.2rem 0}
+.ok{color:#0a6b2b}.bad{color:#a30000}code{background:#f3f3f3;padding:0 .2rem}`;
+
+function tableHtml(head: string[], rows: string[][], numeric: (j: number) => boolean = () => false, testid = ''): string {
+  const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
+  const body = rows
+    .map((r) => `<tr>${r.map((c, j) => (numeric(j) ? `<td class="n">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`)
+    .join('\n');
+  return `<div class="scroll"><table${testid ? ` data-testid="${testid}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
+
+const n2 = (x: number) => Number(x.toFixed(2));
+
+/** Bars of accuracy with interval whiskers and the human accuracy as a dot, one row per system. */
+function barsSvg(entries: CompareReport['leaderboard']['metrics'][number]['entries'], short: Map<string, string>, metric: string): string {
+  const label = Math.max(...entries.map((e) => (short.get(e.system) ?? e.system).length));
+  const left = Math.min(260, 16 + 7 * label);
+  const width = left + 400;
+  const row = 26;
+  const height = 30 + row * entries.length + 24;
+  const x = (v: number) => n2(left + v * 380);
+  const parts: string[] = [];
+  for (let t = 0; t <= 10; t += 2) {
+    const v = t / 10;
+    parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="20" y2="${height - 24}" stroke="#ddd"/>`);
+    parts.push(`<text x="${x(v)}" y="${height - 8}" text-anchor="middle">${v.toFixed(1)}</text>`);
+  }
+  entries.forEach((e, i) => {
+    const y = 20 + i * row;
+    const mid = n2(y + row / 2);
+    parts.push(`<text x="${left - 6}" y="${n2(mid + 4)}" text-anchor="end">${h(short.get(e.system) ?? e.system)}</text>`);
+    if (e.accuracy.value !== null)
+      parts.push(
+        `<rect x="${left}" y="${y + 4}" width="${n2(x(e.accuracy.value) - left)}" height="${row - 8}" fill="#0b57d0" fill-opacity="0.3"/>`,
+      );
+    if (e.accuracy.ci)
+      parts.push(
+        `<line x1="${x(e.accuracy.ci[0])}" x2="${x(e.accuracy.ci[1])}" y1="${mid}" y2="${mid}" stroke="#111" stroke-width="1.5"/>`,
+        `<line x1="${x(e.accuracy.ci[0])}" x2="${x(e.accuracy.ci[0])}" y1="${y + 8}" y2="${y + row - 8}" stroke="#111"/>`,
+        `<line x1="${x(e.accuracy.ci[1])}" x2="${x(e.accuracy.ci[1])}" y1="${y + 8}" y2="${y + row - 8}" stroke="#111"/>`,
+      );
+    if (e.human?.accuracy !== null && e.human?.accuracy !== undefined)
+      parts.push(`<circle cx="${x(e.human.accuracy)}" cy="${mid}" r="4.5" fill="#a30000" stroke="white"/>`);
+  });
+  const desc = entries.map((e) => `${e.system} ${f3(e.accuracy.value)}${e.human ? ` (human ${f3(e.human.accuracy)})` : ''}`).join(', ');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img"><title>${h(`${metric} accuracy per system: ${desc}`)}</title>${parts.join('')}</svg>`;
+}
+
+/** Metric accuracy against human accuracy per system, with the diagonal; labels placed apart. */
+function scatterSvg(
+  gaps: { system: string; metricAccuracy: number; humanAccuracy: number }[],
+  short: Map<string, string>,
+  metric: string,
+): string {
+  const size = 340;
+  const [ml, mr, mt, mb] = [48, 20, 20, 40];
+  const xs = gaps.flatMap((g) => [g.metricAccuracy, g.humanAccuracy]);
+  const lo = Math.max(0, Math.floor((Math.min(...xs) - 0.05) * 10) / 10);
+  const hi = Math.min(1, Math.ceil((Math.max(...xs) + 0.05) * 10) / 10);
+  const px = (v: number) => n2(ml + ((v - lo) / (hi - lo)) * (size - ml - mr));
+  const py = (v: number) => n2(size - mb - ((v - lo) / (hi - lo)) * (size - mt - mb));
+  const parts: string[] = [
+    `<rect x="${ml}" y="${mt}" width="${size - ml - mr}" height="${size - mt - mb}" fill="none" stroke="#ccc"/>`,
+    `<line x1="${px(lo)}" y1="${py(lo)}" x2="${px(hi)}" y2="${py(hi)}" stroke="#555" stroke-dasharray="4 3"/>`,
+    `<text x="${n2((ml + size - mr) / 2)}" y="${size - 8}" text-anchor="middle">human accuracy</text>`,
+    `<text x="12" y="${n2((mt + size - mb) / 2)}" text-anchor="middle" transform="rotate(-90 12 ${n2((mt + size - mb) / 2)})">${h(metric)} accuracy</text>`,
+    `<text x="${ml}" y="${size - mb + 14}" text-anchor="middle">${lo.toFixed(1)}</text>`,
+    `<text x="${size - mr}" y="${size - mb + 14}" text-anchor="middle">${hi.toFixed(1)}</text>`,
+    `<text x="${ml - 4}" y="${py(lo)}" text-anchor="end">${lo.toFixed(1)}</text>`,
+    `<text x="${ml - 4}" y="${n2(py(hi) + 8)}" text-anchor="end">${hi.toFixed(1)}</text>`,
+  ];
+  const names = gaps.map((g) => short.get(g.system) ?? g.system);
+  const placed = placeLabels(
+    gaps.map((g, i) => ({ x: px(g.humanAccuracy), y: py(g.metricAccuracy), text: names[i]! })),
+    { width: size, height: size },
+  );
+  gaps.forEach((g, i) => {
+    parts.push(`<circle cx="${px(g.humanAccuracy)}" cy="${py(g.metricAccuracy)}" r="5" fill="#0b57d0"/>`);
+    const l = placed[i]!;
+    parts.push(`<text x="${n2(l.x)}" y="${n2(l.y)}" text-anchor="${l.anchor}">${h(names[i]!)}</text>`);
+  });
+  const desc = gaps.map((g) => `${g.system} ${f3(g.metricAccuracy)} vs ${f3(g.humanAccuracy)}`).join(', ');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" role="img"><title>${h(`${metric} accuracy against human accuracy: ${desc}`)}</title>${parts.join('')}</svg>`;
+}
+
+const mark = (d: number) => (d === 1 ? '<span class="ok">correct</span>' : d === 0 ? '<span class="bad">wrong</span>' : '—');
+
+/** Up to HTML_EXAMPLES questions where the systems differ under `metric`, each system's answer beside its decision. */
+function examplesHtml(t: CompareTable, rows: readonly SystemRow[], metric: string): string {
+  const found = disagreements(t, { metric });
+  if (found.length === 0) return '<p class="muted">The systems agree on every question decided for two or more of them.</p>';
+  const Q = t.keys.length;
+  const shown = found.slice(0, HTML_EXAMPLES).map((d) => {
+    let first: SystemRow | undefined;
+    const answers = t.systems.map((system, s) => {
+      const i = t.rowOf[s * Q + d.q]!;
+      if (i < 0) return `<li>${h(system)}: <span class="muted">no answer</span></li>`;
+      const r = rows[i]!;
+      first ??= r;
+      const human = t.human[s * Q + d.q]!;
+      return `<li><strong>${h(system)}</strong> (${mark(d.decisions[s]!)}${human >= 0 ? `; human: ${mark(human)}` : ''}): ${h(cut(r.candidate))}</li>`;
+    });
+    return `<div class="ex"><p><strong>Q:</strong> ${h(first?.question ?? '')}</p><p><strong>Gold:</strong> ${h(first?.golds.join(' | ') ?? '')}</p><ul>${answers.join('')}</ul></div>`;
+  });
+  const more =
+    found.length > HTML_EXAMPLES ? ` (the first ${HTML_EXAMPLES} of ${found.length.toLocaleString('en')})` : ` (${found.length})`;
+  return `<details><summary>Questions where the systems differ${more}</summary>${shown.join('\n')}</details>`;
+}
+
+/** The files each system came from, by base name (a shared page names no folder of this machine). */
+function inputsHtml(sources: Record<string, string>): string {
+  const base = (f: string) =>
+    f
+      .split(', ')
+      .map((p) => p.split(/[\\/]/).pop() ?? p)
+      .join(', ');
+  const byFile = new Map<string, string[]>();
+  for (const [s, f] of Object.entries(sources)) byFile.set(base(f), [...(byFile.get(base(f)) ?? []), s]);
+  if (byFile.size === 1) return h([...byFile.keys()][0]!);
+  return [...byFile].map(([f, s]) => `${h(f)}: ${s.map(h).join(', ')}`).join('<br>');
+}
+
+/** The whole page. `rows` are the comparison's input rows (for the examples' questions and answers). */
+export function compareHtml(rep: CompareReport, table: CompareTable, rows: readonly SystemRow[], input: InputInfo, run: HtmlRun): string {
+  const b = rep.leaderboard.bootstrap;
+  const { prefix, short: shortNames } = chartNames(rep.systems);
+  const short = new Map(rep.systems.map((s, i) => [s, shortNames[i]!] as const));
+  const out: string[] = [];
+  out.push(
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${h(`Verity comparison: ${rep.systems.join(', ')}`)}</title>`,
+    `<style>${CSS}</style></head><body>`,
+    `<h1>Comparison of ${rep.systems.length} systems</h1>`,
+    `<p>${rep.questions.toLocaleString('en')} questions, ${rep.rows.toLocaleString('en')} rows (${rep.labelled.toLocaleString('en')} with a human label). ` +
+      `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected.</p>`,
+  );
+
+  out.push('<h2>Run</h2>');
+  const runRows = [
+    ['Verity', h(run.verity)],
+    ['metrics (correct when score ≥ threshold)', run.metrics.map((m) => `${h(m.name)} ≥ ${m.threshold}`).join(', ')],
+    ['inputs', inputsHtml(input.sources)],
+  ];
+  if (run.models && Object.keys(run.models).length)
+    runRows.push([
+      'models',
+      Object.entries(run.models)
+        .map(([role, m]) => `${h(role)}: <code>${h(JSON.stringify(m))}</code>`)
+        .join('<br>'),
+    ]);
+  out.push(tableHtml(['', ''], runRows, () => false, 'html-run'));
+
+  out.push('<h2>How the input was read</h2>', `<p data-testid="html-pairing">${h(input.pairing || `rows paired by ${input.keyBy}`)}.</p>`);
+  const notes = input.notes.filter((n) => n !== input.pairing);
+  if (notes.length) out.push(`<ul>${notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`);
+  if (prefix) out.push(`<p class="muted">Every system's name begins with “${h(prefix)}”; the charts leave it out.</p>`);
+
+  out.push('<h2>Accuracy of each system, by metric</h2>');
+  const human = new Map((rep.leaderboard.metrics[0]?.entries ?? []).map((e) => [e.system, e.human] as const));
+  const overview: string[][] = [];
+  if (rep.ranking) overview.push(['human labels', ...rep.systems.map((s) => f3(human.get(s)?.accuracy)), '—']);
+  for (const m of rep.leaderboard.metrics) {
+    const r = rep.ranking?.metrics.find((x) => x.metric === m.metric);
+    overview.push([
+      h(m.metric),
+      ...rep.systems.map((s) => f3(m.entries.find((e) => e.system === s)?.accuracy.value)),
+      ...(rep.ranking ? [signed(r?.kendallTau)] : []),
+    ]);
+  }
+  out.push(
+    tableHtml(
+      ['judged by', ...rep.systems.map(h), ...(rep.ranking ? ['Kendall τ vs human'] : [])],
+      overview,
+      (j) => j > 0,
+      'html-overview',
+    ),
+  );
+
+  for (const lb of rep.leaderboard.metrics) {
+    out.push(`<h2>${h(lb.metric)} <span class="muted">(correct when score ≥ ${lb.threshold})</span></h2>`);
+    const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
+    const hasHuman = lb.entries.some((e) => e.human);
+    out.push(
+      tableHtml(
+        [
+          'rank',
+          'system',
+          'n',
+          'accuracy',
+          '95% CI',
+          'mean score',
+          '95% CI',
+          ...(hasHuman ? ['human accuracy', '95% CI', 'metric − human', '95% CI'] : []),
+        ],
+        lb.entries.map((e) => {
+          const g = ranking?.gaps.find((x) => x.system === e.system);
+          return [
+            String(e.rank),
+            h(e.system),
+            e.decided.toLocaleString('en'),
+            f3(e.accuracy.value),
+            ci(e.accuracy.ci),
+            f3(e.mean.value),
+            ci(e.mean.ci),
+            ...(hasHuman ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
+          ];
+        }),
+        (j) => j !== 1,
+        `html-leaderboard-${lb.metric}`,
+      ),
+    );
+    out.push(
+      `<figure>${barsSvg(lb.entries, short, lb.metric)}<figcaption class="muted">Bars: accuracy; whiskers: 95% interval${hasHuman ? '; red dots: human accuracy' : ''}.</figcaption></figure>`,
+    );
+    if (ranking && rep.systems.length > 1) {
+      const why = noRankingWhy(ranking);
+      if (why) out.push(`<p>Whether ${h(lb.metric)} ranks the systems as the humans do is not measured: ${h(why)}.</p>`);
+      else {
+        const disc = ranking.discordant.map((d) => h(pairName(d.a, d.b))).join(', ') || 'none';
+        out.push(
+          `<p>Metric vs human ranking: Kendall τ = <strong>${f3(ranking.kendallTau)}</strong> over ${ranking.systems} systems; pairs ordered the other way: ${disc}.</p>`,
+        );
+        const points = ranking.gaps.filter(
+          (g): g is typeof g & { metricAccuracy: number; humanAccuracy: number } => g.metricAccuracy !== null && g.humanAccuracy !== null,
+        );
+        if (points.length)
+          out.push(
+            `<figure>${scatterSvg(points, short, lb.metric)}<figcaption class="muted">Below the dashed line the metric under-credits the system.</figcaption></figure>`,
+          );
+      }
+    }
+    const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)?.pairs ?? [];
+    if (pairs.length) {
+      out.push('<h3>Paired tests (A − B on shared questions)</h3>');
+      out.push(
+        tableHtml(
+          ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict', 'Δ mean', '95% CI', 'p (Holm)', 'verdict'],
+          pairs.map((p) => {
+            const a = p.accuracy;
+            const s = p.score;
+            const v = (better: string | null | undefined, n: number) =>
+              better ? `<span class="sig">${h(verdict(better, p.a, p.b, n))}</span>` : h(verdict(better, p.a, p.b, n));
+            return [
+              h(p.a),
+              h(p.b),
+              a.n.toLocaleString('en'),
+              signed(a.diff),
+              ciSigned(a.ci),
+              a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
+              pFmt(a.pHolm),
+              v(a.better, a.n),
+              signed(s?.diff),
+              ciSigned(s?.ci),
+              pFmt(s?.pHolm),
+              v(s?.better, s?.n ?? 0),
+            ];
+          }),
+          (j) => j > 1 && j !== 7 && j !== 11,
+          `html-paired-${lb.metric}`,
+        ),
+      );
+    }
+    if (rep.systems.length > 1) out.push(examplesHtml(table, rows, lb.metric));
+  }
+  out.push(
+    `<p class="muted">Made by Verity ${h(run.verity)}, on this machine; nothing in this page was sent anywhere.</p>`,
+    '</body></html>',
+    '',
+  );
+  return out.join('\n');
+}
