@@ -168,6 +168,95 @@ describe('verity compare on two files', () => {
   });
 });
 
+describe('verity compare pairs every layout, and claims nothing without data (issue 34)', () => {
+  const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt35', 'evouna/NQ/gpt4'];
+  // Ids unique per row, the systems in a `source` column; system k answers question i right when i % (k + 2) > 0.
+  const perRow = systems.flatMap((s, k) =>
+    [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({
+      id: `q${i}-${s.split('/')[2]}`,
+      source: s,
+      question: `Question number ${i}?`,
+      gold: `answer ${i}`,
+      candidate: i % (k + 2) ? `answer ${i}` : 'no',
+      label: i % (k + 2) > 0,
+    })),
+  );
+
+  it('ids unique per row: pairs by question text, says so, and compares every pair; names are joined by " vs "', async () => {
+    writeFileSync(p('per-row.jsonl'), perRow.map((r) => JSON.stringify(r)).join('\n'));
+    const r = await verity('compare', p('per-row.jsonl'), '--metrics', 'exact_match', '--resamples', '50');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'verity: rows paired by question text (no id is shared by two systems: the ids name rows, not questions); every system has 8 questions',
+    );
+    expect(r.stdout).toContain('3 systems, 8 questions, 24 rows');
+    expect(r.stdout).toMatch(/evouna\/NQ\/fid\s+evouna\/NQ\/gpt35\s+8\s/);
+    expect(r.stdout).not.toContain('no shared questions');
+    expect(r.stdout).toContain('metric vs human ranking: Kendall τ = 1.000 over 3 systems');
+    // Humans who rank the systems the other way round: the pairs are named "A vs B", as names hold "/".
+    const reversed = perRow.map((x, j) => ({ ...x, label: (j % 8) % (4 - Math.floor(j / 8)) > 0 }));
+    writeFileSync(p('reversed.jsonl'), reversed.map((x) => JSON.stringify(x)).join('\n'));
+    const rev = await verity('compare', p('reversed.jsonl'), '--metrics', 'exact_match', '--resamples', '0');
+    expect(rev.stdout).toContain(
+      'Kendall τ = -1.000 over 3 systems; pairs ordered the other way: evouna/NQ/fid vs evouna/NQ/gpt35, evouna/NQ/fid vs evouna/NQ/gpt4, evouna/NQ/gpt35 vs evouna/NQ/gpt4',
+    );
+  });
+
+  it('systems with no question in common: no verdict, no p-value, no Kendall τ', async () => {
+    const apart = perRow.map((r) => ({ ...r, question: `${r.source}: ${r.question}` }));
+    writeFileSync(p('apart.jsonl'), apart.map((r) => JSON.stringify(r)).join('\n'));
+    const r = await verity('compare', p('apart.jsonl'), '--system-column', 'source', '--metrics', 'exact_match', '--resamples', '50');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/evouna\/NQ\/fid\s+evouna\/NQ\/gpt35\s+0\s+—\s+—\s+—\s+no shared questions/);
+    expect(r.stdout).not.toContain('n.s.');
+    expect(r.stdout).toContain('metric vs human ranking: no Kendall τ (no labelled question is shared by two systems)');
+  });
+
+  it('a one-valued source column is one system, said in the singular', async () => {
+    writeFileSync(
+      p('nq301.jsonl'),
+      perRow
+        .slice(0, 8)
+        .map((r) => JSON.stringify({ ...r, source: 'kamalloo/nq301' }))
+        .join('\n'),
+    );
+    const r = await verity('compare', p('nq301.jsonl'), '--metrics', 'exact_match', '--resamples', '0');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('column "source" is not read as the system column: it has one value ("kamalloo/nq301")');
+    expect(r.stderr).toContain('8 rows of 1 system (nq301)');
+    expect(r.stdout).toMatch(/^1 system, 8 questions, 8 rows/);
+    expect(r.stdout).not.toContain('Kendall');
+    expect(r.stdout).not.toContain('disagree');
+  });
+
+  it('--html writes the page to share; --rows-out has no internal key; a bad --html name is refused', async () => {
+    const [r, bad] = await Promise.all([
+      verity(
+        'compare',
+        p('per-row.jsonl'),
+        '--metrics',
+        'exact_match',
+        '--resamples',
+        '50',
+        '--html',
+        p('report.html'),
+        '--rows-out',
+        p('rows.jsonl'),
+      ),
+      verity('compare', p('per-row.jsonl'), '--html', p('report.txt')),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(p('report.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('data-testid="html-leaderboard-exact_match"');
+    expect(html).not.toMatch(/<script/i);
+    const row = JSON.parse(readFileSync(p('rows.jsonl'), 'utf8').split('\n')[0]!) as Record<string, unknown>;
+    expect(row.system).toBe('evouna/NQ/fid');
+    expect(row).not.toHaveProperty('question_key');
+    expect([bad.code, bad.stderr]).toEqual([1, `verity: --html ${p('report.txt')}: use a .html file name\n`]);
+  });
+});
+
 describe('verity compare on harness files', () => {
   const FIX = fileURLToPath(new URL('../../test/fixtures/formats/', import.meta.url));
   it('two Inspect logs compare as their models; two lm-eval sample files by folder, through nested paths', async () => {

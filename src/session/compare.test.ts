@@ -203,6 +203,18 @@ describe('the wide layout in one step', () => {
     expect(csv).toBe(readFileSync(join(dir, 'lb.csv'), 'utf8'));
     const json = JSON.parse(await ok(await compareApi(s).compareExport('leaderboard-json')).text()) as Record<string, unknown>;
     expect(json.systems).toEqual(SYSTEMS);
+
+    // The page to share: the same bytes as verity compare --html on the same file and options (issue 34).
+    execFileSync(
+      'node',
+      [CLI, 'compare', 'tq.json', '--metrics', 'exact_match,token_f1,lexical_match', '--gold-sep', '/', '--html', 'report.html'],
+      { cwd: dir, stdio: 'ignore' },
+    );
+    const html = await ok(await compareApi(s).compareExport('report-html')).text();
+    expect(html).toContain('data-testid="html-leaderboard-lexical_match"');
+    // This test's session calls itself 0.0.0-test; the worker gives it package.json's version, as the CLI has.
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(html.replaceAll('0.0.0-test', version)).toBe(readFileSync(join(dir, 'report.html'), 'utf8'));
   });
 });
 

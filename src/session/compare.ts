@@ -338,8 +338,7 @@ export class Comparison {
    * them, or the page to share, as its --html writes it (`run`: what made the comparison).
    */
   exportFile(kind: CompareExportKind, run: HtmlRun): Blob {
-    if (kind === 'report-html')
-      return new Blob([compareHtml(this.report, this.table, this.rows, this.input, run)], { type: 'text/html' });
+    if (kind === 'report-html') return new Blob([compareHtml(this.report, this.table, this.rows, this.input, run)], { type: 'text/html' });
     if (kind === 'leaderboard-json')
       return new Blob([`${JSON.stringify(reportJson(this.report, this.input), null, 1)}\n`], { type: 'application/json' });
     return new Blob([leaderboardCsv(this.report)], { type: 'text/csv' });

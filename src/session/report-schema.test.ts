@@ -31,7 +31,14 @@ writeFileSync(
   ['m1', 'm2']
     .flatMap((model) =>
       [0, 1, 2, 3, 4, 5].map((i) =>
-        JSON.stringify({ id: `q${i}`, model, question: `Q${i}?`, gold: `g${i}`, candidate: model === 'm1' || i % 2 ? `g${i}` : 'no', label: i % 3 !== 0 }),
+        JSON.stringify({
+          id: `q${i}`,
+          model,
+          question: `Q${i}?`,
+          gold: `g${i}`,
+          candidate: model === 'm1' || i % 2 ? `g${i}` : 'no',
+          label: i % 3 !== 0,
+        }),
       ),
     )
     .join('\n'),

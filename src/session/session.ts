@@ -12,7 +12,16 @@ import { createMetric } from '../core/metrics/index.ts';
 import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
-import { calibrateThresholds, commonPrefix, queryView, redecide, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
+import {
+  calibrateThresholds,
+  commonPrefix,
+  queryView,
+  redecide,
+  runReport,
+  runReportJson,
+  type RunReport,
+  type ViewQuery,
+} from '../core/results.ts';
 import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseTable } from '../io/parse.ts';
+import { coverage, mapSystemRows } from './inputs.ts';
+import { compareReport } from './report.ts';
+import { compareHtml, escapeHtml } from './html.ts';
+import type { MetricResult } from '../types.ts';
+
+/** Hostile text where a page would run it: names, questions, answers and golds. */
+const XSS = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "'><svg onload=alert(1)>",
+  '</title><script src=https://evil.example/x.js></script>',
+  'javascript:alert(1)',
+  '\u202egnp.exe',
+  '=cmd|" /C calc"!A0',
+];
+
+function page(systems: string[]) {
+  const table = parseTable(
+    systems
+      .flatMap((s, k) =>
+        XSS.map((x, i) =>
+          JSON.stringify({
+            id: `q${i}`,
+            model: s,
+            question: `${x} question ${i}?`,
+            gold: `${x}gold`,
+            candidate: k ? `${x}` : `${x}gold`,
+            label: k === 0,
+          }),
+        ),
+      )
+      .join('\n'),
+  );
+  const input = mapSystemRows(table);
+  const results = input.rows.map((r): Record<string, MetricResult> => {
+    const hit = r.candidate.endsWith('gold');
+    return { exact_match: { score: hit ? 1 : 0, decision: hit, explanation: '' } };
+  });
+  const { report, table: t } = compareReport(input.rows, results, [{ name: 'exact_match', threshold: 1 }], { resamples: 50, seed: 1 });
+  const info = {
+    ...input,
+    sources: Object.fromEntries(input.systems.map((s) => [s, '/home/me/private/runs.jsonl'])),
+    coverage: coverage(input.rows, input.systems),
+  };
+  return compareHtml(report, t, input.rows, info, { verity: '0.0.0-test', metrics: [{ name: 'exact_match', threshold: 1 }] });
+}
+
+/** The page's own tags (text from the input has no raw "<"): name and attributes. */
+const tags = (html: string) => [...html.matchAll(/<([a-z][a-z0-9]*)([^>]*)>/gi)].map((m) => ({ name: m[1]!.toLowerCase(), attrs: m[2]! }));
+const OWN = new Set(
+  'html head meta title style body h1 h2 h3 p div table thead tbody tr th td svg line rect circle text figure figcaption details summary ul li strong span code br'.split(
+    ' ',
+  ),
+);
+
+describe('the HTML report (issue 34)', () => {
+  const systems = ['evouna/NQ/<b>fid</b>', 'evouna/NQ/"gpt4"', "evouna/NQ/o'neil"];
+  const html = page(systems);
+
+  it('escapes every text from the input: no tag, attribute or script of its own survives', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<img|<svg onload|<b>/i);
+    for (const t of tags(html)) {
+      expect(OWN.has(t.name), t.name).toBe(true);
+      expect(t.attrs).not.toMatch(/\bon[a-z]+\s*=|javascript:|\b(?:src|href)\s*=/i);
+    }
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('evouna/NQ/&lt;b&gt;fid&lt;/b&gt;');
+    // A bidirectional override is shown as its escape, not obeyed.
+    expect(html).not.toContain('\u202e');
+    expect(html).toContain('\\u202egnp.exe');
+  });
+
+  it('makes no request: a policy that forbids scripts and fetches, no external address, no folder of this machine', () => {
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    );
+    // The only address in an attribute is SVG's namespace (a name, never fetched).
+    for (const t of tags(html)) for (const m of t.attrs.matchAll(/https?:\/\/[^\s"'<]+/g)) expect(m[0]).toBe('http://www.w3.org/2000/svg');
+    expect(html).not.toContain('/home/me/private');
+    expect(html).toContain('runs.jsonl');
+  });
+
+  it('has the leaderboard, the paired tests, the pairing and the examples', () => {
+    expect(html).toContain('data-testid="html-leaderboard-exact_match"');
+    expect(html).toContain('data-testid="html-paired-exact_match"');
+    expect(html).toContain('rows paired by id');
+    expect(html).toContain('Questions where the systems differ');
+    expect(html).toContain("Every system's name begins with “evouna/NQ/”");
+    expect(html).toContain('<td>evouna/NQ/&lt;b&gt;fid&lt;/b&gt; vs evouna/NQ/&quot;gpt4&quot;</td>'.replace(' vs ', '</td><td>'));
+  });
+
+  it('is the same bytes for the same input, whatever the clock', () => {
+    expect(page(systems)).toBe(html);
+  });
+
+  it('escapeHtml', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>\u0007`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;\\u0007');
+  });
+});
