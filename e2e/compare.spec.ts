@@ -203,7 +203,6 @@ test('a system column: taken when its values answer the same questions; a "sourc
 
   await page.getByTestId('file-input').setInputFiles(sourced);
   const summary = page.getByTestId('systems-summary');
-  await expect(summary).toContainText('1 system');
   await expect(page.getByTestId('map-system')).toHaveValue('');
   await summary.getByText(/How the systems were read/).click();
   await expect(summary).toContainText(
@@ -253,4 +252,98 @@ test('Inspect .eval archives dropped together: each log is a system named by its
   await expect(cmp.getByTestId('lb-openai/gpt-4o-accuracy')).toHaveText('0.750');
   await expect(page.getByTestId('result-row')).toHaveCount(8);
   await finish(page, 'compare-inspect-eval.png', watch);
+});
+
+test('ids unique per row, long system names in a source column: paired by question, shared as a page (issue 34)', async ({
+  page,
+  browser,
+}) => {
+  const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt35', 'evouna/NQ/chatgpt'];
+  const dir = mkdtempSync(join(tmpdir(), 'verity-per-row-'));
+  const name = 'nq-runs.jsonl';
+  writeFileSync(
+    join(dir, name),
+    systems
+      .flatMap((s, k) =>
+        Array.from({ length: 12 }, (_, i) =>
+          JSON.stringify({
+            id: `q${i}-${s.split('/')[2]}`,
+            source: s,
+            question: `Which item is number ${i}?`,
+            gold: `item ${i}`,
+            candidate: i % (k + 2) ? `item ${i}` : 'not sure',
+            label: i % (k + 2) > 0,
+          }),
+        ),
+      )
+      .join('\n'),
+  );
+  execFileSync('node', [join(process.cwd(), 'bin/verity.mjs'), 'compare', name, '--html', 'cli.html'], { cwd: dir, stdio: 'ignore' });
+
+  const watch = await open(page, '/#/score', 1280);
+  await page.getByTestId('file-input').setInputFiles(join(dir, name));
+  // Found without a flag, and paired by question text, with the reason shown.
+  await expect(page.getByTestId('map-system')).toHaveValue('col:source');
+  const summary = page.getByTestId('systems-summary');
+  await expect(summary).toContainText('3 systems');
+  await expect(summary).toContainText('Rows are paired by question text; 12 of 12 questions have a row of every system');
+  await expect(page.getByTestId('systems-pairing')).toHaveText(
+    'rows paired by question text (no id is shared by two systems: the ids name rows, not questions); every system has 12 questions.',
+  );
+  await expect(page.getByTestId('map-pair-by')).toHaveValue('');
+  await expect(page.getByTestId('map-pair-by').locator('option').first()).toHaveText('automatic (question text)');
+  // The column chosen by hand pairs the same way; paired by id on request, no question is shared, and the page
+  // says so instead of "n.s.".
+  await page.getByTestId('map-system').selectOption('col:source');
+  await expect(summary).toContainText('12 of 12 questions have a row of every system');
+  await page.getByTestId('map-pair-by').selectOption('id');
+  await expect(summary).toContainText('0 of 36 questions have a row of every system');
+  await page.getByTestId('run').click();
+  const cmp = page.getByTestId('comparison');
+  await cmp.getByTestId('compare-metric').selectOption('exact_match');
+  const pair = cmp.getByTestId('pair-evouna/NQ/fid-evouna/NQ/gpt35');
+  await expect(pair.getByTestId('verdict-accuracy')).toHaveText('no shared questions');
+  await expect(cmp.getByTestId('ranking')).toContainText('not measured: no labelled question is shared by two systems');
+  // Back to automatic: every pair has its 12 questions.
+  await page.getByTestId('map-pair-by').selectOption('');
+  await expect(summary).toContainText('12 of 12 questions');
+  await page.getByTestId('run').click();
+  await cmp.getByTestId('compare-metric').selectOption('exact_match');
+  await expect(pair.locator('td').nth(2)).toHaveText('12');
+  await expect(cmp.getByTestId('kendall-tau')).toHaveText('1.000');
+  // Charts: the shared prefix is left out and said once; no bar label is cut off at the left edge.
+  await expect(cmp.getByTestId('chart-prefix')).toContainText('evouna/NQ/');
+  const bars = cmp.getByTestId('chart-bars').locator('svg');
+  await expect(bars.locator('text', { hasText: 'chatgpt' })).toHaveCount(1);
+  const clipped = await bars.evaluate((svg) => {
+    const left = svg.getBoundingClientRect().left;
+    return [...svg.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().left < left - 0.5).map((t) => t.textContent);
+  });
+  expect(clipped).toEqual([]);
+  // The Class filter works on the classes taxonomy_text gives: the 23 answers that are the gold are exact.
+  await page.getByTestId('filter-class').selectOption('exact');
+  await expect(page.getByTestId('view-count')).toHaveText('23 of 36 rows');
+  await page.getByTestId('filter-class').selectOption('');
+
+  // The page to share: the CLI's bytes, and readable with JavaScript off.
+  const [dl] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-report-html').click()]);
+  expect(dl.suggestedFilename()).toBe('nq-runs.compare.html');
+  const html = readFileSync((await dl.path())!, 'utf8');
+  expect(html).toBe(readFileSync(join(dir, 'cli.html'), 'utf8'));
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const view = await noJs.newPage();
+  const requests: string[] = [];
+  view.on('request', (r) => requests.push(r.url()));
+  await view.goto(`file://${join(dir, 'cli.html')}`);
+  await expect(view.getByRole('heading', { name: 'Comparison of 3 systems' })).toBeVisible();
+  const board = view.getByTestId('html-leaderboard-exact_match');
+  await expect(board.locator('tbody tr')).toHaveCount(3);
+  // chatgpt answers 9 of 12 right, gpt35 8, fid 6.
+  await expect(board.locator('tbody tr').first()).toContainText('evouna/NQ/chatgpt120.750');
+  await expect(view.getByTestId('html-paired-exact_match').locator('tbody tr')).toHaveCount(3);
+  await expect(view.getByTestId('html-pairing')).toContainText('rows paired by question text');
+  await expect(view.locator('svg')).not.toHaveCount(0);
+  expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+  await noJs.close();
+  await finish(page, 'compare-per-row-ids.png', watch);
 });

@@ -248,7 +248,7 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
     .addOption(
       new Option(
         '--join-by <rule>',
-        'how rows of different systems are paired (default: id when every file has one, else question + gold)',
+        'how rows of different systems are paired (default: id when the ids pair rows of different systems, else question text)',
       ).choices(['id', 'question', 'record']),
     )
     .option('--json', 'print one JSON object')
