@@ -23,7 +23,8 @@ import { cliNote, goldSepOption, intOption, readInputBytes, say } from './io.ts'
 import { count } from '../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
 import { compareHtml } from '../core/compare/html.ts';
-import { ci, ciSigned, f3, noRankingWhy, pFmt, pairName, signed, verdict } from '../core/compare/format.ts';
+import { f3, noRankingWhy, pairName } from '../core/compare/format.ts';
+import { leaderboardCells, pairedCells } from '../core/compare/cells.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
@@ -129,62 +130,12 @@ export function reportText(rep: CompareReport): string {
   for (const lb of rep.leaderboard.metrics) {
     L.push('', `== ${lb.metric} (correct when score ≥ ${lb.threshold}) ==`, '');
     const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
-    const hasHuman = lb.entries.some((e) => e.human);
-    L.push(
-      table(
-        [
-          'rank',
-          'system',
-          'n',
-          'accuracy',
-          '95% CI',
-          'mean score',
-          '95% CI',
-          ...(hasHuman ? ['human acc', '95% CI', 'metric − human', '95% CI'] : []),
-        ],
-        lb.entries.map((e) => {
-          const g = ranking?.gaps.find((x) => x.system === e.system);
-          return [
-            String(e.rank),
-            e.system,
-            String(e.decided),
-            f3(e.accuracy.value),
-            ci(e.accuracy.ci),
-            f3(e.mean.value),
-            ci(e.mean.ci),
-            ...(hasHuman ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
-          ];
-        }),
-        2,
-      ),
-    );
+    const board = leaderboardCells(lb, ranking);
+    L.push(table(board.head, board.rows, 2));
     const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)!.pairs;
     if (pairs.length) {
-      L.push('', 'paired tests (A − B on shared questions):');
-      L.push(
-        table(
-          ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict', 'Δ mean', '95% CI', 'p (Holm)', 'verdict'],
-          pairs.map((p) => {
-            const a = p.accuracy;
-            const s = p.score!;
-            return [
-              p.a,
-              p.b,
-              String(a.n),
-              signed(a.diff),
-              ciSigned(a.ci),
-              a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
-              pFmt(a.pHolm),
-              verdict(a.better, p.a, p.b, a.n),
-              signed(s.diff),
-              ciSigned(s.ci),
-              pFmt(s.pHolm),
-              verdict(s.better, p.a, p.b, s.n),
-            ];
-          }),
-          2,
-        ),
-      );
+      const paired = pairedCells(pairs, true);
+      L.push('', 'paired tests (A − B on shared questions):', table(paired.head, paired.rows, 2));
     }
     if (ranking && rep.systems.length > 1) {
       const why = noRankingWhy(ranking);
@@ -204,26 +155,8 @@ export function reportText(rep: CompareReport): string {
   if (rep.splits.human && rep.systems.length > 1)
     L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
   if (humanPairs && humanPairs.pairs.length) {
-    L.push('', '== human labels: paired tests ==', '');
-    L.push(
-      table(
-        ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict'],
-        humanPairs.pairs.map((p) => {
-          const a = p.accuracy;
-          return [
-            p.a,
-            p.b,
-            String(a.n),
-            signed(a.diff),
-            ciSigned(a.ci),
-            a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
-            pFmt(a.pHolm),
-            verdict(a.better, p.a, p.b, a.n),
-          ];
-        }),
-        2,
-      ),
-    );
+    const paired = pairedCells(humanPairs.pairs, false);
+    L.push('', '== human labels: paired tests ==', '', table(paired.head, paired.rows, 2));
   }
   return `${L.join('\n')}\n`;
 }

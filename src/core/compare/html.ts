@@ -14,7 +14,8 @@ import type { InputInfo } from './exports.ts';
 import type { SystemRow } from './inputs.ts';
 import { disagreements } from './disagreements.ts';
 import { chartNames, placeLabels } from './labels.ts';
-import { ci, ciSigned, f3, noRankingWhy, pFmt, pairName, signed, verdict } from './format.ts';
+import { f3, noRankingWhy, pairName, signed } from './format.ts';
+import { leaderboardCells, pairedCells } from './cells.ts';
 
 /** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
 export interface HtmlRun {
@@ -232,31 +233,11 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
     out.push(`<h2>${h(lb.metric)} <span class="muted">(correct when score ≥ ${lb.threshold})</span></h2>`);
     const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
     const hasHuman = lb.entries.some((e) => e.human);
+    const board = leaderboardCells(lb, ranking);
     out.push(
       tableHtml(
-        [
-          'rank',
-          'system',
-          'n',
-          'accuracy',
-          '95% CI',
-          'mean score',
-          '95% CI',
-          ...(hasHuman ? ['human accuracy', '95% CI', 'metric − human', '95% CI'] : []),
-        ],
-        lb.entries.map((e) => {
-          const g = ranking?.gaps.find((x) => x.system === e.system);
-          return [
-            String(e.rank),
-            h(e.system),
-            e.decided.toLocaleString('en'),
-            f3(e.accuracy.value),
-            ci(e.accuracy.ci),
-            f3(e.mean.value),
-            ci(e.mean.ci),
-            ...(hasHuman ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
-          ];
-        }),
+        board.head,
+        board.rows.map((r) => r.map(h)),
         (j) => j !== 1,
         `html-leaderboard-${lb.metric}`,
       ),
@@ -284,29 +265,13 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
     const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)?.pairs ?? [];
     if (pairs.length) {
       out.push('<h3>Paired tests (A − B on shared questions)</h3>');
+      const paired = pairedCells(pairs, true);
+      // A verdict that names the better system is significant: shown as such.
+      const cell = (c: string, j: number) => ((j === 7 || j === 11) && c.includes(' > ') ? `<span class="sig">${h(c)}</span>` : h(c));
       out.push(
         tableHtml(
-          ['A', 'B', 'n', 'Δ accuracy', '95% CI', 'McNemar b/c', 'p (Holm)', 'verdict', 'Δ mean', '95% CI', 'p (Holm)', 'verdict'],
-          pairs.map((p) => {
-            const a = p.accuracy;
-            const s = p.score;
-            const v = (better: string | null | undefined, n: number) =>
-              better ? `<span class="sig">${h(verdict(better, p.a, p.b, n))}</span>` : h(verdict(better, p.a, p.b, n));
-            return [
-              h(p.a),
-              h(p.b),
-              a.n.toLocaleString('en'),
-              signed(a.diff),
-              ciSigned(a.ci),
-              a.mcnemar ? `${a.mcnemar.b}/${a.mcnemar.c}` : '—',
-              pFmt(a.pHolm),
-              v(a.better, a.n),
-              signed(s?.diff),
-              ciSigned(s?.ci),
-              pFmt(s?.pHolm),
-              v(s?.better, s?.n ?? 0),
-            ];
-          }),
+          paired.head,
+          paired.rows.map((r) => r.map(cell)),
           (j) => j > 1 && j !== 7 && j !== 11,
           `html-paired-${lb.metric}`,
         ),
