@@ -138,3 +138,25 @@ test('model-based metrics: sized list, ask before downloading, then scored and r
 
   await finish(page, 'playground-models.png', watch);
 });
+
+test('one size per model and device: the sizes listed add up to the download asked for (issue 40)', async ({ page }) => {
+  // The registry's pinned models (no download happens: the question is cancelled).
+  const watch = await open(page, '/#/playground', 1280);
+  const sizes: number[] = [];
+  for (const role of ['nli', 'reranker', 'embedder']) {
+    const need = page.getByTestId(`pg-need-${role}`);
+    await expect(need).toContainText(/— [\d.]+ MB/);
+    sizes.push(Number(/— ([\d.]+) MB/.exec((await need.textContent())!)![1]));
+  }
+  await page.getByTestId('pg-load').click();
+  const ask = page.getByTestId('pg-ask');
+  await expect(ask).toContainText(/Download about [\d.]+ MB/);
+  const asked = Number(/Download about ([\d.]+) MB/.exec((await ask.textContent())!)![1]);
+  // Each listed size is rounded to a megabyte: the total agrees within that rounding.
+  expect(Math.abs(asked - sizes.reduce((a, b) => a + b, 0))).toBeLessThanOrEqual(sizes.length);
+  // And the list did not change when the device was found.
+  for (const [i, role] of ['nli', 'reranker', 'embedder'].entries())
+    await expect(page.getByTestId(`pg-need-${role}`)).toContainText(`— ${sizes[i]} MB`);
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await finish(page, 'playground-sizes.png', watch);
+});

@@ -18,6 +18,10 @@ export interface EvounaItem extends QaItem {
 
 export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
+/** Where the file comes from, for whoever lacks it (a fresh clone has no ../shared). */
+export const EVOUNA_SOURCE =
+  'EVOUNA (Wang et al., "Evaluating Open-QA Evaluation", NeurIPS 2023): the file EVOUNA/TQ.json of the public GitHub repository wangcunxiang/QA-Eval, Apache-2.0';
+
 export function evounaPath(): string {
   return process.env.VERITY_EVOUNA ?? resolve(repoRoot, '../shared/data/evouna-tq/TQ.json');
 }
@@ -31,7 +35,10 @@ export function splitGolds(s: string): string[] {
 }
 
 export function loadEvouna(path = evounaPath()): EvounaItem[] {
-  if (!existsSync(path)) throw new Error(`EVOUNA data not found at ${path} (set VERITY_EVOUNA)`);
+  if (!existsSync(path))
+    throw new Error(
+      `EVOUNA data not found at ${path}. It is ${EVOUNA_SOURCE}; save a copy and set VERITY_EVOUNA=/path/to/TQ.json (or place it at ../shared/data/evouna-tq/TQ.json beside the checkout)`,
+    );
   const data = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>[];
   const out: EvounaItem[] = [];
   data.forEach((e, qid) => {

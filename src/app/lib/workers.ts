@@ -5,6 +5,8 @@
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
 import type { ScoreApi } from '../../session/api.ts';
+import type { ProbeInfo } from '../../runtime/messages.ts';
+import type { Device } from '../../runtime/registry.ts';
 import { createHoldFlag, hold, type HoldFlag } from '../../session/hold.ts';
 
 let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
@@ -32,10 +34,30 @@ export function modelHostApi(): Remote<ModelHostApi> {
   return modelHost.api;
 }
 
+let probed: Promise<ProbeInfo> | null = null;
+
+/**
+ * The device the models will run on (WebGPU or WASM), asked once for the whole app: every screen that sizes a
+ * download sizes it for this device, so the sizes listed and the size asked for agree.
+ */
+export function probeDevice(): Promise<ProbeInfo> {
+  probed ??= modelHostApi()
+    .probe()
+    .catch((e: unknown) => {
+      probed = null;
+      throw e;
+    });
+  return probed;
+}
+
+/** The device a probe found, as the registry names it. */
+export const deviceOf = (p: ProbeInfo): Device => (p.webgpu ? 'webgpu' : 'wasm');
+
 /** Ends the model worker (e.g. after it crashed); the next modelHostApi() starts a new one. */
 export function resetModelHost(): void {
   modelHost?.worker.terminate();
   modelHost = null;
+  probed = null;
   // The scoring worker's line to the old model worker is dead too.
   if (scoring) scoring.connected = false;
 }
