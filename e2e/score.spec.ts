@@ -149,7 +149,9 @@ test('scores an uploaded file with the embedded default; table, detail, report a
       expect(Number(row[`${m}.score`])).toBeCloseTo(r.score, 12);
       expect(row[`${m}.decision`]).toBe(String(r.decision));
     }
-    expect(JSON.parse(row.verity_run!).metrics).toHaveLength(5);
+    // The run configuration once, in the first row (issue 40).
+    if (i === 0) expect(JSON.parse(row.verity_run!).metrics).toHaveLength(5);
+    else expect(row.verity_run).toBe('');
   });
 
   const [rep] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);

@@ -49,6 +49,8 @@ describe('csvParts', () => {
       ['b', 't3', '{"n":3}'],
       ['a', 't4', ''],
     ]);
+    // The run configuration once, in the first row (issue 40), in every batching.
+    expect(t.data.map((r) => r.verity_run)).toEqual(['{"x":1}', '', '', '', '']);
   });
 
   it('with recordKeys, the pass that gathers the columns makes no record (each record is made once, for its batch)', async () => {

@@ -71,8 +71,10 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
   const parts: string[] = [];
   await eachBatch(x, (from, to) => {
     const records: Record<string, unknown>[] = [];
+    // The run configuration once, in the first row's verity_run cell (the column stays, empty below): repeated in
+    // every row it made the CSV larger than the JSONL, and grew with the configuration.
     for (let i = from; i < to; i++)
-      records.push({ ...(x.record ? x.record(i) : outputRecord(x.rows[i]!, rowOf(x, i), x.detailed)), verity_run: run });
+      records.push({ ...(x.record ? x.record(i) : outputRecord(x.rows[i]!, rowOf(x, i), x.detailed)), verity_run: i === 0 ? run : '' });
     // An empty class/set on the batch's first record makes toCsv keep the column; it prints as the empty cell it would be.
     if (x.record) records[0] = { ...allKeys, ...records[0] };
     const first = records[0]!.metrics as Record<string, CellLike>;

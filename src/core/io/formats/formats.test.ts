@@ -142,6 +142,13 @@ describe('Inspect AI .eval logs (zip archives)', () => {
     );
     const ods = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet') }, { level: 0 });
     await expect(readInput(ods)).rejects.toThrow(/an OpenDocument spreadsheet \(\.ods\)/);
+    // An old Excel workbook (.xls) is an OLE2 compound file: named too, from bytes and from a Blob (issue 40).
+    const xls = new Uint8Array(4096);
+    xls.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    await expect(readInput(xls)).rejects.toThrow(
+      /^the file is an Excel 97–2003 workbook \(\.xls\), which Verity does not read: save the sheet as CSV/,
+    );
+    await expect(readBlobInput(new Blob([xls]), 'marks.xls')).rejects.toThrow(/Excel 97–2003 workbook \(\.xls\)/);
     await expect(readInput(evalBytes.slice(0, 900))).rejects.toThrow(/the zip archive is cut off/);
     await expect(readInput(evalBytes.slice(0, evalBytes.length - 30))).rejects.toThrow(/the zip archive is cut off/);
     const garbled = evalBytes.slice();

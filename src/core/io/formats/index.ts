@@ -60,15 +60,23 @@ function spreadsheetKind(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** What to do with a spreadsheet, which Verity does not read. */
+const spreadsheetError = (sheet: string) =>
+  new VerityError(
+    `the file is ${sheet}, which Verity does not read: save the sheet as CSV (UTF-8) and open that; Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs`,
+    'input',
+  );
+
+/** The OLE2 compound-file signature, which old Excel workbooks (.xls) start with. */
+const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const isOle2 = (bytes: Uint8Array) => bytes.length >= OLE2.length && OLE2.every((b, i) => bytes[i] === b);
+const XLS = 'an Excel 97–2003 workbook (.xls)';
+
 /** An Inspect `.eval` archive's table; any other zip archive is an input error. */
 function fromZip(bytes: Uint8Array): InputTable {
   const log = inspectEvalToLog(bytes);
   const sheet = log ? null : spreadsheetKind(bytes);
-  if (sheet)
-    throw new VerityError(
-      `the file is ${sheet}, which Verity does not read: save the sheet as CSV (UTF-8) and open that; Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs`,
-      'input',
-    );
+  if (sheet) throw spreadsheetError(sheet);
   if (!log)
     throw new VerityError(
       'a zip archive that is not an Inspect .eval log (no header.json or _journal/start.json with an eval spec); Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs',
@@ -80,6 +88,7 @@ function fromZip(bytes: Uint8Array): InputTable {
 export async function readInput(bytes: Uint8Array, nameHint = ''): Promise<InputTable> {
   if (isParquet(bytes)) return { ...(await readParquet(bytesSource(bytes))), source: 'parquet' };
   if (isZip(bytes)) return fromZip(bytes);
+  if (isOle2(bytes)) throw spreadsheetError(XLS);
   const inspect = asInspect(bytes);
   if (inspect) return { ...inspect, source: 'inspect' };
   return textTable(parseTable(bytes, nameHint));
@@ -97,14 +106,15 @@ function textTable(t: ParsedTable): InputTable {
 }
 
 /** What a File/Blob's first and last bytes say it is: Parquet, a zip archive (.eval), maybe an Inspect log, or text. */
-async function sniffBlob(blob: Blob): Promise<'parquet' | 'zip' | 'inspect' | 'text'> {
-  const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+async function sniffBlob(blob: Blob): Promise<'parquet' | 'zip' | 'xls' | 'inspect' | 'text'> {
+  const head = new Uint8Array(await blob.slice(0, 8).arrayBuffer());
   const tail = new Uint8Array(await blob.slice(Math.max(0, blob.size - 4)).arrayBuffer());
   const magic = new Uint8Array(12);
   magic.set(head, 0);
   magic.set(tail, 8);
   if (blob.size >= 12 && isParquet(magic)) return 'parquet';
   if (isZip(head)) return 'zip';
+  if (isOle2(head)) return 'xls';
   const first = new TextDecoder('utf-8')
     .decode(new Uint8Array(await blob.slice(0, 4096).arrayBuffer()))
     .replace(/^\uFEFF/, '')
@@ -129,6 +139,7 @@ export async function readBlobInput(blob: Blob, nameHint = '', opts: BlobParseOp
     };
   // An Inspect log is one JSON object, or a zip archive (.eval): read whole (they are written whole by Inspect too).
   if (kind === 'zip') return fromZip(new Uint8Array(await blob.arrayBuffer()));
+  if (kind === 'xls') throw spreadsheetError(XLS);
   if (kind === 'inspect') {
     const bytes = new Uint8Array(await blob.arrayBuffer());
     const inspect = asInspect(bytes);
