@@ -599,3 +599,26 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
   await expect(page.getByTestId('cancel')).toHaveCount(0);
   await expect(page.getByTestId('run')).toBeEnabled();
 });
+
+test('right after a run the table shows its rows: no "None of the N scored rows can be shown" (issue 40)', async ({ page }) => {
+  await page.goto('/#/score');
+  const rows = Array.from({ length: 6000 }, (_, i) =>
+    JSON.stringify({ id: `q${i}`, question: `What is item ${i}?`, gold: `item ${i}`, candidate: i % 3 ? `item ${i}` : 'no idea' }),
+  ).join('\n');
+  await upload(page, 'many.jsonl', rows);
+  await expect(page.getByTestId('mapped-summary')).toContainText('6,000 rows ready');
+  // Every text the empty-view message ever shows, from before the run to after it.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __emptySeen: string[] }).__emptySeen = seen;
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="view-empty"]');
+      if (el?.textContent) seen.push(el.textContent.trim());
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  await expect(page.getByTestId('view-count')).toHaveText('6,000 of 6,000 rows');
+  const seen = await page.evaluate(() => (window as unknown as { __emptySeen: string[] }).__emptySeen);
+  expect(seen.filter((t) => t.startsWith('None of the'))).toEqual([]);
+});

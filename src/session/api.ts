@@ -101,6 +101,8 @@ export interface ViewInfo {
   id: number;
   length: number;
   unchanged: number;
+  /** Rows scored when the view was made: a view is only as current as this. */
+  scored: number;
 }
 
 /** A saved run as the page lists it. */

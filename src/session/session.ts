@@ -373,7 +373,7 @@ export class ScoringSession {
     const next = queryView(this.rows, this.results, q);
     const unchanged = commonPrefix(this.shown, next);
     this.shown = next;
-    return { id: ++this.viewId, length: next.length, unchanged };
+    return { id: ++this.viewId, length: next.length, unchanged, scored: this.results.length };
   }
 
   /** The rows at these positions of the current view, and that view's id (answers for an older view are dropped). */

@@ -1,0 +1,62 @@
+/**
+ * Every class's example — the Playground's presets and the demo-set row Learn shows — fits its class's definition
+ * (ClassBands' CLASS_DEFINITIONS) as far as the text alone can tell: which golds the answer equals or contains
+ * (issue 40: Learn defined alternative-correct as "another accepted gold" beside an example that is none).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PRESETS } from './presets.ts';
+import { createSyncMetric } from '../../core/metrics/index.ts';
+import { parseTable } from '../../core/io/parse.ts';
+import { mapRows } from '../../core/io/fields.ts';
+import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
+import { squadNormalize } from '../../core/text/normalize.ts';
+
+const em = createSyncMetric('exact_match');
+const equals = (a: string, b: string) => em.score({ question: '', golds: [b], candidate: a }).score === 1;
+const contains = (a: string, b: string) => ` ${squadNormalize(a)} `.includes(` ${squadNormalize(b)} `);
+
+/** What each definition says about the answer and the golds, checkable on the text. */
+function fits(cls: CapClass, golds: readonly string[], candidate: string): boolean {
+  const [first, ...others] = golds;
+  const equalsAny = golds.some((g) => equals(candidate, g));
+  switch (cls) {
+    case 'exact':
+      return equals(candidate, first!);
+    case 'equivalent':
+      return !equalsAny;
+    case 'alternative-correct':
+      // Another accepted gold than the first, or an answer the golds do not list.
+      return !equals(candidate, first!) && (others.some((g) => equals(candidate, g)) || !equalsAny);
+    case 'overinclusive-valid':
+    case 'overinclusive-invalid':
+      return golds.some((g) => contains(candidate, g) && !equals(candidate, g));
+    case 'partial':
+      return !equalsAny && golds.some((g) => contains(g, candidate) || !contains(candidate, g));
+    case 'invalid':
+      return !equalsAny && !golds.some((g) => contains(candidate, g));
+    case 'contradictory':
+      return !equalsAny;
+  }
+}
+
+describe('class examples fit their definitions', () => {
+  it('every Playground preset', () => {
+    expect(PRESETS.map((p) => p.cls)).toEqual([...CAP_CLASSES]);
+    for (const p of PRESETS) expect(fits(p.cls, p.golds, p.candidate), `${p.cls}: ${p.candidate}`).toBe(true);
+  });
+
+  it("every class's first demo-set row, the example Learn shows", () => {
+    const { rows } = mapRows(parseTable(readFileSync(new URL('../../../public/demo/demo-set.jsonl', import.meta.url)), 'demo-set.jsonl'));
+    for (const cls of CAP_CLASSES) {
+      const r = rows.find((x) => x.label?.kind === 'taxonomy' && x.label.cls === cls)!;
+      expect(fits(cls, r.golds, r.candidate), `${cls}: ${r.candidate}`).toBe(true);
+    }
+  });
+
+  it('an example that breaks its definition is caught', () => {
+    expect(fits('exact', ['Paris'], 'Lyon')).toBe(false);
+    expect(fits('alternative-correct', ['platypus', 'echidna'], 'platypus')).toBe(false);
+    expect(fits('invalid', ['Paris'], 'It is Paris')).toBe(false);
+  });
+});
