@@ -38,10 +38,15 @@ async function scoreByKeyboard(page: Page) {
 const focusedTestId = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
 
-test('binary labels without a class metric: no Class filter; an empty filtered view says why and can be cleared', async ({ page }) => {
+test("binary labels: the Class filter is taxonomy_text's alone; an empty filtered view says why and can be cleared", async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
   await scoreByKeyboard(page);
-  await expect(page.getByTestId('filter-class')).toHaveCount(0);
+  // No human classes: the classes are the ones the default taxonomy_text gives (issue 34), so no "by" choice.
+  await page.getByTestId('filter-class').selectOption('exact');
+  await expect(page.getByTestId('filter-class-by')).toHaveCount(0);
+  await expect(page.getByTestId('view-count')).toHaveText('0 of 4 rows');
+  await page.getByTestId('filter-class').selectOption('');
+  await expect(page.getByTestId('view-count')).toHaveText('4 of 4 rows');
 
   await page.getByTestId('table-search').fill('no such text anywhere');
   await expect(page.getByTestId('view-count')).toHaveText('0 of 4 rows');

@@ -3,13 +3,15 @@
  * compiles much of Plot's code (an instrumented build, ten systems: the leaderboard's bar chart took 17–31 ms
  * first, 5–10 ms after one throwaway chart). Every run's charts come at its end, while the scoring worker builds
  * the report and both cores are busy, where that cost stretched a task past 50 ms (bench:app). So a page about to
- * run draws one small chart with the marks the app uses, and throws it away, while it waits for the user.
+ * run draws one small chart with the marks the app uses, and throws it away, while it waits for the user. The
+ * views with charts are loaded on demand (lib/lazy.ts): they are fetched here too, for the same reason.
  */
-import * as Plot from '@observablehq/plot';
+import { loadComparison, loadPlot, loadReport } from './lazy.ts';
 
 let scheduled = false;
 
-function throwaway(): void {
+async function throwaway(): Promise<void> {
+  const [Plot] = await Promise.all([loadPlot(), loadComparison(), loadReport()]);
   const d = [{ y: 'a', x: 0.5, lo: 0.4, hi: 0.6 }];
   Plot.plot({
     x: { domain: [0, 1], grid: true, label: 'x' },
@@ -29,14 +31,15 @@ function throwaway(): void {
 }
 
 /** Draws the throwaway chart once per page, when the main thread is next idle; where there are no idle callbacks, never. */
-export function warmCharts(draw: () => void = throwaway): void {
+export function warmCharts(draw: () => void | Promise<void> = throwaway): void {
   if (scheduled || typeof requestIdleCallback !== 'function') return;
   scheduled = true;
   requestIdleCallback(() => {
+    // Only a head start: the real charts (and views) report their own errors.
     try {
-      draw();
+      void Promise.resolve(draw()).catch(() => undefined);
     } catch {
-      // Only a head start: the real charts report their own errors.
+      /* as above */
     }
   });
 }
