@@ -257,6 +257,67 @@ describe('verity compare pairs every layout, and claims nothing without data (is
   });
 });
 
+describe('verity compare writes its files as verity score does (issue 39 item 4)', () => {
+  it('--out, --rows-out and --html are checked before any work: a missing folder or a folder is exit 4, one line', async () => {
+    writeFileSync(p('small.jsonl'), A.map((r) => JSON.stringify({ ...r, model: 'm1' })).join('\n'));
+    const [out, rows, html] = await Promise.all([
+      verity('compare', p('small.jsonl'), '--out', p('nowhere/lb.csv')),
+      verity('compare', p('small.jsonl'), '--rows-out', p('nowhere/rows.jsonl')),
+      verity('compare', p('small.jsonl'), '--html', dir),
+    ]);
+    expect([out.code, out.stderr]).toEqual([4, `verity: --out ${p('nowhere/lb.csv')}: the folder ${p('nowhere')} does not exist\n`]);
+    expect([rows.code, rows.stderr]).toEqual([
+      4,
+      `verity: --rows-out ${p('nowhere/rows.jsonl')}: the folder ${p('nowhere')} does not exist\n`,
+    ]);
+    expect(html.code).toBe(1); // a folder has no .html name: refused as usage first
+  });
+
+  it('a file that cannot be written leaves no part of it, and the previous file at the target is kept', async () => {
+    writeFileSync(p('keep.csv'), 'previous\n');
+    mkdirSync(p('rows-dir.jsonl'), { recursive: true });
+    // --rows-out names a folder: refused before scoring; --out keeps its previous content.
+    const r = await verity('compare', p('sysA.jsonl'), p('sysB.csv'), '--out', p('keep.csv'), '--rows-out', p('rows-dir.jsonl'));
+    expect([r.code, r.stderr]).toEqual([4, `verity: --rows-out ${p('rows-dir.jsonl')}: it is a folder; give a file name\n`]);
+    expect(readFileSync(p('keep.csv'), 'utf8')).toBe('previous\n');
+    // Written: whole files, and no temporary file left beside them.
+    const ok = await verity(
+      'compare',
+      p('sysA.jsonl'),
+      p('sysB.csv'),
+      '--out',
+      p('keep.csv'),
+      '--rows-out',
+      p('rows.jsonl'),
+      '--resamples',
+      '0',
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(p('keep.csv'), 'utf8')).toMatch(/^metric,threshold,rank,system/);
+    expect(readFileSync(p('rows.jsonl'), 'utf8').trim().split('\n')).toHaveLength(11);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('hostile system names (issue 39 item 13)', () => {
+  it('are escaped in the text report, and names that differ only by a control character stay apart', async () => {
+    const names = ['\u001b[31mred', '\u202eevil', '\t=1+1', '\r=1+1'];
+    writeFileSync(
+      p('hostile.jsonl'),
+      names
+        .flatMap((model) => [0, 1].map((i) => JSON.stringify({ id: `q${i}`, model, question: `Q${i}?`, gold: 'a', candidate: 'a' })))
+        .join('\n'),
+    );
+    const r = await verity('compare', p('hostile.jsonl'), '--metrics', 'exact_match', '--resamples', '0');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^4 systems, 2 questions, 8 rows/);
+    expect(r.stdout).not.toMatch(/[\u001b\u202e\r\t]/);
+    for (const shown of ['\\x1b[31mred', '\\u202eevil', '\\x09=1+1', '\\x0d=1+1']) expect(r.stdout).toContain(shown);
+    expect(r.stderr).not.toMatch(/[\u001b\u202e]/);
+  });
+});
+
 describe('verity compare on harness files', () => {
   const FIX = fileURLToPath(new URL('../../test/fixtures/formats/', import.meta.url));
   it('two Inspect logs compare as their models; two lm-eval sample files by folder, through nested paths', async () => {

@@ -4,7 +4,6 @@
  * metric ranks the systems as the human labels do. Systems come from a system column, the wide layout
  * (answer_<system> + judge_<system>) or one file per system. Deterministic for a given --seed.
  */
-import { writeFileSync, createWriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { readInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { chooseGoldSeparator, parseMapSpec } from '../core/io/fields.ts';
@@ -19,7 +18,7 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
-import { cliNote, goldSepOption, intOption, readInputBytes, say } from './io.ts';
+import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputBytes, say } from './io.ts';
 import { count } from '../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
 import { compareHtml } from '../core/compare/html.ts';
@@ -93,8 +92,9 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
 
 // ---------- text ----------
 
+/** A text table; cells from the input (system names) have control and bidi characters escaped, as on stderr. */
 function table(header: string[], rows: string[][], leftCols = 1): string {
-  const cells = [header, ...rows];
+  const cells = [header, ...rows].map((r) => r.map(escapeControls));
   const widths = header.map((_, j) => Math.max(...cells.map((r) => (r[j] ?? '').length)));
   return cells
     .map((r) =>
@@ -139,10 +139,9 @@ export function reportText(rep: CompareReport): string {
     }
     if (ranking && rep.systems.length > 1) {
       const why = noRankingWhy(ranking);
-      const disc = ranking.discordant.map((d) => pairName(d.a, d.b)).join(', ') || 'none';
-      const ties = ranking.tiedInOne.length
-        ? `; tied by one ordering only: ${ranking.tiedInOne.map((d) => pairName(d.a, d.b)).join(', ')}`
-        : '';
+      const named = (d: { a: string; b: string }) => escapeControls(pairName(d.a, d.b));
+      const disc = ranking.discordant.map(named).join(', ') || 'none';
+      const ties = ranking.tiedInOne.length ? `; tied by one ordering only: ${ranking.tiedInOne.map(named).join(', ')}` : '';
       L.push(
         '',
         why
@@ -162,12 +161,6 @@ export function reportText(rep: CompareReport): string {
 }
 
 // ---------- exports ----------
-
-async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
-  const stream = createWriteStream(path);
-  for (const l of lines) if (!stream.write(`${l}\n`)) await new Promise<void>((res) => stream.once('drain', () => res()));
-  await new Promise<void>((res, rej) => stream.end((e?: Error | null) => (e ? rej(e) : res())));
-}
 
 export function registerCompare<O extends object>(program: Command, deps: CompareDeps<O>): void {
   deps
@@ -201,31 +194,50 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       if (o.rowsOut !== undefined && !/\.jsonl$/i.test(o.rowsOut))
         throw new VerityError(`--rows-out ${o.rowsOut}: use a .jsonl file name`, 'usage');
       if (o.html !== undefined && !/\.html?$/i.test(o.html)) throw new VerityError(`--html ${o.html}: use a .html file name`, 'usage');
+      // Every output is checked before any work, and written whole or not at all (as verity score --out).
+      const outputs = [
+        ['--out', o.out],
+        ['--rows-out', o.rowsOut],
+        ['--html', o.html],
+      ] as const;
+      for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
       const metrics = deps.buildMetrics(o);
       const input = await loadSystems(files, o);
       const ctx = await deps.modelContext(metrics, o);
       const results = await deps.scoreAll(input.rows, metrics, o, ctx);
       const { report, table } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
       const json = reportJson(report, input);
-      if (o.html) {
-        const models = await deps.usedModels(ctx);
-        const run = {
-          verity: deps.version,
-          metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
-          ...(models ? { models } : {}),
-        };
-        writeFileSync(o.html, compareHtml(report, table, input.rows, input, run));
-      }
-      if (o.out && /\.json$/i.test(o.out)) writeFileSync(o.out, `${JSON.stringify(json, null, 1)}\n`);
-      else if (o.out) writeFileSync(o.out, leaderboardCsv(report));
-      if (o.rowsOut) {
-        const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-        await writeLines(
-          o.rowsOut,
-          (function* () {
-            for (let i = 0; i < input.rows.length; i++) yield JSON.stringify(rowRecord(input.rows[i]!, results[i]!, detailed));
-          })(),
-        );
+      const written: AtomicFile[] = [];
+      const file = (path: string) => {
+        const f = new AtomicFile(path);
+        written.push(f);
+        return f;
+      };
+      try {
+        if (o.html) {
+          const models = await deps.usedModels(ctx);
+          const run = {
+            verity: deps.version,
+            metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+            ...(models ? { models } : {}),
+          };
+          await file(o.html).write(compareHtml(report, table, input.rows, input, run));
+        }
+        if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : leaderboardCsv(report));
+        if (o.rowsOut) {
+          const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+          const rows = file(o.rowsOut);
+          for (let i = 0; i < input.rows.length; i += 1024) {
+            let text = '';
+            for (let j = i; j < Math.min(input.rows.length, i + 1024); j++)
+              text += `${JSON.stringify(rowRecord(input.rows[j]!, results[j]!, detailed))}\n`;
+            await rows.write(text);
+          }
+        }
+        for (const f of written) await f.commit();
+      } catch (e) {
+        await Promise.all(written.map((f) => f.abort()));
+        throw e;
       }
       process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(report));
     });

@@ -230,18 +230,21 @@ export function outKind(out: string, allowed: readonly OutKind[] = ['jsonl', 'cs
   return kind;
 }
 
-/** Checks, before any work, that --out can be written: its folder exists and is writable, and it is not a folder. */
-export async function checkOut(out: string): Promise<void> {
+/**
+ * Checks, before any work, that an output file (--out, or `flag`) can be written: its folder exists and is
+ * writable, and it is not a folder.
+ */
+export async function checkOut(out: string, flag = '--out'): Promise<void> {
   const dir = dirname(resolve(out));
   const st = await stat(dir).catch(() => null);
-  if (!st) throw new OutputError(`--out ${out}: the folder ${dir} does not exist`);
-  if (!st.isDirectory()) throw new OutputError(`--out ${out}: ${dir} is not a folder`);
+  if (!st) throw new OutputError(`${flag} ${out}: the folder ${dir} does not exist`);
+  if (!st.isDirectory()) throw new OutputError(`${flag} ${out}: ${dir} is not a folder`);
   const target = await stat(out).catch(() => null);
-  if (target?.isDirectory()) throw new OutputError(`--out ${out}: it is a folder; give a file name`);
+  if (target?.isDirectory()) throw new OutputError(`${flag} ${out}: it is a folder; give a file name`);
   try {
     await access(dir, constants.W_OK);
   } catch {
-    throw new OutputError(`--out ${out}: the folder ${dir} is not writable`);
+    throw new OutputError(`${flag} ${out}: the folder ${dir} is not writable`);
   }
 }
 

@@ -172,6 +172,24 @@ describe('pairing rows of a system column (issue 34)', () => {
     );
   });
 
+  it('ids that pair rows with other questions or golds pair them, and say so (issue 39 item 12)', () => {
+    const t = jsonl([
+      { id: 'q1', model: 'a', question: 'Q1?', gold: 'x', candidate: 'x' },
+      { id: 'q1', model: 'b', question: 'Q1?', gold: 'y', candidate: 'x' },
+      { id: 'q2', model: 'a', question: 'Q2?', gold: 'z', candidate: 'z' },
+      { id: 'q2', model: 'b', question: 'Q2?', gold: 'z', candidate: 'z' },
+    ]);
+    const r = mapSystemRows(t);
+    expect(r.keyBy).toBe('id');
+    expect(r.notes).toContain(
+      '1 of the 2 ids shared by two systems give them different questions or gold answers (e.g. id q1): their rows are paired all the same; check the ids, or pair by question text',
+    );
+    // Ids that agree: no such note.
+    expect(mapSystemRows(jsonl(t.records.map((x) => ({ ...x.data, gold: 'z' })))).notes.some((n) => n.includes('check the ids'))).toBe(
+      false,
+    );
+  });
+
   it('a system column of one value (a dataset name) is not read as systems', () => {
     const one = jsonl([
       { id: 1, question: 'Q1', gold: 'a', candidate: 'a', source: 'kamalloo/nq301' },

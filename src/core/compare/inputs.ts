@@ -146,7 +146,8 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
   const out = new Map<string, ParsedTable>();
   for (const rec of table.records) {
     const v = rec.data[column];
-    const system = v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : JSON.stringify(v);
+    // Spaces around a name are dropped; other characters are part of it (names that differ by a tab stay two).
+    const system = v === null || v === undefined ? '' : typeof v === 'string' ? v.replace(/^ +| +$/g, '') : JSON.stringify(v);
     if (!system) {
       issues.push({
         row: rec.row,
@@ -220,31 +221,45 @@ function keysBy(
 }
 
 /** Keys that rows of two or more systems share, and of those, the ones whose rows all ask the same question. */
-function sharedKeys(rows: readonly SystemRow[], keys: readonly string[]): { shared: number; sameQuestion: number } {
-  const first = new Map<string, { system: string; text: string; shared: boolean; same: boolean }>();
+function sharedKeys(
+  rows: readonly SystemRow[],
+  keys: readonly string[],
+): { shared: number; sameQuestion: number; differ: number; example?: string } {
+  const goldsOf = (r: SystemRow) => r.golds.map(questionText).sort().join(GOLD_SEP);
+  const first = new Map<string, { system: string; text: string; golds: string; shared: boolean; same: boolean; sameGolds: boolean }>();
   keys.forEach((k, i) => {
     const r = rows[i]!;
     const f = first.get(k);
-    if (!f) first.set(k, { system: r.system, text: questionText(r.question), shared: false, same: true });
+    if (!f)
+      first.set(k, { system: r.system, text: questionText(r.question), golds: goldsOf(r), shared: false, same: true, sameGolds: true });
     else if (f.system !== r.system) {
       f.shared = true;
       if (f.text !== questionText(r.question)) f.same = false;
+      if (f.golds !== goldsOf(r)) f.sameGolds = false;
     }
   });
   let shared = 0;
   let sameQuestion = 0;
-  for (const f of first.values())
+  let differ = 0;
+  let example: string | undefined;
+  for (const [k, f] of first)
     if (f.shared) {
       shared++;
       if (f.same) sameQuestion++;
+      if (!f.same || !f.sameGolds) {
+        differ++;
+        example ??= k;
+      }
     }
-  return { shared, sameQuestion };
+  return { shared, sameQuestion, differ, ...(example !== undefined ? { example } : {}) };
 }
 
 interface Pairing {
   keyBy: KeyBy;
   /** Why, for the note. */
   why: string;
+  /** Ids that pair rows asking different questions or with other golds, said in a note of its own. */
+  warn?: string;
   /** Keys that rows of two or more systems share under it. */
   shared: number;
 }
@@ -256,16 +271,27 @@ interface Pairing {
  */
 function choosePairing(rows: readonly SystemRow[], hasId: boolean, wide: boolean, chosen?: KeyBy): Pairing {
   const count = (keyBy: KeyBy) => sharedKeys(rows, keysBy(rows, keyBy).keys);
+  // Rows paired by id that ask different questions, or carry other golds, are paired all the same, and said.
+  const byId = (why: string, ids = count('id')): Pairing => ({
+    keyBy: 'id',
+    why,
+    shared: ids.shared,
+    ...(ids.differ
+      ? {
+          warn: `${ids.differ} of the ${ids.shared} ids shared by two systems give them different questions or gold answers (e.g. id ${ids.example}): their rows are paired all the same; check the ids, or pair by question text`,
+        }
+      : {}),
+  });
+  if (chosen === 'id') return byId('as chosen');
   if (chosen) return { keyBy: chosen, why: 'as chosen', shared: count(chosen).shared };
-  if (wide)
-    return hasId ? { keyBy: 'id', why: '', shared: count('id').shared } : { keyBy: 'record', why: '', shared: count('record').shared };
+  if (wide) return hasId ? byId('') : { keyBy: 'record', why: '', shared: count('record').shared };
   const byQuestion = () => count('question').shared;
   if (!hasId) return { keyBy: 'question', why: 'no id column', shared: byQuestion() };
   const ids = count('id');
   if (ids.shared === 0) {
     const q = byQuestion();
     if (q > 0) return { keyBy: 'question', why: 'no id is shared by two systems: the ids name rows, not questions', shared: q };
-    return { keyBy: 'id', why: '', shared: 0 };
+    return byId('', ids);
   }
   if (ids.sameQuestion * 2 < ids.shared) {
     const q = byQuestion();
@@ -276,7 +302,7 @@ function choosePairing(rows: readonly SystemRow[], hasId: boolean, wide: boolean
         shared: q,
       };
   }
-  return { keyBy: 'id', why: '', shared: ids.shared };
+  return byId('', ids);
 }
 
 const PAIRED_BY: Record<KeyBy, string> = {
@@ -292,6 +318,7 @@ function applyPairing(out: SystemInput, pairing: Pairing): void {
   out.keyBy = pairing.keyBy;
   out.pairing = pairingNote(out, pairing, byGolds);
   if (out.pairing) out.notes.push(out.pairing);
+  if (pairing.warn && out.systems.length > 1) out.notes.push(pairing.warn);
 }
 
 /** How the rows were paired and how many questions each system has ('' for one system). */
@@ -594,6 +621,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
   if (pairing) {
     out.pairing = pairingNote(out, pairing, byGolds);
     if (out.pairing) out.notes.push(out.pairing);
+    if (pairing.warn && out.systems.length > 1) out.notes.push(pairing.warn);
   }
   out.notes.push(...repeatedAcrossFiles(out));
   out.coverage = coverage(out.rows, out.systems, out.keyBy);
