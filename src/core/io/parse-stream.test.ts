@@ -111,6 +111,19 @@ describe('parseBlob encodings and line ends', () => {
     expect(t.records.map((r) => r.line)).toEqual([1, 2, 4]);
   });
 
+  it('LF, CRLF and CR in any mix, streamed or whole: every row (issue 39 item 14)', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
+    // Starts with CR, then LF, then CRLF, then CR again.
+    const ends = rows.map((_, i) => (i < 3 ? '\r' : i < 20 ? '\n' : i < 30 ? '\r\n' : '\r'));
+    const text = pad(rows).map((l, i) => l + (i === 0 ? '\r' : ends[i - 1]!)).join('');
+    for (const size of [1, 3, 7, 64, 4096]) {
+      const t = await parseBlob(blobOf(text), 'x.jsonl', { chunkBytes: size, sniffBytes: 16 });
+      expect(t.records.map((r) => r.data.gold).slice(1), `chunks of ${size}`).toEqual(rows.map((_, i) => `g${i}`));
+      expect(t.records.map((r) => r.line)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+    }
+    expect(parseTable(text).records).toHaveLength(41);
+  });
+
   it('UTF-16 LE with a BOM is read (whole), as parseTable reads it', async () => {
     const s = '\ufeff' + pad(['{"gold":"Málaga","candidate":"x"}']).join('\n');
     const b = new Uint8Array(s.length * 2);

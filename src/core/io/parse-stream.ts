@@ -5,7 +5,7 @@
  */
 import { blobPieces } from './pieces.ts';
 import { VerityError } from '../types.ts';
-import { detectFormat, detectUtf16, lineEnd, JsonlReader, parseTable, prettyObject, type ParsedTable, type RowIssue } from './parse.ts';
+import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type ParsedTable, type RowIssue } from './parse.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
@@ -117,7 +117,9 @@ async function* lines(
   const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';
-  let eol: '\n' | '\r' | undefined;
+  // LF, CRLF and CR end lines in any mix (the first line end once decided for the whole file, and a file
+  // that began with CR and went on with LF lost its rows).
+  const eol = /\r\n|\r|\n/g;
   let read = 0;
   for await (const bytes of blobPieces(blob, chunk)) {
     const first = read === 0;
@@ -127,16 +129,15 @@ async function* lines(
     let text = decoder.decode(bytes, { stream: !last });
     if (first) text = text.replace(/^\uFEFF/, '');
     const buf = carry + text;
-    // The first line end decides: CR alone (old Mac files) or LF.
-    eol ??= lineEnd(buf, last);
-    if (eol === undefined) {
-      carry = buf;
-      continue;
-    }
     let start = 0;
-    for (let nl = buf.indexOf(eol); nl >= 0; nl = buf.indexOf(eol, start)) {
-      yield buf.slice(start, nl);
-      start = nl + 1;
+    eol.lastIndex = 0;
+    for (let m = eol.exec(buf); m; m = eol.exec(buf)) {
+      // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
+      if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
+      const end = m.index + m[0].length;
+      yield buf.slice(start, m.index);
+      start = end;
+      eol.lastIndex = end;
     }
     carry = buf.slice(start);
     onProgress?.(read, total);

@@ -118,18 +118,6 @@ export function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be'
   }
 }
 
-/**
- * The line end a JSONL text uses, decided by its first one: CR alone (old Mac files) or LF (with or without
- * CR); undefined while the text has none yet, or ends in a CR that may be half of a CRLF.
- */
-export function lineEnd(text: string, final: boolean): '\n' | '\r' | undefined {
-  const m = /[\r\n]/.exec(text);
-  if (!m) return final ? '\n' : undefined;
-  if (m[0] === '\n') return '\n';
-  if (m.index + 1 < text.length) return text[m.index + 1] === '\n' ? '\n' : '\r';
-  return final ? '\r' : undefined;
-}
-
 export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTable {
   const utf16 = typeof bytes === 'string' ? null : detectUtf16(bytes);
   const { text: decoded, scan } =
@@ -141,7 +129,8 @@ export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTab
     format === 'json'
       ? parseJsonArray(text)
       : format === 'jsonl'
-        ? parseJsonl(lineEnd(text, true) === '\r' ? text.replaceAll('\r', '\n') : text)
+        ? // LF, CRLF and CR (old Mac files) end lines in any mix (a raw CR is never inside a JSON line).
+          parseJsonl(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text)
         : parseDelimited(text, format);
   return scan ? refuseBadUtf8(table, scan) : table;
 }
