@@ -115,7 +115,9 @@ describe('parseBlob encodings and line ends', () => {
     const rows = Array.from({ length: 40 }, (_, i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
     // Starts with CR, then LF, then CRLF, then CR again.
     const ends = rows.map((_, i) => (i < 3 ? '\r' : i < 20 ? '\n' : i < 30 ? '\r\n' : '\r'));
-    const text = pad(rows).map((l, i) => l + (i === 0 ? '\r' : ends[i - 1]!)).join('');
+    const text = pad(rows)
+      .map((l, i) => l + (i === 0 ? '\r' : ends[i - 1]!))
+      .join('');
     for (const size of [1, 3, 7, 64, 4096]) {
       const t = await parseBlob(blobOf(text), 'x.jsonl', { chunkBytes: size, sniffBytes: 16 });
       expect(t.records.map((r) => r.data.gold).slice(1), `chunks of ${size}`).toEqual(rows.map((_, i) => `g${i}`));

@@ -142,6 +142,19 @@ describe('Inspect AI .eval logs (zip archives)', () => {
     );
     const ods = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet') }, { level: 0 });
     await expect(readInput(ods)).rejects.toThrow(/an OpenDocument spreadsheet \(\.ods\)/);
+    // Half a Parquet file: cut short, or a wrong magic number at the start (issue 39 item 15).
+    const whole = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'gold', data: ['a', 'b'] }] }));
+    const cut = whole.slice(0, whole.length - 20);
+    const badMagic = whole.slice();
+    badMagic.set([0x58, 0x58, 0x58, 0x58], 0);
+    for (const [bytes, why] of [
+      [cut, 'it begins with PAR1 but does not end with it: cut short?'],
+      [badMagic, 'it ends with PAR1 but does not begin with it'],
+    ] as const) {
+      const msg = `the file is a damaged Parquet file (${why}); Verity cannot read it: write it again`;
+      await expect(readInput(bytes)).rejects.toThrow(msg);
+      await expect(readBlobInput(new Blob([bytes]), 'x.parquet')).rejects.toThrow(msg);
+    }
     // An old Excel workbook (.xls) is an OLE2 compound file: named too, from bytes and from a Blob (issue 40).
     const xls = new Uint8Array(4096);
     xls.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);

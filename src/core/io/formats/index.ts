@@ -6,7 +6,7 @@
 import type { Format, ParsedTable } from '../parse.ts';
 import { parseTable } from '../parse.ts';
 import { parseBlob, type BlobParseOptions } from '../parse-stream.ts';
-import { blobSource, bytesSource, isParquet, readParquet } from './parquet.ts';
+import { blobSource, bytesSource, damagedParquet, isParquet, readParquet } from './parquet.ts';
 import { inspectToTable, isInspectLog } from './inspect.ts';
 import { inspectEvalToLog, isZip } from './inspect-eval.ts';
 import { reshapeSingleObject } from './json-shapes.ts';
@@ -87,6 +87,8 @@ function fromZip(bytes: Uint8Array): InputTable {
 
 export async function readInput(bytes: Uint8Array, nameHint = ''): Promise<InputTable> {
   if (isParquet(bytes)) return { ...(await readParquet(bytesSource(bytes))), source: 'parquet' };
+  const damaged = damagedParquet(bytes);
+  if (damaged) throw new VerityError(damaged, 'input');
   if (isZip(bytes)) return fromZip(bytes);
   if (isOle2(bytes)) throw spreadsheetError(XLS);
   const inspect = asInspect(bytes);
@@ -113,6 +115,8 @@ async function sniffBlob(blob: Blob): Promise<'parquet' | 'zip' | 'xls' | 'inspe
   magic.set(head, 0);
   magic.set(tail, 8);
   if (blob.size >= 12 && isParquet(magic)) return 'parquet';
+  const damaged = damagedParquet(blob.size >= 12 ? magic : head);
+  if (damaged) throw new VerityError(damaged, 'input');
   if (isZip(head)) return 'zip';
   if (isOle2(head)) return 'xls';
   const first = new TextDecoder('utf-8')

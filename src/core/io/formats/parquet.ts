@@ -13,9 +13,23 @@ import type { ParsedTable } from '../parse.ts';
 export type { AsyncBuffer } from 'hyparquet';
 
 /** "PAR1" at both ends. */
+const par1 = (bytes: Uint8Array, o: number) =>
+  o >= 0 && bytes[o] === 0x50 && bytes[o + 1] === 0x41 && bytes[o + 2] === 0x52 && bytes[o + 3] === 0x31;
+
 export function isParquet(bytes: Uint8Array): boolean {
-  const m = (o: number) => bytes[o] === 0x50 && bytes[o + 1] === 0x41 && bytes[o + 2] === 0x52 && bytes[o + 3] === 0x31;
-  return bytes.length >= 12 && m(0) && m(bytes.length - 4);
+  return bytes.length >= 12 && par1(bytes, 0) && par1(bytes, bytes.length - 4);
+}
+
+/**
+ * Why bytes that are half a Parquet file — its "PAR1" at one end only (cut short, or a wrong magic number) —
+ * cannot be read; null when they are not (whole Parquet, or no Parquet at all). Read as text, such a file gave
+ * 1.5 KB of binary as its "columns".
+ */
+export function damagedParquet(bytes: Uint8Array): string | null {
+  const head = par1(bytes, 0);
+  const tail = bytes.length >= 8 && par1(bytes, bytes.length - 4);
+  if (head === tail && (bytes.length >= 12 || !head)) return null;
+  return `the file is a damaged Parquet file (${head ? 'it begins with PAR1 but does not end with it: cut short?' : 'it ends with PAR1 but does not begin with it'}); Verity cannot read it: write it again`;
 }
 
 /** A Blob (a File the user dropped) as a byte source read in slices. */
@@ -51,7 +65,7 @@ async function metadataOf(file: AsyncBuffer) {
   try {
     return await parquetMetadataAsync(file);
   } catch (e) {
-    throw new VerityError(`not a readable Parquet file: ${(e as Error).message}`, 'input');
+    throw new VerityError(`the file is a damaged Parquet file (${(e as Error).message}); Verity cannot read it: write it again`, 'input');
   }
 }
 
