@@ -116,6 +116,14 @@ describe('CLI with a local NLI model folder', () => {
     expect(empty.stdout).toBe('');
   });
 
+  it('a model id with ".." is a usage error (exit 1) before anything, as every other malformed id (issue 39 item 10)', () => {
+    for (const id of ['../evil', 'owner/..', 'x/../y']) {
+      const r = run('score', FILE, '--metrics', 'cap', '--nli-model', id, '--mirror', 'http://127.0.0.1:9/');
+      expect([r.status, r.stdout], id).toEqual([1, '']);
+      expect(r.stderr).toMatch(new RegExp(`^verity: --nli-model: "${id.replace(/\./g, '\\.')}" is (not|neither)`, 'm'));
+    }
+  });
+
   it('a folder that is not an NLI model is refused with a reason on every row', () => {
     const r = run('score', FILE, '--metrics', 'cap', '--nli-model', 'test/models/tiny-nli-nolabels');
     expect(r.status).toBe(0);

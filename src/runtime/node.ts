@@ -419,8 +419,10 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
     return { role, id: dir, revision: 'local', source: { kind: 'local', path: dir }, dtypes: { cpu: ['fp32'] } };
   }
   const [id, revision] = arg.split('@') as [string, string | undefined];
-  const invalid = revision === undefined ? null : invalidRef({ id, revision, source: { kind: 'hub' } });
-  if (invalid) throw new Error(invalid);
+  if (revision !== undefined) {
+    const invalid = invalidRef({ id, revision, source: { kind: 'hub' } });
+    if (invalid) throw new Error(invalid);
+  }
   const entry = lookup(id, { role });
   if (entry && revision === undefined) return specFromEntry(entry);
   if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id))
@@ -429,6 +431,9 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
         .map((e) => e.key)
         .join(', ')}) nor a hub id like owner/name@revision`,
     );
+  // "../evil" has the owner/name shape: refused here, as a usage error, not later as a model that failed to load.
+  const invalid = entry ? null : invalidRef({ id, revision: revision ?? 'main', source: { kind: 'hub' } });
+  if (invalid) throw new Error(invalid);
   // A registry key with a revision (nli-small@<sha>) names the entry's hub id at that revision.
   return {
     ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }),
