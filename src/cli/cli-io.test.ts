@@ -161,6 +161,27 @@ describe('one huge row (issue 17 item 8)', () => {
   });
 });
 
+describe('standard output that cannot be written (issue 39 item 5)', () => {
+  it.skipIf(!existsSync('/dev/full'))('a full disk behind `> file` is exit 4 with one line, no stack', async () => {
+    const { openSync, closeSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    writeFileSync(p('full.jsonl'), '{"question":"q","gold":"a","candidate":"a"}\n');
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [CLI, 'score', p('full.jsonl')], {
+        cwd: ROOT,
+        stdio: ['ignore', fd, 'pipe'],
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(4);
+      expect(r.stderr.trim().split('\n').pop()).toBe('verity: cannot write the results to standard output: the disk is full');
+      expect(r.stderr).not.toContain('    at ');
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
 describe('output files (issue 17 item 9)', () => {
   it('--out is checked before scoring: unknown extension (1), missing folder (4), a folder (4), unwritable folder (4)', async () => {
     mkdirSync(p('ro'));

@@ -248,7 +248,8 @@ export async function checkOut(out: string, flag = '--out'): Promise<void> {
   }
 }
 
-const ioMessage = (e: unknown): string => {
+/** A write error in words (full disk, permission, read-only file system), else its own message. */
+export const ioMessage = (e: unknown): string => {
   const err = e as NodeJS.ErrnoException;
   return err.code === 'ENOSPC'
     ? 'the disk is full'

@@ -49,6 +49,7 @@ import {
   readInputBytes,
   readRows,
   removePending,
+  ioMessage,
   say,
   stdoutSink,
   type RecordSink,
@@ -691,10 +692,12 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  // A reader that stops early (`verity score f | head`) closes stdout: stop quietly, as other tools do.
+  // A reader that stops early (`verity score f | head`) closes stdout: stop quietly, as other tools do. Any
+  // other write error (a full disk behind `> file`) is exit 4, in one line, like an --out that cannot be written.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    process.exit(0);
+    if (e.code === 'EPIPE') process.exit(0);
+    say(`cannot write the results to standard output: ${ioMessage(e)}`);
+    void Promise.all([active?.abort(), removePending()]).finally(() => process.exit(4));
   });
   try {
     await program().parseAsync(argv);
