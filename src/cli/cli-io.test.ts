@@ -161,6 +161,25 @@ describe('one huge row (issue 17 item 8)', () => {
   });
 });
 
+describe('standard input (issue 39 item 7)', () => {
+  it('SIGTERM while it is being read leaves no copy of it in the temporary folder', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'verity-tmp-'));
+    const child = spawn(process.execPath, [CLI, 'score', '-'], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
+    const err: Buffer[] = [];
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    // Private rows reach the copy, and standard input stays open.
+    child.stdin.write(jsonl(BIG.slice(0, 500)));
+    for (let i = 0; i < 200 && !readdirSync(tmp).some((n) => n.startsWith('verity-stdin-')); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(readdirSync(tmp).some((n) => n.startsWith('verity-stdin-'))).toBe(true);
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    expect(readdirSync(tmp)).toEqual([]);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+});
+
 describe('standard output that cannot be written (issue 39 item 5)', () => {
   it.skipIf(!existsSync('/dev/full'))('a full disk behind `> file` is exit 4 with one line, no stack', async () => {
     const { openSync, closeSync } = await import('node:fs');

@@ -87,9 +87,19 @@ async function inputPath(file: string): Promise<{ path: string; cleanup: () => P
   }
   // stdin, a pipe or a device: copied once, since the file is read twice.
   const dir = await mkdtemp(join(tmpdir(), 'verity-stdin-'));
+  pendingDirs.add(dir);
   const path = join(dir, 'input');
-  await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
-  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  const cleanup = async () => {
+    await rm(dir, { recursive: true, force: true });
+    pendingDirs.delete(dir);
+  };
+  try {
+    await pipeline(file === '-' ? process.stdin : createReadStream(file), createWriteStream(path));
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+  return { path, cleanup };
 }
 
 /**
@@ -262,11 +272,17 @@ export const ioMessage = (e: unknown): string => {
 
 /** Temporary files in progress, removed if the process is interrupted (see onSignal). */
 const pending = new Set<string>();
+/** Temporary folders: the copy of standard input (private data: nothing of it may outlive the process). */
+const pendingDirs = new Set<string>();
 
-/** Removes every unfinished temporary file (synchronously: the process is about to exit). */
+/** Removes every unfinished temporary file and folder (the process is about to exit). */
 export async function removePending(): Promise<void> {
-  await Promise.all([...pending].map((p) => unlink(p).catch(() => {})));
+  await Promise.all([
+    ...[...pending].map((p) => unlink(p).catch(() => {})),
+    ...[...pendingDirs].map((d) => rm(d, { recursive: true, force: true }).catch(() => {})),
+  ]);
   pending.clear();
+  pendingDirs.clear();
 }
 
 /**
