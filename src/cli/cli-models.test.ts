@@ -45,7 +45,9 @@ describe('CLI with a local NLI model folder', () => {
 
   it('without --skip-canary a random-weight model folder is refused with the reason, and no row gets a score from it', () => {
     const r = run('score', FILE, '--metrics', 'exact_match,cap', '--nli-model', NLI);
-    expect(r.status, r.stderr).toBe(0);
+    // The rows are written; the run says once why cap has no model, and ends with exit 2 (issue 39 item 8).
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr.match(/^verity: the NLI model did not load: .*; the metrics that need it are not scored$/gm)).toHaveLength(1);
     const rows = r.stdout
       .trim()
       .split('\n')
@@ -97,7 +99,7 @@ describe('CLI with a local NLI model folder', () => {
     mkdirSync(join(base, 'Xenova'), { recursive: true });
     symlinkSync(join(ROOT, NLI), join(base, 'Xenova', 'nli-deberta-v3-xsmall'));
     const r = run('score', FILE, '--metrics', 'cap', '--model-dir', base);
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(2);
     const row = JSON.parse(r.stdout.trim().split('\n')[0]!);
     expect(row.metrics.cap.score).toBeNull();
     expect(row.metrics.cap.explanation).toMatch(
@@ -126,7 +128,7 @@ describe('CLI with a local NLI model folder', () => {
 
   it('a folder that is not an NLI model is refused with a reason on every row', () => {
     const r = run('score', FILE, '--metrics', 'cap', '--nli-model', 'test/models/tiny-nli-nolabels');
-    expect(r.status).toBe(0);
+    expect(r.status).toBe(2);
     const row = JSON.parse(r.stdout.trim().split('\n')[0]!);
     expect(row.metrics.cap.score).toBeNull();
     expect(row.metrics.cap.explanation).toMatch(/not an NLI classifier/);
@@ -169,7 +171,7 @@ describe('statements and explain', () => {
       '--mirror',
       'http://127.0.0.1:9/',
     );
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.status, r.stderr).toBe(2);
     const rec = JSON.parse(r.stdout);
     expect(rec.gold).toEqual(['8', 'eight legs']);
     expect(rec.metrics.lexical_match.score).toBe(1);

@@ -123,8 +123,16 @@ async function modelContext(metrics: AnyMetric[], o: CommonOptions): Promise<Mod
       say(
         `${info.role} model ${info.id}@${info.revision} on ${info.device}/${info.dtype} (canary: ${info.canary.detail})${info.warnings.length ? `; ${info.warnings.join('; ')}` : ''}`,
       ),
+    // Said once, not only inside every row; the run ends with exit 2 (a requested metric had no model).
+    onFailed: (role, message) => {
+      failedModels.add(role);
+      say(`the ${ROLE_TABLE[role].name} model did not load: ${message}; the metrics that need it are not scored`);
+    },
   });
 }
+
+/** Roles whose model failed to load in this run: the command then exits 2. */
+const failedModels = new Set<Role>();
 
 /** The models a row was scored with (id, revision, device, dtype, canary passed or skipped), for the output. */
 async function usedModels(ctx: { provenance?: Record<string, LoadedModel> }): Promise<Record<string, ModelRecord> | undefined> {
@@ -701,7 +709,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   try {
     await program().parseAsync(argv);
-    return 0;
+    return failedModels.size ? 2 : 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     if (e instanceof VerityError) {

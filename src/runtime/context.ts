@@ -22,6 +22,8 @@ export interface HostContextOptions {
   onProgress?: (role: Role, p: LoadProgress) => void;
   /** Called once per role when its model is loaded (device, dtype, fallbacks…). */
   onLoaded?: (info: LoadedModel) => void;
+  /** Called once per role when its model fails to load (every later use reports the same reason). */
+  onFailed?: (role: Role, message: string) => void;
 }
 
 /** How a result row and an export record the model behind it: what ran where, and whether its canary passed. */
@@ -65,6 +67,7 @@ export function hostContext(
     let p = loads.get(role);
     if (!p) {
       p = host.load(specs[role]!, opts.onProgress ? (x) => opts.onProgress!(role, x) : undefined).then((r) => {
+        if (!r.ok) opts.onFailed?.(role, r.error.message);
         const info = unwrap(r);
         provenance[role] = info;
         opts.onLoaded?.(info);

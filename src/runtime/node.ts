@@ -252,7 +252,12 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
       return { id: spec.id, options: {} };
     },
     explain(spec, error) {
-      if (spec.source.kind !== 'local') removeOwnTempFiles(diskPath(env.cacheDir ?? '', spec.id, spec.revision, ''));
+      if (spec.source.kind !== 'local') {
+        const dir = diskPath(env.cacheDir ?? '', spec.id, spec.revision, '');
+        removeOwnTempFiles(dir);
+        // The empty file is created by a write stream that opens after the failure: sweep once more after it.
+        setTimeout(() => removeOwnTempFiles(dir), 250);
+      }
       const msg = messageOf(error);
       if (
         (error instanceof DownloadError && error.code === 'network') ||
