@@ -417,6 +417,32 @@ describe('several files, one per system', () => {
   });
 });
 
+describe('too many systems (issue 39 item 11)', () => {
+  // Every row its own "model": a column of ids, not of systems. Two rows share each question, so they would pair.
+  const table = jsonl(Array.from({ length: 2002 }, (_, i) => ({ question: `Q${i >> 1}`, gold: 'a', candidate: 'a', model: `m${i}` })));
+
+  it('a column found by name with over 1,000 values is not read as systems; chosen, it is refused with the reason', () => {
+    const r = mapSystemRows(table);
+    expect([r.layout, r.systems.length, r.rows.length]).toEqual(['single', 1, 2002]);
+    expect(r.notes).toContain(
+      'column "model" has 2,002 values; Verity compares at most 1,000 systems, so it is not read as the system column',
+    );
+    expect(() => mapSystemRows(table, { systemColumn: 'model' })).toThrow(
+      'column "model" has 2,002 values; Verity compares at most 1,000 systems: choose another system column, or none',
+    );
+  });
+
+  it('the coverage notes name ten systems at most, then one line for the rest', () => {
+    const files = Array.from({ length: 30 }, (_, s) => ({
+      name: `s${s}.jsonl`,
+      table: jsonl([{ id: `q${s}`, question: `Q${s}`, gold: 'a', candidate: 'a' }]),
+    }));
+    const notes = mapSystemFiles(files).notes.filter((n) => n.includes('missing') || n.includes('more systems'));
+    expect(notes).toHaveLength(11);
+    expect(notes[10]).toBe('… and 20 more systems lack questions another system has');
+  });
+});
+
 describe('at size', () => {
   it('maps 300,000 rows of a system column in one file (no spread of the rows into one call)', () => {
     const records = Array.from({ length: 300_000 }, (_, i) => ({

@@ -20,6 +20,9 @@ import type { ParsedTable, RowIssue } from '../io/parse.ts';
 /** Column names taken as the system column, in order of preference (as column keys: columnKey). */
 export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run', 'model_name', 'system_name', 'model_id'] as const;
 
+/** The most systems one comparison takes (its pairwise tables grow with the square). */
+export const MAX_SYSTEMS = 1000;
+
 /** Prefixes of a per-system candidate column and of its label column in the wide layout. */
 const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output', 'pred', 'completion'];
 const WIDE_LABEL = ['judge', 'label', 'judgment', 'judgement', 'human_label', 'human', 'correct', 'is_correct', 'eval'];
@@ -428,9 +431,19 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
     return pair(() => choosePairing(out.rows, hasId, false, opts.keyBy));
   };
   if (!systemColumn) return single();
+  const groups = splitBySystem(filtered, systemColumn, out.issues);
+  if (groups.size > MAX_SYSTEMS) {
+    // A column of ids, or of free text: no comparison of that many systems means anything, and its S × S tables
+    // would not fit in memory.
+    const why = `column "${systemColumn}" has ${groups.size.toLocaleString('en')} values; Verity compares at most ${MAX_SYSTEMS.toLocaleString('en')} systems`;
+    if (opts.systemColumn !== undefined) throw new VerityError(`${why}: choose another system column, or none`, 'input');
+    out.issues = [...table.issues];
+    out.notes.push(`${why}, so it is not read as the system column`);
+    return single();
+  }
   out.layout = 'system-column';
   out.systemColumn = systemColumn;
-  for (const [system, sub] of splitBySystem(filtered, systemColumn, out.issues)) {
+  for (const [system, sub] of groups) {
     mapSystem(system, sub, opts, new Set([systemColumn]), out);
     out.systems.push(system);
   }
@@ -505,13 +518,17 @@ export function coverage(
 }
 
 /** One line per system that lacks questions, for the CLI and the app. */
-export function coverageNotes(c: Coverage, source: (system: string) => string = (s) => s): string[] {
-  return c.systems
-    .filter((s) => s.missing > 0)
+export function coverageNotes(c: Coverage, source: (system: string) => string = (s) => s, most = 10): string[] {
+  const lacking = c.systems.filter((s) => s.missing > 0);
+  const lines = lacking
+    .slice(0, most)
     .map(
       (s) =>
         `${source(s.system)}: ${s.missing} of ${c.questions} questions missing (present in another input), e.g. ${s.examples.join(', ')}`,
     );
+  // One line per system up to `most`, then one for the rest: never a line per system of hundreds.
+  if (lacking.length > most) lines.push(`… and ${lacking.length - most} more systems lack questions another system has`);
+  return lines;
 }
 
 /** A system name from a file name: the base name without its extensions (`runs/gpt4.samples.jsonl` → `gpt4.samples`). */
