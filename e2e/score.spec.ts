@@ -278,6 +278,8 @@ test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses n
   await page.reload();
   const banner = page.getByTestId('resume-banner');
   await expect(banner).toContainText('big.jsonl');
+  // Size, rows, content hash and start: two runs of files named alike are told apart (issue 39 item 3).
+  await expect(banner.getByTestId('resume-file')).toHaveText(/^\([\d.]+ MB, 100,000 rows, content [0-9a-f]{8}, started .+\)$/);
   const stoppedAt = Number((await banner.textContent())!.match(/stopped at ([\d,]+)/)![1]!.replace(/,/g, ''));
   expect(stoppedAt).toBeGreaterThan(0);
   expect(stoppedAt).toBeLessThan(n);

@@ -119,6 +119,9 @@ export interface SavedRunInfo {
   updatedAt: number;
   /** Input file plus saved results, in bytes. */
   bytes: number;
+  /** The input file's size in bytes, and the first hex digits of its SHA-256 (two runs of files named alike differ there). */
+  fileSize: number;
+  inputHash: string;
 }
 
 /** What a resume gives back before the rest of the run is scored (with continueRun). */

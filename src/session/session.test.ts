@@ -110,6 +110,19 @@ describe('ScoringSession', () => {
     expect(rowsOf(await exported(fresh))).toBe(clean);
   });
 
+  it('two saved runs of files with one name are told apart by size and content hash (issue 39 item 3)', async () => {
+    const kv = memoryStore<unknown>();
+    const a = session(kv);
+    const b = session(kv);
+    await ready(a, file(n), 'same.jsonl');
+    await ready(b, file(n, 'B'), 'same.jsonl');
+    await Promise.all([a.run(config()), b.run(config())]);
+    const runs = await a.runs();
+    expect(runs.map((r) => r.fileName)).toEqual(['same.jsonl', 'same.jsonl']);
+    expect(runs.every((r) => /^[0-9a-f]{8}$/.test(r.inputHash) && r.fileSize > 0)).toBe(true);
+    expect(runs[0]!.inputHash).not.toBe(runs[1]!.inputHash);
+  });
+
   it('two runs side by side in one store keep their own rows; each resumes to its own file', async () => {
     const kv = memoryStore<unknown>();
     const a = session(kv);

@@ -317,6 +317,8 @@ export class ScoringSession {
       startedAt: m.startedAt,
       updatedAt: m.updatedAt,
       bytes: m.fileSize + m.resultBytes,
+      fileSize: m.fileSize,
+      inputHash: m.inputHash.slice(0, 8),
     }));
   }
 
