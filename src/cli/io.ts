@@ -309,8 +309,14 @@ export class AtomicFile {
     this.check();
     if (!this.stream.write(text))
       await new Promise<void>((res) => {
-        this.stream.once('drain', res);
-        this.stream.once('error', () => res());
+        // Both listeners go when either fires: one left per batch added up (MaxListenersExceededWarning at 3M rows).
+        const done = () => {
+          this.stream.off('drain', done);
+          this.stream.off('error', done);
+          res();
+        };
+        this.stream.on('drain', done);
+        this.stream.on('error', done);
       });
     this.check();
   }
