@@ -11,6 +11,7 @@
  * acronymIn('FIFA', 'It is the Fédération Internationale de Football Association.')
  *   // → 'Fédération Internationale de Football Association'
  */
+import { withoutParentheses } from '../text/parens.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 /** Usual names of one thing (countries, the world wars); a gold that is one of them has the others as forms. */
@@ -82,7 +83,7 @@ const NOT_ALONE = new Set([
 export const goldForms = boundedMemo((gold: string): string[] => {
   const g = gold.trim();
   const out: string[] = [];
-  const bare = g.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
+  const bare = withoutParentheses(g).trim();
   if (bare && bare !== g) out.push(bare);
   const base = bare || g;
   const words = base.split(/\s+/);

@@ -17,6 +17,7 @@
  *   antonym pair (antonyms.ts) whose other side is in the gold — or, failing that, in the question — and not
  *   the side it was asked about ("Plants release carbon dioxide" for "Which gas do plants absorb?").
  */
+import { withoutParentheses } from '../text/parens.ts';
 import { ANTONYM_PAIRS } from './antonyms.ts';
 import { clausesOf, contentStems, stem, tokens, wordStemSet } from './words.ts';
 
@@ -82,7 +83,7 @@ const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
 const NO = new Set(['no', 'nope', 'false', 'incorrect']);
 /** "yes" / "no" for a yes/no gold, else null. */
 export function yesNo(text: string): 'yes' | 'no' | null {
-  const bare = text.replace(/\([^)]*\)/g, ' ').trim();
+  const bare = withoutParentheses(text).trim();
   const t = tokens(bare);
   // "Yes", "No, it is not"; not a name that starts with the word ("False widow").
   if (t.length === 0 || t.length > 3 || (t.length > 1 && !/^\p{L}+\s*[,.;:!—–-]/u.test(bare))) return null;
