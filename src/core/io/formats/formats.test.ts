@@ -133,6 +133,29 @@ describe('Inspect AI .eval logs (zip archives)', () => {
     expect(t.records[0]!.data.model).toBe('openai/gpt-4o-mini');
   });
 
+  it('an archive of 3,000 samples is read (it overflowed the call stack), and one that declares a huge entry is refused first (issue 38 item 4)', async () => {
+    const { samples, ...head } = jsonLog;
+    const files: Record<string, unknown> = { 'header.json': head };
+    for (let i = 0; i < 3000; i++) files[`samples/s${i}_epoch_1.json`] = { ...samples[i % samples.length]!, id: `s${i}` };
+    const big = archive(files);
+    const t = await readInput(big, 'big.eval');
+    expect(t.records).toHaveLength(3000);
+    expect((await readBlobInput(new Blob([big]), 'big.eval')).records).toHaveLength(3000);
+    // A small archive whose central directory says one entry inflates to 300 MB: refused before inflating anything.
+    const small = archive({ 'header.json': head, 'samples/s0_epoch_1.json': samples[0] });
+    const patched = small.slice();
+    const view = new DataView(patched.buffer);
+    for (let i = 0; i + 46 < patched.length; i++)
+      if (view.getUint32(i, true) === 0x02014b50) {
+        const nameLength = view.getUint16(i + 28, true);
+        const name = new TextDecoder().decode(patched.subarray(i + 46, i + 46 + nameLength));
+        if (name.startsWith('samples/')) view.setUint32(i + 24, 300 * 1024 * 1024, true);
+      }
+    await expect(readInput(patched, 'bomb.eval')).rejects.toThrow(
+      'samples/s0_epoch_1.json in the .eval archive declares 300 MB once inflated; Verity reads entries up to 256 MB (is the archive damaged, or not an Inspect log?)',
+    );
+  });
+
   it('another zip, a damaged archive, and an archive with no samples are input errors that say so', async () => {
     await expect(readInput(archive({ 'data.json': { a: 1 } }))).rejects.toThrow(/a zip archive that is not an Inspect \.eval log/);
     // A spreadsheet is named, with what to do (its entry names are stored uncompressed, as in any zip).

@@ -30,6 +30,19 @@ const SAMPLE = /^samples\/.+\.json$/;
 const KEPT = ['id', 'epoch', 'input', 'target', 'output', 'scores', 'metadata'] as const;
 
 const utf8 = new TextDecoder('utf-8');
+/** Bytes handed to the zip reader at a time (see inspectEvalToLog). */
+const UNZIP_PIECE = 1 << 14;
+/**
+ * Largest entry read, once inflated: one entry is decoded into one string, and past ~512 MB a string cannot be
+ * made ("Cannot create a string longer…"). A sample of an evaluation is kilobytes to a few megabytes.
+ */
+export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+const mb = (n: number) => `${Math.round(n / (1024 * 1024)).toLocaleString('en')} MB`;
+const tooLarge = (name: string, bytes: number, declared: boolean) =>
+  new VerityError(
+    `${name} in the .eval archive ${declared ? 'declares' : 'inflates to over'} ${mb(bytes)} once inflated; Verity reads entries up to ${mb(MAX_ENTRY_BYTES)} (is the archive damaged, or not an Inspect log?)`,
+    'input',
+  );
 
 function json(name: string, bytes: Uint8Array): unknown {
   try {
@@ -81,16 +94,20 @@ export function inspectEvalToLog(bytes: Uint8Array): Obj | null {
   // The central directory names every entry (fflate lists it without inflating anything); the stream below reads
   // the entries' own headers, and a damaged one would otherwise be skipped without a word.
   const listed: string[] = [];
+  let huge: VerityError | null = null;
   try {
     unzipSync(bytes, {
       filter: (f) => {
         if (SAMPLE.test(f.name)) listed.push(f.name);
+        // Sizes the central directory declares, checked before anything is inflated.
+        if (!huge && f.originalSize > MAX_ENTRY_BYTES) huge = tooLarge(f.name, f.originalSize, true);
         return false;
       },
     });
   } catch (e) {
     throw new VerityError(`the zip archive cannot be read (${(e as Error).message}); is the .eval log complete?`, 'input');
   }
+  if (huge) throw huge;
   const read = new Set<string>();
   const headers = new Map<string, unknown>();
   let results: unknown;
@@ -102,10 +119,17 @@ export function inspectEvalToLog(bytes: Uint8Array): Obj | null {
     const wanted = HEADERS.includes(file.name) || file.name === 'results.json' || SAMPLE.test(file.name);
     if (!wanted || failure) return;
     const chunks: Uint8Array[] = [];
+    let size = 0;
     file.ondata = (err, data, final) => {
       if (failure) return;
       if (err) {
         failure = err;
+        return;
+      }
+      // A declared size can lie: the bytes inflated are counted too.
+      size += data.length;
+      if (size > MAX_ENTRY_BYTES) {
+        failure = tooLarge(file.name, size, false);
         return;
       }
       chunks.push(data);
@@ -132,7 +156,10 @@ export function inspectEvalToLog(bytes: Uint8Array): Obj | null {
   });
   unzip.register(UnzipInflate);
   try {
-    unzip.push(bytes, true);
+    // In pieces: given the whole archive at once, fflate's reader goes from one entry to the next by recursion,
+    // and an archive of 3,000 samples overflowed the call stack. A piece holds a few hundred entries at most.
+    for (let at = 0; at < bytes.length && !failure; at += UNZIP_PIECE)
+      unzip.push(bytes.subarray(at, at + UNZIP_PIECE), at + UNZIP_PIECE >= bytes.length);
   } catch (e) {
     failure ??= e as Error;
   }
