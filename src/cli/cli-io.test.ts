@@ -161,6 +161,23 @@ describe('one huge row (issue 17 item 8)', () => {
   });
 });
 
+describe('one line too long to be a row (issue 38 item 3)', () => {
+  it('a 40 MB line is skipped with its line named, unbuilt; the rows around it are scored', async () => {
+    const { openSync, writeSync, closeSync } = await import('node:fs');
+    const f = openSync(p('longline.jsonl'), 'w');
+    for (let i = 0; i < 2000; i++) writeSync(f, `${JSON.stringify({ id: `r${i}`, gold: 'a', candidate: 'a' })}\n`);
+    writeSync(f, `{"id":"huge","gold":"a","candidate":"${'x'.repeat(40 * 1024 * 1024)}"}\n`);
+    for (let i = 2000; i < 2010; i++) writeSync(f, `${JSON.stringify({ id: `r${i}`, gold: 'a', candidate: 'a' })}\n`);
+    closeSync(f);
+    const r = await verity(['score', p('longline.jsonl'), '--metrics', 'exact_match']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('verity: error: line 2001 is 41,943,079 characters long, too long to be a row');
+    expect(r.stderr).toContain('verity: JSONL, 2010 rows read, 1 skipped');
+    expect(ids(r.stdout).slice(-2)).toEqual(['r2008', 'r2009']);
+    rmSync(p('longline.jsonl'));
+  });
+});
+
 describe('standard input (issue 39 item 7)', () => {
   it('SIGTERM while it is being read leaves no copy of it in the temporary folder', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'verity-tmp-'));

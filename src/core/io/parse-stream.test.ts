@@ -126,6 +126,22 @@ describe('parseBlob encodings and line ends', () => {
     expect(parseTable(text).records).toHaveLength(41);
   });
 
+  it('a line over the longest read is passed over unbuilt, named, and the other rows are read (issue 38 item 3)', async () => {
+    const rows = [0, 1, 2].map((i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
+    const long = JSON.stringify({ gold: 'x', candidate: 'y'.repeat(5000) });
+    for (const ending of ['\n', '']) {
+      const text = pad([rows[0]!, long, rows[1]!, rows[2]!]).join('\n') + '\n' + long + ending;
+      for (const size of [7, 100, 4096]) {
+        const t = await parseBlob(blobOf(text), 'x.jsonl', { chunkBytes: size, sniffBytes: 16, maxLineChars: 1000 });
+        expect(t.records.map((r) => r.data.gold).slice(1), `chunks of ${size}`).toEqual(['g0', 'g1', 'g2']);
+        expect(t.issues.map((i) => i.message)).toEqual([
+          `line 3 is ${long.length.toLocaleString('en')} characters long, too long to be a row (each field is read up to 100,000 characters); row 3 skipped`,
+          `line 6 is ${long.length.toLocaleString('en')} characters long, too long to be a row (each field is read up to 100,000 characters); row 6 skipped`,
+        ]);
+      }
+    }
+  });
+
   it('UTF-16 LE with a BOM is read (whole), as parseTable reads it', async () => {
     const s = '\ufeff' + pad(['{"gold":"Málaga","candidate":"x"}']).join('\n');
     const b = new Uint8Array(s.length * 2);

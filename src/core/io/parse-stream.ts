@@ -14,6 +14,20 @@ export interface BlobParseOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Files up to this size are read whole (default 64 KiB; also how much is read to detect the format). */
   sniffBytes?: number;
+  /** Longest JSONL line read (default MAX_LINE_CHARS); a longer one is skipped, with its line named. */
+  maxLineChars?: number;
+}
+
+/**
+ * Longest JSONL line read as a row, in characters. A row is scored only when each of its fields is under 100,000
+ * characters; a line this long cannot be such a row, and one of ~512 M characters cannot even be made into a
+ * string ("Invalid string length"). Longer lines are passed over without being built, and reported.
+ */
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
+/** What `lines` yields for a line it passed over: its length. */
+interface LongLine {
+  skipped: number;
 }
 
 export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<ParsedTable> {
@@ -36,10 +50,15 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
 
   const reader = new JsonlReader();
   const scan = new Utf8Scanner();
-  const it = lines(blob, chunk, scan, opts.onProgress);
+  const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
   let next = await it.next();
   while (!next.done) {
     const raw = next.value;
+    if (typeof raw !== 'string') {
+      reader.tooLong(raw.skipped);
+      next = await it.next();
+      continue;
+    }
     // A first line that is not JSON may start a pretty-printed object (small: read it whole).
     if (!reader.line(raw)) {
       const bytes = new Uint8Array(await blob.arrayBuffer());
@@ -88,11 +107,12 @@ export async function streamJsonl(
   }
   const reader = new JsonlReader();
   const scan = new Utf8Scanner();
-  const it = lines(blob, chunk, scan, opts.onProgress);
+  const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
   let records = 0;
   let next = await it.next();
   while (!next.done) {
-    if (!reader.line(next.value)) return null;
+    if (typeof next.value !== 'string') reader.tooLong(next.value.skipped);
+    else if (!reader.line(next.value)) return null;
     for (const rec of reader.take()) {
       records++;
       await onRecord(rec);
@@ -113,10 +133,13 @@ async function* lines(
   chunk: number,
   scan: Utf8Scanner,
   onProgress?: (read: number, total: number) => void,
-): AsyncGenerator<string, string> {
+  maxLine = MAX_LINE_CHARS,
+): AsyncGenerator<string | LongLine, string> {
   const decoder = new TextDecoder('utf-8');
   const total = blob.size;
   let carry = '';
+  /** Characters of a too-long line passed over so far (0: none). */
+  let skipped = 0;
   // LF, CRLF and CR end lines in any mix (the first line end once decided for the whole file, and a file
   // that began with CR and went on with LF lost its rows).
   const eol = /\r\n|\r|\n/g;
@@ -135,12 +158,22 @@ async function* lines(
       // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
       if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
       const end = m.index + m[0].length;
-      yield buf.slice(start, m.index);
+      if (skipped > 0) {
+        // The end of a line too long to keep: say how long it was, and go on with the next.
+        yield { skipped: skipped + m.index - start };
+        skipped = 0;
+      } else yield buf.slice(start, m.index);
       start = end;
       eol.lastIndex = end;
     }
     carry = buf.slice(start);
+    // A line longer than maxLine is not kept: only its length is counted until it ends.
+    if (skipped > 0 || carry.length > maxLine) {
+      skipped += carry.length;
+      carry = '';
+    }
     onProgress?.(read, total);
   }
+  if (skipped > 0) yield { skipped };
   return carry;
 }

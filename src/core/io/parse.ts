@@ -338,6 +338,20 @@ export class JsonlReader {
     return true;
   }
 
+  /** A line too long to read (parse-stream's MAX_LINE_CHARS), passed over unbuilt: its row is reported and skipped. */
+  tooLong(chars: number): void {
+    const row = this.row + 1;
+    const at = this.lineNo + 1;
+    this.issues.push({
+      row,
+      line: at,
+      severity: 'error',
+      message: `line ${at} is ${chars.toLocaleString('en')} characters long, too long to be a row (each field is read up to 100,000 characters); row ${row} skipped`,
+    });
+    this.row = row;
+    this.lineNo = at;
+  }
+
   /** The text after the last newline ('' when the file ends with one). */
   end(finalLine: string): ParsedTable {
     if (finalLine.trim().length > 0) this.line(finalLine, true);
