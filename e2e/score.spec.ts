@@ -300,6 +300,8 @@ test('a killed scoring worker is replaced and the run resumes without losing or 
   const n = 60_000;
   await page.goto('/#/score');
   await upload(page, 'big.jsonl', bigFile(n));
+  // The metric boxes are set once the file is mapped: a click before that is undone.
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
   await page.getByTestId('metric-meteor').check();
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
@@ -449,6 +451,8 @@ test('Cancel offers Continue; Score asks before discarding the rows scored; cont
   const n = 60_000;
   await page.goto('/#/score');
   await upload(page, 'big.jsonl', bigFile(n));
+  // The metric boxes are set once the file is mapped: a click before that is undone.
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
   await page.getByTestId('metric-meteor').check();
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
@@ -479,6 +483,8 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   const n = 60_000;
   await page.goto('/#/score');
   await upload(page, 'tab-a.jsonl', bigFile(n));
+  // The metric boxes are set once the file is mapped: a click before that is undone.
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
   await page.getByTestId('metric-meteor').check();
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
