@@ -191,6 +191,22 @@ function questionText(q: string): string {
     .trim();
 }
 
+/** Each row's question text and gold answers as pairing compares them. */
+interface Normalised {
+  texts: readonly string[];
+  golds: readonly string[];
+}
+
+/** The rows' Normalised forms, made on first use and once: every count and key of one pairing shares them. */
+function normaliser(rows: readonly SystemRow[]): () => Normalised {
+  let n: Normalised | null = null;
+  return () =>
+    (n ??= {
+      texts: rows.map((r) => questionText(r.question)),
+      golds: rows.map((r) => r.golds.map(questionText).sort().join(GOLD_SEP)),
+    });
+}
+
 /**
  * Question keys by a rule. By question: the normalised text, plus the golds for a text that repeats with other
  * golds (two questions worded alike), and the k-th repeat within one group (a system, or a system's file)
@@ -199,12 +215,12 @@ function questionText(q: string): string {
 function keysBy(
   rows: readonly SystemRow[],
   keyBy: KeyBy,
+  norm: () => Normalised,
   group: (i: number) => string = (i) => rows[i]!.system,
 ): { keys: string[]; byGolds: number } {
   if (keyBy === 'id') return { keys: rows.map((r) => r.id), byGolds: 0 };
   if (keyBy === 'record') return { keys: rows.map((r) => `row ${r.row}`), byGolds: 0 };
-  const texts = rows.map((r) => questionText(r.question));
-  const golds = rows.map((r) => r.golds.map(questionText).sort().join(GOLD_SEP));
+  const { texts, golds } = norm();
   const goldsOf = new Map<string, string>();
   const ambiguous = new Set<string>();
   texts.forEach((t, i) => {
@@ -227,18 +243,18 @@ function keysBy(
 function sharedKeys(
   rows: readonly SystemRow[],
   keys: readonly string[],
+  norm: () => Normalised,
 ): { shared: number; sameQuestion: number; differ: number; example?: string } {
-  const goldsOf = (r: SystemRow) => r.golds.map(questionText).sort().join(GOLD_SEP);
+  const { texts, golds } = norm();
   const first = new Map<string, { system: string; text: string; golds: string; shared: boolean; same: boolean; sameGolds: boolean }>();
   keys.forEach((k, i) => {
     const r = rows[i]!;
     const f = first.get(k);
-    if (!f)
-      first.set(k, { system: r.system, text: questionText(r.question), golds: goldsOf(r), shared: false, same: true, sameGolds: true });
+    if (!f) first.set(k, { system: r.system, text: texts[i]!, golds: golds[i]!, shared: false, same: true, sameGolds: true });
     else if (f.system !== r.system) {
       f.shared = true;
-      if (f.text !== questionText(r.question)) f.same = false;
-      if (f.golds !== goldsOf(r)) f.sameGolds = false;
+      if (f.text !== texts[i]) f.same = false;
+      if (f.golds !== golds[i]) f.sameGolds = false;
     }
   });
   let shared = 0;
@@ -272,8 +288,14 @@ interface Pairing {
  * not mostly pair different questions where question text pairs more); else by question text. The wide layout
  * without ids pairs by record.
  */
-function choosePairing(rows: readonly SystemRow[], hasId: boolean, wide: boolean, chosen?: KeyBy): Pairing {
-  const count = (keyBy: KeyBy) => sharedKeys(rows, keysBy(rows, keyBy).keys);
+function choosePairing(
+  rows: readonly SystemRow[],
+  hasId: boolean,
+  wide: boolean,
+  chosen: KeyBy | undefined,
+  norm: () => Normalised,
+): Pairing {
+  const count = (keyBy: KeyBy) => sharedKeys(rows, keysBy(rows, keyBy, norm).keys, norm);
   // Rows paired by id that ask different questions, or carry other golds, are paired all the same, and said.
   const byId = (why: string, ids = count('id')): Pairing => ({
     keyBy: 'id',
@@ -315,8 +337,8 @@ const PAIRED_BY: Record<KeyBy, string> = {
 };
 
 /** Gives every row its key under the pairing, and notes how the rows were paired. */
-function applyPairing(out: SystemInput, pairing: Pairing): void {
-  const { keys, byGolds } = keysBy(out.rows, pairing.keyBy);
+function applyPairing(out: SystemInput, pairing: Pairing, norm: () => Normalised): void {
+  const { keys, byGolds } = keysBy(out.rows, pairing.keyBy, norm);
   keys.forEach((k, i) => (out.rows[i]!.key = k));
   out.keyBy = pairing.keyBy;
   out.pairing = pairingNote(out, pairing, byGolds);
@@ -360,8 +382,11 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
     issues: [...table.issues],
     notes: [],
   };
-  const pair = (p: () => Pairing) => {
-    if (!ofMany) applyPairing(out, p());
+  const pair = (p: (norm: () => Normalised) => Pairing) => {
+    if (!ofMany) {
+      const norm = normaliser(out.rows);
+      applyPairing(out, p(norm), norm);
+    }
     return out;
   };
   const improper = opts.skipImproper === false ? undefined : improperColumn(table.columns);
@@ -407,7 +432,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
       mapSystem(w.system, sub, { ...opts, map }, new Set([sys]), out);
       out.systems.push(w.system);
     }
-    return pair(() => choosePairing(out.rows, hasId, true, opts.keyBy));
+    return pair((norm) => choosePairing(out.rows, hasId, true, opts.keyBy, norm));
   }
 
   const lower = new Map(table.columns.map((c) => [c.toLowerCase(), c] as const));
@@ -428,7 +453,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
     const name = opts.system ?? 'system';
     mapSystem(name, filtered, opts, new Set(), out);
     out.systems.push(name);
-    return pair(() => choosePairing(out.rows, hasId, false, opts.keyBy));
+    return pair((norm) => choosePairing(out.rows, hasId, false, opts.keyBy, norm));
   };
   if (!systemColumn) return single();
   const groups = splitBySystem(filtered, systemColumn, out.issues);
@@ -449,7 +474,8 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
   }
   if (out.systems.length === 0) throw new VerityError(`no row has a system in column "${systemColumn}"`, 'input');
   const found = opts.systemColumn === undefined;
-  const pairing = !ofMany || out.systems.length > 1 ? choosePairing(out.rows, hasId, false, opts.keyBy) : null;
+  const norm = normaliser(out.rows);
+  const pairing = !ofMany || out.systems.length > 1 ? choosePairing(out.rows, hasId, false, opts.keyBy, norm) : null;
   // Found by its name only: a column of one value (a dataset's name) in a file of its own, or of values that
   // answer no question in common (where each question came from), names no systems to compare.
   const oneValue = found && !ofMany && out.systems.length === 1;
@@ -465,7 +491,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
     );
     return single();
   }
-  if (!ofMany) applyPairing(out, pairing!);
+  if (!ofMany) applyPairing(out, pairing!, norm);
   return out;
 }
 
@@ -609,9 +635,10 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       }
     });
     const noId = files.filter((f) => resolveColumns(f.table.columns, opts.map).id === undefined).map((f) => f.name);
-    pairing = choosePairing(rows, noId.length === 0, false, opts.keyBy);
+    const norm = normaliser(rows);
+    pairing = choosePairing(rows, noId.length === 0, false, opts.keyBy, norm);
     if (pairing.why === 'no id column') pairing.why = `no id column in ${noId.join(', ')}`;
-    const keyed = keysBy(rows, pairing.keyBy, (i) => `${rows[i]!.system}${KEY_SEP}${fileOf[i]}`);
+    const keyed = keysBy(rows, pairing.keyBy, norm, (i) => `${rows[i]!.system}${KEY_SEP}${fileOf[i]}`);
     keyed.keys.forEach((k, i) => (rows[i]!.key = k));
     byGolds = keyed.byGolds;
     out.keyBy = pairing.keyBy;
