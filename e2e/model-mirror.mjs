@@ -13,10 +13,11 @@
  *     GET  /__health                     → ok
  *     GET  /__log                        → { requests: [{ method, path, range, status }] } (last 2000)
  *     POST /__reset                      → clears the log and every fault
- *     POST /__fault?model=M&file=F&mode=html|truncate|cut   (mode=off removes it)
+ *     POST /__fault?model=M&file=F&mode=html|truncate|cut|endless   (mode=off removes it)
  *        html:     a 200 HTML page instead of the file (a login wall / portal)
  *        truncate: the first 40% of the file, with a matching (short) Content-Length
  *        cut:      the full Content-Length, then the connection is closed after 40% of the bytes
+ *        endless:  no Content-Length and bytes for as long as the client reads (range probes still answered)
  */
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -34,7 +35,7 @@ const MAX_FILE = Number(arg('max-mb', '256')) * 1024 * 1024;
 
 /** @type {{ method: string, path: string, range: string | null, status: number }[]} */
 let log = [];
-/** @type {Map<string, 'html' | 'truncate' | 'cut'>} key: `${model}/${file}` */
+/** @type {Map<string, 'html' | 'truncate' | 'cut' | 'endless'>} key: `${model}/${file}` */
 const faults = new Map();
 
 const cors = {
@@ -86,6 +87,17 @@ async function serveFile(req, res, model, file) {
       'Accept-Ranges': 'bytes',
     });
   }
+  if (fault === 'endless') {
+    // No length, and bytes for as long as the client reads (a host that never stops sending).
+    res.writeHead(200, { ...cors, 'Content-Type': type });
+    if (req.method === 'HEAD') return res.end();
+    const chunk = Buffer.alloc(1024 * 1024, 32);
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    return pump();
+  }
   if (fault === 'cut') {
     res.writeHead(200, { ...cors, 'Content-Type': type, 'Content-Length': bytes.length, 'Accept-Ranges': 'bytes' });
     if (req.method === 'HEAD') return res.end();
@@ -118,10 +130,10 @@ const server = createServer(async (req, res) => {
     const model = url.searchParams.get('model') ?? '';
     const file = url.searchParams.get('file') ?? '';
     const mode = url.searchParams.get('mode') ?? '';
-    if (!model || !file || !['html', 'truncate', 'cut', 'off'].includes(mode))
-      return send(res, 400, { error: 'need model, file and mode=html|truncate|cut|off' });
+    if (!model || !file || !['html', 'truncate', 'cut', 'endless', 'off'].includes(mode))
+      return send(res, 400, { error: 'need model, file and mode=html|truncate|cut|endless|off' });
     if (mode === 'off') faults.delete(`${model}/${file}`);
-    else faults.set(`${model}/${file}`, /** @type {'html' | 'truncate' | 'cut'} */ (mode));
+    else faults.set(`${model}/${file}`, /** @type {'html' | 'truncate' | 'cut' | 'endless'} */ (mode));
     return send(res, 200, { ok: true, faults: [...faults] }, { 'Content-Type': 'application/json' });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');

@@ -64,8 +64,12 @@ const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec
 // ---------- mirror control ----------
 
 const mirrorReset = async (request: APIRequestContext) => expect((await request.post(`${CONTROL}/__reset`)).ok()).toBe(true);
-const mirrorFault = async (request: APIRequestContext, model: string, file: string, mode: 'html' | 'truncate' | 'cut' | 'off') =>
-  expect((await request.post(`${CONTROL}/__fault?model=${model}&file=${encodeURIComponent(file)}&mode=${mode}`)).ok()).toBe(true);
+const mirrorFault = async (
+  request: APIRequestContext,
+  model: string,
+  file: string,
+  mode: 'html' | 'truncate' | 'cut' | 'endless' | 'off',
+) => expect((await request.post(`${CONTROL}/__fault?model=${model}&file=${encodeURIComponent(file)}&mode=${mode}`)).ok()).toBe(true);
 const mirrorLog = async (request: APIRequestContext): Promise<{ method: string; path: string; range: string | null; status: number }[]> =>
   (
     (await (await request.get(`${CONTROL}/__log`)).json()) as {
@@ -417,6 +421,36 @@ test('a truncated file (short body, or a connection cut mid-file) gives a clear 
 
   // The same worker loads the model once the mirror is fixed: an earlier failed session does not poison later
   // ones (see transformersChainFix in vite.config.ts).
+  await mirrorReset(request);
+  const fixed = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
+  expect(fixed.ok, JSON.stringify(fixed)).toBe(true);
+});
+
+// Issue 38 item 5 / issue 39 item 9: a host that never stops sending held 4.4 GB in the page and was still
+// loading 18 minutes later. Each body now stops at its cap (JSON 256 MiB; a listed file its registry size + 2%).
+test('a host that never stops sending is stopped at the cap with a message, and nothing is cached', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await open(page);
+  await mirrorFault(request, 'tiny-embedder', 'config.json', 'endless');
+  const cfg = await hostLoad(page, spec('embedder', 'tiny-embedder'));
+  expect(!cfg.ok && cfg.error).toMatchObject({
+    code: 'bad-response',
+    message: expect.stringMatching(
+      /config\.json from .*tiny-embedder\/resolve\/.*\/config\.json is larger than the 268435456 bytes allowed/,
+    ),
+  });
+  await mirrorFault(request, 'tiny-reranker', 'onnx/model.onnx', 'endless');
+  const onnx = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
+  expect(!onnx.ok && onnx.error).toMatchObject({
+    code: 'bad-response',
+    message: expect.stringMatching(/onnx\/model\.onnx from .* is larger than the \d+ bytes allowed \(the registry size\)/),
+  });
+  const listed = await page.evaluate(() => globalThis.__verityModels!.listCache());
+  expect(listed.ok && listed.value.flatMap((m) => m.files.map((f) => f.file))).not.toContain('onnx/model.onnx');
+  expect(listed.ok && listed.value.filter((m) => m.id === 'tiny-embedder').flatMap((m) => m.files.map((f) => f.file))).not.toContain(
+    'config.json',
+  );
+  // The page is still responsive and the fixed mirror serves the model.
   await mirrorReset(request);
   const fixed = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
   expect(fixed.ok, JSON.stringify(fixed)).toBe(true);

@@ -16,8 +16,8 @@ import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import { ModelCache, ORIGINAL_LENGTH_HEADER, SIZE_TOLERANCE } from './idb-cache.ts';
-import { fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns } from './specs.ts';
+import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
+import { downloadCap, fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns, type DownloadLimits } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
 
@@ -145,20 +145,35 @@ export function wasmThreads(): number {
 }
 
 /** Bounds on every model download in the browser (the same defaults as the CLI's, with a 2 GiB cap: WASM's heap is 4 GiB). */
-export interface DownloadLimits {
-  connectTimeoutMs: number;
-  idleTimeoutMs: number;
-  maxFileBytes: number;
-}
 export const BROWSER_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 2 * 1024 ** 3 };
+/** A body read here (see spool) is gathered into a Blob in pieces of this size, so it need not stay in the worker's memory. */
+const SPOOL_PIECE = 16 * 1024 ** 2;
+
+/** reader.read(), or a rejection after `ms` without data. */
+async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, ms: number): Promise<ReadableStreamReadResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no data for ${ms / 1000} s`)), ms)));
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * fetch for transformers.js: answers local-import lookups that missed the cache with 404, asks for the pinned
  * revision where transformers.js asks for `main`, records failed downloads, and watches the body of every model
  * file: a connection closed early is a truncated download; a host that sends no headers within the connect
  * timeout or no bytes within the idle timeout is abandoned; a body over the cap (the registry size, else
- * maxFileBytes) is stopped; a redirect the page followed to a host other than the chosen one (the hub may
- * only send files to its own *.huggingface.co / *.hf.co hosts) is refused before its bytes are used.
+ * maxFileBytes, or maxJsonBytes for JSON) is stopped; a redirect the page followed to a host other than the
+ * chosen one (the hub may only send files to its own *.huggingface.co / *.hf.co hosts) is refused before its
+ * bytes are used.
+ *
+ * transformers.js grows its buffer by every chunk of a body whose length it does not know, copying all it holds
+ * each time (quadratic: an endless body crawled for many minutes and gigabytes before reaching the cap). So a
+ * body without a Content-Length is read here first, into a Blob with a running count, and handed on with its
+ * length; and bytes beyond an announced length (a compressed body, or a host that lies) are passed on in
+ * pieces that double, so each byte is copied a bounded number of times.
  */
 export function modelFetch(
   cache: ModelCache,
@@ -196,53 +211,105 @@ export function modelFetch(
     // Size probes (Range: bytes=0-0) are read for their headers only.
     const ranged = new Headers(init?.headers).has('range');
     if (!model || ranged || res.status !== 200 || !res.body) return res;
-    const listed = cache.listedSize(url);
-    const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
+    const cap = downloadCap(model.file, cache.listedSize(url), limits);
     const tooLarge = (n: number) =>
-      `${model.file} from ${url} is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''} (${n} bytes${n === declared ? ' announced' : ' received'})`;
-    if (declared > cap) {
+      `${model.file} from ${url} is larger than the ${cap.bytes} bytes allowed${cap.source} (${n} bytes${n === declared ? ' announced' : ' received'})`;
+    if (declared > cap.bytes) {
       cache.reject(url, 'too-large', tooLarge(declared));
       await res.body.cancel().catch(() => undefined);
       throw new Error(tooLarge(declared));
     }
     const reader = res.body.getReader();
     let received = 0;
+    /** Records why the body failed (unless the cap already did) and stops reading it. */
+    const failed = (e: unknown) => {
+      void reader.cancel().catch(() => undefined);
+      if (cache.rejectionFor(url)?.reason === 'too-large') return;
+      if (declared > 0)
+        cache.reject(
+          url,
+          'truncated',
+          `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${messageOf(e)})`,
+        );
+      else cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)} after ${received} bytes)`);
+    };
+    const count = (n: number) => {
+      received += n;
+      if (received > cap.bytes) {
+        cache.reject(url, 'too-large', tooLarge(received));
+        throw new Error(tooLarge(received));
+      }
+    };
+    const headers = new Headers(res.headers);
+    if (!(declared > 0)) {
+      // No length: read the whole body here (see above), then hand it on with its length.
+      let blob = new Blob([]);
+      let pieces: Uint8Array<ArrayBuffer>[] = [];
+      let pending = 0;
+      try {
+        for (;;) {
+          const { done, value } = await readWithin(reader, limits.idleTimeoutMs);
+          if (done) break;
+          count(value.byteLength);
+          pieces.push(value as Uint8Array<ArrayBuffer>);
+          pending += value.byteLength;
+          if (pending >= SPOOL_PIECE) {
+            blob = new Blob([blob, ...pieces]);
+            pieces = [];
+            pending = 0;
+          }
+        }
+      } catch (e) {
+        failed(e);
+        throw e;
+      }
+      blob = new Blob([blob, ...pieces]);
+      headers.set('content-length', String(blob.size));
+      return new Response(blob, { status: res.status, statusText: res.statusText, headers });
+    }
     let cancelled = false;
-    const truncated = (why: string) =>
-      !cancelled &&
-      cache.reject(url, 'truncated', `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (${why})`);
+    /** Bytes beyond the announced length, held until they are as many as were passed on (see above). */
+    let over: Uint8Array[] = [];
+    let overBytes = 0;
+    const flush = (ctl: ReadableStreamDefaultController<Uint8Array>) => {
+      if (!overBytes) return;
+      const joined = new Uint8Array(overBytes);
+      let at = 0;
+      for (const p of over) {
+        joined.set(p, at);
+        at += p.byteLength;
+      }
+      over = [];
+      overBytes = 0;
+      ctl.enqueue(joined);
+    };
     const body = new ReadableStream<Uint8Array>({
       async pull(ctl) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
         try {
-          const idle = new Promise<never>(
-            (_, reject) =>
-              (timer = setTimeout(() => reject(new Error(`no data for ${limits.idleTimeoutMs / 1000} s`)), limits.idleTimeoutMs)),
-          );
-          const { done, value } = await Promise.race([reader.read(), idle]);
-          if (cancelled) return;
-          if (done) {
-            if (declared > 0 && received < declared) truncated('the connection closed early');
-            ctl.close();
-            return;
+          for (;;) {
+            const { done, value } = await readWithin(reader, limits.idleTimeoutMs);
+            if (cancelled) return;
+            if (done) {
+              if (received < declared)
+                cache.reject(
+                  url,
+                  'truncated',
+                  `${model.file} from ${url} is truncated: received ${received} of ${declared} bytes (the connection closed early)`,
+                );
+              flush(ctl);
+              ctl.close();
+              return;
+            }
+            count(value.byteLength);
+            if (received <= declared) return ctl.enqueue(value);
+            over.push(value);
+            overBytes += value.byteLength;
+            if (overBytes >= received - overBytes) return flush(ctl);
           }
-          received += value.byteLength;
-          if (received > cap) {
-            cache.reject(url, 'too-large', tooLarge(received));
-            throw new Error(tooLarge(received));
-          }
-          ctl.enqueue(value);
         } catch (e) {
           if (cancelled) return;
-          void reader.cancel().catch(() => undefined);
-          if (cache.rejectionFor(url)?.reason !== 'too-large') {
-            if (declared > 0) truncated(messageOf(e));
-            else
-              cache.reject(url, 'fetch-failed', `could not download ${model.file} from ${url} (${messageOf(e)} after ${received} bytes)`);
-          }
+          failed(e);
           ctl.error(e);
-        } finally {
-          clearTimeout(timer);
         }
       },
       cancel(reason) {
@@ -250,8 +317,7 @@ export function modelFetch(
         return reader.cancel(reason);
       },
     });
-    const headers = new Headers(res.headers);
-    if (declared > 0) headers.set(ORIGINAL_LENGTH_HEADER, String(declared));
+    headers.set(ORIGINAL_LENGTH_HEADER, String(declared));
     return new Response(body, { status: res.status, statusText: res.statusText, headers });
   };
 }

@@ -15,7 +15,7 @@
  *   the file again.
  */
 import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
-import { fileUrl, pinnedUrl } from './specs.ts';
+import { fileUrl, pinnedUrl, SIZE_TOLERANCE } from './specs.ts';
 import { messageOf } from '../core/errors.ts';
 
 /** Metadata of one cached file (the bytes live in a separate store under the same key). */
@@ -95,8 +95,6 @@ export function memoryStore<V>(): KeyValueStore<V> & { map: Map<string, V> } {
   };
 }
 
-/** Registry sizes may be rounded ("87.2 MB"): a file within this share of the listed size is accepted. */
-export const SIZE_TOLERANCE = 0.02;
 /** Header the adapter's fetch wrapper adds with the server's original content-length. */
 export const ORIGINAL_LENGTH_HEADER = 'x-verity-content-length';
 

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
-import { createNodeHost, parseModelArg } from './node.ts';
+import { env } from '@huggingface/transformers';
+import { createNodeHost, nodeAdapter, parseModelArg } from './node.ts';
 import { redirectAllowed } from './specs.ts';
 import type { ModelSpec } from './messages.ts';
 
@@ -27,7 +28,10 @@ const requests: string[] = [];
 const open = new Set<ServerResponse>();
 const tmp = mkdtempSync(join(tmpdir(), 'verity-download-'));
 
-/** /<mode>/tiny-nli/resolve/<rev>/<file>: mode ok | html | short | endless | silent | stall | away | home. */
+/**
+ * /<mode>/tiny-nli/resolve/<rev>/<file>: mode ok | html | short | endless | silent | stall | away | home
+ * act on onnx/model.onnx; jsonendless on config.json; chunked sends every file in 1 KB pieces with no length.
+ */
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -36,8 +40,13 @@ beforeAll(async () => {
     if (!m || !existsSync(path)) return void res.writeHead(404).end('not found');
     const [mode, file] = [m[1]!, m[2]!];
     const bytes = readFileSync(path);
-    const onnx = file === ONNX;
-    if (req.headers.range || !onnx || mode === 'ok') return void res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+    const target = mode.startsWith('json') ? file === 'config.json' : file === ONNX;
+    if (mode === 'chunked' && !req.headers.range) {
+      res.writeHead(200);
+      for (let i = 0; i < bytes.length; i += 1024) res.write(bytes.subarray(i, i + 1024));
+      return void res.end();
+    }
+    if (req.headers.range || !target || mode === 'ok') return void res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
     open.add(res);
     res.on('close', () => open.delete(res));
     if (mode === 'html')
@@ -46,7 +55,7 @@ beforeAll(async () => {
       return void res
         .writeHead(200, { 'content-length': Math.floor(bytes.length * 0.4) })
         .end(bytes.subarray(0, Math.floor(bytes.length * 0.4)));
-    if (mode === 'endless') {
+    if (mode === 'endless' || mode === 'jsonendless') {
       res.writeHead(200);
       const chunk = Buffer.alloc(64 * 1024, 7);
       const pump = () => {
@@ -137,6 +146,32 @@ describe('timeouts and size caps (issue 17 item 12)', () => {
     if (!r.ok) expect(r.error.message).toContain(`is larger than the ${2 * 1024 * 1024} bytes allowed`);
     expect(Date.now() - t).toBeLessThan(20_000);
     expect(cachedFiles(cacheDir).filter((f) => f.endsWith('.onnx') || f.includes('.tmp.'))).toEqual([]);
+  });
+
+  // Issue 39 item 9: transformers.js copied its whole buffer for each chunk of a body without a length, so an
+  // endless config.json crawled for many minutes towards its cap; such a body is now read to a file first.
+  it('an endless JSON file stops at the JSON cap, and nothing is left behind', async () => {
+    const cacheDir = freshCache();
+    const limits = { ...fast, maxFileBytes: 1024 ** 3, maxJsonBytes: 1024 * 1024 };
+    const r = await createNodeHost({ cacheDir, limits }).load(spec('jsonendless'));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/config\.json from .* is larger than the 1048576 bytes allowed; it was not cached/);
+    expect(cachedFiles(cacheDir).filter((f) => f.includes('.tmp.') || f.endsWith(`${REV}/config.json`))).toEqual([]);
+  });
+
+  it('a body without a length reaches transformers.js whole and with its length; the model loads', async () => {
+    const cacheDir = freshCache();
+    const adapter = nodeAdapter({ cacheDir, limits: fast });
+    const s = spec('chunked');
+    adapter.prepare(s);
+    for (const file of ['config.json', ONNX]) {
+      const r = await env.fetch(`${base}chunked/${s.id}/resolve/${REV}/${file}`);
+      expect(r.headers.get('content-length'), file).toBe(String(size(file)));
+      expect(Buffer.from(await r.arrayBuffer()).equals(readFileSync(join(MODEL, file))), file).toBe(true);
+    }
+    const loaded = await createNodeHost({ cacheDir: freshCache(), limits: fast }).load(spec('chunked'));
+    expect(loaded.ok, JSON.stringify(loaded)).toBe(true);
+    expect(cachedFiles(cacheDir).filter((f) => f.includes('.tmp.'))).toEqual([]);
   });
 
   it('the registry size caps a listed file', async () => {

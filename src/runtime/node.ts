@@ -2,8 +2,9 @@
  * The model host in Node (CLI): transformers.js on onnxruntime-node, device 'cpu', files from the hub, a mirror
  * or a local folder, downloads cached on disk. All runtime settings for Node are made here, once.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
 import { runInNewContext } from 'node:vm';
 import { Readable } from 'node:stream';
 import { availableParallelism, homedir } from 'node:os';
@@ -14,6 +15,7 @@ import { hostError, type HostError, type ModelSpec, type Role } from './messages
 import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
 import { messageOf } from '../core/errors.ts';
 import {
+  downloadCap,
   fileUrl,
   invalidRef,
   pinnedUrl,
@@ -23,8 +25,11 @@ import {
   specFromEntry,
   TOKENIZER_PROBES,
   tokenizerPatterns,
+  SIZE_TOLERANCE,
+  type DownloadLimits,
 } from './specs.ts';
-import { looksLikeHtml, SIZE_TOLERANCE } from './idb-cache.ts';
+export type { DownloadLimits };
+import { looksLikeHtml } from './idb-cache.ts';
 
 export interface NodeRuntimeOptions {
   /** Where downloaded model files are kept (default ~/.cache/verity/models). */
@@ -43,15 +48,6 @@ function diskPath(cacheDir: string, id: string, revision: string, file: string):
 }
 
 /** Bounds on every model download in Node (NodeRuntimeOptions overrides them). */
-export interface DownloadLimits {
-  /** From the request until the response headers arrive. */
-  connectTimeoutMs: number;
-  /** Longest wait for the next bytes of a body. */
-  idleTimeoutMs: number;
-  /** Largest file accepted when the registry lists no size for it (a listed file may be SIZE_TOLERANCE larger than listed). */
-  maxFileBytes: number;
-}
-
 export const DEFAULT_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 4 * 1024 ** 3 };
 /** Redirects followed per request (the hub sends model files to its CDN once). */
 const MAX_REDIRECTS = 5;
@@ -69,6 +65,11 @@ export class DownloadError extends Error {
 /** The hub model being loaded (set by prepare): where it comes from, its pinned revision and registry sizes. */
 let current: { host: string; id: string; revision: string; files: Record<string, number> } | null = null;
 let limits: DownloadLimits = { ...DEFAULT_LIMITS };
+/**
+ * The last download refused during the current load: transformers.js treats some files as optional (it reads
+ * config.json for the tokenizer too, without failing) and then fails later with an unrelated message.
+ */
+let refused: DownloadError | null = null;
 
 /**
  * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even
@@ -78,7 +79,7 @@ let limits: DownloadLimits = { ...DEFAULT_LIMITS };
  *
  * Every download is bounded and checked before transformers.js' disk cache keeps it (the cache writes a
  * temporary file and renames it only when the body ends without an error): a connect and an idle timeout, a size
- * cap (the registry's size, else DEFAULT_LIMITS.maxFileBytes), redirects only as redirectAllowed() says, and the
+ * cap (the registry's size, else DEFAULT_LIMITS.maxFileBytes, or maxJsonBytes for JSON), redirects only as redirectAllowed() says, and the
  * body is refused — so never cached — when it is an HTML page, shorter than its Content-Length, off the registry's
  * size, or (for .json files) not JSON.
  */
@@ -133,67 +134,111 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
   return checkedBody(res, url, file, c.files[file]);
 }
 
-/** The response with its body checked as it streams (see nodeFetch); a failed check errors the body. */
-function checkedBody(res: Response, url: string, file: string, listed: number | undefined): Response {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  const cap = listed !== undefined ? Math.ceil(listed * (1 + SIZE_TOLERANCE)) : limits.maxFileBytes;
+/** reader.read(), or a DownloadError after `ms` without data. */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, stalled: (s: string) => string) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new DownloadError('network', stalled(`no data for ${ms / 1000} s`))), ms)),
+  );
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The response with its body checked (see nodeFetch). transformers.js grows its buffer by every chunk of a body
+ * whose length it does not know, copying all it holds each time: an endless body crawled for many minutes before
+ * reaching the cap. So a body without a usable length (none announced, or a compressed one) is first written to
+ * a file beside the cache with a running count — never held in memory — and handed on with its length (or, when
+ * refused, as a body that fails at once, which transformers.js reports as it does any failed download); a body
+ * with a length is checked as it streams.
+ */
+async function checkedBody(res: Response, url: string, file: string, listed: number | undefined): Promise<Response> {
+  const encoded = (res.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+  const declared = encoded ? NaN : Number(res.headers.get('content-length') ?? NaN);
+  const cap = downloadCap(file, listed, limits);
   const fail = (message: string) =>
     new DownloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
-  if (Number.isFinite(declared) && declared > cap)
-    throw fail(`announces ${declared} bytes, more than the ${cap} allowed${listed !== undefined ? ' (the registry size)' : ''}`);
+  if (Number.isFinite(declared) && declared > cap.bytes)
+    throw fail(`announces ${declared} bytes, more than the ${cap.bytes} allowed${cap.source}`);
   const reader = res.body!.getReader();
-  const json = /\.json$/i.test(file) ? ([] as Uint8Array[]) : null;
   let received = 0;
-  let first = true;
-  const idleMs = limits.idleTimeoutMs;
+  const what = (why: string) => `${file} from ${url}: ${why} after ${received} bytes; the download was abandoned`;
+  /** Counts a chunk and checks what can be checked as it arrives. */
+  const take = (value: Uint8Array) => {
+    if (received === 0 && looksLikeHtml(value, res.headers.get('content-type') ?? ''))
+      throw fail('is an HTML page, not a model file (a login or captive-portal page, or a wrong mirror URL?)');
+    received += value.byteLength;
+    if (received > cap.bytes) throw fail(`is larger than the ${cap.bytes} bytes allowed${cap.source}`);
+  };
+  /** Checks a complete body of `received` bytes; `text` reads it for the JSON check. */
+  const complete = (text: () => string) => {
+    if (Number.isFinite(declared) && received < declared) throw fail(`is truncated: received ${received} of ${declared} bytes`);
+    if (listed !== undefined && Math.abs(received - listed) > SIZE_TOLERANCE * listed)
+      throw fail(`has ${received} bytes but the registry lists ${listed}`);
+    if (/\.json$/i.test(file)) {
+      try {
+        JSON.parse(text());
+      } catch (e) {
+        throw fail(`is not valid JSON (${messageOf(e)})`);
+      }
+    }
+  };
+  const wrap = (e: unknown) =>
+    (refused =
+      e instanceof DownloadError
+        ? e
+        : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`));
+
+  if (!Number.isFinite(declared)) {
+    const c = current!;
+    const spool = `${diskPath(env.cacheDir ?? '', c.id, c.revision, file)}.spool.tmp.${process.pid}.${randomBytes(4).toString('hex')}`;
+    mkdirSync(dirname(spool), { recursive: true });
+    const out = createWriteStream(spool);
+    try {
+      for (;;) {
+        const { done, value } = await readWithin(reader, limits.idleTimeoutMs, what);
+        if (done) break;
+        take(value);
+        if (!out.write(value)) await once(out, 'drain');
+      }
+      await new Promise<void>((ok, bad) => out.end((e?: Error | null) => (e ? bad(e) : ok())));
+      complete(() => readFileSync(spool, 'utf8'));
+    } catch (e) {
+      void reader.cancel().catch(() => undefined);
+      out.destroy();
+      rmSync(spool, { force: true });
+      const error = wrap(e);
+      return new Response(new ReadableStream({ start: (ctl) => ctl.error(error) }), { status: res.status, headers: res.headers });
+    }
+    const stream = createReadStream(spool);
+    // The open descriptor keeps the bytes readable; the name goes at once (nothing to sweep if the process dies).
+    stream.once('open', () => rmSync(spool, { force: true }));
+    stream.once('error', () => rmSync(spool, { force: true }));
+    const headers = new Headers(res.headers);
+    headers.delete('content-encoding');
+    headers.set('content-length', String(received));
+    return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status: res.status, statusText: res.statusText, headers });
+  }
+
+  const json = /\.json$/i.test(file) ? ([] as Uint8Array[]) : null;
   const body = new ReadableStream<Uint8Array>({
     async pull(ctl) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const idle = new Promise<never>(
-          (_, reject) =>
-            (timer = setTimeout(
-              () =>
-                reject(
-                  new DownloadError(
-                    'network',
-                    `${file} from ${url}: no data for ${idleMs / 1000} s after ${received} bytes; the download was abandoned`,
-                  ),
-                ),
-              idleMs,
-            )),
-        );
-        const { done, value } = await Promise.race([reader.read(), idle]);
+        const { done, value } = await readWithin(reader, limits.idleTimeoutMs, what);
         if (done) {
-          if (Number.isFinite(declared) && received < declared) throw fail(`is truncated: received ${received} of ${declared} bytes`);
-          if (listed !== undefined && Math.abs(received - listed) > SIZE_TOLERANCE * listed)
-            throw fail(`has ${received} bytes but the registry lists ${listed}`);
-          if (json) {
-            try {
-              JSON.parse(Buffer.concat(json).toString('utf8'));
-            } catch (e) {
-              throw fail(`is not valid JSON (${messageOf(e)})`);
-            }
-          }
+          complete(() => Buffer.concat(json ?? []).toString('utf8'));
           ctl.close();
           return;
         }
-        if (first && looksLikeHtml(value, res.headers.get('content-type') ?? ''))
-          throw fail('is an HTML page, not a model file (a login or captive-portal page, or a wrong mirror URL?)');
-        first = false;
-        received += value.byteLength;
-        if (received > cap) throw fail(`is larger than the ${cap} bytes allowed${listed !== undefined ? ' (the registry size)' : ''}`);
+        take(value);
         json?.push(value);
         ctl.enqueue(value);
       } catch (e) {
         void reader.cancel().catch(() => undefined);
-        ctl.error(
-          e instanceof DownloadError
-            ? e
-            : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`),
-        );
-      } finally {
-        clearTimeout(timer);
+        ctl.error(wrap(e));
       }
     },
     cancel: (reason) => reader.cancel(reason),
@@ -239,6 +284,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
     }),
     prepare(spec: ModelSpec) {
       current = null;
+      refused = null;
       if (spec.source.kind === 'local') {
         const dir = resolve(spec.source.path ?? spec.id);
         checkLocalFolder(dir);
@@ -258,11 +304,10 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
         // The empty file is created by a write stream that opens after the failure: sweep once more after it.
         setTimeout(() => removeOwnTempFiles(dir), 250);
       }
-      const msg = messageOf(error);
-      if (
-        (error instanceof DownloadError && error.code === 'network') ||
-        /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg)
-      )
+      const download = error instanceof DownloadError ? error : refused;
+      if (download?.code === 'bad-response') return { code: 'bad-response', message: download.message };
+      const msg = messageOf(download ?? error);
+      if (download?.code === 'network' || /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
         return {
           code: 'network',
           message: `cannot download ${spec.id} (${msg}); without network, pass a local model folder (e.g. ${ROLE_TABLE[spec.role].cliFlag} DIR) or --mirror URL`,

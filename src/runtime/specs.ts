@@ -2,6 +2,30 @@
 import { hostError, type Canary, type HostError, type ModelSpec } from './messages.ts';
 import type { RegistryEntry, Role } from './registry.ts';
 
+/** Registry sizes may be rounded ("87.2 MB"): a file within this share of the listed size is accepted. */
+export const SIZE_TOLERANCE = 0.02;
+
+/** Bounds on every model download (the browser and Node set their own defaults). */
+export interface DownloadLimits {
+  /** From the request until the response headers arrive. */
+  connectTimeoutMs: number;
+  /** Longest wait for the next bytes of a body. */
+  idleTimeoutMs: number;
+  /** Largest file accepted when the registry lists no size for it (a listed file may be SIZE_TOLERANCE larger than listed). */
+  maxFileBytes: number;
+  /** Largest `.json` file accepted when the registry lists no size for it (MAX_JSON_BYTES unless set). */
+  maxJsonBytes?: number;
+}
+/** Model JSON files (configs, tokenizers) are megabytes; a quarter gigabyte is already far past any real one. */
+export const MAX_JSON_BYTES = 256 * 1024 ** 2;
+
+/** The most bytes a download of `file` may bring, and the words that say where that bound comes from. */
+export function downloadCap(file: string, listed: number | undefined, limits: DownloadLimits): { bytes: number; source: string } {
+  if (listed !== undefined) return { bytes: Math.ceil(listed * (1 + SIZE_TOLERANCE)), source: ' (the registry size)' };
+  if (/\.json$/i.test(file)) return { bytes: Math.min(limits.maxFileBytes, limits.maxJsonBytes ?? MAX_JSON_BYTES), source: '' };
+  return { bytes: limits.maxFileBytes, source: '' };
+}
+
 /**
  * The generic canary of each role, run after every load of every model (registry or not) unless the spec brings
  * its own or the user skips it: clear-cut inputs whose right answer any working model of the role gets, so a
