@@ -630,3 +630,58 @@ test('right after a run the table shows its rows: no "None of the N scored rows 
   const seen = await page.evaluate(() => (window as unknown as { __emptySeen: string[] }).__emptySeen);
   expect(seen.filter((t) => t.startsWith('None of the'))).toEqual([]);
 });
+
+// Issue 39 item 1: after another tab took an update, this tab's worker scripts were gone; each new scoring worker
+// died at once and started the next recovery before the budget counted it (4,257 workers in 60 s).
+test.describe('a page whose worker code was replaced by a newer version', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('asks for a reload instead of re-creating workers, and the run goes on after the reload', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.addInitScript(() => {
+      const Base = globalThis.Worker;
+      const g = globalThis as unknown as { __workersMade: number; Worker: typeof Worker };
+      g.__workersMade = 0;
+      g.Worker = class extends Base {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          g.__workersMade++;
+        }
+      };
+    });
+    const n = 60_000;
+    await page.goto('/#/score');
+    await upload(page, 'big.jsonl', bigFile(n));
+    await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
+    await page.getByTestId('metric-meteor').check();
+    await page.getByTestId('run').click();
+    await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+    // The new version's deploy removed this page's files (hashed names under /assets/); then the scoring worker dies.
+    await page.route(/\/assets\//, (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
+    const made = () => page.evaluate(() => (globalThis as unknown as { __workersMade: number }).__workersMade);
+    const before = await made();
+    await page.evaluate(() =>
+      (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker!.dispatchEvent(
+        new ErrorEvent('error', { message: 'the scoring worker stopped' }),
+      ),
+    );
+    await expect(page.getByTestId('score-error')).toContainText('This page is out of date', { timeout: 30_000 });
+    await expect(page.getByTestId('score-error')).toContainText('the run goes on from its last saved rows after the reload');
+    await page.waitForTimeout(2000);
+    // One replacement was tried; it could not load its script, and no other followed.
+    expect((await made()) - before).toBeLessThanOrEqual(2);
+    await expect(page.getByTestId('cancel')).toHaveCount(0);
+
+    await page.unroute(/\/assets\//);
+    await page.getByTestId('reload-page').click();
+    await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+    await expect(page.getByTestId('run-progress')).toContainText('done');
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+    const ids = readFileSync((await jsonl.path())!, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+  });
+});

@@ -22,12 +22,17 @@ import {
   resetModelHost,
   resetScoreWorker,
   scoreApi,
+  whyNotStarted,
+  type WorkerCrash,
 } from './workers.ts';
 import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard.ts';
 import { specFor } from './settings.svelte.ts';
 import { ROLE_NAMES, rolesFor } from './models.ts';
 import { guessSystems } from './systems.ts';
 import { holdNextFrame, whenDrawn } from './frames.ts';
+
+/** sessionStorage key: the run to resume once the page has been reloaded (see #workerDied). */
+const RESUME_AFTER_RELOAD = 'verity:resume-after-reload';
 
 export type Phase = 'empty' | 'inspected' | 'loading-models' | 'running' | 'finished';
 type Specs = Partial<Record<Role, ModelSpec>>;
@@ -65,6 +70,8 @@ export class ScoringPage {
   saved = $state.raw<SavedRunInfo[]>([]);
   /** "Score N rows" after a cancelled run asks before discarding the rows scored so far. */
   askRestart = $state(false);
+  /** This page's worker code is gone (a newer version was installed): only a reload helps. */
+  reloadNeeded = $state(false);
 
   notes = $derived(this.summary ? unscorable(this.chosen, this.summary) : []);
   toRun = $derived(this.summary ? runnable(this.chosen, this.summary) : this.chosen);
@@ -100,11 +107,14 @@ export class ScoringPage {
     else this.warnings = [...this.warnings, e.message];
   };
 
-  /** Listens for worker crashes and lists the saved runs; returns the cleanup (for onMount). */
+  /** Listens for worker crashes and lists the saved runs, or resumes the run a reload was asked for; returns the cleanup (for onMount). */
   attach(): () => void {
-    onScoreWorkerCrash((reason) => void this.#scoringDied(reason));
-    onModelWorkerCrash((reason) => this.phase === 'running' && void this.#recoverModels(reason));
-    void this.refreshRuns();
+    onScoreWorkerCrash((c) => void this.#workerDied(c, () => this.#scoringDied(c.reason)));
+    onModelWorkerCrash((c) => this.phase === 'running' && void this.#workerDied(c, () => this.#recoverModels(c.reason)));
+    const pending = sessionStorage.getItem(RESUME_AFTER_RELOAD);
+    sessionStorage.removeItem(RESUME_AFTER_RELOAD);
+    if (pending) void this.resume(pending);
+    else void this.refreshRuns();
     return () => {
       this.#stopGuard();
       onScoreWorkerCrash(null);
@@ -266,18 +276,36 @@ export class ScoringPage {
     else await this.continueRun();
   }
 
+  /**
+   * A worker died. One that never answered could not load its script (this page's files were replaced by a newer
+   * version): a new one would die the same way at once, so the page asks for a reload and resumes the run then.
+   */
+  async #workerDied(c: WorkerCrash, recover: () => Promise<void>) {
+    if (!c.neverStarted) return recover();
+    if (this.reloadNeeded) return;
+    this.reloadNeeded = true;
+    this.#stopGuard();
+    const running = this.phase === 'running' || this.phase === 'loading-models';
+    const resumable = running && this.runId !== null;
+    if (resumable) sessionStorage.setItem(RESUME_AFTER_RELOAD, this.runId!);
+    if (running) this.phase = this.scored > 0 ? 'finished' : 'inspected';
+    this.error = `${await whyNotStarted(c)}${resumable ? '; the run goes on from its last saved rows after the reload' : ''}.`;
+  }
+
   /** A worker died mid-run: resume the saved run in new workers, unless it keeps dying on the same rows. */
   async #recover(reason: string, note: string, models?: Specs) {
     this.#stopGuard();
     resetScoreWorker();
     const id = this.runId;
+    // Counted before anything is awaited: a new worker that dies at once starts the next recovery meanwhile.
+    const allowed = id ? this.#budget.allow(id, this.scored) : false;
     const run = id ? (await scoreApi().runs()).find((r) => r.id === id) : undefined;
     if (!run) {
       this.error = `${reason}, and the run could not be saved in this browser, so it cannot be resumed. Open the file again.`;
       return void (this.phase = this.inspection ? 'inspected' : 'empty');
     }
     const keep = [...this.warnings, note];
-    if (this.#budget.allow(run.id, run.done)) await this.resume(run.id, { ...(models ? { models } : {}), keep });
+    if (allowed) await this.resume(run.id, { ...(models ? { models } : {}), keep });
     else
       await this.resume(run.id, {
         keep: this.warnings,

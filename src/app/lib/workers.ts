@@ -9,25 +9,67 @@ import type { ProbeInfo } from '../../runtime/messages.ts';
 import type { Device } from '../../runtime/registry.ts';
 import { createHoldFlag, hold, type HoldFlag } from '../../session/hold.ts';
 
-let modelHost: { worker: Worker; api: Remote<ModelHostApi> } | null = null;
+/** A worker that died: why, and whether it had ever answered (one that never did could not load or run its script). */
+export interface WorkerCrash {
+  name: 'model' | 'scoring';
+  reason: string;
+  neverStarted: boolean;
+}
+
+/**
+ * Notes a worker's first answer and reports its death. (The worker is made by the caller: Vite bundles a worker
+ * only for the literal `new Worker(new URL(…, import.meta.url))`.)
+ */
+function watchWorker(worker: Worker, name: WorkerCrash['name'], died: (c: WorkerCrash) => void): Worker {
+  let started = false;
+  worker.addEventListener('message', () => (started = true), { once: true });
+  worker.addEventListener('error', (e) => died({ name, reason: e.message || `the ${name} worker stopped`, neverStarted: !started }));
+  return worker;
+}
+
+/**
+ * Why a worker that never answered could not start. This module's own file gone (404) means a newer version of
+ * the app replaced this page's files (another tab took the update; every file name carries its content hash):
+ * re-creating the worker would fail at once, over and over, so the page must be reloaded.
+ */
+export async function whyNotStarted(c: WorkerCrash): Promise<string> {
+  let status = 0;
+  try {
+    status = (await fetch(import.meta.url, { method: 'HEAD', cache: 'no-store' })).status;
+  } catch {
+    // Offline, and the service worker has not got it either: this page's files are gone the same way.
+  }
+  return status >= 200 && status < 300
+    ? `The ${c.name} worker could not start (${c.reason}). Reload the page to continue`
+    : 'This page is out of date: a newer version of Verity was installed (in another tab?) and this page’s worker code is gone. Reload to continue';
+}
+
+interface ModelSlot {
+  worker: Worker;
+  api: Remote<ModelHostApi>;
+}
+let modelHost: ModelSlot | null = null;
 
 /** Called when the model worker dies (e.g. out of memory loading a large model). */
-let onModelCrash: ((reason: string) => void) | null = null;
-export function onModelWorkerCrash(fn: ((reason: string) => void) | null): void {
+let onModelCrash: ((c: WorkerCrash) => void) | null = null;
+export function onModelWorkerCrash(fn: ((c: WorkerCrash) => void) | null): void {
   onModelCrash = fn;
 }
 
 export function modelHostApi(): Remote<ModelHostApi> {
   if (!modelHost) {
+    // Filled in below: the crash handler must know its own slot.
+    const current = {} as ModelSlot;
     const worker = new Worker(new URL('../../../workers/model-host.worker.ts', import.meta.url), { type: 'module', name: 'model-host' });
-    const current = { worker, api: wrap<ModelHostApi>(worker) };
-    worker.addEventListener('error', (e) => {
+    current.worker = watchWorker(worker, 'model', (c) => {
       if (modelHost !== current) return;
-      resetModelHost();
-      onModelCrash?.(e.message || 'the model worker stopped');
+      // One that never started keeps its slot: a new one would fail the same way (see whyNotStarted).
+      if (!c.neverStarted) resetModelHost();
+      onModelCrash?.(c);
     });
+    current.api = wrap<ModelHostApi>(current.worker);
     modelHost = current;
-    (globalThis as { __verityModelWorker?: Worker }).__verityModelWorker = worker;
+    (globalThis as { __verityModelWorker?: Worker }).__verityModelWorker = current.worker;
     // A diagnostics handle (also used by the end-to-end tests); it can do nothing the pages cannot.
     (globalThis as { __verityModels?: Remote<ModelHostApi> }).__verityModels = modelHost.api;
   }
@@ -65,26 +107,36 @@ export function resetModelHost(): void {
 /** True while a model worker exists (the page pings it only then). */
 export const hasModelHost = (): boolean => modelHost !== null;
 
-let scoring: { worker: Worker; api: Remote<ScoreApi>; connected: boolean } | null = null;
+interface ScoreSlot {
+  worker: Worker;
+  api: Remote<ScoreApi>;
+  connected: boolean;
+}
+let scoring: ScoreSlot | null = null;
 
 /** Called when the scoring worker dies (crash, out of memory): the page starts a new one and resumes. */
-let onScoreCrash: ((reason: string) => void) | null = null;
-export function onScoreWorkerCrash(fn: ((reason: string) => void) | null): void {
+let onScoreCrash: ((c: WorkerCrash) => void) | null = null;
+export function onScoreWorkerCrash(fn: ((c: WorkerCrash) => void) | null): void {
   onScoreCrash = fn;
 }
 
 export function scoreApi(): Remote<ScoreApi> {
   if (!scoring) {
+    // Filled in below: the crash handler must know its own slot.
+    const current = { connected: false } as ScoreSlot;
     const worker = new Worker(new URL('../../../workers/score.worker.ts', import.meta.url), { type: 'module', name: 'score' });
-    const current = { worker, api: wrap<ScoreApi>(worker), connected: false };
-    worker.addEventListener('error', (e) => {
+    current.worker = watchWorker(worker, 'scoring', (c) => {
       if (scoring !== current) return;
-      scoring = null;
-      worker.terminate();
-      onScoreCrash?.(e.message || 'the scoring worker stopped');
+      // One that never started keeps its slot: a new one would fail the same way (see whyNotStarted).
+      if (!c.neverStarted) {
+        scoring = null;
+        current.worker.terminate();
+      }
+      onScoreCrash?.(c);
     });
+    current.api = wrap<ScoreApi>(current.worker);
     scoring = current;
-    (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker = worker;
+    (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker = current.worker;
     void current.api.shareHold(holdFlag());
   }
   return scoring.api;
