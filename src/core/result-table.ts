@@ -32,6 +32,8 @@ export interface ResultChunk {
   rows: number;
   metrics: string[];
   columns: ChunkColumn[];
+  /** Rows not scored at all (index in the chunk), each with why: the explanation of every metric of the row. */
+  notes?: [number, string][];
 }
 
 const decisionCode = (d: boolean | null): number => (d === null ? -1 : d ? 1 : 0);
@@ -47,6 +49,7 @@ export class ChunkPacker {
   private readonly nameIndex: Map<string, number>[];
   private n = 0;
   private readonly explains: boolean[];
+  private readonly notes: [number, string][] = [];
 
   /** `explained`: the metrics whose explanations are kept (all when absent; see ResultTable.explainWith). */
   constructor(
@@ -87,6 +90,12 @@ export class ChunkPacker {
     });
   }
 
+  /** The next row, not scored: every metric gives no score and `why` (kept even where explanations are not). */
+  addUnscored(why: string): void {
+    this.notes.push([this.n, why]);
+    this.add(Object.fromEntries(this.metrics.map((m) => [m, { score: null, decision: null, explanation: why }])));
+  }
+
   private name(k: number, m: string, s: string): number {
     const n = id(s, this.columns[k]!.names, this.nameIndex[k]!) + 1;
     if (n > 255) throw new Error(`${m}: more than 255 distinct classes and sets`);
@@ -96,7 +105,7 @@ export class ChunkPacker {
   /** The chunk, once every row was added. */
   done(): ResultChunk {
     if (this.n !== this.rows) throw new Error(`the chunk got ${this.n} of its ${this.rows} rows`);
-    return { rows: this.rows, metrics: [...this.metrics], columns: this.columns };
+    return { rows: this.rows, metrics: [...this.metrics], columns: this.columns, ...(this.notes.length ? { notes: this.notes } : {}) };
   }
 }
 
@@ -159,6 +168,8 @@ export class ResultTable {
   private readonly nameIndex = new Map<string, number>();
   private readonly interned = new Map<string, string>();
   private explain: ((metric: string, i: number) => string) | null = null;
+  /** Rows not scored at all, with why (ResultChunk.notes). */
+  private readonly notes = new Map<number, string>();
 
   /**
    * `explained`: the metrics whose explanations are kept (all when absent). The others' explanations come from
@@ -252,7 +263,18 @@ export class ResultTable {
         for (let i = 0; i < c.rows; i++) to.explanation.push(strings[from.explanation[i]!]!);
       }
     });
+    for (const [i, why] of c.notes ?? []) this.notes.set(base + i, why);
     this.length = base + c.rows;
+  }
+
+  /** Why row i was not scored at all (see ChunkPacker.addUnscored), or undefined. */
+  note(i: number): string | undefined {
+    return this.notes.get(i);
+  }
+
+  /** The rows from…to (excluded) not scored at all, as [row - from, why]. */
+  notesBetween(from: number, to: number): [number, string][] {
+    return [...this.notes].filter(([i]) => i >= from && i < to).map(([i, why]) => [i - from, why]);
   }
 
   has(metric: string): boolean {
@@ -298,6 +320,8 @@ export class ResultTable {
   explanation(metric: string, i: number): string | undefined {
     const c = this.col(metric);
     if (!c || i >= this.length) return undefined;
+    const why = this.notes.get(i);
+    if (why !== undefined) return why;
     if (c.explanation) return c.explanation[i];
     if (!this.explain) throw new Error(`${metric}: its explanations are not kept and nothing computes them`);
     return this.explain(metric, i);

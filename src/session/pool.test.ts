@@ -8,6 +8,7 @@ import { memoryStore } from '../runtime/idb-cache.ts';
 import { RunStore } from '../runtime/run-store.ts';
 import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
+import { ResultTable } from '../core/result-table.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { ScoringSession, SYNC_CHUNK } from './session.ts';
 import { createPool, poolSize, scoreJob, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
@@ -23,11 +24,13 @@ const QUESTIONS = [
   ['Which planet is largest?', ['Jupiter'], ['Either Saturn or Jupiter', 'jupiter.', "I don't know"]],
 ] as const;
 
-function file(n: number): Blob {
+/** `slow`: the row whose candidate is SLOW (slowSpawn's workers stall on it). */
+function file(n: number, slow = -1): Blob {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const [question, gold, cands] = QUESTIONS[i % QUESTIONS.length]!;
-    out.push(JSON.stringify({ id: `r${i}`, question, gold, candidate: `${cands[i % 3]}${i % 7 ? '' : ` (${i})`}`, label: i % 3 !== 2 }));
+    const candidate = i === slow ? 'SLOW' : `${cands[i % 3]}${i % 7 ? '' : ` (${i})`}`;
+    out.push(JSON.stringify({ id: `r${i}`, question, gold, candidate, label: i % 3 !== 2 }));
   }
   return new Blob([`${out.join('\n')}\n`]);
 }
@@ -67,6 +70,37 @@ function fakeSpawn(o: FakeOptions = {}): () => WorkerLike {
       },
     };
     return outer;
+  };
+}
+
+/**
+ * Workers that score as the real one does, except that a row whose candidate is SLOW (and is not in the job's
+ * skip list) never finishes: they beat as the real worker would up to it — before every row when the job is
+ * precise, else a few rows before it — then stay silent.
+ */
+function slowSpawn(counts: { spawned: number; ended: number }): () => WorkerLike {
+  return () => {
+    counts.spawned++;
+    let ended = false;
+    const w: WorkerLike = {
+      onmessage: null,
+      onerror: null,
+      terminate: () => void ((ended = true), counts.ended++),
+      postMessage({ id, job }: PoolRequest) {
+        const reply = (r: PoolReply) =>
+          setTimeout(() => !ended && w.onmessage?.({ data: structuredClone(r) } as MessageEvent<PoolReply>), 0);
+        const skipped = new Set((job.skip ?? []).map(([i]) => i));
+        const stuck = job.rows.findIndex((r, i) => r.candidate === 'SLOW' && !skipped.has(i));
+        if (stuck < 0) {
+          void scoreJob(job, (next) => reply({ id, type: 'beat', next })).then((chunk) => reply({ id, type: 'done', chunk }));
+          return;
+        }
+        reply({ id, type: 'beat', next: 0 });
+        if (job.precise) for (let i = 0; i <= stuck; i++) reply({ id, type: 'beat', next: i });
+        else reply({ id, type: 'beat', next: Math.max(0, stuck - 3) });
+      },
+    };
+    return w;
   };
 }
 
@@ -149,6 +183,68 @@ describe('the scoring pool', () => {
     expect(() => s.ping()).toThrow(/^scoring worker [12] of 2 stopped answering$/);
     s.cancel();
     void running;
+  });
+
+  // Issue 39 item 2: a row that took ~25 s made the watchdog take a busy worker for a dead one, three restarts
+  // and "stopped answering 4 times": 0 of 200 rows scored. A worker that beat is busy, not dead; the row is
+  // left unscored with why, and the run goes on.
+  it('a row over the row budget is left unscored with why, named in a warning, and the run goes on', async () => {
+    let clock = 0;
+    const counts = { spawned: 0, ended: 0 };
+    const pool = createPool(slowSpawn(counts), 1, 60_000, () => clock, 10_000);
+    const s = session(undefined, pool);
+    const n = SYNC_CHUNK + 40;
+    const slow = SYNC_CHUNK + 3;
+    await ready(s, file(n, slow));
+    const warnings: string[] = [];
+    let settled = false;
+    const running = s.run(config(), (e) => void (e.type === 'warning' && warnings.push(e.message))).finally(() => (settled = true));
+    while (!settled) {
+      clock += 11_000;
+      s.ping(); // throws if the pool took the busy worker for a dead one
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const r = await running;
+    expect(r.ok && r.value).toMatchObject({ status: 'done', done: n });
+    const why = 'this row took longer than 10 s to score here, so it was left unscored (the CLI scores it without a time limit)';
+    expect(warnings).toEqual([`Row ${(slow + 1).toLocaleString('en')}: ${why}.`]);
+    // Ended twice: once to find the row (a beat before every row), once on it.
+    expect(counts.ended).toBeGreaterThanOrEqual(2);
+    for (const [name, res] of Object.entries(s.detail(slow)!.results))
+      expect(res, name).toEqual({ score: null, decision: null, explanation: why });
+    // The other rows are scored as in one thread, and an export does not stall on the slow row again.
+    const plain = session();
+    await ready(plain, file(n, slow));
+    const stuck = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the export stalled')), 20_000));
+    const [pooled, alone] = await Promise.race([
+      Promise.all([exported(s), (async () => (await plain.run(config()), exported(plain)))()]),
+      stuck,
+    ]);
+    const lines = (t: string) => t.trim().split('\n').slice(1);
+    lines(pooled).forEach((l, i) => {
+      if (i === slow) expect(l).toContain(why);
+      else expect(l, `row ${i}`).toBe(lines(alone)[i]);
+    });
+  }, 60_000);
+
+  it('a worker beats when a job arrives, then once a slice has passed, or before every row of a precise job', async () => {
+    const rows = QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })));
+    const job = { rows, metrics: [...DEFAULT_METRICS], settings: {}, detailed: [] };
+    const beats: number[] = [];
+    await scoreJob({ ...job, precise: true }, (i) => beats.push(i));
+    expect(beats).toEqual([0, ...rows.map((_, i) => i)]);
+    beats.length = 0;
+    await scoreJob(job, (i) => beats.push(i), 1e9);
+    expect(beats).toEqual([0]);
+    // A skipped row: no score, and its reason even where explanations are not kept.
+    const first = DEFAULT_METRICS[0]!;
+    const table = new ResultTable([first], new Set(), new Set());
+    table.explainWith(() => 'computed again');
+    table.append(await scoreJob({ ...job, metrics: [first], skip: [[4, 'too slow']] }));
+    expect(table.note(4)).toBe('too slow');
+    expect(table.row(4)[first]).toEqual({ score: null, decision: null, explanation: 'too slow' });
+    expect(table.score(first, 3)).toBe(scoreRow(rows[3]!, [createSyncMetric(first)])[first]!.score);
+    expect(table.row(3)[first]!.explanation).toBe('computed again');
   });
 
   it('a worker that crashes fails the run with its message; the chunks before it stay', async () => {

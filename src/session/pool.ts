@@ -4,9 +4,11 @@
  * thread stays free for the page's queries. Runs with model-based metrics do not use it: their models live in the
  * one model worker, which the session reaches directly.
  *
- * Each worker scores its chunk in slices and says so after every slice (a heartbeat); a worker silent for longer
- * than the watchdog's limit is dead, not busy, and the session's ping then fails, so the page recovers the run
- * from its saved chunks exactly as after any other crash.
+ * Each worker says which row it is on at least every slice of ~50 ms (a heartbeat). A worker that never answers
+ * a job is dead: the session's ping then fails, so the page recovers the run from its saved chunks exactly as
+ * after any other crash. A worker that answered but then stays silent past the row budget is busy with one slow
+ * row: it is ended, the job is scored again with a beat before every row, and the row it stalls on next is left
+ * unscored with the reason, named to the session, while the run goes on.
  */
 import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
@@ -20,12 +22,17 @@ export interface ScoreJob {
   settings: MetricSettings;
   /** Metrics whose details and explanations are kept. */
   detailed: string[];
+  /** Rows (index in `rows`) left unscored, with the reason: they took longer than the row budget. */
+  skip?: [number, string][];
+  /** Beat before every row, so a row that stalls is known exactly. */
+  precise?: boolean;
 }
 
 export interface ScorePool {
   /** Workers: chunks scored at once. */
   readonly size: number;
-  score(job: ScoreJob): Promise<ResultChunk>;
+  /** Scores a job; `onSkip` hears of each row (index in the job) left unscored for exceeding the row budget. */
+  score(job: ScoreJob, onSkip?: (index: number, reason: string) => void): Promise<ResultChunk>;
   /** Starts the workers now (they load the metrics' code), so a run's first chunk does not wait for it. */
   warm(): void;
   /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
@@ -63,21 +70,26 @@ function metricsOf(job: ScoreJob): Metric[] {
 
 /**
  * Scores a job in this thread: what each pool worker runs (a worker has nothing else to answer, so it never
- * yields). After each slice of about `sliceMs` it calls `beat`, the heartbeat the watchdog reads. Between rows it
- * lets the page draw (`yielder`) while the page holds the cores.
+ * yields). It calls `beat(i)` — the heartbeat the watchdog reads: row i is next — when the job arrives, then
+ * before a row once a slice of about `sliceMs` has passed (before every row when the job is `precise`). Between
+ * rows it lets the page draw (`yielder`) while the page holds the cores.
  */
-export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sliceMs = 50, yielder?: Yielder): Promise<ResultChunk> {
+export async function scoreJob(job: ScoreJob, beat?: (next: number) => void, sliceMs = 50, yielder?: Yielder): Promise<ResultChunk> {
+  beat?.(0);
   const metrics = metricsOf(job);
+  const skip = new Map(job.skip);
   // Explanations stay out as details do (the session computes them again for the rows asked for).
   const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed), new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
-    out.add(scoreRow(job.rows[i]!, metrics));
-    yielder?.check();
-    if ((i & 15) === 15 && performance.now() - since > sliceMs) {
-      beat?.(i + 1);
+    if (beat && (job.precise || performance.now() - since > sliceMs)) {
+      beat(i);
       since = performance.now();
     }
+    const why = skip.get(i);
+    if (why === undefined) out.add(scoreRow(job.rows[i]!, metrics));
+    else out.addUnscored(why);
+    yielder?.check();
   }
   return out.done();
 }
@@ -85,7 +97,7 @@ export async function scoreJob(job: ScoreJob, beat?: (done: number) => void, sli
 /** Messages between a pool and its workers. */
 export type PoolRequest = { id: number; job: ScoreJob; hold?: HoldFlag };
 export type PoolReply =
-  | { id: number; type: 'beat'; done: number }
+  | { id: number; type: 'beat'; next: number }
   | { id: number; type: 'done'; chunk: ResultChunk }
   | { id: number; type: 'error'; message: string };
 
@@ -100,7 +112,7 @@ export function servePool(scope: {
   scope.onmessage = (e) => {
     const { id, job, hold } = e.data;
     if (hold) (yielder ??= new Yielder(hold)).flag = hold;
-    scoreJob(job, (done) => scope.postMessage({ id, type: 'beat', done }), undefined, hold ? yielder : undefined).then(
+    scoreJob(job, (next) => scope.postMessage({ id, type: 'beat', next }), undefined, hold ? yielder : undefined).then(
       (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
       (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
     );
@@ -115,27 +127,63 @@ export interface WorkerLike {
   terminate(): void;
 }
 
+interface Queued {
+  job: ScoreJob;
+  resolve: (c: ResultChunk) => void;
+  reject: (e: Error) => void;
+  onSkip?: ((index: number, reason: string) => void) | undefined;
+}
+
 interface Slot {
   worker: WorkerLike | null;
-  busy: { id: number; resolve: (c: ResultChunk) => void; reject: (e: Error) => void; lastBeat: number } | null;
+  busy: (Queued & { id: number; lastBeat: number; beats: number; next: number }) | null;
 }
+
+/** Longest a row may take in a pool worker before it is left unscored (ms). */
+export const ROW_BUDGET_MS = 10_000;
 
 /**
  * A pool over `size` workers made by `spawn` (created on first use). A job waits for a free worker. A worker
- * that sends nothing for `timeoutMs` while it has a job (the watchdog: it beats every slice of ~50 ms) makes
- * `stalled()` say so; one that fails is terminated, its job rejected, and a new worker takes its place.
+ * that sends nothing for `timeoutMs` after it was given a job makes `stalled()` say so (it is dead); one that
+ * beat, then is silent for `rowBudgetMs`, is on a slow row (see the top of this file); one that fails is
+ * terminated, its job rejected, and a new worker takes its place.
  */
 export function createPool(
   spawn: () => WorkerLike,
   size: number,
   timeoutMs = 8000,
   now: () => number = () => performance.now(),
+  rowBudgetMs = ROW_BUDGET_MS,
 ): ScorePool {
   const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, busy: null }));
-  const queue: { job: ScoreJob; resolve: (c: ResultChunk) => void; reject: (e: Error) => void }[] = [];
+  const queue: Queued[] = [];
   let nextId = 0;
   let failure: string | null = null;
   let hold: HoldFlag | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const slow = `this row took longer than ${rowBudgetMs / 1000} s to score here, so it was left unscored (the CLI scores it without a time limit)`;
+
+  /** The watchdog: a dead worker fails the pool; a worker stuck on one row is ended and its job scored again. */
+  const check = (): void => {
+    const t = now();
+    slots.forEach((slot, k) => {
+      const b = slot.busy;
+      if (!b || failure) return;
+      if (b.beats === 0) {
+        if (t - b.lastBeat > timeoutMs) failure = `scoring worker ${k + 1} of ${slots.length} stopped answering`;
+        return;
+      }
+      if (t - b.lastBeat <= rowBudgetMs) return;
+      slot.worker?.terminate();
+      slot.worker = null;
+      slot.busy = null;
+      // Not precise yet: the stalled row is one of the few since the last beat; the precise run finds it.
+      const job: ScoreJob = b.job.precise ? { ...b.job, skip: [...(b.job.skip ?? []), [b.next, slow]] } : { ...b.job, precise: true };
+      if (b.job.precise) b.onSkip?.(b.next, slow);
+      queue.unshift({ job, resolve: b.resolve, reject: b.reject, onSkip: b.onSkip });
+    });
+    pump();
+  };
 
   const start = (slot: Slot): WorkerLike => {
     const w = spawn();
@@ -143,7 +191,11 @@ export function createPool(
       const b = slot.busy;
       if (!b || e.data.id !== b.id) return;
       b.lastBeat = now();
-      if (e.data.type === 'beat') return;
+      if (e.data.type === 'beat') {
+        b.beats++;
+        b.next = e.data.next;
+        return;
+      }
       slot.busy = null;
       if (e.data.type === 'done') b.resolve(e.data.chunk);
       else b.reject(new Error(e.data.message));
@@ -166,7 +218,7 @@ export function createPool(
       if (slot.busy || queue.length === 0) continue;
       const q = queue.shift()!;
       const id = ++nextId;
-      slot.busy = { id, resolve: q.resolve, reject: q.reject, lastBeat: now() };
+      slot.busy = { ...q, id, lastBeat: now(), beats: 0, next: 0 };
       try {
         (slot.worker ??= start(slot)).postMessage(hold ? { id, job: q.job, hold } : { id, job: q.job });
       } catch (e) {
@@ -174,13 +226,20 @@ export function createPool(
         q.reject(e instanceof Error ? e : new Error(String(e)));
       }
     }
+    // The watchdog runs while any worker has a job (the session's ping also runs it, through stalled()).
+    const busy = slots.some((s) => s.busy);
+    if (busy && !timer) timer = setInterval(check, Math.min(1000, rowBudgetMs / 4));
+    else if (!busy && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
   };
 
   return {
     size: slots.length,
-    score(job) {
+    score(job, onSkip) {
       return new Promise<ResultChunk>((resolve, reject) => {
-        queue.push({ job, resolve, reject });
+        queue.push({ job, resolve, reject, onSkip });
         pump();
       });
     },
@@ -199,10 +258,7 @@ export function createPool(
       hold = flag;
     },
     stalled() {
-      if (failure) return failure;
-      const t = now();
-      const late = slots.findIndex((s) => s.busy && t - s.busy.lastBeat > timeoutMs);
-      if (late >= 0) failure = `scoring worker ${late + 1} of ${slots.length} stopped answering`;
+      check();
       return failure;
     },
   };

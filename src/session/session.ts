@@ -501,7 +501,14 @@ export class ScoringSession {
       const ahead = run.ahead;
       if (ahead && i >= ahead.from && i < ahead.from + ahead.table.length) return ahead.table.row(i - ahead.from);
       if (i !== last) {
-        fresh = embedded.length ? scoreRow(this.rows[i]!, embedded) : {};
+        // A row left unscored (too slow to score here) is not scored again for its explanation.
+        const why = this.results.note(i);
+        fresh =
+          why !== undefined
+            ? Object.fromEntries(embedded.map((m) => [m.name, { score: null, decision: null, explanation: why }]))
+            : embedded.length
+              ? scoreRow(this.rows[i]!, embedded)
+              : {};
         last = i;
       }
       return fresh;
@@ -709,14 +716,30 @@ export class ScoringSession {
 
   /** Rows start…end for the pool's workers: what the metrics read of them, with the run's settings. */
   private poolJob(a: ActiveRun, start: number, end: number, metrics: string[], detailed: string[]): ScoreJob {
-    return { rows: this.rows.slice(start, end).map(itemOf), metrics, settings: a.meta.config.settings, detailed };
+    const skip = this.results.notesBetween(start, end);
+    return {
+      rows: this.rows.slice(start, end).map(itemOf),
+      metrics,
+      settings: a.meta.config.settings,
+      detailed,
+      ...(skip.length ? { skip } : {}),
+    };
   }
 
   /** Scores a chunk in slices, yielding whenever a slice took long, so pings and cancel are answered mid-chunk. */
-  private async scoreChunk(a: ActiveRun, start: number, end: number, ctx: ModelContext): Promise<ResultChunk> {
+  private async scoreChunk(
+    a: ActiveRun,
+    start: number,
+    end: number,
+    ctx: ModelContext,
+    onEvent?: (e: RunEvent) => void,
+  ): Promise<ResultChunk> {
     const names = a.metrics.map((m) => m.name);
     const pool = this.poolFor(a);
-    if (pool) return pool.score(this.poolJob(a, start, end, names, []));
+    if (pool)
+      return pool.score(this.poolJob(a, start, end, names, []), (i, why) =>
+        notify(onEvent, { type: 'warning', message: `Row ${(start + i + 1).toLocaleString('en')}: ${why}.` }),
+      );
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
     const out = new ChunkPacker(end - start, names, detailedOf(a.metrics), detailedOf(a.metrics));
@@ -760,7 +783,7 @@ export class ScoringSession {
       for (;;) {
         while (!this.cancelled && next < this.rows.length && pending.size < ahead) {
           const end = Math.min(this.rows.length, next + meta.chunkSize);
-          const p = this.scoreChunk(a, next, end, ctx);
+          const p = this.scoreChunk(a, next, end, ctx, onEvent);
           p.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
           pending.set(next, p);
           next = end;
