@@ -13,7 +13,12 @@ export default async function setup(): Promise<void> {
     root: ROOT,
     logLevel: 'warn',
     build: {
-      ssr: 'src/cli/main.ts',
+      // The CLI, and its scoring thread beside it (src/cli/thread.ts starts score-thread.js from there).
+      ssr: true,
+      rollupOptions: {
+        input: { main: 'src/cli/main.ts', 'score-thread': 'src/cli/score-thread.ts' },
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name].js' },
+      },
       outDir: CLI_DIR,
       emptyOutDir: true,
       minify: false,

@@ -449,3 +449,32 @@ describe('lm-evaluation-harness samples large enough to stream', () => {
     }
   });
 });
+
+describe('signals during a slow row (issue 39 item 6)', () => {
+  it('SIGTERM stops the CLI at once while a row takes seconds, and leaves nothing at --out', async () => {
+    // ROUGE-L's longest common subsequence over two 99,000-character answers takes several seconds per row.
+    let seed = 7;
+    const word = () => `w${(seed = (seed * 48271) % 2147483647) % 3000}`;
+    const text = () => {
+      let t = '';
+      while (t.length < 99_000) t += `${word()} `;
+      return t.slice(0, 99_000);
+    };
+    const rows = Array.from({ length: 3 }, (_, i) => ({ id: `s${i}`, question: 'q?', gold: [text()], candidate: text() }));
+    writeFileSync(p('slow.jsonl'), jsonl(rows));
+    const out = p('slow-out.jsonl');
+    const child = spawn(process.execPath, [CLI, 'score', p('slow.jsonl'), '--metrics', 'rouge_l', '--out', out], { cwd: ROOT });
+    const err: Buffer[] = [];
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    // Started and well into the first row (scoring the three rows takes far longer than this test waits).
+    await new Promise((r) => setTimeout(r, 2500));
+    const sent = Date.now();
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    // Before, the signal waited for the row to end (seconds later); now the main thread is free to answer it.
+    expect(Date.now() - sent).toBeLessThan(2000);
+    expect(Buffer.concat(err).toString('utf8')).toContain(`verity: interrupted (SIGTERM); nothing was written to ${out}`);
+    expect(readdirSync(dir).filter((n) => n.startsWith('slow-out'))).toEqual([]);
+  }, 30_000);
+});

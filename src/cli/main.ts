@@ -22,9 +22,7 @@ import {
 import { createRuleWriter } from '../core/statements/rules.ts';
 import {
   createMetric,
-  createSyncMetric,
   metricDescriptor,
-  parseMetricList,
   DEFAULT_METRICS,
   METRIC_NAMES,
   SUPPORTED_METRICS,
@@ -32,7 +30,7 @@ import {
   withLimitLine,
   type MetricSettings,
 } from '../core/metrics/index.ts';
-import { combinedMetric, outputRecord, scoreRows, type RowResults } from '../core/run.ts';
+import { itemOf, outputRecord, scoreRows, type RowResults, type ScoreOptions } from '../core/run.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../core/report.ts';
 import { HARD_PAIRS } from '../core/agreement/ordinal.ts';
 import { overLimit } from '../core/limits.ts';
@@ -65,6 +63,8 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass, type Label } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { registerCompare } from './compare.ts';
+import { metricsFrom, recipeOf } from './recipe.ts';
+import { endScoringThread, scoreInThread } from './thread.ts';
 import { messageOf } from '../core/errors.ts';
 import { ROLE_TABLE, ROLES, type Role } from '../runtime/registry.ts';
 import type { LoadedModel, ModelSpec } from '../runtime/messages.ts';
@@ -217,16 +217,7 @@ function buildMetrics(o: CommonOptions): AnyMetric[] {
     if (c.cutpoints) settings.cutpoints = c.cutpoints;
     if (c.nliLex) settings.nliLexWeights = c.nliLex;
   }
-  const metrics = parseMetricList(o.metrics, settings);
-  for (const c of cals)
-    if (c.combination)
-      metrics.push(
-        combinedMetric(
-          c.combination,
-          c.combination.metrics.map((n) => createSyncMetric(n, settings)),
-        ),
-      );
-  return metrics;
+  return metricsFrom({ list: o.metrics, settings, combinations: cals.flatMap((c) => (c.combination ? [c.combination] : [])) });
 }
 
 // ---------- scoring ----------
@@ -249,10 +240,19 @@ function progressBar(o: CommonOptions, total: number): { update(done: number): v
   };
 }
 
+/**
+ * The embedded metrics score in the scoring thread (thread.ts), so that the main thread answers a signal at once,
+ * whatever row is being scored.
+ */
+function inThread(metrics: AnyMetric[]): Pick<ScoreOptions, 'scoreSync'> {
+  const recipe = recipeOf(metrics);
+  return recipe ? { scoreSync: (rows) => scoreInThread(recipe, rows.map(itemOf)) } : {};
+}
+
 /** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
 async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
   const bar = progressBar(o, rows.length);
-  const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar.update(d) });
+  const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar.update(d), ...inThread(metrics) });
   bar.stop();
   return results;
 }
@@ -283,7 +283,11 @@ async function scoreFile(
       // Models load with the first rows, so that an unreadable file fails before any download.
       ctx ??= await modelContext(metrics, o);
       const rows = read.filter(keep);
-      const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar?.update(done + d) });
+      const results = await scoreRows(rows, metrics, ctx, {
+        batchSize: 256,
+        onProgress: (d) => bar?.update(done + d),
+        ...inThread(metrics),
+      });
       done += read.length;
       await onScored(rows, results, ctx);
     },
@@ -696,7 +700,7 @@ let active: RecordSink | undefined;
 export async function main(argv: string[]): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     say(`interrupted (${signal})${active?.target !== undefined ? `; nothing was written to ${active.target}` : ''}`);
-    void Promise.all([active?.abort(), removePending()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void Promise.all([endScoringThread(), active?.abort(), removePending()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -725,6 +729,7 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await endScoringThread();
   }
 }
 

@@ -57,9 +57,24 @@ export function scoreRow(row: QaItem, metrics: readonly Metric[]): RowResults {
   return out;
 }
 
+/** What a metric reads of a row (a scoring worker or thread gets no more). */
+export const itemOf = (r: QaItem): QaItem => {
+  const it: QaItem = { question: r.question, golds: r.golds, candidate: r.candidate };
+  if (r.choices) it.choices = r.choices;
+  if (r.wrongAnswers) it.wrongAnswers = r.wrongAnswers;
+  if (r.nli) it.nli = r.nli;
+  if (r.statements) it.statements = r.statements;
+  return it;
+};
+
 export interface ScoreOptions {
   /** Rows per batch handed to model-based metrics (default 64). */
   batchSize?: number;
+  /**
+   * Scores a batch's rows with the synchronous metrics elsewhere (the CLI's scoring thread), giving each row's
+   * results of those metrics; by default they are scored here.
+   */
+  scoreSync?: (rows: QaItem[]) => Promise<RowResults[]>;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -84,7 +99,7 @@ export async function scoreRows(
   for (let start = 0; start < rows.length; start += size) {
     opts.signal?.throwIfAborted();
     const chunk = rows.slice(start, start + size);
-    const part = chunk.map((r) => scoreRow(r, sync));
+    const part = sync.length && opts.scoreSync ? await opts.scoreSync(chunk) : chunk.map((r) => scoreRow(r, sync));
     // Rows with a field over the limit never reach a model.
     const tooLong = chunk.map(overLimit);
     const fit = chunk.filter((_, i) => tooLong[i] === null);

@@ -9,7 +9,7 @@ import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
 import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { createMetric } from '../core/metrics/index.ts';
-import { labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
+import { itemOf, labelValue, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, packChunk, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
 import {
@@ -141,16 +141,6 @@ const newTable = (metrics: readonly AnyMetric[]): ResultTable =>
     detailedOf(metrics),
     detailedOf(metrics),
   );
-
-/** What a metric reads of a row (the pool's workers get no more). */
-const itemOf = (r: QaRow): QaItem => {
-  const it: QaItem = { question: r.question, golds: r.golds, candidate: r.candidate };
-  if (r.choices) it.choices = r.choices;
-  if (r.wrongAnswers) it.wrongAnswers = r.wrongAnswers;
-  if (r.nli) it.nli = r.nli;
-  if (r.statements) it.statements = r.statements;
-  return it;
-};
 
 export class ScoringSession {
   /** The input, and its content hash (contentHash: the saved run's key) computed while it was read. */
