@@ -22,7 +22,7 @@ import {
   type RunReport,
   type ViewQuery,
 } from '../core/results.ts';
-import { isBatchMetric, type AnyMetric, type Metric, type QaItem, type QaRow } from '../core/types.ts';
+import { isBatchMetric, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { hostContext, modelRecords, type HostLike } from '../runtime/context.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
