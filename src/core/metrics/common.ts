@@ -30,9 +30,21 @@ export function tokenCounts(tokens: readonly string[]): Map<string, number> {
 
 /**
  * Multiset overlap of a gold against candidate counts: Σ over distinct gold tokens of min(count in gold,
- * count in candidate). O(|gold|²) for the short golds of QA, so no map per gold.
+ * count in candidate). O(|gold|²) without a map for the short golds of QA; a long gold gets a map (linear).
  */
 export function overlapWithCounts(candCounts: ReadonlyMap<string, number>, gold: readonly string[]): number {
+  if (gold.length > SHORT_GOLD) {
+    const left = new Map(candCounts);
+    let same = 0;
+    for (const t of gold) {
+      const n = left.get(t);
+      if (n) {
+        same++;
+        left.set(t, n - 1);
+      }
+    }
+    return same;
+  }
   let same = 0;
   outer: for (let i = 0; i < gold.length; i++) {
     const t = gold[i]!;
@@ -45,6 +57,8 @@ export function overlapWithCounts(candCounts: ReadonlyMap<string, number>, gold:
   }
   return same;
 }
+/** Gold tokens up to which the quadratic count is faster than building a map. */
+const SHORT_GOLD = 64;
 
 /** precision / recall / F1 from an overlap count (SQuAD v1.1: all 0 when nothing is shared). */
 export function prfFromOverlap(same: number, predLen: number, goldLen: number): { precision: number; recall: number; f1: number } {

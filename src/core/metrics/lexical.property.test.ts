@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSyncMetric, LEXICAL_METRICS, type MetricSettings } from './index.ts';
 import { lowerSplit } from './bleu.ts';
+import { overlapWithCounts } from './common.ts';
 import { rougeTokenize } from './rouge_l.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
@@ -183,5 +184,31 @@ describe('regressions', () => {
     const r = metric('bleu').score({ question: '', golds, candidate: 'gold 7 and more words' });
     expect(r.explanation).not.toMatch(/failed/);
     expect(r.score).toBeGreaterThan(0);
+  });
+});
+
+describe('overlapWithCounts', () => {
+  // A long gold is counted with a map (linear); it must give the multiset overlap the short path gives.
+  it('counts the multiset overlap of any gold, short or long', () => {
+    const naive = (cand: string[], gold: string[]) => {
+      const left = [...cand];
+      let same = 0;
+      for (const t of gold) {
+        const k = left.indexOf(t);
+        if (k >= 0) {
+          same++;
+          left.splice(k, 1);
+        }
+      }
+      return same;
+    };
+    const tokens = fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { maxLength: 200 });
+    fc.assert(
+      fc.property(tokens, tokens, (cand, gold) => {
+        const counts = new Map<string, number>();
+        for (const t of cand) counts.set(t, (counts.get(t) ?? 0) + 1);
+        expect(overlapWithCounts(counts, gold)).toBe(naive(cand, gold));
+      }),
+    );
   });
 });

@@ -106,7 +106,8 @@ export const card: MetricCard = {
   defaults: 'threshold 0.5; alpha 0.9, beta 3, gamma 0.5; no synonym stage unless a synonyms(word) source is given.',
   limits:
     'WordNet is not bundled (too large for a browser), so by default the synonym stage matches nothing and scores can be lower than nltk with WordNet installed. ' +
-    'Like nltk, the synonym source is asked about stemmed words. Punctuation stays glued to words ("paris." ≠ "paris"). Meaning is not checked: a negation with shared words scores high.',
+    'Like nltk, the synonym source is asked about stemmed words. Punctuation stays glued to words ("paris." ≠ "paris"). Meaning is not checked: a negation with shared words scores high. ' +
+    'The alignment grows faster than the text: two answers near the 100,000-character limit take over a second.',
   citation:
     'Banerjee & Lavie 2005; Lavie & Agarwal 2007, METEOR (ACL WMT); reproduces nltk 3.8 nltk.translate.meteor_score with PorterStemmer (NLTK_EXTENSIONS).',
 };

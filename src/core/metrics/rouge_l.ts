@@ -59,7 +59,8 @@ export const card: MetricCard = {
   defaults: 'threshold 0.5; useStemmer false (true = Porter-stem tokens longer than 3 chars, as rouge-score use_stemmer=True).',
   limits:
     'Word order matters but meaning does not: paraphrases score low, a negated answer sharing words scores high. ' +
-    'Non-ASCII letters are dropped entirely (accented words split, non-Latin text gives no tokens), as in rouge-score.',
+    'Non-ASCII letters are dropped entirely (accented words split, non-Latin text gives no tokens), as in rouge-score. ' +
+    'The LCS grows with |gold| × |candidate| tokens: two answers near the 100,000-character limit take seconds (~7 s here; the app leaves a row over 10 s unscored).',
   citation: 'Lin 2004, ROUGE (ACL workshop); reproduces rouge-score RougeScorer(["rougeL"]).score_multi (google-research/rouge).',
 };
 

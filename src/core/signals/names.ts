@@ -69,6 +69,9 @@ function candidateSide(candidate: string) {
 /** A question's words, lower case (cached: the rows of a question share it). */
 const askedWords = boundedMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));
 
+/** The most words a person's name is taken to have ("Juan Carlos Alfonso Víctor María de Borbón y Borbón-Dos Sicilias" has 10). */
+const MAX_NAME_WORDS = 12;
+
 /** What the candidate says besides the name: its words that are neither function words nor the question's. */
 export interface TailName {
   extra: string[];
@@ -82,7 +85,8 @@ export function tailName(question: string, gold: string, candidate: string): Tai
   const g = words(gold)
     .map((w) => w.toLowerCase())
     .filter((w) => !TITLES.has(w));
-  if (g.length < 2) return null;
+  // A person's name is a few words; a longer gold is no name, and the search below grows with gold × candidate.
+  if (g.length < 2 || g.length > MAX_NAME_WORDS) return null;
   const { text, c, low } = candidateSide(candidate);
   const asked = askedWords(question);
   // The longest tail first: "da Vinci" before "Vinci".
