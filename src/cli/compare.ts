@@ -5,7 +5,7 @@
  * (answer_<system> + judge_<system>) or one file per system. Deterministic for a given --seed.
  */
 import { Option, type Command } from 'commander';
-import { readInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
+import { reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { chooseGoldSeparator, parseMapSpec } from '../core/io/fields.ts';
 import {
   compareReport,
@@ -18,7 +18,7 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { RowResults } from '../core/run.ts';
-import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputBytes, say } from './io.ts';
+import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputFile, say } from './io.ts';
 import { count } from '../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
 import { compareHtml } from '../core/compare/html.ts';
@@ -53,9 +53,8 @@ interface CompareOptions {
 }
 
 async function readFile(file: string): Promise<InputTable> {
-  const bytes = readInputBytes(file);
   try {
-    return await readInput(bytes, file);
+    return await readInputFile(file);
   } catch (e) {
     if (e instanceof VerityError) throw new VerityError(`${file}: ${e.message}`, e.kind);
     throw e;

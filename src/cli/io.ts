@@ -4,7 +4,7 @@
  * temporary file beside the target and renamed onto it only when the run succeeds.
  */
 import { count } from '../core/util/plural.ts';
-import { constants, createReadStream, createWriteStream, openAsBlob, readFileSync, type WriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
 import { access, mkdtemp, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -12,8 +12,8 @@ import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { getPath } from '../core/io/formats/nested.ts';
-import { needsFormatReader, readBlobInput, reshapedNote, withPaths } from '../core/io/formats/index.ts';
-import { streamJsonl } from '../core/io/parse-stream.ts';
+import { needsFormatReader, readBlobInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
+import { streamRecords } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
 import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { DelimitedWriter } from '../core/io/export.ts';
@@ -151,44 +151,64 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       if (goldPath?.includes('.')) data[goldPath] = getPath(rec.data, goldPath);
       sample.push({ ...rec, data });
     };
-    let pass1 = (await needsFormatReader(blob)) ? null : await streamJsonl(blob, keepSample, streamOpts);
+    let pass1 = (await needsFormatReader(blob)) ? null : await streamRecords(blob, keepSample, streamOpts);
     // One record may be an object that holds the table (pandas' to_json, {"data": [...]}): read it whole.
     if (pass1?.records === 1) pass1 = null;
     let notes: MappingNote[];
     let format: string;
     if (pass1) {
-      format = 'jsonl';
-      if (pass1.records === 0) mapRows({ format: 'jsonl', columns: [], records: [], issues: pass1.issues }); // throws why
-      const chosen = chooseGoldSeparator([{ format: 'jsonl', columns: pass1.columns, records: sample, issues: [] }], o.mapOptions);
-      const mapper = createRowMapper(pass1.columns, chosen.options);
-      o.onTotal?.(pass1.records);
-      const issues: RowIssue[] = [...pass1.issues];
+      const p1 = pass1;
+      format = p1.format;
+      const shape = { format: p1.format, columns: p1.columns, ...(p1.headerLine !== undefined ? { headerLine: p1.headerLine } : {}) };
+      if (p1.records === 0) mapRows({ ...shape, records: [], issues: p1.issues }); // throws why
+      const chosen = chooseGoldSeparator([{ ...shape, records: sample, issues: [] }], o.mapOptions);
+      const mapper = createRowMapper(p1.columns, chosen.options);
+      o.onTotal?.(p1.records);
+      const issues: RowIssue[] = [...p1.issues];
       report(issues);
+      // A record with bytes that are not UTF-8 on any of its lines (a CSV or JSON record may span several) is
+      // refused: a record is mapped once the next one says where it ends.
+      const badLines = [...p1.scan.bad.keys()].sort((a, b) => a - b);
       const covered = new Set<number>();
       let batch: QaRow[] = [];
-      await streamJsonl(
+      let held: ParsedTable['records'][number] | null = null;
+      let k = 0; // records come in line order: the bad lines before this record are behind k
+      const use = async (rec: ParsedTable['records'][number], nextLine: number) => {
+        const from = rec.line ?? 0;
+        while (k < badLines.length && badLines[k]! < from) k++;
+        const badLine = from > 0 && k < badLines.length && badLines[k]! < nextLine ? badLines[k]! : undefined;
+        if (badLine !== undefined) {
+          for (; k < badLines.length && badLines[k]! < nextLine; k++) covered.add(badLines[k]!);
+          issues.push({
+            row: rec.row,
+            line: from,
+            severity: 'error',
+            message: badUtf8RecordMessage(rec.row, from, p1.scan.bad.get(badLine)!),
+          });
+        } else {
+          const row = mapper.map(rec, issues);
+          if (row) batch.push(row);
+        }
+        if (issues.length) report(issues);
+        if (batch.length >= o.batch) {
+          const b = batch;
+          batch = [];
+          await deliver(b);
+        }
+      };
+      await streamRecords(
         blob,
         async (rec) => {
-          const bad = rec.line !== undefined ? pass1.scan.bad.get(rec.line) : undefined;
-          if (bad) {
-            covered.add(bad.line);
-            issues.push({ row: rec.row, line: rec.line!, severity: 'error', message: badUtf8RecordMessage(rec.row, rec.line!, bad) });
-          } else {
-            const row = mapper.map(rec, issues);
-            if (row) batch.push(row);
-          }
-          if (issues.length) report(issues);
-          if (batch.length >= o.batch) {
-            const b = batch;
-            batch = [];
-            await deliver(b);
-          }
+          if (held) await use(held, badLines.length ? (rec.line ?? Infinity) : Infinity);
+          held = rec;
         },
         streamOpts,
       );
+      if (held) await use(held, Infinity);
       if (batch.length) await deliver(batch);
-      for (const [line, bad] of pass1.scan.bad)
-        if (!covered.has(line)) issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(bad) });
+      for (const line of badLines)
+        if (!covered.has(line))
+          issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(p1.scan.bad.get(line)!, line === p1.headerLine) });
       report(issues);
       notes = [...chosen.notes, ...mapper.notes()];
     } else {
@@ -419,20 +439,19 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
   };
 }
 
-/** The bytes of a file (or stdin for "-"); an unreadable file is an input error. */
-export function readInputBytes(file: string): Uint8Array {
+/**
+ * A file (or stdin for "-") read whole into a table, in any input format — streamed piece by piece, never as one
+ * string (formats/index.ts readBlobInput) — for the commands that keep every row (compare, statements).
+ */
+export async function readInputFile(file: string): Promise<InputTable> {
+  const { path, cleanup } = await inputPath(file);
   try {
-    return readFileSync(file === '-' ? 0 : file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new VerityError(
-      code === 'ENOENT'
-        ? `cannot read ${file}: no such file`
-        : code === 'EISDIR'
-          ? `${file} is a directory, not a file`
-          : `cannot read ${file}: ${(e as Error).message}`,
-      'input',
-    );
+    const blob = await openAsBlob(path).catch((e: Error) => {
+      throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
+    });
+    return await readBlobInput(blob, file);
+  } finally {
+    await cleanup();
   }
 }
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
-import { readInput, withPaths } from '../core/io/formats/index.ts';
+import { withPaths } from '../core/io/formats/index.ts';
 import {
   chooseGoldSeparator,
   mapRows,
@@ -44,7 +44,7 @@ import {
   intOption,
   OutputError,
   outKind,
-  readInputBytes,
+  readInputFile,
   readRows,
   removePending,
   ioMessage,
@@ -154,7 +154,7 @@ interface Loaded {
  * paths the mapping names as columns; unreadable files are input errors.
  */
 async function readTable(file: string, map: ColumnMap = {}): Promise<ParsedTable> {
-  return withPaths(await readInput(readInputBytes(file), file), Object.values(map));
+  return withPaths(await readInputFile(file), Object.values(map));
 }
 
 async function load(file: string, o: CommonOptions): Promise<Loaded> {

@@ -1,7 +1,7 @@
 /** The streaming reader gives exactly what parseTable gives, whatever the chunk boundaries. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBlob } from './parse-stream.ts';
+import { parseBlob, streamRecords } from './parse-stream.ts';
 import { parseTable } from './parse.ts';
 
 const blobOf = (s: string | Uint8Array<ArrayBuffer>) => new Blob([s]);
@@ -168,5 +168,51 @@ describe('repeated values in a JSONL file', () => {
     expect(b!.gold).toBe(a!.gold);
     expect(c!.gold).not.toBe(a!.gold);
     expect(t.records[3]!.data.gold).toBe(a!.gold);
+  });
+});
+
+// Issue 38 item 2: CSV, TSV and JSON arrays were read as one string, which fails past ~512 M characters.
+describe('parseBlob and streamRecords on CSV, TSV and JSON arrays', () => {
+  const csv = [
+    'id,question,gold,candidate',
+    'a,"What is ""x""?",x,x',
+    'b,"two',
+    'lines",y,"y, really"',
+    '',
+    'c,short row',
+    'd,q\u00e9,g\u00e9,\u00e9\u00e8',
+    'e,q,g,c',
+  ].join('\r\n');
+  const json = `[\n${[
+    { id: 'a', question: 'q', gold: ['x'], candidate: 'x' },
+    { id: 'b', question: 'é', gold: [], candidate: 'y' },
+  ]
+    .map((o) => JSON.stringify(o, null, 2))
+    .join(',\n')},\n  [1],\n  {"broken": \n]`;
+
+  it('read piece by piece, they give what parseTable gives, at any piece size', async () => {
+    for (const text of [csv, csv.replaceAll(',', '\t'), csv.replaceAll(',', ';'), json])
+      for (const size of [1, 2, 3, 7, 64]) await same(text, size);
+  });
+
+  it('a byte that is not UTF-8 refuses its record on whichever of its lines it is', async () => {
+    const bytes = new TextEncoder().encode(csv);
+    const at = new TextEncoder().encode(csv).indexOf(0x6c); // the "l" of "lines", the second line of row 2
+    const bad = new Uint8Array(bytes);
+    bad[at] = 0xff;
+    for (const size of [1, 5, 64]) await same(bad, size);
+  });
+
+  it('streamRecords hands over the same records, with the columns and issues', async () => {
+    for (const [text, format] of [
+      [csv, 'csv'],
+      [json, 'json'],
+    ] as const) {
+      const whole = parseTable(text);
+      const got: unknown[] = [];
+      const pass = await streamRecords(blobOf(text), (r) => void got.push(r), { chunkBytes: 5, sniffBytes: 16 });
+      expect(pass).toMatchObject({ format, columns: whole.columns, records: whole.records.length, issues: whole.issues });
+      expect(got).toEqual(whole.records);
+    }
   });
 });

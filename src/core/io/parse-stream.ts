@@ -1,11 +1,14 @@
 /**
  * Reads a Blob (a File the user picked) into the same ParsedTable as parseTable, without holding the whole text:
- * JSONL is decoded and parsed chunk by chunk (a 100 MB file never exists as one string), with progress. JSON
- * arrays, CSV and TSV are read whole and handed to parseTable — the same code and messages either way.
+ * JSONL, CSV, TSV and JSON arrays are decoded and parsed piece by piece (a file never exists as one string, so
+ * one over the ~512 M characters a string may have is read too), with progress — the same readers and messages
+ * as parseTable. UTF-16 files and small ones are read whole.
  */
 import { blobPieces } from './pieces.ts';
 import { VerityError } from '../types.ts';
-import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type ParsedTable, type RowIssue } from './parse.ts';
+import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type Format, type ParsedTable, type RowIssue } from './parse.ts';
+import { DelimitedReader } from './delimited.ts';
+import { JsonArrayReader } from './json-array.ts';
 import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
 
 export interface BlobParseOptions {
@@ -30,26 +33,45 @@ interface LongLine {
   skipped: number;
 }
 
+/** The format a Blob streams as, from its first bytes; null when it must be read whole (UTF-16, small, not a table). */
+async function streamFormat(blob: Blob, nameHint: string, sniff: number): Promise<{ format: Format; head: string } | null> {
+  if (blob.size <= sniff) return null;
+  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
+  if (detectUtf16(headBytes)) return null;
+  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
+  if (head.trim().length === 0) return null;
+  try {
+    return { format: detectFormat(head, nameHint), head };
+  } catch {
+    return null;
+  }
+}
+
+/** A CSV, TSV or JSON array reader: pieces of text in, records out. */
+type PieceReader = DelimitedReader | JsonArrayReader;
+const pieceReader = (format: Exclude<Format, 'jsonl'>, head: string): PieceReader =>
+  format === 'json' ? new JsonArrayReader() : new DelimitedReader(format, head);
+
 export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<ParsedTable> {
   const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
-  const total = blob.size;
-  const sniff = opts.sniffBytes ?? 64 * 1024;
   const whole = async () => parseTable(new Uint8Array(await blob.arrayBuffer()), nameHint);
-  // The format comes from the first bytes; anything but UTF-8 JSONL is read whole.
-  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
-  if (detectUtf16(headBytes)) return whole();
-  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
-  if (head.trim().length === 0 || total <= sniff) return whole();
-  let format;
-  try {
-    format = detectFormat(head, nameHint);
-  } catch {
-    return whole();
+  const kind = await streamFormat(blob, nameHint, opts.sniffBytes ?? 64 * 1024);
+  if (!kind) return whole();
+  const scan = new Utf8Scanner();
+  if (kind.format !== 'jsonl') {
+    const reader = pieceReader(kind.format, kind.head);
+    const records: ParsedTable['records'] = [];
+    for await (const { text, last } of texts(blob, chunk, scan, opts.onProgress)) {
+      reader.push(text, last);
+      for (const r of reader.take()) records.push(r);
+    }
+    const end = reader.end();
+    const table = refuseBadUtf8({ ...end, records: [...records, ...end.records] }, scan);
+    if (table.records.length === 0 && table.issues.length === 0) throw new VerityError('the file is empty', 'input');
+    return table;
   }
-  if (format !== 'jsonl') return whole();
 
   const reader = new JsonlReader();
-  const scan = new Utf8Scanner();
   const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
   let next = await it.next();
   while (!next.done) {
@@ -72,43 +94,61 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   return table;
 }
 
-/** What a streamed pass over a JSONL file found, besides the records it handed over. */
-export interface JsonlPass {
-  /** Column names in first-seen order, over every record. */
+/** What a streamed pass over a file found, besides the records it handed over. */
+export interface StreamPass {
+  format: Format;
+  /** Column names in first-seen order, over every record (a CSV's header). */
   columns: string[];
+  /** CSV/TSV: the line of the header row. */
+  headerLine?: number;
   /** Records handed over. */
   records: number;
-  /** Lines that could not be used (not JSON, not an object, cut off). */
+  /** What could not be used (lines or elements that are not JSON objects, rows with the wrong fields, a cut). */
   issues: RowIssue[];
   /** Bytes that are not UTF-8, per line. */
   scan: Utf8Scanner;
 }
 
 /**
- * Hands a JSONL file's records to `onRecord` one at a time (awaited, so a slow consumer holds the reading),
- * keeping none. Null when the file is not line-by-line JSONL — another format, UTF-16, up to `sniffBytes`
- * long, or a first record that is not one line of JSON — and must be read whole (parseTable) instead.
+ * Hands a file's records to `onRecord` one at a time (awaited, so a slow consumer holds the reading), keeping
+ * none: JSONL, CSV, TSV or a JSON array. Null when the file must be read whole (parseTable) instead: UTF-16, up
+ * to `sniffBytes` long, not a table, or JSONL whose first record is not one line of JSON.
  */
-export async function streamJsonl(
+export async function streamRecords(
   blob: Blob,
   onRecord: (rec: ParsedTable['records'][number]) => void | Promise<void>,
   opts: BlobParseOptions = {},
-): Promise<JsonlPass | null> {
+): Promise<StreamPass | null> {
   const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
-  const sniff = opts.sniffBytes ?? 64 * 1024;
-  if (blob.size <= sniff) return null;
-  const headBytes = new Uint8Array(await blob.slice(0, sniff).arrayBuffer());
-  if (detectUtf16(headBytes)) return null;
-  const head = new TextDecoder('utf-8').decode(headBytes, { stream: true }).replace(/^\uFEFF/, '');
-  try {
-    if (head.trim().length === 0 || detectFormat(head) !== 'jsonl') return null;
-  } catch {
-    return null;
+  const kind = await streamFormat(blob, '', opts.sniffBytes ?? 64 * 1024);
+  if (!kind) return null;
+  const scan = new Utf8Scanner();
+  let records = 0;
+  if (kind.format !== 'jsonl') {
+    const reader = pieceReader(kind.format, kind.head);
+    for await (const { text, last } of texts(blob, chunk, scan, opts.onProgress)) {
+      reader.push(text, last);
+      for (const rec of reader.take()) {
+        records++;
+        await onRecord(rec);
+      }
+    }
+    const end = reader.end();
+    for (const rec of end.records) {
+      records++;
+      await onRecord(rec);
+    }
+    return {
+      format: kind.format,
+      columns: end.columns,
+      ...(end.headerLine !== undefined ? { headerLine: end.headerLine } : {}),
+      records,
+      issues: end.issues,
+      scan,
+    };
   }
   const reader = new JsonlReader();
-  const scan = new Utf8Scanner();
   const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
-  let records = 0;
   let next = await it.next();
   while (!next.done) {
     if (typeof next.value !== 'string') reader.tooLong(next.value.skipped);
@@ -124,7 +164,27 @@ export async function streamJsonl(
     records++;
     await onRecord(rec);
   }
-  return { columns: table.columns, records, issues: table.issues, scan };
+  return { format: 'jsonl', columns: table.columns, records, issues: table.issues, scan };
+}
+
+/** The file's text in pieces, decoded as read (bytes that are not UTF-8 become U+FFFD and are noted in `scan`). */
+async function* texts(
+  blob: Blob,
+  chunk: number,
+  scan: Utf8Scanner,
+  onProgress?: (read: number, total: number) => void,
+): AsyncGenerator<{ text: string; last: boolean }> {
+  const decoder = new TextDecoder('utf-8');
+  let read = 0;
+  for await (const bytes of blobPieces(blob, chunk)) {
+    const first = read === 0;
+    read += bytes.length;
+    const last = read >= blob.size;
+    scan.push(bytes, last);
+    const text = decoder.decode(bytes, { stream: !last });
+    yield { text: first ? text.replace(/^\uFEFF/, '') : text, last };
+    onProgress?.(read, blob.size);
+  }
 }
 
 /** The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`); returns the text after the last newline. */

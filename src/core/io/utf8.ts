@@ -4,7 +4,7 @@
  * each with its row, line, byte and offset — and the valid records around them are kept. A mis-decoded
  * record is skipped rather than scored, because "caf�" would silently score wrong.
  */
-import type { ParsedTable, RowIssue } from './parse.ts';
+import type { ParsedTable, RowIssue } from './table.ts';
 
 export interface BadUtf8 {
   /** Byte offset in the file (0-based). */
