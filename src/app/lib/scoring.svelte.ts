@@ -205,8 +205,7 @@ export class ScoringPage {
     const r = await started;
     this.#stopGuard();
     if (this.phase !== 'running') return; // a recovery took over
-    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done];
-    else this.error = r.error;
+    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done]; else this.error = r.error;
     this.phase = this.scored > 0 ? 'finished' : 'inspected';
     void this.refreshRuns();
   }
@@ -297,15 +296,14 @@ export class ScoringPage {
     this.#stopGuard();
     resetScoreWorker();
     const id = this.runId;
-    // Counted before anything is awaited: a new worker that dies at once starts the next recovery meanwhile.
-    const allowed = id ? this.#budget.allow(id, this.scored) : false;
+    // Counted at the saved point (a worker that cannot even start is not re-created: see #workerDied).
     const run = id ? (await scoreApi().runs()).find((r) => r.id === id) : undefined;
     if (!run) {
       this.error = `${reason}, and the run could not be saved in this browser, so it cannot be resumed. Open the file again.`;
       return void (this.phase = this.inspection ? 'inspected' : 'empty');
     }
     const keep = [...this.warnings, note];
-    if (allowed) await this.resume(run.id, { ...(models ? { models } : {}), keep });
+    if (this.#budget.allow(run.id, run.done)) await this.resume(run.id, { ...(models ? { models } : {}), keep });
     else
       await this.resume(run.id, {
         keep: this.warnings,
