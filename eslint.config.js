@@ -5,6 +5,7 @@ import ts from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 export default ts.config(
   { ignores: ['dist/', 'node_modules/', 'test/models/', 'reports/', 'bench/out/', 'test-results/', 'playwright-report/', 'dev-dist/'] },
@@ -23,6 +24,19 @@ export default ts.config(
       // Control characters in patterns are deliberate: Python's whitespace set, terminal escapes in hostile data.
       'no-control-regex': 'off',
     },
+  },
+  {
+    // No import cycles between the project's modules (src/tree.test.ts also follows type-only imports, which
+    // this rule leaves out).
+    files: ['src/**/*.ts', 'workers/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })],
+      // The modules a file imports are read with the TypeScript parser too (else their imports are not followed).
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],

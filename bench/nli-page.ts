@@ -9,7 +9,7 @@ import { classifyUnique } from '../src/core/evidence.ts';
 import { hostContext } from '../src/runtime/context.ts';
 import type { ModelSpec } from '../src/runtime/messages.ts';
 import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
-import type { ModelHostApi } from '../workers/model-host.worker.ts';
+import type { ModelHostApi } from '../src/runtime/host-api.ts';
 
 const api = () => (globalThis as unknown as { __verityModels: Remote<ModelHostApi> }).__verityModels;
 

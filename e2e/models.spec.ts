@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { ModelHostApi } from '../workers/model-host.worker.ts';
+import type { ModelHostApi } from '../src/runtime/host-api.ts';
 import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
 
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);

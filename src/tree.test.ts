@@ -3,7 +3,8 @@
  * Score page stays layout (its run lives in app/lib/scoring.svelte.ts). A page that grows past these sizes
  * has taken logic back that belongs in a module with its own tests.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -20,5 +21,58 @@ describe('tree shape', () => {
   it('the Score page keeps no run logic of its own (no worker API, no recovery)', () => {
     const page = readFileSync(fileURLToPath(new URL('app/pages/Score.svelte', import.meta.url)), 'utf8');
     expect(page).not.toMatch(/scoreApi|resetScoreWorker|fallbackSpecs|RecoveryBudget/);
+  });
+});
+
+/** Every module under src/ and workers/ (tests left out) with the modules of the tree it imports, type imports too. */
+function importGraph(): Map<string, string[]> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (/\.(ts|svelte)$/.test(e.name) && !/\.test\.ts$/.test(e.name)) files.push(path);
+    }
+  };
+  walk(join(root, 'src'));
+  walk(join(root, 'workers'));
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  // `import … from '…'`, `export … from '…'`, side-effect imports and `import('…')` (inline types, lazy modules).
+  const spec = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    const to = new Set<string>();
+    for (const m of text.matchAll(spec)) {
+      const target = resolve(dirname(f), m[1]!.replace(/\?.*$/, ''));
+      if (known.has(target) && target !== f) to.add(target);
+    }
+    graph.set(
+      relative(root, f),
+      [...to].map((t) => relative(root, t)),
+    );
+  }
+  return graph;
+}
+
+describe('imports', () => {
+  // Issue 35: three cycles had grown (capabilities ↔ evidence, parse ↔ utf8, session/api ↔ compare ↔ session),
+  // all through type imports, which the lint rule (import-x/no-cycle) does not follow.
+  it('no module imports itself back, type imports included', () => {
+    const graph = importGraph();
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (f: string, path: string[]) => {
+      state.set(f, 'open');
+      for (const t of graph.get(f) ?? []) {
+        if (state.get(t) === 'open') cycles.push([...path.slice(path.indexOf(t)), t].join(' → '));
+        else if (!state.has(t)) visit(t, [...path, t]);
+      }
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) if (!state.has(f)) visit(f, [f]);
+    expect(graph.size).toBeGreaterThan(100);
+    expect(cycles).toEqual([]);
   });
 });

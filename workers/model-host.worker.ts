@@ -10,6 +10,7 @@ import { expose, releaseProxy, type Remote } from 'comlink';
 import { env } from '@huggingface/transformers';
 import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
 import type { CachedModel } from '../src/runtime/idb-cache.ts';
+import type { ImportedFile, ImportReport, ModelHostApi } from '../src/runtime/host-api.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
 import {
   hostError,
@@ -35,21 +36,6 @@ async function attempt<T>(what: string, run: () => Promise<T>): Promise<HostResu
   }
 }
 
-export interface ImportedFile {
-  /** Path inside the model folder (`config.json`, `onnx/model.onnx`), or with the folder's name in front. */
-  path: string;
-  bytes: Uint8Array | ArrayBuffer;
-}
-
-export interface ImportReport {
-  id: string;
-  revision: string;
-  files: string[];
-  bytes: number;
-  /** Files left out (hidden files, rejected files) and why. */
-  skipped: string[];
-}
-
 /** Strips the folder's own name when every path starts with it (a webkitdirectory pick gives `folder/…`). */
 export function relativePaths(paths: string[]): string[] {
   const clean = paths.map((p) => p.replace(/\\/g, '/').replace(/^\.?\//, ''));
@@ -58,7 +44,7 @@ export function relativePaths(paths: string[]): string[] {
   return nested ? clean.map((p) => p.slice(first.length + 1)) : clean;
 }
 
-const api = {
+const api: ModelHostApi = {
   probe(): Promise<ProbeInfo> {
     return host.probe();
   },
@@ -198,5 +184,4 @@ const api = {
   },
 };
 
-export type ModelHostApi = typeof api;
 expose(api);

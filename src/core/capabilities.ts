@@ -2,8 +2,6 @@
  * What model-based metrics may ask of a model host. Small on purpose: the worker (browser), onnxruntime-node
  * (CLI) and deterministic fakes (tests) all implement these, so metrics never import a model runtime.
  */
-import type { EvidenceCache } from './evidence.ts';
-
 /** A probability distribution over the three NLI labels (sums to 1). */
 export interface NliDistribution {
   entailment: number;
@@ -49,10 +47,11 @@ export interface StatementWriter {
   write(items: StatementItem[]): Promise<string[]>;
 }
 
-/** The capabilities available to a run; any may be missing. */
+/**
+ * The capabilities available to a run; any may be missing. A run's context also carries its shared statements
+ * and NLI (core/evidence.ts, RunContext), which `scoreRows` adds when missing.
+ */
 export interface ModelContext {
-  /** The run's shared statements and NLI (see core/evidence.ts); `scoreRows` adds one when missing. */
-  evidence?: EvidenceCache;
   nli?: Nli;
   ranker?: Ranker;
   embedder?: Embedder;

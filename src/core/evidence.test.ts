@@ -1,6 +1,6 @@
 /** Shared evidence across a run: repeated statements and NLI pairs are computed once, also across batches. */
 import { describe, expect, it } from 'vitest';
-import { classifyUnique, EvidenceCache, getEvidence } from './evidence.ts';
+import { classifyUnique, EvidenceCache, getEvidence, type RunContext } from './evidence.ts';
 import { createCap } from './metrics/cap.ts';
 import { scoreRows } from './run.ts';
 import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
@@ -10,7 +10,7 @@ function counting() {
   const written: string[] = [];
   const classified: string[] = [];
   const batches: number[] = [];
-  const ctx: ModelContext = {
+  const ctx: RunContext = {
     evidence: new EvidenceCache(),
     writer: {
       name: 'fake-writer',

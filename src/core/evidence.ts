@@ -190,12 +190,15 @@ export class EvidenceCache {
 }
 
 /** The context with a fresh evidence cache: call once per run, then pass the result to every batch. */
+/** A run's context: its models, and the evidence its metrics share (one cache per run). */
+export type RunContext = ModelContext & { evidence?: EvidenceCache };
+
 export function withEvidenceCache<C extends ModelContext>(ctx: C): C & { evidence: EvidenceCache } {
   return { ...ctx, evidence: new EvidenceCache() };
 }
 
 /** Evidence for each item, shared through the run's cache (`ctx.evidence`; none → computed for this call only). */
-export function getEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
+export function getEvidence(ctx: RunContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
   return (ctx.evidence ?? new EvidenceCache()).get(ctx, items);
 }
 

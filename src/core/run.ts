@@ -12,8 +12,7 @@ import {
   type QaItem,
   type QaRow,
 } from './types.ts';
-import type { ModelContext } from './capabilities.ts';
-import { withEvidenceCache } from './evidence.ts';
+import { withEvidenceCache, type RunContext } from './evidence.ts';
 
 export { withEvidenceCache };
 import {
@@ -87,7 +86,7 @@ export interface ScoreOptions {
 export async function scoreRows(
   rows: readonly QaItem[],
   metrics: readonly AnyMetric[],
-  ctx: ModelContext = {},
+  ctx: RunContext = {},
   opts: ScoreOptions = {},
 ): Promise<RowResults[]> {
   const sync = metrics.filter((m): m is Metric => !isBatchMetric(m));

@@ -8,6 +8,10 @@ import type { SourceFormat } from '../core/io/formats/index.ts';
 import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { MetricSettings } from '../core/metrics/index.ts';
 import type { RowResults } from '../core/run.ts';
+import type { RunReport, ViewQuery } from '../core/results.ts';
+import type { CompareReport } from '../core/compare/report.ts';
+import type { InputInfo } from '../core/compare/exports.ts';
+import type { Coverage, FilesInput, KeyBy } from '../core/compare/inputs.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -34,7 +38,7 @@ export interface Mapping {
   /** '' for none; absent: the detected one (detectGoldSeparator), as the CLI chooses without --gold-sep. */
   goldSep?: string;
   /** Several systems: a system column or the wide layout (compare.ts); absent for one system per file. */
-  systems?: import('./compare.ts').SystemsMapping;
+  systems?: SystemsMapping;
 }
 
 export interface MappedSummary {
@@ -50,7 +54,7 @@ export interface MappedSummary {
   /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
   notes: { code: MappingNote['code']; text: string; separator?: string; applied?: boolean }[];
   /** The systems, when the mapping has several (or several files are open). */
-  systems?: import('./compare.ts').SystemsSummary;
+  systems?: SystemsSummary;
 }
 
 export interface RunConfig {
@@ -140,28 +144,135 @@ export interface Pulse {
 
 export type ExportKind = 'jsonl' | 'csv' | 'report';
 
-/** The scoring worker's API: the session's methods, plus the line to the model worker. */
-export type ScoreApi = Pick<
-  import('./session.ts').ScoringSession,
-  | 'open'
-  | 'map'
-  | 'run'
-  | 'continueRun'
-  | 'cancel'
-  | 'ping'
-  | 'runs'
-  | 'resume'
-  | 'deleteRun'
-  | 'clearRuns'
-  | 'view'
-  | 'rowsAt'
-  | 'detail'
-  | 'report'
-  | 'calibrate'
-  | 'exportFile'
-> &
-  import('./compare.ts').CompareApi & {
-    connectModels(port: MessagePort): void;
-    /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
-    shareHold(flag: Int32Array | null): void;
-  };
+/**
+ * What the scoring session answers (ScoringSession implements it; the worker exposes it with CompareApi). Each
+ * method answers plain data; a failure comes back as `{ ok: false, error }`.
+ */
+export interface SessionApi {
+  /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
+  open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
+  /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
+  map(m: Mapping): Promise<Result<MappedSummary>>;
+  /** Scores every row with a new run (saved as it goes). */
+  run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>>;
+  /** Goes on from the first unscored row of the run in hand. */
+  continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>>;
+  cancel(): void;
+  /** Throws when the scoring pool stopped answering (the page's watchdog then recovers the run). */
+  ping(): Pulse;
+  runs(): Promise<SavedRunInfo[]>;
+  deleteRun(id: string): Promise<void>;
+  clearRuns(): Promise<void>;
+  /** Brings a saved run back (file, mapping, results so far); continueRun scores the rest. */
+  resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>>;
+  view(q: ViewQuery): ViewInfo;
+  rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] };
+  detail(i: number): RowDetail | null;
+  report(): Result<RunReport>;
+  calibrate(): Result<{ report: RunReport; thresholds: Record<string, number>; skipped: Record<string, string> }>;
+  exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
+}
+
+/** The scoring worker's API: the session's methods and the comparison's, plus the line to the model worker. */
+export interface ScoreApi extends SessionApi, CompareApi {
+  connectModels(port: MessagePort): void;
+  /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
+  shareHold(flag: Int32Array | null): void;
+}
+
+// ---------- several systems: what the comparison answers ----------
+
+export interface NamedBlob {
+  blob: Blob;
+  name: string;
+}
+
+/** How the systems are found, beside the column mapping (Mapping.systems). */
+export interface SystemsMapping {
+  /** The column naming each row's system; absent: none (one system per file, named after it). */
+  column?: string;
+  /**
+   * The system column as `verity compare` finds it: a system / model / source / run column, taken only when its
+   * values answer the same questions (else one system per file, with a note saying why).
+   */
+  auto?: boolean;
+  /** The wide layout: each `answer_<system>` with its `judge_<system>` is that system's candidate and label. */
+  wide?: boolean;
+  /** How rows of different systems are paired; absent: as `verity compare` chooses (ids when they pair, else question text). */
+  pairBy?: 'id' | 'question';
+}
+
+/** What the page shows about the systems of a mapping. */
+export interface SystemsSummary {
+  systems: string[];
+  layout: FilesInput['layout'];
+  systemColumn?: string;
+  keyBy: KeyBy;
+  /** How the rows were paired and why, with how many questions each system has. */
+  pairing: string;
+  /** The file each system came from. */
+  sources: Record<string, string>;
+  /** Which questions each system lacks (rows in one input but not another). */
+  coverage: Coverage;
+  /** Rows per system. */
+  rows: Record<string, number>;
+  notes: string[];
+}
+
+/** Which questions the page lists under "where systems differ". */
+export interface DifferQuery {
+  /** A metric name, or "human". */
+  metric: string;
+  /** "k/n": k of the n systems that were decided judged correct. */
+  split?: string;
+  /** Keep questions this system got right (correct: true) or wrong. */
+  system?: string;
+  correct?: boolean;
+  /** Keep questions where the metric and the human label disagree for some system. */
+  againstHuman?: boolean;
+}
+
+/** One question of the list: the decision of each system (report.systems order; 1, 0, −1 none). */
+export interface DifferRow {
+  position: number;
+  q: number;
+  question: string;
+  golds: string[];
+  decisions: number[];
+  split: string;
+}
+
+/** One system's answer to a question, for the side-by-side detail. */
+export interface SystemAnswer {
+  system: string;
+  /** Row index in the run (the row detail's index), or null when the system has no row for the question. */
+  index: number | null;
+  candidate: string | null;
+  label: boolean | string | null;
+  /** Per metric: score, decision and why. */
+  metrics: Record<string, { score: number | null; decision: boolean | null; explanation: string }>;
+}
+
+export interface DifferDetail {
+  q: number;
+  question: string;
+  golds: string[];
+  answers: SystemAnswer[];
+}
+
+export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json' | 'report-html';
+
+/** The comparison as the page gets it: the report and what the input said (sources, coverage, notes). */
+export interface CompareView {
+  report: CompareReport;
+  input: InputInfo;
+}
+
+/** What the scoring worker answers about the comparison (beside ScoreApi). */
+export interface CompareApi {
+  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
+  compareReport(): Promise<Result<CompareView>>;
+  differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
+  differDetail(q: number): Promise<Result<DifferDetail>>;
+  compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
+}

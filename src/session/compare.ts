@@ -18,10 +18,8 @@ import {
   DEFAULT_BOOTSTRAP,
   type CompareReport,
   type CompareTable,
-  type Coverage,
   type FilesInput,
   type InputInfo,
-  type KeyBy,
   type ResultColumns,
   type SystemFile,
   type SystemRow,
@@ -29,16 +27,24 @@ import {
 import { labelValue, type RowResults } from '../core/run.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import type { AnyMetric } from '../core/types.ts';
-import type { Inspection, Mapping, Result } from './api.ts';
+import type {
+  CompareApi,
+  CompareExportKind,
+  CompareView,
+  DifferDetail,
+  DifferQuery,
+  DifferRow,
+  Mapping,
+  NamedBlob,
+  Result,
+  SystemAnswer,
+  SystemsSummary,
+} from './api.ts';
+
 import { messageOf } from '../core/errors.ts';
 
 /** The CLI's defaults (`verity compare`): the same seed, resamples and α give the same numbers. */
 export const COMPARE_DEFAULTS = { seed: DEFAULT_BOOTSTRAP.seed, resamples: DEFAULT_BOOTSTRAP.resamples, alpha: 0.05 } as const;
-
-export interface NamedBlob {
-  blob: Blob;
-  name: string;
-}
 
 // ---------- several files as one saved input ----------
 
@@ -112,38 +118,6 @@ export function unionTable(files: readonly SystemFile[]): ParsedTable {
 
 // ---------- mapping ----------
 
-/** How the systems are found, beside the column mapping (Mapping.systems). */
-export interface SystemsMapping {
-  /** The column naming each row's system; absent: none (one system per file, named after it). */
-  column?: string;
-  /**
-   * The system column as `verity compare` finds it: a system / model / source / run column, taken only when its
-   * values answer the same questions (else one system per file, with a note saying why).
-   */
-  auto?: boolean;
-  /** The wide layout: each `answer_<system>` with its `judge_<system>` is that system's candidate and label. */
-  wide?: boolean;
-  /** How rows of different systems are paired; absent: as `verity compare` chooses (ids when they pair, else question text). */
-  pairBy?: 'id' | 'question';
-}
-
-/** What the page shows about the systems of a mapping. */
-export interface SystemsSummary {
-  systems: string[];
-  layout: FilesInput['layout'];
-  systemColumn?: string;
-  keyBy: KeyBy;
-  /** How the rows were paired and why, with how many questions each system has. */
-  pairing: string;
-  /** The file each system came from. */
-  sources: Record<string, string>;
-  /** Which questions each system lacks (rows in one input but not another). */
-  coverage: Coverage;
-  /** Rows per system. */
-  rows: Record<string, number>;
-  notes: string[];
-}
-
 /** Maps one or several files to the rows of every system, as `verity compare` does with the same options. */
 export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput {
   const s = m.systems ?? {};
@@ -185,64 +159,6 @@ export function inputInfo(input: FilesInput): InputInfo {
 }
 
 // ---------- the comparison ----------
-
-/** Which questions the page lists under "where systems differ". */
-export interface DifferQuery {
-  /** A metric name, or "human". */
-  metric: string;
-  /** "k/n": k of the n systems that were decided judged correct. */
-  split?: string;
-  /** Keep questions this system got right (correct: true) or wrong. */
-  system?: string;
-  correct?: boolean;
-  /** Keep questions where the metric and the human label disagree for some system. */
-  againstHuman?: boolean;
-}
-
-/** One question of the list: the decision of each system (report.systems order; 1, 0, −1 none). */
-export interface DifferRow {
-  position: number;
-  q: number;
-  question: string;
-  golds: string[];
-  decisions: number[];
-  split: string;
-}
-
-/** One system's answer to a question, for the side-by-side detail. */
-export interface SystemAnswer {
-  system: string;
-  /** Row index in the run (the row detail's index), or null when the system has no row for the question. */
-  index: number | null;
-  candidate: string | null;
-  label: boolean | string | null;
-  /** Per metric: score, decision and why. */
-  metrics: Record<string, { score: number | null; decision: boolean | null; explanation: string }>;
-}
-
-export interface DifferDetail {
-  q: number;
-  question: string;
-  golds: string[];
-  answers: SystemAnswer[];
-}
-
-export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json' | 'report-html';
-
-/** The comparison as the page gets it: the report and what the input said (sources, coverage, notes). */
-export interface CompareView {
-  report: CompareReport;
-  input: InputInfo;
-}
-
-/** What the scoring worker answers about the comparison (beside ScoreApi). */
-export interface CompareApi {
-  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
-  compareReport(): Promise<Result<CompareView>>;
-  differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
-  differDetail(q: number): Promise<Result<DifferDetail>>;
-  compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
-}
 
 /** A run's results: one object per row, or kept by column (the session's ResultTable). */
 export type RunResults = readonly RowResults[] | (ResultColumns & { row(i: number): RowResults });

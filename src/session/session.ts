@@ -33,6 +33,7 @@ import type {
   Inspection,
   MappedSummary,
   Mapping,
+  NamedBlob,
   Pulse,
   Result,
   Resumed,
@@ -41,6 +42,7 @@ import type {
   RunEvent,
   RunOutcome,
   SavedRunInfo,
+  SessionApi,
   TableRow,
   ViewInfo,
 } from './api.ts';
@@ -56,7 +58,6 @@ import {
   systemsSummary,
   unbundleFiles,
   unionTable,
-  type NamedBlob,
 } from './compare.ts';
 import { messageOf } from '../core/errors.ts';
 import { errorMessage, noteMessage } from './messages.ts';
@@ -142,7 +143,7 @@ const newTable = (metrics: readonly AnyMetric[]): ResultTable =>
     detailedOf(metrics),
   );
 
-export class ScoringSession {
+export class ScoringSession implements SessionApi {
   /** The input, and its content hash (contentHash: the saved run's key) computed while it was read. */
   private file: { blob: Blob; name: string; hash: Promise<string> } | null = null;
   private table: ParsedTable | null = null;

@@ -4,7 +4,7 @@
  * Shared by the Playground and the Learn page; pure helpers are kept free of runes so Node tests can use them.
  */
 import { proxy, type Remote } from 'comlink';
-import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
+import type { ModelHostApi } from '../../runtime/host-api.ts';
 import type { Capability, ModelContext } from '../../core/capabilities.ts';
 import { createMetric, MODEL_METRICS } from '../../core/metrics/index.ts';
 import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/types.ts';

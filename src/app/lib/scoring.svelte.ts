@@ -10,7 +10,7 @@ import type { ColumnMap } from '../../core/io/fields.ts';
 import type { LoadedModel, ModelSpec, Role } from '../../runtime/messages.ts';
 import { fallbackSpecs } from '../../runtime/fallback.ts';
 import type { Inspection, MappedSummary, Result, RunConfig, RunEvent, RunOutcome, SavedRunInfo } from '../../session/api.ts';
-import type { SystemsMapping } from '../../session/compare.ts';
+import type { SystemsMapping } from '../../session/api.ts';
 import { runnable, unscorable } from '../../session/scorable.ts';
 import {
   connectScoringToModels,
@@ -205,7 +205,8 @@ export class ScoringPage {
     const r = await started;
     this.#stopGuard();
     if (this.phase !== 'running') return; // a recovery took over
-    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done]; else this.error = r.error;
+    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done];
+    else this.error = r.error;
     this.phase = this.scored > 0 ? 'finished' : 'inspected';
     void this.refreshRuns();
   }

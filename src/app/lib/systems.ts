@@ -5,7 +5,7 @@
  */
 import { SYSTEM_ALIASES, detectWideLayout, type WideSystem } from '../../core/compare/inputs.ts';
 import { keysOf, type ColumnMap } from '../../core/io/fields.ts';
-import type { SystemsMapping } from '../../session/compare.ts';
+import type { SystemsMapping } from '../../session/api.ts';
 
 export interface SystemsGuess {
   /** The column mapping to use with it (the wide layout brings its own candidate and label columns). */

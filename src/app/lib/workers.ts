@@ -3,7 +3,7 @@
  * one copy of each loaded model for the whole app) and the scoring worker.
  */
 import { transfer, wrap, type Remote } from 'comlink';
-import type { ModelHostApi } from '../../../workers/model-host.worker.ts';
+import type { ModelHostApi } from '../../runtime/host-api.ts';
 import type { ScoreApi } from '../../session/api.ts';
 import type { ProbeInfo } from '../../runtime/messages.ts';
 import type { Device } from '../../runtime/registry.ts';

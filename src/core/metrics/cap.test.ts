@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelContext, Nli, NliDistribution, NliPair, StatementWriter } from '../capabilities.ts';
+import type { Nli, NliDistribution, NliPair, StatementWriter } from '../capabilities.ts';
 import { VerityError, type ProvidedNli, type QaItem } from '../types.ts';
 import { capForGold, createCap } from './cap.ts';
-import { EvidenceCache } from '../evidence.ts';
+import { EvidenceCache, type RunContext } from '../evidence.ts';
 
 const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
 const NEUTRAL = d(0.1, 0.8, 0.1);
@@ -133,7 +133,7 @@ describe('cap', () => {
 
   it('shares evidence across calls on the same context', async () => {
     const nli = fakeNli({});
-    const ctx: ModelContext = { nli, writer, evidence: new EvidenceCache() };
+    const ctx: RunContext = { nli, writer, evidence: new EvidenceCache() };
     const items = [item(['Paris', 'Lyon'], 'In Paris'), item(['Rome'], 'Rome')];
     await createCap().scoreBatch(items, ctx);
     await createCap({ variant: 'pg' }).scoreBatch(items, ctx);

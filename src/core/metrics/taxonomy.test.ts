@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelContext, Nli, NliDistribution, NliPair, StatementWriter } from '../capabilities.ts';
+import type { Nli, NliDistribution, NliPair, StatementWriter } from '../capabilities.ts';
 import { classifyScore } from '../agreement/calibrate.ts';
 import { CAP_CLASSES, VerityError, type CapClass, type ProvidedNli, type QaItem } from '../types.ts';
 import { createCap } from './cap.ts';
 import { createHierarchy } from './hierarchy.ts';
 import { createTaxonomy, relation, uniformCutpoints } from './taxonomy.ts';
-import { EvidenceCache } from '../evidence.ts';
+import { EvidenceCache, type RunContext } from '../evidence.ts';
 
 const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
 const NEUTRAL = d(0.1, 0.8, 0.1);
@@ -312,7 +312,7 @@ describe('shared evidence', () => {
       'S:Paris, and it is in Germany => S:Paris': ENT,
     });
     const writer = fakeWriter();
-    const ctx: ModelContext = { nli, writer, evidence: new EvidenceCache() };
+    const ctx: RunContext = { nli, writer, evidence: new EvidenceCache() };
     const items = [item(['Paris', 'Lutetia'], 'Paris city'), item(['Rome'], 'Milan'), item(['Oslo'], 'oslo')];
     const metrics = [
       createCap(),
