@@ -763,6 +763,18 @@ export class ScoringSession implements SessionApi {
     const t0 = performance.now();
     const startDone = this.results.length;
     let lastEmit = -Infinity;
+    let emitted = -1;
+    const progress = () => {
+      lastEmit = performance.now();
+      emitted = this.results.length;
+      const secs = (lastEmit - t0) / 1000;
+      notify(onEvent, {
+        type: 'progress',
+        done: this.results.length,
+        total: this.rows.length,
+        rowsPerSecond: secs > 0 ? (this.results.length - startDone) / secs : 0,
+      });
+    };
     this.running = true;
     meta.status = 'running';
     // Chunks are scored ahead (one per pool worker, plus one queued) and kept in row order: chunk k is saved
@@ -792,17 +804,7 @@ export class ScoringSession implements SessionApi {
         const hadFailure = store.failure;
         if (a.saved) await store.append(meta, k, part);
         if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
-        const now = performance.now();
-        if (now - lastEmit >= PROGRESS_MS || this.results.length === this.rows.length) {
-          lastEmit = now;
-          const secs = (now - t0) / 1000;
-          notify(onEvent, {
-            type: 'progress',
-            done: this.results.length,
-            total: this.rows.length,
-            rowsPerSecond: secs > 0 ? (this.results.length - startDone) / secs : 0,
-          });
-        }
+        if (performance.now() - lastEmit >= PROGRESS_MS || this.results.length === this.rows.length) progress();
         // Let cancel() and the caller's queries in between chunks.
         await tick();
       }
@@ -810,6 +812,8 @@ export class ScoringSession implements SessionApi {
       this.running = false;
       if (ahead > 1) this.deps.pool!.retire();
     }
+    // The last rows kept (a cancel lets the chunks already scored in) are said too, not throttled away.
+    if (emitted !== this.results.length) progress();
     meta.status = this.results.length === this.rows.length ? 'done' : 'cancelled';
     meta.updatedAt = Date.now();
     if (a.saved) await store.update(meta);

@@ -99,6 +99,8 @@ export class ScoringPage {
   #onEvent = (e: RunEvent): void => {
     if (e.type === 'started') this.runId = e.id;
     else if (e.type === 'progress') {
+      // One that lands after the outcome is older than the outcome's counts.
+      if (this.outcome) return;
       // Twice a second while scoring: the frame that shows it gets the cores (bench:app --trace).
       holdNextFrame(holdCores);
       this.progress = { done: e.done, total: e.total, rowsPerSecond: e.rowsPerSecond };
@@ -205,8 +207,11 @@ export class ScoringPage {
     const r = await started;
     this.#stopGuard();
     if (this.phase !== 'running') return; // a recovery took over
-    if (r.ok) [this.outcome, this.scored] = [r.value, r.value.done];
-    else this.error = r.error;
+    // The counts from the outcome: its last progress event comes on another channel and may land after it.
+    if (r.ok) {
+      [this.outcome, this.scored] = [r.value, r.value.done];
+      this.progress = { done: r.value.done, total: r.value.total, rowsPerSecond: this.progress?.rowsPerSecond ?? 0 };
+    } else this.error = r.error;
     this.phase = this.scored > 0 ? 'finished' : 'inspected';
     void this.refreshRuns();
   }
