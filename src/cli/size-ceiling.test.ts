@@ -49,43 +49,43 @@ function score(file: string): Promise<{ code: number | null; stderr: string; lin
   });
 }
 
-describe('text files over 512 MB (issue 38 item 2)', () => {
-  it('a CSV is streamed and every row scored', async () => {
-    const csv = write(
-      'big.csv',
-      `id,question,gold,candidate,${NOTES.join(',')}\n`,
-      (i) => `r${i},What is ${i}?,answer ${i},answer ${i % 3},${NOTES.map(() => LONG).join(',')}`,
-      '\n',
-      '\n',
-    );
-    const r = await score(csv);
-    expect(r.stderr).not.toContain('internal error');
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`CSV, ${ROWS} rows read, 0 skipped`);
-    expect(r.lines).toBe(ROWS);
-    rmSync(csv);
-  }, 240_000);
+/** Each format: the file's start, one row, what goes between rows, its end. */
+const FORMATS: [string, string, (i: number) => string, string, string][] = [
+  [
+    'CSV',
+    `id,question,gold,candidate,${NOTES.join(',')}\n`,
+    (i) => `r${i},What is ${i}?,answer ${i},answer ${i % 3},${NOTES.map(() => LONG).join(',')}`,
+    '\n',
+    '\n',
+  ],
+  [
+    'JSON',
+    '[\n',
+    (i) =>
+      JSON.stringify({
+        id: `r${i}`,
+        question: `What is ${i}?`,
+        gold: [`answer ${i}`],
+        candidate: `answer ${i % 3}`,
+        ...Object.fromEntries(NOTES.map((n) => [n, LONG])),
+      }),
+    ',\n',
+    '\n]\n',
+  ],
+];
 
-  it('a JSON array is streamed and every row scored', async () => {
-    const json = write(
-      'big.json',
-      '[\n',
-      (i) =>
-        JSON.stringify({
-          id: `r${i}`,
-          question: `What is ${i}?`,
-          gold: [`answer ${i}`],
-          candidate: `answer ${i % 3}`,
-          ...Object.fromEntries(NOTES.map((n) => [n, LONG])),
-        }),
-      ',\n',
-      '\n]\n',
-    );
-    const r = await score(json);
-    expect(r.stderr).not.toContain('internal error');
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`JSON, ${ROWS} rows read, 0 skipped`);
-    expect(r.lines).toBe(ROWS);
-    rmSync(json);
-  }, 240_000);
+describe('text files over 512 MB (issue 38 item 2)', () => {
+  it.each(FORMATS)(
+    'a %s file is streamed and every row scored',
+    async (format, head, row, sep, tail) => {
+      const file = write(`big.${format.toLowerCase()}`, head, row, sep, tail);
+      const r = await score(file);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`${format}, ${ROWS} rows read, 0 skipped`);
+      expect(r.lines).toBe(ROWS);
+      rmSync(file);
+    },
+    240_000,
+  );
 });
