@@ -296,26 +296,35 @@ test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses n
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
 
-test('a killed scoring worker is replaced and the run resumes without losing or repeating rows', async ({ page }) => {
-  const n = 60_000;
+/** Opens the Score page, uploads n rows of bigFile and starts scoring them with METEOR added; returns once rows are saved. */
+async function startBigRun(page: Page, n: number) {
   await page.goto('/#/score');
   await upload(page, 'big.jsonl', bigFile(n));
   // The metric boxes are set once the file is mapped: a click before that is undone.
   await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
   await page.getByTestId('metric-meteor').check();
   await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await expect(page.getByTestId('run-progress')).toContainText(new RegExp(`[1-9][\\d,]* / ${n.toLocaleString('en')} rows`));
+}
+
+/** The ids of the JSONL export, in order. */
+async function exportedIds(page: Page): Promise<string[]> {
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  return readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => (JSON.parse(l) as { id: string }).id);
+}
+
+test('a killed scoring worker is replaced and the run resumes without losing or repeating rows', async ({ page }) => {
+  const n = 60_000;
+  await startBigRun(page, n);
   await page.evaluate(() => (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker!.terminate());
   await expect(page.getByText('a new worker resumed the run')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 120_000 });
   await expect(page.getByTestId('run-progress')).toContainText('done');
-  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-  const lines = readFileSync((await jsonl.path())!, 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1);
-  const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id);
-  expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+  expect(await exportedIds(page)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
 
 /** Records every page error, console error and unhandled rejection in any worker, for the whole test. */
@@ -518,7 +527,15 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   await page.getByTestId('saved-runs').locator('summary').click();
   await page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' }).getByTestId('delete-run').click();
   await expect(page.getByTestId('saved-run')).toHaveCount(1);
+  // Issue 35 defect 6: it asks first, naming what goes and its size; "Keep" keeps it.
   await page.getByTestId('delete-all-runs').click();
+  await expect(page.getByTestId('delete-all-runs-confirm')).toContainText(
+    /^Delete the saved run, with its input files and results \([\d.]+ MB\), from this browser\?/,
+  );
+  await page.getByTestId('delete-all-runs-no').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(1);
+  await page.getByTestId('delete-all-runs').click();
+  await page.getByTestId('delete-all-runs-yes').click();
   await expect(page.getByTestId('saved-runs')).toHaveCount(0);
   const keys = await page.evaluate(
     () =>
@@ -542,6 +559,12 @@ test('"Clear everything" on the Models page deletes the saved runs with their in
   await page.goto('/#/models');
   await page.evaluate(() => localStorage.setItem('verity.model-settings', '{}'));
   await page.getByTestId('clear-everything').click();
+  // Issue 35 defect 6: nothing goes before the question, which names each part and its size, is answered.
+  await expect(page.getByTestId('clear-everything-confirm')).toContainText(
+    /^Delete 0 cached models \(0\.00 MB\), 1 saved run with their input files and results \([\d.]+ MB\), and the settings, from this browser\?/,
+  );
+  await expect(page.getByTestId('cleared-note')).toHaveCount(0);
+  await page.getByTestId('clear-everything-yes').click();
   await expect(page.getByTestId('cleared-note')).toContainText('saved runs');
   const left = await page.evaluate(
     () =>
@@ -650,12 +673,7 @@ test.describe('a page whose worker code was replaced by a newer version', () => 
       };
     });
     const n = 60_000;
-    await page.goto('/#/score');
-    await upload(page, 'big.jsonl', bigFile(n));
-    await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
-    await page.getByTestId('metric-meteor').check();
-    await page.getByTestId('run').click();
-    await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+    await startBigRun(page, n);
     // The new version's deploy removed this page's files (hashed names under /assets/); then the scoring worker dies.
     await page.route(/\/assets\//, (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
     const made = () => page.evaluate(() => (globalThis as unknown as { __workersMade: number }).__workersMade);
@@ -676,12 +694,6 @@ test.describe('a page whose worker code was replaced by a newer version', () => 
     await page.getByTestId('reload-page').click();
     await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
     await expect(page.getByTestId('run-progress')).toContainText('done');
-    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
-    const ids = readFileSync((await jsonl.path())!, 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((l) => (JSON.parse(l) as { id: string }).id);
-    expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
+    expect(await exportedIds(page)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
   });
 });
