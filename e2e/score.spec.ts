@@ -469,6 +469,10 @@ test('Cancel offers Continue; Score asks before discarding the rows scored; cont
   await expect(page.getByTestId('run-progress')).toContainText('cancelled');
   const cont = page.getByTestId('continue');
   await expect(cont).toBeVisible();
+  // Issue 35 defects 2 and 3: the counts agree — the progress, the Continue button and the saved rows.
+  const kept = Number((await page.getByTestId('run-progress').innerText()).match(/([\d,]+) \/ 60,000 rows/)![1]!.replaceAll(',', ''));
+  expect(kept % 2000).toBe(0);
+  await expect(cont).toHaveText(`Continue from row ${(kept + 1).toLocaleString('en')}`);
   await page.getByTestId('run').click();
   await expect(page.getByTestId('restart-question')).toContainText('rows are scored. Start over from the first row');
   await page.getByTestId('keep').click();

@@ -38,6 +38,11 @@ export interface ScorePool {
   /** Why the pool cannot go on (a worker silent past the limit, or failed), or null while it is well. */
   stalled(): string | null;
   /**
+   * Drops every job at once (a cancelled run): the queued ones, and those being scored, whose workers are ended
+   * (new ones start for the next job). Each dropped job's promise rejects.
+   */
+  cancel(): void;
+  /**
    * Ends the workers that have nothing to do (a run is over), so their heaps (the metrics' lexicons, and what they
    * left for a collection that an idle worker may not run soon) go back to the system; the next job starts new ones.
    */
@@ -256,6 +261,19 @@ export function createPool(
     },
     share(flag) {
       hold = flag;
+    },
+    cancel() {
+      const dropped = new Error('cancelled');
+      for (const q of queue.splice(0)) q.reject(dropped);
+      for (const slot of slots) {
+        const b = slot.busy;
+        if (!b) continue;
+        slot.busy = null;
+        slot.worker?.terminate();
+        slot.worker = null;
+        b.reject(dropped);
+      }
+      pump();
     },
     stalled() {
       check();

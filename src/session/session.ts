@@ -159,6 +159,8 @@ export class ScoringSession implements SessionApi {
   private viewId = 0;
   private active: ActiveRun | null = null;
   private cancelled = false;
+  /** Aborts the chunk being scored in this thread (model runs: before their next batch). */
+  private stop: AbortController | null = null;
   private running = false;
   /** Several systems (compare.ts): the open files when there are several, the input's description once mapped. */
   private parts: SystemFile[] | null = null;
@@ -282,9 +284,14 @@ export class ScoringSession implements SessionApi {
     }
   }
 
-  /** Stops the run after the current slice; what is scored stays, and `continueRun` goes on from there. */
+  /**
+   * Stops the run at once: the chunks being scored are dropped (the pool's workers ended, a model run stopped
+   * before its next batch); the chunks saved stay, and `continueRun` goes on after the last of them.
+   */
   cancel(): void {
     this.cancelled = true;
+    this.stop?.abort();
+    if (this.running) this.deps.pool?.cancel();
   }
 
   /** Answers while alive, even mid-chunk (scoring yields between slices): a silent worker is dead, not busy. */
@@ -736,7 +743,11 @@ export class ScoringSession implements SessionApi {
     const out = new ChunkPacker(end - start, names, detailedOf(a.metrics), detailedOf(a.metrics));
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
-      const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, { batchSize: MODEL_CHUNK });
+      this.stop?.signal.throwIfAborted();
+      const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, {
+        batchSize: MODEL_CHUNK,
+        ...(this.stop ? { signal: this.stop.signal } : {}),
+      });
       for (const r of part) out.add(r);
       if (performance.now() - since > sliceMs) {
         await tick();
@@ -776,6 +787,8 @@ export class ScoringSession implements SessionApi {
       });
     };
     this.running = true;
+    this.stop = new AbortController();
+    if (this.cancelled) this.stop.abort();
     meta.status = 'running';
     // Chunks are scored ahead (one per pool worker, plus one queued) and kept in row order: chunk k is saved
     // only after chunks 0…k-1, so a saved run always ends at a chunk boundary and resumes exactly.
@@ -794,7 +807,14 @@ export class ScoringSession implements SessionApi {
         const start = this.results.length;
         const p = pending.get(start);
         if (!p) break;
-        const part = await p;
+        let part: ResultChunk;
+        try {
+          part = await p;
+        } catch (e) {
+          // A cancel drops the chunks being scored: the run ends after the last chunk saved.
+          if (this.cancelled) break;
+          throw e;
+        }
         pending.delete(start);
         this.results.append(part);
         const k = start / meta.chunkSize;
@@ -810,6 +830,7 @@ export class ScoringSession implements SessionApi {
       }
     } finally {
       this.running = false;
+      this.stop = null;
       if (ahead > 1) this.deps.pool!.retire();
     }
     // The last rows kept (a cancel lets the chunks already scored in) are said too, not throttled away.

@@ -72,6 +72,8 @@ export class ScoringPage {
   askRestart = $state(false);
   /** This page's worker code is gone (a newer version was installed): only a reload helps. */
   reloadNeeded = $state(false);
+  /** Cancel was clicked and the run has not stopped yet. */
+  cancelling = $state(false);
 
   notes = $derived(this.summary ? unscorable(this.chosen, this.summary) : []);
   toRun = $derived(this.summary ? runnable(this.chosen, this.summary) : this.chosen);
@@ -131,7 +133,7 @@ export class ScoringPage {
   /** Forgets everything computed from the previous file or mapping (results, report, exports, progress). */
   #resetRun() {
     this.outcome = this.progress = this.runConfig = this.runId = null;
-    [this.scored, this.warnings, this.askRestart] = [0, [], false];
+    [this.scored, this.warnings, this.askRestart, this.cancelling] = [0, [], false, false];
   }
 
   /** One file, or several (one per system, compared after the run). */
@@ -205,6 +207,7 @@ export class ScoringPage {
       this.cancel();
     }
     const r = await started;
+    this.cancelling = false;
     this.#stopGuard();
     if (this.phase !== 'running') return; // a recovery took over
     // The counts from the outcome: its last progress event comes on another channel and may land after it.
@@ -231,6 +234,7 @@ export class ScoringPage {
   }
 
   cancel() {
+    this.cancelling = true;
     // Cancelled while the results mount: the run is cancelled as soon as it has started.
     if (this.#starting) this.#cancelEarly = true;
     else void scoreApi().cancel();
