@@ -701,3 +701,24 @@ test.describe('a page whose worker code was replaced by a newer version', () => 
     expect(await exportedIds(page)).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
   });
 });
+
+// Issue 35 defect 1: a finished run could not be reopened (its saved run had only Delete).
+test('a finished run is opened again from the saved runs after a reload: table and exports, nothing scored again', async ({ page }) => {
+  await page.goto('/#/score');
+  await upload(page, 'kept.jsonl', sample);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const before = await exportedIds(page);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const csvBefore = readFileSync((await csv.path())!, 'utf8');
+  await page.reload();
+  await expect(page.getByTestId('run-progress')).toHaveCount(0);
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await page.getByTestId('saved-run').filter({ hasText: 'kept.jsonl' }).getByTestId('open-run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/(\d[\d,]*) \/ \1 rows\s+· done\s\(a saved run\)/);
+  expect(await exportedIds(page)).toEqual(before);
+  const [again] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  expect(readFileSync((await again.path())!, 'utf8')).toBe(csvBefore);
+  // Still listed, with no second copy.
+  await expect(page.getByTestId('saved-run')).toHaveCount(1);
+});

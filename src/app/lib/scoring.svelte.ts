@@ -257,8 +257,13 @@ export class ScoringPage {
       .then(() => this.refreshRuns());
   }
 
+  /** Shows a saved run as it was left, finished or not (table, report, comparison, exports), scoring nothing. */
+  open(id: string) {
+    return this.resume(id, { go: false, open: true });
+  }
+
   /** Brings a saved run back into a (new) scoring worker; `keep` warnings survive, `go` scores the rest. */
-  async resume(id: string, opts: { models?: Specs; keep?: string[]; go?: boolean; stopped?: string } = {}) {
+  async resume(id: string, opts: { models?: Specs; keep?: string[]; go?: boolean; stopped?: string; open?: boolean } = {}) {
     this.#resetRun();
     const r = await scoreApi().resume(id, opts.models);
     if (!r.ok) {
@@ -281,7 +286,16 @@ export class ScoringPage {
     this.chosen = [...info.config.metrics];
     this.progress = { done: info.done, total: info.summary.rows, rowsPerSecond: 0 };
     if (Object.keys(info.config.models).length) await connectScoringToModels();
-    if (opts.go === false) await this.#go(async () => ({ ok: false, error: opts.stopped ?? '' }));
+    if (opts.open) {
+      const value: RunOutcome = {
+        status: info.done >= info.summary.rows ? 'done' : 'cancelled',
+        done: info.done,
+        total: info.summary.rows,
+        ms: 0,
+        models: {},
+      };
+      await this.#go(async () => ({ ok: true, value }));
+    } else if (opts.go === false) await this.#go(async () => ({ ok: false, error: opts.stopped ?? '' }));
     else await this.continueRun();
   }
 
