@@ -24,6 +24,7 @@ import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/
 import { compareHtml } from '../core/compare/html.ts';
 import { f3, noRankingWhy, pairName } from '../core/compare/format.ts';
 import { leaderboardCells, pairedCells } from '../core/compare/cells.ts';
+import { DEFAULTS } from '../core/defaults.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
@@ -177,16 +178,16 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       ).choices(['id', 'question', 'record']),
     )
     .option('--json', 'print one JSON object')
-    .option('--seed <n>', 'bootstrap seed', '42')
-    .option('--resamples <n>', 'bootstrap resamples (0 = no intervals, no bootstrap p)', '1000')
-    .option('--alpha <p>', 'family-wise error rate for "A > B"', '0.05')
+    .option('--seed <n>', 'bootstrap seed', String(DEFAULTS.bootstrap.seed))
+    .option('--resamples <n>', 'bootstrap resamples (0 = no intervals, no bootstrap p)', String(DEFAULTS.bootstrap.resamples))
+    .option('--alpha <p>', 'family-wise error rate for "A > B"', String(DEFAULTS.alpha))
     .option('--out <file>', 'write the leaderboard to a .csv or .json file (.json = the whole report)')
     .option('--rows-out <file>', 'write every scored row, with its system and input columns, to a .jsonl file')
     .option('--html <file>', 'write the comparison as one self-contained page to share (.html; no script, no external request)')
     .action(async (files: string[], o: O & CompareOptions) => {
-      const seed = intOption(o.seed, '--seed', 42);
-      const resamples = intOption(o.resamples, '--resamples', 1000);
-      const alpha = Number(o.alpha ?? '0.05');
+      const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
+      const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
+      const alpha = Number(o.alpha ?? DEFAULTS.alpha);
       if (!(alpha > 0 && alpha < 1)) throw new VerityError(`--alpha expects a number between 0 and 1, got "${o.alpha}"`, 'usage');
       if (o.out !== undefined && !/\.(csv|json)$/i.test(o.out))
         throw new VerityError(`--out ${o.out}: use a .csv or .json file name`, 'usage');

@@ -63,6 +63,7 @@ import {
 import { VerityError, isBatchMetric, type AnyMetric, type QaRow, type CapClass, type Label } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { registerCompare } from './compare.ts';
+import { DEFAULTS } from '../core/defaults.ts';
 import { metricsFrom, recipeOf } from './recipe.ts';
 import { endScoringThread, scoreInThread } from './thread.ts';
 import { messageOf } from '../core/errors.ts';
@@ -252,7 +253,11 @@ function inThread(metrics: AnyMetric[]): Pick<ScoreOptions, 'scoreSync'> {
 /** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
 async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
   const bar = progressBar(o, rows.length);
-  const results = await scoreRows(rows, metrics, ctx, { batchSize: 256, onProgress: (d) => bar.update(d), ...inThread(metrics) });
+  const results = await scoreRows(rows, metrics, ctx, {
+    batchSize: DEFAULTS.rowsPerBatch.cli,
+    onProgress: (d) => bar.update(d),
+    ...inThread(metrics),
+  });
   bar.stop();
   return results;
 }
@@ -284,7 +289,7 @@ async function scoreFile(
       ctx ??= await modelContext(metrics, o);
       const rows = read.filter(keep);
       const results = await scoreRows(rows, metrics, ctx, {
-        batchSize: 256,
+        batchSize: DEFAULTS.rowsPerBatch.cli,
         onProgress: (d) => bar?.update(done + d),
         ...inThread(metrics),
       });
@@ -426,8 +431,8 @@ function reportText(json: Record<string, unknown>): string {
 
 async function cmdEvaluate(file: string, o: CommonOptions & { json?: boolean; seed?: string; resamples?: string }): Promise<void> {
   const metrics = buildMetrics(o);
-  const seed = intOption(o.seed, '--seed', 42);
-  const resamples = intOption(o.resamples, '--resamples', 1000);
+  const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
+  const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
   const cols = new Columns(metrics.map((m) => m.name));
   let models: Record<string, unknown> | undefined;
   const { skipped } = await scoreFile(file, metrics, o, async (rows, results, ctx) => {
@@ -634,8 +639,8 @@ export function program(): Command {
     .action(cmdScore);
   common(p.command('evaluate').argument('<file>', 'a labelled file').description('agreement of each metric with human labels'))
     .option('--json', 'print one JSON object')
-    .option('--seed <n>', 'bootstrap seed', '42')
-    .option('--resamples <n>', 'bootstrap resamples (0 = no intervals)', '1000')
+    .option('--seed <n>', 'bootstrap seed', String(DEFAULTS.bootstrap.seed))
+    .option('--resamples <n>', 'bootstrap resamples (0 = no intervals)', String(DEFAULTS.bootstrap.resamples))
     .action(cmdEvaluate);
   common(
     p

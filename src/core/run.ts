@@ -26,6 +26,7 @@ import {
 } from './agreement/index.ts';
 import { labelIsCorrect } from './io/fields.ts';
 import { FIELD_LIMIT, overLimit } from './limits.ts';
+import { DEFAULTS } from './defaults.ts';
 
 export type RowResults = Record<string, MetricResult>;
 
@@ -67,7 +68,7 @@ export const itemOf = (r: QaItem): QaItem => {
 };
 
 export interface ScoreOptions {
-  /** Rows per batch handed to model-based metrics (default 64). */
+  /** Rows per batch handed to model-based metrics (default DEFAULTS.rowsPerBatch.session). */
   batchSize?: number;
   /**
    * Scores a batch's rows with the synchronous metrics elsewhere (the CLI's scoring thread), giving each row's
@@ -91,7 +92,7 @@ export async function scoreRows(
 ): Promise<RowResults[]> {
   const sync = metrics.filter((m): m is Metric => !isBatchMetric(m));
   const batch = metrics.filter(isBatchMetric);
-  const size = Math.max(1, opts.batchSize ?? 64);
+  const size = Math.max(1, opts.batchSize ?? DEFAULTS.rowsPerBatch.session);
   // One evidence cache per run: a caller that scores a run in several calls passes its own in ctx.evidence.
   const run = ctx.evidence ? ctx : withEvidenceCache(ctx);
   const out: RowResults[] = [];

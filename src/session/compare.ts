@@ -15,7 +15,6 @@ import {
   mapSystemFiles,
   reportJson,
   rowRecord,
-  DEFAULT_BOOTSTRAP,
   type CompareReport,
   type CompareTable,
   type FilesInput,
@@ -42,9 +41,10 @@ import type {
 } from './api.ts';
 
 import { messageOf } from '../core/errors.ts';
+import { DEFAULTS } from '../core/defaults.ts';
 
 /** The CLI's defaults (`verity compare`): the same seed, resamples and α give the same numbers. */
-export const COMPARE_DEFAULTS = { seed: DEFAULT_BOOTSTRAP.seed, resamples: DEFAULT_BOOTSTRAP.resamples, alpha: 0.05 } as const;
+export const COMPARE_DEFAULTS = { seed: DEFAULTS.bootstrap.seed, resamples: DEFAULTS.bootstrap.resamples, alpha: DEFAULTS.alpha } as const;
 
 // ---------- several files as one saved input ----------
 

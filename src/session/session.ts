@@ -60,6 +60,7 @@ import {
   unionTable,
 } from './compare.ts';
 import { messageOf } from '../core/errors.ts';
+import { DEFAULTS } from '../core/defaults.ts';
 import { errorMessage, noteMessage } from './messages.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
 
@@ -72,7 +73,6 @@ const MAX_ISSUES = 500;
 const PROGRESS_MS = 500;
 /** Rows per saved chunk. */
 export const SYNC_CHUNK = 2000;
-const MODEL_CHUNK = 64;
 /** Rows scored between looks at the clock: small enough that a slice of long-form rows stays well under a second. */
 const SLICE_ROWS = 16;
 
@@ -248,7 +248,7 @@ export class ScoringSession implements SessionApi {
         inputHash: await input.hash,
         config: c,
         total: this.rows.length,
-        chunkSize: metrics.some(isBatchMetric) ? MODEL_CHUNK : SYNC_CHUNK,
+        chunkSize: metrics.some(isBatchMetric) ? DEFAULTS.rowsPerBatch.session : SYNC_CHUNK,
         chunks: 0,
         done: 0,
         resultBytes: 0,
@@ -745,7 +745,7 @@ export class ScoringSession implements SessionApi {
     for (let s = start; s < end; s += slice) {
       this.stop?.signal.throwIfAborted();
       const part = await scoreRows(this.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, {
-        batchSize: MODEL_CHUNK,
+        batchSize: DEFAULTS.rowsPerBatch.session,
         ...(this.stop ? { signal: this.stop.signal } : {}),
       });
       for (const r of part) out.add(r);

@@ -7,6 +7,7 @@ import { mulberry32 } from '../util/random.ts';
 import { normalUpperTail } from '../compare/normal.ts';
 import { binomial, multinomial } from './binomial.ts';
 import { argsort, aucOfSorted, quantileSorted, sortedByClass } from './stats.ts';
+import { DEFAULTS } from '../defaults.ts';
 
 export interface Confusion {
   tp: number;
@@ -123,9 +124,9 @@ export function binaryReport(
 ): BinaryReport {
   if (scores.length !== labels.length || decisions.length !== labels.length)
     throw new RangeError('scores, decisions and labels must have the same length');
-  const resamples = opts.resamples ?? 1000;
-  const seed = opts.seed ?? 42;
-  const level = opts.level ?? 0.95;
+  const resamples = opts.resamples ?? DEFAULTS.bootstrap.resamples;
+  const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
+  const level = opts.level ?? DEFAULTS.bootstrap.level;
   let n = 0;
   for (let i = 0; i < labels.length; i++) if (!missing(scores[i]) && decisions[i] != null) n++;
   const sc = new Float64Array(n);

@@ -1,7 +1,7 @@
 /** Comparing systems: the comparison table, leaderboard, paired tests, metric-vs-human ranking, disagreements. */
 export { compareTable } from './table.ts';
 export type { CompareRow, CompareTable, MetricInfo, ResultColumns } from './table.ts';
-export { DEFAULT_BOOTSTRAP, bootstrapSettings, forEachSubsample, percentileInterval } from './resample.ts';
+export { bootstrapSettings, forEachSubsample, percentileInterval } from './resample.ts';
 export type { BootstrapSettings } from './resample.ts';
 export { humanAccuracy, leaderboard } from './leaderboard.ts';
 export type { Estimate, HumanAccuracy, Leaderboard, LeaderboardEntry, MetricLeaderboard } from './leaderboard.ts';

@@ -17,6 +17,7 @@
 import { mulberry32 } from '../util/random.ts';
 import { quantileSorted } from '../agreement/stats.ts';
 import { multinomial } from '../agreement/binomial.ts';
+import { DEFAULTS } from '../defaults.ts';
 
 export interface BootstrapSettings {
   /** Resamples (default 1000; 0 = no intervals). */
@@ -27,14 +28,12 @@ export interface BootstrapSettings {
   level?: number;
 }
 
-export const DEFAULT_BOOTSTRAP = { resamples: 1000, seed: 42, level: 0.95 } as const;
-
 export function bootstrapSettings(o: BootstrapSettings = {}): Required<BootstrapSettings> {
-  const resamples = o.resamples ?? DEFAULT_BOOTSTRAP.resamples;
-  const level = o.level ?? DEFAULT_BOOTSTRAP.level;
+  const resamples = o.resamples ?? DEFAULTS.bootstrap.resamples;
+  const level = o.level ?? DEFAULTS.bootstrap.level;
   if (!Number.isInteger(resamples) || resamples < 0) throw new RangeError(`resamples must be a whole number ≥ 0, got ${resamples}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
-  return { resamples, seed: o.seed ?? DEFAULT_BOOTSTRAP.seed, level };
+  return { resamples, seed: o.seed ?? DEFAULTS.bootstrap.seed, level };
 }
 
 /**
