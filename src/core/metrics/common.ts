@@ -8,10 +8,13 @@ export function quote(s: string, max = 60): string {
 
 /** Multiset overlap of two token lists (how many tokens they share, counting repeats). */
 export function overlapCount(a: string[], b: string[]): number {
-  const counts = new Map<string, number>();
-  for (const t of b) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return takeFrom(tokenCounts(b), a);
+}
+
+/** How many of `tokens` the counts hold, each one taking one from its count (the counts are used up). */
+function takeFrom(counts: Map<string, number>, tokens: readonly string[]): number {
   let same = 0;
-  for (const t of a) {
+  for (const t of tokens) {
     const c = counts.get(t);
     if (c) {
       same++;
@@ -33,18 +36,7 @@ export function tokenCounts(tokens: readonly string[]): Map<string, number> {
  * count in candidate). O(|gold|²) without a map for the short golds of QA; a long gold gets a map (linear).
  */
 export function overlapWithCounts(candCounts: ReadonlyMap<string, number>, gold: readonly string[]): number {
-  if (gold.length > SHORT_GOLD) {
-    const left = new Map(candCounts);
-    let same = 0;
-    for (const t of gold) {
-      const n = left.get(t);
-      if (n) {
-        same++;
-        left.set(t, n - 1);
-      }
-    }
-    return same;
-  }
+  if (gold.length > SHORT_GOLD) return takeFrom(new Map(candCounts), gold);
   let same = 0;
   outer: for (let i = 0; i < gold.length; i++) {
     const t = gold[i]!;
