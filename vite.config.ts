@@ -65,8 +65,13 @@ export default defineConfig({
   preview: { headers: isolation, port: 4173, strictPort: true },
   build: { target: 'es2022' },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    // Two suites: the unit tests (in-process, under 2 minutes), and the command line run as users run it (each
+    // test spawns the bundled CLI; `npm run test:cli`). `npm test` runs both, then the browser tests.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['src/cli/**'] } },
+      { extends: true, test: { name: 'cli', include: ['src/cli/**/*.test.ts'] } },
+    ],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     // Vitest keeps one core free by default, which on a 2-core machine runs the files one by one; the CLI

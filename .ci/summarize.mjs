@@ -7,13 +7,15 @@ let failed = 0;
 const missing = [];
 const read = (p) => (existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : null);
 
-const vitest = read('reports/vitest.json');
-if (vitest) {
-  passed += vitest.numPassedTests;
-  failed += vitest.numFailedTests;
-  // A test file that fails to load has no tests but is still a failure.
-  failed += vitest.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
-} else missing.push('unit');
+for (const suite of ['unit', 'cli']) {
+  const vitest = read(`reports/vitest-${suite}.json`);
+  if (vitest) {
+    passed += vitest.numPassedTests;
+    failed += vitest.numFailedTests;
+    // A test file that fails to load has no tests but is still a failure.
+    failed += vitest.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  } else missing.push(suite);
+}
 
 const pw = read('reports/playwright.json');
 if (pw) {
