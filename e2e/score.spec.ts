@@ -722,3 +722,95 @@ test('a finished run is opened again from the saved runs after a reload: table a
   // Still listed, with no second copy.
   await expect(page.getByTestId('saved-run')).toHaveCount(1);
 });
+
+/** bigFile with human labels that the default thresholds do not fit (calibrating moves them). */
+function labelledFile(n: number): string {
+  return bigFile(n)
+    .split('\n')
+    .map((l, i) => JSON.stringify({ ...(JSON.parse(l) as object), label: (i % 3 !== 0) !== (i % 11 === 0) }))
+    .join('\n');
+}
+
+// Issue 35 defects 4 and 5: calibration is part of the run, and an input is stored once however many runs use it.
+test('a calibrated run keeps its thresholds through continue, reload and resume, as verity score --calibration decides', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const n = 60_000;
+  const content = labelledFile(n);
+  await page.goto('/#/score');
+  await upload(page, 'cal.jsonl', content);
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
+  await page.getByTestId('metric-meteor').check();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  await page.getByTestId('calibrate').click();
+  await expect(page.getByTestId('calibrate-note')).toContainText('Saved with the run');
+  // Continued, then reloaded mid-run: the resumed run comes back with its calibration and finishes.
+  const doneOf = async () => Number((await page.getByTestId('run-progress').textContent())!.match(/([\d,]+) \//)![1]!.replace(/,/g, ''));
+  const stopped = await doneOf();
+  await page.getByTestId('continue').click();
+  await expect.poll(doneOf, { timeout: 60_000 }).toBeGreaterThan(stopped);
+  await page.reload();
+  await page.getByTestId('resume').click();
+  await expect(page.getByTestId('run-progress')).toContainText('60,000 / 60,000 rows', { timeout: 150_000 });
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await expect(page.getByTestId('decided-token_f1')).toContainText('calibrated');
+  const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-jsonl').click()]);
+  const lines = readFileSync((await jsonl.path())!, 'utf8')
+    .trim()
+    .split('\n');
+  const run = (
+    JSON.parse(lines[0]!) as { verity_run: { metrics: { name: string }[]; calibration: { thresholds: Record<string, number> } } }
+  ).verity_run;
+  const app = lines.slice(1).map((l) => JSON.parse(l) as { metrics: Record<string, { decision: boolean | null }> });
+
+  const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-cal-'));
+  const file = join(dir, 'cal.jsonl');
+  writeFileSync(file, content);
+  const cals = Object.entries(run.calibration.thresholds).flatMap(([metric, threshold]) => {
+    const p = join(dir, `${metric}.json`);
+    writeFileSync(p, JSON.stringify({ version: 1, metric, threshold }));
+    return ['--calibration', p];
+  });
+  expect(cals.length).toBeGreaterThanOrEqual(2 * 3);
+  const names = run.metrics.map((m) => m.name);
+  const cli = execFileSync('node', ['bin/verity.mjs', 'score', file, '--metrics', names.join(','), ...cals], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  })
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { metrics: Record<string, { decision: boolean | null }> });
+  expect(app).toHaveLength(n);
+  const differ = app.flatMap((r, i) =>
+    names.filter((m) => r.metrics[m]!.decision !== cli[i]!.metrics[m]!.decision).map((m) => `${i}:${m}`),
+  );
+  expect(differ).toEqual([]);
+
+  // The same file scored again: its input is stored once, and the list says so.
+  await upload(page, 'cal.jsonl', content);
+  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('run-progress')).toContainText('cancelled');
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await expect(page.getByTestId('saved-run')).toHaveCount(2);
+  await expect(page.getByTestId('saved-input').first()).toContainText('shared by 2 runs');
+  await expect(page.getByTestId('saved-size')).toContainText('1 input');
+  const inputs = await page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('verity-runs');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const keys = open.result.transaction('run').objectStore('run').getAllKeys();
+          keys.onsuccess = () => resolve(keys.result.filter((k) => String(k).startsWith('input:')).length);
+        };
+      }),
+  );
+  expect(inputs).toBe(1);
+});

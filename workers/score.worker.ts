@@ -9,7 +9,7 @@ import { compareApi } from '../src/session/compare.ts';
 import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/session/api.ts';
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
-import { RunStore } from '../src/runtime/run-store.ts';
+import { Journal } from '../src/session/journal.ts';
 import { collectUntil } from '../src/runtime/collect.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import pkg from '../package.json' with { type: 'json' };
@@ -21,7 +21,7 @@ const pool = createPool(
   poolSize(self.navigator?.hardwareConcurrency),
 );
 const session = new ScoringSession({
-  store: new RunStore(),
+  store: new Journal(),
   models: () => modelHost,
   version: pkg.version,
   pool,

@@ -57,12 +57,27 @@ export interface MappedSummary {
   systems?: SystemsSummary;
 }
 
+/**
+ * What a run is, as a value: every metric is made from it (here, in the pool's workers, on a resume), and it is
+ * saved with the run. Calibrating makes a new version of it (with `calibration`), never a patched metric.
+ */
 export interface RunConfig {
   metrics: string[];
   settings: MetricSettings;
   /** Model specs for the roles the chosen metrics need. */
   models: Partial<Record<Role, ModelSpec>>;
   mapping: Mapping;
+  /** Thresholds fitted on the run's labelled rows (calibrate): they override `settings.thresholds`. */
+  calibration?: RunCalibration;
+  /** The models as they loaded (revision, device, dtype, canary), by role: a reopened run names what scored it. */
+  loaded?: Record<string, LoadedModel>;
+}
+
+export interface RunCalibration {
+  thresholds: Record<string, number>;
+  /** Labelled rows it was fitted on. */
+  labelled: number;
+  at: number;
 }
 
 export type RunEvent =
@@ -121,11 +136,15 @@ export interface SavedRunInfo {
   status: 'running' | 'done' | 'cancelled';
   startedAt: number;
   updatedAt: number;
-  /** Input file plus saved results, in bytes. */
-  bytes: number;
+  /** What the run's saved results take, in bytes. */
+  resultBytes: number;
   /** The input file's size in bytes, and the first hex digits of its SHA-256 (two runs of files named alike differ there). */
   fileSize: number;
   inputHash: string;
+  /** Saved runs sharing the input (stored once): it goes with the last of them. */
+  inputRuns: number;
+  /** Its thresholds were calibrated on its labels (saved with it). */
+  calibrated?: boolean;
 }
 
 /** What a resume gives back before the rest of the run is scored (with continueRun). */
@@ -140,6 +159,14 @@ export interface Resumed {
 export interface Pulse {
   done: number;
   running: boolean;
+}
+
+export interface Calibrated {
+  report: RunReport;
+  thresholds: Record<string, number>;
+  skipped: Record<string, string>;
+  /** Why the thresholds could not be saved with the run (storage full or unavailable): they hold until a reload. */
+  unsaved?: string;
 }
 
 export type ExportKind = 'jsonl' | 'csv' | 'report';
@@ -169,7 +196,8 @@ export interface SessionApi {
   rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] };
   detail(i: number): RowDetail | null;
   report(): Result<RunReport>;
-  calibrate(): Result<{ report: RunReport; thresholds: Record<string, number>; skipped: Record<string, string> }>;
+  /** Fits thresholds on the labelled rows scored; saved with the run, so later rows are decided with them too. */
+  calibrate(): Promise<Result<Calibrated>>;
   exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
 }
 

@@ -11,7 +11,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import { RunStore } from '../runtime/run-store.ts';
+import { Journal } from './journal.ts';
 import type { Mapping, RunConfig } from './api.ts';
 import { ScoringSession } from './session.ts';
 import { bundleFiles, compareApi, unbundleFiles } from './compare.ts';
@@ -50,7 +50,7 @@ const config = (mapping: Mapping, metrics = ['exact_match', 'token_f1', 'lexical
 
 let ids = 0;
 const session = (kv = memoryStore<unknown>()) =>
-  new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
 
 function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!r.ok) throw new Error(r.error);
@@ -264,7 +264,7 @@ describe('several files, one per system', () => {
     );
     ok(await s.run(config({ map: insp.detected }, ['token_f1'])));
     const before = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
-    const { thresholds } = ok(s.calibrate());
+    const { thresholds } = ok(await s.calibrate());
     const after = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
     expect(after).toBe(thresholds.token_f1);
     expect(after).not.toBe(before);

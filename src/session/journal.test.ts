@@ -1,11 +1,11 @@
 /** Saved runs: what a resume gets back, runs kept apart, foreign chunks refused, and storage failures reported. */
 import { describe, expect, it } from 'vitest';
-import { contentHash, RunStore, type SavedRun } from './run-store.ts';
-import { memoryStore } from './idb-cache.ts';
+import { contentHash, Journal, JOURNAL_VERSION, type SavedRun } from './journal.ts';
+import { memoryStore } from '../runtime/idb-cache.ts';
 import type { RowResults } from '../core/run.ts';
 
 const meta = async (over: Partial<SavedRun> = {}, file = 'abc'): Promise<SavedRun> => ({
-  version: 2,
+  version: JOURNAL_VERSION,
   id: '1',
   fileName: 'f.jsonl',
   fileSize: 3,
@@ -23,9 +23,9 @@ const meta = async (over: Partial<SavedRun> = {}, file = 'abc'): Promise<SavedRu
 });
 const res = (i: number): RowResults => ({ exact_match: { score: i % 2, decision: i % 2 === 1, explanation: `row ${i}` } });
 
-describe('RunStore', () => {
+describe('Journal', () => {
   it('gives back the file and every saved row, in order', async () => {
-    const store = new RunStore(memoryStore());
+    const store = new Journal(memoryStore());
     const m = await meta();
     expect(await store.begin(m, new Blob(['abc']))).toBe(true);
     await store.append({ ...m, chunks: 1, done: 2 }, 0, [res(0), res(1)]);
@@ -38,8 +38,8 @@ describe('RunStore', () => {
 
   it('two runs (two tabs) keep their own files and results; deleting one leaves the other', async () => {
     const kv = memoryStore<unknown>();
-    const a = new RunStore(kv);
-    const b = new RunStore(kv);
+    const a = new Journal(kv);
+    const b = new Journal(kv);
     const ma = await meta({ id: 'A', fileName: 'a.jsonl' }, 'aaa');
     const mb = await meta({ id: 'B', fileName: 'b.jsonl', updatedAt: 2 }, 'bbb');
     await a.begin(ma, new Blob(['aaa']));
@@ -60,7 +60,7 @@ describe('RunStore', () => {
 
   it('refuses a chunk of another run or of another input, and never gives its rows back', async () => {
     const kv = memoryStore<unknown>();
-    const store = new RunStore(kv);
+    const store = new Journal(kv);
     const ma = await meta({ id: 'A' }, 'aaa');
     await store.begin(ma, new Blob(['aaa']));
     await store.append({ ...ma, chunks: 1, done: 2 }, 0, [res(0), res(1)]);
@@ -71,13 +71,13 @@ describe('RunStore', () => {
     await expect(store.load('A')).rejects.toThrow('belongs to another run or another file');
     // The saved input replaced by another file.
     kv.map.set('chunk:A:0', { run: 'A', input: ma.inputHash, k: 0, results: [res(0), res(1)] });
-    kv.map.set('file:A', new Blob(['bbb']));
+    kv.map.set(`input:${ma.inputHash}`, new Blob(['bbb']));
     await expect(store.load('A')).rejects.toThrow('is not the file this run scored');
   });
 
   it('refuses to resume when a chunk is missing or the count disagrees, in the words used for removed data', async () => {
     const kv = memoryStore<unknown>();
-    const store = new RunStore(kv);
+    const store = new Journal(kv);
     const m = await meta();
     await store.begin(m, new Blob(['abc']));
     await store.append({ ...m, chunks: 2, done: 4 }, 1, [res(2), res(3)]);
@@ -89,7 +89,7 @@ describe('RunStore', () => {
   });
 
   it('lists each run with its size (input plus saved results); clear removes every run', async () => {
-    const store = new RunStore(memoryStore());
+    const store = new Journal(memoryStore());
     const m = await meta();
     await store.begin(m, new Blob(['abc']));
     await store.append(m, 0, [res(0), res(1)]);
@@ -110,7 +110,7 @@ describe('RunStore', () => {
 
   it('a full disk is reported once, and the run goes on', async () => {
     const kv = memoryStore<unknown>();
-    const store = new RunStore(kv);
+    const store = new Journal(kv);
     const m = await meta();
     await store.begin(m, new Blob(['a']));
     kv.set = async () => {
@@ -122,9 +122,55 @@ describe('RunStore', () => {
   });
 
   it('without IndexedDB (some private windows) nothing is saved and the reason is given', async () => {
-    const store = new RunStore();
+    const store = new Journal();
     expect(await store.begin(await meta(), new Blob(['a']))).toBe(false);
     expect(store.failure).toContain('IndexedDB is not available');
     expect(await store.list()).toEqual([]);
+  });
+
+  it('stores an input once however many runs scored it, and drops it with the last run that uses it', async () => {
+    const kv = memoryStore<unknown>();
+    const store = new Journal(kv);
+    const a = await meta({ id: 'A' }, 'same');
+    const b = await meta({ id: 'B', updatedAt: 2 }, 'same');
+    const c = await meta({ id: 'C', updatedAt: 3 }, 'other');
+    for (const [m, text] of [
+      [a, 'same'],
+      [b, 'same'],
+      [c, 'other'],
+    ] as const)
+      await store.begin(m, new Blob([text]));
+    const inputs = () => [...kv.map.keys()].filter((k) => k.startsWith('input:')).length;
+    expect(inputs()).toBe(2);
+    expect((await store.list()).map((r) => [r.id, r.inputRuns])).toEqual([
+      ['C', 1],
+      ['B', 2],
+      ['A', 2],
+    ]);
+    await store.delete('A');
+    expect(inputs()).toBe(2);
+    expect(await (await store.load('B')).file.text()).toBe('same');
+    await store.delete('B');
+    expect(inputs()).toBe(1);
+    expect(kv.map.has(`input:${a.inputHash}`)).toBe(false);
+  });
+
+  it('moves a run saved by version 2 (its own copy of the input) to the shared form when it is loaded', async () => {
+    const kv = memoryStore<unknown>();
+    const store = new Journal(kv);
+    const old = { ...(await meta({ id: 'old' }, 'abc')), version: 2 as const };
+    kv.map.set('meta:old', old);
+    kv.map.set('file:old', new Blob(['abc']));
+    kv.map.set('chunk:old:0', { run: 'old', input: old.inputHash, k: 0, results: [res(0), res(1)] });
+    kv.map.set('meta:old', { ...old, chunks: 1, done: 2 });
+    expect((await store.list()).map((r) => r.version)).toEqual([2]);
+    const back = await store.load('old');
+    expect(await back.file.text()).toBe('abc');
+    expect(kv.map.has('file:old')).toBe(false);
+    expect(kv.map.has(`input:${old.inputHash}`)).toBe(true);
+    expect((kv.map.get('meta:old') as SavedRun).version).toBe(JOURNAL_VERSION);
+    expect((await store.load('old')).chunks.flat()).toHaveLength(2);
+    await store.delete('old');
+    expect([...kv.map.keys()]).toEqual([]);
   });
 });

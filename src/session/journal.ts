@@ -1,24 +1,32 @@
 /**
- * Saved runs, kept in IndexedDB so a reload (or a crashed worker) resumes where it stopped: per run, the input
- * file, the run's settings, and the results in numbered chunks written before the page is told about them.
- * Every run has its own keys (two tabs never share a slot), and every chunk names its run and the content hash
- * of the input it was scored from, so a resume never mixes rows of two runs. Storage failures (quota, IndexedDB
- * unavailable in a private window) never stop a run: it goes on in memory and the page is told that it cannot be
- * resumed. Nothing expires on its own: a saved run stays until it is deleted (Score page) or the site's data is
- * cleared.
+ * The journal of saved runs, kept in IndexedDB so a reload (or a crashed worker) resumes where it stopped and a
+ * finished run reopens as it was left. It owns the saved form: the versioned schema (and the migration of runs
+ * saved by earlier versions), the writes, what a resume or a reopen reads back, listing with what each run and
+ * each input costs, and deleting.
+ *
+ * Schema (version 3): `meta:<run>` the run (its RunConfig, counts, status); `input:<sha-256>` an input file,
+ * stored once however many runs scored it; `chunk:<run>:<k>` the results of rows k·chunkSize…, each naming its
+ * run and input hash, so a resume never mixes rows of two runs. Version 2 kept a copy of the input per run
+ * (`file:<run>`): such a run is moved to the shared form when it is next loaded.
+ *
+ * Storage failures (quota, IndexedDB unavailable in a private window) never stop a run: it goes on in memory and
+ * the page is told that it cannot be resumed. Nothing expires on its own.
  */
 import type { RowResults } from '../core/run.ts';
 import type { ResultChunk } from '../core/result-table.ts';
-import { idbStore, type KeyValueStore } from './idb-cache.ts';
+import { idbStore, type KeyValueStore } from '../runtime/idb-cache.ts';
 import { messageOf } from '../core/errors.ts';
 import { blobPieces } from '../core/io/pieces.ts';
 
+export const JOURNAL_VERSION = 3;
+
 export interface SavedRun<Config = unknown> {
-  version: 2;
+  /** 3; 2 for a run saved before inputs were shared (its input under `file:<id>`), moved on its next load. */
+  version: 2 | 3;
   id: string;
   fileName: string;
   fileSize: number;
-  /** SHA-256 of the input file's bytes (see contentHash). */
+  /** SHA-256 of the input file's bytes (see contentHash): the key its input is stored under. */
   inputHash: string;
   config: Config;
   total: number;
@@ -26,11 +34,16 @@ export interface SavedRun<Config = unknown> {
   /** Chunks written so far (chunk k holds rows k·chunkSize …). */
   chunks: number;
   done: number;
-  /** Bytes of saved results so far (their JSON length: an estimate of what they take on disk). */
+  /** Bytes of saved results so far (an estimate of what they take on disk). */
   resultBytes: number;
   status: 'running' | 'done' | 'cancelled';
   startedAt: number;
   updatedAt: number;
+}
+
+/** A saved run as listed: the run, and what its input costs and how many saved runs share it. */
+export interface ListedRun<Config = unknown> extends SavedRun<Config> {
+  inputRuns: number;
 }
 
 /** A chunk's results: by column (this version), or one object per row (runs saved by earlier versions). */
@@ -63,7 +76,9 @@ interface SavedChunk {
 }
 
 const metaKey = (id: string) => `meta:${id}`;
-const fileKey = (id: string) => `file:${id}`;
+const inputKey = (hash: string) => `input:${hash}`;
+/** Version 2's copy of the input, one per run. */
+const legacyFileKey = (id: string) => `file:${id}`;
 const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;
 
 /** The one wording for a saved run whose data is gone, wherever the app meets it. */
@@ -87,7 +102,7 @@ export async function contentHash(blob: Blob): Promise<string> {
   return hex(await crypto.subtle.digest('SHA-256', all));
 }
 
-export class RunStore {
+export class Journal {
   private kv: KeyValueStore<unknown> | null;
   /** Why the run cannot be saved, once a write failed. */
   failure: string | null = null;
@@ -117,12 +132,13 @@ export class RunStore {
     }
   }
 
-  /** Starts a new saved run under its own id; other runs are kept. */
+  /** Starts a new saved run under its own id; its input is stored unless a saved run already holds the same bytes. */
   async begin(meta: SavedRun, file: Blob): Promise<boolean> {
     this.failure = null;
     return this.write('saving the input file', async () => {
-      await this.db().set(fileKey(meta.id), file);
-      await this.db().set(metaKey(meta.id), meta);
+      const db = this.db();
+      if ((await db.get(inputKey(meta.inputHash))) === undefined) await db.set(inputKey(meta.inputHash), file);
+      await db.set(metaKey(meta.id), { ...meta, version: JOURNAL_VERSION });
     });
   }
 
@@ -140,42 +156,50 @@ export class RunStore {
     return this.write('saving the run', () => this.db().set(metaKey(meta.id), meta));
   }
 
-  /** One saved run, or null (none, removed, or storage unavailable). */
+  /** One saved run, or null (none, removed, of an unknown version, or storage unavailable). */
   async meta<C>(id: string): Promise<SavedRun<C> | null> {
     try {
       const m = (await this.db().get(metaKey(id))) as SavedRun<C> | undefined;
-      return m?.version === 2 ? m : null;
+      return m?.version === 2 || m?.version === JOURNAL_VERSION ? m : null;
     } catch {
       return null;
     }
   }
 
-  /** Every saved run, newest first (none when storage is unavailable). */
-  async list<C>(): Promise<SavedRun<C>[]> {
+  /** Every saved run, newest first, with how many saved runs share its input (none when storage is unavailable). */
+  async list<C>(): Promise<ListedRun<C>[]> {
     try {
       const ids = (await this.db().keys()).filter((k) => k.startsWith('meta:')).map((k) => k.slice(5));
-      const metas = await Promise.all(ids.map((id) => this.meta<C>(id)));
-      return metas.filter((m): m is SavedRun<C> => m !== null).sort((a, b) => b.updatedAt - a.updatedAt);
+      const metas = (await Promise.all(ids.map((id) => this.meta<C>(id)))).filter((m): m is SavedRun<C> => m !== null);
+      const sharing = new Map<string, number>();
+      // A version-2 run holds its own copy: it shares with nobody until it is moved.
+      for (const m of metas) if (m.version === JOURNAL_VERSION) sharing.set(m.inputHash, (sharing.get(m.inputHash) ?? 0) + 1);
+      return metas
+        .map((m) => ({ ...m, inputRuns: m.version === JOURNAL_VERSION ? sharing.get(m.inputHash)! : 1 }))
+        .sort((a, b) => b.updatedAt - a.updatedAt);
     } catch {
       return [];
     }
   }
 
   /**
-   * The saved file and every saved chunk's results in order. Refuses (throws) when anything is missing or when a
-   * chunk belongs to another run or another input: such rows are never given back.
+   * The saved input and every saved chunk's results in order. Refuses (throws) when anything is missing or when a
+   * chunk belongs to another run or another input: such rows are never given back. A version-2 run's own copy of
+   * its input is moved to the shared form here.
    */
   async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; chunks: SavedResults[] }> {
     const meta = await this.meta<C>(id);
     if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
-    const file = (await this.db().get(fileKey(id))) as Blob | undefined;
+    const db = this.db();
+    const key = meta.version === 2 ? legacyFileKey(id) : inputKey(meta.inputHash);
+    const file = (await db.get(key)) as Blob | undefined;
     if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
     if ((await contentHash(file)) !== meta.inputHash)
       throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
     const chunks: SavedResults[] = [];
     let rows = 0;
     for (let k = 0; k < meta.chunks; k++) {
-      const c = (await this.db().get(chunkKey(id, k))) as SavedChunk | undefined;
+      const c = (await db.get(chunkKey(id, k))) as SavedChunk | undefined;
       if (!c || !isResults(c.results)) throw new Error(removedRun(meta.fileName, `results chunk ${k} is gone`));
       if (c.run !== id || c.input !== meta.inputHash || c.k !== k)
         throw new Error(`saved results chunk ${k} of ${meta.fileName} belongs to another run or another file; it is refused`);
@@ -183,20 +207,37 @@ export class RunStore {
       rows += chunkRows(c.results);
     }
     if (rows !== meta.done) throw new Error(`saved results have ${rows} rows, the run says ${meta.done}`);
+    if (meta.version === 2) await this.migrate(meta, file);
     return { meta, file, chunks };
   }
 
-  /** Removes one run: its file, results and settings. */
+  /** Moves a version-2 run's input to the shared form (best effort: a failure leaves it as it was, still loadable). */
+  private async migrate(meta: SavedRun, file: Blob): Promise<void> {
+    try {
+      const db = this.db();
+      if ((await db.get(inputKey(meta.inputHash))) === undefined) await db.set(inputKey(meta.inputHash), file);
+      meta.version = JOURNAL_VERSION;
+      await db.set(metaKey(meta.id), meta);
+      await db.del(legacyFileKey(meta.id));
+    } catch {
+      meta.version = 2;
+    }
+  }
+
+  /** Removes one run: its results and settings, and its input when no other saved run uses it. */
   async delete(id: string): Promise<void> {
     try {
       const db = this.db();
-      for (const k of await db.keys()) if (k === metaKey(id) || k === fileKey(id) || k.startsWith(`chunk:${id}:`)) await db.del(k);
+      const meta = await this.meta(id);
+      for (const k of await db.keys()) if (k === metaKey(id) || k === legacyFileKey(id) || k.startsWith(`chunk:${id}:`)) await db.del(k);
+      if (meta && !(await this.list()).some((m) => m.inputHash === meta.inputHash && m.version === JOURNAL_VERSION))
+        await db.del(inputKey(meta.inputHash));
     } catch {
       /* nothing saved, or no storage: nothing to delete */
     }
   }
 
-  /** Removes every saved run (and anything an older version left). */
+  /** Removes every saved run and input (and anything an older version left). */
   async clear(): Promise<void> {
     try {
       await this.db().clear();

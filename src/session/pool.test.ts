@@ -5,14 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import { RunStore } from '../runtime/run-store.ts';
+import { Journal } from './journal.ts';
 import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
 import { scoreRow } from '../core/run.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { ScoringSession, SYNC_CHUNK } from './session.ts';
-import { createPool, poolSize, scoreJob, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
+import { createPool, poolSize, scoreJob, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
 import { Yielder, createHoldFlag, hold } from './hold.ts';
+import { fakeSpawn } from '../../test/fake-pool.ts';
 
 const QUESTIONS = [
   [
@@ -36,42 +37,6 @@ function file(n: number, slow = -1): Blob {
 }
 
 const config = (): RunConfig => ({ metrics: [...DEFAULT_METRICS], settings: {}, models: {}, mapping: { map: {} } });
-
-interface FakeOptions {
-  /** ms before a job starts (per job number, from 1). */
-  delay?: (job: number) => number;
-  /** Never answer this job (a hung worker). */
-  hang?: number;
-  /** Fail this job as a crashed worker would. */
-  crash?: number;
-}
-
-/** In-process workers running the real worker body (servePool), messages cloned as postMessage would. */
-function fakeSpawn(o: FakeOptions = {}): () => WorkerLike {
-  let jobs = 0;
-  return () => {
-    const inner: Parameters<typeof servePool>[0] = {
-      onmessage: null,
-      postMessage: (r: PoolReply) => setTimeout(() => outer.onmessage?.({ data: structuredClone(r) } as MessageEvent<PoolReply>), 0),
-    };
-    servePool(inner);
-    const outer: WorkerLike = {
-      onmessage: null,
-      onerror: null,
-      terminate: () => {},
-      postMessage(m: PoolRequest) {
-        const job = ++jobs;
-        if (job === o.hang) return;
-        if (job === o.crash) {
-          setTimeout(() => outer.onerror?.({ message: 'out of memory' } as ErrorEvent), 1);
-          return;
-        }
-        setTimeout(() => inner.onmessage!({ data: structuredClone(m) } as MessageEvent<PoolRequest>), o.delay?.(job) ?? 0);
-      },
-    };
-    return outer;
-  };
-}
 
 /**
  * Workers that score as the real one does, except that a row whose candidate is SLOW (and is not in the job's
@@ -106,7 +71,7 @@ function slowSpawn(counts: { spawned: number; ended: number }): () => WorkerLike
 
 let ids = 0;
 function session(kv = memoryStore<unknown>(), pool?: ReturnType<typeof createPool>) {
-  return new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...(pool ? { pool } : {}) });
+  return new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...(pool ? { pool } : {}) });
 }
 
 async function ready(s: ScoringSession, blob: Blob) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import { RunStore } from '../runtime/run-store.ts';
+import { Journal } from './journal.ts';
 import { toCsv } from '../core/io/export.ts';
 import type { QaRow } from '../core/types.ts';
 import type { RowResults } from '../core/run.ts';
@@ -41,7 +41,7 @@ const config = (metrics = ['exact_match', 'token_f1', 'pedants']): RunConfig => 
 
 let ids = 0;
 const session = (kv = memoryStore<unknown>()) =>
-  new ScoringSession({ store: new RunStore(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
 
 async function ready(s: ScoringSession, blob: Blob, name = 'f.jsonl') {
   const o = await s.open(blob, name);
@@ -157,7 +157,7 @@ describe('ScoringSession', () => {
     expect(s.view({}).length).toBe(0);
     expect(s.report()).toEqual({ ok: false, error: 'nothing is scored' });
     expect(await s.exportFile('jsonl')).toEqual({ ok: false, error: 'the export failed: nothing is scored: run the metrics first' });
-    expect(s.calibrate().ok).toBe(false);
+    expect((await s.calibrate()).ok).toBe(false);
     expect((await s.continueRun()).ok).toBe(false);
   });
 
@@ -214,7 +214,7 @@ describe('ScoringSession', () => {
   });
 
   it('scores a chunk in slices: timers (and so pings) run before the first chunk is done', async () => {
-    const s = new ScoringSession({ store: new RunStore(memoryStore()), version: 't', sliceMs: 1 });
+    const s = new ScoringSession({ store: new Journal(memoryStore()), version: 't', sliceMs: 1 });
     await ready(s, file(SYNC_CHUNK));
     let ticks = 0;
     let firstChunk = -1;
@@ -327,7 +327,7 @@ describe('deleting saved runs', () => {
 });
 
 describe('explanations of the embedded metrics', () => {
-  it('are not saved or kept, but come back in exports and the detail view as the run wrote them, also after calibration', async () => {
+  it('are not saved or kept, but come back in exports and the detail view and after a calibration say the thresholds that decide them now', async () => {
     const kv = memoryStore<unknown>();
     const s = session(kv);
     await ready(s, file(SYNC_CHUNK + 10));
@@ -341,20 +341,18 @@ describe('explanations of the embedded metrics', () => {
     const before = await exported(s);
     const detail = s.detail(7)!.results;
     expect(detail.pedants!.explanation).toMatch(/threshold 0\.\d+/);
-    expect(s.calibrate().ok).toBe(true);
-    // Calibration moves thresholds and decisions; what each row's explanation said at scoring time stays.
+    const cal = await s.calibrate();
+    if (!cal.ok) throw new Error(cal.error);
+    // The calibrated configuration makes the metrics: each explanation agrees with the decision shown beside it.
     const after = rowsOf(await exported(s))
       .split('\n')
-      .map((l) => l && JSON.parse(l));
-    rowsOf(before)
-      .split('\n')
-      .forEach((l, i) => {
-        if (!l) return;
-        const b = JSON.parse(l) as { metrics: Record<string, { explanation: string }> };
-        for (const m of ['exact_match', 'token_f1', 'pedants'])
-          expect((after[i] as typeof b).metrics[m]!.explanation).toBe(b.metrics[m]!.explanation);
-      });
-    expect(s.detail(7)!.results.pedants!.explanation).toBe(detail.pedants!.explanation);
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { metrics: Record<string, { decision: boolean | null; explanation: string }> });
+    const t = cal.value.thresholds.pedants!;
+    expect(t).not.toBeCloseTo(Number(/threshold (0\.\d+)/.exec(detail.pedants!.explanation)![1]), 3);
+    for (const r of after) expect(r.metrics.pedants!.explanation).toContain(`(threshold ${Math.round(t * 1000) / 1000})`);
+    expect(s.detail(7)!.results.pedants!.explanation).toContain(`(threshold ${Math.round(t * 1000) / 1000})`);
+    expect(rowsOf(before).split('\n').filter(Boolean)).toHaveLength(after.length);
   });
 });
 
@@ -362,7 +360,7 @@ describe("a large file's records", () => {
   it("are dropped at the run's start with a collection asked for once; a small file asks for none", async () => {
     const asked: Promise<void>[] = [];
     const make = () =>
-      new ScoringSession({ store: new RunStore(memoryStore()), version: '0.0.0-test', collect: (gone) => asked.push(gone) });
+      new ScoringSession({ store: new Journal(memoryStore()), version: '0.0.0-test', collect: (gone) => asked.push(gone) });
     const small = make();
     await ready(small, file(500));
     await cancelAtFirstChunk(small, config(['exact_match']));

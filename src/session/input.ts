@@ -1,0 +1,182 @@
+/**
+ * The session's input: the file (or several files, one per system), what it parsed to, and the rows a column
+ * mapping makes of it, with the mapping's summary, systems and notes. The parsed records are dropped once a run
+ * starts (the rows are all a run needs) and read again if the mapping changes.
+ */
+import type { ParsedTable } from '../core/io/parse.ts';
+import type { BlobParseOptions } from '../core/io/parse-stream.ts';
+import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
+import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import type { QaRow } from '../core/types.ts';
+import type { InputInfo, SystemFile } from '../core/compare/index.ts';
+import { whenCollected } from '../runtime/collect.ts';
+import { contentHash } from './journal.ts';
+import { bundleFiles, bundleName, inputInfo, mapSystems, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
+import { noteMessage } from './messages.ts';
+import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';
+
+const SAMPLE = 20;
+export const MAX_ISSUES = 500;
+/** Records dropped at once that are worth a collection of their own (SessionDeps.collect). */
+const COLLECT_RECORDS = 100_000;
+
+export interface InputFile {
+  blob: Blob;
+  name: string;
+  /** Its content hash (the journal's key for it), computed while it was read. */
+  hash: Promise<string>;
+}
+
+export class SessionInput {
+  file: InputFile | null = null;
+  /** The rows of the last mapping. */
+  rows: QaRow[] = [];
+  /** The input's systems, when the mapping has several (compare.ts). */
+  systems: InputInfo | null = null;
+  private table: ParsedTable | null = null;
+  /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
+  private released = false;
+  /** The mapping the rows were made with (JSON), so a run with the same one keeps them instead of mapping again. */
+  private mappedAs: string | null = null;
+  /** Several systems: the open files when there are several. */
+  private parts: SystemFile[] | null = null;
+
+  /** Reads and parses a file (or a bundle of several); throws with the reason when it cannot. */
+  async open(blob: Blob, name: string, opts: BlobParseOptions & { hash?: string } = {}): Promise<Inspection> {
+    // Hashed side by side with the parse, so the run does not read the file again. Hashed alone at the run's
+    // start, a million-row file left ~250 MB of spent stream chunks in Chromium until the worker's next full
+    // collection (the hash allocates almost nothing, so no young collection came to free them).
+    const hash = opts.hash !== undefined ? Promise.resolve(opts.hash) : contentHash(blob);
+    hash.catch(() => {}); // the run awaits it and says why it failed
+    try {
+      this.file = { blob, name, hash };
+      this.table = await this.parse(blob, name, opts.onProgress ? { onProgress: opts.onProgress } : {});
+      this.released = false;
+      this.rows = [];
+      this.mappedAs = null;
+      this.systems = null;
+      return this.inspection(name, this.table);
+    } catch (e) {
+      this.file = null;
+      this.table = null;
+      throw e;
+    }
+  }
+
+  /** Several files, one per system, as one input (a bundle, saved as one); one file opens as `open` does. */
+  openFiles(files: NamedBlob[], opts: BlobParseOptions = {}): Promise<Inspection> {
+    if (files.length === 1) return this.open(files[0]!.blob, files[0]!.name, opts);
+    return this.open(bundleFiles(files), bundleName(files), opts);
+  }
+
+  /** Whether the rows in hand were made with this mapping. */
+  isMapped(m: Mapping): boolean {
+    return this.mappedAs === JSON.stringify(m);
+  }
+
+  /** Maps the columns into rows (replacing the last mapping's), with what the page shows about them. */
+  async map(m: Mapping): Promise<MappedSummary> {
+    // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    this.mappedAs = null;
+    const paths = Object.values(m.map);
+    const t = withPaths(await this.ensureTable(), paths);
+    const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
+    // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
+    // No separator given (a caller other than the page): chosen as the CLI chooses it. The page always gives one
+    // ('' for none), starting from Inspection.goldSep, and is told about the detected one either way.
+    const tables = parts?.map((p) => p.table) ?? [t];
+    const found = detectGoldSeparator(tables, m.map);
+    const goldSep = m.goldSep ?? found?.separator;
+    const sepNotes = found && (goldSep === found.separator || !goldSep) ? [found.note(goldSep === found.separator)] : [];
+    const mm: Mapping = { ...m, ...(goldSep !== undefined ? { goldSep } : {}) };
+    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], mm) : null;
+    const one = many ? null : mapRows(t, { map: m.map, ...(goldSep !== undefined ? { goldSep } : {}) });
+    const mapped = many ?? one!;
+    // One system found (a one-valued column, or files of one system) is no comparison: no system badge or column.
+    this.systems = many && many.systems.length > 1 ? inputInfo(many) : null;
+    this.rows = mapped.rows;
+    this.mappedAs = JSON.stringify(m);
+    const rows = this.rows;
+    const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
+    const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+    const hasWrong = (r: QaRow) => !!r.wrongAnswers?.length || !!r.choices?.some((c) => !r.golds.some((g) => norm(g) === norm(c)));
+    return {
+      rows: rows.length,
+      labelled: rows.filter((r) => r.label).length,
+      labelKind: kinds.size === 0 ? null : kinds.size === 2 ? 'mixed' : ([...kinds][0] as 'binary' | 'taxonomy'),
+      withChoices: rows.filter((r) => r.choices?.length).length,
+      withWrongTargets: rows.filter(hasWrong).length,
+      columns: mapped.columns,
+      issues: mapped.issues.slice(0, MAX_ISSUES),
+      issueCount: mapped.issues.length,
+      notes: [...sepNotes, ...(one ? this.notesOf(t, m, one.notes) : [])].map((n) => ({
+        code: n.code,
+        text: noteMessage(n),
+        ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied } : {}),
+      })),
+      ...(many ? { systems: systemsSummary(many) } : {}),
+    };
+  }
+
+  /**
+   * Drops the parsed records (the rows are mapped); when they were many and `collect` is given, a promise that
+   * settles once they were collected.
+   */
+  release(collect: boolean): Promise<void> | null {
+    const records = this.table!.records;
+    const gone = records.length >= COLLECT_RECORDS && collect ? whenCollected(records) : null;
+    this.table = { ...this.table!, records: [] };
+    this.parts = null;
+    this.released = true;
+    return gone;
+  }
+
+  /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
+  private async parse(blob: Blob, name: string, opts: BlobParseOptions = {}): Promise<ParsedTable> {
+    const files = await unbundleFiles(blob);
+    this.parts = files && (await readFiles(files, opts.onProgress));
+    return this.parts ? unionTable(this.parts) : readBlobInput(blob, name, opts);
+  }
+
+  /** The gold separator the detected mapping's gold cells use, for the page to start from. */
+  private detectedSeparator(t: ParsedTable): { goldSep?: string } {
+    const found = detectGoldSeparator(this.parts?.map((p) => p.table) ?? [t], resolveColumns(t.columns));
+    return found ? { goldSep: found.separator } : {};
+  }
+
+  private inspection(name: string, t: ParsedTable): Inspection {
+    return {
+      fileName: name,
+      format: sourceOf(t),
+      columns: t.columns,
+      sample: t.records.slice(0, SAMPLE).map((r) => r.data),
+      records: t.records.length,
+      detected: resolveColumns(t.columns),
+      ...this.detectedSeparator(t),
+      paths: nestedPaths(t),
+      issues: t.issues.slice(0, MAX_ISSUES),
+      issueCount: t.issues.length,
+    };
+  }
+
+  /** The parsed file; read again when its records were released for a run. */
+  private async ensureTable(): Promise<ParsedTable> {
+    if (!this.file) throw new Error('open a file first');
+    if (!this.table || this.released) {
+      this.table = await this.parse(this.file.blob, this.file.name);
+      this.released = false;
+    }
+    return this.table;
+  }
+
+  /**
+   * The mapping's notes, plus why the columns were detected as they were while the page keeps the detected
+   * mapping (the page always passes its mapping explicitly, so mapRows alone would not say it).
+   */
+  private notesOf(t: ParsedTable, m: Mapping, notes: MappingNote[]): MappingNote[] {
+    if (notes.some((n) => n.code === 'layout')) return notes;
+    const detected = resolveLayout(t.columns);
+    const kept = FIELDS.every((f) => m.map[f] === detected.columns[f]);
+    return kept ? [...detected.notes, ...notes] : notes;
+  }
+}
