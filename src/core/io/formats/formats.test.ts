@@ -10,7 +10,17 @@ import { mapRows, type MapOptions } from '../fields.ts';
 import { parseTable } from '../parse.ts';
 import { scoreRows } from '../../run.ts';
 import { parseMetricList } from '../../metrics/index.ts';
-import { getPath, nestedPaths, readBlobInput, readInput, withPaths, type InputTable } from './index.ts';
+import {
+  formatList,
+  getPath,
+  INPUT_ACCEPT,
+  INPUT_FORMATS,
+  nestedPaths,
+  readBlobInput,
+  readInput,
+  withPaths,
+  type InputTable,
+} from './index.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../../test/fixtures/formats/${name}`, import.meta.url)));
 const plainRecords = readFileSync(new URL('../../../../test/fixtures/formats/plain.jsonl', import.meta.url), 'utf8')
@@ -240,5 +250,20 @@ describe('Parquet', () => {
     const cut = new Uint8Array(bytes).slice(0, 200);
     cut.set([0x50, 0x41, 0x52, 0x31], 196);
     await expect(readInput(cut)).rejects.toThrow(/Parquet/);
+  });
+});
+
+describe('the formats table', () => {
+  it('is what the app accepts, the CLI and the README list, and the errors name', async () => {
+    expect(formatList()).toBe('JSONL, JSON, CSV, TSV, Parquet and Inspect logs');
+    expect(INPUT_ACCEPT.split(',')).toEqual(['.jsonl', '.ndjson', '.json', '.csv', '.txt', '.tsv', '.parquet', '.eval']);
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`drop a file (${formatList('or')})`);
+    const page = readFileSync(new URL('../../../app/components/score/FileMapping.svelte', import.meta.url), 'utf8');
+    expect(page).toContain('accept={INPUT_ACCEPT}');
+    for (const f of INPUT_FORMATS) expect(f.extensions.every((e) => e.startsWith('.'))).toBe(true);
+    // A spreadsheet is refused with the list of what is read.
+    const xls = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
+    await expect(readInput(xls)).rejects.toThrow(`Verity reads ${formatList()}`);
   });
 });

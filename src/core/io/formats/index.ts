@@ -14,15 +14,49 @@ import { VerityError } from '../../types.ts';
 
 export type SourceFormat = Format | 'parquet' | 'inspect';
 
+/**
+ * The input formats, one row each: how it is named, its file extensions (the app's file picker), and how a file is
+ * recognised as it. The app's `accept` list, the CLI's help, error texts and the README's list all come from here
+ * (a test holds the README to it); the readers below dispatch on the recognition.
+ */
+export const INPUT_FORMATS: readonly {
+  id: SourceFormat;
+  label: string;
+  plural: string;
+  extensions: readonly string[];
+  recognised: string;
+}[] = [
+  { id: 'jsonl', label: 'JSONL', plural: 'JSONL', extensions: ['.jsonl', '.ndjson'], recognised: 'one JSON object per line' },
+  {
+    id: 'json',
+    label: 'JSON',
+    plural: 'JSON',
+    extensions: ['.json'],
+    recognised: 'a JSON array of objects, or one object holding the table',
+  },
+  { id: 'csv', label: 'CSV', plural: 'CSV', extensions: ['.csv', '.txt'], recognised: 'comma- or semicolon-separated text with a header' },
+  { id: 'tsv', label: 'TSV', plural: 'TSV', extensions: ['.tsv'], recognised: 'tab-separated text with a header' },
+  { id: 'parquet', label: 'Parquet', plural: 'Parquet', extensions: ['.parquet'], recognised: 'its PAR1 magic bytes' },
+  {
+    id: 'inspect',
+    label: 'Inspect log',
+    plural: 'Inspect logs',
+    extensions: ['.eval', '.json'],
+    recognised: 'a JSON object with `eval` and `samples`, or a `.eval` zip archive',
+  },
+];
+
 /** How a format is named to the user (the app's file header). */
-export const FORMAT_LABEL: Readonly<Record<SourceFormat, string>> = {
-  jsonl: 'JSONL',
-  json: 'JSON',
-  csv: 'CSV',
-  tsv: 'TSV',
-  parquet: 'Parquet',
-  inspect: 'Inspect log',
-};
+export const FORMAT_LABEL = Object.fromEntries(INPUT_FORMATS.map((f) => [f.id, f.label])) as Readonly<Record<SourceFormat, string>>;
+
+/** The formats as a sentence lists them: "JSONL, JSON, CSV, TSV, Parquet and Inspect logs" (with `and`, or `or`). */
+export function formatList(conjunction: 'and' | 'or' = 'and'): string {
+  const names = INPUT_FORMATS.map((f) => f.plural);
+  return `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)!}`;
+}
+
+/** Every extension the formats use, for a file picker's `accept`. */
+export const INPUT_ACCEPT = [...new Set(INPUT_FORMATS.flatMap((f) => f.extensions))].join(',');
 
 /** What a table was read as: its source format when a format reader says so, else its parsed format. */
 export const sourceOf = (t: ParsedTable): SourceFormat => ('source' in t ? (t as InputTable).source : t.format);
@@ -63,7 +97,7 @@ function spreadsheetKind(bytes: Uint8Array): string | null {
 /** What to do with a spreadsheet, which Verity does not read. */
 const spreadsheetError = (sheet: string) =>
   new VerityError(
-    `the file is ${sheet}, which Verity does not read: save the sheet as CSV (UTF-8) and open that; Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs`,
+    `the file is ${sheet}, which Verity does not read: save the sheet as CSV (UTF-8) and open that; Verity reads ${formatList()}`,
     'input',
   );
 
@@ -79,7 +113,7 @@ function fromZip(bytes: Uint8Array): InputTable {
   if (sheet) throw spreadsheetError(sheet);
   if (!log)
     throw new VerityError(
-      'a zip archive that is not an Inspect .eval log (no header.json or _journal/start.json with an eval spec); Verity reads JSONL, JSON, CSV, TSV, Parquet and Inspect logs',
+      `a zip archive that is not an Inspect .eval log (no header.json or _journal/start.json with an eval spec); Verity reads ${formatList()}`,
       'input',
     );
   return { ...inspectToTable(log), source: 'inspect' };
