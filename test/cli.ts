@@ -1,5 +1,5 @@
 /**
- * The CLI as the unit tests spawn it: src/cli/main.ts bundled once per test run by test/global-setup.ts (a Vite
+ * The CLI as the unit tests spawn it: src/cli/entry.ts (which calls main) bundled once per test run by test/global-setup.ts (a Vite
  * SSR build; packages stay in node_modules). Starting it costs about half the CPU of `node bin/verity.mjs`,
  * which compiles the TypeScript through tsx and resolves a few hundred modules at every start, and the CLI
  * tests start it about forty times. bin/verity.mjs itself keeps a test of its own (cli.test.ts).

@@ -16,7 +16,7 @@ export default async function setup(): Promise<void> {
       // The CLI, and its scoring thread beside it (src/cli/thread.ts starts score-thread.js from there).
       ssr: true,
       rollupOptions: {
-        input: { main: 'src/cli/main.ts', 'score-thread': 'src/cli/score-thread.ts' },
+        input: { main: 'src/cli/entry.ts', 'score-thread': 'src/cli/score-thread.ts' },
         output: { entryFileNames: '[name].js', chunkFileNames: '[name].js' },
       },
       outDir: CLI_DIR,

@@ -136,7 +136,7 @@ describe('CLI with a local NLI model folder', () => {
 });
 
 describe('statements and explain', () => {
-  it('statements prints one JSONL line per row with the rule writer', () => {
+  it("statements prints one JSONL line per row with the rule writer: the candidate's statement and each gold's", () => {
     const r = run('statements', FILE);
     expect(r.status, r.stderr).toBe(0);
     const rows = r.stdout
@@ -149,6 +149,8 @@ describe('statements and explain', () => {
       question: 'Who wrote Hamlet?',
       answer: 'Marlowe',
       statement: 'Marlowe wrote Hamlet.',
+      golds: ['Shakespeare'],
+      gold_statements: ['Shakespeare wrote Hamlet.'],
       writer: 'rules',
     });
   });

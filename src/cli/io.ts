@@ -19,11 +19,6 @@ import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type Ma
 import { DelimitedWriter } from '../core/io/export.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 
-/** A failure to write the results (exit 4): the message is one line. */
-export class OutputError extends Error {
-  override name = 'OutputError';
-}
-
 // ---------- stderr ----------
 
 /**
@@ -267,14 +262,14 @@ export function outKind(out: string, allowed: readonly OutKind[] = ['jsonl', 'cs
 export async function checkOut(out: string, flag = '--out'): Promise<void> {
   const dir = dirname(resolve(out));
   const st = await stat(dir).catch(() => null);
-  if (!st) throw new OutputError(`${flag} ${out}: the folder ${dir} does not exist`);
-  if (!st.isDirectory()) throw new OutputError(`${flag} ${out}: ${dir} is not a folder`);
+  if (!st) throw new VerityError(`${flag} ${out}: the folder ${dir} does not exist`, 'output');
+  if (!st.isDirectory()) throw new VerityError(`${flag} ${out}: ${dir} is not a folder`, 'output');
   const target = await stat(out).catch(() => null);
-  if (target?.isDirectory()) throw new OutputError(`${flag} ${out}: it is a folder; give a file name`);
+  if (target?.isDirectory()) throw new VerityError(`${flag} ${out}: it is a folder; give a file name`, 'output');
   try {
     await access(dir, constants.W_OK);
   } catch {
-    throw new OutputError(`${flag} ${out}: the folder ${dir} is not writable`);
+    throw new VerityError(`${flag} ${out}: the folder ${dir} is not writable`, 'output');
   }
 }
 
@@ -322,7 +317,7 @@ export class AtomicFile {
   }
 
   private check(): void {
-    if (this.failed) throw new OutputError(`cannot write ${this.target}: ${ioMessage(this.failed)}`);
+    if (this.failed) throw new VerityError(`cannot write ${this.target}: ${ioMessage(this.failed)}`, 'output');
   }
 
   async write(text: string): Promise<void> {
@@ -360,7 +355,7 @@ export class AtomicFile {
       pending.delete(this.tmp);
     } catch (e) {
       await this.abort();
-      throw new OutputError(`cannot write ${this.target}: ${ioMessage(e)}`);
+      throw new VerityError(`cannot write ${this.target}: ${ioMessage(e)}`, 'output');
     }
   }
 

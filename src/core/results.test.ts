@@ -1,6 +1,7 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
-import { calibrateThresholds, commonPrefix, queryView, redecide, runReport } from './results.ts';
+import { calibrateThresholds, commonPrefix, queryView, runReport } from './results.ts';
+import { ResultTable } from './result-table.ts';
 import { agreementSummaryOfColumns } from './report.ts';
 import type { RowResults } from './run.ts';
 import type { CapClass, QaRow } from './types.ts';
@@ -13,6 +14,8 @@ const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({
   candidate: `cand ${i}`,
   ...over,
 });
+/** A run's results as every surface keeps them (columns), from one object per row. */
+const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);
 const r = (score: number | null, t: number, cls?: CapClass): RowResults => ({
   m: { score, decision: score === null ? null : score >= t, explanation: '', ...(cls ? { class: cls } : {}) },
 });
@@ -21,21 +24,21 @@ describe('queryView', () => {
   const rows = [row(0, { candidate: 'Paris' }), row(1), row(2, { golds: ['Lyon'] }), row(3)];
   const results = [r(0.9, 0.5), r(0.2, 0.5), r(null, 0.5), r(0.6, 0.5)];
   it('sorts by score with unscored rows last, ties in file order', () => {
-    expect([...queryView(rows, results, { sort: { key: 'metric:m', dir: 'desc' } })]).toEqual([0, 3, 1, 2]);
-    expect([...queryView(rows, results, { sort: { key: 'metric:m', dir: 'asc' } })]).toEqual([1, 3, 0, 2]);
-    expect([...queryView(rows, results, { sort: { key: 'row', dir: 'desc' } })]).toEqual([3, 2, 1, 0]);
+    expect([...queryView(rows, T(results), { sort: { key: 'metric:m', dir: 'desc' } })]).toEqual([0, 3, 1, 2]);
+    expect([...queryView(rows, T(results), { sort: { key: 'metric:m', dir: 'asc' } })]).toEqual([1, 3, 0, 2]);
+    expect([...queryView(rows, T(results), { sort: { key: 'row', dir: 'desc' } })]).toEqual([3, 2, 1, 0]);
   });
   it('filters by decision, search text, and only rows already scored', () => {
-    expect([...queryView(rows, results, { decision: { metric: 'm', value: true } })]).toEqual([0, 3]);
-    expect([...queryView(rows, results, { decision: { metric: 'm', value: null } })]).toEqual([2]);
-    expect([...queryView(rows, results, { search: 'PARIS' })]).toEqual([0]);
-    expect([...queryView(rows, results, { search: 'lyon' })]).toEqual([2]);
-    expect([...queryView(rows, results.slice(0, 2), {})]).toEqual([0, 1]);
+    expect([...queryView(rows, T(results), { decision: { metric: 'm', value: true } })]).toEqual([0, 3]);
+    expect([...queryView(rows, T(results), { decision: { metric: 'm', value: null } })]).toEqual([2]);
+    expect([...queryView(rows, T(results), { search: 'PARIS' })]).toEqual([0]);
+    expect([...queryView(rows, T(results), { search: 'lyon' })]).toEqual([2]);
+    expect([...queryView(rows, T(results.slice(0, 2)), {})]).toEqual([0, 1]);
   });
   it('finds disagreements with the human label', () => {
     const labelled = rows.map((x, i) => ({ ...x, label: { kind: 'binary' as const, correct: i % 2 === 0 } }));
     // decisions: T F null T; labels: T F T F → only row 3 disagrees (row 2 has no decision).
-    expect([...queryView(labelled, results, { disagreeWith: 'm' })]).toEqual([3]);
+    expect([...queryView(labelled, T(results), { disagreeWith: 'm' })]).toEqual([3]);
   });
 });
 
@@ -53,7 +56,7 @@ describe('runReport', () => {
   const classes: CapClass[] = ['exact', 'exact', 'partial', 'invalid'];
   const rows = classes.map((cls, i) => row(i, { label: { kind: 'taxonomy', cls } }));
   const results = [r(1, 0.5, 'exact'), r(0.8, 0.5, 'partial'), r(0.4, 0.5, 'partial'), r(0.1, 0.5, 'invalid')];
-  const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
+  const rep = runReport(rows, T(results), [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
   it('counts decisions, label classes and predicted classes', () => {
     expect(rep.decided.m).toEqual({ correct: 2, incorrect: 2, none: 0 });
     expect(rep.labelClasses).toEqual({ exact: 2, partial: 1, invalid: 1 });
@@ -87,7 +90,7 @@ describe('runReport: empty rows', () => {
     }));
     const rep = runReport(
       rows,
-      results,
+      T(results),
       [
         { name: 'm', threshold: 0.5 },
         { name: 'cap', threshold: 0.5 },
@@ -104,18 +107,18 @@ describe('runReport: empty rows', () => {
 describe('calibration', () => {
   it('moves each threshold to the best MCC and decides again', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
-    const results = [r(0.1, 0.9), r(0.3, 0.9), r(0.5, 0.9), r(0.7, 0.9)];
+    const results = T([r(0.1, 0.9), r(0.3, 0.9), r(0.5, 0.9), r(0.7, 0.9)]);
     const { thresholds, skipped } = calibrateThresholds(rows, results, ['m', 'missing']);
     expect(thresholds.m).toBeGreaterThan(0.3);
     expect(thresholds.m).toBeLessThanOrEqual(0.5);
     expect(Object.keys(skipped)).toEqual(['missing']);
-    redecide(results, thresholds);
-    expect(results.map((x) => x.m!.decision)).toEqual([false, false, true, true]);
+    results.redecide(thresholds);
+    expect([0, 1, 2, 3].map((i) => results.decision('m', i))).toEqual([false, false, true, true]);
   });
   it('refuses, with the reason, a threshold that only separates floating-point noise (BLEU 0 vs 1e-232)', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i % 2 === 1 } }));
     const results = [r(0, 0.25), r(1.2e-232, 0.25), r(0, 0.25), r(4e-250, 0.25)];
-    const { thresholds, skipped } = calibrateThresholds(rows, results, ['m']);
+    const { thresholds, skipped } = calibrateThresholds(rows, T(results), ['m']);
     expect(thresholds).toEqual({});
     expect(skipped.m).toMatch(/every score is the same to within 1e-6/);
   });
@@ -126,7 +129,7 @@ describe('runReport at size', () => {
     const n = 20_001;
     const rows = Array.from({ length: n }, (_, i) => row(i, { label: { kind: 'binary', correct: i % 3 !== 0 } }));
     const results = rows.map((_, i) => r(((i * 7919) % 1000) / 1000, 0.5));
-    const rep = runReport(rows, results, [{ name: 'm', threshold: 0.5 }]);
+    const rep = runReport(rows, T(results), [{ name: 'm', threshold: 0.5 }]);
     const cli = agreementSummaryOfColumns(
       {
         labels: rows.map((x) => x.label),

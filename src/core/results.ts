@@ -4,7 +4,6 @@
  * scoring worker holds the rows and results and answers the page with small pieces (indices, a few rows).
  */
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
-import type { RowResults } from './run.ts';
 import { agreementJson, agreementSummaryOfColumns, type AgreementSummary } from './report.ts';
 import { ResultTable } from './result-table.ts';
 import { labelIsCorrect } from './io/fields.ts';
@@ -25,52 +24,17 @@ export interface ViewQuery {
   search?: string;
 }
 
-/** A run's results: one object per row, or a ResultTable (columns). */
-export type Results = readonly (RowResults | undefined)[] | ResultTable;
-
-/** What the views and the report read of a run's results, whichever form they are kept in. */
-interface ResultReader {
-  length: number;
-  /** False for a row without results (a hole in an array). */
-  has(i: number): boolean;
-  score(m: string, i: number): number | null;
-  decision(m: string, i: number): boolean | null;
-  cls(m: string, i: number): string | undefined;
-  set(m: string, i: number): string | undefined;
-  explanation(m: string, i: number): string | undefined;
-}
-
-function reader(r: Results): ResultReader {
-  if (r instanceof ResultTable)
-    return {
-      length: r.length,
-      has: () => true,
-      score: (m, i) => r.score(m, i),
-      decision: (m, i) => r.decision(m, i),
-      cls: (m, i) => r.cls(m, i),
-      set: (m, i) => r.set(m, i),
-      explanation: (m, i) => r.explanation(m, i),
-    };
-  return {
-    length: r.length,
-    has: (i) => r[i] !== undefined,
-    score: (m, i) => r[i]?.[m]?.score ?? null,
-    decision: (m, i) => r[i]?.[m]?.decision ?? null,
-    cls: (m, i) => r[i]?.[m]?.class,
-    set: (m, i) => r[i]?.[m]?.set,
-    explanation: (m, i) => r[i]?.[m]?.explanation,
-  };
-}
+/** A run's results: the one form every surface keeps them in (columns; see result-table.ts). */
+export type Results = ResultTable;
 
 /** Indices (into rows) of the rows the query keeps, in display order. */
 export function queryView(rows: readonly QaRow[], results: Results, q: ViewQuery): Uint32Array {
-  const res = reader(results);
+  const res = results;
   const n = res.length;
   const keep: number[] = [];
   const needle = q.search?.trim().toLowerCase() ?? '';
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
-    if (!res.has(i)) continue;
     if (q.cls) {
       const c = !q.classBy || q.classBy === 'label' ? (row.label?.kind === 'taxonomy' ? row.label.cls : undefined) : res.cls(q.classBy, i);
       if (c !== q.cls) continue;
@@ -161,7 +125,7 @@ export function runReport(
   metrics: readonly { name: string; threshold: number }[],
   opts: ReportOptions = {},
 ): RunReport {
-  const res = reader(results);
+  const res = results;
   const n = res.length;
   const idx = Array.from({ length: n }, (_, i) => i);
   const scored = rows.slice(0, n);
@@ -258,7 +222,7 @@ export function calibrateThresholds(
   metricNames: readonly string[],
   objective: Objective = 'mcc',
 ): { thresholds: Record<string, number>; skipped: Record<string, string> } {
-  const res = reader(results);
+  const res = results;
   const idx = Array.from({ length: res.length }, (_, i) => i).filter((i) => rows[i]!.label);
   const labels = idx.map((i) => labelIsCorrect(rows[i]!.label!));
   const thresholds: Record<string, number> = {};
@@ -279,14 +243,6 @@ export function calibrateThresholds(
 }
 
 /** Decisions again under new thresholds (in place): decision = score ≥ threshold; unscored rows stay null. */
-export function redecide(results: RowResults[] | ResultTable, thresholds: Record<string, number>): void {
-  if (results instanceof ResultTable) return results.redecide(thresholds);
-  for (const r of results)
-    for (const [m, t] of Object.entries(thresholds)) {
-      const x = r[m];
-      if (x && x.score !== null) x.decision = x.score >= t;
-    }
-}
 
 /**
  * The Score page's report export: the report's JSON form (agreementJson, as `verity evaluate --json` prints it),

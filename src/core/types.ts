@@ -111,13 +111,21 @@ export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in
  * - `bad-option`: a malformed option value (details name it); `other`: anything else.
  */
 export type VerityErrorCode =
-  'missing-column' | 'unknown-column' | 'no-records' | 'empty-file' | 'not-a-table' | 'encoding' | 'bad-option' | 'other';
+  | 'missing-column'
+  | 'unknown-column'
+  | 'unknown-system-column'
+  | 'no-records'
+  | 'empty-file'
+  | 'not-a-table'
+  | 'encoding'
+  | 'bad-option'
+  | 'other';
 
 export class VerityError extends Error {
   constructor(
     message: string,
-    /** 'usage' → exit 1, 'input' → exit 2 in the CLI. */
-    readonly kind: 'usage' | 'input',
+    /** 'usage' → exit 1, 'input' → exit 2, 'output' (the results cannot be written) → exit 4 in the CLI. */
+    readonly kind: 'usage' | 'input' | 'output',
     readonly code: VerityErrorCode = 'other',
     readonly details: Readonly<Record<string, unknown>> = {},
   ) {

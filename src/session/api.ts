@@ -14,7 +14,9 @@ import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy } from '../core/compare/inputs.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+/** Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown. */
+export type { Result } from '../core/errors.ts';
+import type { Result } from '../core/errors.ts';
 
 export interface Inspection {
   fileName: string;

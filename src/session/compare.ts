@@ -12,18 +12,17 @@ import {
   compareTable,
   disagreements,
   leaderboardCsv,
-  mapSystemFiles,
   reportJson,
   rowRecord,
   type CompareReport,
   type CompareTable,
   type FilesInput,
   type InputInfo,
-  type ResultColumns,
   type SystemFile,
   type SystemRow,
 } from '../core/compare/index.ts';
-import { labelValue, type RowResults } from '../core/run.ts';
+import { labelValue } from '../core/run.ts';
+import type { ResultTable } from '../core/result-table.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import type { AnyMetric } from '../core/types.ts';
 import type {
@@ -33,7 +32,6 @@ import type {
   DifferDetail,
   DifferQuery,
   DifferRow,
-  Mapping,
   NamedBlob,
   Result,
   SystemAnswer,
@@ -118,18 +116,6 @@ export function unionTable(files: readonly SystemFile[]): ParsedTable {
 
 // ---------- mapping ----------
 
-/** Maps one or several files to the rows of every system, as `verity compare` does with the same options. */
-export function mapSystems(files: readonly SystemFile[], m: Mapping): FilesInput {
-  const s = m.systems ?? {};
-  return mapSystemFiles(files, {
-    map: m.map,
-    ...(m.goldSep !== undefined ? { goldSep: m.goldSep } : {}),
-    ...(s.column ? { systemColumn: s.column } : s.auto || s.wide ? {} : { systemColumn: false as const }),
-    layout: s.wide ? 'wide' : 'long',
-    ...(s.pairBy ? { keyBy: s.pairBy } : {}),
-  });
-}
-
 export function systemsSummary(input: FilesInput): SystemsSummary {
   const rows: Record<string, number> = {};
   for (const r of input.rows) rows[r.system] = (rows[r.system] ?? 0) + 1;
@@ -160,12 +146,6 @@ export function inputInfo(input: FilesInput): InputInfo {
 
 // ---------- the comparison ----------
 
-/** A run's results: one object per row, or kept by column (the session's ResultTable). */
-export type RunResults = readonly RowResults[] | (ResultColumns & { row(i: number): RowResults });
-
-const resultsOf = (r: RunResults, i: number): RowResults =>
-  Array.isArray(r) ? (r as readonly RowResults[])[i]! : (r as { row(i: number): RowResults }).row(i);
-
 /**
  * The comparison of one run's state (rows scored so far, the metrics with their current thresholds): the
  * comparison table and report are built once and kept until the run changes.
@@ -179,7 +159,7 @@ export class Comparison {
 
   private constructor(
     private readonly rows: readonly SystemRow[],
-    private readonly results: RunResults,
+    private readonly results: ResultTable,
     readonly metrics: readonly AnyMetric[],
     readonly input: InputInfo,
   ) {
@@ -197,7 +177,7 @@ export class Comparison {
   static of(
     prev: Comparison | null,
     rows: readonly SystemRow[],
-    results: RunResults,
+    results: ResultTable,
     metrics: readonly AnyMetric[],
     input: InputInfo,
   ): Comparison {
@@ -242,7 +222,7 @@ export class Comparison {
       if (i < 0) return { system, index: null, candidate: null, label: null, metrics: {} };
       const row = this.rows[i]!;
       const metrics: SystemAnswer['metrics'] = {};
-      for (const [name, x] of Object.entries(resultsOf(this.results, i)))
+      for (const [name, x] of Object.entries(this.results.row(i)))
         metrics[name] = { score: x.score, decision: x.decision, explanation: x.explanation };
       return { system, index: i, candidate: row.candidate, label: labelValue(row.label), metrics };
     });
@@ -262,7 +242,7 @@ export class Comparison {
 
   /** The per-row record of row i: its system first, then the usual record and the input's other columns. */
   record(i: number, detailed: ReadonlySet<string>): Record<string, unknown> {
-    return rowRecord(this.rows[i]!, resultsOf(this.results, i), detailed);
+    return rowRecord(this.rows[i]!, this.results.row(i), detailed);
   }
 
   private firstRow(q: number): SystemRow | undefined {

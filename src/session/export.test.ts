@@ -1,3 +1,4 @@
+import { ResultTable } from '../core/result-table.ts';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../core/io/export.ts';
@@ -23,7 +24,17 @@ describe('csvParts', () => {
       ...(i >= 2 ? { team: `t${i}` } : {}),
       ...(i === 3 ? { late: { n: 3 } } : {}),
     });
-    const input = { rows, results: rows.map(() => res), metricNames: ['exact_match'], detailed: new Set<string>(), run: { x: 1 }, record };
+    const input = {
+      rows,
+      results: ResultTable.of(
+        rows.map(() => res),
+        ['exact_match'],
+      ),
+      metricNames: ['exact_match'],
+      detailed: new Set<string>(),
+      run: { x: 1 },
+      record,
+    };
     const batched = (await csvParts({ ...input, batch: 2 })).join('');
     const whole = (await csvParts({ ...input, batch: 100 })).join('');
     expect(batched).toBe(whole);
@@ -71,7 +82,10 @@ describe('csvParts', () => {
     );
     const input = {
       rows,
-      results: rows.map(() => res),
+      results: ResultTable.of(
+        rows.map(() => res),
+        ['exact_match'],
+      ),
       metricNames: ['exact_match'],
       detailed: new Set<string>(),
       run: {},

@@ -6,14 +6,14 @@
 import { toCsv } from '../core/io/export.ts';
 import { outputRecord, type RowResults } from '../core/run.ts';
 import type { QaRow } from '../core/types.ts';
-import { ResultTable } from '../core/result-table.ts';
+import type { ResultTable } from '../core/result-table.ts';
 
 /** Rows per part: large enough that the Blob has few parts, small enough that one part is a few MB. */
 const EXPORT_BATCH = 5000;
 
 export interface ExportInput {
   rows: readonly QaRow[];
-  results: readonly RowResults[] | ResultTable;
+  results: ResultTable;
   metricNames: readonly string[];
   /** Metrics whose structured details go into the records. */
   detailed: ReadonlySet<string>;
@@ -33,7 +33,7 @@ export interface ExportInput {
 
 type CellLike = { class?: string; set?: string };
 
-const rowOf = (x: ExportInput, i: number): RowResults => (x.results instanceof ResultTable ? x.results.row(i) : x.results[i]!);
+const rowOf = (x: ExportInput, i: number): RowResults => x.results.row(i);
 
 /** JSONL: the run on the first line, then one record per line. */
 export async function jsonlParts(x: ExportInput): Promise<string[]> {
@@ -52,13 +52,7 @@ export async function jsonlParts(x: ExportInput): Promise<string[]> {
 export async function csvParts(x: ExportInput): Promise<string[]> {
   const run = JSON.stringify(x.run);
   // toCsv adds `.class` / `.set` columns for a metric when any record has them; decide that over the whole file.
-  const extra = (key: 'class' | 'set') =>
-    new Set(
-      x.metricNames.filter((m) => {
-        const r = x.results;
-        return r instanceof ResultTable ? r.hasAny(m, key) : r.some((row) => (row[m] as CellLike | undefined)?.[key] !== undefined);
-      }),
-    );
+  const extra = (key: 'class' | 'set') => new Set(x.metricNames.filter((m) => x.results.hasAny(m, key)));
   const withClass = extra('class');
   const withSet = extra('set');
   // Several systems' records carry the system and the input's own columns, which may differ between files: every

@@ -6,12 +6,13 @@
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
-import { detectGoldSeparator, FIELDS, mapRows, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import { detectGoldSeparator, FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import { prepareInput } from '../core/io/prepare.ts';
 import type { QaRow } from '../core/types.ts';
 import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
 import { contentHash } from './journal.ts';
-import { bundleFiles, bundleName, inputInfo, mapSystems, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
+import { bundleFiles, bundleName, inputInfo, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
 import { noteMessage } from './messages.ts';
 import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';
 
@@ -76,25 +77,32 @@ export class SessionInput {
 
   /** Maps the columns into rows (replacing the last mapping's), with what the page shows about them. */
   async map(m: Mapping): Promise<MappedSummary> {
-    // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
     this.mappedAs = null;
-    const paths = Object.values(m.map);
-    const t = withPaths(await this.ensureTable(), paths);
-    const parts = this.parts?.map((p) => ({ ...p, table: withPaths(p.table, paths) })) ?? null;
+    // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
+    const t = withPaths(await this.ensureTable(), Object.values(m.map));
     // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
     // No separator given (a caller other than the page): chosen as the CLI chooses it. The page always gives one
     // ('' for none), starting from Inspection.goldSep, and is told about the detected one either way.
-    const tables = parts?.map((p) => p.table) ?? [t];
-    const found = detectGoldSeparator(tables, m.map);
-    const goldSep = m.goldSep ?? found?.separator;
+    const s = m.systems;
+    const prepared = prepareInput(this.parts ?? [{ name: this.file!.name, table: t }], {
+      map: m.map,
+      ...(m.goldSep !== undefined ? { goldSep: m.goldSep } : {}),
+      ...(this.parts || s
+        ? {
+            systems: {
+              ...(s?.column ? { systemColumn: s.column } : s?.auto || s?.wide ? {} : { systemColumn: false as const }),
+              layout: s?.wide ? ('wide' as const) : ('long' as const),
+              ...(s?.pairBy ? { keyBy: s.pairBy } : {}),
+            },
+          }
+        : {}),
+    });
+    const { found, goldSep } = prepared;
     const sepNotes = found && (goldSep === found.separator || !goldSep) ? [found.note(goldSep === found.separator)] : [];
-    const mm: Mapping = { ...m, ...(goldSep !== undefined ? { goldSep } : {}) };
-    const many = parts || m.systems ? mapSystems(parts ?? [{ name: this.file!.name, table: t }], mm) : null;
-    const one = many ? null : mapRows(t, { map: m.map, ...(goldSep !== undefined ? { goldSep } : {}) });
-    const mapped = many ?? one!;
+    const many = prepared.systems;
     // One system found (a one-valued column, or files of one system) is no comparison: no system badge or column.
     this.systems = many && many.systems.length > 1 ? inputInfo(many) : null;
-    this.rows = mapped.rows;
+    this.rows = prepared.rows;
     this.mappedAs = JSON.stringify(m);
     const rows = this.rows;
     const kinds = new Set(rows.filter((r) => r.label).map((r) => r.label!.kind));
@@ -106,10 +114,10 @@ export class SessionInput {
       labelKind: kinds.size === 0 ? null : kinds.size === 2 ? 'mixed' : ([...kinds][0] as 'binary' | 'taxonomy'),
       withChoices: rows.filter((r) => r.choices?.length).length,
       withWrongTargets: rows.filter(hasWrong).length,
-      columns: mapped.columns,
-      issues: mapped.issues.slice(0, MAX_ISSUES),
-      issueCount: mapped.issues.length,
-      notes: [...sepNotes, ...(one ? this.notesOf(t, m, one.notes) : [])].map((n) => ({
+      columns: prepared.columns,
+      issues: prepared.issues.slice(0, MAX_ISSUES),
+      issueCount: prepared.issues.length,
+      notes: [...sepNotes, ...(many ? [] : this.notesOf(t, m, prepared.notes))].map((n) => ({
         code: n.code,
         text: noteMessage(n),
         ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied } : {}),

@@ -14,6 +14,7 @@ import type { QaRow } from '../core/types.ts';
 import type { RowResults } from '../core/run.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
+import { ResultTable } from '../core/result-table.ts';
 import { notify, ScoringSession, SYNC_CHUNK } from './session.ts';
 import { CLI } from '../../test/cli.ts';
 
@@ -272,7 +273,14 @@ describe('streamed exports', () => {
     taxonomy: { score: i / 7, decision: i > 3, explanation: `e${i}`, ...(i === 5 ? { class: 'partial' as const } : {}) },
     hierarchy: { score: null, decision: null, explanation: 'n', ...(i === 0 ? { set: 'equivalent' } : {}) },
   }));
-  const input = { rows, results, metricNames: ['taxonomy', 'hierarchy'], detailed: new Set<string>(), run: { file: 'x' }, batch: 2 };
+  const input = {
+    rows,
+    results: ResultTable.of(results, ['taxonomy', 'hierarchy']),
+    metricNames: ['taxonomy', 'hierarchy'],
+    detailed: new Set<string>(),
+    run: { file: 'x' },
+    batch: 2,
+  };
 
   it('CSV in parts of 2 rows is byte-identical to one toCsv over every row, class and set columns included', async () => {
     const { outputRecord } = await import('../core/run.ts');

@@ -5,39 +5,24 @@
  * (answer_<system> + judge_<system>) or one file per system. Deterministic for a given --seed.
  */
 import { Option, type Command } from 'commander';
-import { reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
-import { chooseGoldSeparator, parseMapSpec } from '../core/io/fields.ts';
-import {
-  compareReport,
-  mapSystemFiles,
-  type CompareReport,
-  type FilesInput,
-  type KeyBy,
-  type SystemMapOptions,
-} from '../core/compare/index.ts';
-import { VerityError, isBatchMetric, type AnyMetric, type QaRow } from '../core/types.ts';
-import type { ModelContext } from '../core/capabilities.ts';
-import type { RowResults } from '../core/run.ts';
-import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputFile, say } from './io.ts';
-import { count } from '../core/util/plural.ts';
-import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../core/compare/exports.ts';
-import { compareHtml } from '../core/compare/html.ts';
-import { f3, noRankingWhy, pairName } from '../core/compare/format.ts';
-import { leaderboardCells, pairedCells } from '../core/compare/cells.ts';
-import { DEFAULTS } from '../core/defaults.ts';
+import { reshapedNote, type InputTable } from '../../core/io/formats/index.ts';
+import { prepareInput } from '../../core/io/prepare.ts';
+import { ResultTable } from '../../core/result-table.ts';
+import { compareReport, type CompareReport, type FilesInput, type KeyBy } from '../../core/compare/index.ts';
+import { VerityError, isBatchMetric } from '../../core/types.ts';
+import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputFile, say } from '../io.ts';
+import { count } from '../../core/util/plural.ts';
+import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
+import { compareHtml } from '../../core/compare/html.ts';
+import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
+import { leaderboardCells, pairedCells } from '../../core/compare/cells.ts';
+import { DEFAULTS } from '../../core/defaults.ts';
+import { modelContext, usedModels } from '../models.ts';
+import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
+import { scoreAll } from '../scoring.ts';
+import pkg from '../../../package.json' with { type: 'json' };
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
-
-/** What compare borrows from main.ts, so model loading, metric settings and progress stay in one place. */
-export interface CompareDeps<O> {
-  common(cmd: Command): Command;
-  buildMetrics(o: O): AnyMetric[];
-  modelContext(metrics: AnyMetric[], o: O): Promise<ModelContext>;
-  scoreAll(rows: QaRow[], metrics: AnyMetric[], o: O, ctx: ModelContext): Promise<RowResults[]>;
-  /** Verity's version and the models a run used, for the HTML report's run configuration. */
-  version: string;
-  usedModels(ctx: ModelContext): Promise<Record<string, unknown> | undefined>;
-}
 
 interface CompareOptions {
   map?: string;
@@ -65,22 +50,18 @@ async function readFile(file: string): Promise<InputTable> {
 /** Reads and maps every file; issues and notes go to stderr. */
 export async function loadSystems(files: string[], o: CompareOptions): Promise<FilesInput> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
-  const tables = await Promise.all(files.map(async (name) => ({ name, table: withPaths(await readFile(name), Object.values(map ?? {})) })));
-  const chosen = chooseGoldSeparator(
-    tables.map((t) => t.table),
-    { ...(map ? { map } : {}), ...goldSepOption(o.goldSep) },
-  );
-  const opts: SystemMapOptions = {
-    ...chosen.options,
-    ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}),
-    ...(o.joinBy ? { keyBy: o.joinBy } : {}),
-  };
+  const tables = await Promise.all(files.map(async (name) => ({ name, table: await readFile(name) })));
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
     if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
   }
-  for (const n of chosen.notes) process.stderr.write(`verity: note: ${cliNote(n)}\n`);
-  const input = mapSystemFiles(tables, opts);
+  const prepared = prepareInput(tables, {
+    ...(map ? { map } : {}),
+    ...goldSepOption(o.goldSep),
+    systems: { ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}), ...(o.joinBy ? { keyBy: o.joinBy } : {}) },
+  });
+  for (const n of prepared.separatorNotes) process.stderr.write(`verity: note: ${cliNote(n)}\n`);
+  const input = prepared.systems!;
   for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
   if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);
   for (const n of input.notes) process.stderr.write(`verity: ${n}\n`);
@@ -162,14 +143,13 @@ export function reportText(rep: CompareReport): string {
 
 // ---------- exports ----------
 
-export function registerCompare<O extends object>(program: Command, deps: CompareDeps<O>): void {
-  deps
-    .common(
-      program
-        .command('compare')
-        .argument('<files...>', 'one file with several systems (system column or answer_<system> columns), or one file per system')
-        .description('compare systems: leaderboard with intervals, paired tests (Holm), metric vs human ranking'),
-    )
+export function register(program: Command): void {
+  common(
+    program
+      .command('compare')
+      .argument('<files...>', 'one file with several systems (system column or answer_<system> columns), or one file per system')
+      .description('compare systems: leaderboard with intervals, paired tests (Holm), metric vs human ranking'),
+  )
     .option('--system-column <column>', "the column naming each row's system (default: system, model, source or run)")
     .addOption(
       new Option(
@@ -184,7 +164,7 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
     .option('--out <file>', 'write the leaderboard to a .csv or .json file (.json = the whole report)')
     .option('--rows-out <file>', 'write every scored row, with its system and input columns, to a .jsonl file')
     .option('--html <file>', 'write the comparison as one self-contained page to share (.html; no script, no external request)')
-    .action(async (files: string[], o: O & CompareOptions) => {
+    .action(async (files: string[], o: CommonOptions & CompareOptions) => {
       const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
       const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
       const alpha = Number(o.alpha ?? DEFAULTS.alpha);
@@ -201,10 +181,12 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
         ['--html', o.html],
       ] as const;
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
-      const metrics = deps.buildMetrics(o);
+      const metrics = buildMetrics(o);
       const input = await loadSystems(files, o);
-      const ctx = await deps.modelContext(metrics, o);
-      const results = await deps.scoreAll(input.rows, metrics, o, ctx);
+      const ctx = await modelContext(metrics, o);
+      const names = metrics.map((m) => m.name);
+      const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+      const results = ResultTable.of(await scoreAll(input.rows, metrics, o, ctx), names, detailed);
       const { report, table } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
       const json = reportJson(report, input);
       const written: AtomicFile[] = [];
@@ -215,9 +197,9 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
       };
       try {
         if (o.html) {
-          const models = await deps.usedModels(ctx);
+          const models = await usedModels(ctx);
           const run = {
-            verity: deps.version,
+            verity: pkg.version,
             metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
             ...(models ? { models } : {}),
           };
@@ -225,12 +207,11 @@ export function registerCompare<O extends object>(program: Command, deps: Compar
         }
         if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : leaderboardCsv(report));
         if (o.rowsOut) {
-          const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
           const rows = file(o.rowsOut);
           for (let i = 0; i < input.rows.length; i += 1024) {
             let text = '';
             for (let j = i; j < Math.min(input.rows.length, i + 1024); j++)
-              text += `${JSON.stringify(rowRecord(input.rows[j]!, results[j]!, detailed))}\n`;
+              text += `${JSON.stringify(rowRecord(input.rows[j]!, results.row(j), detailed))}\n`;
             await rows.write(text);
           }
         }

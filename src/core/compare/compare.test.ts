@@ -29,6 +29,11 @@ import { roundStat } from '../report.ts';
 import { compareReport } from './report.ts';
 import { leaderboardRows } from './exports.ts';
 import { noRankingWhy, verdict } from './format.ts';
+import { ResultTable } from '../result-table.ts';
+import type { RowResults } from '../run.ts';
+
+/** Results as every surface keeps them (columns), from one object per row. */
+const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);
 
 interface RefCase {
   name: string;
@@ -127,7 +132,7 @@ function tableOf(c: RefCase) {
       results.push({ m: { score, decision: score === null ? null : score >= c.threshold, explanation: '' } });
     });
   });
-  return compareTable(rows, results, [{ name: 'm', threshold: c.threshold }], {
+  return compareTable(rows, T(results), [{ name: 'm', threshold: c.threshold }], {
     systems: c.systems,
     keys: c.scores[0]!.map((_, q) => `q${q}`),
   });
@@ -266,7 +271,7 @@ describe('by hand', () => {
     label: { kind: 'binary', correct: label },
   }));
   const results = cells.map(([, , score]) => ({ m: { score, decision: score >= 0.5, explanation: '' } }));
-  const t = compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]);
+  const t = compareTable(rows, T(results), [{ name: 'm', threshold: 0.5 }]);
 
   it('leaderboard values and human accuracy are plain counts', () => {
     const b = leaderboard(t, { resamples: 0 }).metrics[0]!;
@@ -282,7 +287,7 @@ describe('by hand', () => {
   it('systems without any score share the last rank', () => {
     const rows2 = [...rows, { system: 'D', key: 'q1' }, { system: 'E', key: 'q2' }];
     const none = { m: { score: null, decision: null, explanation: 'n/a' } };
-    const t2 = compareTable(rows2, [...results, none, none], [{ name: 'm', threshold: 0.5 }]);
+    const t2 = compareTable(rows2, T([...results, none, none]), [{ name: 'm', threshold: 0.5 }]);
     const b = leaderboard(t2, { resamples: 0 }).metrics[0]!;
     expect(b.entries.map((e) => [e.system, e.rank, e.accuracy.value])).toEqual([
       ['A', 1, 1],
@@ -434,7 +439,7 @@ describe('intervals agree with question resampling within Monte-Carlo error', ()
         rows.push({ system: s, key: `q${q}` });
         results.push({ m: { score, decision: score >= 0.5, explanation: '' } });
       }
-    const t = compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]);
+    const t = compareTable(rows, T(results), [{ name: 'm', threshold: 0.5 }]);
     const sc = t.score.m!;
     const B2 = 500;
     const opts = { resamples: B2, seed: 5 };
@@ -478,7 +483,7 @@ describe('few questions: the exact sign-flip test', () => {
     const rows: CompareRow[] = ['A', 'B'].flatMap((system) => [1, 2, 3, 4, 5].map((q) => ({ system, key: `q${q}` })));
     const score = (system: string, q: number) => (system === 'A' ? 0.9 - q / 100 : 0.2 + q / 100);
     const results = rows.map((r) => ({ m: { score: score(r.system, Number(r.key.slice(1))), decision: null, explanation: '' } }));
-    const p = pairedComparisons(compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
+    const p = pairedComparisons(compareTable(rows, T(results), [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
       .pairs[0]!.score!;
     expect([p.n, p.p, p.better]).toEqual([5, 0.0625, null]);
   });
@@ -489,7 +494,7 @@ describe('few questions: the exact sign-flip test', () => {
     const results = rows.map((r, i) => ({
       m: { score: r.system === 'A' ? 0.8 + (i % 3) / 100 : 0.3 + (i % 5) / 100, decision: null, explanation: '' },
     }));
-    const p = pairedComparisons(compareTable(rows, results, [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
+    const p = pairedComparisons(compareTable(rows, T(results), [{ name: 'm', threshold: 0.5 }]), { resamples: 200, seed: 1 }).metrics[0]!
       .pairs[0]!.score!;
     expect(p.n).toBe(Q);
     expect(p.p).toBeLessThan(1e-6);
@@ -506,11 +511,7 @@ describe('no statistic without data (issue 34)', () => {
       ...[1, 2, 3].map((q) => ({ system: 'A', key: `a${q}`, label: label(q > 1) })),
       ...[1, 2, 3].map((q) => ({ system: 'B', key: `b${q}`, label: label(q > 2) })),
     ];
-    const t = compareTable(
-      rows,
-      rows.map((r, i) => res(i % 2 === 0)),
-      [{ name: 'm', threshold: 0.5 }],
-    );
+    const t = compareTable(rows, T(rows.map((r, i) => res(i % 2 === 0))), [{ name: 'm', threshold: 0.5 }]);
     const p = pairedComparisons(t, { resamples: 100, seed: 1 }).metrics[0]!.pairs[0]!;
     expect([p.accuracy.n, p.accuracy.pHolm, p.accuracy.better, p.score!.p]).toEqual([0, null, null, null]);
     expect(verdict(p.accuracy.better, p.a, p.b, p.accuracy.n)).toBe('no shared questions');
@@ -528,7 +529,7 @@ describe('no statistic without data (issue 34)', () => {
         rows.push({ system: `s${s}`, key: `q${q}`, label: label(q <= s) });
         results.push(res(q <= s));
       }
-    const { report } = compareReport(rows, results, [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
+    const { report } = compareReport(rows, T(results), [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
     expect(leaderboardRows(report).map((r) => r.kendall_tau)).toEqual([1, 1, 1, 1, 1]);
   });
 });

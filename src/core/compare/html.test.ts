@@ -4,6 +4,11 @@ import { coverage, mapSystemRows } from './inputs.ts';
 import { compareReport } from './report.ts';
 import { compareHtml, escapeHtml } from './html.ts';
 import type { MetricResult } from '../types.ts';
+import { ResultTable } from '../result-table.ts';
+import type { RowResults } from '../run.ts';
+
+/** Results as every surface keeps them (columns), from one object per row. */
+const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);
 
 /** Hostile text where a page would run it: names, questions, answers and golds. */
 const XSS = [
@@ -38,7 +43,7 @@ function page(systems: string[]) {
     const hit = r.candidate.endsWith('gold');
     return { exact_match: { score: hit ? 1 : 0, decision: hit, explanation: '' } };
   });
-  const { report, table: t } = compareReport(input.rows, results, [{ name: 'exact_match', threshold: 1 }], { resamples: 50, seed: 1 });
+  const { report, table: t } = compareReport(input.rows, T(results), [{ name: 'exact_match', threshold: 1 }], { resamples: 50, seed: 1 });
   const info = {
     ...input,
     sources: Object.fromEntries(input.systems.map((s) => [s, '/home/me/private/runs.jsonl'])),

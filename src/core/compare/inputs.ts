@@ -440,7 +440,12 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
   if (typeof opts.systemColumn === 'string') {
     systemColumn = lower.get(opts.systemColumn.toLowerCase());
     if (!systemColumn)
-      throw new VerityError(`--system-column ${opts.systemColumn}: no such column; the columns are ${table.columns.join(', ')}`, 'usage');
+      throw new VerityError(
+        `the system column "${opts.systemColumn}" is not in the file; the columns are ${table.columns.join(', ')}`,
+        'usage',
+        'unknown-system-column',
+        { column: opts.systemColumn, columns: table.columns },
+      );
   } else if (opts.systemColumn === undefined) {
     // A column the mapping claims for another field is not the system column.
     const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));

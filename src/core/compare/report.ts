@@ -3,8 +3,7 @@
  * tests and the metric-vs-human ranking over one comparison table, with one set of bootstrap settings, so
  * `verity compare` and the app give the same numbers for the same rows, metrics and seed.
  */
-import type { MetricResult } from '../types.ts';
-import { compareTable, type CompareRow, type CompareTable, type MetricInfo } from './table.ts';
+import { compareTable, type CompareRow, type CompareTable, type MetricInfo, type ResultColumns } from './table.ts';
 import { leaderboard, type Leaderboard } from './leaderboard.ts';
 import { pairedComparisons, type PairedOptions, type PairedReport } from './paired.ts';
 import { metricRanking, type RankingReport } from './ranking.ts';
@@ -47,7 +46,7 @@ export function compareReportOf(t: CompareTable, opts: PairedOptions = {}): Comp
 
 export function compareReport(
   rows: readonly CompareRow[],
-  results: readonly (Record<string, MetricResult> | undefined)[],
+  results: ResultColumns,
   metrics: readonly MetricInfo[],
   opts: PairedOptions = {},
 ): { table: CompareTable; report: CompareReport } {

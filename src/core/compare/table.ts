@@ -9,7 +9,7 @@
  * Limits: a (system, key) pair seen twice keeps the first row; the caller (inputs.ts) makes keys unique. The
  *   arrays are read-only once built: bootstrap draws are remembered per array (resample.ts).
  */
-import type { Label, MetricResult } from '../types.ts';
+import type { Label } from '../types.ts';
 import { labelIsCorrect } from '../io/fields.ts';
 
 /** A metric as the comparison needs it: its name and decision threshold. */
@@ -44,7 +44,7 @@ export interface CompareTable {
   duplicates: number;
 }
 
-/** Results kept by column (the app's run table): a metric's score and decision on row i, null when none. */
+/** What the comparison reads of a run's results (a ResultTable): a metric's score and decision on row i, null when none. */
 export interface ResultColumns {
   readonly length: number;
   score(metric: string, i: number): number | null;
@@ -53,7 +53,7 @@ export interface ResultColumns {
 
 export function compareTable(
   rows: readonly CompareRow[],
-  results: readonly (Record<string, MetricResult> | undefined)[] | ResultColumns,
+  results: ResultColumns,
   metrics: readonly MetricInfo[],
   /** Fixed orders (e.g. to keep questions no system answered in the resampled set); rows add what these lack. */
   order: { systems?: readonly string[]; keys?: readonly string[] } = {},
@@ -90,23 +90,11 @@ export function compareTable(
       human[cell] = labelIsCorrect(r.label) ? 1 : 0;
       labelled = true;
     }
-    if (!Array.isArray(results)) {
-      const cols = results as ResultColumns;
-      for (const m of metrics) {
-        const x = cols.score(m.name, i);
-        const d = cols.decision(m.name, i);
-        if (x !== null && Number.isFinite(x)) score[m.name]![cell] = x;
-        if (d !== null) decision[m.name]![cell] = d ? 1 : 0;
-      }
-      return;
-    }
-    const res = (results as readonly (Record<string, MetricResult> | undefined)[])[i];
-    if (!res) return;
     for (const m of metrics) {
-      const x = res[m.name];
-      if (!x) continue;
-      if (x.score !== null && Number.isFinite(x.score)) score[m.name]![cell] = x.score;
-      if (x.decision !== null) decision[m.name]![cell] = x.decision ? 1 : 0;
+      const x = results.score(m.name, i);
+      const d = results.decision(m.name, i);
+      if (x !== null && Number.isFinite(x)) score[m.name]![cell] = x;
+      if (d !== null) decision[m.name]![cell] = d ? 1 : 0;
     }
   });
   return {

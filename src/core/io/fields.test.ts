@@ -6,7 +6,6 @@ import {
   labelIsCorrect,
   mapRows,
   parseLabel,
-  parseMapSpec,
   pythonStringList,
   resolveColumns,
   type Field,
@@ -210,17 +209,10 @@ describe('column aliases', () => {
   });
 });
 
-describe('--map', () => {
-  it('parses field=column pairs (field case-insensitive, spaces trimmed, column kept verbatim)', () => {
-    expect(parseMapSpec('candidate=answer_gpt4,label=judge_gpt4')).toEqual({ candidate: 'answer_gpt4', label: 'judge_gpt4' });
-    expect(parseMapSpec(' Candidate = Answer GPT4 , LABEL=judge ,')).toEqual({ candidate: 'Answer GPT4', label: 'judge' });
-    // Only the first "=" separates.
-    expect(parseMapSpec('candidate=a=b')).toEqual({ candidate: 'a=b' });
-  });
-
+describe('a column mapping', () => {
   it('overrides the aliases, matching the column case-insensitively', () => {
     const cols = ['question', 'golden_answer', 'candidate', 'answer_gpt4', 'judge_gpt4'];
-    expect(resolveColumns(cols, parseMapSpec('candidate=ANSWER_GPT4,label=Judge_GPT4'))).toEqual({
+    expect(resolveColumns(cols, { candidate: 'ANSWER_GPT4', label: 'Judge_GPT4' })).toEqual({
       question: 'question',
       gold: 'golden_answer',
       candidate: 'answer_gpt4',
@@ -231,14 +223,14 @@ describe('--map', () => {
   it('a column mapped to one field is not also taken by alias for another', () => {
     // "answer" is a gold alias; once mapped to candidate, gold must fall back to golden_answer.
     const t = jsonl({ question: 'Who?', golden_answer: 'David Seville', answer: 'Ross Bagdasarian' });
-    const { rows, columns } = map(t, { map: parseMapSpec('candidate=answer') });
+    const { rows, columns } = map(t, { map: { candidate: 'answer' } });
     expect(columns.candidate).toBe('answer');
     expect(columns.gold).toBe('golden_answer');
     expect(rows[0]!.golds).toEqual(['David Seville']);
     expect(rows[0]!.candidate).toBe('Ross Bagdasarian');
   });
 
-  it('EVOUNA layout: --map candidate=answer_gpt4,label=judge_gpt4 --gold-sep /', () => {
+  it('EVOUNA layout: candidate=answer_gpt4, label=judge_gpt4, gold separator /', () => {
     const t = jsonl({
       question: 'What star sign is Jamie Lee Curtis?',
       golden_answer: 'Scorpio/Skorpio/Scorpio (disambiguation)',
@@ -247,7 +239,7 @@ describe('--map', () => {
       answer_gpt4: 'a Sagittarius',
       judge_gpt4: false,
     });
-    const { rows } = map(t, { map: parseMapSpec('candidate=answer_gpt4,label=judge_gpt4'), goldSep: '/' });
+    const { rows } = map(t, { map: { candidate: 'answer_gpt4', label: 'judge_gpt4' }, goldSep: '/' });
     expect(rows[0]).toMatchObject({
       golds: ['Scorpio', 'Skorpio', 'Scorpio (disambiguation)'],
       candidate: 'a Sagittarius',
@@ -255,10 +247,7 @@ describe('--map', () => {
     });
   });
 
-  it('usage errors: unknown field, unknown column, malformed pair', () => {
-    expect(verityError(() => parseMapSpec('bogus=x'), 'usage').message).toMatch(/unknown field "bogus"/);
-    for (const bad of ['candidate', '=answer', 'candidate=', 'candidate= ', ' = '])
-      expect(verityError(() => parseMapSpec(bad), 'usage').message).toMatch(/--map expects field=column pairs/);
+  it('a column that is not in the file is a usage error naming the columns', () => {
     const e = verityError(() => map(jsonl({ gold: 'a', candidate: 'b' }), { map: { candidate: 'answer_gpt4' } }), 'usage');
     expect(e.message).toBe('the column "answer_gpt4" chosen for candidate is not in the file; the columns are gold, candidate');
     expect([e.code, e.details]).toEqual(['unknown-column', { field: 'candidate', column: 'answer_gpt4', columns: ['gold', 'candidate'] }]);
@@ -465,7 +454,7 @@ describe('labels', () => {
       ['INCORRECT', F],
       [' true ', T],
     ];
-    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
+    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual({ ok: true, value: want });
   });
 
   it("pandas' float labels and other tools' words: 1.0 / 0.0, Inspect's C / I, pass / fail, accept / reject", () => {
@@ -487,8 +476,8 @@ describe('labels', () => {
       ['NOT_ATTEMPTED', F],
       ['not attempted', F],
     ];
-    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual(want);
-    for (const v of ['1.5', '10', '0.01', '.0']) expect(() => parseLabel(v), v).toThrow();
+    for (const [v, want] of cases) expect(parseLabel(v), JSON.stringify(v)).toEqual({ ok: true, value: want });
+    for (const v of ['1.5', '10', '0.01', '.0']) expect(parseLabel(v).ok, v).toBe(false);
   });
 
   it('the eight class names, with - or _ and in any case', () => {
@@ -512,15 +501,17 @@ describe('labels', () => {
       ['contradictory', 'contradictory'],
       ['Contradictory', 'contradictory'],
     ];
-    for (const [v, c] of cases) expect(parseLabel(v), v).toEqual(cls(c));
+    for (const [v, c] of cases) expect(parseLabel(v), v).toEqual({ ok: true, value: cls(c) });
   });
 
   it('empty values are "no label" (not an error)', () => {
-    for (const v of [null, undefined, '', '  ', 'NaN', 'null', 'None']) expect(parseLabel(v), String(v)).toBeUndefined();
+    for (const v of [null, undefined, '', '  ', 'NaN', 'null', 'None'])
+      expect(parseLabel(v), String(v)).toEqual({ ok: true, value: undefined });
   });
 
-  it('unknown values throw a message', () => {
-    for (const v of ['maybe', 2, -1, 0.5, 'over-inclusive-valid']) expect(() => parseLabel(v), String(v)).toThrow();
+  it('unknown values answer why they are not labels', () => {
+    for (const v of ['maybe', 2, -1, 0.5, 'over-inclusive-valid'])
+      expect(parseLabel(v), String(v)).toMatchObject({ ok: false, error: /^label / });
   });
 
   it('an unknown label: warning, row kept and scored, but without a label', () => {
@@ -922,10 +913,10 @@ describe('chooseGoldSeparator (the separator used when none is given)', () => {
     expect(chooseGoldSeparator([golds('a; b', 'c')]).options.goldSep).toBeUndefined();
   });
 
-  it('a given separator, or none (""), is kept: nothing is split, counted or noted', () => {
+  it('a given separator, or none (""), is kept: nothing is split or noted (what was detected is told apart)', () => {
     const t = golds('Scorpio/Skorpio', 'Paris/Paname');
-    expect(chooseGoldSeparator([t], { goldSep: '' })).toEqual({ options: { goldSep: '' }, notes: [] });
-    expect(chooseGoldSeparator([t], { goldSep: ' | ' })).toEqual({ options: { goldSep: ' | ' }, notes: [] });
+    expect(chooseGoldSeparator([t], { goldSep: '' })).toMatchObject({ options: { goldSep: '' }, notes: [], found: { separator: '/' } });
+    expect(chooseGoldSeparator([t], { goldSep: ' | ' })).toMatchObject({ options: { goldSep: ' | ' }, notes: [] });
     const whole = mapRows(t, { goldSep: '' });
     expect(whole.rows.map((r) => r.golds)).toEqual([['Scorpio/Skorpio'], ['Paris/Paname']]);
     expect(whole.notes).toEqual([]);

@@ -8,6 +8,7 @@ import { isPlainObject, type ParsedTable, type RowIssue } from './parse.ts';
 import { SHARE_BOUND, valueSharer } from './share.ts';
 import { boundedMemo } from '../util/memo.ts';
 import { getPath } from './formats/nested.ts';
+import { fail, messageOf, ok, type Result } from '../errors.ts';
 
 export const FIELDS = ['id', 'question', 'gold', 'candidate', 'label', 'choices', 'wrong_answers', 'nli', 'statements'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -124,30 +125,13 @@ export function keysOf(name: string): string[] {
 export type ColumnMap = Partial<Record<Field, string>>;
 
 export interface MapOptions {
-  /** Explicit field → column choices (from `--map`). */
+  /** Explicit field → column choices (the CLI's --map, the page's mapping). */
   map?: ColumnMap;
   /**
    * Separator that splits a single gold string into several golds, e.g. ' / '; '' for none. mapRows splits only
    * on a given one; the readers let chooseGoldSeparator fill it in when the user gave none.
    */
   goldSep?: string;
-}
-
-/** Parses `--map field=column,field=column`. */
-export function parseMapSpec(spec: string): ColumnMap {
-  const out: ColumnMap = {};
-  for (const part of spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const eq = part.indexOf('=');
-    const field = part.slice(0, eq).trim().toLowerCase() as Field;
-    const column = part.slice(eq + 1).trim();
-    if (eq <= 0 || !column) throw new VerityError(`--map expects field=column pairs separated by commas, got "${part}"`, 'usage');
-    if (!FIELDS.includes(field)) throw new VerityError(`--map: unknown field "${field}"; fields are ${FIELDS.join(', ')}`, 'usage');
-    out[field] = column;
-  }
-  return out;
 }
 
 /**
@@ -355,25 +339,24 @@ const FALSE_WORDS = new Set([
 /** "1.0", "0.0", "1.00": a pandas export of a label column with gaps writes floats. */
 const ONE_OR_ZERO = /^[+-]?(?:1|0)(?:\.0+)?$/;
 
-/** Parses a label value; undefined for an empty one; throws a message string for an unknown one. */
-export function parseLabel(v: unknown): Label | undefined {
-  if (v === null || v === undefined) return undefined;
-  if (typeof v === 'boolean') return { kind: 'binary', correct: v };
-  if (typeof v === 'number') {
-    if (v === 1 || v === 0) return { kind: 'binary', correct: v === 1 };
-    throw `label ${v} is not 1/0`;
-  }
+/** Parses a label value: undefined for an empty one, or why an unknown one is not a label. */
+export function parseLabel(v: unknown): Result<Label | undefined> {
+  if (v === null || v === undefined) return ok(undefined);
+  if (typeof v === 'boolean') return ok({ kind: 'binary', correct: v });
+  if (typeof v === 'number') return v === 1 || v === 0 ? ok({ kind: 'binary', correct: v === 1 }) : fail(`label ${v} is not 1/0`);
   // String([1]) is "1": a list or an object must not pass for a label.
   if (typeof v === 'object')
-    throw `label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`;
+    return fail(`label ${JSON.stringify(v)} is a JSON ${Array.isArray(v) ? 'array' : 'object'}, not true/false, 1/0 or a class name`);
   const s = String(v).trim().toLowerCase();
-  if (s === '' || s === 'nan' || s === 'null' || s === 'none') return undefined;
-  if (ONE_OR_ZERO.test(s)) return { kind: 'binary', correct: Number(s) === 1 };
-  if (TRUE_WORDS.has(s)) return { kind: 'binary', correct: true };
-  if (FALSE_WORDS.has(s)) return { kind: 'binary', correct: false };
+  if (s === '' || s === 'nan' || s === 'null' || s === 'none') return ok(undefined);
+  if (ONE_OR_ZERO.test(s)) return ok({ kind: 'binary', correct: Number(s) === 1 });
+  if (TRUE_WORDS.has(s)) return ok({ kind: 'binary', correct: true });
+  if (FALSE_WORDS.has(s)) return ok({ kind: 'binary', correct: false });
   const cls = s.replace(/[_\s]+/g, '-') as CapClass;
-  if ((CAP_CLASSES as readonly string[]).includes(cls)) return { kind: 'taxonomy', cls };
-  throw `label "${String(v)}" is not one of true/false, 1/0, yes/no, correct/incorrect or the eight class names (${CAP_CLASSES.join(', ')})`;
+  if ((CAP_CLASSES as readonly string[]).includes(cls)) return ok({ kind: 'taxonomy', cls });
+  return fail(
+    `label "${String(v)}" is not one of true/false, 1/0, yes/no, correct/incorrect or the eight class names (${CAP_CLASSES.join(', ')})`,
+  );
 }
 
 /** Classes counted as correct when class labels are reduced to correct / incorrect. */
@@ -381,14 +364,14 @@ export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set(['exact', 'equival
 
 export const labelIsCorrect = (l: Label): boolean => (l.kind === 'binary' ? l.correct : CORRECT_CLASSES.has(l.cls));
 
-/** A value as text (objects as JSON); throws a message string for one nested too deeply to write out. */
+/** A value as text (objects as JSON); throws (an exception: the row is skipped) for one nested too deeply to write out. */
 function toText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   try {
     return JSON.stringify(v);
   } catch (e) {
-    throw `a value cannot be turned into text (${(e as Error).message})`;
+    throw new Error(`a value cannot be turned into text (${messageOf(e)})`, { cause: e });
   }
 }
 
@@ -492,49 +475,56 @@ function toList(v: unknown, sep?: string): string[] {
   return [toText(v)];
 }
 
-const jsonValue = (v: unknown): unknown => {
-  if (typeof v !== 'string') return v;
+const jsonValue = (v: unknown): Result<unknown> => {
+  if (typeof v !== 'string') return ok(v);
   try {
-    return JSON.parse(v);
+    return ok(JSON.parse(v));
   } catch {
-    throw 'is not valid JSON';
+    return fail('is not valid JSON');
   }
 };
 
-function distribution(v: unknown, where: string): NliDistribution {
-  if (!Array.isArray(v) || v.length !== 3) throw `${where} must be three numbers [entailment, neutral, contradiction]`;
+function distribution(v: unknown, where: string): Result<NliDistribution> {
+  if (!Array.isArray(v) || v.length !== 3) return fail(`${where} must be three numbers [entailment, neutral, contradiction]`);
   if (!v.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0))
-    throw `${where} must hold numbers ≥ 0, got ${JSON.stringify(v)}`;
+    return fail(`${where} must hold numbers ≥ 0, got ${JSON.stringify(v)}`);
   const sum = (v[0] as number) + (v[1] as number) + (v[2] as number);
-  if (Math.abs(sum - 1) > 1e-3) throw `${where} sums to ${sum.toFixed(4)}, not 1 (±0.001)`;
-  return { entailment: v[0] as number, neutral: v[1] as number, contradiction: v[2] as number };
+  if (Math.abs(sum - 1) > 1e-3) return fail(`${where} sums to ${sum.toFixed(4)}, not 1 (±0.001)`);
+  return ok({ entailment: v[0] as number, neutral: v[1] as number, contradiction: v[2] as number });
 }
 
 /**
  * Validates NLI probabilities supplied with a row: one entry per gold, in order, each
- * {"gold_to_candidate": [ent, neu, con], "candidate_to_gold": [ent, neu, con]}. Throws a message string.
+ * {"gold_to_candidate": [ent, neu, con], "candidate_to_gold": [ent, neu, con]}.
  */
-export function parseProvidedNli(raw: unknown, golds: number): ProvidedNli[] {
+export function parseProvidedNli(raw: unknown, golds: number): Result<ProvidedNli[]> {
   const v = jsonValue(raw);
-  const list = Array.isArray(v) ? v : [v];
-  if (list.length !== golds) throw `has ${list.length} entries but the row has ${golds} gold answers (one entry per gold, in order)`;
-  return list.map((e, i) => {
-    if (typeof e !== 'object' || e === null) throw `entry ${i + 1} must be an object with gold_to_candidate and candidate_to_gold`;
+  if (!v.ok) return v;
+  const list = Array.isArray(v.value) ? v.value : [v.value];
+  if (list.length !== golds) return fail(`has ${list.length} entries but the row has ${golds} gold answers (one entry per gold, in order)`);
+  const out: ProvidedNli[] = [];
+  for (const [i, e] of list.entries()) {
+    if (typeof e !== 'object' || e === null) return fail(`entry ${i + 1} must be an object with gold_to_candidate and candidate_to_gold`);
     const o = e as Record<string, unknown>;
-    return {
-      goldToCandidate: distribution(o.gold_to_candidate, `entry ${i + 1}: gold_to_candidate`),
-      candidateToGold: distribution(o.candidate_to_gold, `entry ${i + 1}: candidate_to_gold`),
-    };
-  });
+    const g = distribution(o.gold_to_candidate, `entry ${i + 1}: gold_to_candidate`);
+    if (!g.ok) return g;
+    const c = distribution(o.candidate_to_gold, `entry ${i + 1}: candidate_to_gold`);
+    if (!c.ok) return c;
+    out.push({ goldToCandidate: g.value, candidateToGold: c.value });
+  }
+  return ok(out);
 }
 
 /** Validates statements supplied with a row: {"gold": [one per gold], "candidate": "…"}. */
-export function parseStatements(raw: unknown, golds: number): { gold: string[]; candidate: string } {
-  const v = jsonValue(raw) as Record<string, unknown> | null;
+export function parseStatements(raw: unknown, golds: number): Result<{ gold: string[]; candidate: string }> {
+  const parsed = jsonValue(raw);
+  if (!parsed.ok) return parsed;
+  const v = parsed.value as Record<string, unknown> | null;
   if (typeof v !== 'object' || v === null || !Array.isArray(v.gold) || typeof v.candidate !== 'string')
-    throw 'must be {"gold": ["…", …], "candidate": "…"}';
-  if (v.gold.length !== golds || !v.gold.every((g) => typeof g === 'string')) throw `needs one gold statement per gold answer (${golds})`;
-  return { gold: v.gold as string[], candidate: v.candidate };
+    return fail('must be {"gold": ["…", …], "candidate": "…"}');
+  if (v.gold.length !== golds || !v.gold.every((g) => typeof g === 'string'))
+    return fail(`needs one gold statement per gold answer (${golds})`);
+  return ok({ gold: v.gold as string[], candidate: v.candidate });
 }
 
 const isRunHeader = (d: Record<string, unknown>): boolean => {
@@ -662,16 +652,18 @@ export function detectGoldSeparator(tables: readonly ParsedTable[], map?: Column
 }
 
 /**
- * The options to map with: `options.goldSep` when given ('' for none), else the detected separator
- * (detectGoldSeparator) with a note saying the golds are split on it.
+ * The one gold-separator decision every reader makes (CLI commands, the app's session): `options.goldSep` when
+ * given ('' for none), else the detected separator (detectGoldSeparator), with a note saying the golds are split
+ * on it. `found` is what was detected either way, for a surface that always passes a separator (the page starts
+ * from the detected one) and words its own note.
  */
 export function chooseGoldSeparator(
   tables: readonly ParsedTable[],
   options: MapOptions = {},
-): { options: MapOptions; notes: MappingNote[] } {
-  if (options.goldSep !== undefined) return { options, notes: [] };
+): { options: MapOptions; notes: MappingNote[]; found?: GoldSeparatorFound } {
   const found = detectGoldSeparator(tables, options.map);
-  return found ? { options: { ...options, goldSep: found.separator }, notes: [found.note(true)] } : { options, notes: [] };
+  if (options.goldSep !== undefined) return { options, notes: [], ...(found ? { found } : {}) };
+  return found ? { options: { ...options, goldSep: found.separator }, notes: [found.note(true)], found } : { options, notes: [] };
 }
 
 /** The first response of an lm-eval `filtered_resps` / `resps` cell (a list, or a list of lists). */
@@ -823,9 +815,9 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       ),
     SHARE_BOUND,
   );
-  const labelOf = boundedMemo((raw: unknown) => {
+  const labelOf = boundedMemo((raw: unknown): Result<Label | undefined> => {
     const label = parseLabel(raw);
-    return label && share.label(label);
+    return label.ok && label.value ? ok(share.label(label.value)) : label;
   }, SHARE_BOUND);
   return {
     columns: cols,
@@ -870,38 +862,31 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         if (choices != null) row.choices = toList(choices);
         const wrong = get('wrong_answers');
         if (wrong != null) row.wrongAnswers = toList(wrong);
-      } catch (message) {
-        warn(`${String(message)}; skipped`, 'error');
+      } catch (e) {
+        warn(`${messageOf(e)}; skipped`, 'error');
         return null;
       }
       if (rawCand === null || rawCand === undefined)
         warn(`candidate is ${rawCand === null ? 'null' : 'missing'}; scored as an empty answer`);
       if (seenIds.add(row.id)) warn(`duplicate id "${row.id}"`);
       const rawLabel = get('label');
-      try {
-        const label = labelOf(rawLabel);
-        if (label) {
-          row.label = label;
-          row.rawLabel = toText(rawLabel);
-        }
-      } catch (message) {
-        warn(`${String(message)}; the row is scored but not used in agreement reports`);
+      const label = labelOf(rawLabel);
+      if (!label.ok) warn(`${label.error}; the row is scored but not used in agreement reports`);
+      else if (label.value) {
+        row.label = label.value;
+        row.rawLabel = toText(rawLabel);
       }
       const nli = get('nli');
       if (nli != null && nli !== '') {
-        try {
-          row.nli = parseProvidedNli(nli, row.golds.length);
-        } catch (message) {
-          warn(`nli: ${String(message)}; the row is scored without these probabilities`);
-        }
+        const parsed = parseProvidedNli(nli, row.golds.length);
+        if (parsed.ok) row.nli = parsed.value;
+        else warn(`nli: ${parsed.error}; the row is scored without these probabilities`);
       }
       const statements = get('statements');
       if (statements != null && statements !== '') {
-        try {
-          row.statements = parseStatements(statements, row.golds.length);
-        } catch (message) {
-          warn(`statements: ${String(message)}; they are ignored`);
-        }
+        const parsed = parseStatements(statements, row.golds.length);
+        if (parsed.ok) row.statements = parsed.value;
+        else warn(`statements: ${parsed.error}; they are ignored`);
       }
       return row;
     },

@@ -1,0 +1,34 @@
+/** `verity explain --question Q --gold G --candidate C`: every metric on one example, with its reasons. */
+import type { Command } from 'commander';
+import { createMetric, METRIC_NAMES } from '../../core/metrics/index.ts';
+import { outputRecord, scoreRows } from '../../core/run.ts';
+import type { QaRow } from '../../core/types.ts';
+import { modelContext } from '../models.ts';
+import { buildMetrics, common, type CommonOptions } from '../options.ts';
+
+async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
+  const metrics = o.metrics ? buildMetrics(o) : METRIC_NAMES.map((n) => createMetric(n));
+  const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
+  const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));
+  const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));
+  if (o.json) return void process.stdout.write(`${JSON.stringify(record)}\n`);
+  const lines = [`question:  ${o.question}`, `gold:      ${o.gold.join(' | ')}`, `candidate: ${o.candidate}`, ''];
+  for (const m of metrics) {
+    const r = results![m.name]!;
+    const verdict = r.decision === null ? 'n/a' : r.decision ? 'correct' : 'incorrect';
+    const extra = r.class ? ` [${r.class}]` : r.set ? ` [${r.set}]` : '';
+    lines.push(
+      `${m.name.padEnd(14)} ${r.score === null ? '   —  ' : r.score.toFixed(3).padStart(6)}  ${verdict.padEnd(9)}${extra}  ${r.explanation}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export function register(p: Command): void {
+  common(p.command('explain').description('every metric on one example, with its reasons'))
+    .requiredOption('--question <text>', 'the question')
+    .requiredOption('--gold <text>', 'a gold answer (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
+    .requiredOption('--candidate <text>', 'the answer to judge')
+    .option('--json', 'print one JSON object')
+    .action(cmdExplain);
+}

@@ -1,0 +1,131 @@
+/**
+ * The options every scoring command shares (metrics, mapping, normalization, calibration files, models,
+ * progress), and the metrics they make.
+ */
+import { readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { parseCalibration, type Calibration } from '../core/agreement/index.ts';
+import { VerityError, type AnyMetric } from '../core/types.ts';
+import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
+import { metricsFrom } from './recipe.ts';
+
+export interface CommonOptions {
+  metrics?: string;
+  map?: string;
+  goldSep?: string;
+  normalization?: 'squad' | 'numeric';
+  strict?: boolean;
+  lexicalMode?: 'token' | 'substring';
+  calibration?: string[];
+  progress?: boolean;
+  nliModel?: string;
+  rankerModel?: string;
+  embedderModel?: string;
+  statementModel?: string;
+  mirror?: string;
+  modelCache?: string;
+  modelDir?: string;
+  skipCanary?: boolean;
+}
+
+export const KNOWN_METRICS: ReadonlySet<string> = new Set([...METRIC_NAMES, ...VARIANT_METRICS]);
+
+/** Calibration files: a BOM is allowed; a metric Verity does not have, or a threshold outside [0, 1], is refused. */
+export function loadCalibrations(paths: string[] = []): Calibration[] {
+  return paths.map((p) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(p, 'utf8').replace(/^\uFEFF/, ''));
+    } catch (e) {
+      throw new VerityError(`cannot read calibration ${p}: ${(e as Error).message}`, 'input');
+    }
+    let cal: Calibration;
+    try {
+      cal = parseCalibration(json);
+    } catch (e) {
+      throw new VerityError(`${p}: ${(e as Error).message}`, 'input');
+    }
+    const named = [...(cal.metric !== undefined ? [cal.metric] : []), ...(cal.combination?.metrics ?? [])];
+    const unknown = named.filter((n) => !KNOWN_METRICS.has(n));
+    if (unknown.length)
+      throw new VerityError(
+        `${p}: unknown metric ${unknown.map((n) => `"${n}"`).join(', ')}; available: ${[...KNOWN_METRICS].join(', ')}`,
+        'input',
+      );
+    if (cal.threshold !== undefined && !(cal.threshold >= 0 && cal.threshold <= 1))
+      throw new VerityError(`${p}: threshold ${cal.threshold} is outside [0, 1], where every metric's scores lie`, 'input');
+    return cal;
+  });
+}
+
+export function buildMetrics(o: CommonOptions): AnyMetric[] {
+  const cals = loadCalibrations(o.calibration);
+  const thresholds: Record<string, number> = {};
+  for (const c of cals) if (c.metric && c.threshold !== undefined && !c.combination) thresholds[c.metric] = c.threshold;
+  const settings: MetricSettings = {
+    ...(o.strict ? { normalization: 'squad' as const } : o.normalization ? { normalization: o.normalization } : {}),
+    ...(o.lexicalMode ? { lexicalMode: o.lexicalMode } : {}),
+    thresholds,
+  };
+  for (const c of cals) {
+    if (c.cutpoints) settings.cutpoints = c.cutpoints;
+    if (c.nliLex) settings.nliLexWeights = c.nliLex;
+  }
+  return metricsFrom({ list: o.metrics, settings, combinations: cals.flatMap((c) => (c.combination ? [c.combination] : [])) });
+}
+
+export function common(cmd: Command): Command {
+  return cmd
+    .option(
+      '--metrics <list>',
+      `comma-separated metrics (default: ${DEFAULT_METRICS.join(',')}; available: ${[...METRIC_NAMES, ...VARIANT_METRICS].join(',')})`,
+    )
+    .option('--map <pairs>', 'column mapping, e.g. candidate=answer_gpt4,label=judge_gpt4')
+    .option(
+      '--gold-sep <sep>',
+      "split a gold string into several golds, e.g. ' / ' (default: the separator most gold cells use, if any; none: never split)",
+    )
+    .addOption(new Option('--normalization <mode>', 'normalization for every lexical metric').choices(['squad', 'numeric']))
+    .option('--strict', 'SQuAD normalization only (no number-aware forms); same as --normalization squad')
+    .addOption(
+      new Option('--lexical-mode <mode>', 'lexical_match containment: token boundaries or plain substring (EVOUNA)').choices([
+        'token',
+        'substring',
+      ]),
+    )
+    .option('--calibration <file>', 'apply a calibration from verity calibrate (repeatable)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
+    .option(
+      '--nli-model <model>',
+      'NLI model: a local folder, a registry key (nli-xsmall, nli-small, nli-base, nli-large) or a hub id@revision',
+    )
+    .option('--ranker-model <model>', 'reranker for A-VERT: folder, registry key or hub id@revision')
+    .option('--embedder-model <model>', 'embedding model for BERTScore / A-VERT embeddings: folder, registry key or hub id@revision')
+    .option('--statement-model <model>', 'seq2seq statement writer (default: the built-in rule writer)')
+    .option('--model-dir <dir>', 'a folder of local model copies: DIR/<hub id>/ is used for a role given no model (works offline)')
+    .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
+    .option('--skip-canary', 'use the models without their canary check (every output row records that the check was skipped)')
+    .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
+    .option('--progress', 'always show the progress bar')
+    .option('--no-progress', 'never show the progress bar');
+}
+
+/** Parses `--map field=column,field=column`. */
+export function parseMapSpec(spec: string): ColumnMap {
+  const out: ColumnMap = {};
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const eq = part.indexOf('=');
+    const field = part.slice(0, eq).trim().toLowerCase() as Field;
+    const column = part.slice(eq + 1).trim();
+    if (eq <= 0 || !column) throw new VerityError(`--map expects field=column pairs separated by commas, got "${part}"`, 'usage');
+    if (!FIELDS.includes(field)) throw new VerityError(`--map: unknown field "${field}"; fields are ${FIELDS.join(', ')}`, 'usage');
+    out[field] = column;
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * Reading and scoring a file batch by batch for the scoring commands: the rows mapped as the options say, the
+ * embedded metrics in the scoring thread, models loaded with the first rows, a progress bar on a terminal.
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import { count } from '../core/util/plural.ts';
+import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
+import type { MapOptions } from '../core/io/fields.ts';
+import { prepareInput } from '../core/io/prepare.ts';
+import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/run.ts';
+import { overLimit } from '../core/limits.ts';
+import { VerityError, type AnyMetric, type QaRow } from '../core/types.ts';
+import type { ModelContext } from '../core/capabilities.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import type { LoadedModel } from '../runtime/messages.ts';
+import { cliNote, goldSepOption, readInputFile, readRows, say, type RecordSink } from './io.ts';
+import { recipeOf } from './recipe.ts';
+import { scoreInThread } from './thread.ts';
+import { modelContext } from './models.ts';
+import { type CommonOptions, parseMapSpec } from './options.ts';
+
+/** The output being written, so that an interrupt removes its temporary file. */
+export const writing: { sink?: RecordSink } = {};
+
+export interface Loaded {
+  rows: QaRow[];
+  fileIssues: RowIssue[];
+  skipped: number;
+}
+
+/** A file (or stdin for "-") read into a table in any input format (Parquet, Inspect logs too); unreadable files are input errors. */
+export const readTable = (file: string): Promise<ParsedTable> => readInputFile(file);
+
+/** A file read whole and mapped as every surface maps it (prepareInput); issues and notes go to stderr. */
+export async function load(file: string, o: Pick<CommonOptions, 'map' | 'goldSep'>): Promise<Loaded> {
+  const map = o.map ? parseMapSpec(o.map) : undefined;
+  const table = await readTable(file);
+  const mapped = prepareInput([{ name: file, table }], { ...(map ? { map } : {}), ...goldSepOption(o.goldSep) });
+  const errors = mapped.issues.filter((i) => i.severity === 'error').length;
+  const warnings = mapped.issues.length - errors;
+  for (const issue of mapped.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
+  if (mapped.issues.length > 50) say(`… and ${mapped.issues.length - 50} more issues (fix the ones above and run again)`);
+  for (const note of [...mapped.separatorNotes, ...mapped.notes]) say(`note: ${cliNote(note)}`);
+  if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
+  say(`${table.format.toUpperCase()}, ${count(mapped.rows.length, 'row')} read, ${errors} skipped, ${count(warnings, 'warning')}`);
+  return { rows: mapped.rows, fileIssues: mapped.issues, skipped: errors };
+}
+
+/** Rows read, scored and written at a time: memory holds one batch, whatever the file's size. */
+export const BATCH = 2048;
+
+export function progressBar(o: CommonOptions, total: number): { update(done: number): void; stop(): void } {
+  const show = o.progress ?? (process.stderr.isTTY === true && total >= 2000);
+  if (!show) return { update() {}, stop() {} };
+  const bar = new SingleBar(
+    { stream: process.stderr, format: 'scoring [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true },
+    Presets.shades_classic,
+  );
+  const started = performance.now();
+  bar.start(total, 0, { rate: 0 });
+  return {
+    update: (done) => bar.update(done, { rate: Math.round(done / ((performance.now() - started) / 1000)) }),
+    stop: () => bar.stop(),
+  };
+}
+
+/**
+ * The embedded metrics score in the scoring thread (thread.ts), so that the main thread answers a signal at once,
+ * whatever row is being scored.
+ */
+export function inThread(metrics: AnyMetric[]): Pick<ScoreOptions, 'scoreSync'> {
+  const recipe = recipeOf(metrics);
+  return recipe ? { scoreSync: (rows) => scoreInThread(recipe, rows.map(itemOf)) } : {};
+}
+
+/** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
+export async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
+  const bar = progressBar(o, rows.length);
+  const results = await scoreRows(rows, metrics, ctx, {
+    batchSize: DEFAULTS.rowsPerBatch.cli,
+    onProgress: (d) => bar.update(d),
+    ...inThread(metrics),
+  });
+  bar.stop();
+  return results;
+}
+
+/**
+ * Reads, scores and hands over a file batch by batch. Rows with a field over the per-field limit are named
+ * on stderr (their metrics give null with the reason; the other rows are scored as usual).
+ */
+export async function scoreFile(
+  file: string,
+  metrics: AnyMetric[],
+  o: CommonOptions,
+  onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
+  /** Rows to score (default: all). */
+  keep: (r: QaRow) => boolean = () => true,
+): Promise<{ skipped: number }> {
+  let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
+  let bar: ReturnType<typeof progressBar> | undefined;
+  let done = 0;
+  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) };
+  const summary = await readRows(file, {
+    mapOptions,
+    batch: BATCH,
+    onNote: cliNote,
+    rowWarning: (r) => (keep(r) && overLimit(r) ? `${overLimit(r)}; it is not scored (every metric gives null with the reason)` : null),
+    onTotal: (n) => (bar = progressBar(o, n)),
+    onRows: async (read) => {
+      // Models load with the first rows, so that an unreadable file fails before any download.
+      ctx ??= await modelContext(metrics, o);
+      const rows = read.filter(keep);
+      const results = await scoreRows(rows, metrics, ctx, {
+        batchSize: DEFAULTS.rowsPerBatch.cli,
+        onProgress: (d) => bar?.update(done + d),
+        ...inThread(metrics),
+      });
+      done += read.length;
+      await onScored(rows, results, ctx);
+    },
+  });
+  bar?.stop();
+  return { skipped: summary.skipped };
+}
