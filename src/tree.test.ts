@@ -18,6 +18,15 @@ describe('tree shape', () => {
     expect(lines(rel)).toBeLessThan(limit);
   });
 
+  it('no file under src/session/ is over 400 lines (issue 35: the session split by concern)', () => {
+    const dir = fileURLToPath(new URL('session/', import.meta.url));
+    const over = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => [f, lines(`session/${f}`)] as const)
+      .filter(([, n]) => n > 400);
+    expect(over).toEqual([]);
+  });
+
   it('the Score page keeps no run logic of its own (no worker API, no recovery)', () => {
     const page = readFileSync(fileURLToPath(new URL('app/pages/Score.svelte', import.meta.url)), 'utf8');
     expect(page).not.toMatch(/scoreApi|resetScoreWorker|fallbackSpecs|RecoveryBudget/);

@@ -1,0 +1,18 @@
+/** The scoring session in tests: a session on a storage of its own (or a shared one), and results unwrapped. */
+import { memoryStore } from '../src/runtime/idb-cache.ts';
+import { Journal } from '../src/session/journal.ts';
+import { ScoringSession, type SessionDeps } from '../src/session/session.ts';
+import type { RunConfig } from '../src/session/api.ts';
+
+let ids = 0;
+
+export const newSession = (kv = memoryStore<unknown>(), deps: Partial<SessionDeps> = {}) =>
+  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...deps });
+
+/** The value of a result, or the test fails with its error. */
+export function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+export const runConfig = (mapping: RunConfig['mapping'], metrics: string[]): RunConfig => ({ metrics, settings: {}, models: {}, mapping });
