@@ -13,6 +13,10 @@ import { join } from 'node:path';
 import { loadEvouna, repoRoot, evounaPath } from '../scripts/evouna.ts';
 import { createSyncMetric, LEXICAL_METRICS } from '../src/core/metrics/index.ts';
 import type { QaItem } from '../src/core/types.ts';
+import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+// WordNet, as the app and the CLI score (issue 37).
+useNodeLexicon();
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);

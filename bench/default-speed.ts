@@ -9,6 +9,10 @@ import { loadEvouna } from '../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 import { scoreRow } from '../src/core/run.ts';
 import type { QaItem } from '../src/core/types.ts';
+import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+// WordNet, as the app and the CLI score (issue 37).
+useNodeLexicon();
 
 const i = process.argv.indexOf('--rows');
 const N = i >= 0 ? Number(process.argv[i + 1]) : 20_000;

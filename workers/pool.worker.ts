@@ -3,5 +3,7 @@
  * embedded metrics and sends each back by column, beating after every slice for the watchdog.
  */
 import { servePool } from '../src/session/pool.ts';
+import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
 
-servePool(self as unknown as Parameters<typeof servePool>[0]);
+// WordNet for the embedded metrics (issue 37), loaded as the worker starts: each job waits for it.
+servePool(self as unknown as Parameters<typeof servePool>[0], loadLexicon());

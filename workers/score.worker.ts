@@ -11,6 +11,7 @@ import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
 import { Journal } from '../src/session/journal.ts';
 import { collectUntil } from '../src/runtime/collect.ts';
+import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -26,6 +27,7 @@ const session = new ScoringSession({
   version: pkg.version,
   pool,
   collect: (gone) => void collectUntil(gone),
+  ready: () => loadLexicon(),
 });
 
 const api: ScoreApi = {

@@ -9,6 +9,7 @@ import { parseCalibration, type Calibration } from '../core/agreement/index.ts';
 import { VerityError, type AnyMetric } from '../core/types.ts';
 import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
 import { metricsFrom } from './recipe.ts';
+import { useNodeLexicon } from '../runtime/lexicon-node.ts';
 
 export interface CommonOptions {
   metrics?: string;
@@ -60,6 +61,8 @@ export function loadCalibrations(paths: string[] = []): Calibration[] {
 }
 
 export function buildMetrics(o: CommonOptions): AnyMetric[] {
+  // WordNet for the embedded metrics (issue 37): read here, where every scoring command makes its metrics.
+  useNodeLexicon();
   const cals = loadCalibrations(o.calibration);
   const thresholds: Record<string, number> = {};
   for (const c of cals) if (c.metric && c.threshold !== undefined && !c.combination) thresholds[c.metric] = c.threshold;

@@ -9,6 +9,10 @@ import { scoreRow, type RowResults } from '../core/run.ts';
 import { isBatchMetric, type Metric } from '../core/types.ts';
 import { metricsFrom } from './recipe.ts';
 import type { ThreadReply, ThreadRequest } from './thread.ts';
+import { useNodeLexicon } from '../runtime/lexicon-node.ts';
+
+// WordNet for the embedded metrics (issue 37), as the main thread has it.
+useNodeLexicon();
 
 const withoutDetails = (r: RowResults): RowResults => {
   for (const m of Object.values(r)) delete m.details;

@@ -107,20 +107,26 @@ export type PoolReply =
   | { id: number; type: 'error'; message: string };
 
 /** The body of a pool worker: answers each job with its chunk (typed arrays transferred), beating meanwhile. */
-export function servePool(scope: {
-  onmessage: ((e: MessageEvent<PoolRequest>) => void) | null;
-  postMessage(m: PoolReply, t?: Transferable[]): void;
-}): void {
+export function servePool(
+  scope: {
+    onmessage: ((e: MessageEvent<PoolRequest>) => void) | null;
+    postMessage(m: PoolReply, t?: Transferable[]): void;
+  },
+  /** Settles once the thread can score (its lexicon loaded); a job waits for it, and fails with its error. */
+  ready: Promise<unknown> = Promise.resolve(),
+): void {
   // One for the worker's life, so its waiting budget carries over from job to job (each job brings a new view of
   // the same shared memory).
   let yielder: Yielder | undefined;
   scope.onmessage = (e) => {
     const { id, job, hold } = e.data;
     if (hold) (yielder ??= new Yielder(hold)).flag = hold;
-    scoreJob(job, (next) => scope.postMessage({ id, type: 'beat', next }), undefined, hold ? yielder : undefined).then(
-      (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
-      (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
-    );
+    ready
+      .then(() => scoreJob(job, (next) => scope.postMessage({ id, type: 'beat', next }), undefined, hold ? yielder : undefined))
+      .then(
+        (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
+        (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),
+      );
   };
 }
 

@@ -58,6 +58,11 @@ export interface SessionDeps {
    * memory grows. `gone` settles once they were collected.
    */
   collect?: (gone: Promise<void>) => void;
+  /**
+   * Settles once this thread can score as every surface does (its WordNet lexicon loaded): awaited before a run,
+   * a continue, a resume and an export. Node installs the lexicon before the session is made.
+   */
+  ready?: () => Promise<unknown>;
 }
 
 const BUSY = 'a run is going: cancel it first';
@@ -101,6 +106,7 @@ export class ScoringSession implements SessionApi {
     // Here, not when scoring starts: a cancel that arrives while the run is set up stops it before its first chunk.
     this.runner.arm();
     try {
+      await this.deps.ready?.();
       this.results.reset(null);
       // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
       if (!this.input.isMapped(c.mapping)) await this.input.map(c.mapping);
@@ -148,6 +154,7 @@ export class ScoringSession implements SessionApi {
     const a = this.results.run;
     if (!a) return { ok: false, error: 'there is no run to continue' };
     try {
+      await this.deps.ready?.();
       return { ok: true, value: await this.runner.score(a, onEvent) };
     } catch (e) {
       return { ok: false, error: messageOf(e) };
@@ -211,6 +218,7 @@ export class ScoringSession implements SessionApi {
     if (this.runner.running) return { ok: false, error: 'a run is already going' };
     try {
       this.results.reset(null);
+      await this.deps.ready?.();
       const saved = await this.deps.store.load<RunConfig>(id);
       const meta = saved.meta;
       if (models) {
@@ -276,6 +284,7 @@ export class ScoringSession implements SessionApi {
 
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
     try {
+      await this.deps.ready?.();
       return { ok: true, value: await this.results.exportFile(kind, onProgress) };
     } catch (e) {
       return { ok: false, error: `the export failed: ${messageOf(e)}` };

@@ -4,9 +4,11 @@ import { createMetric, METRIC_NAMES } from '../../core/metrics/index.ts';
 import { outputRecord, scoreRows } from '../../core/run.ts';
 import type { QaRow } from '../../core/types.ts';
 import { modelContext } from '../models.ts';
+import { useNodeLexicon } from '../../runtime/lexicon-node.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 
 async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
+  useNodeLexicon();
   const metrics = o.metrics ? buildMetrics(o) : METRIC_NAMES.map((n) => createMetric(n));
   const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
   const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));

@@ -4,6 +4,7 @@ import { quote } from './common.ts';
 import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
+import { lexicon, type WordNet } from '../lexicon/index.ts';
 
 /** Stand-in for nltk's WordNet: returns the lemma names of all synsets of a word. */
 export type SynonymSource = (word: string) => Iterable<string>;
@@ -68,6 +69,24 @@ export interface MeteorDetails {
 
 const none: SynonymSource = () => [];
 
+/** Synonyms asked of the lexicon, per word (METEOR asks each hypothesis word once per gold: TriviaQA rows have 14). */
+const synonymCache: { of: WordNet | null; words: Map<string, string[]> } = { of: null, words: new Map() };
+
+/** nltk's `wordnet.synsets(word)` lemma names, from the installed lexicon (none when no lexicon is installed). */
+const wordnetSynonyms: SynonymSource = (word) => {
+  const wn = lexicon();
+  if (!wn) return [];
+  if (synonymCache.of !== wn) synonymCache.words = new Map();
+  synonymCache.of = wn;
+  let names = synonymCache.words.get(word);
+  if (!names) {
+    names = wn.synsets(word).flatMap((s) => wn.lemmaNames(s));
+    if (synonymCache.words.size >= 50_000) synonymCache.words.clear();
+    synonymCache.words.set(word, names);
+  }
+  return names;
+};
+
 /** nltk single_meteor_score on token lists (alpha 0.9, beta 3, gamma 0.5); 0 where nltk hits ZeroDivisionError. */
 export function singleMeteor(ref: string[], hyp: string[], synonyms: SynonymSource = none): MeteorDetails {
   let h: Enum = hyp.map((w, i) => [i, w]);
@@ -94,19 +113,20 @@ export function singleMeteor(ref: string[], hyp: string[], synonyms: SynonymSour
 
 export interface MeteorOptions {
   threshold?: number;
-  /** WordNet stand-in (nltk: lemma names of wordnet.synsets(word)). Called with the Porter stem of each hypothesis word left after the exact and stem stages. Default: no synonyms. */
+  /** Synonyms of a word (nltk: lemma names of wordnet.synsets(word)), asked with the Porter stem of each hypothesis word left after the exact and stem stages. Default: WordNet 3.0 (the installed lexicon). */
   synonyms?: SynonymSource;
 }
 
 export const card: MetricCard = {
-  what: 'METEOR: unigram alignment of candidate and gold by exact word, then Porter stem, then (optional) synonyms, with a word-order penalty; best gold wins (nltk 3.8 meteor_score).',
+  what: 'METEOR: unigram alignment of candidate and gold by exact word, then Porter stem, then WordNet synonym, with a word-order penalty; best gold wins (nltk 3.8 meteor_score with WordNet 3.0).',
   formula:
     'P = m/|candidate|, R = m/|gold|, Fmean = PR/(0.9P + 0.1R), penalty = 0.5·(chunks/m)³, score = (1 − penalty)·Fmean; max over golds. ' +
     'Tokens: lowercase, split on whitespace (Python s.lower().split()).',
-  defaults: 'threshold 0.5; alpha 0.9, beta 3, gamma 0.5; no synonym stage unless a synonyms(word) source is given.',
+  defaults:
+    'threshold 0.5; alpha 0.9, beta 3, gamma 0.5; synonyms from WordNet 3.0 (the bundled lexicon, as nltk reads it: morphy base forms, every sense, single-word lemma names).',
   limits:
-    'WordNet is not bundled (too large for a browser), so by default the synonym stage matches nothing and scores can be lower than nltk with WordNet installed. ' +
-    'Like nltk, the synonym source is asked about stemmed words. Punctuation stays glued to words ("paris." ≠ "paris"). Meaning is not checked: a negation with shared words scores high. ' +
+    'Like nltk, WordNet is asked about Porter stems ("larg" for "large"), so many synonyms are missed exactly as nltk misses them. ' +
+    'Punctuation stays glued to words ("paris." ≠ "paris"). Meaning is not checked: a negation with shared words scores high. ' +
     'The alignment grows faster than the text: two answers near the 100,000-character limit take over a second.',
   citation:
     'Banerjee & Lavie 2005; Lavie & Agarwal 2007, METEOR (ACL WMT); reproduces nltk 3.8 nltk.translate.meteor_score with PorterStemmer (NLTK_EXTENSIONS).',
@@ -114,7 +134,7 @@ export const card: MetricCard = {
 
 export function createMeteor(options: MeteorOptions = {}): Metric {
   const threshold = options.threshold ?? 0.5;
-  const synonyms = options.synonyms ?? none;
+  const synonyms = options.synonyms ?? wordnetSynonyms;
   return {
     name: 'meteor',
     card,

@@ -1,0 +1,40 @@
+/**
+ * The lexicon in Node (the CLI, its scoring thread, tests): public/lexicon/wordnet-3.0.wnlex read once, found
+ * upward from this module (the sources, or a bundle of them under node_modules/.cache), or at $VERITY_LEXICON.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { installLexicon, lexicon, WordNet, type LexiconData } from '../core/lexicon/index.ts';
+
+export const LEXICON_FILE = 'public/lexicon/wordnet-3.0.wnlex';
+
+function find(): string | null {
+  if (process.env.VERITY_LEXICON) return process.env.VERITY_LEXICON;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 8; i++) {
+    const p = join(dir, LEXICON_FILE);
+    if (existsSync(p)) return p;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+/** Reads and parses the lexicon file. */
+export function readLexicon(path: string): WordNet {
+  return new WordNet(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as LexiconData);
+}
+
+/** Installs the lexicon for this thread (once); throws when the file is missing (a broken install). */
+export function useNodeLexicon(): WordNet {
+  const have = lexicon();
+  if (have) return have;
+  const path = find();
+  if (!path) throw new Error(`the WordNet lexicon (${LEXICON_FILE}) is missing: reinstall Verity, or run npm run lexicon`);
+  const l = readLexicon(path);
+  installLexicon(l);
+  return l;
+}
