@@ -1,6 +1,6 @@
 /**
  * Ordinal and binary agreement of embedded metrics with 8-class labels, on the taxonomy development set
- * (tuning and held-out questions apart) and on the demo set (the test set nothing was tuned on). Prints a
+ * and the paraphrase slice (tuning and held-out questions apart) and on the demo set (the test set nothing was tuned on). Prints a
  * Markdown table: Spearman ρ, Kendall τ-b, pairwise accuracy, violations of 27, the four hard pairs, and
  * binary accuracy / MCC with correct = exact, equivalent, alternative-correct, overinclusive-valid.
  *
@@ -14,6 +14,10 @@ import { createSyncMetric } from '../src/core/metrics/index.ts';
 import { binaryReport, taxonomyReport } from '../src/core/agreement/index.ts';
 import { CORRECT_CLASSES } from '../src/core/metrics/taxonomy.ts';
 import type { CapClass, QaRow } from '../src/core/types.ts';
+import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+// WordNet, as every surface scores with it (issue 37).
+useNodeLexicon();
 
 const root = resolve(import.meta.dirname, '..');
 function load(path: string): { row: QaRow; split: string }[] {
@@ -26,9 +30,13 @@ function load(path: string): { row: QaRow; split: string }[] {
   return mapRows(parseTable(bytes, path)).rows.map((row, i) => ({ row, split: splits[i]! }));
 }
 const dev = load('test/fixtures/taxonomy-dev.jsonl');
+// Paraphrase-style answers (issue 37): scientific names, epithets, broader and narrower terms, antonyms.
+const para = load('test/fixtures/taxonomy-paraphrase.jsonl');
 const sets: [string, QaRow[]][] = [
   ['dev (tuning)', dev.filter((r) => r.split === 'tune').map((r) => r.row)],
   ['dev (held-out)', dev.filter((r) => r.split === 'held-out').map((r) => r.row)],
+  ['paraphrase (tuning)', para.filter((r) => r.split === 'tune').map((r) => r.row)],
+  ['paraphrase (held-out)', para.filter((r) => r.split === 'held-out').map((r) => r.row)],
   ['demo (test)', load('public/demo/demo-set.jsonl').map((r) => r.row)],
 ];
 const names = (process.argv[2] ?? 'pedants,taxonomy_text').split(',');
@@ -60,4 +68,19 @@ for (const [set, rows] of sets) {
         .join(' | ')} | ${f(b.metrics.accuracy.value)} | ${f(b.metrics.mcc.value)} |`,
     );
   }
+}
+
+// The confusions issue 37 is about, for taxonomy_text's classes: equivalent and partial answers called invalid,
+// contradictory answers called correct.
+console.log('\n| set | equivalent → invalid | partial → invalid | contradictory → correct |');
+console.log('|---|---|---|---|');
+const text = createSyncMetric('taxonomy_text');
+for (const [set, rows] of sets) {
+  const count = (label: CapClass, said: (c: CapClass) => boolean) => {
+    const of = rows.filter((r) => r.label?.kind === 'taxonomy' && r.label.cls === label);
+    return `${of.filter((r) => said(text.score(r).class as CapClass)).length} of ${of.length}`;
+  };
+  console.log(
+    `| ${set} | ${count('equivalent', (c) => c === 'invalid')} | ${count('partial', (c) => c === 'invalid')} | ${count('contradictory', (c) => CORRECT_CLASSES.has(c))} |`,
+  );
 }

@@ -22,6 +22,10 @@ import { createExactMatch } from '../src/core/metrics/exact_match.ts';
 import { createTokenF1 } from '../src/core/metrics/token_f1.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import type { PedantsModel } from '../src/core/metrics/pedants.ts';
+import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+// The features read WordNet (issue 37), as the metric does wherever it runs.
+useNodeLexicon();
 
 const SEED = 20261122;
 const HELD_OUT = 0.2;

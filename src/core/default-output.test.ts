@@ -3,7 +3,8 @@
  * taxonomy development set, the demo set and edge cases) scored with every default metric, written as JSONL with
  * every metric's details, and hashed. Any change to a score, decision, class, explanation or detail changes the
  * hash: speed work on the scorers (shared normalisation, shared text signals, workers) must leave it as it is.
- * The hash was computed before that work (commit 0985d77).
+ * The hash was computed before that work (commit 0985d77), and changed on purpose since: the WordNet signals and
+ * METEOR's synonym stage, with pedants retrained on its new features (issue 37).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -62,7 +63,7 @@ function mixedSet(): QaRow[] {
 
 const PINNED = {
   rows: 5701,
-  sha256: '9e85a57a2731fa6952126a7dadd2efea3b5de34c1c448ad919f3f8a67df8ebf8',
+  sha256: '7fe0cf46fc38a806e2ca089cca2bc182a6466ca9cc6070056e684808db39af01',
 };
 
 describe.skipIf(!existsSync(evounaPath()))('default metrics output (pinned)', () => {

@@ -37,6 +37,11 @@ export const DENSE_FEATURES = [
   'list_or_hedge_wrong',
   'less_specific',
   'text_class_correct',
+  // WordNet (signals/wordnet.ts): looked up for answers the other signals do not find correct.
+  'wordnet_synonym',
+  'wordnet_broader',
+  'wordnet_narrower',
+  'wordnet_antonym',
 ] as const;
 
 /**
@@ -55,7 +60,9 @@ export const NAME_NUMBER_PRIOR = -6;
 
 /** The fixed logit added for a verdict the training data cannot teach (see above), and its name in the details. */
 export function signalPrior(v: TextVerdict): { name: 'polarity_prior' | 'name_number_prior'; logit: number } | null {
-  if (v.signal === 'polarity' && v.cls === 'contradictory') return { name: 'polarity_prior', logit: POLARITY_PRIOR };
+  // A WordNet antonym in the gold's frame is the same kind of clear contradiction.
+  if ((v.signal === 'polarity' || v.signal === 'wordnet') && v.cls === 'contradictory')
+    return { name: 'polarity_prior', logit: POLARITY_PRIOR };
   const qs = v.signals.quantities[v.gold];
   if (v.signal === 'quantities' && (v.cls === 'invalid' || v.cls === 'overinclusive-invalid') && qs?.at && isNameNumber(qs.at))
     return { name: 'name_number_prior', logit: NAME_NUMBER_PRIOR };
@@ -253,6 +260,10 @@ function signalFeatures(v: TextVerdict): number[] {
     s.list && s.list.wrong.length > 0 ? 1 : 0,
     s.specificity.some(Boolean) ? 1 : 0,
     CORRECT.has(v.cls) ? 1 : 0,
+    s.wordnet?.relation === 'synonym' ? 1 : 0,
+    s.wordnet?.relation === 'broader' ? 1 : 0,
+    s.wordnet?.relation === 'narrower' ? 1 : 0,
+    s.wordnet?.relation === 'antonym' ? 1 : 0,
   ];
 }
 

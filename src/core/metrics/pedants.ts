@@ -36,7 +36,8 @@ export const card: MetricCard = {
     'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b + prior), where prior = −6 for a clear contradiction or another number of the gold\'s name ("Elizabeth I" for "Elizabeth II"), which the training data has too few of to teach, else 0. When taxonomy_text judged a stated final answer ("So the answer is X") instead of the whole candidate, cand is X.',
   defaults:
     'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
-  limits: 'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers.',
+  limits:
+    'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers and what WordNet 3.0 knows (a synonym, broader or narrower term, an antonym are features).',
   citation: 'Li et al., 2024. PEDANTS: Cheap but Effective and Interpretable Answer Equivalence (CFMatch). Findings of EMNLP.',
 };
 

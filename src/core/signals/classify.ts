@@ -15,7 +15,12 @@
  * 6. words — the gold's content words all there: nothing else → equivalent, more → overinclusive-valid;
  *    a less specific answer (part of the gold, a generic "a bird", a region, a period) → partial; else invalid.
  * Several golds: the most favourable class (severity), first gold on ties.
- * 7. final answer — a candidate that states its answer ("So the answer is X", final.ts) takes X's class when
+ * 7. WordNet (wordnet.ts) — still not correct: the candidate names a gold by a synonym (same synonym set) →
+ *    equivalent (overinclusive-valid with added claims), by a broader term → partial (when that is more than the
+ *    words gave); an antonym in the gold's frame → contradictory (only for an answer judged invalid). A narrower
+ *    term is reported, not credited: WordNet cannot say whether the more specific claim is true ("basalt" for
+ *    "igneous rock" when the type was asked), and on EVOUNA-TQ crediting it broke 13 decisions for 4 it fixed.
+ * 8. final answer — a candidate that states its answer ("So the answer is X", final.ts) takes X's class when
  *    X and the whole candidate disagree on right or wrong.
  */
 import { normalizeTokens } from '../text/normalize.ts';
@@ -30,6 +35,7 @@ import { contentStems, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
+import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
 import { boundedMemo } from '../util/memo.ts';
 
 export interface TextItem {
@@ -46,13 +52,15 @@ export interface TextSignals {
   quantities: QuantitySignal[];
   extra: ExtraSignal[];
   specificity: (SpecificitySignal | null)[];
+  /** What WordNet relates (wordnet.ts): looked up only for an answer the other signals do not find correct. */
+  wordnet?: WordNetSignal | null;
 }
 
 export interface TextVerdict {
   cls: CapClass;
   /** Index of the gold the class is about. */
   gold: number;
-  /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity, final-answer). */
+  /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity, wordnet, final-answer). */
   signal: string;
   /** Why, in words. */
   reason: string;
@@ -329,6 +337,19 @@ function formStep(item: TextItem): Step | null {
   return null;
 }
 
+/** The class a WordNet relation gives (wordnet.ts), with its reason; none for a narrower term (see step 7 above). */
+function wordnetStep(item: TextItem, w: WordNetSignal): Step | null {
+  const base = { gold: w.gold, signal: 'wordnet', reason: w.reason };
+  if (w.relation === 'antonym') return { ...base, cls: 'contradictory' };
+  if (w.relation === 'broader') return { ...base, cls: 'partial', reason: `${w.reason}: less specific than the gold` };
+  if (w.relation === 'narrower') return null;
+  // A synonym is another name of the gold (the form pedants reads as one more gold).
+  const ex = extraContent(item.question, w.candidateTerm, item.candidate);
+  return ex.extra.length === 0
+    ? { ...base, form: w.candidateTerm, cls: 'equivalent', reason: `${w.reason}, and adds no claim` }
+    : { ...base, form: w.candidateTerm, cls: 'overinclusive-valid', reason: `${w.reason}${addsWords(ex)}; no added claim conflicts` };
+}
+
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
 function yesNoStep(item: TextItem, s: TextSignals): Step | null {
   const k = item.golds.findIndex((g) => yesNo(g) !== null);
@@ -452,7 +473,14 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
           reason: `names every item of the gold ${q(item.golds[l.gold]!)}, some by another name`,
         } as const)
       : null;
-  const b = (bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null) ?? goldStep(item, signals, bestK, true);
+  const named = bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null;
+  let b = named ?? goldStep(item, signals, bestK, true);
+  if (!named && SEVERITY[b.cls] < SEVERITY['overinclusive-valid']) {
+    const w = (signals.wordnet = wordnetSignal(item));
+    const lex = w ? wordnetStep(item, w) : null;
+    // An antonym only overturns an answer judged wrong; the other relations, a less favourable class.
+    if (lex && (lex.cls === 'contradictory' ? b.cls === 'invalid' : SEVERITY[lex.cls] > SEVERITY[b.cls])) b = lex;
+  }
   if (b.cls === 'equivalent' && b.gold > 0) {
     const first = new Set(contentStems(item.golds[0]!));
     // The first gold's quantity in other units is the same answer, not an alternative.
