@@ -89,9 +89,9 @@ const contentWords = (s: string) =>
       .filter((w) => w.length > 2 && !['the', 'and', 'for', 'was', 'are', 'with', 'from', 'that', 'this', 'its'].includes(w)),
   );
 
-/** An answer that is itself a declarative sentence: several words, a subject, then a finite verb. */
+/** An answer that is itself a declarative sentence: three words or more, a subject, then a finite verb ("Bees make honey"). */
 function isSentenceLike(a: string): boolean {
-  if (words(a).length < 4) return false;
+  if (words(a).length < 3) return false;
   const toks = tokenize(a);
   const first = toks[0];
   if (!first || SUBORD.has(first.norm) || PREP.has(first.norm) || polarityWord(first.norm) !== null || isAux(first)) return false;
