@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { readLexicon, LEXICON_FILE } from '../src/runtime/lexicon-node.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -63,18 +64,7 @@ const server = createServer((req, res) => {
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const port = (server.address() as { port: number }).port;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${port}/`);

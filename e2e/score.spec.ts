@@ -296,10 +296,10 @@ test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses n
   expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r${i}`));
 });
 
-/** Opens the Score page, uploads n rows of bigFile and starts scoring them with METEOR added; returns once rows are saved. */
-async function startBigRun(page: Page, n: number) {
+/** Opens the Score page, uploads n rows (bigFile's unless given) and starts scoring them with METEOR added; returns once rows are saved. */
+async function startBigRun(page: Page, n: number, content = bigFile(n), name = 'big.jsonl') {
   await page.goto('/#/score');
-  await upload(page, 'big.jsonl', bigFile(n));
+  await upload(page, name, content);
   // The metric boxes are set once the file is mapped: a click before that is undone.
   await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
   await page.getByTestId('metric-meteor').check();
@@ -458,13 +458,7 @@ test('a mapping change after a run clears its results, report and exports; the n
 test('Cancel offers Continue; Score asks before discarding the rows scored; continuing loses and repeats none', async ({ page }) => {
   test.setTimeout(180_000);
   const n = 60_000;
-  await page.goto('/#/score');
-  await upload(page, 'big.jsonl', bigFile(n));
-  // The metric boxes are set once the file is mapped: a click before that is undone.
-  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
-  await page.getByTestId('metric-meteor').check();
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await startBigRun(page, n);
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('run-progress')).toContainText('cancelled');
   const cont = page.getByTestId('continue');
@@ -738,12 +732,7 @@ test('a calibrated run keeps its thresholds through continue, reload and resume,
   test.setTimeout(240_000);
   const n = 60_000;
   const content = labelledFile(n);
-  await page.goto('/#/score');
-  await upload(page, 'cal.jsonl', content);
-  await expect(page.getByTestId('mapped-summary')).toContainText('rows ready');
-  await page.getByTestId('metric-meteor').check();
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/[1-9][\d,]* \/ 60,000 rows/);
+  await startBigRun(page, n, content, 'cal.jsonl');
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('run-progress')).toContainText('cancelled');
   await page.getByTestId('calibrate').click();

@@ -1,13 +1,19 @@
-import { ResultTable } from '../core/result-table.ts';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../core/io/export.ts';
 import type { RowResults } from '../core/run.ts';
 import type { QaRow } from '../core/types.ts';
 import { csvParts } from './export.ts';
+import { ResultTable } from '../core/result-table.ts';
 
 const row = (i: number): QaRow => ({ id: `r${i}`, question: `q${i}`, golds: [`g${i}`], candidate: `c${i}` }) as QaRow;
 const res: RowResults = { exact_match: { score: 1, decision: true, explanation: 'same' } } as RowResults;
+/** The same exact_match result for each of n rows, as the session keeps results. */
+const sameResults = (n: number) =>
+  ResultTable.of(
+    Array.from({ length: n }, () => res),
+    ['exact_match'],
+  );
 
 describe('csvParts', () => {
   it('records with their own columns (a system, input columns that differ between files): every batch has the same columns', async () => {
@@ -26,10 +32,7 @@ describe('csvParts', () => {
     });
     const input = {
       rows,
-      results: ResultTable.of(
-        rows.map(() => res),
-        ['exact_match'],
-      ),
+      results: sameResults(rows.length),
       metricNames: ['exact_match'],
       detailed: new Set<string>(),
       run: { x: 1 },
@@ -82,10 +85,7 @@ describe('csvParts', () => {
     );
     const input = {
       rows,
-      results: ResultTable.of(
-        rows.map(() => res),
-        ['exact_match'],
-      ),
+      results: sameResults(rows.length),
       metricNames: ['exact_match'],
       detailed: new Set<string>(),
       run: {},
