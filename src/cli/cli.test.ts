@@ -410,7 +410,7 @@ describe('exit codes and messages', () => {
   });
 
   it('--help for the program and every command exits 0 with usage on stdout', async () => {
-    const cmds = ['score', 'evaluate', 'calibrate', 'metrics'];
+    const cmds = ['score', 'evaluate', 'calibrate', 'review', 'metrics'];
     const runs = await Promise.all([verity('--help'), ...cmds.map((c) => verity(c, '--help'))]);
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);

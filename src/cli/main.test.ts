@@ -16,6 +16,7 @@ describe('main', () => {
       'statements',
       'explain',
       'compare',
+      'review',
       'metrics',
     ]);
     expect(

@@ -17,11 +17,12 @@ import * as calibrate from './commands/calibrate.ts';
 import * as statements from './commands/statements.ts';
 import * as explain from './commands/explain.ts';
 import * as compare from './commands/compare.ts';
+import * as review from './commands/review.ts';
 import * as metrics from './commands/metrics.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** The commands, in the order --help lists them. */
-const COMMANDS = [score, evaluate, calibrate, statements, explain, compare, metrics];
+const COMMANDS = [score, evaluate, calibrate, statements, explain, compare, review, metrics];
 
 export function program(): Command {
   const p = new Command('verity')
