@@ -14,7 +14,7 @@ import { csvParts, jsonlParts } from './export.ts';
 import { Comparison } from './compare.ts';
 import { notify, tick, type ActiveRun, type Runner } from './runner.ts';
 import type { SessionInput } from './input.ts';
-import type { Calibrated, ExportKind, RowDetail, RunConfig, TableRow, ViewInfo } from './api.ts';
+import type { Calibrated, ExportKind, RowDetail, TableRow, ViewInfo } from './api.ts';
 
 const EMPTY = new ResultTable([]);
 
@@ -76,7 +76,7 @@ export class SessionResults {
    * Fits each metric's threshold on the labelled rows scored so far: a new version of the run's configuration,
    * from which every row is decided again and every later row scored (here, in the pool, after a resume).
    */
-  calibrate(): { calibrated: Calibrated; config: RunConfig } {
+  calibrate(): Calibrated {
     const a = this.scored();
     const rows = this.input.rows;
     if (!rows.some((r) => r.label)) throw new Error('the file has no labels to calibrate on');
@@ -88,7 +88,7 @@ export class SessionResults {
     const labelled = rows.slice(0, a.results.length).filter((r) => r.label).length;
     a.reconfigure({ ...a.config, calibration: { thresholds, labelled, at: Date.now() } });
     a.results.redecide(thresholds);
-    return { calibrated: { report: runReport(rows, a.results, a.metrics), thresholds, skipped }, config: a.config };
+    return { report: runReport(rows, a.results, a.metrics), thresholds, skipped };
   }
 
   /** The comparison of the run's systems (compare.ts); throws when the mapping has one system or nothing is scored. */

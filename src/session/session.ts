@@ -12,7 +12,7 @@ import { isBatchMetric } from '../core/types.ts';
 import type { HostLike } from '../runtime/context.ts';
 import { messageOf } from '../core/errors.ts';
 import { DEFAULTS } from '../core/defaults.ts';
-import type { Journal, SavedRun } from './journal.ts';
+import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
 import type {
   Calibrated,
   ExportKind,
@@ -114,7 +114,7 @@ export class ScoringSession implements SessionApi {
       const dropped = this.input.release(!!this.deps.collect);
       const now = Date.now();
       const meta: SavedRun<RunConfig> = {
-        version: 3,
+        version: JOURNAL_VERSION,
         id: this.deps.newId?.() ?? `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
         fileName: file.name,
         fileSize: file.blob.size,
@@ -272,7 +272,7 @@ export class ScoringSession implements SessionApi {
   async calibrate(): Promise<Result<Calibrated>> {
     if (this.runner.running) return { ok: false, error: `${BUSY} (calibration fits the rows scored when the run stops)` };
     try {
-      const { calibrated } = this.results.calibrate();
+      const calibrated = this.results.calibrate();
       const a = this.results.run!;
       if (a.saved && !(await this.deps.store.update(a.meta)))
         return { ok: true, value: { ...calibrated, unsaved: this.deps.store.failure! } };

@@ -5,7 +5,6 @@
  * Each line: id, system (if any), question, golds, candidate, the judge's score and decision with why, why picked.
  */
 import type { Command } from 'commander';
-import { scoreRows } from '../../core/run.ts';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
 import { pickForReview, priorityFeatures, priorityReasons, reviewPriorities } from '../../core/review/priority.ts';
@@ -14,6 +13,7 @@ import { DEFAULTS } from '../../core/defaults.ts';
 import { AtomicFile, checkOut, cliNote, goldSepOption, intOption, readInputFile, say } from '../io.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
+import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
 
 interface ReviewOptions extends CommonOptions {
@@ -54,8 +54,9 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   if (rows.length === 0) throw new VerityError(`no usable rows in ${file}`, 'input');
   const budget = parseBudget(o.budget, rows.length);
   const many = (input.systems?.systems.length ?? 0) > 1;
+  // In the scoring thread, with the progress bar, as verity compare scores its rows.
   const results = ResultTable.of(
-    await scoreRows(rows, metrics, await modelContext(metrics, o), { batchSize: DEFAULTS.rowsPerBatch.cli }),
+    await scoreAll(rows, metrics, o, await modelContext(metrics, o)),
     metrics.map((m) => m.name),
     new Set(metrics.filter(isBatchMetric).map((m) => m.name)),
   );

@@ -55,7 +55,6 @@ export function priorityFeatures(rows: readonly QaRow[], results: ResultTable, j
   const n = results.length;
   const others = results.metrics.filter((m) => m !== judge.metric);
   const span = Math.max(judge.threshold, 1 - judge.threshold) || 1;
-  const contested: boolean[] = [];
   const perSystem = new Map<string, { contested: number; rows: number }>();
   const out: number[][] = [];
   for (let i = 0; i < n; i++) {
@@ -79,7 +78,6 @@ export function priorityFeatures(rows: readonly QaRow[], results: ResultTable, j
     c.rows++;
     if (disagree > 0 || textDisagrees) c.contested++;
     perSystem.set(sys, c);
-    contested.push(disagree > 0 || textDisagrees);
     out.push([near, disagree, textDisagrees ? 1 : 0, d === true ? 1 : 0, Math.min(1, Math.log1p(words) / Math.log1p(60)), 0]);
   }
   for (let i = 0; i < n; i++) {
