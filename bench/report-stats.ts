@@ -143,6 +143,8 @@ function buildTable(S: number, Q: number): CompareTable {
     decision,
     human,
     labelled: true,
+    partial: false,
+    pick: null,
     duplicates: 0,
   };
 }

@@ -11,7 +11,7 @@ import { prepareInput } from '../core/io/prepare.ts';
 import type { QaRow } from '../core/types.ts';
 import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
-import { contentHash } from './journal.ts';
+import { contentHash } from '../core/io/hash.ts';
 import { bundleFiles, bundleName, inputInfo, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
 import { noteMessage } from './messages.ts';
 import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';

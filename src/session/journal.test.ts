@@ -1,6 +1,7 @@
 /** Saved runs: what a resume gets back, runs kept apart, foreign chunks refused, and storage failures reported. */
 import { describe, expect, it } from 'vitest';
-import { contentHash, Journal, JOURNAL_VERSION, type SavedRun } from './journal.ts';
+import { Journal, JOURNAL_VERSION, type SavedRun } from './journal.ts';
+import { contentHash } from '../core/io/hash.ts';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import type { RowResults } from '../core/run.ts';
 

@@ -16,7 +16,7 @@ import type { RowResults } from '../core/run.ts';
 import type { ResultChunk } from '../core/result-table.ts';
 import { idbStore, type KeyValueStore } from '../runtime/idb-cache.ts';
 import { messageOf } from '../core/errors.ts';
-import { blobPieces } from '../core/io/pieces.ts';
+import { contentHash } from '../core/io/hash.ts';
 
 export const JOURNAL_VERSION = 3;
 
@@ -84,23 +84,6 @@ const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;
 /** The one wording for a saved run whose data is gone, wherever the app meets it. */
 export const removedRun = (fileName: string | null, what: string): string =>
   `the saved run${fileName ? ` of ${fileName}` : ''} was removed from this browser's storage (${what}), so it cannot be resumed; open the file again to score it`;
-
-const HASH_PIECE = 16 * 1024 * 1024;
-const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
-
-/**
- * SHA-256 of a file, read in 16 MiB pieces (a 1 GB file never sits in memory whole): the hash of the pieces'
- * hashes when there is more than one piece.
- */
-export async function contentHash(blob: Blob): Promise<string> {
-  if (blob.size <= HASH_PIECE) return hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer()));
-  const parts: Uint8Array[] = [];
-  // One buffer for every piece (see blobPieces): each piece is hashed before the next is read into it.
-  for await (const piece of blobPieces(blob, HASH_PIECE)) parts.push(new Uint8Array(await crypto.subtle.digest('SHA-256', piece)));
-  const all = new Uint8Array(parts.length * 32);
-  parts.forEach((p, i) => all.set(p, i * 32));
-  return hex(await crypto.subtle.digest('SHA-256', all));
-}
 
 export class Journal {
   private kv: KeyValueStore<unknown> | null;

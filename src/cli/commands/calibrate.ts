@@ -8,8 +8,43 @@ import { AtomicFile, checkOut, say } from '../io.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { load, scoreFile } from '../scoring.ts';
+import { foldInto, readLabels } from '../labels.ts';
+import { refitThreshold } from '../../core/review/refit.ts';
+import type { AnyMetric } from '../../core/types.ts';
 
-async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; objective: Objective; out: string }): Promise<void> {
+type CalibrateOptions = CommonOptions & { metric: string; objective: Objective; out: string; labels?: string };
+
+/**
+ * After a review (--labels): the metric's threshold fitted again on the reviewed rows, weighing the random slice
+ * for the rows it stands for (core/review/refit.ts), and the change in agreement on the slice said.
+ */
+async function refitAfterReview(file: string, o: CalibrateOptions, metric: AnyMetric): Promise<Calibration> {
+  const labels = await readLabels(o.labels!, [file]);
+  const rows: { id: string; label?: Label }[] = [];
+  const scores: (number | null)[] = [];
+  await scoreFile(file, [metric], o, async (batch, results) => {
+    batch.forEach((r, i) => {
+      rows.push({ id: r.id, ...(r.label ? { label: r.label } : {}) });
+      scores.push(results[i]![metric.name]?.score ?? null);
+    });
+  });
+  const folded = foldInto(rows, labels, o.labels!);
+  const picks = folded.some((r) => r.pick);
+  const cells = folded.map((r, i) => ({ s: scores[i]!, h: r.label ? (labelIsCorrect(r.label) ? 1 : 0) : -1, pick: r.pick ?? 0 }));
+  if (!cells.some((c) => c.h >= 0 && c.s !== null))
+    throw new VerityError(`no reviewed row of ${file} has a ${metric.name} score to fit on`, 'input');
+  const r = refitThreshold(metric.name, cells, metric.threshold, picks);
+  const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+  say(
+    `${metric.name}: threshold ${r.before} → ${r.after} (fitted on ${r.fitted} reviewed rows); agreement with the labels on the random slice ` +
+      (r.slice.n
+        ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)}, cross-fitted`
+        : ': no labelled random-slice row to measure it on'),
+  );
+  return { version: 1, metric: metric.name, objective: 'accuracy', threshold: r.after };
+}
+
+async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
   const names = o.metric
     .split(',')
     .map((s) => s.trim())
@@ -17,6 +52,10 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
   if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
   await checkOut(o.out);
+  if (o.labels) {
+    if (names.length !== 1) throw new VerityError("--labels refits one metric's threshold: give one --metric", 'usage');
+    return writeCalibration(o.out, await refitAfterReview(file, o, metrics[0]!));
+  }
   // A metric with its own calibration (nli_lex fits its weights on its features) needs the labelled rows whole;
   // the others keep each metric's score per labelled row, streamed like score and evaluate.
   const nliLex = names.length === 1 && metricDescriptor(names[0]!).calibrate !== undefined;
@@ -65,7 +104,11 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
   } catch (e) {
     throw new VerityError(`cannot calibrate on ${file}: ${(e as Error).message}`, 'input');
   }
-  const out = new AtomicFile(o.out);
+  await writeCalibration(o.out, cal);
+}
+
+async function writeCalibration(path: string, cal: Calibration): Promise<void> {
+  const out = new AtomicFile(path);
   try {
     await out.write(`${JSON.stringify(cal, null, 2)}\n`);
     await out.commit();
@@ -73,7 +116,7 @@ async function cmdCalibrate(file: string, o: CommonOptions & { metric: string; o
     await out.abort();
     throw e;
   }
-  say(`wrote ${o.out}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}`);
+  say(`wrote ${path}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}`);
 }
 
 export function register(p: Command): void {
@@ -86,5 +129,9 @@ export function register(p: Command): void {
     .requiredOption('--metric <name>', 'metric to calibrate; several (a,b) fit a logistic combination')
     .addOption(new Option('--objective <name>', 'what the threshold maximizes').choices(['mcc', 'accuracy', 'f1']).default('mcc'))
     .requiredOption('--out <file>', 'calibration JSON to write')
+    .option(
+      '--labels <file>',
+      'review labels (.jsonl: id, label, picked): refit the threshold on the reviewed rows, the random slice weighed for the rows it stands for',
+    )
     .action(cmdCalibrate);
 }

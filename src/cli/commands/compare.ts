@@ -21,10 +21,12 @@ import { modelContext, usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import pkg from '../../../package.json' with { type: 'json' };
+import { foldInto, readLabels } from '../labels.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
 interface CompareOptions {
+  labels?: string;
   map?: string;
   goldSep?: string;
   systemColumn?: string;
@@ -108,6 +110,17 @@ export function reportText(rep: CompareReport): string {
       `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected`,
   );
   const humanPairs = rep.paired.metrics.find((m) => m.metric === 'human');
+  const reviewed = rep.leaderboard.metrics[0]?.rankedBy === 'reviewed';
+  if (reviewed) {
+    const e = rep.leaderboard.metrics[0]!.entries.find((x) => x.reviewed)?.reviewed;
+    L.push(
+      `reviewed: ${rep.labelled} of ${rep.rows} rows labelled. Ranks, Kendall τ and paired tests use the reviewed accuracy ` +
+        '(the label where a row has one, the metric elsewhere, corrected by the random slice; prediction-powered intervals)' +
+        (e?.design === 'assumed-random'
+          ? '. The labels do not say how rows were picked: they are taken as a random sample (a review file from verity review or the app says it).'
+          : '.'),
+    );
+  }
   for (const lb of rep.leaderboard.metrics) {
     L.push('', `== ${lb.metric} (correct when score ≥ ${lb.threshold}) ==`, '');
     const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
@@ -116,7 +129,11 @@ export function reportText(rep: CompareReport): string {
     const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)!.pairs;
     if (pairs.length) {
       const paired = pairedCells(pairs, true);
-      L.push('', 'paired tests (A − B on shared questions):', table(paired.head, paired.rows, 2));
+      L.push(
+        '',
+        `paired tests (A − B on shared questions${rep.paired.basis === 'reviewed' ? ', reviewed decisions' : ''}):`,
+        table(paired.head, paired.rows, 2),
+      );
     }
     if (ranking && rep.systems.length > 1) {
       const why = noRankingWhy(ranking);
@@ -126,8 +143,8 @@ export function reportText(rep: CompareReport): string {
       L.push(
         '',
         why
-          ? `metric vs human ranking: no Kendall τ (${why})`
-          : `metric vs human ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${count(ranking.systems, 'system')}; pairs ordered the other way: ${disc}${ties}`,
+          ? `metric vs ${ranking.against === 'reviewed' ? 'reviewed' : 'human'} ranking: no Kendall τ (${why})`
+          : `metric vs ${ranking.against === 'reviewed' ? 'reviewed' : 'human'} ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${count(ranking.systems, 'system')}; pairs ordered the other way: ${disc}${ties}`,
       );
     }
     if (rep.systems.length > 1) L.push(disagreeLine(rep, lb.metric));
@@ -157,6 +174,10 @@ export function register(program: Command): void {
         'how rows of different systems are paired (default: id when the ids pair rows of different systems, else question text)',
       ).choices(['id', 'question', 'record']),
     )
+    .option(
+      '--labels <file>',
+      "review labels (.jsonl: id, system, label, picked) folded in: the leaderboard gains each system's reviewed accuracy",
+    )
     .option('--json', 'print one JSON object')
     .option('--seed <n>', 'bootstrap seed', String(DEFAULTS.bootstrap.seed))
     .option('--resamples <n>', 'bootstrap resamples (0 = no intervals, no bootstrap p)', String(DEFAULTS.bootstrap.resamples))
@@ -182,7 +203,9 @@ export function register(program: Command): void {
       ] as const;
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
       const metrics = buildMetrics(o);
+      const labels = o.labels ? await readLabels(o.labels, files) : null;
       const input = await loadSystems(files, o);
+      if (labels) input.rows = foldInto(input.rows, labels, o.labels!);
       const ctx = await modelContext(metrics, o);
       const names = metrics.map((m) => m.name);
       const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));

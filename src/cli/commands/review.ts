@@ -2,7 +2,9 @@
  * `verity review FILE --budget N|FRACTION --out review.jsonl`: the rows a person should look at (issue 36) — mostly
  * those where the judge is most likely wrong (src/core/review/priority.ts), plus a random slice that measures the
  * judge's error on the rest, balanced across systems. Deterministic for a --seed; never more rows than the budget.
- * Each line: id, system (if any), question, golds, candidate, the judge's score and decision with why, why picked.
+ * Each line: id, system (if any), question, golds, candidate, the judge's score and decision with why, how and
+ * why picked, the input's SHA-256, and `"label": null` for the person to fill in (true / false or a class name):
+ * the file is then a label file for `--labels` of compare, evaluate and calibrate.
  */
 import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
@@ -15,6 +17,8 @@ import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
+import { contentHash } from '../../core/io/hash.ts';
+import { openAsBlob } from 'node:fs';
 
 interface ReviewOptions extends CommonOptions {
   budget: string;
@@ -68,10 +72,11 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   );
   const priorities = reviewPriorities(features);
   const picks = pickForReview(priorities, budget, seed, many ? (i) => rows[i]!.system : undefined);
+  const hash = await contentHash(await openAsBlob(file));
   const lines = picks.map(({ index: i, picked }) => {
     const r = rows[i]!;
     const why =
-      picked === 'random'
+      picked !== 'uncertain'
         ? 'the random slice (measures the judge where nobody looked)'
         : priorityReasons(features[i]!).join('; ') || 'high priority';
     return JSON.stringify({
@@ -89,6 +94,8 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       priority: Math.round(priorities[i]! * 1e4) / 1e4,
       picked,
       why,
+      input: hash,
+      label: null,
     });
   });
   const out = new AtomicFile(o.out);
@@ -99,9 +106,10 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     await out.abort();
     throw e;
   }
-  const random = picks.filter((p) => p.picked === 'random').length;
+  const random = picks.filter((p) => p.picked !== 'uncertain').length;
   say(
-    `wrote ${o.out}: ${picks.length} of ${rows.length} rows to review (${picks.length - random} most uncertain for ${judge.name}, ${random} at random)`,
+    `wrote ${o.out}: ${picks.length} of ${rows.length} rows to review (${picks.length - random} most uncertain for ${judge.name}, ${random} at random); ` +
+      `fill in each "label" (true/false or a class name) and give the file to --labels of verity compare, evaluate or calibrate`,
   );
 }
 

@@ -12,9 +12,13 @@ export interface Cells {
   rows: string[][];
 }
 
-/** One metric's leaderboard: rank, system, n, accuracy and mean with intervals, and the human columns when labelled. */
+/**
+ * One metric's leaderboard: rank, system, n, accuracy and mean with intervals, and the human columns when labelled
+ * — the reviewed accuracy (labels folded in) when only some rows are.
+ */
 export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking | null | undefined): Cells {
-  const human = lb.entries.some((e) => e.human);
+  const reviewed = lb.rankedBy === 'reviewed';
+  const human = !reviewed && lb.entries.some((e) => e.human);
   return {
     head: [
       'rank',
@@ -25,6 +29,7 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
       'mean score',
       '95% CI',
       ...(human ? ['human acc', '95% CI', 'metric − human', '95% CI'] : []),
+      ...(reviewed ? ['reviewed acc', '95% CI', 'labelled', 'metric − reviewed', '95% CI'] : []),
     ],
     rows: lb.entries.map((e) => {
       const g = ranking?.gaps.find((x) => x.system === e.system);
@@ -37,6 +42,9 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
         f3(e.mean.value),
         ci(e.mean.ci),
         ...(human ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
+        ...(reviewed
+          ? [f3(e.reviewed?.value), ci(e.reviewed?.ci), String(e.reviewed?.labelled ?? 0), signed(g?.gap), ciSigned(g?.gapCi)]
+          : []),
       ];
     }),
   };

@@ -7,11 +7,15 @@
  *   Human accuracy = #(label correct) / #(labelled rows) of that system: a plain count, no model involved.
  * Intervals: percentile bootstrap over questions (resample.ts), 95% by default, seeded: accuracies from
  *   multinomial draws of the (correct, incorrect, not decided) question counts, means from question draws.
- * Order: systems by accuracy, then mean score, then input order (a stable, documented tie-break).
+ * Reviewed (some rows labelled, as after a review): each entry also has `reviewed`, the system's accuracy counting
+ *   the label where a row has one and the metric's decision elsewhere, corrected by the random slice, with a
+ *   prediction-powered interval (review/estimate.ts); systems are then ranked by it (`rankedBy`).
+ * Order: systems by accuracy (or reviewed accuracy), then mean score, then input order (a stable tie-break).
  * Limits: systems answering different question sets are not comparable by these numbers alone; the paired tests
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
+import { pooledFloor, reviewedAccuracy, type Reviewed } from '../review/estimate.ts';
 import { accuracyOfCounts, bootstrapSettings, countsInterval, percentileInterval, scoreDraws, type BootstrapSettings } from './resample.ts';
 
 export interface Estimate {
@@ -39,11 +43,15 @@ export interface LeaderboardEntry {
   accuracy: Estimate;
   /** Null when the system has no labelled row. */
   human: HumanAccuracy | null;
+  /** When some rows are labelled and some not: the accuracy with the labels folded in (review/estimate.ts). */
+  reviewed?: Reviewed;
 }
 
 export interface MetricLeaderboard {
   metric: string;
   threshold: number;
+  /** What the ranks order by: the metric's accuracy, or the reviewed accuracy when the rows are partly labelled. */
+  rankedBy: 'accuracy' | 'reviewed';
   entries: LeaderboardEntry[];
 }
 
@@ -129,8 +137,12 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
           e.accuracy.ci = countsInterval([correct, e.decided - correct, Q - e.decided], accuracyOfCounts, resamples, seed, level);
       });
     }
-    rankEntries(entries);
-    return { metric: m.name, threshold: m.threshold, entries };
+    if (t.partial)
+      reviewedBySystem(t, m.name, level).forEach((r, s) => {
+        if (r) entries[s]!.reviewed = r;
+      });
+    rankEntries(entries, t.partial);
+    return { metric: m.name, threshold: m.threshold, rankedBy: t.partial ? 'reviewed' : 'accuracy', entries };
   });
   return { systems: [...t.systems], questions: Q, metrics, bootstrap: settings };
 }
@@ -138,9 +150,27 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
 /** Descending order of two optional values; null (no decided row) last, two nulls equal. */
 const desc = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
 
-/** Sorts by accuracy then mean (descending, input order on ties) and numbers ranks; equal pairs share a rank. */
-function rankEntries(entries: LeaderboardEntry[]): void {
-  const cmp = (a: LeaderboardEntry, b: LeaderboardEntry) => desc(a.accuracy.value, b.accuracy.value) || desc(a.mean.value, b.mean.value);
+/** Each system's reviewed accuracy for a metric (review/estimate.ts), the variance floor pooled over the systems. */
+export function reviewedBySystem(t: CompareTable, metric: string, level: number): (Reviewed | null)[] {
+  const dec = t.decision[metric]!;
+  const own = t.systems.map((_, s) => reviewedAccuracy(dec, t.human, t.pick, systemCells(t, s), level));
+  const floor = pooledFloor(own);
+  return t.systems.map((_, s) => reviewedAccuracy(dec, t.human, t.pick, systemCells(t, s), level, floor));
+}
+
+/** System s's cells that have a row. */
+export function* systemCells(t: CompareTable, s: number): Generator<number> {
+  const Q = t.keys.length;
+  for (let q = 0; q < Q; q++) if (t.rowOf[s * Q + q]! >= 0) yield s * Q + q;
+}
+
+/**
+ * Sorts by accuracy (reviewed accuracy when `reviewed`) then mean (descending, input order on ties) and numbers
+ * ranks; equal pairs share a rank.
+ */
+function rankEntries(entries: LeaderboardEntry[], reviewed: boolean): void {
+  const acc = (e: LeaderboardEntry) => (reviewed ? (e.reviewed?.value ?? null) : e.accuracy.value);
+  const cmp = (a: LeaderboardEntry, b: LeaderboardEntry) => desc(acc(a), acc(b)) || desc(a.mean.value, b.mean.value);
   const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => cmp(a.e, b.e) || a.i - b.i);
   sorted.forEach(({ e }, k) => (e.rank = k > 0 && cmp(sorted[k - 1]!.e, e) === 0 ? sorted[k - 1]!.e.rank : k + 1));
   entries.splice(0, entries.length, ...sorted.map((x) => x.e));

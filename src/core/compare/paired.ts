@@ -17,6 +17,9 @@
  *   "A > B" is claimed (`better`) only when the Holm-adjusted p is below α (default 0.05); otherwise null.
  * Human labels, where present, get the same McNemar comparison (metric "human"), so a metric's verdicts can be
  *   set beside the human one.
+ * Reviewed (some rows labelled, as after a review): decisions are those of the reviewed rows — the label where a
+ *   row has one, the metric's decision elsewhere (`basis: 'reviewed'`) — and no "human" comparison is made on
+ *   the few labelled rows, which a review picked for being doubtful.
  * Limits: pairs are formed in input order (A before B); a pair with no shared question has null tests.
  */
 import type { CompareTable } from './table.ts';
@@ -80,6 +83,8 @@ export interface MetricPairs {
 }
 
 export interface PairedReport {
+  /** Decisions as the metrics made them, or with the review's labels in (rows partly labelled). */
+  basis: 'decisions' | 'reviewed';
   alpha: number;
   bootstrap: Required<BootstrapSettings>;
   metrics: MetricPairs[];
@@ -192,6 +197,13 @@ function decisionPairs(
   });
 }
 
+/** A metric's decisions with the labels in: the label where a cell has one, the decision elsewhere. */
+export function reviewedDecisions(t: CompareTable, metric: string): Int8Array {
+  const out = Int8Array.from(t.decision[metric]!);
+  for (let c = 0; c < out.length; c++) if (t.human[c]! >= 0) out[c] = t.human[c]!;
+  return out;
+}
+
 export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): PairedReport {
   const settings = bootstrapSettings(opts);
   const alpha = opts.alpha ?? 0.05;
@@ -199,7 +211,7 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
   const Q = t.keys.length;
   const pairs = systemPairs(t.systems.length);
   const metrics: MetricPairs[] = t.metrics.map((m) => {
-    const out = decisionPairs(t, t.decision[m.name]!, pairs, settings, alpha);
+    const out = decisionPairs(t, t.partial ? reviewedDecisions(t, m.name) : t.decision[m.name]!, pairs, settings, alpha);
     const sc = t.score[m.name]!;
     // Every pair's resampled differences (systemPairs order), from the question draws the leaderboard's means use.
     const draws = resamples > 0 ? scoreDraws(sc, t.systems.length, Q, resamples, seed).diffs : null;
@@ -238,6 +250,6 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
     });
     return { metric: m.name, pairs: out };
   });
-  if (t.labelled) metrics.push({ metric: 'human', pairs: decisionPairs(t, t.human, pairs, settings, alpha) });
-  return { alpha, bootstrap: settings, metrics };
+  if (t.labelled && !t.partial) metrics.push({ metric: 'human', pairs: decisionPairs(t, t.human, pairs, settings, alpha) });
+  return { basis: t.partial ? 'reviewed' : 'decisions', alpha, bootstrap: settings, metrics };
 }

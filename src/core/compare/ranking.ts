@@ -10,12 +10,16 @@
  *     different questions), or when either ordering is all ties;
  *   - every pair of systems the two orderings put the other way round (discordant), and the pairs only one of
  *     them ties.
+ * Reviewed (some rows labelled, as after a review): the labelled rows are not a sample of the rows (a review asks
+ *   about the doubtful ones), so each system's metric accuracy over every decided row is set against its reviewed
+ *   accuracy (review/estimate.ts) instead, the gap's interval being the reviewed one's (`against: 'reviewed'`).
  * Limits: with k systems τ takes few values (k = 5: steps of 0.2) and says nothing about significance; the
  *   gap intervals and the paired tests (paired.ts) carry the uncertainty.
  */
 import type { CompareTable } from './table.ts';
 import { kendallTauB } from '../agreement/stats.ts';
 import { roundStat } from '../report.ts';
+import { reviewedBySystem, systemCells } from './leaderboard.ts';
 import { bootstrapSettings, countsInterval, pairCounts, pairedDiffOfCounts, type BootstrapSettings } from './resample.ts';
 
 export interface SystemGap {
@@ -41,6 +45,8 @@ export interface RankedPair {
 
 export interface MetricRanking {
   metric: string;
+  /** The human side: accuracy on the labelled rows, or the reviewed accuracy (rows partly labelled). */
+  against: 'labels' | 'reviewed';
   /** Systems with at least one labelled, decided row (the ones ranked). */
   systems: number;
   /** Questions with labelled, decided rows of two or more systems. */
@@ -79,7 +85,29 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
   const metrics = t.metrics.map((m): MetricRanking => {
     const dec = t.decision[m.name]!;
     const gaps: SystemGap[] = [];
-    for (let s = 0; s < S; s++) {
+    const reviewed = t.partial ? reviewedBySystem(t, m.name, level) : [];
+    for (let s = 0; s < S && t.partial; s++) {
+      let n = 0;
+      let mc = 0;
+      for (const c of systemCells(t, s))
+        if (dec[c]! >= 0) {
+          n++;
+          mc += dec[c]!;
+        }
+      const r = reviewed[s]!;
+      const ok = n > 0 && r !== null;
+      gaps.push({
+        system: t.systems[s]!,
+        n,
+        metricAccuracy: ok ? mc / n : null,
+        humanAccuracy: ok ? r.value : null,
+        gap: ok ? mc / n - r.value : null,
+        gapCi: ok && r.ci ? [mc / n - r.ci[1], mc / n - r.ci[0]] : null,
+        metricRank: null,
+        humanRank: null,
+      });
+    }
+    for (let s = 0; s < S && !t.partial; s++) {
       let n = 0;
       let mc = 0;
       let hc = 0;
@@ -104,14 +132,14 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       });
     }
     // gap = (#metric-only-correct − #human-only-correct) / n: a statistic of the system's (metric, human) counts.
-    if (resamples > 0 && t.labelled)
+    if (resamples > 0 && t.labelled && !t.partial)
       gaps.forEach((g, s) => {
         if (g.n) g.gapCi = countsInterval(pairCounts(dec, t.human, Q, s, s), pairedDiffOfCounts, resamples, seed, level);
       });
     let sharedQuestions = 0;
     for (let q = 0; q < Q; q++) {
       let k = 0;
-      for (let s = 0; s < S && k < 2; s++) if (t.human[s * Q + q]! >= 0 && dec[s * Q + q]! >= 0) k++;
+      for (let s = 0; s < S && k < 2; s++) if ((t.partial || t.human[s * Q + q]! >= 0) && dec[s * Q + q]! >= 0) k++;
       if (k >= 2) sharedQuestions++;
     }
     const ranked = gaps.filter((g) => g.n > 0);
@@ -136,6 +164,7 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       }
     return {
       metric: m.name,
+      against: t.partial ? 'reviewed' : 'labels',
       systems: ranked.length,
       sharedQuestions,
       // Rounded once, as the agreement report's statistics are (no 0.19999999999999998 in an export).

@@ -24,6 +24,8 @@ export interface CompareRow {
   /** Question key: rows of different systems with the same key are the same question. */
   key: string;
   label?: Label;
+  /** How a review picked the row (review/estimate.ts bits), when its label came from a review that says so. */
+  pick?: number;
 }
 
 export interface CompareTable {
@@ -40,6 +42,13 @@ export interface CompareTable {
   human: Int8Array;
   /** Whether any row carries a human label. */
   labelled: boolean;
+  /**
+   * Some rows are labelled and some decided rows are not (a review): leaderboards, rankings and paired tests then use the
+   * reviewed accuracy (review/estimate.ts). False when no row or every row is labelled.
+   */
+  partial: boolean;
+  /** Review pick bits per cell, null when no row says how it was picked. */
+  pick: Int8Array | null;
   /** Rows dropped because their (system, key) had been seen before. */
   duplicates: number;
 }
@@ -79,6 +88,8 @@ export function compareTable(
   }
   let duplicates = 0;
   let labelled = false;
+  let unlabelled = false;
+  let pick: Int8Array | null = null;
   rows.forEach((r, i) => {
     const cell = sIndex.get(r.system)! * Q + qIndex.get(r.key)!;
     if (rowOf[cell] !== -1) {
@@ -90,11 +101,16 @@ export function compareTable(
       human[cell] = labelIsCorrect(r.label) ? 1 : 0;
       labelled = true;
     }
+    if (r.pick) (pick ??= new Int8Array(S * Q))[cell] = r.pick;
     for (const m of metrics) {
       const x = results.score(m.name, i);
       const d = results.decision(m.name, i);
       if (x !== null && Number.isFinite(x)) score[m.name]![cell] = x;
-      if (d !== null) decision[m.name]![cell] = d ? 1 : 0;
+      if (d !== null) {
+        decision[m.name]![cell] = d ? 1 : 0;
+        // A decided row nobody labelled (a row nothing decided has nothing to fold a label into).
+        if (!r.label) unlabelled = true;
+      }
     }
   });
   return {
@@ -106,6 +122,8 @@ export function compareTable(
     decision,
     human,
     labelled,
+    partial: labelled && unlabelled,
+    pick,
     duplicates,
   };
 }

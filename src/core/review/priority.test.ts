@@ -37,20 +37,46 @@ describe('pickForReview', () => {
   it('never picks more than the budget, each row once, the same rows for the same seed', () => {
     for (const budget of [1, 2, 10, 57, 200, 500]) {
       const p = pickForReview(pr, budget, 7, sys);
-      expect(p.length).toBe(Math.min(budget, n));
+      const both = p.filter((x) => x.picked === 'both').length;
+      // A row both draws met is asked once: the budget less those.
+      expect(p.length + both).toBe(Math.min(budget, n));
       expect(new Set(p.map((x) => x.index)).size).toBe(p.length);
       expect(pickForReview(pr, budget, 7, sys)).toEqual(p);
     }
+    // Every row asked for: every row, a census.
+    expect(pickForReview(pr, 200, 7, sys).every((x) => x.picked === 'uncertain')).toBe(true);
     expect(pickForReview(pr, 50, 8, sys)).not.toEqual(pickForReview(pr, 50, 7, sys));
   });
 
-  it('holds a random slice of a fifth, and takes the highest priorities in turn from each system', () => {
+  it('draws the random slice per system in proportion, whatever the priorities, and the queue whatever the seed', () => {
     const p = pickForReview(pr, 50, 7, sys);
-    expect(p.filter((x) => x.picked === 'random')).toHaveLength(10);
-    const uncertain = p.filter((x) => x.picked === 'uncertain').map((x) => x.index);
-    expect(uncertain.filter((i) => sys(i) === 'rare')).toHaveLength(20);
-    // Within a system, in priority order.
-    const rare = uncertain.filter((i) => sys(i) === 'rare').map((i) => pr[i]!);
+    const random = p.filter((x) => x.picked !== 'uncertain').map((x) => x.index);
+    expect(random).toHaveLength(10);
+    // 50 of 200 rows are "rare": a quarter of the slice, 2.5 rows; the tied remainder goes to the first system by name.
+    expect(random.filter((i) => sys(i) === 'rare')).toHaveLength(2);
+    const flipped = Float64Array.from(pr, (x) => 1 - x);
+    const again = pickForReview(flipped, 50, 7, sys)
+      .filter((x) => x.picked !== 'uncertain')
+      .map((x) => x.index);
+    expect(new Set(again)).toEqual(new Set(random));
+    const queue = (seed: number) =>
+      pickForReview(pr, 50, seed, sys)
+        .filter((x) => x.picked !== 'random')
+        .map((x) => x.index)
+        .sort((a, b) => a - b);
+    expect(queue(8)).toEqual(queue(7));
+  });
+
+  it('takes the highest priorities in turn from each system, and spreads the random slice through the order', () => {
+    const p = pickForReview(pr, 50, 7, sys);
+    const queue = p.filter((x) => x.picked !== 'random').map((x) => x.index);
+    expect(queue.filter((i) => sys(i) === 'rare')).toHaveLength(20);
+    // Rows only the queue drew come in its order (one the random slice also drew is asked at its random place).
+    const rare = p.filter((x) => x.picked === 'uncertain' && sys(x.index) === 'rare').map((x) => pr[x.index]!);
     expect(rare).toEqual([...rare].sort((a, b) => b - a));
+    // At each point of the order the share of random rows asked stays near a fifth.
+    const at = p.slice(0, 25).filter((x) => x.picked === 'random').length;
+    expect(at).toBeGreaterThanOrEqual(4);
+    expect(at).toBeLessThanOrEqual(6);
   });
 });

@@ -115,17 +115,35 @@ export function priorityReasons(x: readonly number[], m: PriorityModel = model a
     .map(([f]) => words[f] ?? f);
 }
 
-/** A row picked for review, and why: among the most uncertain, or in the random slice. */
+/**
+ * A row picked for review, and why: among the most uncertain (the queue), in the random slice, or both (the two
+ * draws are independent, so they can meet). estimate.ts needs to know which: the random slice corrects for the
+ * rows nobody reviewed, the queue's rows count as they are labelled.
+ */
 export interface Pick {
   index: number;
-  picked: 'uncertain' | 'random';
+  picked: 'uncertain' | 'random' | 'both';
+}
+
+/** Splits `total` over groups in proportion to their sizes (largest remainders; ties to the earlier group). */
+function apportion(total: number, sizes: readonly number[]): number[] {
+  const all = sizes.reduce((a, b) => a + b, 0);
+  if (all === 0) return sizes.map(() => 0);
+  const exact = sizes.map((s) => (total * s) / all);
+  const out = exact.map(Math.floor);
+  const order = exact.map((x, i) => ({ r: x - Math.floor(x), i })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (let k = 0, left = total - out.reduce((a, b) => a + b, 0); left > 0; k++, left--) out[order[k % order.length]!.i]!++;
+  return out.map((x, i) => Math.min(x, sizes[i]!));
 }
 
 /**
  * Rows to review within `budget`: a random slice (`randomShare` of the budget, at least one row when the budget
- * allows two), drawn uniformly from every row so that it measures the judge's error where nobody looked, then the
- * highest priorities, taken in turn from each system so that every system is looked at. Deterministic for a seed;
- * never more than the budget.
+ * allows two), a uniform sample of each system's rows in proportion to its size, so that it measures the judge's
+ * error where nobody looked; and the highest priorities, taken in turn from each system so that every system is
+ * looked at. The two are drawn independently of each other (what keeps estimate.ts's correction unbiased); a row
+ * both drew is asked once ('both'), so a few fewer rows than the budget can come back, never more. The order is
+ * the order to ask in: the queue by priority with the random slice (in its random order) spread through it, so
+ * that a review stopped half way has labelled a share of each. Deterministic for a seed.
  */
 export function pickForReview(
   priorities: ArrayLike<number>,
@@ -136,33 +154,60 @@ export function pickForReview(
 ): Pick[] {
   const n = priorities.length;
   const take = Math.min(budget, n);
-  const nRandom = take >= 2 ? Math.max(1, Math.round(take * randomShare)) : 0;
-  const rnd = mulberry32(seed);
-  // A seeded partial Fisher–Yates shuffle: the first nRandom of a random order.
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = 0; i < nRandom; i++) {
-    const j = i + Math.floor(rnd() * (n - i));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  const out: Pick[] = order.slice(0, nRandom).map((index) => ({ index, picked: 'random' as const }));
-  const taken = new Set(out.map((p) => p.index));
-  const queues = new Map<string, number[]>();
+  // Every row: a census needs no random slice.
+  const nRandom = take >= 2 && take < n ? Math.max(1, Math.round(take * randomShare)) : 0;
+  const bySystem = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
-    if (taken.has(i)) continue;
     const s = systemOf(i);
-    if (!queues.has(s)) queues.set(s, []);
-    queues.get(s)!.push(i);
+    if (!bySystem.has(s)) bySystem.set(s, []);
+    bySystem.get(s)!.push(i);
   }
-  for (const q of queues.values()) q.sort((a, b) => priorities[b]! - priorities[a]! || a - b);
-  const lists = [...queues.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, q]) => q);
-  for (let round = 0; out.length < take; round++) {
+  const systems = [...bySystem.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const lists = systems.map((s) => bySystem.get(s)!);
+  // The random slice: a seeded partial Fisher–Yates shuffle of each system's rows.
+  const rnd = mulberry32(seed);
+  const random: number[][] = apportion(
+    nRandom,
+    lists.map((l) => l.length),
+  ).map((k, j) => {
+    const order = [...lists[j]!];
+    for (let i = 0; i < k; i++) {
+      const o = i + Math.floor(rnd() * (order.length - i));
+      [order[i], order[o]] = [order[o]!, order[i]!];
+    }
+    return order.slice(0, k);
+  });
+  // The queue: each system's rows by priority, taken in turn.
+  const queues = lists.map((l) => [...l].sort((a, b) => priorities[b]! - priorities[a]! || a - b));
+  const queue: number[] = [];
+  for (let round = 0; queue.length < take - nRandom; round++) {
     let any = false;
-    for (const q of lists)
-      if (round < q.length && out.length < take) {
-        out.push({ index: q[round]!, picked: 'uncertain' });
+    for (const q of queues)
+      if (round < q.length && queue.length < take - nRandom) {
+        queue.push(q[round]!);
         any = true;
       }
     if (!any) break;
+  }
+  const inRandom = new Set(random.flat());
+  const inQueue = new Set(queue);
+  // Random rows interleaved round-robin across systems, then spread evenly through the queue.
+  const slice: number[] = [];
+  for (let round = 0; slice.length < nRandom; round++) for (const r of random) if (round < r.length) slice.push(r[round]!);
+  const out: Pick[] = [];
+  const seen = new Set<number>();
+  const push = (index: number) => {
+    if (seen.has(index)) return;
+    seen.add(index);
+    out.push({ index, picked: inQueue.has(index) && inRandom.has(index) ? 'both' : inRandom.has(index) ? 'random' : 'uncertain' });
+  };
+  const total = queue.length + slice.length;
+  let qi = 0;
+  let ri = 0;
+  for (let k = 0; k < total; k++) {
+    // Keep the share of random rows asked so far at the slice's share of the whole.
+    if (ri < slice.length && (qi >= queue.length || (ri + 1) * total <= (k + 1) * slice.length)) push(slice[ri++]!);
+    else push(queue[qi++]!);
   }
   return out;
 }

@@ -1,0 +1,51 @@
+/**
+ * `--labels FILE` of compare, evaluate and calibrate: review labels (core/review/labels.ts — the app's export, or
+ * `verity review`'s file with its `label` fields filled) folded into the input's rows. Refused, with the reason,
+ * when they name another input (its SHA-256) or none of them matches a row; otherwise what was folded, labelled
+ * twice or left out is said on stderr.
+ */
+import { readFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { contentHash } from '../core/io/hash.ts';
+import { foldLabels, foldNote, parseReviewLabels, type ReviewLabel } from '../core/review/labels.ts';
+import { VerityError, type Label } from '../core/types.ts';
+import { say } from './io.ts';
+
+/** Reads a label file; `inputs` are the input files (their hash is checked against the one the labels name). */
+export async function readLabels(path: string, inputs: readonly string[]): Promise<ReviewLabel[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new VerityError(`--labels ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
+  }
+  const parsed = parseReviewLabels(text, path);
+  if (!parsed.ok) throw new VerityError(parsed.error, 'input');
+  const { labels, pending, input } = parsed.value;
+  if (input && inputs.length === 1) {
+    const hash = await contentHash(await openAsBlob(inputs[0]!));
+    if (hash !== input)
+      throw new VerityError(
+        `${path} holds labels for another input (SHA-256 ${input.slice(0, 12)}…), not ${inputs[0]} (${hash.slice(0, 12)}…): labels are folded only into the file they were given on`,
+        'input',
+      );
+  }
+  if (pending) say(`${path}: ${pending} row${pending === 1 ? '' : 's'} not labelled yet (left out)`);
+  return labels;
+}
+
+/** The rows with the labels in; refuses when no label matches a row (labels of another input). */
+export function foldInto<R extends { id: string; system?: string; label?: Label }>(
+  rows: readonly R[],
+  labels: readonly ReviewLabel[],
+  path: string,
+) {
+  const f = foldLabels(rows, labels);
+  if (labels.length > 0 && f.applied === 0)
+    throw new VerityError(
+      `none of the ${labels.length} labels in ${path} matches a row of the input (ids such as ${f.unknownIds.join(', ')}): labels of another input?`,
+      'input',
+    );
+  say(`${path}: ${foldNote(f)}`);
+  return f.rows;
+}
