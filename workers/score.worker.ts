@@ -6,7 +6,7 @@
 import { expose, wrap, type Remote } from 'comlink';
 import { ScoringSession } from '../src/session/session.ts';
 import { compareApi } from '../src/session/compare.ts';
-import type { ExportKind, Mapping, RunConfig, RunEvent, ScoreApi } from '../src/session/api.ts';
+import type { ExportKind, Mapping, ReviewAnswer, RunConfig, RunEvent, ScoreApi } from '../src/session/api.ts';
 import type { ViewQuery } from '../src/core/results.ts';
 import type { HostLike } from '../src/runtime/context.ts';
 import { Journal } from '../src/session/journal.ts';
@@ -58,6 +58,16 @@ const api: ScoreApi = {
   report: () => session.report(),
   calibrate: () => session.calibrate(),
   exportFile: (kind: ExportKind, onProgress?: (done: number, total: number) => void) => session.exportFile(kind, onProgress),
+  // The review queue: the person's labels on the rows the judge is least sure of.
+  reviewState: () => session.reviewState(),
+  reviewStart: (opts: { budget: number; judge?: string; seed?: number }) => session.reviewStart(opts),
+  reviewItem: (position: number) => session.reviewItem(position),
+  reviewAnswer: (position: number, answer: ReviewAnswer) => session.reviewAnswer(position, answer),
+  reviewUndo: () => session.reviewUndo(),
+  reviewExport: () => session.reviewExport(),
+  reviewImport: (blob: Blob, name: string) => session.reviewImport(blob, name),
+  reviewRefit: () => session.reviewRefit(),
+  reviewDiscard: () => session.reviewDiscard(),
   // Several systems: open several files, the comparison report, where the systems differ, its exports.
   ...compareApi(session),
 };

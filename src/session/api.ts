@@ -13,6 +13,10 @@ import type { CompareReport } from '../core/compare/report.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy } from '../core/compare/inputs.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
+import type { CapClass } from '../core/types.ts';
+import type { Reviewed } from '../core/review/estimate.ts';
+import type { Picked } from '../core/review/labels.ts';
+import type { Refit } from '../core/review/refit.ts';
 
 /** Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown. */
 export type { Result } from '../core/errors.ts';
@@ -173,6 +177,63 @@ export interface Calibrated {
 
 export type ExportKind = 'jsonl' | 'csv' | 'report';
 
+// ---------- the review queue (issue 36; review.ts) ----------
+
+/** What a person says about a row: correct / wrong, one of the eight classes, or skip (not labelled). */
+export type ReviewAnswer = boolean | CapClass | 'skip';
+
+/** A system's (or the run's) reviewed accuracy for the judge (core/review/estimate.ts). */
+export interface ReviewEstimate {
+  system: string | null;
+  /** The judge's own accuracy, for comparison. */
+  judged: number | null;
+  reviewed: Reviewed | null;
+}
+
+export interface ReviewState {
+  /** The metric whose decisions are reviewed, and its threshold now. */
+  judge: string;
+  threshold: number;
+  budget: number;
+  seed: number;
+  /** Rows in the queue (a few under the budget when the two draws met). */
+  asked: number;
+  /** Rows answered (labelled or skipped), labelled, skipped. */
+  answered: number;
+  labelled: number;
+  skipped: number;
+  /** Position of the first row not answered yet (= asked when every row is). */
+  next: number;
+  /** The run has a class metric: the eight classes can be given. */
+  classes: boolean;
+  canUndo: boolean;
+  estimates: ReviewEstimate[];
+  /** Why the labels could not be saved (they hold until a reload). */
+  unsaved?: string;
+}
+
+export interface ReviewItem {
+  position: number;
+  picked: Picked;
+  /** Why the row was picked, in words. */
+  why: string;
+  row: TableRow;
+  judge: { metric: string; score: number | null; decision: boolean | null; explanation: string; class?: string };
+  answer: ReviewAnswer | null;
+}
+
+export interface ReviewImported {
+  state: ReviewState;
+  /** What the import did (rows labelled, labelled twice, unknown ids). */
+  note: string;
+}
+
+export interface ReviewRefitted {
+  state: ReviewState;
+  refit: Refit;
+  unsaved?: string;
+}
+
 /**
  * What the scoring session answers (ScoringSession implements it; the worker exposes it with CompareApi). Each
  * method answers plain data; a failure comes back as `{ ok: false, error }`.
@@ -201,6 +262,23 @@ export interface SessionApi {
   /** Fits thresholds on the labelled rows scored; saved with the run, so later rows are decided with them too. */
   calibrate(): Promise<Result<Calibrated>>;
   exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
+  /** The run's review, or null when none was started. */
+  reviewState(): Result<ReviewState | null>;
+  /** Picks the rows to review (review/priority.ts) over the rows scored; replaces a review not started on. */
+  reviewStart(opts: { budget: number; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
+  reviewItem(position: number): Result<ReviewItem>;
+  /** Records an answer (saved with the run at once); answering a row again replaces its answer. */
+  reviewAnswer(position: number, answer: ReviewAnswer): Promise<Result<ReviewState>>;
+  /** Takes the last answer back. */
+  reviewUndo(): Promise<Result<ReviewState>>;
+  /** The labels as JSONL (id, system, label, picked, time, input). */
+  reviewExport(): Result<Blob>;
+  /** Labels from a JSONL export of a run of the same input; refused, with the reason, for another input. */
+  reviewImport(blob: Blob, name: string): Promise<Result<ReviewImported>>;
+  /** Fits the judge's threshold again on the reviewed rows; saved with the run as its calibration. */
+  reviewRefit(): Promise<Result<ReviewRefitted>>;
+  /** Drops the review (queue and labels). */
+  reviewDiscard(): Promise<Result<null>>;
 }
 
 /** The scoring worker's API: the session's methods and the comparison's, plus the line to the model worker. */

@@ -4,7 +4,8 @@
  * saved by earlier versions), the writes, what a resume or a reopen reads back, listing with what each run and
  * each input costs, and deleting.
  *
- * Schema (version 3): `meta:<run>` the run (its RunConfig, counts, status); `input:<sha-256>` an input file,
+ * Schema (version 3): `meta:<run>` the run (its RunConfig, counts, status); `review:<run>` its review (queue and
+ * labels, review.ts); `input:<sha-256>` an input file,
  * stored once however many runs scored it; `chunk:<run>:<k>` the results of rows k·chunkSize…, each naming its
  * run and input hash, so a resume never mixes rows of two runs. Version 2 kept a copy of the input per run
  * (`file:<run>`): such a run is moved to the shared form when it is next loaded.
@@ -80,6 +81,8 @@ const inputKey = (hash: string) => `input:${hash}`;
 /** Version 2's copy of the input, one per run. */
 const legacyFileKey = (id: string) => `file:${id}`;
 const chunkKey = (id: string, k: number) => `chunk:${id}:${k}`;
+/** A run's review (its queue and the labels given, review.ts): saved whole at each label. */
+const reviewKey = (id: string) => `review:${id}`;
 
 /** The one wording for a saved run whose data is gone, wherever the app meets it. */
 export const removedRun = (fileName: string | null, what: string): string =>
@@ -137,6 +140,32 @@ export class Journal {
 
   async update(meta: SavedRun): Promise<boolean> {
     return this.write('saving the run', () => this.db().set(metaKey(meta.id), meta));
+  }
+
+  /** Saves a run's review (its queue and labels); false, with `failure` set, when storage refused it. */
+  async saveReview(id: string, review: unknown): Promise<boolean> {
+    // Not `write`: a run whose results could not be saved still keeps the labels when they fit.
+    try {
+      await this.db().set(reviewKey(id), review);
+      return true;
+    } catch (e) {
+      this.failure = `the review's labels could not be saved (${messageOf(e)}): they hold until this page is reloaded`;
+      return false;
+    }
+  }
+
+  /** Removes a run's review. */
+  async dropReview(id: string): Promise<void> {
+    await this.db().del(reviewKey(id));
+  }
+
+  /** A run's saved review, or null. */
+  async loadReview<T>(id: string): Promise<T | null> {
+    try {
+      return ((await this.db().get(reviewKey(id))) as T | undefined) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** One saved run, or null (none, removed, of an unknown version, or storage unavailable). */
@@ -212,7 +241,8 @@ export class Journal {
     try {
       const db = this.db();
       const meta = await this.meta(id);
-      for (const k of await db.keys()) if (k === metaKey(id) || k === legacyFileKey(id) || k.startsWith(`chunk:${id}:`)) await db.del(k);
+      for (const k of await db.keys())
+        if (k === metaKey(id) || k === legacyFileKey(id) || k === reviewKey(id) || k.startsWith(`chunk:${id}:`)) await db.del(k);
       if (meta && !(await this.list()).some((m) => m.inputHash === meta.inputHash && m.version === JOURNAL_VERSION))
         await db.del(inputKey(meta.inputHash));
     } catch {

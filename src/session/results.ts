@@ -25,12 +25,19 @@ export class SessionResults {
   private shown: Uint32Array = new Uint32Array(0);
   private viewId = 0;
   private compared: Comparison | null = null;
+  /** The rows as the comparison takes them: with a review's labels in (set by the session). */
+  withLabels: (rows: readonly SystemRow[]) => readonly SystemRow[] = (rows) => rows;
 
   constructor(
     private readonly input: SessionInput,
     private readonly runner: Runner,
     private readonly version: string,
   ) {}
+
+  /** Labels or thresholds changed: the comparison is made again when next asked for. */
+  invalidate(): void {
+    this.compared = null;
+  }
 
   get table(): ResultTable {
     return this.run?.results ?? EMPTY;
@@ -96,7 +103,7 @@ export class SessionResults {
     const systems = this.input.systems;
     if (!systems) throw new Error('one system: choose a system column or the wide layout, or open one file per system, to compare');
     const a = this.scored();
-    return (this.compared = Comparison.of(this.compared, this.input.rows as SystemRow[], a.results, a.metrics, systems));
+    return (this.compared = Comparison.of(this.compared, this.withLabels(this.input.rows as SystemRow[]), a.results, a.metrics, systems));
   }
 
   /** What made the run, as the comparison's HTML report states it (as `verity compare --html` does). */
@@ -184,7 +191,7 @@ export class SessionResults {
     return out;
   }
 
-  private tableRow(i: number): TableRow {
+  tableRow(i: number): TableRow {
     const r = this.input.rows[i]!;
     const t = this.table;
     const m: TableRow['metrics'] = {};

@@ -23,6 +23,11 @@ import type {
   Pulse,
   Result,
   Resumed,
+  ReviewAnswer,
+  ReviewImported,
+  ReviewItem,
+  ReviewRefitted,
+  ReviewState,
   RowDetail,
   RunConfig,
   RunEvent,
@@ -38,6 +43,8 @@ import type { Comparison } from './compare.ts';
 import { SessionInput } from './input.ts';
 import { ActiveRun, detailedOf, notify, Runner, SYNC_CHUNK } from './runner.ts';
 import { SessionResults } from './results.ts';
+import { SessionReview } from './review.ts';
+import type { SystemRow } from '../core/compare/index.ts';
 
 export { notify, SYNC_CHUNK };
 
@@ -71,10 +78,19 @@ export class ScoringSession implements SessionApi {
   private readonly input = new SessionInput();
   private readonly runner: Runner;
   private readonly results: SessionResults;
+  private readonly review: SessionReview;
 
   constructor(private readonly deps: SessionDeps) {
     this.runner = new Runner(deps);
     this.results = new SessionResults(this.input, this.runner, deps.version);
+    this.review = new SessionReview({
+      rows: () => this.input.rows,
+      run: () => this.results.run,
+      systems: () => this.input.systems !== null,
+      tableRow: (i) => this.results.tableRow(i),
+      journal: deps.store,
+    });
+    this.results.withLabels = (rows) => this.review.rowsWithLabels(rows) as readonly SystemRow[];
   }
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
@@ -237,6 +253,7 @@ export class ScoringSession implements SessionApi {
       // Rows saved before the run was calibrated were decided with the thresholds of then.
       if (meta.config.calibration) table.redecide(meta.config.calibration.thresholds);
       this.results.reset(a);
+      await this.review.load(meta.id);
       if (dropped) this.deps.collect?.(dropped);
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: table.length } };
     } catch (e) {
@@ -291,6 +308,53 @@ export class ScoringSession implements SessionApi {
     }
   }
 
+  // ---------- the review queue (review.ts) ----------
+
+  reviewState(): Result<ReviewState | null> {
+    return this.now(() => this.review.state());
+  }
+
+  reviewStart(opts: { budget: number; judge?: string; seed?: number }): Promise<Result<ReviewState>> {
+    if (this.runner.running)
+      return Promise.resolve({ ok: false, error: `${BUSY} (a review asks about the rows scored when the run stops)` });
+    return this.changed(() => this.review.start(opts));
+  }
+
+  reviewItem(position: number): Result<ReviewItem> {
+    return this.now(() => this.review.item(position));
+  }
+
+  reviewAnswer(position: number, answer: ReviewAnswer): Promise<Result<ReviewState>> {
+    return this.changed(() => this.review.answer(position, answer));
+  }
+
+  reviewUndo(): Promise<Result<ReviewState>> {
+    return this.changed(() => this.review.undo());
+  }
+
+  reviewExport(): Result<Blob> {
+    return this.now(() => this.review.exportLabels());
+  }
+
+  reviewImport(blob: Blob, name: string): Promise<Result<ReviewImported>> {
+    return this.changed(() => this.review.importLabels(blob, name));
+  }
+
+  /** The judge's threshold fitted again on the reviewed rows, saved with the run as its calibration. */
+  async reviewRefit(): Promise<Result<ReviewRefitted>> {
+    if (this.runner.running) return { ok: false, error: `${BUSY} (the refit fits the rows scored when the run stops)` };
+    const r = await this.changed(() => this.review.refit());
+    if (!r.ok) return r;
+    const a = this.results.run!;
+    const { state, refit } = r.value;
+    if (a.saved && !(await this.deps.store.update(a.meta))) return { ok: true, value: { state, refit, unsaved: this.deps.store.failure! } };
+    return { ok: true, value: { state, refit } };
+  }
+
+  reviewDiscard(): Promise<Result<null>> {
+    return this.changed(async () => (await this.review.discard(), null));
+  }
+
   /** The comparison of the run's systems (compare.ts); throws when the mapping has one system or nothing is scored. */
   comparison(): Comparison {
     return this.results.comparison();
@@ -299,6 +363,25 @@ export class ScoringSession implements SessionApi {
   /** What made the run, as the comparison's HTML report states it. */
   compareRun(): HtmlRun {
     return this.results.compareRun();
+  }
+
+  private now<T>(f: () => T): Result<T> {
+    try {
+      return { ok: true, value: f() };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    }
+  }
+
+  /** A review change: the comparison (which folds the labels in) is made again when next asked for. */
+  private async changed<T>(f: () => Promise<T>): Promise<Result<T>> {
+    try {
+      return { ok: true, value: await f() };
+    } catch (e) {
+      return { ok: false, error: messageOf(e) };
+    } finally {
+      this.results.invalidate();
+    }
   }
 
   private async attempt<T>(f: () => Promise<T>): Promise<Result<T>> {

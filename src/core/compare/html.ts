@@ -61,7 +61,11 @@ function tableHtml(head: string[], rows: string[][], numeric: (j: number) => boo
 
 const n2 = (x: number) => Number(x.toFixed(2));
 
-/** Bars of accuracy with interval whiskers and the human accuracy as a dot, one row per system. */
+/** The dot beside a system's bar: its reviewed accuracy after a review, else its human accuracy. */
+const dotOf = (e: CompareReport['leaderboard']['metrics'][number]['entries'][number]): number | null =>
+  e.reviewed ? e.reviewed.value : (e.human?.accuracy ?? null);
+
+/** Bars of accuracy with interval whiskers and the human (or reviewed) accuracy as a dot, one row per system. */
 function barsSvg(entries: CompareReport['leaderboard']['metrics'][number]['entries'], short: Map<string, string>, metric: string): string {
   const label = Math.max(...entries.map((e) => (short.get(e.system) ?? e.system).length));
   const left = Math.min(260, 16 + 7 * label);
@@ -89,10 +93,12 @@ function barsSvg(entries: CompareReport['leaderboard']['metrics'][number]['entri
         `<line x1="${x(e.accuracy.ci[0])}" x2="${x(e.accuracy.ci[0])}" y1="${y + 8}" y2="${y + row - 8}" stroke="#111"/>`,
         `<line x1="${x(e.accuracy.ci[1])}" x2="${x(e.accuracy.ci[1])}" y1="${y + 8}" y2="${y + row - 8}" stroke="#111"/>`,
       );
-    if (e.human?.accuracy !== null && e.human?.accuracy !== undefined)
-      parts.push(`<circle cx="${x(e.human.accuracy)}" cy="${mid}" r="4.5" fill="#a30000" stroke="white"/>`);
+    const dot = dotOf(e);
+    if (dot !== null) parts.push(`<circle cx="${x(dot)}" cy="${mid}" r="4.5" fill="#a30000" stroke="white"/>`);
   });
-  const desc = entries.map((e) => `${e.system} ${f3(e.accuracy.value)}${e.human ? ` (human ${f3(e.human.accuracy)})` : ''}`).join(', ');
+  const desc = entries
+    .map((e) => `${e.system} ${f3(e.accuracy.value)}${dotOf(e) !== null ? ` (${e.reviewed ? 'reviewed' : 'human'} ${f3(dotOf(e))})` : ''}`)
+    .join(', ');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img"><title>${h(`${metric} accuracy per system: ${desc}`)}</title>${parts.join('')}</svg>`;
 }
 

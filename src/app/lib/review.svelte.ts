@@ -1,0 +1,170 @@
+/**
+ * The review panel's state and actions (issue 36): the queue and its answers live in the scoring worker's session
+ * (session/review.ts), saved with the run at each answer; this keeps the page's view of it — the row on screen,
+ * the progress, notes and errors — and maps keys to answers, so Review.svelte is layout only.
+ */
+import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
+import type { Result, ReviewAnswer, ReviewItem, ReviewState } from '../../session/api.ts';
+import { scoreApi } from './workers.ts';
+import { saveBlob } from './download.ts';
+
+/** Keys: c / y correct, w / n wrong, s skip, u or Backspace undo, 1–8 the classes, ← → move. */
+export function answerForKey(key: string, classes: boolean): ReviewAnswer | 'undo' | 'prev' | 'next' | null {
+  const k = key.toLowerCase();
+  if (k === 'c' || k === 'y') return true;
+  if (k === 'w' || k === 'n') return false;
+  if (k === 's') return 'skip';
+  if (k === 'u' || key === 'Backspace') return 'undo';
+  if (key === 'ArrowLeft') return 'prev';
+  if (key === 'ArrowRight') return 'next';
+  if (classes && /^[1-8]$/.test(key)) return CAP_CLASSES[Number(key) - 1]!;
+  return null;
+}
+
+/** A default budget: a tenth of the rows, at least 10 (or every row), at most 500. */
+export const defaultBudget = (rows: number): number => Math.min(rows, Math.max(10, Math.min(500, Math.round(rows / 10))));
+
+export class ReviewPanel {
+  state = $state.raw<ReviewState | null>(null);
+  item = $state.raw<ReviewItem | null>(null);
+  position = $state(0);
+  error = $state<string | null>(null);
+  note = $state<string | null>(null);
+  busy = $state(false);
+
+  /** `changed`: labels or thresholds changed (the comparison is rebuilt). */
+  constructor(
+    private readonly fileName: () => string,
+    private readonly changed: () => void,
+  ) {}
+
+  private async act<T>(f: () => Promise<Result<T>>, then: (v: T) => void | Promise<void>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = null;
+    try {
+      const r = await f();
+      if (!r.ok) this.error = r.error;
+      else await then(r.value);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The run's review as saved (a reopened run comes back where it was left). */
+  async load(): Promise<void> {
+    const r = await scoreApi().reviewState();
+    if (!r.ok) return void (this.error = r.error);
+    this.state = r.value;
+    if (r.value) await this.go(r.value.next);
+  }
+
+  async go(position: number): Promise<void> {
+    const s = this.state;
+    if (!s || s.asked === 0) return void (this.item = null);
+    const p = Math.max(0, Math.min(position, s.asked - 1));
+    const r = await scoreApi().reviewItem(p);
+    if (!r.ok) return void (this.error = r.error);
+    this.position = p;
+    this.item = r.value;
+  }
+
+  start(budget: number, judge: string): Promise<void> {
+    this.note = null;
+    return this.act(
+      () => scoreApi().reviewStart({ budget, judge }),
+      async (s) => {
+        this.state = s;
+        await this.go(0);
+      },
+    );
+  }
+
+  answer(a: ReviewAnswer): Promise<void> {
+    const at = this.position;
+    return this.act(
+      () => scoreApi().reviewAnswer(at, a),
+      async (s) => {
+        this.state = s;
+        this.changed();
+        // On to the first row not answered yet; the last one stays on screen when every row is.
+        await this.go(s.next < s.asked ? s.next : at);
+      },
+    );
+  }
+
+  undo(): Promise<void> {
+    return this.act(
+      () => scoreApi().reviewUndo(),
+      async (s) => {
+        this.state = s;
+        this.changed();
+        await this.go(s.next);
+      },
+    );
+  }
+
+  async key(e: KeyboardEvent): Promise<void> {
+    const s = this.state;
+    if (!s || !this.item || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target as HTMLElement | null;
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    const a = answerForKey(e.key, s.classes);
+    if (a === null) return;
+    e.preventDefault();
+    if (a === 'undo') return this.undo();
+    if (a === 'prev' || a === 'next') return this.go(this.position + (a === 'prev' ? -1 : 1));
+    return this.answer(a);
+  }
+
+  export(): Promise<void> {
+    return this.act(
+      async () => scoreApi().reviewExport(),
+      (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.review.jsonl`),
+    );
+  }
+
+  import(file: File): Promise<void> {
+    return this.act(
+      () => scoreApi().reviewImport(file, file.name),
+      async (v) => {
+        this.state = v.state;
+        this.note = v.note;
+        this.changed();
+        await this.go(v.state.next);
+      },
+    );
+  }
+
+  refit(): Promise<void> {
+    return this.act(
+      () => scoreApi().reviewRefit(),
+      (v) => {
+        this.state = v.state;
+        const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+        const r = v.refit;
+        this.note =
+          `${r.metric}: threshold ${r.before.toFixed(3)} → ${r.after.toFixed(3)}, fitted on ${r.fitted} reviewed rows; agreement with your labels on the random slice ` +
+          (r.slice.n
+            ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)} (cross-fitted).`
+            : ': no labelled random-slice row yet.') +
+          (v.unsaved ? ` It holds until a reload: ${v.unsaved}` : ' Saved with the run as its calibration.');
+        this.changed();
+      },
+    );
+  }
+
+  discard(): Promise<void> {
+    return this.act(
+      () => scoreApi().reviewDiscard(),
+      () => {
+        this.state = null;
+        this.item = null;
+        this.note = null;
+        this.changed();
+      },
+    );
+  }
+}
+
+export const CLASS_KEYS: readonly { key: string; cls: CapClass }[] = CAP_CLASSES.map((cls, i) => ({ key: String(i + 1), cls }));

@@ -1,0 +1,31 @@
+/** The review panel's keys and default budget (issue 36). */
+import { describe, expect, it } from 'vitest';
+import { answerForKey, defaultBudget } from './review.svelte.ts';
+
+describe('answerForKey', () => {
+  it('maps c/y, w/n, s, u/Backspace, arrows, and 1–8 only when the run has classes', () => {
+    expect(['c', 'C', 'y', 'w', 'n', 's', 'u', 'Backspace', 'ArrowLeft', 'ArrowRight'].map((k) => answerForKey(k, false))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      'skip',
+      'undo',
+      'undo',
+      'prev',
+      'next',
+    ]);
+    expect(answerForKey('1', true)).toBe('exact');
+    expect(answerForKey('8', true)).toBe('contradictory');
+    expect(answerForKey('1', false)).toBeNull();
+    expect(answerForKey('9', true)).toBeNull();
+    expect(answerForKey('x', true)).toBeNull();
+  });
+});
+
+describe('defaultBudget', () => {
+  it('is a tenth of the rows, at least 10 (or every row), at most 500', () => {
+    expect([5, 60, 100, 2000, 1_000_000].map(defaultBudget)).toEqual([5, 10, 10, 200, 500]);
+  });
+});
