@@ -20,6 +20,7 @@ import { pickForReview, priorityFeatures, reviewPriorities } from '../src/core/r
 import { compareTable, leaderboard, type CompareRow } from '../src/core/compare/index.ts';
 import { kendallTauB } from '../src/core/agreement/stats.ts';
 import { pickBits } from '../src/core/review/labels.ts';
+import { refitThreshold } from '../src/core/review/refit.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
 import { normalize } from '../src/core/text/normalize.ts';
@@ -104,6 +105,44 @@ interface Curve {
 }
 
 const perSystem: string[] = [];
+/** The share at which the refit is measured. */
+const REFIT_SHARE = 0.15;
+interface RefitRun {
+  before: number;
+  fitted: number;
+  applied: boolean;
+  after: number;
+  slice: { before: number | null; after: number | null };
+  unreviewed: { before: number; after: number };
+}
+const refits: RefitRun[] = [];
+
+/** The judge's threshold refitted on one review; agreement with the humans on the rows nobody reviewed, before and after. */
+function refitOnce(sub: Row[], results: ResultTable, labelled: Map<number, 'uncertain' | 'random' | 'both'>): RefitRun {
+  const cells = sub.map((r, i) => {
+    const p = labelled.get(i);
+    return { s: results.score(JUDGE, i), h: p === undefined ? -1 : r.correct ? 1 : 0, pick: pickBits(p) };
+  });
+  const r = refitThreshold(JUDGE, cells, judge.threshold, true);
+  let before = 0;
+  let after = 0;
+  let n = 0;
+  sub.forEach((row, i) => {
+    const s = results.score(JUDGE, i);
+    if (labelled.has(i) || s === null) return;
+    n++;
+    before += s >= r.before === row.correct ? 1 : 0;
+    after += s >= r.after === row.correct ? 1 : 0;
+  });
+  return {
+    before: r.before,
+    fitted: r.fitted,
+    applied: r.applied,
+    after: r.after,
+    slice: r.slice,
+    unreviewed: { before: before / n, after: after / n },
+  };
+}
 
 async function evaluate(sub: Row[]): Promise<Record<string, Record<string, Curve>>> {
   const results = ResultTable.of(await scoreRows(sub, metrics), [...DEFAULT_METRICS]);
@@ -137,6 +176,7 @@ async function evaluate(sub: Row[]): Promise<Record<string, Record<string, Curve
                 queue === 'verity' ? RANDOM_SHARE : 1,
               );
         const labelled = new Map(picks.map((p) => [p.index, p.picked] as const));
+        if (queue === 'verity' && share === REFIT_SHARE) refits.push(refitOnce(sub, results, labelled));
         const compareRows: CompareRow[] = sub.map((r, k) => {
           const p = labelled.get(k);
           return p === undefined
@@ -199,4 +239,11 @@ for (const [name, subset] of [
         `| ${share * 100}% | ${share === 0 ? 'none (judge alone)' : queue === 'verity' ? 'uncertain + random slice' : 'random'} | ${f(c.tau)} | ${f(c.maxGap)} | ${f(c.maxGapCorrected)} | ${share === 0 ? '—' : f(c.coverage, 2)} | ${share === 0 ? '—' : f(c.width)} |`,
       );
     }
+  const rs = refits.splice(0);
+  const col = (g: (r: RefitRun) => number | null) => f(rs.map(g).filter((x): x is number => x !== null));
+  console.log(
+    `\nRefit after a ${REFIT_SHARE * 100}% review (Verity's queue, ${rs.length} seeds): ${JUDGE} threshold ${rs[0]?.before.toFixed(3)}, fitted ${col((r) => r.fitted)}, applied in ${rs.filter((r) => r.applied).length} (→ ${col((r) => r.after)}); ` +
+      `agreement with the humans on the rows nobody reviewed ${col((r) => r.unreviewed.before)} → ${col((r) => r.unreviewed.after)}; ` +
+      `on the random slice as the product reports it (cross-fitted) ${col((r) => r.slice.before)} → ${col((r) => r.slice.after)}`,
+  );
 }

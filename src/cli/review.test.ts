@@ -164,7 +164,7 @@ describe('review labels folded back (--labels)', () => {
     const r = run('calibrate', p('one.json'), '--metric', 'token_f1', '--labels', p('one.review.jsonl'), '--out', p('cal.json'));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /token_f1: threshold 0\.5 → [\d.]+ \(fitted on \d+ reviewed rows\); agreement with the labels on the random slice \(\d+ rows\): [\d.]+% → [\d.]+%, cross-fitted/,
+      /token_f1: the reviewed rows favour threshold [\d.]+ \(fitted on \d+ reviewed rows\); agreement with the labels on the random slice \(\d+ rows\): [\d.]+% → [\d.]+%, cross-fitted; (threshold 0\.5 → [\d.]+|not better on the slice, so the threshold stays 0\.5)/,
     );
     const cal = JSON.parse(readFileSync(p('cal.json'), 'utf8')) as { metric: string; threshold: number };
     expect(cal.metric).toBe('token_f1');

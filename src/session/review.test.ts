@@ -126,7 +126,7 @@ describe('the review queue', () => {
   it('refits the judge threshold on the reviewed rows, saved with the run as its calibration', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    const st = ok(await s.reviewStart({ budget: 30, judge: 'token_f1' }));
+    const st = ok(await s.reviewStart({ budget: 60, judge: 'token_f1' }));
     // The person calls A's long sentences right: token F1 under-credits them.
     for (let p = 0; p < st.asked; p++) {
       const it = ok(s.reviewItem(p));
@@ -135,6 +135,7 @@ describe('the review queue', () => {
     }
     const r = ok(await s.reviewRefit());
     expect(r.refit.metric).toBe('token_f1');
+    expect(r.refit).toMatchObject({ applied: true, slice: { n: 8, before: 0.875, after: 1 } });
     expect(r.refit.after).toBeLessThan(r.refit.before);
     expect(r.state.threshold).toBe(r.refit.after);
     const runId = (await s.runs())[0]!.id;

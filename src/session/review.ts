@@ -349,12 +349,14 @@ export class SessionReview {
     });
     if (!cells.some((c) => c.h >= 0 && c.s !== null)) throw new Error(`no reviewed row has a ${r.judge} score to fit on`);
     const refit = refitThreshold(r.judge, cells, judge.threshold, true);
-    const thresholds = { ...(a.config.calibration?.thresholds ?? {}), [r.judge]: refit.after };
-    a.reconfigure({
-      ...a.config,
-      calibration: { thresholds, labelled: cells.filter((c) => c.h >= 0).length, at: Date.now() },
-    });
-    a.results.redecide(thresholds);
+    if (refit.applied) {
+      const thresholds = { ...(a.config.calibration?.thresholds ?? {}), [r.judge]: refit.after };
+      a.reconfigure({
+        ...a.config,
+        calibration: { thresholds, labelled: cells.filter((c) => c.h >= 0).length, at: Date.now() },
+      });
+      a.results.redecide(thresholds);
+    }
     this.folded = null;
     return { state: this.state()!, refit };
   }

@@ -347,7 +347,8 @@ export class ScoringSession implements SessionApi {
     if (!r.ok) return r;
     const a = this.results.run!;
     const { state, refit } = r.value;
-    if (a.saved && !(await this.deps.store.update(a.meta))) return { ok: true, value: { state, refit, unsaved: this.deps.store.failure! } };
+    if (refit.applied && a.saved && !(await this.deps.store.update(a.meta)))
+      return { ok: true, value: { state, refit, unsaved: this.deps.store.failure! } };
     return { ok: true, value: { state, refit } };
   }
 

@@ -144,11 +144,13 @@ export class ReviewPanel {
         const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
         const r = v.refit;
         this.note =
-          `${r.metric}: threshold ${r.before.toFixed(3)} → ${r.after.toFixed(3)}, fitted on ${r.fitted} reviewed rows; agreement with your labels on the random slice ` +
+          `${r.metric}: your labels favour threshold ${r.fitted.toFixed(3)} (fitted on ${r.rows} reviewed rows); agreement with your labels on the random slice ` +
           (r.slice.n
-            ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)} (cross-fitted).`
-            : ': no labelled random-slice row yet.') +
-          (v.unsaved ? ` It holds until a reload: ${v.unsaved}` : ' Saved with the run as its calibration.');
+            ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)} (cross-fitted)`
+            : ': no labelled random-slice row yet') +
+          (r.applied
+            ? `. Threshold ${r.before.toFixed(3)} → ${r.after.toFixed(3)}${v.unsaved ? `; it holds until a reload: ${v.unsaved}` : ', saved with the run as its calibration'}.`
+            : `. Not better on the slice, so the threshold stays ${r.before.toFixed(3)}.`);
         this.changed();
       },
     );

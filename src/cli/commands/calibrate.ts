@@ -36,10 +36,11 @@ async function refitAfterReview(file: string, o: CalibrateOptions, metric: AnyMe
   const r = refitThreshold(metric.name, cells, metric.threshold, picks);
   const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
   say(
-    `${metric.name}: threshold ${r.before} → ${r.after} (fitted on ${r.fitted} reviewed rows); agreement with the labels on the random slice ` +
+    `${metric.name}: the reviewed rows favour threshold ${r.fitted} (fitted on ${r.rows} reviewed rows); agreement with the labels on the random slice ` +
       (r.slice.n
         ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)}, cross-fitted`
-        : ': no labelled random-slice row to measure it on'),
+        : ': no labelled random-slice row to measure it on') +
+      (r.applied ? `; threshold ${r.before} → ${r.after}` : `; not better on the slice, so the threshold stays ${r.before}`),
   );
   return { version: 1, metric: metric.name, objective: 'accuracy', threshold: r.after };
 }

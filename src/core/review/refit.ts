@@ -9,7 +9,10 @@
  *   current threshold. Without pick information every labelled row weighs the same.
  * Reported: agreement with the labels on the random slice before (current threshold) and after, the "after"
  *   cross-fitted (the slice in two halves, each decided by a threshold fitted without it), so the change is not
- *   the fit's own optimism.
+ *   the fit's own optimism. The fitted threshold is applied only when that cross-fitted agreement is higher than
+ *   before (`applied`); otherwise the threshold is kept — on EVOUNA-TQ, where pedants is already fitted, a refit on
+ *   a 15% review moved the threshold by ±0.15 between seeds and lowered agreement on held-out questions
+ *   (bench/REPORT.md, "Review queue").
  * Limits: one threshold per metric (a class metric's cutpoints are not refitted); rows without a score are left out.
  */
 import { PICK_QUEUE, PICK_RANDOM } from './estimate.ts';
@@ -17,9 +20,14 @@ import { PICK_QUEUE, PICK_RANDOM } from './estimate.ts';
 export interface Refit {
   metric: string;
   before: number;
+  /** The threshold the reviewed rows favour. */
+  fitted: number;
+  /** Whether it is used: the cross-fitted agreement on the random slice is higher with it. */
+  applied: boolean;
+  /** The threshold now: `fitted` when applied, else `before`. */
   after: number;
   /** Reviewed rows with a score, fitted on. */
-  fitted: number;
+  rows: number;
   /** The random slice's labelled, scored rows, and the share of them the decisions agree with the labels on. */
   slice: { n: number; before: number | null; after: number | null };
 }
@@ -84,7 +92,7 @@ export function refitThreshold(
 ): Refit {
   const rows = cells.filter((c) => c.s !== null).length;
   const all = weighted(cells, rows, picks);
-  const after = best(all, current);
+  const fitted = best(all, current);
   // The slice, in two halves by position; each half decided by a threshold fitted without it.
   const slice: number[] = [];
   cells.forEach((c, i) => {
@@ -102,11 +110,14 @@ export function refitThreshold(
   }
   for (const i of slice) before += agree(i, current);
   const n = slice.length;
+  const applied = n > 0 && crossed > before && fitted !== current;
   return {
     metric,
     before: current,
-    after,
-    fitted: all.length,
+    fitted,
+    applied,
+    after: applied ? fitted : current,
+    rows: all.length,
     slice: { n, before: n ? before / n : null, after: n ? crossed / n : null },
   };
 }
