@@ -5,14 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { reviewAnswers } from '../test/review-answers.ts';
 
-const records = Array.from({ length: 30 }, (_, i) => ({
-  id: `q${i}`,
-  question: `What is thing number ${i}?`,
-  golden_answer: `answer ${i}`,
-  answer_a: i % 3 === 0 ? `answer ${i}` : `I am fairly sure that it is answer ${i}, as far as I remember it.`,
-  answer_b: i % 2 === 0 ? `answer ${i}` : 'something else entirely',
-}));
+const records = reviewAnswers(30);
 
 test('a review of a few rows survives a reload; labels export and fold into the comparison', async ({ page }) => {
   test.setTimeout(120_000);

@@ -9,15 +9,10 @@ import { memoryStore } from '../runtime/idb-cache.ts';
 import { compareApi } from './compare.ts';
 import { newSession, ok, runConfig } from '../../test/session.ts';
 import type { Mapping } from './api.ts';
+import { reviewAnswers } from '../../test/review-answers.ts';
 
-/** Two systems, wide layout, no labels: A answers with the gold or a long sentence holding it, B half wrong. */
-const records = Array.from({ length: 60 }, (_, i) => ({
-  id: `q${i}`,
-  question: `What is thing number ${i}?`,
-  golden_answer: `answer ${i}`,
-  answer_a: i % 3 === 0 ? `answer ${i}` : `I am fairly sure that it is answer ${i}, as far as I remember it.`,
-  answer_b: i % 2 === 0 ? `answer ${i}` : 'something else entirely',
-}));
+/** Two systems, wide layout, no labels. */
+const records = reviewAnswers(60);
 const blob = () => new Blob([JSON.stringify(records)]);
 const mapping: Mapping = { map: { question: 'question', gold: 'golden_answer' }, goldSep: '', systems: { wide: true } };
 const METRICS = ['exact_match', 'token_f1', 'pedants'];
@@ -149,6 +144,14 @@ describe('the review queue', () => {
     const s = await scored();
     expect(s.reviewItem(0)).toMatchObject({ ok: false, error: 'no review is going on: start one' });
     expect(await s.reviewStart({ budget: 0 })).toMatchObject({ ok: false, error: 'review at least one row (the budget was 0)' });
+    expect(await s.reviewStart({ budget: NaN })).toMatchObject({
+      ok: false,
+      error: 'the budget is not a number: give the number of rows to review',
+    });
+    expect(await s.reviewStart({ budget: null as unknown as number })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not a number/),
+    });
     expect(await s.reviewStart({ budget: 121 })).toMatchObject({ ok: false, error: 'the budget (121) is more than the 120 rows scored' });
     expect(await s.reviewStart({ budget: 5, judge: 'bleu' })).toMatchObject({
       ok: false,

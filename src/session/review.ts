@@ -183,6 +183,8 @@ export class SessionReview {
     if (!judge) throw new Error(`${judgeName} is not a metric of this run (${names.join(', ')})`);
     const n = a.results.length;
     const budget = opts.budget;
+    if (typeof budget !== 'number' || !Number.isFinite(budget))
+      throw new Error('the budget is not a number: give the number of rows to review');
     if (!Number.isInteger(budget) || budget < 1) throw new Error(`review at least one row (the budget was ${String(budget)})`);
     if (budget > n) throw new Error(`the budget (${budget}) is more than the ${n} rows scored`);
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;

@@ -13,12 +13,13 @@ export interface Cells {
 }
 
 /**
- * One metric's leaderboard: rank, system, n, accuracy and mean with intervals, and the human columns when labelled
- * — the reviewed accuracy (labels folded in) when only some rows are.
+ * One metric's leaderboard: rank, system, n, accuracy and mean with intervals, the human accuracy when rows are
+ * labelled, the reviewed accuracy (labels folded in) when only some are, and the metric's gap to the latter.
  */
 export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking | null | undefined): Cells {
   const reviewed = lb.rankedBy === 'reviewed';
-  const human = !reviewed && lb.entries.some((e) => e.human);
+  const human = lb.entries.some((e) => e.human);
+  const gap = human || reviewed;
   return {
     head: [
       'rank',
@@ -28,8 +29,9 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
       '95% CI',
       'mean score',
       '95% CI',
-      ...(human ? ['human acc', '95% CI', 'metric − human', '95% CI'] : []),
-      ...(reviewed ? ['reviewed acc', '95% CI', 'labelled', 'metric − reviewed', '95% CI'] : []),
+      ...(human ? ['human acc', '95% CI'] : []),
+      ...(reviewed ? ['reviewed acc', '95% CI', 'labelled'] : []),
+      ...(gap ? [reviewed ? 'metric − reviewed' : 'metric − human', '95% CI'] : []),
     ],
     rows: lb.entries.map((e) => {
       const g = ranking?.gaps.find((x) => x.system === e.system);
@@ -41,10 +43,9 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
         ci(e.accuracy.ci),
         f3(e.mean.value),
         ci(e.mean.ci),
-        ...(human ? [f3(e.human?.accuracy), ci(e.human?.ci), signed(g?.gap), ciSigned(g?.gapCi)] : []),
-        ...(reviewed
-          ? [f3(e.reviewed?.value), ci(e.reviewed?.ci), String(e.reviewed?.labelled ?? 0), signed(g?.gap), ciSigned(g?.gapCi)]
-          : []),
+        ...(human ? [f3(e.human?.accuracy), ci(e.human?.ci)] : []),
+        ...(reviewed ? [f3(e.reviewed?.value), ci(e.reviewed?.ci), String(e.reviewed?.labelled ?? 0)] : []),
+        ...(gap ? [signed(g?.gap), ciSigned(g?.gapCi)] : []),
       ];
     }),
   };

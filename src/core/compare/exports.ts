@@ -36,6 +36,15 @@ export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
         human_accuracy: e.human?.accuracy ?? null,
         human_lo: e.human?.ci?.[0] ?? null,
         human_hi: e.human?.ci?.[1] ?? null,
+        // After a review (rows partly labelled) only: every row of the table has them then, or none has.
+        ...(lb.rankedBy === 'reviewed'
+          ? {
+              reviewed: e.reviewed?.value ?? null,
+              reviewed_lo: e.reviewed?.ci?.[0] ?? null,
+              reviewed_hi: e.reviewed?.ci?.[1] ?? null,
+              reviewed_labelled: e.reviewed?.labelled ?? 0,
+            }
+          : {}),
         gap: g?.gap ?? null,
         gap_lo: g?.gapCi?.[0] ?? null,
         gap_hi: g?.gapCi?.[1] ?? null,
