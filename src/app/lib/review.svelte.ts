@@ -32,11 +32,22 @@ export class ReviewPanel {
   note = $state<string | null>(null);
   busy = $state(false);
 
-  /** `changed`: labels or thresholds changed (the comparison is rebuilt). */
+  #settle: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * `changed`: labels changed (the comparison is rebuilt: its bootstrap takes a while on big files, so a run of
+   * answers rebuilds it once, a moment after the last); `refitted`: the judge's threshold changed (the report too).
+   */
   constructor(
     private readonly fileName: () => string,
     private readonly changed: () => void,
+    private readonly refitted: () => void = () => {},
   ) {}
+
+  private changedSoon(): void {
+    clearTimeout(this.#settle);
+    this.#settle = setTimeout(() => this.changed(), 1500);
+  }
 
   private async act<T>(f: () => Promise<Result<T>>, then: (v: T) => void | Promise<void>): Promise<void> {
     if (this.busy) return;
@@ -86,7 +97,7 @@ export class ReviewPanel {
       () => scoreApi().reviewAnswer(at, a),
       async (s) => {
         this.state = s;
-        this.changed();
+        this.changedSoon();
         // On to the first row not answered yet; the last one stays on screen when every row is.
         await this.go(s.next < s.asked ? s.next : at);
       },
@@ -98,7 +109,7 @@ export class ReviewPanel {
       () => scoreApi().reviewUndo(),
       async (s) => {
         this.state = s;
-        this.changed();
+        this.changedSoon();
         await this.go(s.next);
       },
     );
@@ -151,7 +162,10 @@ export class ReviewPanel {
           (r.applied
             ? `. Threshold ${r.before.toFixed(3)} → ${r.after.toFixed(3)}${v.unsaved ? `; it holds until a reload: ${v.unsaved}` : ', saved with the run as its calibration'}.`
             : `. Not better on the slice, so the threshold stays ${r.before.toFixed(3)}.`);
-        this.changed();
+        if (r.applied) {
+          this.changed();
+          this.refitted();
+        }
       },
     );
   }
