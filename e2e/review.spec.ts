@@ -81,4 +81,11 @@ test('a review of a few rows survives a reload; labels export and fold into the 
   await expect(cmp.getByTestId('reviewed-note')).toContainText('3 of 60 rows have a label');
   await expect(cmp.getByTestId('lb-a-reviewed')).toHaveText(/^\d\.\d{3}$/);
   await expect(review.getByTestId('review-estimate-a')).toBeVisible();
+
+  // The refit says what the labels favour and what it did with it.
+  await review.getByTestId('review-refit').click();
+  await expect(review.getByTestId('review-note')).toContainText(
+    /pedants: your labels favour threshold \d\.\d{3} \(fitted on 3 reviewed rows\)/,
+  );
+  await expect(review.getByTestId('review-note')).toContainText(/(Threshold [\d.]+ → [\d.]+|the threshold stays [\d.]+)/);
 });

@@ -41,7 +41,7 @@ export class ReviewPanel {
   constructor(
     private readonly fileName: () => string,
     private readonly changed: () => void,
-    private readonly refitted: () => void = () => {},
+    private readonly refitted: (metric: string, threshold: number) => void = () => {},
   ) {}
 
   private changedSoon(): void {
@@ -164,7 +164,7 @@ export class ReviewPanel {
             : `. Not better on the slice, so the threshold stays ${r.before.toFixed(3)}.`);
         if (r.applied) {
           this.changed();
-          this.refitted();
+          this.refitted(r.metric, r.after);
         }
       },
     );
