@@ -6,16 +6,16 @@
  * (core/review/refit.ts) saved as the run's calibration.
  * The saved form is a log of answers (last wins per row; undo drops the last), beside the picks.
  */
-import type { CapClass, Label, QaRow } from '../core/types.ts';
+import type { Label, QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { pickForReview, priorityFeatures, priorityReasons, reviewPriorities, type Pick } from '../core/review/priority.ts';
 import {
-  pickBits,
-  parseReviewLabels,
-  reviewLabelsJsonl,
   foldLabels,
   foldNote,
-  type Picked,
+  labelJson,
+  parseReviewLabels,
+  pickBits,
+  reviewLabelsJsonl,
   type ReviewLabel,
 } from '../core/review/labels.ts';
 import { pooledFloor, reviewedAccuracy, type Reviewed } from '../core/review/estimate.ts';
@@ -281,7 +281,7 @@ export class SessionReview {
       );
     const rows = this.host.rows().slice(0, a.results.length);
     const systems = this.host.systems();
-    const keyed = rows.map((row, index) => ({ id: row.id, index, ...(systems ? { system: (row as SystemRow).system } : {}) }));
+    const keyed = rows.map((row) => ({ id: row.id, ...(systems ? { system: (row as SystemRow).system } : {}) }));
     const folded = foldLabels(keyed, labels);
     if (folded.applied === 0)
       throw new Error(
@@ -303,18 +303,13 @@ export class SessionReview {
     const log = [...r.log];
     const now = Date.now();
     // In the file's order, so the last of two labels for a row is the one kept (as folding counted it).
-    const byKey = new Map(keyed.map((k) => [`${k.system ?? ''}\u0000${k.id}`, k.index] as const));
-    const byId = new Map<string, number>();
-    for (const k of keyed) byId.set(k.id, byId.has(k.id) ? -1 : k.index);
-    for (const l of labels) {
-      const index = byKey.get(`${l.system ?? ''}\u0000${l.id}`) ?? (l.system === undefined ? byId.get(l.id) : undefined);
-      if (index === undefined || index < 0) continue;
+    for (const { row: index, label: l } of folded.matched) {
       if (!inQueue.has(index)) {
         inQueue.add(index);
-        picks.push({ index, picked: (l.picked ?? 'uncertain') as Picked, why: `imported from ${name}` });
+        picks.push({ index, picked: l.picked ?? 'uncertain', why: `imported from ${name}` });
       }
       const at = l.time ? Date.parse(l.time) : NaN;
-      log.push({ index, answer: l.label.kind === 'binary' ? l.label.correct : (l.label.cls as CapClass), at: Number.isNaN(at) ? now : at });
+      log.push({ index, answer: labelJson(l.label), at: Number.isNaN(at) ? now : at });
     }
     await this.save({ ...r, picks, log });
     return { state: this.state()!, note: `${name}: ${foldNote(folded)}` };

@@ -117,6 +117,8 @@ export interface FoldedLabels<R> {
   unknownIds: string[];
   /** Rows whose label in the file a review label replaced. */
   replaced: number;
+  /** Every label that matched a row, in the labels' order (a row labelled twice appears twice; the last counts). */
+  matched: { row: number; label: ReviewLabel }[];
 }
 
 const keyOf = (system: string | undefined, id: string) => `${system ?? ''}\u0000${id}`;
@@ -137,6 +139,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: Labe
     byId.set(r.id, byId.has(r.id) ? -1 : i);
   });
   const chosen = new Map<number, ReviewLabel>();
+  const matched: { row: number; label: ReviewLabel }[] = [];
   let duplicates = 0;
   let unknown = 0;
   const unknownIds: string[] = [];
@@ -150,6 +153,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: Labe
     }
     if (chosen.has(i)) duplicates++;
     chosen.set(i, l);
+    matched.push({ row: i, label: l });
   }
   const out: (R & { pick?: number })[] = rows.slice();
   let replaced = 0;
@@ -157,7 +161,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: Labe
     if (rows[i]!.label) replaced++;
     out[i] = { ...rows[i]!, label: l.label, ...(l.picked ? { pick: pickBits(l.picked) } : {}) };
   }
-  return { rows: out, applied: chosen.size, duplicates, unknown, unknownIds, replaced };
+  return { rows: out, applied: chosen.size, duplicates, unknown, unknownIds, replaced, matched };
 }
 
 /** One line for what folding did: applied, duplicates (last kept), unknown ids — for stderr and the page. */
