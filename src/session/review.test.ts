@@ -140,6 +140,23 @@ describe('the review queue', () => {
     expect(resumed.config.calibration!.thresholds.token_f1).toBe(r.refit.after);
   });
 
+  it('reviews a run of one system too: one estimate, for all rows', async () => {
+    const one = records.map((r) => ({ id: r.id, question: r.question, gold: r.golden_answer, candidate: r.answer_a }));
+    const s = newSession();
+    ok(await s.open(new Blob([JSON.stringify(one)]), 'one.json'));
+    const m: Mapping = { map: {} };
+    ok(await s.map(m));
+    ok(await s.run(runConfig(m, METRICS)));
+    const st = ok(await s.reviewStart({ budget: 10 }));
+    expect(ok(s.reviewItem(0)).row.system).toBeUndefined();
+    const after = ok(await s.reviewAnswer(0, true));
+    expect(after.estimates).toHaveLength(1);
+    expect(after.estimates[0]!).toMatchObject({ system: null, reviewed: { labelled: 1, rows: 60 } });
+    expect(st.asked).toBeLessThanOrEqual(10);
+    const line = JSON.parse((await ok(s.reviewExport()).text()).trim()) as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['id', 'label', 'picked', 'time', 'input']);
+  });
+
   it('says what is wrong with a bad request, and changes nothing', async () => {
     const s = await scored();
     expect(s.reviewItem(0)).toMatchObject({ ok: false, error: 'no review is going on: start one' });
