@@ -18,7 +18,7 @@ import {
   reviewLabelsJsonl,
   type ReviewLabel,
 } from '../core/review/labels.ts';
-import { pooledFloor, reviewedAccuracy, type Reviewed } from '../core/review/estimate.ts';
+import { reviewedByGroup } from '../core/review/estimate.ts';
 import { refitThreshold } from '../core/review/refit.ts';
 import { CLASS_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/io/fields.ts';
@@ -134,21 +134,17 @@ export class SessionReview {
   /** The judge's reviewed accuracy per system (one entry, system null, for a run of one system). */
   private estimates(r: SavedReview, a: ActiveRun): ReviewEstimate[] {
     const n = a.results.length;
-    const rows = this.host.rows();
+    // The rows as the comparison takes them: the review's labels in, with how each was picked.
+    const rows = this.rowsWithLabels(this.host.rows()) as readonly (QaRow & { pick?: number })[];
     const d = new Int8Array(n);
     const h = new Int8Array(n).fill(-1);
     const pick = new Int8Array(n);
     for (let i = 0; i < n; i++) {
       const x = a.results.decision(r.judge, i);
       d[i] = x === null ? -1 : x ? 1 : 0;
-      if (rows[i]!.label) h[i] = labelIsCorrect(rows[i]!.label!) ? 1 : 0;
-    }
-    const picked = new Map(r.picks.map((p) => [p.index, p.picked] as const));
-    for (const x of this.answers(r).values()) {
-      const l = labelOf(x.answer);
-      if (!l || x.index >= n) continue;
-      h[x.index] = labelIsCorrect(l) ? 1 : 0;
-      pick[x.index] = pickBits(picked.get(x.index));
+      const row = rows[i]!;
+      if (row.label) h[i] = labelIsCorrect(row.label) ? 1 : 0;
+      pick[i] = row.pick ?? 0;
     }
     const groups = new Map<string | null, number[]>();
     const systems = this.host.systems();
@@ -157,9 +153,8 @@ export class SessionReview {
       if (!groups.has(s)) groups.set(s, []);
       groups.get(s)!.push(i);
     }
-    const own = [...groups.values()].map((cells) => reviewedAccuracy(d, h, pick, cells, DEFAULTS.bootstrap.level));
-    const floor = pooledFloor(own);
-    return [...groups.entries()].map(([system, cells]): ReviewEstimate => {
+    const reviewed = reviewedByGroup(d, h, pick, [...groups.values()], DEFAULTS.bootstrap.level);
+    return [...groups.entries()].map(([system, cells], k): ReviewEstimate => {
       let decided = 0;
       let correct = 0;
       for (const i of cells)
@@ -167,8 +162,7 @@ export class SessionReview {
           decided++;
           correct += d[i]!;
         }
-      const reviewed: Reviewed | null = reviewedAccuracy(d, h, pick, cells, DEFAULTS.bootstrap.level, floor);
-      return { system, judged: decided ? correct / decided : null, reviewed };
+      return { system, judged: decided ? correct / decided : null, reviewed: reviewed[k]! };
     });
   }
 

@@ -15,7 +15,7 @@
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
-import { pooledFloor, reviewedAccuracy, type Reviewed } from '../review/estimate.ts';
+import { reviewedByGroup, type Reviewed } from '../review/estimate.ts';
 import { accuracyOfCounts, bootstrapSettings, countsInterval, percentileInterval, scoreDraws, type BootstrapSettings } from './resample.ts';
 
 export interface Estimate {
@@ -152,10 +152,13 @@ const desc = (a: number | null, b: number | null): number => (a === b ? 0 : a ==
 
 /** Each system's reviewed accuracy for a metric (review/estimate.ts), the variance floor pooled over the systems. */
 export function reviewedBySystem(t: CompareTable, metric: string, level: number): (Reviewed | null)[] {
-  const dec = t.decision[metric]!;
-  const own = t.systems.map((_, s) => reviewedAccuracy(dec, t.human, t.pick, systemCells(t, s), level));
-  const floor = pooledFloor(own);
-  return t.systems.map((_, s) => reviewedAccuracy(dec, t.human, t.pick, systemCells(t, s), level, floor));
+  return reviewedByGroup(
+    t.decision[metric]!,
+    t.human,
+    t.pick,
+    t.systems.map((_, s) => [...systemCells(t, s)]),
+    level,
+  );
 }
 
 /** System s's cells that have a row. */

@@ -82,6 +82,18 @@ export function pooledFloor(slices: readonly ({ errors: number; random: number }
   return plusFour(k, r);
 }
 
+/** Each group's reviewed accuracy (a group = a system's cells), the variance floor pooled over the groups. */
+export function reviewedByGroup(
+  d: ArrayLike<number>,
+  h: ArrayLike<number>,
+  pick: ArrayLike<number> | null,
+  groups: readonly (readonly number[])[],
+  level = 0.95,
+): (Reviewed | null)[] {
+  const floor = pooledFloor(groups.map((cells) => reviewedAccuracy(d, h, pick, cells, level)));
+  return groups.map((cells) => reviewedAccuracy(d, h, pick, cells, level, floor));
+}
+
 /**
  * The reviewed accuracy over `cells`: d (1 / 0 / −1 undecided), h (1 / 0 / −1 unlabelled) and pick bits per
  * cell; `pick` null when the input says nothing of how rows were picked. Null when no cell counts.
