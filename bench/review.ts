@@ -148,16 +148,12 @@ async function evaluate(sub: Row[]): Promise<Record<string, Record<string, Curve
   const results = ResultTable.of(await scoreRows(sub, metrics), [...DEFAULT_METRICS]);
   const feats = priorityFeatures(sub, results, { metric: JUDGE, threshold: judge.threshold }, (k) => sub[k]!.system);
   const priorities = reviewPriorities(feats);
+  const human = new Map<string, number>();
   for (const s of systems) {
     const k = sub.map((_, i) => i).filter((i) => sub[i]!.system === s);
     const judged = k.filter((i) => results.decision(JUDGE, i) === true).length / k.length;
-    const human = k.filter((i) => sub[i]!.correct).length / k.length;
-    perSystem.push(`${s} ${judged.toFixed(3)} vs ${human.toFixed(3)}`);
-  }
-  const human = new Map<string, number>();
-  for (const s of systems) {
-    const of = sub.filter((r) => r.system === s);
-    human.set(s, of.filter((r) => r.correct).length / of.length);
+    human.set(s, k.filter((i) => sub[i]!.correct).length / k.length);
+    perSystem.push(`${s} ${judged.toFixed(3)} vs ${human.get(s)!.toFixed(3)}`);
   }
   const out: Record<string, Record<string, Curve>> = { verity: {}, random: {} };
   for (const queue of ['verity', 'random'] as const)

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
 import { contentHash } from '../core/io/hash.ts';
-import { foldLabels, foldNote, parseReviewLabels, type ReviewLabel } from '../core/review/labels.ts';
+import { anotherInput, foldLabels, foldNote, noLabelMatches, parseReviewLabels, type ReviewLabel } from '../core/review/labels.ts';
 import { VerityError, type Label } from '../core/types.ts';
 import { say } from './io.ts';
 
@@ -23,12 +23,14 @@ export async function readLabels(path: string, inputs: readonly string[]): Promi
   if (!parsed.ok) throw new VerityError(parsed.error, 'input');
   const { labels, pending, input } = parsed.value;
   if (input && inputs.length === 1) {
-    const hash = await contentHash(await openAsBlob(inputs[0]!));
-    if (hash !== input)
-      throw new VerityError(
-        `${path} holds labels for another input (SHA-256 ${input.slice(0, 12)}…), not ${inputs[0]} (${hash.slice(0, 12)}…): labels are folded only into the file they were given on`,
-        'input',
-      );
+    const why = anotherInput(
+      path,
+      input,
+      inputs[0]!,
+      await contentHash(await openAsBlob(inputs[0]!)),
+      'labels are folded only into the file they were given on',
+    );
+    if (why) throw new VerityError(why, 'input');
   }
   if (pending) say(`${path}: ${pending} row${pending === 1 ? '' : 's'} not labelled yet (left out)`);
   return labels;
@@ -42,10 +44,7 @@ export function foldInto<R extends { id: string; system?: string; label?: Label 
 ) {
   const f = foldLabels(rows, labels);
   if (labels.length > 0 && f.applied === 0)
-    throw new VerityError(
-      `none of the ${labels.length} labels in ${path} matches a row of the input (ids such as ${f.unknownIds.join(', ')}): labels of another input?`,
-      'input',
-    );
+    throw new VerityError(noLabelMatches(path, labels.length, f.unknownIds, 'a row of the input'), 'input');
   say(`${path}: ${foldNote(f)}`);
   return f.rows;
 }

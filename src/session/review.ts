@@ -10,9 +10,11 @@ import type { Label, QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { pickForReview, priorityFeatures, priorityReasons, reviewPriorities, type Pick } from '../core/review/priority.ts';
 import {
+  anotherInput,
   foldLabels,
   foldNote,
   labelJson,
+  noLabelMatches,
   parseReviewLabels,
   pickBits,
   reviewLabelsJsonl,
@@ -268,19 +270,19 @@ export class SessionReview {
     if (!parsed.ok) throw new Error(parsed.error);
     const { labels, input } = parsed.value;
     if (!labels.length) throw new Error(`${name} holds no label`);
-    const hash = a.meta.inputHash;
-    if (input && input !== hash)
-      throw new Error(
-        `${name} holds labels for another input (SHA-256 ${input.slice(0, 12)}…), not ${a.meta.fileName} (${hash.slice(0, 12)}…): labels are imported only into a run of the file they were given on`,
-      );
+    const other = anotherInput(
+      name,
+      input,
+      a.meta.fileName,
+      a.meta.inputHash,
+      'labels are imported only into a run of the file they were given on',
+    );
+    if (other) throw new Error(other);
     const rows = this.host.rows().slice(0, a.results.length);
     const systems = this.host.systems();
     const keyed = rows.map((row) => ({ id: row.id, ...(systems ? { system: (row as SystemRow).system } : {}) }));
     const folded = foldLabels(keyed, labels);
-    if (folded.applied === 0)
-      throw new Error(
-        `none of the ${labels.length} labels in ${name} matches a row scored in this run (ids such as ${folded.unknownIds.join(', ')}): labels of another input?`,
-      );
+    if (folded.applied === 0) throw new Error(noLabelMatches(name, labels.length, folded.unknownIds, 'a row scored in this run'));
     const prev = this.current();
     const names = a.metrics.map((m) => m.name);
     const r: SavedReview = prev ?? {

@@ -164,6 +164,21 @@ export function foldLabels<R extends { id: string; system?: string; label?: Labe
   return { rows: out, applied: chosen.size, duplicates, unknown, unknownIds, replaced, matched };
 }
 
+/**
+ * Why a label file does not belong to this input, or null: it names another input's SHA-256 (`rule` says where
+ * labels go instead). The CLI and the app's import refuse with it.
+ */
+export function anotherInput(name: string, labelsInput: string | null, fileName: string, hash: string, rule: string): string | null {
+  return labelsInput && labelsInput !== hash
+    ? `${name} holds labels for another input (SHA-256 ${labelsInput.slice(0, 12)}…), not ${fileName} (${hash.slice(0, 12)}…): ${rule}`
+    : null;
+}
+
+/** The refusal when no label matched a row (`rows` names the rows looked in): labels of another input, likely. */
+export function noLabelMatches(name: string, labels: number, unknownIds: readonly string[], rows: string): string {
+  return `none of the ${labels} labels in ${name} matches ${rows} (ids such as ${unknownIds.join(', ')}): labels of another input?`;
+}
+
 /** One line for what folding did: applied, duplicates (last kept), unknown ids — for stderr and the page. */
 export function foldNote(f: Pick<FoldedLabels<unknown>, 'applied' | 'duplicates' | 'unknown' | 'unknownIds' | 'replaced'>): string {
   const parts = [`${f.applied} row${f.applied === 1 ? '' : 's'} labelled by review`];
