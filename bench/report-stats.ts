@@ -144,7 +144,8 @@ function buildTable(S: number, Q: number): CompareTable {
     human,
     labelled: true,
     partial: false,
-    pick: null,
+    sample: null,
+    review: null,
     duplicates: 0,
   };
 }

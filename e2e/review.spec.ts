@@ -1,16 +1,17 @@
 /**
- * The review queue in the app (issue 36): a run of two systems without labels, a review of a few rows answered
- * with keys and buttons, a reload in the middle (the saved run reopened: no answer lost, the queue where it was
- * left), undo, the labels exported as JSONL, and the comparison's leaderboard using the reviewed accuracy.
+ * The review in the app: a run of two systems without labels; questions answered with keys and buttons, an answer
+ * two systems gave asked once ("given by 2 systems"), the "when to stop" line; a reload in the middle (the saved
+ * run reopened: no answer lost, the review where it was left); undo; the review exported as the label file the CLI
+ * reads; the comparison's leaderboard ranked by the review's estimate with rank intervals; two tabs answering the
+ * same run without losing an answer; deleting a run that holds answers asks first.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { reviewAnswers } from '../test/review-answers.ts';
 
 const records = reviewAnswers(30);
 
-test('a review of a few rows survives a reload; labels export and fold into the comparison', async ({ page }) => {
-  test.setTimeout(120_000);
+async function scoreAnswers(page: Page): Promise<void> {
   await page.goto('/#/score');
   await page
     .getByTestId('file-input')
@@ -18,17 +19,27 @@ test('a review of a few rows survives a reload; labels export and fold into the 
   await expect(page.getByTestId('map-system')).toHaveValue('wide');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText('done');
+}
 
+async function openSaved(page: Page): Promise<void> {
+  await page.getByTestId('saved-runs').locator('summary').click();
+  await page.getByTestId('saved-run').filter({ hasText: 'answers.json' }).getByTestId('open-run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+}
+
+test('a review survives a reload; the export is a label file; the comparison ranks by the estimate', async ({ page }) => {
+  test.setTimeout(120_000);
+  await scoreAnswers(page);
   const review = page.getByTestId('review');
   await review.scrollIntoViewIfNeeded();
-  await review.getByTestId('review-budget').fill('6');
+  await review.getByTestId('review-budget').fill('100%');
   await review.getByTestId('review-start').click();
   const item = review.getByTestId('review-item');
   await expect(item).toBeVisible();
   await expect(review.getByTestId('review-answered')).toHaveText('0');
-  const asked = Number((await review.getByTestId('review-progress').textContent())!.match(/of (\d+) rows answered/)![1]);
-  expect(asked).toBeGreaterThanOrEqual(5);
-  expect(asked).toBeLessThanOrEqual(6);
+  // 60 rows; on 5 questions (q0, q6, …) both systems gave the gold: 55 distinct answers, each asked once.
+  await expect(review.getByTestId('review-progress')).toContainText('of 55 questions answered');
+  await expect(review.getByTestId('review-stop')).toContainText('When to stop:');
 
   // Keys: c correct, w wrong; a button: skip.
   const first = await review.getByTestId('review-question').textContent();
@@ -44,9 +55,7 @@ test('a review of a few rows survives a reload; labels export and fold into the 
 
   // A reload: the saved run reopened, the review where it was left.
   await page.reload();
-  await page.getByTestId('saved-runs').locator('summary').click();
-  await page.getByTestId('saved-run').filter({ hasText: 'answers.json' }).getByTestId('open-run').click();
-  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await openSaved(page);
   await review.scrollIntoViewIfNeeded();
   await expect(review.getByTestId('review-answered')).toHaveText('3');
   await expect(review.getByTestId('review-progress')).toContainText('(2 labelled, 1 skipped)');
@@ -60,32 +69,91 @@ test('a review of a few rows survives a reload; labels export and fold into the 
   await expect(review.getByTestId('review-answered')).toHaveText('3');
   await expect(review.getByTestId('review-progress')).toContainText('(3 labelled, 0 skipped)');
 
-  // The labels as JSONL: id, system, label, how picked, time, input.
+  // Answer on until a question two systems gave comes up: it says so, and is answered once for both.
+  for (let k = 0; k < 52 && !(await review.getByTestId('review-given-by').textContent())!.includes('2 systems'); k++) {
+    await page.keyboard.press('c');
+    await expect(review.getByTestId('review-answered')).toHaveText(String(4 + k));
+  }
+  await expect(review.getByTestId('review-given-by')).toHaveText('Given by 2 systems: a, b');
+
+  // The review as a label file: one line per question, the answered ones labelled, with the design.
   const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export').click()]);
   expect(download.suggestedFilename()).toBe('answers.review.jsonl');
   const lines = readFileSync((await download.path())!, 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  expect(lines).toHaveLength(3);
+  expect(lines).toHaveLength(55);
   expect(lines.map((l) => l.label)).toContain('equivalent');
   for (const l of lines) {
-    expect(Object.keys(l)).toEqual(['id', 'system', 'label', 'picked', 'time', 'input']);
+    expect(l).toMatchObject({ design: { groups: 55, asked: 55 }, input: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(['a', 'b']).toContain(l.system);
-    expect([true, false, 'equivalent']).toContain(l.label);
-    expect(l.input).toMatch(/^[0-9a-f]{64}$/);
   }
 
-  // The comparison counts the labels: reviewed accuracy per system, and says so.
+  // The comparison ranks by the review's estimate, with the ranks each system can hold.
   const cmp = page.getByTestId('comparison');
-  await expect(cmp.getByTestId('reviewed-note')).toContainText('3 of 60 rows have a label');
+  await expect(cmp.getByTestId('reviewed-note')).toContainText(/reviewed: \d+ of 60 rows labelled/);
   await expect(cmp.getByTestId('lb-a-reviewed')).toHaveText(/^\d\.\d{3}$/);
+  await expect(cmp.getByTestId('lb-a-ranks')).toHaveText(/^[12](–2)?$/);
   await expect(review.getByTestId('review-estimate-a')).toBeVisible();
 
   // The refit says what the labels favour and what it did with it.
   await review.getByTestId('review-refit').click();
   await expect(review.getByTestId('review-note')).toContainText(
-    /pedants: your labels favour threshold \d\.\d{3} \(fitted on 3 reviewed rows\)/,
+    /pedants: your labels favour threshold \d\.\d{3} \(fitted on \d+ reviewed rows/,
   );
   await expect(review.getByTestId('review-note')).toContainText(/(Threshold [\d.]+ → [\d.]+|the threshold stays [\d.]+)/);
+
+  // Deleting the run asks first: it holds answers.
+  await page.getByTestId('saved-runs').locator('summary').click();
+  const saved = page.getByTestId('saved-run').filter({ hasText: 'answers.json' });
+  await expect(saved.getByTestId('saved-answers')).toHaveText(/^\d+ answers$/);
+  await saved.getByTestId('delete-run').click();
+  await expect(saved.getByTestId('delete-run-confirm')).toContainText(/review answers\? They cannot be brought back/);
+  await saved.getByTestId('delete-run-no').click();
+  await expect(page.getByTestId('saved-run').filter({ hasText: 'answers.json' })).toHaveCount(1);
+});
+
+test('two tabs answering the same saved run keep every answer', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await scoreAnswers(page);
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await review.getByTestId('review-budget').fill('20');
+  await review.getByTestId('review-start').click();
+  await expect(review.getByTestId('review-item')).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto('/#/score');
+  await openSaved(other);
+  const review2 = other.getByTestId('review');
+  await review2.scrollIntoViewIfNeeded();
+  await expect(review2.getByTestId('review-item')).toBeVisible();
+
+  // Each tab answers its own questions in turn, neither reloading: the first tab questions 1–3, the other 11 and 12.
+  const goTo = async (r: typeof review, n: number) => {
+    const at = async () => Number((await r.getByTestId('review-item').getAttribute('aria-label'))!.match(/^Question (\d+)/)![1]);
+    for (let m = await at(); m !== n; m = await at()) {
+      await r.getByRole('button', { name: m < n ? 'Next question' : 'Previous question' }).click();
+      await expect(r.getByTestId('review-item')).toHaveAttribute('aria-label', `Question ${m < n ? m + 1 : m - 1} of 20`);
+    }
+  };
+  await review.getByTestId('review-correct').click();
+  await expect(review.getByTestId('review-answered')).toHaveText('1');
+  await goTo(review2, 11);
+  await review2.getByTestId('review-wrong').click();
+  await expect(review2.getByTestId('review-answered')).toHaveText('2');
+  await review.getByTestId('review-correct').click();
+  await expect(review.getByTestId('review-answered')).toHaveText('3');
+  await goTo(review2, 12);
+  await review2.getByTestId('review-correct').click();
+  await expect(review2.getByTestId('review-answered')).toHaveText('4');
+  await review.getByTestId('review-wrong').click();
+  await expect(review.getByTestId('review-answered')).toHaveText('5');
+
+  await other.close();
+  await page.reload();
+  await openSaved(page);
+  await review.scrollIntoViewIfNeeded();
+  await expect(review.getByTestId('review-answered')).toHaveText('5');
 });

@@ -60,9 +60,9 @@ const api: ScoreApi = {
   exportFile: (kind: ExportKind, onProgress?: (done: number, total: number) => void) => session.exportFile(kind, onProgress),
   // The review queue: the person's labels on the rows the judge is least sure of.
   reviewState: () => session.reviewState(),
-  reviewStart: (opts: { budget: number; judge?: string; seed?: number }) => session.reviewStart(opts),
+  reviewStart: (opts: { budget: number | string; judge?: string; seed?: number }) => session.reviewStart(opts),
   reviewItem: (position: number) => session.reviewItem(position),
-  reviewAnswer: (position: number, answer: ReviewAnswer) => session.reviewAnswer(position, answer),
+  reviewAnswer: (position: number, answer: ReviewAnswer, row?: number) => session.reviewAnswer(position, answer, row),
   reviewUndo: () => session.reviewUndo(),
   reviewExport: () => session.reviewExport(),
   reviewImport: (blob: Blob, name: string) => session.reviewImport(blob, name),

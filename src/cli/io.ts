@@ -17,6 +17,7 @@ import { streamRecords } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
 import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { DelimitedWriter } from '../core/io/export.ts';
+import { contentHash } from '../core/io/hash.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 
 // ---------- stderr ----------
@@ -47,6 +48,8 @@ export interface ReadSummary {
   skipped: number;
   warnings: number;
   notes: MappingNote[];
+  /** The input's content hash (core/io/hash.ts), when asked for: of the bytes read, so stdin and pipes have theirs. */
+  hash?: string;
 }
 
 export interface ReadOptions {
@@ -56,6 +59,8 @@ export interface ReadOptions {
   onRows: (rows: QaRow[]) => Promise<void>;
   /** A row that is read but will not be scored (over the length limit): why, reported and counted as a warning. */
   rowWarning?: (row: QaRow) => string | null;
+  /** Compute the input's content hash (review labels name the input they belong to by it). */
+  hash?: boolean;
   /** Called once the number of records is known (before the first onRows). */
   onTotal?: (records: number) => void;
   onNote: (n: MappingNote) => string;
@@ -131,6 +136,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     const blob = await openAsBlob(path).catch((e: Error) => {
       throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
     });
+    const hash = o.hash ? await contentHash(blob) : undefined;
     const streamOpts = {
       ...(o.chunkBytes ? { chunkBytes: o.chunkBytes } : {}),
       ...(o.sniffBytes !== undefined ? { sniffBytes: o.sniffBytes } : {}),
@@ -225,7 +231,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     for (const n of notes) say(`note: ${o.onNote(n)}`);
     if (rows === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
     say(`${format.toUpperCase()}, ${count(rows, 'row')} read, ${errors} skipped, ${count(warnings, 'warning')}`);
-    return { format, rows, skipped: errors, warnings, notes };
+    return { format, rows, skipped: errors, warnings, notes, ...(hash !== undefined ? { hash } : {}) };
   } finally {
     await cleanup();
   }
@@ -439,12 +445,21 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
  * string (formats/index.ts readBlobInput) — for the commands that keep every row (compare, statements).
  */
 export async function readInputFile(file: string): Promise<InputTable> {
+  return (await readHashedInput(file, false)).table;
+}
+
+/**
+ * readInputFile, with the input's content hash (core/io/hash.ts) when `hash`: of the bytes read, so stdin and a
+ * pipe (`<(cat f)`) are named by what they held, not by an empty file.
+ */
+export async function readHashedInput(file: string, hash = true): Promise<{ table: InputTable; hash: string | null }> {
   const { path, cleanup } = await inputPath(file);
   try {
     const blob = await openAsBlob(path).catch((e: Error) => {
       throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
     });
-    return await readBlobInput(blob, file);
+    const table = await readBlobInput(blob, file);
+    return { table, hash: hash ? await contentHash(blob) : null };
   } finally {
     await cleanup();
   }

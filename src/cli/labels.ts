@@ -1,50 +1,81 @@
 /**
- * `--labels FILE` of compare, evaluate and calibrate: review labels (core/review/labels.ts — the app's export, or
- * `verity review`'s file with its `label` fields filled) folded into the input's rows. Refused, with the reason,
- * when they name another input (its SHA-256) or none of them matches a row; otherwise what was folded, labelled
- * twice or left out is said on stderr.
+ * `--labels FILE` of compare, evaluate and calibrate: review labels (core/review/labels.ts — `verity review`'s file
+ * with its `label` fields filled, or the app's export) folded into the input's rows. Read as a stream (any size,
+ * any line ends). Refused, with the reason, when they name another input (its SHA-256), when none of them matches
+ * a row, or when labels without a system meet an input of several systems; otherwise what was folded, labelled
+ * twice, left out or waits for an earlier answer is said on stderr.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import { openAsBlob } from 'node:fs';
 import { contentHash } from '../core/io/hash.ts';
-import { anotherInput, foldLabels, foldNote, noLabelMatches, parseReviewLabels, type ReviewLabel } from '../core/review/labels.ts';
+import { bundleFiles } from '../core/io/bundle.ts';
+import {
+  anotherInput,
+  foldLabels,
+  foldNote,
+  LabelReader,
+  missingSystems,
+  noLabelMatches,
+  type ParsedLabels,
+  type ReviewedRow,
+} from '../core/review/labels.ts';
 import { VerityError, type Label } from '../core/types.ts';
 import { say } from './io.ts';
 
-/** Reads a label file; `inputs` are the input files (their hash is checked against the one the labels name). */
-export async function readLabels(path: string, inputs: readonly string[]): Promise<ReviewLabel[]> {
-  let text: string;
+/** Reads a label file piece by piece (never whole). */
+export async function readLabels(path: string): Promise<ParsedLabels> {
+  const reader = new LabelReader(path);
   try {
-    text = await readFile(path, 'utf8');
+    for await (const piece of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }))
+      if (!reader.push(piece as string)) break;
   } catch (e) {
     throw new VerityError(`--labels ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
   }
-  const parsed = parseReviewLabels(text, path);
+  const parsed = reader.end();
   if (!parsed.ok) throw new VerityError(parsed.error, 'input');
-  const { labels, pending, input } = parsed.value;
-  if (input && inputs.length === 1) {
-    const why = anotherInput(
-      path,
-      input,
-      inputs[0]!,
-      await contentHash(await openAsBlob(inputs[0]!)),
-      'labels are folded only into the file they were given on',
-    );
-    if (why) throw new VerityError(why, 'input');
+  if (parsed.value.pending)
+    say(`${path}: ${parsed.value.pending} line${parsed.value.pending === 1 ? '' : 's'} not labelled yet (left out)`);
+  return parsed.value;
+}
+
+/**
+ * The content hash of several inputs as one, as the app names them (core/io/bundle.ts, base names); null when one
+ * of them is not a regular file (stdin).
+ */
+export async function inputsHash(files: readonly string[], hashes: readonly (string | null)[]): Promise<string | null> {
+  if (files.length === 1) return hashes[0] ?? null;
+  try {
+    const blobs = await Promise.all(files.map((f) => (f === '-' ? Promise.reject(new Error('stdin')) : openAsBlob(f))));
+    return await contentHash(bundleFiles(blobs.map((blob, k) => ({ name: basename(files[k]!), blob }))));
+  } catch {
+    return null;
   }
-  if (pending) say(`${path}: ${pending} row${pending === 1 ? '' : 's'} not labelled yet (left out)`);
-  return labels;
+}
+
+/** Refuses labels that name another input than `hash` (the inputs' hash; null when it could not be made). */
+export function checkLabelsInput(path: string, parsed: ParsedLabels, inputs: readonly string[], hash: string | null): void {
+  const name = inputs.length === 1 ? inputs[0]! : `these ${inputs.length} files`;
+  if (parsed.input && hash === null) {
+    say(`${path}: the labels name an input by its SHA-256, which cannot be checked against ${name} read from stdin`);
+    return;
+  }
+  const why = anotherInput(path, parsed.input, name, hash ?? '', 'labels are folded only into the input they were given on');
+  if (why) throw new VerityError(why, 'input');
 }
 
 /** The rows with the labels in; refuses when no label matches a row (labels of another input). */
 export function foldInto<R extends { id: string; system?: string; label?: Label }>(
   rows: readonly R[],
-  labels: readonly ReviewLabel[],
+  parsed: ParsedLabels,
   path: string,
-) {
-  const f = foldLabels(rows, labels);
-  if (labels.length > 0 && f.applied === 0)
-    throw new VerityError(noLabelMatches(path, labels.length, f.unknownIds, 'a row of the input'), 'input');
+  systems = 1,
+): (R & ReviewedRow)[] {
+  const missing = missingSystems(path, parsed.labels, systems);
+  if (missing) throw new VerityError(missing, 'input');
+  const f = foldLabels(rows, parsed);
+  if (parsed.labels.length > 0 && f.applied === 0 && f.waiting < parsed.labels.length)
+    throw new VerityError(noLabelMatches(path, parsed.labels.length, f.unknownIds, 'a row of the input'), 'input');
   say(`${path}: ${foldNote(f)}`);
   return f.rows;
 }

@@ -96,7 +96,9 @@ export async function scoreFile(
   onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
   /** Rows to score (default: all). */
   keep: (r: QaRow) => boolean = () => true,
-): Promise<{ skipped: number }> {
+  /** Also compute the input's content hash (review labels name their input by it). */
+  hash = false,
+): Promise<{ skipped: number; hash?: string }> {
   let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
@@ -105,6 +107,7 @@ export async function scoreFile(
     mapOptions,
     batch: BATCH,
     onNote: cliNote,
+    hash,
     rowWarning: (r) => (keep(r) && overLimit(r) ? `${overLimit(r)}; it is not scored (every metric gives null with the reason)` : null),
     onTotal: (n) => (bar = progressBar(o, n)),
     onRows: async (read) => {
@@ -121,5 +124,5 @@ export async function scoreFile(
     },
   });
   bar?.stop();
-  return { skipped: summary.skipped };
+  return { skipped: summary.skipped, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
 }

@@ -14,7 +14,7 @@
  *   against the stored bytes: a corrupted entry is deleted and reported as a miss, so transformers.js fetches
  *   the file again.
  */
-import { createStore, clear, del, get, keys, set, values } from 'idb-keyval';
+import { createStore, clear, del, get, keys, set, update, values } from 'idb-keyval';
 import { fileUrl, pinnedUrl, SIZE_TOLERANCE } from './specs.ts';
 import { messageOf } from '../core/errors.ts';
 
@@ -65,6 +65,8 @@ export interface KeyValueStore<V> {
   get(key: string): Promise<V | undefined>;
   set(key: string, value: V): Promise<void>;
   del(key: string): Promise<void>;
+  /** Reads and writes one key in one transaction: two pages updating it never lose each other's change. */
+  update(key: string, f: (old: V | undefined) => V): Promise<void>;
   keys(): Promise<string[]>;
   values(): Promise<V[]>;
   clear(): Promise<void>;
@@ -76,6 +78,7 @@ export function idbStore<V>(dbName: string, storeName: string): KeyValueStore<V>
     get: (k) => get<V>(k, store),
     set: (k, v) => set(k, v, store),
     del: (k) => del(k, store),
+    update: (k, f) => update<V>(k, f, store),
     keys: async () => (await keys(store)).map(String),
     values: () => values<V>(store),
     clear: () => clear(store),
@@ -89,6 +92,7 @@ export function memoryStore<V>(): KeyValueStore<V> & { map: Map<string, V> } {
     get: async (k) => map.get(k),
     set: async (k, v) => void map.set(k, v),
     del: async (k) => void map.delete(k),
+    update: async (k, f) => void map.set(k, f(map.get(k))),
     keys: async () => [...map.keys()],
     values: async () => [...map.values()],
     clear: async () => map.clear(),

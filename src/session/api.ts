@@ -13,10 +13,6 @@ import type { CompareReport } from '../core/compare/report.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy } from '../core/compare/inputs.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
-import type { CapClass } from '../core/types.ts';
-import type { Reviewed } from '../core/review/estimate.ts';
-import type { Picked } from '../core/review/labels.ts';
-import type { Refit } from '../core/review/refit.ts';
 
 /** Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown. */
 export type { Result } from '../core/errors.ts';
@@ -101,19 +97,8 @@ export interface RunOutcome {
   models: Record<string, LoadedModel>;
 }
 
-/** One table row: what the table shows, without explanations and details (those come with detail()). */
-export interface TableRow {
-  index: number;
-  row: number;
-  id: string;
-  question: string;
-  golds: string[];
-  candidate: string;
-  label: boolean | string | null;
-  metrics: Record<string, { score: number | null; decision: boolean | null; class?: string; set?: string }>;
-  /** The row's system, when the run has several. */
-  system?: string;
-}
+export type { TableRow } from './table-row.ts';
+import type { TableRow } from './table-row.ts';
 
 export interface RowDetail extends TableRow {
   choices?: string[];
@@ -151,6 +136,8 @@ export interface SavedRunInfo {
   inputRuns: number;
   /** Its thresholds were calibrated on its labels (saved with it). */
   calibrated?: boolean;
+  /** Answers of its review saved with it (deleting the run deletes them). */
+  answers: number;
 }
 
 /** What a resume gives back before the rest of the run is scored (with continueRun). */
@@ -177,62 +164,10 @@ export interface Calibrated {
 
 export type ExportKind = 'jsonl' | 'csv' | 'report';
 
-// ---------- the review queue (issue 36; review.ts) ----------
+// ---------- the review (review-api.ts) ----------
 
-/** What a person says about a row: correct / wrong, one of the eight classes, or skip (not labelled). */
-export type ReviewAnswer = boolean | CapClass | 'skip';
-
-/** A system's (or the run's) reviewed accuracy for the judge (core/review/estimate.ts). */
-export interface ReviewEstimate {
-  system: string | null;
-  /** The judge's own accuracy, for comparison. */
-  judged: number | null;
-  reviewed: Reviewed | null;
-}
-
-export interface ReviewState {
-  /** The metric whose decisions are reviewed, and its threshold now. */
-  judge: string;
-  threshold: number;
-  budget: number;
-  seed: number;
-  /** Rows in the queue (a few under the budget when the two draws met). */
-  asked: number;
-  /** Rows answered (labelled or skipped), labelled, skipped. */
-  answered: number;
-  labelled: number;
-  skipped: number;
-  /** Position of the first row not answered yet (= asked when every row is). */
-  next: number;
-  /** The run has a class metric: the eight classes can be given. */
-  classes: boolean;
-  canUndo: boolean;
-  estimates: ReviewEstimate[];
-  /** Why the labels could not be saved (they hold until a reload). */
-  unsaved?: string;
-}
-
-export interface ReviewItem {
-  position: number;
-  picked: Picked;
-  /** Why the row was picked, in words. */
-  why: string;
-  row: TableRow;
-  judge: { metric: string; score: number | null; decision: boolean | null; explanation: string; class?: string };
-  answer: ReviewAnswer | null;
-}
-
-export interface ReviewImported {
-  state: ReviewState;
-  /** What the import did (rows labelled, labelled twice, unknown ids). */
-  note: string;
-}
-
-export interface ReviewRefitted {
-  state: ReviewState;
-  refit: Refit;
-  unsaved?: string;
-}
+export type { ReviewAnswer, ReviewEstimate, ReviewImported, ReviewItem, ReviewRefitted, ReviewStop, ReviewState } from './review-api.ts';
+import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState } from './review-api.ts';
 
 /**
  * What the scoring session answers (ScoringSession implements it; the worker exposes it with CompareApi). Each
@@ -263,15 +198,21 @@ export interface SessionApi {
   calibrate(): Promise<Result<Calibrated>>;
   exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
   /** The run's review, or null when none was started. */
-  reviewState(): Result<ReviewState | null>;
-  /** Picks the rows to review (review/priority.ts) over the rows scored; replaces a review not started on. */
-  reviewStart(opts: { budget: number; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
+  reviewState(): Promise<Result<ReviewState | null>>;
+  /**
+   * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
+   * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
+   */
+  reviewStart(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
   reviewItem(position: number): Result<ReviewItem>;
-  /** Records an answer (saved with the run at once); answering a row again replaces its answer. */
-  reviewAnswer(position: number, answer: ReviewAnswer): Promise<Result<ReviewState>>;
+  /**
+   * Records an answer for every row of the question (saved with the run at once), or with `row` for that row
+   * alone; answering again replaces it.
+   */
+  reviewAnswer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>>;
   /** Takes the last answer back. */
   reviewUndo(): Promise<Result<ReviewState>>;
-  /** The labels as JSONL (id, system, label, picked, time, input). */
+  /** The review as a label file (one line per question, as `verity review` writes it, with the answers in). */
   reviewExport(): Result<Blob>;
   /** Labels from a JSONL export of a run of the same input; refused, with the reason, for another input. */
   reviewImport(blob: Blob, name: string): Promise<Result<ReviewImported>>;

@@ -39,46 +39,11 @@ import type {
 } from './api.ts';
 
 import { messageOf } from '../core/errors.ts';
+export { bundleFiles, bundleName, unbundleFiles } from '../core/io/bundle.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 
 /** The CLI's defaults (`verity compare`): the same seed, resamples and α give the same numbers. */
 export const COMPARE_DEFAULTS = { seed: DEFAULTS.bootstrap.seed, resamples: DEFAULTS.bootstrap.resamples, alpha: DEFAULTS.alpha } as const;
-
-// ---------- several files as one saved input ----------
-
-const MAGIC = 'VERITY-FILES 1\n';
-
-/**
- * Several files as one Blob: a header line naming them and their sizes, then their bytes. The run store saves
- * one input per run; slices of the bundle give the files back without copying them.
- */
-export function bundleFiles(files: readonly NamedBlob[]): Blob {
-  const header = JSON.stringify({ files: files.map((f) => ({ name: f.name, size: f.blob.size })) });
-  return new Blob([MAGIC, header, '\n', ...files.map((f) => f.blob)]);
-}
-
-/** The files of a bundle; null when the Blob is not one. */
-export async function unbundleFiles(blob: Blob): Promise<NamedBlob[] | null> {
-  const magic = new TextEncoder().encode(MAGIC);
-  const head = new Uint8Array(await blob.slice(0, magic.length).arrayBuffer());
-  if (head.length < magic.length || head.some((b, i) => b !== magic[i])) return null;
-  // The header is one line of JSON; names are short, so a megabyte holds thousands of them.
-  const rest = new Uint8Array(await blob.slice(magic.length, magic.length + (1 << 20)).arrayBuffer());
-  const nl = rest.indexOf(0x0a);
-  if (nl < 0) throw new Error('the saved input is a damaged bundle of files (no header)');
-  const header = JSON.parse(new TextDecoder().decode(rest.subarray(0, nl))) as { files: { name: string; size: number }[] };
-  let at = magic.length + nl + 1;
-  const out: NamedBlob[] = [];
-  for (const f of header.files) {
-    out.push({ name: f.name, blob: blob.slice(at, at + f.size) });
-    at += f.size;
-  }
-  if (at !== blob.size) throw new Error('the saved input is a damaged bundle of files (sizes do not add up)');
-  return out;
-}
-
-/** One name for several files, as the run list shows it. */
-export const bundleName = (files: readonly NamedBlob[]): string => files.map((f) => f.name).join(' + ');
 
 /** Reads each file (any format the CLI reads: JSONL, JSON, CSV, TSV, Parquet, Inspect logs). */
 export async function readFiles(files: readonly NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<SystemFile[]> {
@@ -162,6 +127,8 @@ export class Comparison {
     private readonly results: ResultTable,
     readonly metrics: readonly AnyMetric[],
     readonly input: InputInfo,
+    /** The judge a review was made for: the reviewed estimate starts from it. */
+    private readonly reference: string | undefined,
   ) {
     this.done = results.length;
     // Only the scored rows: a cancelled run compares what it has (the CLI compares every row of a finished run).
@@ -169,6 +136,7 @@ export class Comparison {
       rows.slice(0, results.length),
       results,
       metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+      reference ? { reference } : {},
     );
     this.report = compareReportOf(this.table, COMPARE_DEFAULTS);
   }
@@ -180,10 +148,17 @@ export class Comparison {
     results: ResultTable,
     metrics: readonly AnyMetric[],
     input: InputInfo,
+    reference?: string,
   ): Comparison {
     // Calibration replaces the metrics (new thresholds) and re-decides the rows in place: a new comparison.
-    const same = prev && prev.rows === rows && prev.results === results && prev.metrics === metrics && prev.done === results.length;
-    return same ? prev : new Comparison(rows, results, metrics, input);
+    const same =
+      prev &&
+      prev.rows === rows &&
+      prev.results === results &&
+      prev.metrics === metrics &&
+      prev.done === results.length &&
+      prev.reference === reference;
+    return same ? prev : new Comparison(rows, results, metrics, input, reference);
   }
 
   view(): CompareView {

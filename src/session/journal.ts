@@ -142,11 +142,13 @@ export class Journal {
     return this.write('saving the run', () => this.db().set(metaKey(meta.id), meta));
   }
 
-  /** Saves a run's review (its queue and labels); false, with `failure` set, when storage refused it. */
-  async saveReview(id: string, review: unknown): Promise<boolean> {
-    // Not `write`: a run whose results could not be saved still keeps the labels when they fit.
+  /**
+   * Saves a run's review through `merge` (given what is stored, it returns what to store) in one transaction, so
+   * two pages answering the same run never lose each other's answers.
+   */
+  async updateReview(id: string, merge: (stored: unknown) => unknown): Promise<boolean> {
     try {
-      await this.db().set(reviewKey(id), review);
+      await this.db().update(reviewKey(id), merge);
       return true;
     } catch (e) {
       this.failure = `the review's labels could not be saved (${messageOf(e)}): they hold until this page is reloaded`;

@@ -25,8 +25,8 @@ export class SessionResults {
   private shown: Uint32Array = new Uint32Array(0);
   private viewId = 0;
   private compared: Comparison | null = null;
-  /** The rows as the comparison takes them: with a review's labels in (set by the session). */
-  withLabels: (rows: readonly SystemRow[]) => readonly SystemRow[] = (rows) => rows;
+  /** The rows as the comparison takes them: with a review's labels in, and the judge it was made for (set by the session). */
+  withLabels: (rows: readonly SystemRow[]) => { rows: readonly SystemRow[]; reference?: string | undefined } = (rows) => ({ rows });
 
   constructor(
     private readonly input: SessionInput,
@@ -103,7 +103,8 @@ export class SessionResults {
     const systems = this.input.systems;
     if (!systems) throw new Error('one system: choose a system column or the wide layout, or open one file per system, to compare');
     const a = this.scored();
-    return (this.compared = Comparison.of(this.compared, this.withLabels(this.input.rows as SystemRow[]), a.results, a.metrics, systems));
+    const { rows, reference } = this.withLabels(this.input.rows as SystemRow[]);
+    return (this.compared = Comparison.of(this.compared, rows, a.results, a.metrics, systems, reference));
   }
 
   /** What made the run, as the comparison's HTML report states it (as `verity compare --html` does). */

@@ -1,8 +1,9 @@
 /**
- * The review queue in the scoring session (issue 36): start within a budget, answer, undo, every answer saved with
- * the run (a new session on the same storage resumes it as left), labels exported and imported into another run of
- * the same input (refused for another input), the comparison's reviewed accuracy, the refit saved as the run's
- * calibration, and clear errors for bad requests.
+ * A run's review in the scoring session: each distinct answer asked once for every system that gave it, answers
+ * and undo saved with the run (a new session on the same storage resumes it), a label for one system's row apart,
+ * two tabs answering at once without losing an answer, the export read back by the CLI's reader and imported into
+ * another run of the same input (refused for another), the comparison's estimate equal to the panel's, the refit
+ * saved as the run's calibration, and clear errors for bad requests.
  */
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
@@ -10,6 +11,7 @@ import { compareApi } from './compare.ts';
 import { newSession, ok, runConfig } from '../../test/session.ts';
 import type { Mapping } from './api.ts';
 import { reviewAnswers } from '../../test/review-answers.ts';
+import { parseReviewLabels } from '../core/review/labels.ts';
 
 /** Two systems, wide layout, no labels. */
 const records = reviewAnswers(60);
@@ -25,63 +27,119 @@ async function scored(kv = memoryStore<unknown>(), file = blob(), name = 'answer
   return s;
 }
 
-describe('the review queue', () => {
-  it('asks about the budget of rows, records answers and undo, and a new session on the same storage resumes it', async () => {
+/** The person: system a's answers are right, b's right on even questions. */
+const truth = (system: string | undefined, id: string) => system === 'a' || Number(id.slice(1)) % 2 === 0;
+
+describe('the review', () => {
+  it('asks each distinct answer once, records answers and undo, and a new session on the same storage resumes it', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    expect(ok(s.reviewState())).toBeNull();
+    expect(ok(await s.reviewState())).toBeNull();
     const st = ok(await s.reviewStart({ budget: 12 }));
-    expect(st).toMatchObject({ judge: 'pedants', budget: 12, answered: 0, next: 0, classes: false, canUndo: false });
-    expect(st.asked).toBeLessThanOrEqual(12);
-    const first = ok(s.reviewItem(0));
-    expect(first.row.system).toMatch(/^[ab]$/);
-    expect(first.judge.metric).toBe('pedants');
-    expect(first.why.length).toBeGreaterThan(0);
+    // 120 rows, 10 questions (q0, q6, …) answered alike by both systems: 110 distinct answers.
+    expect(st).toMatchObject({
+      judge: 'pedants',
+      budget: 12,
+      asked: 12,
+      groups: 110,
+      answered: 0,
+      next: 0,
+      classes: false,
+      canUndo: false,
+    });
+    const items = Array.from({ length: 12 }, (_, p) => ok(s.reviewItem(p)));
+    expect(new Set(items.map((i) => `${i.row.id}`)).size).toBeGreaterThan(0);
+    for (const it of items) {
+      expect(it.rows.length).toBeGreaterThanOrEqual(1);
+      if (it.rows.length === 2) expect(it.rows.map((r) => r.system).sort()).toEqual(['a', 'b']);
+    }
+    expect(st.rows).toBe(items.reduce((n, i) => n + i.rows.length, 0));
+    expect(items[0]!.judge.metric).toBe('pedants');
+    expect(items[0]!.why).toMatch(/the judge is wrong here with probability/);
     ok(await s.reviewAnswer(0, true));
     ok(await s.reviewAnswer(1, false));
     ok(await s.reviewAnswer(2, 'skip'));
     let now = ok(await s.reviewUndo());
-    expect(now).toMatchObject({ answered: 2, labelled: 2, skipped: 0, next: 2, canUndo: true });
+    expect(now).toMatchObject({ answered: 2, labelled: 2, skipped: 0, next: 2, inEstimate: 2, canUndo: true });
     now = ok(await s.reviewAnswer(1, true));
     expect(now).toMatchObject({ answered: 2, labelled: 2, next: 2 });
     expect(ok(s.reviewItem(1)).answer).toBe(true);
+    // An answer after an unanswered question waits for it.
+    now = ok(await s.reviewAnswer(5, true));
+    expect(now).toMatchObject({ inEstimate: 2, waiting: 1 });
 
-    // A reload: a new session on the same storage, the run reopened.
     const runId = (await s.runs())[0]!.id;
     const again = newSession(kv);
     ok(await again.resume(runId));
-    expect(ok(again.reviewState())).toMatchObject({ answered: 2, labelled: 2, next: 2, budget: 12 });
+    expect(ok(await again.reviewState())).toMatchObject({ answered: 3, labelled: 3, next: 2, budget: 12 });
     expect(ok(again.reviewItem(0)).answer).toBe(true);
-    // Starting over while answers stand is refused; discarding is not.
     expect(await again.reviewStart({ budget: 5 })).toMatchObject({
       ok: false,
-      error: expect.stringMatching(/a review with 3 answers is going on/),
+      error: expect.stringMatching(/a review with 5 answers is going on/),
     });
     ok(await again.reviewDiscard());
-    expect(ok(again.reviewState())).toBeNull();
-    expect(ok(await again.reviewStart({ budget: 5 })).budget).toBe(5);
+    expect(ok(await again.reviewState())).toBeNull();
+    expect(ok(await again.reviewStart({ budget: '5%' })).budget).toBe(6);
   });
 
-  it('folds the labels into the comparison: reviewed accuracy per system, ranks and paired tests say so', async () => {
+  it('labels one system apart from its group, and counts the conflict', async () => {
     const s = await scored();
-    const st = ok(await s.reviewStart({ budget: 20 }));
+    const st = ok(await s.reviewStart({ budget: '100%' }));
+    const p = Array.from({ length: st.asked }, (_, k) => k).find((k) => ok(s.reviewItem(k)).rows.length === 2)!;
+    ok(await s.reviewAnswer(p, true));
+    const b = ok(s.reviewItem(p)).rows.find((r) => r.system === 'b')!;
+    const now = ok(await s.reviewAnswer(p, false, b.index));
+    expect(now.conflicts).toBe(1);
+    expect(ok(s.reviewItem(p)).rows.find((r) => r.system === 'b')!.own).toBe(false);
+    const line = (await ok(s.reviewExport()).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { order: number; label: unknown; rows?: { system: string; label?: boolean }[] })
+      .find((l) => l.order === p + 1)!;
+    expect(line.label).toBe(true);
+    expect(line.rows!.find((r) => r.system === 'b')!.label).toBe(false);
+    expect(await s.reviewAnswer(p, true, 99_999)).toMatchObject({ ok: false, error: expect.stringMatching(/not one of the rows/) });
+  });
+
+  it('keeps the answers of two tabs answering the same run at once', async () => {
+    const kv = memoryStore<unknown>();
+    const s = await scored(kv);
+    ok(await s.reviewStart({ budget: 10 }));
+    const runId = (await s.runs())[0]!.id;
+    const other = newSession(kv);
+    ok(await other.resume(runId));
+    // Each tab answers without having seen the other's answers since it loaded.
+    ok(await s.reviewAnswer(0, true));
+    ok(await other.reviewAnswer(1, false));
+    ok(await s.reviewAnswer(2, true));
+    ok(await other.reviewAnswer(3, true));
+    ok(await s.reviewAnswer(4, false));
+    const third = newSession(kv);
+    ok(await third.resume(runId));
+    expect(ok(await third.reviewState())).toMatchObject({ answered: 5, labelled: 5 });
+    expect(ok(await s.reviewState())).toMatchObject({ answered: 5 });
+  });
+
+  it("folds the answers into the comparison: one estimate per system, the panel's and the comparison's alike", async () => {
+    const s = await scored();
+    const st = ok(await s.reviewStart({ budget: 40 }));
     for (let p = 0; p < st.asked; p++) {
       const it = ok(s.reviewItem(p));
-      const k = Number(it.row.id.slice(1));
-      ok(await s.reviewAnswer(p, it.row.system === 'a' ? true : k % 2 === 0));
+      ok(await s.reviewAnswer(p, truth(it.row.system, it.row.id)));
     }
     const rep = ok(await compareApi(s).compareReport()).report;
     const board = rep.leaderboard.metrics.find((m) => m.metric === 'pedants')!;
-    expect(board.rankedBy).toBe('reviewed');
-    expect(board.entries.every((e) => e.reviewed && e.reviewed.labelled > 0)).toBe(true);
-    expect(rep.paired.basis).toBe('reviewed');
-    const est = ok(s.reviewState())!.estimates;
-    expect(est.map((e) => e.system).sort()).toEqual(['a', 'b']);
-    // The comparison and the review panel give the same figure.
-    for (const e of est) expect(e.reviewed!.value).toBeCloseTo(board.entries.find((x) => x.system === e.system)!.reviewed!.value, 12);
+    expect(board).toMatchObject({ rankedBy: 'reviewed', reference: 'pedants' });
+    expect(board.entries.every((e) => e.reviewed && e.reviewed.labelled > 0 && e.human === null)).toBe(true);
+    expect(rep.paired.metrics.map((m) => m.metric)).toEqual([...METRICS, 'reviewed']);
+    const state = ok(await s.reviewState())!;
+    expect(state.estimates.map((e) => e.system).sort()).toEqual(['a', 'b']);
+    for (const e of state.estimates) expect(e.reviewed!.value).toBe(board.entries.find((x) => x.system === e.system)!.reviewed!.value);
+    expect(state.stop.line).toMatch(/Each accuracy is known to ±/);
+    expect(state.stop.pairs).toBe(1);
   });
 
-  it('exports labels and imports them into another run of the same input; refuses another input', async () => {
+  it('exports the review as a label file the CLI reads, imports it into another run of the same input, refuses another input', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
     ok(await s.reviewStart({ budget: 10 }));
@@ -93,19 +151,21 @@ describe('the review queue', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines).toHaveLength(2);
-    expect(Object.keys(lines[0]!)).toEqual(['id', 'system', 'label', 'picked', 'time', 'input']);
-    expect(lines.map((l) => l.label)).toEqual([false, false]);
+    expect(lines).toHaveLength(10);
+    expect(lines.slice(0, 3).map((l) => l.label)).toEqual([false, false, null]);
+    expect(Object.keys(lines[0]!)).toEqual(
+      expect.arrayContaining(['order', 'id', 'system', 'question', 'golds', 'candidate', 'sample', 'design', 'input', 'label']),
+    );
+    const parsed = parseReviewLabels(text);
+    expect(parsed.ok && parsed.value.design).toMatchObject({ asked: 10, groups: 110, judge: 'pedants' });
 
     const other = await scored(kv);
     const imported = ok(await other.reviewImport(new Blob([text]), 'labels.jsonl'));
-    expect(imported.note).toBe('labels.jsonl: 2 rows labelled by review');
-    expect(imported.state).toMatchObject({ labelled: 2 });
-    // A duplicate and an unknown id: the last kept, both said.
-    const extra = `${text}${JSON.stringify({ ...lines[0], label: true })}\n${JSON.stringify({ ...lines[0], id: 'nope' })}\n`;
-    expect(ok(await other.reviewImport(new Blob([extra]), 'more.jsonl')).note).toBe(
-      `more.jsonl: 2 rows labelled by review; 1 labelled twice (the last label kept); 1 label for ids not in the input (${String(lines[0]!.system)}/nope) left out`,
-    );
+    expect(imported.note).toMatch(/^labels\.jsonl: \d+ rows labelled by review$/);
+    expect(imported.state).toMatchObject({ asked: 10, answered: 2, labelled: 2, inEstimate: 2 });
+    // The same design: the review goes on where it was, and the estimate equals the first run's.
+    const before = ok(await s.reviewState())!.estimates.map((e) => e.reviewed?.value);
+    expect(imported.state.estimates.map((e) => e.reviewed?.value)).toEqual(before);
 
     const changed = records.map((r) => ({ ...r, answer_b: `${r.answer_b}!` }));
     const third = await scored(kv, new Blob([JSON.stringify(changed)]), 'answers2.json');
@@ -113,24 +173,28 @@ describe('the review queue', () => {
       ok: false,
       error: expect.stringMatching(/labels\.jsonl holds labels for another input \(SHA-256 [0-9a-f]{12}…\), not answers2\.json/),
     });
-    // Nothing labelled there, and nothing lost here.
-    expect(ok(third.reviewState())).toBeNull();
-    expect(ok(other.reviewState())).toMatchObject({ labelled: 2 });
+    expect(ok(await third.reviewState())).toBeNull();
+    expect(ok(await other.reviewState())).toMatchObject({ labelled: 2 });
+    // Plain labels without a system, for a run of two systems: said precisely.
+    expect(await third.reviewImport(new Blob(['{"id":"q1","label":true}\r{"id":"q2","label":false}\r']), 'plain.jsonl')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/plain\.jsonl: 2 of its 2 labels name no "system", and the input has 2 systems/),
+    });
   });
 
   it('refits the judge threshold on the reviewed rows, saved with the run as its calibration', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    const st = ok(await s.reviewStart({ budget: 60, judge: 'token_f1' }));
-    // The person calls A's long sentences right: token F1 under-credits them.
+    const st = ok(await s.reviewStart({ budget: '100%', judge: 'token_f1' }));
+    // The person calls a's long sentences right: token F1 under-credits them.
     for (let p = 0; p < st.asked; p++) {
       const it = ok(s.reviewItem(p));
-      const k = Number(it.row.id.slice(1));
-      ok(await s.reviewAnswer(p, it.row.system === 'a' ? true : k % 2 === 0));
+      ok(await s.reviewAnswer(p, truth(it.row.system, it.row.id)));
     }
     const r = ok(await s.reviewRefit());
     expect(r.refit.metric).toBe('token_f1');
-    expect(r.refit).toMatchObject({ applied: true, slice: { n: 8, before: 0.875, after: 1 } });
+    expect(r.refit.applied).toBe(true);
+    expect(r.refit.slice.after!).toBeGreaterThan(r.refit.slice.before!);
     expect(r.refit.after).toBeLessThan(r.refit.before);
     expect(r.state.threshold).toBe(r.refit.after);
     const runId = (await s.runs())[0]!.id;
@@ -148,36 +212,33 @@ describe('the review queue', () => {
     ok(await s.map(m));
     ok(await s.run(runConfig(m, METRICS)));
     const st = ok(await s.reviewStart({ budget: 10 }));
+    expect(st.asked).toBe(10);
     expect(ok(s.reviewItem(0)).row.system).toBeUndefined();
     const after = ok(await s.reviewAnswer(0, true));
     expect(after.estimates).toHaveLength(1);
     expect(after.estimates[0]!).toMatchObject({ system: null, reviewed: { labelled: 1, rows: 60 } });
-    expect(st.asked).toBeLessThanOrEqual(10);
-    const line = JSON.parse((await ok(s.reviewExport()).text()).trim()) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['id', 'label', 'picked', 'time', 'input']);
+    const line = JSON.parse((await ok(s.reviewExport()).text()).split('\n')[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({ order: 1, label: true });
+    expect(line.system).toBeUndefined();
   });
 
   it('says what is wrong with a bad request, and changes nothing', async () => {
     const s = await scored();
     expect(s.reviewItem(0)).toMatchObject({ ok: false, error: 'no review is going on: start one' });
-    expect(await s.reviewStart({ budget: 0 })).toMatchObject({ ok: false, error: 'review at least one row (the budget was 0)' });
-    expect(await s.reviewStart({ budget: NaN })).toMatchObject({
-      ok: false,
-      error: 'the budget is not a number: give the number of rows to review',
-    });
+    expect(await s.reviewStart({ budget: 0 })).toMatchObject({ ok: false, error: 'the budget 0: ask at least one question' });
+    expect(await s.reviewStart({ budget: NaN })).toMatchObject({ ok: false, error: expect.stringMatching(/not a number of questions/) });
     expect(await s.reviewStart({ budget: null as unknown as number })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/not a number/),
     });
-    expect(await s.reviewStart({ budget: 121 })).toMatchObject({ ok: false, error: 'the budget (121) is more than the 120 rows scored' });
     expect(await s.reviewStart({ budget: 5, judge: 'bleu' })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/bleu is not a metric of this run/),
     });
     ok(await s.reviewStart({ budget: 5 }));
-    expect(await s.reviewAnswer(99, true)).toMatchObject({ ok: false, error: 'no row at position 99 of the review (it has 5)' });
+    expect(await s.reviewAnswer(99, true)).toMatchObject({ ok: false, error: 'no question at position 99 of the review (it has 5)' });
     expect(await s.reviewUndo()).toMatchObject({ ok: false, error: 'there is no answer to take back' });
-    expect(s.reviewExport()).toMatchObject({ ok: false, error: 'no row is labelled yet: nothing to export' });
+    expect(s.reviewExport()).toMatchObject({ ok: false, error: 'no question is answered yet: nothing to export' });
     expect(await s.reviewImport(new Blob(['{"id":"zz","system":"a","label":true}\n']), 'x.jsonl')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/none of the 1 labels in x\.jsonl matches a row/),

@@ -1,60 +1,29 @@
 /**
- * A run's review (issue 36): the queue of rows to ask the person about (core/review/priority.ts), the answers as
- * they are given — saved with the run at each one (journal `review:<run>`), so a reload loses none —, undo, the
- * labels' export and import (refused for another input), the reviewed accuracy per system
- * (core/review/estimate.ts), the rows with the labels in for the comparison, and the threshold refit
- * (core/review/refit.ts) saved as the run's calibration.
- * The saved form is a log of answers (last wins per row; undo drops the last), beside the picks.
+ * A run's review: the questions to ask (core/review/plan.ts: each distinct answer once, for every system that gave
+ * it, in the design's order), the answers as they are given — saved with the run at each one (journal
+ * `review:<run>`), so a reload loses none, and merged with what another tab saved meanwhile —, undo, a label for
+ * one system's row apart from its group, the labels' export (the review-file form `verity review` writes) and
+ * import, the estimates per system with the "you can stop now" figures (the comparison's own: core/compare/
+ * reviewed.ts), the rows with the labels in for the comparison, and the threshold refit saved as the run's
+ * calibration.
+ * The saved form is a log of answers, each with an id; undo marks an id taken back. Two tabs saving at once merge
+ * their logs in one transaction, so neither loses the other's answers.
  */
-import type { Label, QaRow } from '../core/types.ts';
+import type { QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
-import { pickForReview, priorityFeatures, priorityReasons, reviewPriorities, type Pick } from '../core/review/priority.ts';
-import {
-  anotherInput,
-  foldLabels,
-  foldNote,
-  labelJson,
-  noLabelMatches,
-  parseReviewLabels,
-  pickBits,
-  reviewLabelsJsonl,
-  type ReviewLabel,
-} from '../core/review/labels.ts';
-import { reviewedByGroup } from '../core/review/estimate.ts';
+import { designRecord, parseBudget, planReview, whyAsked } from '../core/review/plan.ts';
+import { prefixInclusion } from '../core/review/design.ts';
 import { refitThreshold } from '../core/review/refit.ts';
-import { CLASS_METRICS } from '../core/metrics/index.ts';
+import { CLASS_METRICS, DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/io/fields.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
-import type { ReviewAnswer, ReviewEstimate, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
-
-interface SavedPick extends Pick {
-  why: string;
-}
-
-interface Answer {
-  index: number;
-  answer: ReviewAnswer;
-  at: number;
-}
-
-/** The saved form. */
-interface SavedReview {
-  version: 1;
-  run: string;
-  judge: string;
-  budget: number;
-  seed: number;
-  picks: SavedPick[];
-  log: Answer[];
-}
-
-const RANDOM_WHY = 'the random slice: measures the judge where nobody looked';
-
-const labelOf = (a: ReviewAnswer): Label | null =>
-  a === 'skip' ? null : typeof a === 'boolean' ? { kind: 'binary', correct: a } : { kind: 'taxonomy', cls: a };
+import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
+import { answersOf, labelOf, merge, newId, type SavedGroup, type SavedReview } from './review-saved.ts';
+import { reviewEstimates } from './review-estimates.ts';
+import { exportReview, importReview } from './review-files.ts';
 
 /** What the review needs of the session: the rows, the run, a table row, the journal. */
 export interface ReviewHost {
@@ -78,27 +47,48 @@ export class SessionReview {
     return a && this.saved?.run === a.meta.id ? this.saved : null;
   }
 
-  /** Reads a reopened run's review back. */
+  /** The judge of the review in hand (the comparison's estimate starts from it). */
+  judge(): string | undefined {
+    return this.current()?.judge;
+  }
+
+  /** How many answers a saved run's review holds (0 without one). */
+  async savedAnswers(runId: string): Promise<number> {
+    const r = await this.host.journal.loadReview<SavedReview>(runId);
+    if (r?.version !== 2) return 0;
+    const { group, own, outside } = answersOf(r);
+    return group.size + own.size + outside.size;
+  }
+
+  /** Reads a reopened run's review back (a review of the earlier form is not kept: its picks were rows, not groups). */
   async load(runId: string): Promise<void> {
     const r = await this.host.journal.loadReview<SavedReview>(runId);
-    this.saved = r?.version === 1 && r.run === runId ? r : null;
+    this.saved = r?.version === 2 && r.run === runId ? r : null;
     this.folded = null;
   }
 
-  private answers(r: SavedReview): Map<number, Answer> {
-    const m = new Map<number, Answer>();
-    for (const a of r.log) {
-      m.delete(a.index);
-      m.set(a.index, a);
-    }
-    return m;
-  }
-
+  /** Saves, merging with what another tab saved meanwhile (one transaction). */
   private async save(r: SavedReview): Promise<void> {
     this.saved = r;
     this.folded = null;
     const a = this.host.run()!;
-    this.unsaved = a.saved && !(await this.host.journal.saveReview(r.run, r)) ? (this.host.journal.failure ?? undefined) : undefined;
+    if (!a.saved) return;
+    let merged = r;
+    const ok = await this.host.journal.updateReview(r.run, (stored) => (merged = merge(r, stored as SavedReview | undefined)));
+    this.saved = merged;
+    this.unsaved = ok ? undefined : (this.host.journal.failure ?? undefined);
+  }
+
+  /** Picks up answers another tab saved since (the panel asks before it shows the state). */
+  private async refresh(): Promise<void> {
+    const r = this.current();
+    if (!r || !this.host.run()?.saved) return;
+    const stored = await this.host.journal.loadReview<SavedReview>(r.run);
+    const merged = merge(r, stored ?? undefined);
+    if (merged.log.length !== r.log.length || merged.undone.length !== r.undone.length) {
+      this.saved = merged;
+      this.folded = null;
+    }
   }
 
   private scored(): ActiveRun {
@@ -107,69 +97,62 @@ export class SessionReview {
     return a;
   }
 
+  async syncedState(): Promise<ReviewState | null> {
+    await this.refresh();
+    return this.state();
+  }
+
   state(): ReviewState | null {
     const r = this.current();
     if (!r) return null;
     const a = this.scored();
-    const answers = this.answers(r);
+    const { group, own, outside } = answersOf(r);
     let skipped = 0;
-    for (const x of answers.values()) if (x.answer === 'skip') skipped++;
-    const next = r.picks.findIndex((p) => !answers.has(p.index));
+    for (const x of group.values()) if (x.answer === 'skip') skipped++;
+    let prefix = 0;
+    while (prefix < r.asked.length && group.has(prefix) && group.get(prefix)!.answer !== 'skip') prefix++;
+    let next = 0;
+    while (next < r.asked.length && group.has(next)) next++;
     const judge = a.metrics.find((m) => m.name === r.judge);
+    const rowsCovered = r.asked.reduce((n, g) => n + g.rows.length, 0);
+    let conflicts = 0;
+    for (const [row, x] of own) {
+      const pos = r.asked.findIndex((g) => g.rows.includes(row));
+      const g = group.get(pos);
+      if (g && g.answer !== 'skip' && x.answer !== g.answer) conflicts++;
+    }
+    const rows = this.rowsWithLabels(this.host.rows()).slice(0, a.results.length) as unknown as readonly (SystemRow & {
+      pi?: number;
+      unit?: number;
+    })[];
+    const { estimates, stop } = reviewEstimates(rows, a.results, a.metrics, r.judge, this.host.systems());
     return {
       judge: r.judge,
       threshold: judge?.threshold ?? NaN,
       budget: r.budget,
       seed: r.seed,
-      asked: r.picks.length,
-      answered: answers.size,
-      labelled: answers.size - skipped,
+      asked: r.asked.length,
+      groups: r.groups,
+      rows: rowsCovered,
+      answered: group.size,
+      labelled: group.size - skipped,
       skipped,
-      next: next < 0 ? r.picks.length : next,
+      inEstimate: prefix,
+      waiting: [...group.keys()].filter((p) => p > prefix && group.get(p)!.answer !== 'skip').length,
+      next,
       classes: a.metrics.some((m) => CLASS_METRICS.includes(m.name)),
-      canUndo: r.log.length > 0,
-      estimates: this.estimates(r, a),
+      canUndo: r.log.some((x) => !r.undone.includes(x.id)),
+      conflicts,
+      outside: outside.size,
+      estimates,
+      stop,
       ...(this.unsaved ? { unsaved: this.unsaved } : {}),
     };
   }
 
-  /** The judge's reviewed accuracy per system (one entry, system null, for a run of one system). */
-  private estimates(r: SavedReview, a: ActiveRun): ReviewEstimate[] {
-    const n = a.results.length;
-    // The rows as the comparison takes them: the review's labels in, with how each was picked.
-    const rows = this.rowsWithLabels(this.host.rows()) as readonly (QaRow & { pick?: number })[];
-    const d = new Int8Array(n);
-    const h = new Int8Array(n).fill(-1);
-    const pick = new Int8Array(n);
-    for (let i = 0; i < n; i++) {
-      const x = a.results.decision(r.judge, i);
-      d[i] = x === null ? -1 : x ? 1 : 0;
-      const row = rows[i]!;
-      if (row.label) h[i] = labelIsCorrect(row.label) ? 1 : 0;
-      pick[i] = row.pick ?? 0;
-    }
-    const groups = new Map<string | null, number[]>();
-    const systems = this.host.systems();
-    for (let i = 0; i < n; i++) {
-      const s = systems ? (rows[i] as SystemRow).system : null;
-      if (!groups.has(s)) groups.set(s, []);
-      groups.get(s)!.push(i);
-    }
-    const reviewed = reviewedByGroup(d, h, pick, [...groups.values()], DEFAULTS.bootstrap.level);
-    return [...groups.entries()].map(([system, cells], k): ReviewEstimate => {
-      let decided = 0;
-      let correct = 0;
-      for (const i of cells)
-        if (d[i]! >= 0) {
-          decided++;
-          correct += d[i]!;
-        }
-      return { system, judged: decided ? correct / decided : null, reviewed: reviewed[k]! };
-    });
-  }
-
-  async start(opts: { budget: number; judge?: string; seed?: number }): Promise<ReviewState> {
+  async start(opts: { budget: number | string; judge?: string; seed?: number }): Promise<ReviewState> {
     const a = this.scored();
+    await this.refresh();
     const prev = this.current();
     if (prev && prev.log.length)
       throw new Error(`a review with ${prev.log.length} answers is going on: export its labels or discard it before starting another`);
@@ -178,157 +161,170 @@ export class SessionReview {
     const judge = a.metrics.find((m) => m.name === judgeName);
     if (!judge) throw new Error(`${judgeName} is not a metric of this run (${names.join(', ')})`);
     const n = a.results.length;
-    const budget = opts.budget;
-    if (typeof budget !== 'number' || !Number.isFinite(budget))
-      throw new Error('the budget is not a number: give the number of rows to review');
-    if (!Number.isInteger(budget) || budget < 1) throw new Error(`review at least one row (the budget was ${String(budget)})`);
-    if (budget > n) throw new Error(`the budget (${budget}) is more than the ${n} rows scored`);
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
     const rows = this.host.rows().slice(0, n);
-    const systemOf = this.host.systems() ? (i: number) => (rows[i] as SystemRow).system : undefined;
-    const features = priorityFeatures(rows, a.results, { metric: judge.name, threshold: judge.threshold }, systemOf);
-    const picks = pickForReview(reviewPriorities(features), budget, seed, systemOf).map((p): SavedPick => ({
-      ...p,
-      why: p.picked === 'uncertain' ? priorityReasons(features[p.index]!).join('; ') || 'a high priority' : RANDOM_WHY,
-    }));
-    await this.save({ version: 1, run: a.meta.id, judge: judge.name, budget, seed, picks, log: [] });
+    const systems = this.host.systems();
+    // The priority reads the embedded default set beside the judge; those the run lacks count as undecided.
+    const others = DEFAULT_METRICS.filter((m) => m !== judge.name && names.includes(m));
+    const plan = planReview(
+      rows.map((row) => ({
+        question: row.question,
+        golds: row.golds,
+        candidate: row.candidate,
+        ...(systems ? { key: (row as SystemRow).key, system: (row as SystemRow).system } : {}),
+      })),
+      {
+        judge: { metric: judge.name, threshold: judge.threshold },
+        score: (i) => a.results.score(judge.name, i),
+        decision: (i) => a.results.decision(judge.name, i),
+        others: (i) => others.map((m) => a.results.decision(m, i)),
+      },
+      seed,
+    );
+    const budget = parseBudget(String(opts.budget), n, plan.groups.length);
+    if (!budget.ok) throw new Error(`the ${budget.error}`);
+    const count = budget.value.count;
+    const design = designRecord(plan, count);
+    const asked = Array.from({ length: count }, (_, k): SavedGroup => {
+      const g = plan.design.order[k]!;
+      const top = plan.groups[g]!.reduce((best, i) => (plan.priority[i]! > plan.priority[best]! ? i : best), plan.groups[g]![0]!);
+      return {
+        rows: plan.groups[g]!,
+        weight: plan.design.weights[g]!,
+        draw: plan.design.draws[g]!,
+        priority: plan.priority[top]!,
+        why: whyAsked(plan, g),
+      };
+    });
+    await this.save({
+      version: 2,
+      run: a.meta.id,
+      judge: judge.name,
+      budget: count,
+      seed,
+      groups: design.groups,
+      cutoff: design.cutoff,
+      asked,
+      log: [],
+      undone: [],
+    });
     return this.state()!;
   }
 
   item(position: number): ReviewItem {
     const r = this.current();
     if (!r) throw new Error('no review is going on: start one');
-    const p = r.picks[position];
-    if (!p) throw new Error(`no row at position ${position} of the review (it has ${r.picks.length})`);
+    const g = r.asked[position];
+    if (!g) throw new Error(`no question at position ${position} of the review (it has ${r.asked.length})`);
     const a = this.scored();
-    const cls = a.results.cls(r.judge, p.index);
+    const first = g.rows[0]!;
+    const cls = a.results.cls(r.judge, first);
+    const { group, own } = answersOf(r);
+    const systems = this.host.systems();
+    const rows = this.host.rows();
     return {
       position,
-      picked: p.picked,
-      why: p.why,
-      row: this.host.tableRow(p.index),
+      why: g.why,
+      row: this.host.tableRow(first),
+      rows: g.rows.map((i) => ({
+        index: i,
+        id: rows[i]!.id,
+        ...(systems ? { system: (rows[i] as SystemRow).system } : {}),
+        own: own.get(i)?.answer ?? null,
+      })),
       judge: {
         metric: r.judge,
-        score: a.results.score(r.judge, p.index),
-        decision: a.results.decision(r.judge, p.index),
-        explanation: a.results.explanation(r.judge, p.index) ?? '',
+        score: a.results.score(r.judge, first),
+        decision: a.results.decision(r.judge, first),
+        explanation: a.results.explanation(r.judge, first) ?? '',
         ...(cls ? { class: cls } : {}),
       },
-      answer: this.answers(r).get(p.index)?.answer ?? null,
+      answer: group.get(position)?.answer ?? null,
     };
   }
 
-  async answer(position: number, answer: ReviewAnswer): Promise<ReviewState> {
+  /** Answers question `position`: for every row of its group, or (`row`) for that row alone. */
+  async answer(position: number, answer: ReviewAnswer, row?: number): Promise<ReviewState> {
+    await this.refresh();
     const r = this.current();
     if (!r) throw new Error('no review is going on: start one');
-    const p = r.picks[position];
-    if (!p) throw new Error(`no row at position ${position} of the review (it has ${r.picks.length})`);
+    const g = r.asked[position];
+    if (!g) throw new Error(`no question at position ${position} of the review (it has ${r.asked.length})`);
     if (typeof answer === 'string' && answer !== 'skip' && !labelOf(answer)) throw new Error(`"${answer}" is not an answer`);
-    await this.save({ ...r, log: [...r.log, { index: p.index, answer, at: Date.now() }] });
+    if (row !== undefined && !g.rows.includes(row)) throw new Error(`row ${row} is not one of the rows this answer stands for`);
+    await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
     return this.state()!;
   }
 
+  /** Takes back the last answer given (in this tab or another). */
   async undo(): Promise<ReviewState> {
+    await this.refresh();
     const r = this.current();
-    if (!r?.log.length) throw new Error('there is no answer to take back');
-    await this.save({ ...r, log: r.log.slice(0, -1) });
+    const last = r && [...r.log].reverse().find((x) => !r.undone.includes(x.id));
+    if (!r || !last) throw new Error('there is no answer to take back');
+    await this.save({ ...r, undone: [...r.undone, last.id] });
     return this.state()!;
   }
 
-  /** The labels given (skips left out), in the order last given. */
-  private labels(r: SavedReview): ReviewLabel[] {
-    const rows = this.host.rows();
-    const picked = new Map(r.picks.map((p) => [p.index, p.picked] as const));
-    const systems = this.host.systems();
-    const out: ReviewLabel[] = [];
-    for (const x of this.answers(r).values()) {
-      const label = labelOf(x.answer);
-      if (!label) continue;
-      const row = rows[x.index]!;
-      out.push({
-        id: row.id,
-        ...(systems ? { system: (row as SystemRow).system } : {}),
-        label,
-        ...(picked.has(x.index) ? { picked: picked.get(x.index)! } : {}),
-        time: new Date(x.at).toISOString(),
-      });
-    }
-    return out;
-  }
-
+  /** The review as a label file: one line per asked question (answered or not), as `verity review` writes it. */
   exportLabels(): Blob {
     const r = this.current();
     if (!r) throw new Error('no review is going on: nothing to export');
-    const labels = this.labels(r);
-    if (!labels.length) throw new Error('no row is labelled yet: nothing to export');
-    return new Blob([reviewLabelsJsonl(labels, this.host.run()!.meta.inputHash)], { type: 'application/x-ndjson' });
+    return exportReview(r, this.scored(), this.host.rows(), this.host.systems());
   }
 
+  /** Labels from a file (review-files.ts), saved with the run. */
   async importLabels(blob: Blob, name: string): Promise<ReviewImported> {
     const a = this.scored();
-    const parsed = parseReviewLabels(await blob.text(), name);
-    if (!parsed.ok) throw new Error(parsed.error);
-    const { labels, input } = parsed.value;
-    if (!labels.length) throw new Error(`${name} holds no label`);
-    const other = anotherInput(
+    await this.refresh();
+    const { review, note } = await importReview(
+      blob,
       name,
-      input,
-      a.meta.fileName,
-      a.meta.inputHash,
-      'labels are imported only into a run of the file they were given on',
+      a,
+      this.current(),
+      this.host.rows().slice(0, a.results.length),
+      this.host.systems(),
     );
-    if (other) throw new Error(other);
-    const rows = this.host.rows().slice(0, a.results.length);
-    const systems = this.host.systems();
-    const keyed = rows.map((row) => ({ id: row.id, ...(systems ? { system: (row as SystemRow).system } : {}) }));
-    const folded = foldLabels(keyed, labels);
-    if (folded.applied === 0) throw new Error(noLabelMatches(name, labels.length, folded.unknownIds, 'a row scored in this run'));
-    const prev = this.current();
-    const names = a.metrics.map((m) => m.name);
-    const r: SavedReview = prev ?? {
-      version: 1,
-      run: a.meta.id,
-      judge: names.includes('pedants') ? 'pedants' : names[0]!,
-      budget: folded.applied,
-      seed: DEFAULTS.bootstrap.seed,
-      picks: [],
-      log: [],
-    };
-    const picks = [...r.picks];
-    const inQueue = new Set(picks.map((p) => p.index));
-    const log = [...r.log];
-    const now = Date.now();
-    // In the file's order, so the last of two labels for a row is the one kept (as folding counted it).
-    for (const { row: index, label: l } of folded.matched) {
-      if (!inQueue.has(index)) {
-        inQueue.add(index);
-        picks.push({ index, picked: l.picked ?? 'uncertain', why: `imported from ${name}` });
-      }
-      const at = l.time ? Date.parse(l.time) : NaN;
-      log.push({ index, answer: labelJson(l.label), at: Number.isNaN(at) ? now : at });
-    }
-    await this.save({ ...r, picks, log });
-    return { state: this.state()!, note: `${name}: ${foldNote(folded)}` };
+    await this.save(review);
+    return { state: this.state()!, note };
   }
 
-  /** The rows with the review's labels in (and how each was picked), for the comparison; the same array until an answer changes. */
+  /** The rows with the review's labels in (and the inclusion probability of each answered group), for the comparison. */
   rowsWithLabels(rows: readonly QaRow[]): readonly QaRow[] {
     const r = this.current();
     if (!r) return rows;
     if (this.folded?.key === r && this.folded.rows.length === rows.length) return this.folded.rows;
-    const out = rows.slice() as (QaRow & { pick?: number })[];
-    const picked = new Map(r.picks.map((p) => [p.index, p.picked] as const));
-    for (const x of this.answers(r).values()) {
-      const label = labelOf(x.answer);
-      if (label && x.index < out.length) out[x.index] = { ...out[x.index]!, label, pick: pickBits(picked.get(x.index)) };
+    const out = rows.slice() as (QaRow & { pi?: number; unit?: number })[];
+    const { group, own, outside } = answersOf(r);
+    const lines = r.asked.map((g, k) => ({
+      order: k + 1,
+      weight: g.weight,
+      draw: g.draw,
+      answered: group.has(k) && group.get(k)!.answer !== 'skip',
+    }));
+    const { pi } = prefixInclusion(lines, r.cutoff ?? Infinity);
+    r.asked.forEach((g, k) => {
+      if (Number.isNaN(pi[k]!)) return;
+      const label = labelOf(group.get(k)!.answer)!;
+      for (const i of g.rows) {
+        if (i >= out.length) continue;
+        const o = own.get(i);
+        const l = o ? (labelOf(o.answer) ?? label) : label;
+        out[i] = { ...out[i]!, label: l, pi: pi[k]!, unit: k };
+      }
+    });
+    for (const [i, x] of outside) {
+      const l = labelOf(x.answer);
+      if (l && i < out.length) out[i] = { ...out[i]!, label: l };
     }
     this.folded = { rows: out, key: r };
     return out;
   }
 
   /**
-   * Fits the judge's threshold again on the reviewed rows: a new calibration of the run (saved with it), every row
-   * decided again; the agreement on the random slice before and after (cross-fitted).
+   * Fits the judge's threshold again on the reviewed rows, each weighed for the rows it stands for: a new
+   * calibration of the run (saved with it), every row decided again; the agreement on the review's sample before
+   * and after (cross-fitted).
    */
   async refit(): Promise<Omit<ReviewRefitted, 'unsaved'>> {
     const r = this.current();
@@ -337,11 +333,11 @@ export class SessionReview {
     const judge = a.metrics.find((m) => m.name === r.judge)!;
     const rows = this.rowsWithLabels(this.host.rows());
     const cells = Array.from({ length: a.results.length }, (_, i) => {
-      const row = rows[i] as QaRow & { pick?: number };
-      return { s: a.results.score(r.judge, i), h: row.label ? (labelIsCorrect(row.label) ? 1 : 0) : -1, pick: row.pick ?? 0 };
+      const row = rows[i] as QaRow & { pi?: number };
+      return { s: a.results.score(r.judge, i), h: row.label ? (labelIsCorrect(row.label) ? 1 : 0) : -1, pi: row.pi ?? NaN };
     });
     if (!cells.some((c) => c.h >= 0 && c.s !== null)) throw new Error(`no reviewed row has a ${r.judge} score to fit on`);
-    const refit = refitThreshold(r.judge, cells, judge.threshold, true);
+    const refit = refitThreshold(r.judge, cells, judge.threshold);
     if (refit.applied) {
       const thresholds = { ...(a.config.calibration?.thresholds ?? {}), [r.judge]: refit.after };
       a.reconfigure({

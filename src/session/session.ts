@@ -90,7 +90,10 @@ export class ScoringSession implements SessionApi {
       tableRow: (i) => this.results.tableRow(i),
       journal: deps.store,
     });
-    this.results.withLabels = (rows) => this.review.rowsWithLabels(rows) as readonly SystemRow[];
+    this.results.withLabels = (rows) => ({
+      rows: this.review.rowsWithLabels(rows) as readonly SystemRow[],
+      reference: this.review.judge(),
+    });
   }
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
@@ -195,22 +198,25 @@ export class ScoringSession implements SessionApi {
 
   /** The saved runs, newest first, with what each run's results and each input take. */
   async runs(): Promise<SavedRunInfo[]> {
-    return (await this.deps.store.list<RunConfig>()).map((m) => ({
-      id: m.id,
-      fileName: m.fileName,
-      done: m.done,
-      total: m.total,
-      chunkSize: m.chunkSize,
-      metrics: m.config.metrics,
-      status: m.status,
-      startedAt: m.startedAt,
-      updatedAt: m.updatedAt,
-      resultBytes: m.resultBytes,
-      fileSize: m.fileSize,
-      inputHash: m.inputHash.slice(0, 8),
-      inputRuns: m.inputRuns,
-      ...(m.config.calibration ? { calibrated: true } : {}),
-    }));
+    return Promise.all(
+      (await this.deps.store.list<RunConfig>()).map(async (m) => ({
+        id: m.id,
+        fileName: m.fileName,
+        done: m.done,
+        total: m.total,
+        chunkSize: m.chunkSize,
+        metrics: m.config.metrics,
+        status: m.status,
+        startedAt: m.startedAt,
+        updatedAt: m.updatedAt,
+        resultBytes: m.resultBytes,
+        fileSize: m.fileSize,
+        inputHash: m.inputHash.slice(0, 8),
+        inputRuns: m.inputRuns,
+        ...(m.config.calibration ? { calibrated: true } : {}),
+        answers: await this.review.savedAnswers(m.id),
+      })),
+    );
   }
 
   /** Deletes a saved run; when it is the one here, its rows stay for the table and exports but are not saved again. */
@@ -308,15 +314,14 @@ export class ScoringSession implements SessionApi {
     }
   }
 
-  // ---------- the review queue (review.ts) ----------
-
-  reviewState(): Result<ReviewState | null> {
-    return this.now(() => this.review.state());
+  // ---------- the review (review.ts) ----------
+  /** The review as saved, with what another tab answered meanwhile. */
+  reviewState(): Promise<Result<ReviewState | null>> {
+    return this.attempt(() => this.review.syncedState());
   }
 
-  reviewStart(opts: { budget: number; judge?: string; seed?: number }): Promise<Result<ReviewState>> {
-    if (this.runner.running)
-      return Promise.resolve({ ok: false, error: `${BUSY} (a review asks about the rows scored when the run stops)` });
+  reviewStart(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>> {
+    if (this.runner.running) return Promise.resolve({ ok: false, error: `${BUSY} (a review asks about the rows scored)` });
     return this.changed(() => this.review.start(opts));
   }
 
@@ -324,8 +329,8 @@ export class ScoringSession implements SessionApi {
     return this.now(() => this.review.item(position));
   }
 
-  reviewAnswer(position: number, answer: ReviewAnswer): Promise<Result<ReviewState>> {
-    return this.changed(() => this.review.answer(position, answer));
+  reviewAnswer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>> {
+    return this.changed(() => this.review.answer(position, answer, row));
   }
 
   reviewUndo(): Promise<Result<ReviewState>> {
@@ -345,8 +350,7 @@ export class ScoringSession implements SessionApi {
     if (this.runner.running) return { ok: false, error: `${BUSY} (the refit fits the rows scored when the run stops)` };
     const r = await this.changed(() => this.review.refit());
     if (!r.ok) return r;
-    const a = this.results.run!;
-    const { state, refit } = r.value;
+    const [a, { state, refit }] = [this.results.run!, r.value];
     if (refit.applied && a.saved && !(await this.deps.store.update(a.meta)))
       return { ok: true, value: { state, refit, unsaved: this.deps.store.failure! } };
     return { ok: true, value: { state, refit } };

@@ -21,8 +21,8 @@ export function answerForKey(key: string, classes: boolean): ReviewAnswer | 'und
   return null;
 }
 
-/** A default budget: a tenth of the rows, at least 10 (or every row), at most 500. */
-export const defaultBudget = (rows: number): number => Math.min(rows, Math.max(10, Math.min(500, Math.round(rows / 10))));
+/** A default budget: 10% of the rows' worth of questions, or 20 questions for a small run. */
+export const defaultBudget = (rows: number): string => (rows >= 200 ? '10%' : String(Math.min(rows, 20)));
 
 export class ReviewPanel {
   state = $state.raw<ReviewState | null>(null);
@@ -80,7 +80,7 @@ export class ReviewPanel {
     this.item = r.value;
   }
 
-  start(budget: number, judge: string): Promise<void> {
+  start(budget: string, judge: string): Promise<void> {
     this.note = null;
     return this.act(
       () => scoreApi().reviewStart({ budget, judge }),
@@ -98,8 +98,21 @@ export class ReviewPanel {
       async (s) => {
         this.state = s;
         this.changedSoon();
-        // On to the first row not answered yet; the last one stays on screen when every row is.
+        // On to the first question not answered yet; the last one stays on screen when every one is.
         await this.go(s.next < s.asked ? s.next : at);
+      },
+    );
+  }
+
+  /** A label for one system's row apart from the rest of its group; the question stays on screen. */
+  answerRow(row: number, a: ReviewAnswer): Promise<void> {
+    const at = this.position;
+    return this.act(
+      () => scoreApi().reviewAnswer(at, a, row),
+      async (s) => {
+        this.state = s;
+        this.changedSoon();
+        await this.go(at);
       },
     );
   }
@@ -155,13 +168,11 @@ export class ReviewPanel {
         const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
         const r = v.refit;
         this.note =
-          `${r.metric}: your labels favour threshold ${r.fitted.toFixed(3)} (fitted on ${r.rows} reviewed rows); agreement with your labels on the random slice ` +
-          (r.slice.n
-            ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)} (cross-fitted)`
-            : ': no labelled random-slice row yet') +
+          `${r.metric}: your labels favour threshold ${r.fitted.toFixed(3)} (fitted on ${r.rows} reviewed rows, each weighed for the rows it stands for); agreement with your labels ` +
+          (r.slice.n ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)} (cross-fitted)` : ': no labelled row yet') +
           (r.applied
             ? `. Threshold ${r.before.toFixed(3)} → ${r.after.toFixed(3)}${v.unsaved ? `; it holds until a reload: ${v.unsaved}` : ', saved with the run as its calibration'}.`
-            : `. Not better on the slice, so the threshold stays ${r.before.toFixed(3)}.`);
+            : `. Not better on your labels, so the threshold stays ${r.before.toFixed(3)}.`);
         if (r.applied) {
           this.changed();
           this.refitted(r.metric, r.after);

@@ -25,7 +25,7 @@ describe('answerForKey', () => {
 });
 
 describe('defaultBudget', () => {
-  it('is a tenth of the rows, at least 10 (or every row), at most 500', () => {
-    expect([5, 60, 100, 2000, 1_000_000].map(defaultBudget)).toEqual([5, 10, 10, 200, 500]);
+  it("is 10% of the rows' worth of questions, or 20 questions (every row, when fewer) for a small run", () => {
+    expect([5, 60, 199, 200, 1_000_000].map(defaultBudget)).toEqual(['5', '20', '20', '10%', '10%']);
   });
 });

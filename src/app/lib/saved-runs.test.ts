@@ -13,6 +13,7 @@ const run = (over: Partial<SavedRunInfo>): SavedRunInfo => ({
   startedAt: 0,
   updatedAt: 0,
   resultBytes: 10,
+  answers: 0,
   fileSize: 1000,
   inputHash: 'aaaaaaaa',
   inputRuns: 1,

@@ -8,39 +8,46 @@ import { AtomicFile, checkOut, say } from '../io.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { load, scoreFile } from '../scoring.ts';
-import { foldInto, readLabels } from '../labels.ts';
+import { checkLabelsInput, foldInto, readLabels } from '../labels.ts';
 import { refitThreshold } from '../../core/review/refit.ts';
 import type { AnyMetric } from '../../core/types.ts';
 
 type CalibrateOptions = CommonOptions & { metric: string; objective: Objective; out: string; labels?: string };
 
 /**
- * After a review (--labels): the metric's threshold fitted again on the reviewed rows, weighing the random slice
- * for the rows it stands for (core/review/refit.ts), and the change in agreement on the slice said.
+ * After a review (--labels): the metric's threshold fitted again on the reviewed rows, each weighed for the rows
+ * it stands for (1/π: core/review/refit.ts), and the change in agreement on them said.
  */
 async function refitAfterReview(file: string, o: CalibrateOptions, metric: AnyMetric): Promise<Calibration> {
-  const labels = await readLabels(o.labels!, [file]);
+  const labels = await readLabels(o.labels!);
   const rows: { id: string; label?: Label }[] = [];
   const scores: (number | null)[] = [];
-  await scoreFile(file, [metric], o, async (batch, results) => {
-    batch.forEach((r, i) => {
-      rows.push({ id: r.id, ...(r.label ? { label: r.label } : {}) });
-      scores.push(results[i]![metric.name]?.score ?? null);
-    });
-  });
+  const { hash } = await scoreFile(
+    file,
+    [metric],
+    o,
+    async (batch, results) => {
+      batch.forEach((r, i) => {
+        rows.push({ id: r.id, ...(r.label ? { label: r.label } : {}) });
+        scores.push(results[i]![metric.name]?.score ?? null);
+      });
+    },
+    undefined,
+    true,
+  );
+  checkLabelsInput(o.labels!, labels, [file], hash ?? null);
   const folded = foldInto(rows, labels, o.labels!);
-  const picks = folded.some((r) => r.pick);
-  const cells = folded.map((r, i) => ({ s: scores[i]!, h: r.label ? (labelIsCorrect(r.label) ? 1 : 0) : -1, pick: r.pick ?? 0 }));
+  const cells = folded.map((r, i) => ({ s: scores[i]!, h: r.label ? (labelIsCorrect(r.label) ? 1 : 0) : -1, pi: r.pi ?? NaN }));
   if (!cells.some((c) => c.h >= 0 && c.s !== null))
     throw new VerityError(`no reviewed row of ${file} has a ${metric.name} score to fit on`, 'input');
-  const r = refitThreshold(metric.name, cells, metric.threshold, picks);
+  const r = refitThreshold(metric.name, cells, metric.threshold);
   const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
   say(
-    `${metric.name}: the reviewed rows favour threshold ${r.fitted} (fitted on ${r.rows} reviewed rows); agreement with the labels on the random slice ` +
+    `${metric.name}: the reviewed rows favour threshold ${r.fitted} (fitted on ${r.rows} reviewed rows); agreement with the labels on the review's sample, weighted for the rows each stands for ` +
       (r.slice.n
         ? `(${r.slice.n} rows): ${pct(r.slice.before)} → ${pct(r.slice.after)}, cross-fitted`
-        : ': no labelled random-slice row to measure it on') +
-      (r.applied ? `; threshold ${r.before} → ${r.after}` : `; not better on the slice, so the threshold stays ${r.before}`),
+        : ': no labelled row to measure it on') +
+      (r.applied ? `; threshold ${r.before} → ${r.after}` : `; not better on the sample, so the threshold stays ${r.before}`),
   );
   return { version: 1, metric: metric.name, objective: 'accuracy', threshold: r.after };
 }

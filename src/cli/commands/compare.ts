@@ -10,18 +10,18 @@ import { prepareInput } from '../../core/io/prepare.ts';
 import { ResultTable } from '../../core/result-table.ts';
 import { compareReport, type CompareReport, type FilesInput, type KeyBy } from '../../core/compare/index.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
-import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readInputFile, say } from '../io.ts';
+import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption, readHashedInput, say } from '../io.ts';
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml } from '../../core/compare/html.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
-import { leaderboardCells, pairedCells } from '../../core/compare/cells.ts';
+import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { modelContext, usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import pkg from '../../../package.json' with { type: 'json' };
-import { foldInto, readLabels } from '../labels.ts';
+import { checkLabelsInput, foldInto, inputsHash, readLabels } from '../labels.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
@@ -40,19 +40,20 @@ interface CompareOptions {
   html?: string;
 }
 
-async function readFile(file: string): Promise<InputTable> {
+async function readFile(file: string, hash: boolean): Promise<{ table: InputTable; hash: string | null }> {
   try {
-    return await readInputFile(file);
+    return await readHashedInput(file, hash);
   } catch (e) {
     if (e instanceof VerityError) throw new VerityError(`${file}: ${e.message}`, e.kind);
     throw e;
   }
 }
 
-/** Reads and maps every file; issues and notes go to stderr. */
-export async function loadSystems(files: string[], o: CompareOptions): Promise<FilesInput> {
+/** Reads and maps every file; issues and notes go to stderr. With `hash`, the inputs' content hash too. */
+export async function loadSystems(files: string[], o: CompareOptions, hash = false): Promise<FilesInput & { hash: string | null }> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
-  const tables = await Promise.all(files.map(async (name) => ({ name, table: await readFile(name) })));
+  const read = await Promise.all(files.map(async (name) => ({ name, ...(await readFile(name, hash)) })));
+  const tables = read.map(({ name, table }) => ({ name, table }));
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
     if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
@@ -70,7 +71,14 @@ export async function loadSystems(files: string[], o: CompareOptions): Promise<F
   if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
   const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
   say(`${formats}, ${count(input.rows.length, 'row')} of ${count(input.systems.length, 'system')} (${input.systems.join(', ')})`);
-  return input;
+  return Object.assign(input, {
+    hash: hash
+      ? await inputsHash(
+          files,
+          read.map((r) => r.hash),
+        )
+      : null,
+  });
 }
 
 // ---------- text ----------
@@ -110,28 +118,20 @@ export function reportText(rep: CompareReport): string {
       `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected`,
   );
   const humanPairs = rep.paired.metrics.find((m) => m.metric === 'human');
-  const reviewed = rep.leaderboard.metrics[0]?.rankedBy === 'reviewed';
-  if (reviewed) {
-    const e = rep.leaderboard.metrics[0]!.entries.find((x) => x.reviewed)?.reviewed;
-    L.push(
-      `reviewed: ${rep.labelled} of ${rep.rows} rows labelled. Ranks, Kendall τ and paired tests use the reviewed accuracy ` +
-        '(the label where a row has one, the metric elsewhere, corrected by the random slice; prediction-powered intervals)' +
-        (e?.design === 'assumed-random'
-          ? '. The labels do not say how rows were picked: they are taken as a random sample (a review file from verity review or the app says it).'
-          : '.'),
-    );
-  }
+  const reviewedPairs = rep.paired.metrics.find((m) => m.metric === 'reviewed');
+  const note = reviewNote(rep);
+  if (note) L.push(note);
   for (const lb of rep.leaderboard.metrics) {
     L.push('', `== ${lb.metric} (correct when score ≥ ${lb.threshold}) ==`, '');
     const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
     const board = leaderboardCells(lb, ranking);
-    L.push(table(board.head, board.rows, 2));
+    L.push(table(board.head, board.rows, 3));
     const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)!.pairs;
     if (pairs.length) {
       const paired = pairedCells(pairs, true);
       L.push(
         '',
-        `paired tests (A − B on shared questions${rep.paired.basis === 'reviewed' ? ', reviewed decisions' : ''}):`,
+        `paired tests (A − B on shared questions${note ? `, on ${lb.metric}'s own decisions` : ''}):`,
         table(paired.head, paired.rows, 2),
       );
     }
@@ -143,14 +143,18 @@ export function reportText(rep: CompareReport): string {
       L.push(
         '',
         why
-          ? `metric vs ${ranking.against === 'reviewed' ? 'reviewed' : 'human'} ranking: no Kendall τ (${why})`
-          : `metric vs ${ranking.against === 'reviewed' ? 'reviewed' : 'human'} ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${count(ranking.systems, 'system')}; pairs ordered the other way: ${disc}${ties}`,
+          ? `metric vs ${ranking.against === 'reviewed' ? `reviewed (${ranking.reference})` : 'human'} ranking: no Kendall τ (${why})`
+          : `metric vs ${ranking.against === 'reviewed' ? `reviewed (${ranking.reference})` : 'human'} ranking: Kendall τ = ${f3(ranking.kendallTau)} over ${count(ranking.systems, 'system')}; pairs ordered the other way: ${disc}${ties}`,
       );
     }
     if (rep.systems.length > 1) L.push(disagreeLine(rep, lb.metric));
   }
   if (rep.splits.human && rep.systems.length > 1)
     L.push('', `human labels: ${disagreeLine(rep, 'human').replace(/^systems/, 'the systems')}`);
+  if (reviewedPairs && reviewedPairs.pairs.length) {
+    const paired = reviewedPairCells(reviewedPairs.pairs);
+    L.push('', '== the review: paired differences of the estimated accuracies ==', '', table(paired.head, paired.rows, 2));
+  }
   if (humanPairs && humanPairs.pairs.length) {
     const paired = pairedCells(humanPairs.pairs, false);
     L.push('', '== human labels: paired tests ==', '', table(paired.head, paired.rows, 2));
@@ -203,14 +207,27 @@ export function register(program: Command): void {
       ] as const;
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
       const metrics = buildMetrics(o);
-      const labels = o.labels ? await readLabels(o.labels, files) : null;
-      const input = await loadSystems(files, o);
-      if (labels) input.rows = foldInto(input.rows, labels, o.labels!);
+      const labels = o.labels ? await readLabels(o.labels) : null;
+      const input = await loadSystems(files, o, labels !== null);
+      if (labels) {
+        checkLabelsInput(o.labels!, labels, files, input.hash);
+        input.rows = foldInto(input.rows, labels, o.labels!, input.systems.length);
+      }
       const ctx = await modelContext(metrics, o);
       const names = metrics.map((m) => m.name);
       const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
       const results = ResultTable.of(await scoreAll(input.rows, metrics, o, ctx), names, detailed);
-      const { report, table } = compareReport(input.rows, results, metrics, { seed, resamples, alpha });
+      const reference = labels?.design?.judge ?? undefined;
+      if (reference && !metrics.some((m) => m.name === reference))
+        say(
+          `note: the review was made for ${reference}, which is not among the metrics compared; the estimate starts from ${metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name} instead (as valid, its intervals may be wider)`,
+        );
+      const { report, table } = compareReport(input.rows, results, metrics, {
+        seed,
+        resamples,
+        alpha,
+        ...(reference ? { reference } : {}),
+      });
       const json = reportJson(report, input);
       const written: AtomicFile[] = [];
       const file = (path: string) => {

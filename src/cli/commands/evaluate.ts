@@ -10,10 +10,12 @@ import { intOption } from '../io.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { foldInto, readLabels } from '../labels.ts';
-import type { ReviewLabel } from '../../core/review/labels.ts';
-import { reviewedAccuracy, type Reviewed } from '../../core/review/estimate.ts';
-import { labelIsCorrect } from '../../core/io/fields.ts';
+import type { ParsedLabels, ReviewedRow } from '../../core/review/labels.ts';
+import type { Reviewed } from '../../core/review/estimate.ts';
+import { compareTable } from '../../core/compare/table.ts';
+import { reviewedReport } from '../../core/compare/reviewed.ts';
 import { scoreFile } from '../scoring.ts';
+import { checkLabelsInput } from '../labels.ts';
 
 /**
  * What a streamed evaluate keeps: the results in the table every surface keeps them in (scores and decisions;
@@ -23,13 +25,19 @@ import { scoreFile } from '../scoring.ts';
 class Kept {
   labels: (Label | undefined)[] = [];
   readonly ids: string[] = [];
-  /** Review pick bits per row (core/review/estimate.ts), when --labels says how rows were picked. */
-  picks: Int8Array | null = null;
+  /** The rows' text, kept only when review labels are folded in (the review's estimate reads it). */
+  readonly texts: Pick<QaRow, 'question' | 'golds' | 'candidate'>[] | null;
+  /** How review labels were drawn, per row, once folded in. */
+  private design: ReviewedRow[] = [];
   readonly table: ResultTable;
   private readonly why = new Map<string, string>();
 
-  constructor(private readonly names: readonly string[]) {
+  constructor(
+    private readonly names: readonly string[],
+    texts: boolean,
+  ) {
     this.table = new ResultTable(names, new Set(), new Set());
+    this.texts = texts ? [] : null;
   }
 
   add(rows: readonly QaRow[], results: readonly RowResults[]): void {
@@ -38,6 +46,7 @@ class Kept {
     rows.forEach((r, i) => {
       this.labels.push(r.label);
       this.ids.push(r.id);
+      this.texts?.push({ question: r.question, golds: r.golds, candidate: r.candidate });
       if (!r.label) return;
       for (const m of this.names) {
         const x = results[i]![m];
@@ -47,41 +56,36 @@ class Kept {
   }
 
   /** Folds review labels in (cli/labels.ts). */
-  fold(labels: readonly ReviewLabel[], path: string): void {
+  fold(labels: ParsedLabels, path: string): void {
     const rows = foldInto(
       this.ids.map((id, i) => ({ id, label: this.labels[i] })),
       labels,
       path,
     );
     this.labels = rows.map((r) => r.label);
-    if (rows.some((r) => r.pick)) this.picks = Int8Array.from(rows, (r) => r.pick ?? 0);
+    this.design = rows.map((r) => ({ ...(r.pi !== undefined ? { pi: r.pi } : {}), ...(r.unit !== undefined ? { unit: r.unit } : {}) }));
   }
 
   /**
-   * Each metric's reviewed accuracy (core/review/estimate.ts) when some decided rows are labelled and some are
-   * not; null otherwise (every row labelled: the agreement report says it all).
+   * The review's estimate of the file's accuracy as the humans would give it (core/compare/reviewed.ts, one system)
+   * when some decided rows are labelled and some are not; null otherwise (every row labelled: the agreement
+   * report says it all).
    */
-  reviewed(names: readonly string[], level: number): Record<string, Reviewed> | null {
-    const n = this.labels.length;
-    const human = Int8Array.from(this.labels, (l) => (l ? (labelIsCorrect(l) ? 1 : 0) : -1));
-    const out: Record<string, Reviewed> = {};
-    let partial = false;
-    for (const m of names) {
-      const d = Int8Array.from({ length: n }, (_, i) => {
-        const x = this.table.decision(m, i);
-        return x === null ? -1 : x ? 1 : 0;
-      });
-      if (d.some((x, i) => x >= 0 && human[i]! < 0) && human.some((h) => h >= 0)) partial = true;
-      const r = reviewedAccuracy(
-        d,
-        human,
-        this.picks,
-        Array.from({ length: n }, (_, i) => i),
-        level,
-      );
-      if (r) out[m] = r;
-    }
-    return partial ? out : null;
+  reviewed(
+    metrics: readonly { name: string; threshold: number }[],
+    level: number,
+    reference?: string,
+  ): (Reviewed & { reference: string }) | null {
+    const rows = this.ids.map((id, i) => ({
+      system: '',
+      key: String(i),
+      ...(this.labels[i] ? { label: this.labels[i] } : {}),
+      ...this.design[i],
+      ...(this.texts ? this.texts[i] : {}),
+    }));
+    const t = compareTable(rows, this.table, metrics, reference ? { reference } : {});
+    const r = reviewedReport(t, level, DEFAULTS.alpha);
+    return r?.systems[0] ? { ...r.systems[0], reference: r.reference } : null;
   }
 
   columns(): ScoreColumns {
@@ -138,20 +142,15 @@ function reportText(json: Record<string, unknown>): string {
     );
     if (json.best) lines.push('', `most monotone (Spearman ρ): ${json.best}`);
   }
-  const reviewed = Object.entries(metrics).filter(([, m]) => m.reviewed);
-  if (reviewed.length) {
-    const design = (reviewed[0]![1].reviewed as Reviewed).design;
+  const r = json.reviewed as (Reviewed & { reference: string }) | undefined;
+  if (r)
     lines.push(
       '',
-      'reviewed accuracy (the label where a row has one, the metric elsewhere, corrected by the random slice; 95% prediction-powered interval' +
-        (design === 'assumed-random' ? '; the labelled rows taken as a random sample' : '') +
-        '):',
-      ...reviewed.map(([n, m]) => {
-        const r = m.reviewed as Reviewed;
-        return `  ${n} ${formatStat(r.value)} [${r.ci ? r.ci.map(formatStat).join(', ') : '—'}] (${r.labelled} labelled, ${r.random} in the random slice)`;
-      }),
+      `reviewed accuracy of the file (estimated from the review, starting from ${r.reference}; 95% interval` +
+        (r.design === 'assumed-random' ? '; the labelled rows taken as drawn at random' : '') +
+        `): ${formatStat(r.value)} [${r.ci ? r.ci.map(formatStat).join(', ') : '—'}] (${r.labelled} labelled, ${r.sampled} of them drawn by the review's design).`,
+      "The agreement figures above are on the labelled rows, which a review picks by design (mostly where the judge is doubtful): they are not the metrics' agreement on the file.",
     );
-  }
   const omitted = json.omitted as Record<string, string> | undefined;
   if (omitted) for (const [m, why] of Object.entries(omitted)) lines.push(`left out: ${m} (${why})`);
   return `${lines.join('\n')}\n`;
@@ -162,38 +161,44 @@ async function cmdEvaluate(
   o: CommonOptions & { json?: boolean; seed?: string; resamples?: string; labels?: string },
 ): Promise<void> {
   const metrics = buildMetrics(o);
-  const labels = o.labels ? await readLabels(o.labels, [file]) : null;
+  const labels = o.labels ? await readLabels(o.labels) : null;
   const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
   const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
-  const kept = new Kept(metrics.map((m) => m.name));
+  const kept = new Kept(
+    metrics.map((m) => m.name),
+    labels !== null,
+  );
   let models: Record<string, unknown> | undefined;
-  const { skipped } = await scoreFile(file, metrics, o, async (rows, results, ctx) => {
-    kept.add(rows, results);
-    models = await usedModels(ctx);
-  });
-  if (labels) kept.fold(labels, o.labels!);
+  const { skipped, hash } = await scoreFile(
+    file,
+    metrics,
+    o,
+    async (rows, results, ctx) => {
+      kept.add(rows, results);
+      models = await usedModels(ctx);
+    },
+    undefined,
+    labels !== null,
+  );
+  if (labels) {
+    checkLabelsInput(o.labels!, labels, [file], hash ?? null);
+    kept.fold(labels, o.labels!);
+  }
   if (!kept.labels.some((l) => l))
     throw new VerityError(
       `${file} has no usable labels: add a "label" column (true/false or a class name), use --map label=COLUMN, or give review labels with --labels`,
       'input',
     );
   const json = agreementJson(agreementSummaryOfColumns(kept.columns(), metrics, { seed, resamples }), skipped);
-  const reviewed = kept.reviewed(
-    metrics.map((m) => m.name),
-    DEFAULTS.bootstrap.level,
-  );
-  if (reviewed)
-    for (const [m, r] of Object.entries(reviewed)) {
-      const entry = (json.metrics as Record<string, Record<string, unknown>>)[m];
-      if (entry) entry.reviewed = r;
-    }
+  const reviewed = labels ? kept.reviewed(metrics, DEFAULTS.bootstrap.level, labels.design?.judge ?? undefined) : null;
+  if (reviewed) json.reviewed = reviewed;
   if (models) json.models = models;
   process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
 }
 
 export function register(p: Command): void {
   common(p.command('evaluate').argument('<file>', 'a labelled file').description('agreement of each metric with human labels'))
-    .option('--labels <file>', 'review labels (.jsonl: id, label, picked) folded in: each metric gains its reviewed accuracy')
+    .option('--labels <file>', 'review labels (.jsonl from verity review or the app) folded in: the file gains its reviewed accuracy')
     .option('--json', 'print one JSON object')
     .option('--seed <n>', 'bootstrap seed', String(DEFAULTS.bootstrap.seed))
     .option('--resamples <n>', 'bootstrap resamples (0 = no intervals)', String(DEFAULTS.bootstrap.resamples))

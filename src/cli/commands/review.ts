@@ -1,42 +1,31 @@
 /**
- * `verity review FILE --budget N|FRACTION --out review.jsonl`: the rows a person should look at (issue 36) — mostly
- * those where the judge is most likely wrong (src/core/review/priority.ts), plus a random slice that measures the
- * judge's error on the rest, balanced across systems. Deterministic for a --seed; never more rows than the budget.
- * Each line: id, system (if any), question, golds, candidate, the judge's score and decision with why, how and
- * why picked, the input's SHA-256, and `"label": null` for the person to fill in (true / false or a class name):
- * the file is then a label file for `--labels` of compare, evaluate and calibrate.
+ * `verity review FILE --budget N|SHARE --out review.jsonl`: the questions a person should answer so that a few
+ * labels turn into the right accuracies and ranking of the systems (core/review/plan.ts). Each distinct answer to
+ * a question is asked once, for every system that gave it; answers are drawn with known probabilities, more often
+ * where the judge is likely wrong, in an order such that answering any first part of the file is itself a valid
+ * review. Deterministic for a --seed. Each line: the group's rows (ids and systems), question, golds, answer, the
+ * judge's score and decision with why, why it is asked, its draw, the input's SHA-256, and `"label": null` to fill
+ * in (true / false or a class name): the file is then a label file for `--labels` of compare, evaluate and calibrate.
  */
 import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
-import { pickForReview, priorityFeatures, priorityReasons, reviewPriorities } from '../../core/review/priority.ts';
-import { VerityError, isBatchMetric } from '../../core/types.ts';
+import { askedGroups, designRecord, parseBudget, planReview, reviewLine, whyAsked } from '../../core/review/plan.ts';
+import { VerityError, isBatchMetric, type AnyMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
-import { AtomicFile, checkOut, cliNote, goldSepOption, intOption, readInputFile, say } from '../io.ts';
+import { createSyncMetric, DEFAULT_METRICS } from '../../core/metrics/index.ts';
+import { AtomicFile, checkOut, cliNote, goldSepOption, intOption, readHashedInput, say } from '../io.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
-import { contentHash } from '../../core/io/hash.ts';
-import { openAsBlob } from 'node:fs';
+import { count } from '../../core/util/plural.ts';
 
 interface ReviewOptions extends CommonOptions {
   budget: string;
   judge?: string;
   seed?: string;
   out: string;
-}
-
-/** --budget: a whole number of rows (1 … rows), or a fraction of them in (0, 1]. */
-export function parseBudget(v: string, rows: number): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n)) throw new VerityError(`--budget expects a number of rows or a fraction, got "${v}"`, 'usage');
-  if (n <= 0) throw new VerityError(`--budget ${v}: review at least one row`, 'usage');
-  const count = n < 1 ? Math.max(1, Math.round(n * rows)) : n;
-  if (!Number.isInteger(count)) throw new VerityError(`--budget ${v}: a number of rows is whole (or give a fraction below 1)`, 'usage');
-  if (count > rows)
-    throw new VerityError(`--budget ${v} is more than the ${rows} rows of the file; give at most ${rows}, or a fraction`, 'usage');
-  return count;
 }
 
 async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
@@ -48,7 +37,8 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   const judge = metrics.find((m) => m.name === judgeName);
   if (!judge) throw new VerityError(`--judge ${judgeName} is not among the metrics (${metrics.map((m) => m.name).join(', ')})`, 'usage');
   const map = o.map ? parseMapSpec(o.map) : undefined;
-  const input = prepareInput([{ name: file, table: await readInputFile(file) }], {
+  const { table, hash } = await readHashedInput(file);
+  const input = prepareInput([{ name: file, table }], {
     ...(map ? { map } : {}),
     ...goldSepOption(o.goldSep),
     systems: {},
@@ -56,47 +46,65 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   for (const n of input.separatorNotes) say(`note: ${cliNote(n)}`);
   const rows = input.rows as SystemRow[];
   if (rows.length === 0) throw new VerityError(`no usable rows in ${file}`, 'input');
-  const budget = parseBudget(o.budget, rows.length);
   const many = (input.systems?.systems.length ?? 0) > 1;
-  // In the scoring thread, with the progress bar, as verity compare scores its rows.
+  // The priority reads the embedded default set beside the judge, whatever --metrics chose (it was fitted so).
+  const extra: AnyMetric[] = DEFAULT_METRICS.filter((n) => !metrics.some((m) => m.name === n)).map((n) => createSyncMetric(n));
+  const all = [...metrics, ...extra];
   const results = ResultTable.of(
-    await scoreAll(rows, metrics, o, await modelContext(metrics, o)),
-    metrics.map((m) => m.name),
-    new Set(metrics.filter(isBatchMetric).map((m) => m.name)),
+    await scoreAll(rows, all, o, await modelContext(metrics, o)),
+    all.map((m) => m.name),
+    new Set(all.filter(isBatchMetric).map((m) => m.name)),
   );
-  const features = priorityFeatures(
-    rows,
-    results,
-    { metric: judge.name, threshold: judge.threshold },
-    many ? (i) => rows[i]!.system : undefined,
+  const others = DEFAULT_METRICS.filter((n) => n !== judge.name);
+  const signalRows = rows.map((r) => ({
+    question: r.question,
+    golds: r.golds,
+    candidate: r.candidate,
+    ...(many ? { key: r.key, system: r.system } : {}),
+  }));
+  const plan = planReview(
+    signalRows,
+    {
+      judge: { metric: judge.name, threshold: judge.threshold },
+      score: (i) => results.score(judge.name, i),
+      decision: (i) => results.decision(judge.name, i),
+      others: (i) => others.map((n) => results.decision(n, i)),
+    },
+    seed,
   );
-  const priorities = reviewPriorities(features);
-  const picks = pickForReview(priorities, budget, seed, many ? (i) => rows[i]!.system : undefined);
-  const hash = await contentHash(await openAsBlob(file));
-  const lines = picks.map(({ index: i, picked }) => {
+  const budget = parseBudget(o.budget, rows.length, plan.groups.length);
+  if (!budget.ok) throw new VerityError(`--${budget.error}`, 'usage');
+  if (budget.value.note) say(`note: ${budget.value.note}`);
+  const asked = askedGroups(plan, budget.value.count);
+  const design = designRecord(plan, budget.value.count);
+  let covered = 0;
+  const lines = asked.map(({ group, order, pi }) => {
+    const members = plan.groups[group]!;
+    covered += members.length;
+    const i = members[0]!;
     const r = rows[i]!;
-    const why =
-      picked !== 'uncertain'
-        ? 'the random slice (measures the judge where nobody looked)'
-        : priorityReasons(features[i]!).join('; ') || 'high priority';
-    return JSON.stringify({
-      id: r.id,
-      ...(many ? { system: r.system } : {}),
-      question: r.question,
-      golds: r.golds,
-      candidate: r.candidate,
-      judge: {
-        metric: judge.name,
-        score: results.score(judge.name, i),
-        decision: results.decision(judge.name, i),
-        explanation: results.explanation(judge.name, i) ?? '',
-      },
-      priority: Math.round(priorities[i]! * 1e4) / 1e4,
-      picked,
-      why,
-      input: hash,
-      label: null,
-    });
+    return JSON.stringify(
+      reviewLine({
+        order,
+        rows: members.map((k) => ({ id: rows[k]!.id, ...(many ? { system: rows[k]!.system } : {}) })),
+        question: r.question,
+        golds: r.golds,
+        candidate: r.candidate,
+        judge: {
+          metric: judge.name,
+          score: results.score(judge.name, i),
+          decision: results.decision(judge.name, i),
+          explanation: results.explanation(judge.name, i) ?? '',
+        },
+        priority: plan.priority[i]!,
+        why: whyAsked(plan, group),
+        weight: plan.design.weights[group]!,
+        draw: plan.design.draws[group]!,
+        pi,
+        design,
+        input: hash!,
+      }),
+    );
   });
   const out = new AtomicFile(o.out);
   try {
@@ -106,10 +114,11 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     await out.abort();
     throw e;
   }
-  const random = picks.filter((p) => p.picked !== 'uncertain').length;
   say(
-    `wrote ${o.out}: ${picks.length} of ${rows.length} rows to review (${picks.length - random} most uncertain for ${judge.name}, ${random} at random); ` +
-      `fill in each "label" (true/false or a class name) and give the file to --labels of verity compare, evaluate or calibrate`,
+    `wrote ${o.out}: ${count(asked.length, 'question')} standing for ${covered} of ${count(rows.length, 'row')} (${plan.groups.length} distinct answers; ` +
+      `each asked once for every system that gave it), most where ${judge.name} is likely wrong. Fill in each "label" (true/false or a class name) ` +
+      'from the top: a file answered only in part is a valid review of what was answered, up to the first line left blank. ' +
+      'Give it to --labels of verity compare, evaluate or calibrate',
   );
 }
 
@@ -117,12 +126,12 @@ export function register(p: Command): void {
   common(
     p
       .command('review')
-      .argument('<file>', 'the answers to review (one file; several systems by a system column or the wide layout)')
-      .description('pick the rows most worth a human look, plus a random slice; JSONL to --out'),
+      .argument('<file>', 'the answers to review (one file, or - for stdin; several systems by a system column or the wide layout)')
+      .description('the questions most worth a human answer, each distinct answer once, drawn with known probabilities; JSONL to --out'),
   )
-    .requiredOption('--budget <n>', 'rows to review: a number, or a fraction of the rows (0.1 = 10%)')
+    .requiredOption('--budget <n>', 'questions to ask: a number (500), or a share of the rows (15% or 0.15)')
     .option('--judge <metric>', 'the metric whose decisions are reviewed (default: pedants if chosen, else the first metric)')
-    .option('--seed <n>', 'seed of the random slice', String(DEFAULTS.bootstrap.seed))
+    .option('--seed <n>', 'seed of the draw', String(DEFAULTS.bootstrap.seed))
     .requiredOption('--out <file>', 'the .jsonl file to write')
     .action(cmdReview);
 }

@@ -5,7 +5,8 @@
 import type { MetricLeaderboard } from './leaderboard.ts';
 import type { PairComparison } from './paired.ts';
 import type { MetricRanking } from './ranking.ts';
-import { ci, ciSigned, f3, pFmt, signed, verdict } from './format.ts';
+import type { CompareReport } from './report.ts';
+import { ci, ciSigned, f3, pFmt, rankRange, signed, verdict } from './format.ts';
 
 export interface Cells {
   head: string[];
@@ -13,8 +14,9 @@ export interface Cells {
 }
 
 /**
- * One metric's leaderboard: rank, system, n, accuracy and mean with intervals, the human accuracy when rows are
- * labelled, the reviewed accuracy (labels folded in) when only some are, and the metric's gap to the latter.
+ * One metric's leaderboard: rank, the ranks the system can hold, system, n, accuracy and mean with intervals, the
+ * human accuracy when every row is labelled, the review's estimate when only some are, and the metric's gap to
+ * the one or the other.
  */
 export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking | null | undefined): Cells {
   const reviewed = lb.rankedBy === 'reviewed';
@@ -23,6 +25,7 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
   return {
     head: [
       'rank',
+      'can be',
       'system',
       'n',
       'accuracy',
@@ -37,6 +40,7 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
       const g = ranking?.gaps.find((x) => x.system === e.system);
       return [
         String(e.rank),
+        rankRange(e.ranks),
         e.system,
         String(e.decided),
         f3(e.accuracy.value),
@@ -47,6 +51,17 @@ export function leaderboardCells(lb: MetricLeaderboard, ranking: MetricRanking |
         ...(reviewed ? [f3(e.reviewed?.value), ci(e.reviewed?.ci), String(e.reviewed?.labelled ?? 0)] : []),
         ...(gap ? [signed(g?.gap), ciSigned(g?.gapCi)] : []),
       ];
+    }),
+  };
+}
+
+/** The review's paired differences, A − B on shared questions: estimate, interval, p (Holm), verdict. */
+export function reviewedPairCells(pairs: readonly PairComparison[]): Cells {
+  return {
+    head: ['A', 'B', 'n', 'Δ reviewed accuracy', '95% CI', 'p (Holm)', 'verdict'],
+    rows: pairs.map((p) => {
+      const a = p.accuracy;
+      return [p.a, p.b, String(a.n), signed(a.diff), ciSigned(a.ci), pFmt(a.pHolm), verdict(a.better, p.a, p.b, a.n)];
     }),
   };
 }
@@ -81,4 +96,28 @@ export function pairedCells(pairs: readonly PairComparison[], score: boolean): C
       ];
     }),
   };
+}
+
+/**
+ * What a comparison after a review rests on, in one paragraph (the text report, the HTML report and the app say
+ * the same); '' when the rows are not partly labelled.
+ */
+export function reviewNote(rep: CompareReport): string {
+  const lb = rep.leaderboard.metrics[0];
+  if (lb?.rankedBy !== 'reviewed') return '';
+  const r = lb.entries.find((e) => e.reviewed)?.reviewed;
+  const sampled = lb.entries.reduce((n, e) => n + (e.reviewed?.sampled ?? 0), 0);
+  const how =
+    r?.design === 'assumed-random'
+      ? 'The labels do not say how their rows were chosen, so they are taken as drawn at random from each system (a file from verity review or the app says how).'
+      : `${sampled} of them were drawn by the review's design, with known probabilities.`;
+  return (
+    `reviewed: ${rep.labelled} of ${rep.rows} rows labelled. ${how} Each system's accuracy is estimated from the review: ` +
+    (lb.learned
+      ? `a prediction learned from the answers (${lb.reference}'s decisions and what is known of every row, cross-fitted), corrected by the labels weighted by `
+      : `${lb.reference}'s decisions, corrected by the labels weighted by `) +
+    'their inclusion probabilities, with a 95% interval; it ranks the systems, and every metric is measured against it. ' +
+    '"can be" is the set of ranks a system can hold given the paired differences (Holm-corrected). ' +
+    "The labelled rows' own accuracy is not shown: a review picks them."
+  );
 }

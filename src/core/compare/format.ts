@@ -22,3 +22,5 @@ export function noRankingWhy(r: { systems: number; kendallTau: number | null; sh
   if (r.sharedQuestions === 0) return 'no labelled question is shared by two systems';
   return 'one of the orderings ties every system';
 }
+/** The ranks a system can hold: "2" when one, "1–3" when several, "—" before any test. */
+export const rankRange = (r: readonly [number, number] | null | undefined) => (!r ? '—' : r[0] === r[1] ? String(r[0]) : `${r[0]}–${r[1]}`);

@@ -15,7 +15,7 @@ import type { SystemRow } from './inputs.ts';
 import { disagreements } from './disagreements.ts';
 import { chartNames, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
-import { leaderboardCells, pairedCells } from './cells.ts';
+import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
 
 /** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
 export interface HtmlRun {
@@ -194,6 +194,9 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
       `${Math.round(b.level * 100)}% bootstrap intervals over questions, ${b.resamples} resamples, seed ${b.seed}; α = ${rep.paired.alpha}, Holm-corrected.</p>`,
   );
 
+  const note = reviewNote(rep);
+  if (note) out.push(`<p data-testid="html-review-note">${h(note)}</p>`);
+
   out.push('<h2>Run</h2>');
   const runRows = [
     ['Verity', h(run.verity)],
@@ -215,9 +218,17 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   if (prefix) out.push(`<p class="muted">Every system's name begins with “${h(prefix)}”; the charts leave it out.</p>`);
 
   out.push('<h2>Accuracy of each system, by metric</h2>');
-  const human = new Map((rep.leaderboard.metrics[0]?.entries ?? []).map((e) => [e.system, e.human] as const));
+  const first = rep.leaderboard.metrics[0]?.entries ?? [];
+  const reviewed = rep.leaderboard.metrics[0]?.rankedBy === 'reviewed';
+  const truth = new Map(first.map((e) => [e.system, reviewed ? (e.reviewed?.value ?? null) : (e.human?.accuracy ?? null)] as const));
+  const against = reviewed ? 'reviewed' : 'human';
   const overview: string[][] = [];
-  if (rep.ranking) overview.push(['human labels', ...rep.systems.map((s) => f3(human.get(s)?.accuracy)), '—']);
+  if (rep.ranking)
+    overview.push([
+      reviewed ? `reviewed estimate (${h(rep.leaderboard.metrics[0]!.reference ?? '')})` : 'human labels',
+      ...rep.systems.map((s) => f3(truth.get(s))),
+      '—',
+    ]);
   for (const m of rep.leaderboard.metrics) {
     const r = rep.ranking?.metrics.find((x) => x.metric === m.metric);
     overview.push([
@@ -228,7 +239,7 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   }
   out.push(
     tableHtml(
-      ['judged by', ...rep.systems.map(h), ...(rep.ranking ? ['Kendall τ vs human'] : [])],
+      ['judged by', ...rep.systems.map(h), ...(rep.ranking ? [`Kendall τ vs ${against}`] : [])],
       overview,
       (j) => j > 0,
       'html-overview',
@@ -244,20 +255,23 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
       tableHtml(
         board.head,
         board.rows.map((r) => r.map(h)),
-        (j) => j !== 1,
+        (j) => j !== 2,
         `html-leaderboard-${lb.metric}`,
       ),
     );
     out.push(
-      `<figure>${barsSvg(lb.entries, short, lb.metric)}<figcaption class="muted">Bars: accuracy; whiskers: 95% interval${hasHuman ? '; red dots: human accuracy' : ''}.</figcaption></figure>`,
+      `<figure>${barsSvg(lb.entries, short, lb.metric)}<figcaption class="muted">Bars: accuracy; whiskers: 95% interval${hasHuman ? '; red dots: human accuracy' : reviewed ? '; red dots: the reviewed estimate' : ''}.</figcaption></figure>`,
     );
     if (ranking && rep.systems.length > 1) {
       const why = noRankingWhy(ranking);
-      if (why) out.push(`<p>Whether ${h(lb.metric)} ranks the systems as the humans do is not measured: ${h(why)}.</p>`);
+      if (why)
+        out.push(
+          `<p>Whether ${h(lb.metric)} ranks the systems as the ${reviewed ? 'reviewed estimate does' : 'humans do'} is not measured: ${h(why)}.</p>`,
+        );
       else {
         const disc = ranking.discordant.map((d) => h(pairName(d.a, d.b))).join(', ') || 'none';
         out.push(
-          `<p>Metric vs human ranking: Kendall τ = <strong>${f3(ranking.kendallTau)}</strong> over ${ranking.systems} systems; pairs ordered the other way: ${disc}.</p>`,
+          `<p>Metric vs ${reviewed ? `reviewed (${h(ranking.reference ?? '')})` : 'human'} ranking: Kendall τ = <strong>${f3(ranking.kendallTau)}</strong> over ${ranking.systems} systems; pairs ordered the other way: ${disc}.</p>`,
         );
         const points = ranking.gaps.filter(
           (g): g is typeof g & { metricAccuracy: number; humanAccuracy: number } => g.metricAccuracy !== null && g.humanAccuracy !== null,
@@ -284,6 +298,20 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
       );
     }
     if (rep.systems.length > 1) out.push(examplesHtml(table, rows, lb.metric));
+  }
+  const reviewedPairs = rep.paired.metrics.find((m) => m.metric === 'reviewed')?.pairs ?? [];
+  if (reviewedPairs.length) {
+    out.push('<h2>The review: paired differences of the estimated accuracies</h2>');
+    const cells = reviewedPairCells(reviewedPairs);
+    const cell = (c: string, j: number) => (j === 6 && c.includes(' > ') ? `<span class="sig">${h(c)}</span>` : h(c));
+    out.push(
+      tableHtml(
+        cells.head,
+        cells.rows.map((r) => r.map(cell)),
+        (j) => j > 1 && j !== 6,
+        'html-paired-reviewed',
+      ),
+    );
   }
   out.push(
     `<p class="muted">Made by Verity ${h(run.verity)}, on this machine; nothing in this page was sent anywhere.</p>`,

@@ -7,15 +7,21 @@
  *   Human accuracy = #(label correct) / #(labelled rows) of that system: a plain count, no model involved.
  * Intervals: percentile bootstrap over questions (resample.ts), 95% by default, seeded: accuracies from
  *   multinomial draws of the (correct, incorrect, not decided) question counts, means from question draws.
- * Reviewed (some rows labelled, as after a review): each entry also has `reviewed`, the system's accuracy counting
- *   the label where a row has one and the metric's decision elsewhere, corrected by the random slice, with a
- *   prediction-powered interval (review/estimate.ts); systems are then ranked by it (`rankedBy`).
+ * Reviewed (some rows labelled, as after a review): each entry also has `reviewed`, the system's accuracy as the
+ *   humans would give it, estimated from the review (reviewed.ts) — one estimate, the same in every metric's
+ *   leaderboard, made from the judge the review was made for (`reference`) — and systems are ranked by it
+ *   (`rankedBy`). The human accuracy of the labelled rows is not given after a designed review: it picks its
+ *   rows where the judge is doubtful, so their accuracy is not the system's (labels with no design are taken as
+ *   drawn at random, and keep it).
+ * Ranks: each entry's `ranks` is the set of places it can hold given the paired tests (set by report.ts).
  * Order: systems by accuracy (or reviewed accuracy), then mean score, then input order (a stable tie-break).
  * Limits: systems answering different question sets are not comparable by these numbers alone; the paired tests
  *   (paired.ts) compare on shared questions only.
  */
 import type { CompareTable } from './table.ts';
-import { reviewedByGroup, type Reviewed } from '../review/estimate.ts';
+import type { Reviewed } from '../review/estimate.ts';
+import { reviewedReport } from './reviewed.ts';
+import { DEFAULTS } from '../defaults.ts';
 import { accuracyOfCounts, bootstrapSettings, countsInterval, percentileInterval, scoreDraws, type BootstrapSettings } from './resample.ts';
 
 export interface Estimate {
@@ -34,6 +40,8 @@ export interface LeaderboardEntry {
   system: string;
   /** 1-based position by accuracy (ties share the better rank), then mean. */
   rank: number;
+  /** The places the system can hold given the paired tests (Holm), best first; null before they are made. */
+  ranks: [number, number] | null;
   /** Questions the system has a row for. */
   rows: number;
   /** Rows with a score / with a decision. */
@@ -41,9 +49,9 @@ export interface LeaderboardEntry {
   decided: number;
   mean: Estimate;
   accuracy: Estimate;
-  /** Null when the system has no labelled row. */
+  /** Null when the system has no labelled row, or when the rows are partly labelled (a review's rows are picked). */
   human: HumanAccuracy | null;
-  /** When some rows are labelled and some not: the accuracy with the labels folded in (review/estimate.ts). */
+  /** When some rows are labelled and some not: the review's estimate of the system's accuracy (reviewed.ts). */
   reviewed?: Reviewed;
 }
 
@@ -52,6 +60,9 @@ export interface MetricLeaderboard {
   threshold: number;
   /** What the ranks order by: the metric's accuracy, or the reviewed accuracy when the rows are partly labelled. */
   rankedBy: 'accuracy' | 'reviewed';
+  /** When ranked by the review: the metric its estimate was made from, and whether a prediction was learned from the answers. */
+  reference?: string;
+  learned?: boolean;
   entries: LeaderboardEntry[];
 }
 
@@ -85,12 +96,14 @@ export function humanAccuracy(t: CompareTable, boot: BootstrapSettings = {}): (H
   return out;
 }
 
-export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Leaderboard {
+export function leaderboard(t: CompareTable, boot: BootstrapSettings & { alpha?: number } = {}): Leaderboard {
   const settings = bootstrapSettings(boot);
   const { resamples, seed, level } = settings;
   const S = t.systems.length;
   const Q = t.keys.length;
-  const human = humanAccuracy(t, settings);
+  const review = reviewedReport(t, level, boot.alpha ?? DEFAULTS.alpha);
+  // A review's labelled rows are picked by design: their accuracy is not the system's.
+  const human = review?.design === 'designed' ? t.systems.map(() => null) : humanAccuracy(t, settings);
   const metrics = t.metrics.map((m): MetricLeaderboard => {
     const sc = t.score[m.name]!;
     const dec = t.decision[m.name]!;
@@ -120,6 +133,7 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
       entries.push({
         system: t.systems[s]!,
         rank: 0,
+        ranks: null,
         rows,
         scored,
         decided,
@@ -137,29 +151,26 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings = {}): Lead
           e.accuracy.ci = countsInterval([correct, e.decided - correct, Q - e.decided], accuracyOfCounts, resamples, seed, level);
       });
     }
-    if (t.partial)
-      reviewedBySystem(t, m.name, level).forEach((r, s) => {
-        if (r) entries[s]!.reviewed = r;
+    if (review)
+      review.systems.forEach((r, s) => {
+        if (!r) return;
+        entries[s]!.reviewed = r;
+        entries[s]!.ranks = r.ranks ?? null;
       });
-    rankEntries(entries, t.partial);
-    return { metric: m.name, threshold: m.threshold, rankedBy: t.partial ? 'reviewed' : 'accuracy', entries };
+    rankEntries(entries, review !== null);
+    return {
+      metric: m.name,
+      threshold: m.threshold,
+      rankedBy: review ? 'reviewed' : 'accuracy',
+      ...(review ? { reference: review.reference, learned: review.learned } : {}),
+      entries,
+    };
   });
   return { systems: [...t.systems], questions: Q, metrics, bootstrap: settings };
 }
 
 /** Descending order of two optional values; null (no decided row) last, two nulls equal. */
 const desc = (a: number | null, b: number | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
-
-/** Each system's reviewed accuracy for a metric (review/estimate.ts), the variance floor pooled over the systems. */
-export function reviewedBySystem(t: CompareTable, metric: string, level: number): (Reviewed | null)[] {
-  return reviewedByGroup(
-    t.decision[metric]!,
-    t.human,
-    t.pick,
-    t.systems.map((_, s) => [...systemCells(t, s)]),
-    level,
-  );
-}
 
 /** System s's cells that have a row. */
 export function* systemCells(t: CompareTable, s: number): Generator<number> {

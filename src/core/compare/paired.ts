@@ -17,15 +17,20 @@
  *   "A > B" is claimed (`better`) only when the Holm-adjusted p is below α (default 0.05); otherwise null.
  * Human labels, where present, get the same McNemar comparison (metric "human"), so a metric's verdicts can be
  *   set beside the human one.
- * Reviewed (some rows labelled, as after a review): decisions are those of the reviewed rows — the label where a
- *   row has one, the metric's decision elsewhere (`basis: 'reviewed'`) — and no "human" comparison is made on
- *   the few labelled rows, which a review picked for being doubtful.
+ * Reviewed (some rows labelled, as after a review): each metric's tests stay on its own decisions, and one more
+ *   entry, "reviewed", compares the systems by the review's estimate (reviewed.ts: the paired difference of the
+ *   estimated accuracies on shared questions, a normal p, Holm-corrected); no "human" comparison is made on the
+ *   labelled rows, which a review picked by design.
  * Limits: pairs are formed in input order (A before B); a pair with no shared question has null tests.
  */
 import type { CompareTable } from './table.ts';
 import { holm } from './holm.ts';
 import { mcnemarExact, type McNemar } from './mcnemar.ts';
 import { normalUpperTail } from './normal.ts';
+import { reviewedReport } from './reviewed.ts';
+import { systemPairs } from './pairs.ts';
+
+export { systemPairs };
 import {
   bootstrapSettings,
   countsInterval,
@@ -49,6 +54,8 @@ export interface AccuracyComparison {
   diff: number | null;
   ci: [number, number] | null;
   mcnemar: McNemar | null;
+  /** The test's p before Holm when it is not McNemar's (the reviewed comparison). */
+  p?: number | null;
   /** Holm-adjusted McNemar p over all pairs of this metric. */
   pHolm: number | null;
   /** The significantly more accurate system, or null when the difference is not significant. */
@@ -77,24 +84,17 @@ export interface PairComparison {
 }
 
 export interface MetricPairs {
-  /** A metric name, or "human" for the labels. */
+  /** A metric name, "human" for the labels, or "reviewed" for the review's estimate. */
   metric: string;
   pairs: PairComparison[];
 }
 
 export interface PairedReport {
-  /** Decisions as the metrics made them, or with the review's labels in (rows partly labelled). */
-  basis: 'decisions' | 'reviewed';
+  /** When the rows are partly labelled: the metric the "reviewed" entry's estimate was made from. */
+  reference?: string;
   alpha: number;
   bootstrap: Required<BootstrapSettings>;
   metrics: MetricPairs[];
-}
-
-/** All (a, b) index pairs, a < b, in input order. */
-export function systemPairs(S: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let a = 0; a < S; a++) for (let b = a + 1; b < S; b++) out.push([a, b]);
-  return out;
 }
 
 /**
@@ -197,13 +197,6 @@ function decisionPairs(
   });
 }
 
-/** A metric's decisions with the labels in: the label where a cell has one, the decision elsewhere. */
-export function reviewedDecisions(t: CompareTable, metric: string): Int8Array {
-  const out = Int8Array.from(t.decision[metric]!);
-  for (let c = 0; c < out.length; c++) if (t.human[c]! >= 0) out[c] = t.human[c]!;
-  return out;
-}
-
 export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): PairedReport {
   const settings = bootstrapSettings(opts);
   const alpha = opts.alpha ?? 0.05;
@@ -211,7 +204,7 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
   const Q = t.keys.length;
   const pairs = systemPairs(t.systems.length);
   const metrics: MetricPairs[] = t.metrics.map((m) => {
-    const out = decisionPairs(t, t.partial ? reviewedDecisions(t, m.name) : t.decision[m.name]!, pairs, settings, alpha);
+    const out = decisionPairs(t, t.decision[m.name]!, pairs, settings, alpha);
     const sc = t.score[m.name]!;
     // Every pair's resampled differences (systemPairs order), from the question draws the leaderboard's means use.
     const draws = resamples > 0 ? scoreDraws(sc, t.systems.length, Q, resamples, seed).diffs : null;
@@ -251,5 +244,15 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
     return { metric: m.name, pairs: out };
   });
   if (t.labelled && !t.partial) metrics.push({ metric: 'human', pairs: decisionPairs(t, t.human, pairs, settings, alpha) });
-  return { basis: t.partial ? 'reviewed' : 'decisions', alpha, bootstrap: settings, metrics };
+  const review = reviewedReport(t, level, alpha);
+  if (review)
+    metrics.push({
+      metric: 'reviewed',
+      pairs: review.pairs.map((p) => ({
+        a: p.a,
+        b: p.b,
+        accuracy: { n: p.n, accA: p.accA, accB: p.accB, diff: p.diff, ci: p.ci, mcnemar: null, p: p.p, pHolm: p.pHolm, better: p.better },
+      })),
+    });
+  return { ...(review ? { reference: review.reference } : {}), alpha, bootstrap: settings, metrics };
 }

@@ -10,16 +10,20 @@
  *     different questions), or when either ordering is all ties;
  *   - every pair of systems the two orderings put the other way round (discordant), and the pairs only one of
  *     them ties.
- * Reviewed (some rows labelled, as after a review): the labelled rows are not a sample of the rows (a review asks
- *   about the doubtful ones), so each system's metric accuracy over every decided row is set against its reviewed
- *   accuracy (review/estimate.ts) instead, the gap's interval being the reviewed one's (`against: 'reviewed'`).
+ * Reviewed (some rows labelled, as after a review): the labelled rows are not a sample of the rows (a review picks
+ *   them by design), so each system's metric accuracy over every decided row is set against the review's estimate
+ *   of its accuracy (reviewed.ts) — one reference for every metric, made from the judge the review was made for
+ *   (`reference`), so no metric is measured against its own decisions — the gap's interval being the estimate's
+ *   (`against: 'reviewed'`).
  * Limits: with k systems τ takes few values (k = 5: steps of 0.2) and says nothing about significance; the
  *   gap intervals and the paired tests (paired.ts) carry the uncertainty.
  */
 import type { CompareTable } from './table.ts';
 import { kendallTauB } from '../agreement/stats.ts';
 import { roundStat } from '../report.ts';
-import { reviewedBySystem, systemCells } from './leaderboard.ts';
+import { systemCells } from './leaderboard.ts';
+import { reviewedReport } from './reviewed.ts';
+import { DEFAULTS } from '../defaults.ts';
 import { bootstrapSettings, countsInterval, pairCounts, pairedDiffOfCounts, type BootstrapSettings } from './resample.ts';
 
 export interface SystemGap {
@@ -45,8 +49,10 @@ export interface RankedPair {
 
 export interface MetricRanking {
   metric: string;
-  /** The human side: accuracy on the labelled rows, or the reviewed accuracy (rows partly labelled). */
+  /** The human side: accuracy on the labelled rows, or the review's estimate (rows partly labelled). */
   against: 'labels' | 'reviewed';
+  /** When against the review: the metric its estimate was made from. */
+  reference?: string;
   /** Systems with at least one labelled, decided row (the ones ranked). */
   systems: number;
   /** Questions with labelled, decided rows of two or more systems. */
@@ -77,16 +83,17 @@ function ranksDescending(values: number[]): number[] {
   return ranks;
 }
 
-export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): RankingReport {
+export function metricRanking(t: CompareTable, boot: BootstrapSettings & { alpha?: number } = {}): RankingReport {
   const settings = bootstrapSettings(boot);
   const { resamples, seed, level } = settings;
   const S = t.systems.length;
   const Q = t.keys.length;
+  const review = reviewedReport(t, level, boot.alpha ?? DEFAULTS.alpha);
   const metrics = t.metrics.map((m): MetricRanking => {
     const dec = t.decision[m.name]!;
     const gaps: SystemGap[] = [];
-    const reviewed = t.partial ? reviewedBySystem(t, m.name, level) : [];
-    for (let s = 0; s < S && t.partial; s++) {
+    const reviewed = review?.systems ?? [];
+    for (let s = 0; s < S && review; s++) {
       let n = 0;
       let mc = 0;
       for (const c of systemCells(t, s))
@@ -107,7 +114,7 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
         humanRank: null,
       });
     }
-    for (let s = 0; s < S && !t.partial; s++) {
+    for (let s = 0; s < S && !review; s++) {
       let n = 0;
       let mc = 0;
       let hc = 0;
@@ -132,14 +139,14 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       });
     }
     // gap = (#metric-only-correct − #human-only-correct) / n: a statistic of the system's (metric, human) counts.
-    if (resamples > 0 && t.labelled && !t.partial)
+    if (resamples > 0 && t.labelled && !review)
       gaps.forEach((g, s) => {
         if (g.n) g.gapCi = countsInterval(pairCounts(dec, t.human, Q, s, s), pairedDiffOfCounts, resamples, seed, level);
       });
     let sharedQuestions = 0;
     for (let q = 0; q < Q; q++) {
       let k = 0;
-      for (let s = 0; s < S && k < 2; s++) if ((t.partial || t.human[s * Q + q]! >= 0) && dec[s * Q + q]! >= 0) k++;
+      for (let s = 0; s < S && k < 2; s++) if ((review || t.human[s * Q + q]! >= 0) && dec[s * Q + q]! >= 0) k++;
       if (k >= 2) sharedQuestions++;
     }
     const ranked = gaps.filter((g) => g.n > 0);
@@ -164,7 +171,8 @@ export function metricRanking(t: CompareTable, boot: BootstrapSettings = {}): Ra
       }
     return {
       metric: m.name,
-      against: t.partial ? 'reviewed' : 'labels',
+      against: review ? 'reviewed' : 'labels',
+      ...(review ? { reference: review.reference } : {}),
       systems: ranked.length,
       sharedQuestions,
       // Rounded once, as the agreement report's statistics are (no 0.19999999999999998 in an export).

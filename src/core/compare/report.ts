@@ -8,6 +8,7 @@ import { leaderboard, type Leaderboard } from './leaderboard.ts';
 import { pairedComparisons, type PairedOptions, type PairedReport } from './paired.ts';
 import { metricRanking, type RankingReport } from './ranking.ts';
 import { agreementSplits } from './disagreements.ts';
+import { rankIntervals } from '../review/estimate.ts';
 
 export interface CompareReport {
   systems: string[];
@@ -31,14 +32,28 @@ export function compareReportOf(t: CompareTable, opts: PairedOptions = {}): Comp
   }
   const splits: Record<string, Record<string, number>> = {};
   for (const m of t.metrics) splits[m.name] = agreementSplits(t, m.name);
-  if (t.labelled) splits.human = agreementSplits(t, 'human');
+  // A review's labelled rows are picked by design: how many systems they judge correct says nothing of the questions.
+  if (t.labelled && !t.sample) splits.human = agreementSplits(t, 'human');
+  const board = leaderboard(t, opts);
+  const paired = pairedComparisons(t, opts);
+  // Without a review, each metric's ranks follow from its own paired accuracy tests (with one, from the review's).
+  for (const lb of board.metrics) {
+    if (lb.rankedBy === 'reviewed') continue;
+    const pairs = paired.metrics.find((m) => m.metric === lb.metric)?.pairs ?? [];
+    const at = new Map(t.systems.map((s, i) => [s, i] as const));
+    const ranks = rankIntervals(
+      t.systems.length,
+      pairs.map((p) => ({ a: at.get(p.a)!, b: at.get(p.b)!, winner: p.accuracy.better === null ? null : at.get(p.accuracy.better)! })),
+    );
+    for (const e of lb.entries) e.ranks = ranks[at.get(e.system)!]!;
+  }
   return {
     systems: [...t.systems],
     questions: t.keys.length,
     rows,
     labelled,
-    leaderboard: leaderboard(t, opts),
-    paired: pairedComparisons(t, opts),
+    leaderboard: board,
+    paired,
     ranking: t.labelled ? metricRanking(t, opts) : null,
     splits,
   };
@@ -48,8 +63,9 @@ export function compareReport(
   rows: readonly CompareRow[],
   results: ResultColumns,
   metrics: readonly MetricInfo[],
-  opts: PairedOptions = {},
+  /** `reference`: the metric a review was made for (review labels name it). */
+  opts: PairedOptions & { reference?: string } = {},
 ): { table: CompareTable; report: CompareReport } {
-  const table = compareTable(rows, results, metrics);
+  const table = compareTable(rows, results, metrics, opts.reference ? { reference: opts.reference } : {});
   return { table, report: compareReportOf(table, opts) };
 }

@@ -11,6 +11,8 @@
  */
 import type { Label } from '../types.ts';
 import { labelIsCorrect } from '../io/fields.ts';
+import { answerGroups } from '../review/groups.ts';
+import { reviewSignals } from '../review/signals.ts';
 
 /** A metric as the comparison needs it: its name and decision threshold. */
 export interface MetricInfo {
@@ -24,8 +26,14 @@ export interface CompareRow {
   /** Question key: rows of different systems with the same key are the same question. */
   key: string;
   label?: Label;
-  /** How a review picked the row (review/estimate.ts bits), when its label came from a review that says so. */
-  pick?: number;
+  /** The inclusion probability of the review unit the row's label came with (review/labels.ts), when it did. */
+  pi?: number;
+  /** That review unit: rows of one unit were asked as one. */
+  unit?: number;
+  /** The row's text, which a review's estimate reads (answer groups and signals) when the rows are partly labelled. */
+  question?: string;
+  golds?: readonly string[];
+  candidate?: string;
 }
 
 export interface CompareTable {
@@ -47,10 +55,21 @@ export interface CompareTable {
    * reviewed accuracy (review/estimate.ts). False when no row or every row is labelled.
    */
   partial: boolean;
-  /** Review pick bits per cell, null when no row says how it was picked. */
-  pick: Int8Array | null;
+  /** The review's sample: per cell the inclusion probability (NaN outside it) and unit (−1); null without a design. */
+  sample: { pi: Float64Array; unit: Int32Array } | null;
+  /** When the rows are partly labelled: what the reviewed estimate reads besides decisions and labels. */
+  review: TableReview | null;
   /** Rows dropped because their (system, key) had been seen before. */
   duplicates: number;
+}
+
+/** A review's context in the table: the metric whose estimate every metric is measured against, answer groups, signals. */
+export interface TableReview {
+  reference: string;
+  /** Answer group per cell (review/groups.ts), −1 without a row; null when the rows carry no text. */
+  group: Int32Array | null;
+  /** Review signals per cell (review/signals.ts); empty when the rows carry no text. */
+  signals: (Float64Array | undefined)[];
 }
 
 /** What the comparison reads of a run's results (a ResultTable): a metric's score and decision on row i, null when none. */
@@ -64,8 +83,11 @@ export function compareTable(
   rows: readonly CompareRow[],
   results: ResultColumns,
   metrics: readonly MetricInfo[],
-  /** Fixed orders (e.g. to keep questions no system answered in the resampled set); rows add what these lack. */
-  order: { systems?: readonly string[]; keys?: readonly string[] } = {},
+  /**
+   * Fixed orders (e.g. to keep questions no system answered in the resampled set; rows add what these lack), and
+   * the metric a review was made for (default: pedants when compared, else the first metric).
+   */
+  order: { systems?: readonly string[]; keys?: readonly string[]; reference?: string } = {},
 ): CompareTable {
   if (results.length !== rows.length) throw new RangeError(`rows and results differ in length: ${rows.length} vs ${results.length}`);
   const sIndex = new Map<string, number>();
@@ -89,7 +111,7 @@ export function compareTable(
   let duplicates = 0;
   let labelled = false;
   let unlabelled = false;
-  let pick: Int8Array | null = null;
+  let sample: { pi: Float64Array; unit: Int32Array } | null = null;
   rows.forEach((r, i) => {
     const cell = sIndex.get(r.system)! * Q + qIndex.get(r.key)!;
     if (rowOf[cell] !== -1) {
@@ -101,7 +123,11 @@ export function compareTable(
       human[cell] = labelIsCorrect(r.label) ? 1 : 0;
       labelled = true;
     }
-    if (r.pick) (pick ??= new Int8Array(S * Q))[cell] = r.pick;
+    if (r.label && r.pi !== undefined && r.pi > 0) {
+      sample ??= { pi: new Float64Array(S * Q).fill(NaN), unit: new Int32Array(S * Q).fill(-1) };
+      sample.pi[cell] = Math.min(1, r.pi);
+      sample.unit[cell] = r.unit ?? -1 - i;
+    }
     for (const m of metrics) {
       const x = results.score(m.name, i);
       const d = results.decision(m.name, i);
@@ -113,6 +139,7 @@ export function compareTable(
       }
     }
   });
+  const partial = labelled && unlabelled;
   return {
     systems: [...sIndex.keys()],
     keys: [...qIndex.keys()],
@@ -122,8 +149,73 @@ export function compareTable(
     decision,
     human,
     labelled,
-    partial: labelled && unlabelled,
-    pick,
+    partial,
+    sample,
+    review: partial && metrics.length ? tableReview(rows, results, metrics, rowOf, order.reference) : null,
     duplicates,
   };
+}
+
+/** The reference metric: the one named when compared, else pedants when compared, else the first. */
+export function referenceMetric(metrics: readonly MetricInfo[], named?: string): MetricInfo {
+  return metrics.find((m) => m.name === named) ?? metrics.find((m) => m.name === 'pedants') ?? metrics[0]!;
+}
+
+/**
+ * The signals and groups of a run's rows, kept per results object: a review re-builds the table at each answer,
+ * and what the signals read (texts, decisions, thresholds) does not change with the labels.
+ */
+const reviewCache = new WeakMap<ResultColumns, { key: string; review: TableReview }>();
+
+function tableReview(
+  rows: readonly CompareRow[],
+  results: ResultColumns,
+  metrics: readonly MetricInfo[],
+  rowOf: Int32Array,
+  named: string | undefined,
+): TableReview {
+  const ref = referenceMetric(metrics, named);
+  const key = JSON.stringify([
+    rows.length,
+    rowOf.length,
+    ref.name,
+    metrics.map((m) => [m.name, m.threshold]),
+    rows[0]?.key,
+    rows.at(-1)?.key,
+  ]);
+  const hit = reviewCache.get(results);
+  if (hit?.key === key) return hit.review;
+  const review = makeTableReview(rows, results, metrics, rowOf, ref);
+  reviewCache.set(results, { key, review });
+  return review;
+}
+
+function makeTableReview(
+  rows: readonly CompareRow[],
+  results: ResultColumns,
+  metrics: readonly MetricInfo[],
+  rowOf: Int32Array,
+  ref: MetricInfo,
+): TableReview {
+  const texts = rows.every((r) => r.candidate !== undefined && r.question !== undefined && r.golds !== undefined);
+  if (!texts) return { reference: ref.name, group: null, signals: [] };
+  const textRows = rows as readonly (CompareRow & { question: string; golds: readonly string[]; candidate: string })[];
+  const items = textRows.map((r) => ({ question: r.question, golds: [...r.golds], candidate: r.candidate, key: r.key, system: r.system }));
+  const { groupOf } = answerGroups(items);
+  const others = metrics.filter((m) => m !== ref).map((m) => m.name);
+  const signals = reviewSignals(items, {
+    judge: { metric: ref.name, threshold: ref.threshold },
+    score: (i) => results.score(ref.name, i),
+    decision: (i) => results.decision(ref.name, i),
+    others: (i) => others.map((o) => results.decision(o, i)),
+  });
+  const group = new Int32Array(rowOf.length).fill(-1);
+  const byCell: (Float64Array | undefined)[] = new Array(rowOf.length);
+  for (let c = 0; c < rowOf.length; c++) {
+    const i = rowOf[c]!;
+    if (i < 0) continue;
+    group[c] = groupOf[i]!;
+    byCell[c] = signals[i];
+  }
+  return { reference: ref.name, group, signals: byCell };
 }

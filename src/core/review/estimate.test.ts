@@ -1,92 +1,269 @@
 /**
- * Reviewed accuracy (issue 36): values by hand (python3 statistics.NormalDist for the quantile), and a simulation
- * in which the queue picks the judge's errors: the estimate stays unbiased and its interval covers, where counting
- * labels and decisions alone does not.
+ * The reviewed estimate: values by hand (python3's statistics.NormalDist for the quantile), the paired difference
+ * with a shared answer cancelling, rank intervals, and a seeded simulation in which the judge under-credits some
+ * systems and the design asks mostly where it errs: the estimate is unbiased and its interval covers the true
+ * accuracy — also when the review stops half way — where counting the labels and the judge's decisions is biased,
+ * and where the design-based variance alone is overconfident.
  */
 import { describe, expect, it } from 'vitest';
-import { PICK_QUEUE, PICK_RANDOM, normalQuantile, reviewedAccuracy } from './estimate.ts';
+import { rankIntervals, reviewedOf, reviewedPair, varianceScale, type ReviewFrame } from './estimate.ts';
+import { designWeights, drawDesign, prefixInclusion } from './design.ts';
+import { reviewFrame } from './frame.ts';
 import { mulberry32 } from '../util/random.ts';
-import { pickForReview } from './priority.ts';
 
-const all = (n: number) => Array.from({ length: n }, (_, i) => i);
+const frame = (
+  S: number,
+  Q: number,
+  f: number[],
+  y: number[],
+  pi: Record<number, number>,
+  units?: Record<number, number>,
+  group?: number[],
+): ReviewFrame => {
+  const p = new Float64Array(S * Q).fill(NaN);
+  const u = new Int32Array(S * Q).fill(-1);
+  for (const [c, v] of Object.entries(pi)) {
+    p[Number(c)] = v;
+    u[Number(c)] = units?.[Number(c)] ?? Number(c);
+  }
+  return {
+    S,
+    Q,
+    f: Float64Array.from(f),
+    y: Int8Array.from(y),
+    pi: p,
+    unit: u,
+    group: group ? Int32Array.from(group) : null,
+    kind: 'designed',
+    hard: true,
+  };
+};
 
-describe('reviewedAccuracy', () => {
-  const d = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0];
-
-  it('counts the queue as labelled and corrects the rest by the random slice (by hand)', () => {
-    const h = [1, -1, 0, -1, -1, -1, 1, 0, -1, -1];
-    const pick = [PICK_RANDOM, 0, PICK_QUEUE, 0, 0, 0, PICK_QUEUE, PICK_RANDOM, 0, 0];
-    const r = reviewedAccuracy(d, h, pick, all(10))!;
-    // (Σ_C h = 1) + (Σ_{∉C} d = 4) = 5 of 10; the slice saw no error: z̄ = 0. Labels + decisions: 2 + 3 = 5.
-    expect(r.corrected).toBeCloseTo(0.5, 12);
-    expect(r.value).toBeCloseTo(0.5, 12);
-    // se = √(0.8 · (1/3 · 2/3) / 2) (plus-four floor, k = 0 of r = 2): 0.5 ± 0.5843 → clipped to [2/10, 8/10].
-    expect(r.ci).toEqual([0.2, 0.8]);
-    expect(r).toMatchObject({ labelled: 4, random: 2, rows: 10, design: 'queue' });
+describe('reviewedOf', () => {
+  it('weighs each reviewed row by 1/π, counts a census row as it is, and floors the variance (by hand)', () => {
+    const f = Array.from({ length: 40 }, (_, i) => [1, 1, 1, 1, 1, 0, 0, 0, 0, 1][i % 10]!);
+    const y = [-1, 0, 1, -1, -1, 1, -1, 0, -1, -1, ...new Array<number>(30).fill(-1)];
+    const fr = frame(1, 40, f, y, { 1: 0.5, 2: 1, 5: 0.25, 7: 0.4 });
+    // θ̂ = (1 (census) + 25 (Σf elsewhere... 20 of the 39 others) + (0−1)/.5 + (1−0)/.25 + 0) / 40 = 0.65; V̂ = 2 + 12 = 14;
+    // κ = (14 + 17.75/3) / (17.75 + 17.75/3) = 0.841549…, V = max(14, κ·17.75) → se = 0.0966227; interval clipped to
+    // what the labels allow ([2/40, 38/40]).
+    const scale = varianceScale(fr);
+    expect(scale).toBeCloseTo(0.8415492957746479, 12);
+    const r = reviewedOf(
+      fr,
+      Array.from({ length: 40 }, (_, c) => c),
+      0.95,
+      scale,
+    )!;
+    expect(r.value).toBeCloseTo(0.65, 12);
+    expect(r.se).toBeCloseTo(0.09662265521087691, 12);
+    expect(r.ci![0]).toBeCloseTo(0.46062307569604993, 12);
+    expect(r.ci![1]).toBeCloseTo(0.8393769243039502, 12);
+    expect(r).toMatchObject({ labelled: 4, sampled: 4, rows: 40, design: 'designed', lambda: 1 });
   });
 
-  it('takes every labelled row as the random slice when the input says nothing of picks (by hand)', () => {
-    const h = [1, -1, -1, -1, -1, 1, -1, -1, -1, 0];
-    const r = reviewedAccuracy(d, h, null, all(10))!;
-    // Σd = 5, z = [0, 1, 0]: θ = 0.5 + 1/3; se = √(0.7 · var(z) / 3), var(z) = 1/3 over the floor 12/49.
-    expect(r.corrected).toBeCloseTo(0.8333333333333333, 12);
-    // Labels where given (2 of 3 right), decisions elsewhere (4 of 7): 6 of 10.
-    expect(r.value).toBeCloseTo(0.6, 12);
-    expect(r.ci![0]).toBeCloseTo(0.28672549356296206, 12);
-    expect(r.ci![1]).toBeCloseTo(0.9, 12);
-    expect(r.design).toBe('assumed-random');
+  it('is the labels themselves when every row is labelled, and gives no interval when nothing was drawn', () => {
+    const all = frame(1, 4, [1, 1, 0, 0], [1, 0, 0, 1], {});
+    expect(reviewedOf(all, [0, 1, 2, 3], 0.95, 1)).toMatchObject({ value: 0.5, ci: [0.5, 0.5] });
+    const none = frame(1, 4, [1, 1, 0, NaN], [-1, -1, -1, -1], {});
+    expect(reviewedOf(none, [0, 1, 2, 3], 0.95, 1)).toMatchObject({ value: 2 / 3, ci: null, rows: 3 });
+    expect(reviewedOf(frame(1, 1, [NaN], [-1], {}), [0], 0.95, 1)).toBeNull();
   });
 
-  it('is the human accuracy when every row is labelled, and has no interval without a labelled random row', () => {
-    expect(reviewedAccuracy(d, [1, 1, 0, 1, 1, 0, 1, 0, 0, 0], null, all(10))).toMatchObject({
-      value: 0.5,
-      corrected: 0.5,
-      ci: [0.5, 0.5],
-    });
-    const queueOnly = reviewedAccuracy(d, [0, -1, -1, -1, -1, -1, -1, -1, -1, -1], [PICK_QUEUE, 0, 0, 0, 0, 0, 0, 0, 0, 0], all(10))!;
-    expect(queueOnly).toMatchObject({ value: 0.4, corrected: 0.4, ci: null, random: 0 });
-    expect(reviewedAccuracy([-1], [-1], null, [0])).toBeNull();
-  });
-
-  it('has the normal quantile of the level', () => {
-    expect(normalQuantile(0.95)).toBeCloseTo(1.9599639845400536, 9);
-    expect(normalQuantile(0.9)).toBeCloseTo(1.6448536269514722, 9);
-  });
-
-  it('the corrected estimate stays unbiased and covers when the queue goes after the judge’s errors; the plain count is biased', () => {
-    const N = 1500;
-    const rnd = mulberry32(11);
-    // A judge that under-credits a fifth of the correct answers (as it does long LLM answers), the rows the
-    // priority mostly ranks high (as a good priority does).
-    const truth = Int8Array.from({ length: N }, () => (rnd() < 0.6 ? 1 : 0));
-    const wrong = Uint8Array.from(truth, (t) => (t && rnd() < 0.2 ? 1 : 0));
-    const d = Int8Array.from(truth, (t, i) => (wrong[i] ? 1 - t : t));
-    const priority = Float64Array.from(wrong, (w) => (w ? 0.5 : 0) + rnd() * 0.7);
-    const human = truth.reduce((a, b) => a + b, 0) / N;
-    let covered = 0;
-    let naiveSum = 0;
-    let sum = 0;
-    const runs = 200;
-    for (let seed = 1; seed <= runs; seed++) {
-      const picks = pickForReview(priority, 150, seed);
-      const h = new Int8Array(N).fill(-1);
-      const bits = new Int8Array(N);
-      for (const p of picks) {
-        h[p.index] = truth[p.index]!;
-        bits[p.index] = p.picked === 'random' ? PICK_RANDOM : p.picked === 'both' ? PICK_RANDOM | PICK_QUEUE : PICK_QUEUE;
+  it('keeps the value inside its interval, however the clipping falls', () => {
+    const rnd = mulberry32(3);
+    for (let k = 0; k < 200; k++) {
+      const n = 5 + Math.floor(rnd() * 20);
+      const f = Array.from({ length: n }, () => (rnd() < 0.5 ? 1 : 0));
+      const y = f.map(() => (rnd() < 0.3 ? (rnd() < 0.5 ? 1 : 0) : -1));
+      const pi: Record<number, number> = {};
+      y.forEach((v, c) => {
+        if (v >= 0) pi[c] = 0.05 + rnd() * 0.95;
+      });
+      const fr = frame(1, n, f, y, pi);
+      const r = reviewedOf(
+        fr,
+        f.map((_, c) => c),
+        0.95,
+        varianceScale(fr),
+      )!;
+      if (r.ci) {
+        expect(r.value).toBeGreaterThanOrEqual(r.ci[0] - 1e-12);
+        expect(r.value).toBeLessThanOrEqual(r.ci[1] + 1e-12);
       }
-      const r = reviewedAccuracy(d, h, bits, all(N))!;
-      sum += r.corrected;
-      if (r.ci![0] <= human && human <= r.ci![1]) covered++;
-      // Labels where reviewed, decisions elsewhere: the plain count, without the slice's correction.
-      let naive = 0;
-      for (let i = 0; i < N; i++) naive += h[i]! >= 0 ? h[i]! : d[i]!;
-      expect(r.value).toBeCloseTo(naive / N, 12);
-      naiveSum += r.value;
     }
-    expect(Math.abs(sum / runs - human)).toBeLessThan(0.004);
-    expect(covered / runs).toBeGreaterThanOrEqual(0.92);
-    // The errors the queue did not reach (about 3 points here) stay in a count without the random slice's correction.
-    expect(human - naiveSum / runs).toBeGreaterThan(0.02);
   });
+});
+
+describe('reviewedPair', () => {
+  it('cancels a shared answer and sums each reviewed group once (by hand)', () => {
+    // Q = 4: questions 0 and 1 answered alike by A and B (one group each; group 1 asked, π = .5, label correct);
+    // question 2: B's own answer asked (π = .25, wrong, as the judge said); question 3 apart, not asked.
+    const fr = frame(
+      2,
+      4,
+      [1, 0, 1, 1, 1, 0, 0, 1],
+      [-1, 1, -1, -1, -1, 1, 0, -1],
+      { 1: 0.5, 5: 0.5, 6: 0.25 },
+      { 1: 10, 5: 10, 6: 11 },
+      [0, 1, 2, 3, 0, 1, 4, 5],
+    );
+    // A: 1 + (0 + 1/.5) + 1 + 1 = 5; B: 1 + 2 + 0 + 1 = 4 → Δ = 0.25. Group 10's residuals cancel; group 11's
+    // floor: κ·12 with κ = (4 + 16/3)/(16 + 16/3) = 0.4375 → se = √5.25 / 4; p = 2Φc(0.25 / se).
+    const p = reviewedPair(fr, 0, 1, 0.95, varianceScale(fr));
+    expect(p.n).toBe(4);
+    expect(p.diff).toBeCloseTo(0.25, 12);
+    expect(p.se).toBeCloseTo(0.57282196186948, 12);
+    expect(p.p).toBeCloseTo(0.6625205835400574, 12);
+    expect(p.ci![0]).toBeCloseTo(-0.8727104148177567, 12);
+  });
+
+  it('knows two systems that gave the same answers everywhere are equal', () => {
+    const fr = frame(2, 3, [1, 0, 1, 1, 0, 1], [1, -1, -1, 1, -1, -1], { 0: 0.3, 3: 0.3 }, { 0: 7, 3: 7 }, [0, 1, 2, 0, 1, 2]);
+    expect(reviewedPair(fr, 0, 1, 0.95, 1)).toMatchObject({ diff: 0, se: 0, p: 1 });
+  });
+});
+
+describe('rankIntervals', () => {
+  it('gives each system the ranks left open by the significant pairs (by hand)', () => {
+    // A > C, B > C, A vs B undecided, D below everyone: A and B share 1–2, C is 3, D is 4.
+    const better = [
+      { a: 0, b: 1, winner: null },
+      { a: 0, b: 2, winner: 0 },
+      { a: 1, b: 2, winner: 1 },
+      { a: 0, b: 3, winner: 0 },
+      { a: 1, b: 3, winner: 1 },
+      { a: 2, b: 3, winner: 2 },
+    ];
+    expect(rankIntervals(4, better)).toEqual([
+      [1, 2],
+      [1, 2],
+      [3, 3],
+      [4, 4],
+    ]);
+    expect(rankIntervals(3, [])).toEqual([
+      [1, 3],
+      [1, 3],
+      [1, 3],
+    ]);
+  });
+});
+
+/**
+ * A population: S systems × Q questions, the truth y, a judge that under-credits some systems, a priority that
+ * knows roughly where the judge errs, answers shared between two systems on some questions (one label).
+ */
+function population(seed: number) {
+  const S = 4;
+  const Q = 250;
+  const rnd = mulberry32(seed);
+  const acc = [0.8, 0.75, 0.7, 0.6];
+  const underCredit = [0.05, 0.3, 0.15, 0.02];
+  const y = new Int8Array(S * Q);
+  const d = new Int8Array(S * Q);
+  const prio = new Float64Array(S * Q);
+  const group = new Int32Array(S * Q);
+  for (let q = 0; q < Q; q++)
+    for (let s = 0; s < S; s++) {
+      const c = s * Q + q;
+      group[c] = c;
+      // Systems 0 and 1 give the same answer to a third of the questions.
+      if (s === 1 && q % 3 === 0) {
+        y[c] = y[q]!;
+        d[c] = d[q]!;
+        prio[c] = prio[q]!;
+        group[c] = group[q]!;
+        continue;
+      }
+      y[c] = rnd() < acc[s]! ? 1 : 0;
+      const wrong = y[c] === 1 ? rnd() < underCredit[s]! : rnd() < 0.05;
+      d[c] = wrong ? 1 - y[c]! : y[c]!;
+      // The priority: high on most errors, a few false alarms.
+      prio[c] = wrong ? (rnd() < 0.7 ? 0.6 : 0.05) : rnd() < 0.1 ? 0.4 : 0.03;
+    }
+  return { S, Q, y, d, prio, group };
+}
+
+describe('the reviewed estimate in simulation', () => {
+  const pop = population(11);
+  const { S, Q } = pop;
+  const cells = (s: number) => Array.from({ length: Q }, (_, q) => s * Q + q);
+  const truth = Array.from({ length: S }, (_, s) => cells(s).reduce((n, c) => n + pop.y[c]!, 0) / Q);
+  const groups = new Map<number, number[]>();
+  pop.group.forEach((g, c) => groups.set(g, [...(groups.get(g) ?? []), c]));
+  const list = [...groups.values()];
+  const weights = designWeights(list, pop.prio);
+
+  /** One review of the first `asked` groups of a seed's draw: estimates, and the plain count (labels, else the judge). */
+  function review(seed: number, asked: number, learn: boolean) {
+    const design = drawDesign(weights, seed);
+    const lines = Array.from({ length: list.length }, (_, k) => {
+      const g = design.order[k]!;
+      return { order: k + 1, weight: weights[g]!, draw: design.draws[g]!, answered: k < asked };
+    });
+    const { pi } = prefixInclusion(lines.slice(0, asked + 1), design.draws[design.order[asked]!]! / weights[design.order[asked]!]!);
+    const y = new Int8Array(S * Q).fill(-1);
+    const p = new Float64Array(S * Q).fill(NaN);
+    const unit = new Int32Array(S * Q).fill(-1);
+    for (let k = 0; k < asked; k++) {
+      const g = design.order[k]!;
+      for (const c of list[g]!) {
+        y[c] = pop.y[c]!;
+        p[c] = pi[k]!;
+        unit[c] = g;
+      }
+    }
+    const fr = reviewFrame({
+      S,
+      Q,
+      decision: pop.d,
+      signals: Array.from({ length: S * Q }, (_, c) => Float64Array.of(pop.d[c]!, pop.prio[c]!)),
+      y,
+      sample: { pi: p, unit },
+      group: pop.group,
+      learn,
+    });
+    const scale = varianceScale(fr);
+    return Array.from({ length: S }, (_, s) => {
+      const r = reviewedOf(fr, cells(s), 0.95, scale)!;
+      const plain = cells(s).reduce((n, c) => n + (y[c]! >= 0 ? y[c]! : pop.d[c]!), 0) / Q;
+      // The design-based variance alone, to show it is overconfident.
+      let v = 0;
+      for (const c of cells(s)) if (!Number.isNaN(p[c]!) && p[c]! < 1) v += ((1 - p[c]!) / p[c]! ** 2) * (y[c]! - fr.f[c]!) ** 2;
+      const seHat = Math.sqrt(v) / Q;
+      return { r, plain, seHat };
+    });
+  }
+
+  for (const [name, learn, asked] of [
+    ['the judge as prediction', false, 150],
+    ['a prediction learned from the answers', true, 150],
+    ['a review stopped half way', true, 75],
+  ] as const)
+    it(`is unbiased and its 95% interval covers: ${name}`, () => {
+      const SEEDS = 150;
+      const bias = new Array<number>(S).fill(0);
+      const plainBias = new Array<number>(S).fill(0);
+      let covered = 0;
+      let coveredHat = 0;
+      let n = 0;
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const est = review(seed, asked, learn);
+        est.forEach(({ r, plain, seHat }, s) => {
+          bias[s]! += (r.value - truth[s]!) / SEEDS;
+          plainBias[s]! += (plain - truth[s]!) / SEEDS;
+          n++;
+          if (r.ci![0] <= truth[s]! && truth[s]! <= r.ci![1]) covered++;
+          if (Math.abs(r.value - truth[s]!) <= 1.959964 * seHat) coveredHat++;
+        });
+      }
+      // Unbiased: every system within a point of the truth on average (the seeds' noise is ~0.3 points).
+      for (const b of bias) expect(Math.abs(b)).toBeLessThan(0.01);
+      // Counting labels and the judge is biased by several points where the judge under-credits.
+      expect(Math.max(...plainBias.map(Math.abs))).toBeGreaterThan(0.03);
+      expect(covered / n).toBeGreaterThanOrEqual(0.9);
+      // Not conservative to the point of saying nothing.
+      expect(covered / n).toBeLessThan(1);
+      if (!learn) expect(coveredHat / n).toBeLessThan(covered / n);
+    });
 });

@@ -1,52 +1,77 @@
 /**
- * Reviewed accuracy (issue 36): a system's accuracy counting the human label where a row has one and the judge's
- * decision elsewhere (`value`), and an interval that stays valid for how the rows were picked: around the same
- * count corrected for the judge's error on the rows nobody reviewed (`corrected`).
+ * Reviewed accuracy: each system's accuracy as the humans would give it, estimated from a review of part of the
+ * rows and a prediction for every row; the paired difference of two systems; the ranks each system can hold.
  *
- * What, over a system's N rows (those with a decision or a label), with d the judge's decision (undecided = 0),
- * h the human label, C the reviewed rows taken as a census (the uncertain queue, or any row labelled outside the
- * random slice) and R the labelled rows of the random slice — a simple random sample of all N rows drawn without
- * looking at C:
- *   θ̂ = ( Σ_{i∈C} h_i + Σ_{i∉C} d_i + N · z̄ ) / N,  z_i = (h_i − d_i)·[i ∉ C] on R,
- * the prediction-powered estimate (Angelopoulos et al. 2023, "Prediction-powered inference", Science 382) with
- * the census rows known exactly: N · z̄ is an unbiased (Horvitz–Thompson) estimate of the judge's net error on the
- * rows outside C, because R is a uniform sample of all rows and C does not depend on R.
- * `value` is the plain count (labels where given, decisions elsewhere): with the queue on the judge's likely errors it
- *   misses only what the queue did not reach, and it does not carry the slice's sampling noise (a handful of random
- *   rows per system moves θ̂ by whole points each); θ̂ is `corrected`, the interval's centre.
- * Interval: θ̂ ± z_{(1+level)/2} · √((1 − r/N) · S² / r), S² the sample variance of z with a floor of p̃(1 − p̃),
- *   p̃ = (k + 2)/(r + 4) for k non-zero z among r (the "plus four" adjustment: a small slice that saw no error does
- *   not claim a zero-width interval) — over every system's slice together when there are several (pooledFloor) —
- *   clipped to what the labels allow (every unreviewed row wrong … right).
- * Without pick information (a label column filled for some rows), every labelled row is taken as the random
- *   slice (C empty): the classic PPI mean, valid when the labelled rows are a random sample — said as `design`.
- * Limits: the random slice must be labelled in its own (random) order, skipping no row for what it shows; with no
- *   labelled random row there is no interval (value only, ci null) unless every row is reviewed.
+ * What, for a system's N cells (rows with a judge's decision or a label), f_i a prediction of row i's correctness
+ * in [0, 1] (the judge's decision, or a model fitted on the review's answers without row i's own — frame.ts),
+ * y_i the human label, S the reviewed rows of the sampling design with inclusion probabilities π_i (design.ts):
+ *   θ̂ = ( Σ_{i known} y_i + λ Σ_{i other} f_i + Σ_{i∈S} (y_i − λ f_i) / π_i ) / N,
+ * the inverse-probability-weighted estimate of active statistical inference (Zrnic & Candès, "Active statistical
+ * inference", ICML 2024), unbiased for any f fixed before the answers and any λ. "Known" rows have a label outside
+ * the design (a label column, a census row with π = 1): their truth is counted as it is.
+ * λ (power tuning, PPI++: Angelopoulos, Duchi & Zrnic 2023) minimises the estimated variance:
+ *   λ = Σ_S a_i y_i f_i / Σ_S a_i f_i², clipped to [0, 1] — λ = 0 is the labels alone, so it is never worse than
+ *   them; a_i = (1 − π_i) / π_i². With fewer than POWER_TUNING_MIN reviewed rows (λ would be noise) λ = 1.
+ * Variance: V̂ = Σ_S a_i r_i² / N², r_i = y_i − λ f_i — unbiased under the design (terms uncorrelated: design.ts),
+ *   but skewed: a handful of reviewed rows that happen to show no error give V̂ ≈ 0. So V = max(V̂, κ Σ_S a_i m_i / N²),
+ *   m_i the squared residual the prediction expects (f(1 − f); 1 for a 0/1 prediction) and κ the ratio of the
+ *   residuals seen to those expected over every system's sample (varianceScale). On EVOUNA-TQ (bench/review.ts),
+ *   V̂ alone covered 86–92% of systems at 15% reviewed, the model's expectation without κ 99% with intervals
+ *   40% wider than needed, the maximum 93–98%.
+ * Interval: θ̂ ± z_{(1+level)/2} √V, the value and interval clipped together to what the labels allow (every
+ *   unlabelled row wrong … right), so the value is always inside its interval.
+ * Paired, A − B on the questions both answered: the same estimator on the difference of the two rows of each
+ *   question. Two rows in one answer group share one label, so their difference is known to be 0: their
+ *   predictions are averaged and the terms cancel; the variance sums each reviewed group's combined residual.
+ *   p = 2 Φc(|Δ̂| / se), Holm-corrected over the pairs by the caller.
+ * Ranks: system s can hold ranks 1 + #(systems significantly above s) … S − #(systems significantly below s),
+ *   from the Holm-corrected pairs (as prediction-powered ranking, Chatzi et al. 2024, builds rank sets).
+ * Without a design (labels in part of a column): every labelled row is taken as drawn at random from its system's
+ *   rows, π = labelled / N ('assumed-random'); valid when they were.
  */
 import { normalUpperTail } from '../compare/normal.ts';
 
-/** Pick bits of a row: in the random slice, in the uncertain queue (both when the two draws met). */
-export const PICK_RANDOM = 1;
-export const PICK_QUEUE = 2;
+export type ReviewDesignKind = 'designed' | 'assumed-random';
 
-export type ReviewDesign = 'queue' | 'assumed-random';
+/** Everything the estimator reads, over the cells of a system × question table (cell s·Q + q). */
+export interface ReviewFrame {
+  S: number;
+  Q: number;
+  /** Per cell: the prediction of correctness in [0, 1]; NaN when the cell is not counted (no decision, no label). */
+  f: Float64Array;
+  /** Per cell: the human label 1 / 0, −1 when none. */
+  y: ArrayLike<number>;
+  /** Per cell: the inclusion probability of the reviewed unit the cell's label came with; NaN when not in the sample. */
+  pi: Float64Array;
+  /** Per cell: the reviewed unit (cells of one unit were asked as one), −1 when not in the sample. */
+  unit: Int32Array;
+  /** Per cell: the answer group (rows sharing one label by construction), −1 when unknown. */
+  group: Int32Array | null;
+  kind: ReviewDesignKind;
+  /** Whether f is the judge's 0/1 decision rather than a fitted probability. */
+  hard: boolean;
+}
 
 export interface Reviewed {
-  /** The accuracy counting the label where a row has one and the decision elsewhere (as the issue defines it). */
+  /** The estimate of the system's accuracy on its N rows (the interval's centre, clipped with it). */
   value: number;
-  /** The prediction-powered estimate: `value` corrected by the random slice for the rows nobody reviewed (unbiased, noisier). */
-  corrected: number;
-  /** The prediction-powered interval (around `corrected`); it covers whatever `value` misses on unreviewed rows. */
   ci: [number, number] | null;
-  /** Rows with a human label. */
+  /** Its standard error. */
+  se: number;
+  /** Rows with a human label, and those of them in the design's sample. */
   labelled: number;
-  /** Labelled rows of the random slice (the correction's sample), and the judge's errors among them (outside the queue). */
-  random: number;
-  errors: number;
+  sampled: number;
   /** Rows counted (a decision or a label). */
   rows: number;
-  design: ReviewDesign;
+  design: ReviewDesignKind;
+  /** The power-tuning weight of the prediction (1 = trust it fully, 0 = the labels alone). */
+  lambda: number;
+  /** Ranks the system can hold given the paired differences, best first (filled by the caller). */
+  ranks?: [number, number];
 }
+
+/** Reviewed rows (outside a census) a system needs before λ is tuned. */
+export const POWER_TUNING_MIN = 10;
 
 /** The z with P(−z ≤ Z ≤ z) = level, by bisection on the normal tail (level 0.95 → 1.95996…). */
 export function normalQuantile(level: number): number {
@@ -61,98 +86,175 @@ export function normalQuantile(level: number): number {
   return (lo + hi) / 2;
 }
 
-const plusFour = (k: number, r: number) => {
-  const p = (k + 2) / (r + 4);
-  return p * (1 - p);
-};
+const inSample = (fr: ReviewFrame, c: number) => !Number.isNaN(fr.pi[c]!) && fr.y[c]! >= 0;
+/** A label known outside the design: counted as it is. */
+const known = (fr: ReviewFrame, c: number) => fr.y[c]! >= 0 && (Number.isNaN(fr.pi[c]!) || fr.pi[c]! >= 1);
+
+/** A sampled cell's squared residual as the prediction expects it, up to the scale: f(1 − f), or 1 for a 0/1 prediction. */
+const expected = (fr: ReviewFrame, f: number) => (fr.hard ? 1 : f * (1 - f));
 
 /**
- * The variance floor of several systems' slices: plus four over their errors and rows together. A system's own
- * slice is small (a fifth of its share of the budget); its own variance still counts when larger, so a system the
- * judge fails more often keeps its wider interval.
+ * How much the residuals vary against what the prediction expects, over every system's sample:
+ * κ = (Σ_S a r² + ā m̄) / (Σ_S a m + ā m̄), m the expected square (one pseudo-row that meets its expectation keeps a
+ * small sample from claiming κ = 0). κ·m is the variance floor of a sampled cell.
  */
-export function pooledFloor(slices: readonly ({ errors: number; random: number } | null)[]): number {
-  let k = 0;
+export function varianceScale(fr: ReviewFrame): number {
+  let num = 0;
+  let den = 0;
+  let aSum = 0;
+  let mSum = 0;
   let r = 0;
-  for (const s of slices)
-    if (s) {
-      k += s.errors;
-      r += s.random;
-    }
-  return plusFour(k, r);
+  for (let c = 0; c < fr.f.length; c++) {
+    if (Number.isNaN(fr.f[c]!) || !inSample(fr, c) || fr.pi[c]! >= 1) continue;
+    const p = fr.pi[c]!;
+    const a = (1 - p) / (p * p);
+    const m = expected(fr, fr.f[c]!);
+    num += a * (fr.y[c]! - fr.f[c]!) ** 2;
+    den += a * m;
+    aSum += a;
+    mSum += m;
+    r++;
+  }
+  if (r === 0) return 1;
+  const pseudo = (aSum / r) * (mSum / r);
+  return (num + pseudo) / (den + pseudo);
 }
 
-/** Each group's reviewed accuracy (a group = a system's cells), the variance floor pooled over the groups. */
-export function reviewedByGroup(
-  d: ArrayLike<number>,
-  h: ArrayLike<number>,
-  pick: ArrayLike<number> | null,
-  groups: readonly (readonly number[])[],
-  level = 0.95,
-): (Reviewed | null)[] {
-  const floor = pooledFloor(groups.map((cells) => reviewedAccuracy(d, h, pick, cells, level)));
-  return groups.map((cells) => reviewedAccuracy(d, h, pick, cells, level, floor));
-}
-
-/**
- * The reviewed accuracy over `cells`: d (1 / 0 / −1 undecided), h (1 / 0 / −1 unlabelled) and pick bits per
- * cell; `pick` null when the input says nothing of how rows were picked. Null when no cell counts.
- */
-export function reviewedAccuracy(
-  d: ArrayLike<number>,
-  h: ArrayLike<number>,
-  pick: ArrayLike<number> | null,
-  cells: Iterable<number>,
-  level = 0.95,
-  /** The variance floor (default: this slice's plus-four p̃(1 − p̃); see pooledFloor for several systems). */
-  floor?: number,
-): Reviewed | null {
+/** One system's reviewed accuracy over `cells`; null when no cell counts. `scale` = varianceScale(fr). */
+export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: number, scale: number): Reviewed | null {
   let N = 0;
   let labelled = 0;
-  let sum = 0; // Σ_C h + Σ_{∉C} d
-  let plain = 0; // Σ of labels where given, decisions elsewhere
-  let known = 0; // Σ of labels on reviewed rows (the lower bound's numerator)
-  let unreviewed = 0;
-  const z: number[] = [];
+  let sampled = 0;
+  let knownSum = 0;
+  let knownRight = 0;
+  let knownWrong = 0;
+  let fSum = 0;
+  let ayf = 0;
+  let aff = 0;
+  let tuned = 0;
   for (const c of cells) {
-    const dc = d[c]!;
-    const hc = h[c]!;
-    if (dc < 0 && hc < 0) continue;
+    const f = fr.f[c]!;
+    if (Number.isNaN(f)) continue;
     N++;
-    const dv = dc > 0 ? 1 : 0;
-    const bits = pick ? pick[c]! : 0;
-    plain += hc < 0 ? dv : hc;
-    if (hc < 0) {
-      sum += dv;
-      unreviewed++;
+    const y = fr.y[c]!;
+    if (y >= 0) {
+      labelled++;
+      if (y === 1) knownRight++;
+      else knownWrong++;
+    }
+    if (known(fr, c)) {
+      knownSum += y;
+      if (inSample(fr, c)) sampled++;
       continue;
     }
-    labelled++;
-    known += hc;
-    const random = pick ? (bits & PICK_RANDOM) !== 0 : true;
-    const census = pick ? (bits & PICK_QUEUE) !== 0 || !random : false;
-    sum += census ? hc : dv;
-    if (random) z.push(census ? 0 : hc - dv);
+    fSum += f;
+    if (inSample(fr, c)) {
+      sampled++;
+      tuned++;
+      const p = fr.pi[c]!;
+      const a = (1 - p) / (p * p);
+      ayf += a * y * f;
+      aff += a * f * f;
+    }
   }
   if (N === 0) return null;
-  const design: ReviewDesign = pick ? 'queue' : 'assumed-random';
-  const r = z.length;
-  let nonzero = 0;
-  for (const x of z) if (x !== 0) nonzero++;
-  const base = { labelled, random: r, errors: nonzero, rows: N, design };
-  if (unreviewed === 0) return { value: known / N, corrected: known / N, ci: [known / N, known / N], ...base };
-  const lo = known / N;
-  const hi = (known + unreviewed) / N;
+  // λ from a handful of rows would be noise: below POWER_TUNING_MIN reviewed rows the prediction is taken whole.
+  const lambda = tuned >= POWER_TUNING_MIN && aff > 0 ? Math.min(1, Math.max(0, ayf / aff)) : 1;
+  let ht = 0;
+  let v = 0;
+  let vModel = 0;
+  for (const c of cells) {
+    if (Number.isNaN(fr.f[c]!) || known(fr, c) || !inSample(fr, c)) continue;
+    const p = fr.pi[c]!;
+    const r = fr.y[c]! - lambda * fr.f[c]!;
+    ht += r / p;
+    const a = (1 - p) / (p * p);
+    v += a * r * r;
+    vModel += a * scale * expected(fr, fr.f[c]!);
+  }
+  const lo = knownRight / N;
+  const hi = 1 - knownWrong / N;
   const clip = (x: number) => Math.min(hi, Math.max(lo, x));
-  if (r === 0) return { value: plain / N, corrected: clip(sum / N), ci: null, ...base };
-  let zs = 0;
-  for (const x of z) zs += x;
-  const mean = zs / r;
-  let ss = 0;
-  for (const x of z) ss += (x - mean) ** 2;
-  const s2 = Math.max(r > 1 ? ss / (r - 1) : 0, floor ?? plusFour(nonzero, r));
-  const se = Math.sqrt(Math.max(0, 1 - r / N) * (s2 / r));
-  const corrected = clip(sum / N + mean);
-  const half = normalQuantile(level) * se;
-  return { value: plain / N, corrected, ci: [clip(corrected - half), clip(corrected + half)], ...base };
+  const theta = (knownSum + lambda * fSum + ht) / N;
+  const se = Math.sqrt(Math.max(v, vModel)) / N;
+  const z = normalQuantile(level);
+  const base = { labelled, sampled, rows: N, design: fr.kind, lambda };
+  // Nothing reviewed at random: the prediction alone, with no interval to give.
+  if (sampled === 0 && labelled < N) return { value: clip(theta), ci: null, se: NaN, ...base };
+  return { value: clip(theta), ci: [clip(theta - z * se), clip(theta + z * se)], se, ...base };
+}
+
+export interface ReviewedPair {
+  /** Questions both systems have a counted row for. */
+  n: number;
+  accA: number | null;
+  accB: number | null;
+  diff: number | null;
+  ci: [number, number] | null;
+  se: number | null;
+  /** Two-sided p of "no difference" (normal). */
+  p: number | null;
+}
+
+/** The paired difference A − B (system indices) on the questions both answered. */
+export function reviewedPair(fr: ReviewFrame, a: number, b: number, level: number, scale: number): ReviewedPair {
+  const { Q } = fr;
+  // Each reviewed unit's combined residual, its expected square under the prediction, and its probability.
+  const units = new Map<number, { r: number; m: number; pi: number }>();
+  let n = 0;
+  let sumA = 0;
+  let sumB = 0;
+  /** Row c's term of its system's sum; its residual goes to its unit with `sign`, with `m` its expected square. */
+  const term = (c: number, sign: number, base: number, m: number) => {
+    if (known(fr, c)) return fr.y[c]!;
+    if (!inSample(fr, c)) return base;
+    const u = fr.unit[c]!;
+    let e = units.get(u);
+    if (!e) units.set(u, (e = { r: 0, m: 0, pi: fr.pi[c]! }));
+    e.r += sign * (fr.y[c]! - base);
+    e.m += m;
+    return base + (fr.y[c]! - base) / fr.pi[c]!;
+  };
+  for (let q = 0; q < Q; q++) {
+    const ca = a * Q + q;
+    const cb = b * Q + q;
+    if (Number.isNaN(fr.f[ca]!) || Number.isNaN(fr.f[cb]!)) continue;
+    n++;
+    let fa = fr.f[ca]!;
+    let fb = fr.f[cb]!;
+    // One answer group, one label: the two predictions are made one, so the two terms cancel.
+    const one = fr.group !== null && fr.group[ca]! >= 0 && fr.group[ca] === fr.group[cb];
+    if (one) fa = fb = (fa + fb) / 2;
+    sumA += term(ca, 1, fa, one ? 0 : scale * expected(fr, fa));
+    sumB += term(cb, -1, fb, one ? 0 : scale * expected(fr, fb));
+  }
+  if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
+  let v = 0;
+  let vModel = 0;
+  for (const { r, m, pi } of units.values()) {
+    const w = (1 - pi) / (pi * pi);
+    v += w * r * r;
+    vModel += w * m;
+  }
+  const diff = (sumA - sumB) / n;
+  const se = Math.sqrt(Math.max(v, vModel)) / n;
+  const z = normalQuantile(level);
+  const p = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(diff) / se)) : diff === 0 ? 1 : 0;
+  return { n, accA: sumA / n, accB: sumB / n, diff, ci: [diff - z * se, diff + z * se], se, p };
+}
+
+/**
+ * The ranks each of S systems can hold: `above[s]` systems are significantly better than s and `below[s]`
+ * significantly worse → [1 + above, S − below].
+ */
+export function rankIntervals(S: number, better: readonly { a: number; b: number; winner: number | null }[]): [number, number][] {
+  const above = new Array<number>(S).fill(0);
+  const below = new Array<number>(S).fill(0);
+  for (const { a, b, winner } of better) {
+    if (winner === null) continue;
+    const loser = winner === a ? b : a;
+    above[loser]!++;
+    below[winner]!++;
+  }
+  return above.map((x, s) => [1 + x, S - below[s]!]);
 }

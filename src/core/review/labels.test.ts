@@ -1,144 +1,223 @@
 /**
- * Review labels (issue 36): the JSONL form read and written, folded into rows (unknown ids and duplicates
- * counted), and a comparison of partly labelled rows using the reviewed accuracy — leaderboard, ranks, τ and
- * paired tests — by hand.
+ * Review labels: the review-file form (groups, the design), plain labels and the earlier form read piece by piece
+ * with any line ends; folded into rows with the inclusion probabilities of the answered prefix (by hand); and a
+ * comparison of partly labelled rows measured against one reference estimate.
  */
 import { describe, expect, it } from 'vitest';
-import { foldLabels, foldNote, parseReviewLabels, reviewLabelsJsonl, type ReviewLabel } from './labels.ts';
+import { foldLabels, foldNote, LabelReader, LABEL_LINE_LIMIT, missingSystems, parseReviewLabels, type ParsedLabels } from './labels.ts';
 import { compareReport } from '../compare/report.ts';
 import { ResultTable } from '../result-table.ts';
 import type { RowResults } from '../run.ts';
-import { PICK_QUEUE, PICK_RANDOM } from './estimate.ts';
 
 const yes = { kind: 'binary' as const, correct: true };
 const no = { kind: 'binary' as const, correct: false };
+const design = { seed: 7, groups: 10, asked: 3, cutoff: 0.9 };
+const line = (order: number, label: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    order,
+    id: `q${order}`,
+    system: 'a',
+    label,
+    sample: { weight: 1, draw: order / 10 },
+    design,
+    judge: { metric: 'pedants' },
+    input: 'ab12',
+    ...extra,
+  });
 
-describe('parseReviewLabels', () => {
-  it('reads labels, counts lines not labelled yet, and keeps the input they name', () => {
+describe('LabelReader', () => {
+  it('reads review lines (with their groups and design), plain lines and lines of the earlier form', () => {
     const text = [
-      '{"id":"1","system":"a","label":true,"picked":"random","time":"2026-11-27T00:00:00Z","input":"ab12"}',
-      '{"id":2,"label":"wrong","picked":"uncertain"}',
-      '{"id":"3","label":null}',
-      '{"id":"4","label":"skip"}',
-      '{"id":"5","label":"partial"}',
+      line(1, true, {
+        rows: [
+          { id: 'q1', system: 'a' },
+          { id: 'q1', system: 'b', label: false },
+        ],
+      }),
+      line(2, null),
+      line(3, 'skip'),
+      '{"id":"x","system":"a","label":"partial","time":"2026-11-27T00:00:00Z"}',
+      '{"id":"y","system":"b","label":"wrong","picked":"random"}',
       '',
     ].join('\n');
     const r = parseReviewLabels(text);
-    expect(r).toEqual({
-      ok: true,
-      value: {
-        labels: [
-          { id: '1', system: 'a', label: yes, picked: 'random', time: '2026-11-27T00:00:00Z' },
-          { id: '2', label: no, picked: 'uncertain' },
-          { id: '5', label: { kind: 'taxonomy', cls: 'partial' } },
-        ],
-        pending: 2,
-        input: 'ab12',
-      },
-    });
+    expect(r.ok).toBe(true);
+    const v = (r as { value: ParsedLabels }).value;
+    expect(v.labels).toEqual([
+      { id: 'q1', system: 'a', label: yes, order: 1 },
+      { id: 'q1', system: 'b', label: no, order: 1, own: true },
+      { id: 'x', system: 'a', label: { kind: 'taxonomy', cls: 'partial' }, time: '2026-11-27T00:00:00Z' },
+      { id: 'y', system: 'b', label: no, picked: 'random' },
+    ]);
+    expect(v).toMatchObject({ pending: 2, input: 'ab12', conflicts: 1 });
+    expect(v.design).toMatchObject({ seed: 7, groups: 10, asked: 3, cutoff: 0.9, judge: 'pedants' });
+    expect(v.design!.lines.map((l) => [l.order, l.answered, l.rows.length])).toEqual([
+      [1, true, 2],
+      [2, false, 1],
+      [3, false, 1],
+    ]);
+  });
+
+  it('reads the same from any pieces and any mix of LF, CRLF and CR line ends', () => {
+    const lines = [line(1, true), line(2, false), '{"id":"z","label":1}'];
+    const whole = parseReviewLabels(lines.join('\n'));
+    for (const sep of ['\r\n', '\r', '\n'])
+      for (let cut = 1; cut < 40; cut += 3) {
+        const text = lines.join(sep);
+        const r = new LabelReader();
+        for (let i = 0; i < text.length; i += cut) r.push(text.slice(i, i + cut));
+        expect(r.end()).toEqual(whole);
+      }
   });
 
   it('fails on the first bad line, saying which and why', () => {
-    expect(parseReviewLabels('{"id":"1","label":true}\nnot json', 'x.jsonl')).toEqual({
-      ok: false,
-      error: 'x.jsonl, line 2 is not JSON: each line of a label file is one JSON object',
-    });
-    expect(parseReviewLabels('{"label":true}')).toMatchObject({ ok: false, error: expect.stringMatching(/line 1 has no "id"/) });
-    expect(parseReviewLabels('{"id":"1","label":"maybe"}')).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/line 1: label "maybe"/),
-    });
-    expect(parseReviewLabels('{"id":"1","label":true,"picked":"often"}')).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/"picked"/),
-    });
-    expect(parseReviewLabels('{"id":"1","label":true,"input":"aa"}\n{"id":"2","label":true,"input":"bb"}')).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/line 2 names another input/),
-    });
+    const bad = (text: string) => {
+      const r = parseReviewLabels(text, 'x.jsonl');
+      return r.ok ? '' : r.error;
+    };
+    expect(bad('{"id":"1","label":true}\nnot json')).toBe('x.jsonl, line 2 is not JSON: each line of a label file is one JSON object');
+    expect(bad('{"label":true}')).toMatch(/line 1 has no "id"/);
+    expect(bad('{"id":"1","label":"maybe"}')).toMatch(/line 1: label "maybe"/);
+    expect(bad('{"id":"1","label":true,"picked":"often"}')).toMatch(/"picked"/);
+    expect(bad('{"id":"1","label":true,"input":"aa"}\r{"id":"2","label":true,"input":"bb"}')).toMatch(/line 2 names another input/);
+    expect(bad(`${line(1, true)}\n${line(1, false)}`)).toMatch(/line 2: "order" 1 is given twice/);
+    expect(bad(line(1, true, { sample: { weight: 0, draw: 0.5 } }))).toMatch(/"sample" needs/);
+    expect(bad(`${line(1, true)}\n${line(2, true, { design: { ...design, seed: 8 } })}`)).toMatch(/lines of two reviews/);
+    expect(bad(line(1, true, { rows: [] }))).toMatch(/"rows" is not a list/);
   });
 
-  it('reads back what it writes', () => {
-    const labels: ReviewLabel[] = [
-      { id: '1', system: 's', label: yes, picked: 'both', time: 't' },
-      { id: '2', label: { kind: 'taxonomy', cls: 'invalid' } },
-    ];
-    const text = reviewLabelsJsonl(labels, 'f00d');
-    expect(text.split('\n')[0]).toBe('{"id":"1","system":"s","label":true,"picked":"both","time":"t","input":"f00d"}');
-    expect(parseReviewLabels(text)).toEqual({ ok: true, value: { labels, pending: 0, input: 'f00d' } });
+  it('stops at a line longer than any label line, naming it, without holding the rest', () => {
+    const r = new LabelReader('big.jsonl');
+    r.push('{"id":"1","label":true}\n');
+    const chunk = 'x'.repeat(1 << 20);
+    let pushes = 0;
+    while (r.push(chunk)) pushes++;
+    expect(pushes).toBeLessThanOrEqual(LABEL_LINE_LIMIT / chunk.length);
+    expect(r.end()).toEqual({ ok: false, error: expect.stringMatching(/big\.jsonl, line 2 is longer than 8,388,608 characters/) });
   });
 });
 
 describe('foldLabels', () => {
   const rows = [
-    { id: '1', system: 'a' },
-    { id: '1', system: 'b', label: no },
-    { id: '2', system: 'a' },
+    { id: 'q1', system: 'a' },
+    { id: 'q1', system: 'b', label: no },
+    { id: 'q2', system: 'a' },
+    { id: 'q3', system: 'a' },
+    { id: 'q4', system: 'a' },
+    { id: 'q4', system: 'a' },
   ];
-  it('matches by system and id, keeps the last of two, counts unknown ids and replaced labels', () => {
-    const f = foldLabels(rows, [
-      { id: '1', system: 'a', label: no, picked: 'random' },
-      { id: '1', system: 'a', label: yes, picked: 'random' },
-      { id: '1', system: 'b', label: yes },
-      { id: '9', system: 'a', label: yes },
-      { id: '2', label: yes, picked: 'uncertain' },
+
+  it('gives the answered prefix its inclusion probabilities and leaves answers after a gap waiting (by hand)', () => {
+    const text = [
+      line(1, true, {
+        rows: [
+          { id: 'q1', system: 'a' },
+          { id: 'q1', system: 'b' },
+        ],
+        sample: { weight: 2, draw: 0.1 },
+      }),
+      line(2, null, { sample: { weight: 1, draw: 0.4 } }),
+      line(3, false, { sample: { weight: 1, draw: 0.5 } }),
+      '{"id":"q4","system":"a","label":true}',
+      '{"id":"q9","system":"a","label":true}',
+    ].join('\n');
+    const parsed = (parseReviewLabels(text) as { value: ParsedLabels }).value;
+    const f = foldLabels(rows, parsed);
+    // The prefix is question 1; c = 0.4 / 1 (question 2, unanswered): π = min(1, 2 × 0.4) = 0.8.
+    expect(f.rows.slice(0, 2)).toEqual([
+      { id: 'q1', system: 'a', label: yes, pi: 0.8, unit: 1 },
+      { id: 'q1', system: 'b', label: yes, pi: 0.8, unit: 1 },
     ]);
-    expect(f.rows).toEqual([
-      { id: '1', system: 'a', label: yes, pick: PICK_RANDOM },
-      { id: '1', system: 'b', label: yes },
-      { id: '2', system: 'a', label: yes, pick: PICK_QUEUE },
-    ]);
-    expect(f).toMatchObject({ applied: 3, duplicates: 1, unknown: 1, unknownIds: ['a/9'], replaced: 1 });
+    // Question 3 waits for question 2; q4 is a label outside the design, given to the first of its two rows.
+    expect(f.rows[3]).toEqual({ id: 'q3', system: 'a' });
+    expect(f.rows[4]).toEqual({ id: 'q4', system: 'a', label: yes });
+    expect(f.rows[5]).toEqual({ id: 'q4', system: 'a' });
+    expect(f).toMatchObject({ applied: 3, waiting: 1, gapAt: 2, unknown: 1, replaced: 1, ambiguous: 1 });
     expect(foldNote(f)).toBe(
-      "3 rows labelled by review; 1 labelled twice (the last label kept); 1 replacing the file's own label; 1 label for ids not in the input (a/9) left out",
+      "3 rows labelled by review; 1 replacing the file's own label; 1 label for a (system, id) the input has more than once: applied to its first row, which the comparison keeps; " +
+        "1 label after question 2 of the review, which has no answer, left out until it has one (answers are used in the review's order); 1 label for ids not in the input (a/q9) left out",
     );
-    // The rows given are not changed.
-    expect(rows[0]).toEqual({ id: '1', system: 'a' });
+    expect(rows[0]).toEqual({ id: 'q1', system: 'a' });
   });
 
-  it('does not guess a system for an id two systems share', () => {
-    expect(foldLabels(rows, [{ id: '1', label: yes }])).toMatchObject({ applied: 0, unknown: 1 });
+  it("keeps the earlier form's design: the queue counted as it is, the random slice a uniform sample", () => {
+    const parsed = (
+      parseReviewLabels(
+        ['{"id":"q1","system":"a","label":true,"picked":"uncertain"}', '{"id":"q2","system":"a","label":false,"picked":"random"}'].join(
+          '\n',
+        ),
+      ) as { value: ParsedLabels }
+    ).value;
+    const f = foldLabels(rows, parsed);
+    expect(f.rows[0]).toEqual({ id: 'q1', system: 'a', label: yes });
+    // One random row among system a's 5 rows.
+    expect(f.rows[2]).toMatchObject({ label: no, pi: 1 / 5 });
+  });
+
+  it('refuses labels without a system for an input of several systems', () => {
+    expect(missingSystems('l.jsonl', [{ id: '1', label: yes }], 2)).toMatch(
+      /l\.jsonl: 1 of its 1 labels name no "system", and the input has 2 systems/,
+    );
+    expect(missingSystems('l.jsonl', [{ id: '1', label: yes }], 1)).toBeNull();
   });
 });
 
-describe('a comparison of partly labelled rows', () => {
-  // Two systems, ten questions. The metric credits A with 5 and B with 6; the review finds A right where the metric
-  // said wrong on three rows of its queue, and the random slice agrees with the metric.
-  const dA = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0];
-  const dB = [1, 1, 1, 1, 1, 1, 0, 0, 0, 0];
-  const rows: { system: string; key: string; label?: typeof yes; pick?: number }[] = [];
+describe('a comparison after a review', () => {
+  // Two systems, twelve questions; the judge `m` credits A with 6 and B with 7; `other` is a second metric. The review
+  // asked four of A's rows and two of B's (π 0.5 each): A was right on two rows the judge rejected.
+  const rows: { system: string; key: string; label?: typeof yes; pi?: number; unit?: number }[] = [];
   const results: RowResults[] = [];
-  const add = (system: string, d: number[], labels: Record<number, [boolean, number]>) =>
+  const add = (system: string, d: number[], labels: Record<number, boolean>) =>
     d.forEach((x, q) => {
       const l = labels[q];
-      rows.push({ system, key: `q${q}`, ...(l ? { label: l[0] ? yes : no, pick: l[1] } : {}) });
-      results.push({ m: { score: x, decision: x === 1, explanation: '' } });
+      rows.push({ system, key: `q${q}`, ...(l !== undefined ? { label: l ? yes : no, pi: 0.5, unit: rows.length } : {}) });
+      results.push({ m: { score: x, decision: x === 1, explanation: '' }, other: { score: 1 - x, decision: x === 0, explanation: '' } });
     });
-  add('A', dA, { 5: [true, PICK_QUEUE], 6: [true, PICK_QUEUE], 7: [true, PICK_QUEUE], 0: [true, PICK_RANDOM], 9: [false, PICK_RANDOM] });
-  add('B', dB, { 6: [false, PICK_QUEUE], 1: [true, PICK_RANDOM], 8: [false, PICK_RANDOM] });
-  const { report } = compareReport(rows, ResultTable.of(results, ['m']), [{ name: 'm', threshold: 0.5 }], { resamples: 0 });
-  const lb = report.leaderboard.metrics[0]!;
+  add('A', [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0], { 6: true, 7: true, 0: true, 8: false });
+  add('B', [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], { 1: true, 9: false });
+  const metrics = [
+    { name: 'm', threshold: 0.5 },
+    { name: 'other', threshold: 0.5 },
+  ];
+  const { report } = compareReport(rows, ResultTable.of(results, ['m', 'other']), metrics, { resamples: 0, reference: 'm' });
 
-  it('ranks by the reviewed accuracy and says so', () => {
-    expect(lb.rankedBy).toBe('reviewed');
-    // A: census 3 labels (all correct) + 7 decisions (5 correct) = 8 of 10, slice z = [0, 0]. B: 0 + 6 of 9 decisions.
-    expect(lb.entries.map((e) => [e.system, e.rank, e.accuracy.value, e.reviewed?.value, e.reviewed?.labelled])).toEqual([
-      ['A', 1, 0.5, 0.8, 5],
-      ['B', 2, 0.6, 0.6, 3],
+  it("ranks every metric's leaderboard by the one estimate of the judge the review was made for", () => {
+    const [lbM, lbO] = report.leaderboard.metrics;
+    expect(lbM!.rankedBy).toBe('reviewed');
+    expect(lbM!.reference).toBe('m');
+    // A: 6 + (1 − 0)/.5 × 2 = 10 of 12 → 0.8333; B: 7 of 12 (its two labels agree with the judge).
+    expect(lbM!.entries.map((e) => [e.system, e.rank, e.reviewed?.value])).toEqual([
+      ['A', 1, 10 / 12],
+      ['B', 2, 7 / 12],
     ]);
+    expect(lbO!.entries.map((e) => e.reviewed?.value)).toEqual(lbM!.entries.map((e) => e.reviewed?.value));
+    // The labelled rows' own accuracy is never shown as a system's.
+    expect(lbM!.entries.every((e) => e.human === null)).toBe(true);
+    expect(lbM!.entries.every((e) => e.ranks !== null)).toBe(true);
   });
 
-  it('sets the metric against the reviewed accuracy (τ) and pairs the reviewed decisions', () => {
-    const r = report.ranking!.metrics[0]!;
-    expect(r.against).toBe('reviewed');
-    expect(r.gaps.map((g) => [g.system, g.metricAccuracy, g.humanAccuracy])).toEqual([
-      ['A', 0.5, 0.8],
-      ['B', 0.6, 0.6],
+  it('measures each metric against that estimate, not against itself', () => {
+    const [rM, rO] = report.ranking!.metrics;
+    expect(rM!.against).toBe('reviewed');
+    expect(rM!.reference).toBe('m');
+    expect(rM!.gaps.map((g) => [g.system, g.metricAccuracy, g.humanAccuracy])).toEqual([
+      ['A', 0.5, 10 / 12],
+      ['B', 7 / 12, 7 / 12],
     ]);
-    expect(r.kendallTau).toBe(-1);
-    expect(report.paired.basis).toBe('reviewed');
-    // Reviewed decisions: A right on q5–q7 as labelled; B's decisions stand. A − B = 8/10 − 6/10.
-    expect(report.paired.metrics[0]!.pairs[0]!.accuracy.diff).toBeCloseTo(0.2, 12);
-    expect(report.paired.metrics.map((m) => m.metric)).toEqual(['m']);
+    expect(rO!.gaps.map((g) => g.humanAccuracy)).toEqual([10 / 12, 7 / 12]);
+    // m puts B above A, the estimate A above B.
+    expect(rM!.kendallTau).toBe(-1);
+    expect(rO!.kendallTau).toBe(1);
+  });
+
+  it('keeps each metric on its own decisions in the paired tests and adds the reviewed differences', () => {
+    expect(report.paired.reference).toBe('m');
+    expect(report.paired.metrics.map((m) => m.metric)).toEqual(['m', 'other', 'reviewed']);
+    expect(report.paired.metrics[0]!.pairs[0]!.accuracy.diff).toBeCloseTo(6 / 12 - 7 / 12, 12);
+    const rev = report.paired.metrics[2]!.pairs[0]!.accuracy;
+    expect(rev.diff).toBeCloseTo(10 / 12 - 7 / 12, 12);
+    expect(rev.mcnemar).toBeNull();
+    expect(rev.p).toBeGreaterThan(0);
+    expect(report.splits.human).toBeUndefined();
   });
 });

@@ -1,17 +1,27 @@
 /**
- * Review labels (issue 36): what a person said about rows, as one JSONL form for every surface — the app's
- * export and import, `verity review`'s file once its `label` fields are filled, and `--labels` of `verity
- * compare` / `verity evaluate` / `verity calibrate`. A line: `{"id", "system"?, "label", "picked"?, "time"?,
- * "input"?}`; `label` is true/false (or correct/wrong…) or one of the eight class names, null or absent for a row
- * not labelled yet; `picked` says how the row was picked (the random slice or the queue), which the reviewed
- * estimate needs; `input` is the SHA-256 of the file the labels belong to.
- * Folding labels into rows: matched by (system, id); the same row labelled twice keeps the last (counted);
- * ids that are not in the input are counted and named, never dropped silently.
+ * Review labels: what a person said about rows, as one JSONL form for every surface — `verity review`'s file once
+ * its `label` fields are filled, the app's export and import, and `--labels` of `verity compare` / `evaluate` /
+ * `calibrate`.
+ *
+ * A line of a review: one answer group (groups.ts) — `{"order", "id", "system"?, "rows"?, "label", "sample",
+ * "design", "input", …}`: `order` is its place in the design's order (1 = asked first), `id` / `system` its first
+ * row, `rows` every row of the group (`{"id", "system"}`, with a `"label"` of its own where a person labelled one
+ * system's row otherwise), `sample` its weight and uniform draw, `design` the seed, the number of groups, how many
+ * were asked and the key of the first group not asked (`cutoff`, null when every group was). With those the
+ * inclusion probabilities of the answered prefix follow (design.ts) and nothing else is needed.
+ * A plain line: `{"id", "system"?, "label", "time"?, "input"?}` — a label given outside any design (a label
+ * column, a hand-made file): the row's truth, counted as it is.
+ * A line of the earlier form (`"picked": "uncertain" | "random" | "both"`): its rows keep that design — the
+ * uncertain queue counted as it is, the random slice as a uniform sample of the system's rows.
+ * `label`: true/false (or correct/wrong…) or one of the eight class names; null, absent or "skip" = not answered.
+ * `input`: the SHA-256 of the file the labels belong to.
+ * Read as a stream of text (any size; any mix of LF, CRLF and CR line ends); the first bad line fails the file,
+ * with its line number and why.
  */
 import type { CapClass, Label } from '../types.ts';
 import { parseLabel } from '../io/fields.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { PICK_QUEUE, PICK_RANDOM } from './estimate.ts';
+import { prefixInclusion, type AskedGroup } from './design.ts';
 
 export type Picked = 'uncertain' | 'random' | 'both';
 
@@ -19,95 +29,258 @@ export interface ReviewLabel {
   id: string;
   system?: string;
   label: Label;
+  /** The design order of the group the label was given for (a review line); absent for a plain label. */
+  order?: number;
+  /** The row's own label in a group line (given apart from the group's). */
+  own?: true;
+  /** How a review of the earlier form picked the row. */
   picked?: Picked;
   /** When it was given (ISO 8601). */
   time?: string;
 }
 
+/** What a label file says of its review's design. */
+export interface ReviewDesignInfo {
+  seed: number;
+  /** Groups in the file's input, and how many the review asked. */
+  groups: number;
+  asked: number;
+  /** The key of the first group not asked (∞ when every group was). */
+  cutoff: number;
+  /** The metric whose decisions were reviewed. */
+  judge: string | null;
+  /** Every asked group in the file, answered or not, with its rows. */
+  lines: (AskedGroup & { rows: { id: string; system?: string }[] })[];
+}
+
 export interface ParsedLabels {
   labels: ReviewLabel[];
-  /** Lines with no label yet (a review file not finished). */
+  /** Lines with no label yet (a review not finished). */
   pending: number;
-  /** The input's SHA-256 the lines name (the first one named; null when none does). */
+  /** The input's SHA-256 the lines name (null when none does). */
   input: string | null;
+  design: ReviewDesignInfo | null;
+  /** Rows of a group that a person labelled otherwise than the group. */
+  conflicts: number;
 }
 
 const PICKED: readonly string[] = ['uncertain', 'random', 'both'];
-
-export const pickBits = (p: Picked | undefined): number =>
-  p === 'random' ? PICK_RANDOM : p === 'both' ? PICK_RANDOM | PICK_QUEUE : p === 'uncertain' ? PICK_QUEUE : 0;
+/** A line longer than this is not a label line (a review line holds one question, its golds and one answer). */
+export const LABEL_LINE_LIMIT = 8 * 1024 * 1024;
 
 /** A label as the JSONL form writes it: true/false, or the class name. */
 export const labelJson = (l: Label): boolean | CapClass => (l.kind === 'binary' ? l.correct : l.cls);
 
-/** Parses a label file; the first bad line fails the whole file, with its line number and why. */
-export function parseReviewLabels(text: string, name = 'the label file'): Result<ParsedLabels> {
-  const labels: ReviewLabel[] = [];
-  let pending = 0;
-  let input: string | null = null;
-  const lines = text.split(/\r?\n/);
-  for (let k = 0; k < lines.length; k++) {
-    const line = lines[k]!.trim();
-    if (!line) continue;
-    const where = `${name}, line ${k + 1}`;
+const isObject = (o: unknown): o is Record<string, unknown> => typeof o === 'object' && o !== null && !Array.isArray(o);
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/**
+ * Reads a label file piece by piece: `push` each piece of text, then `end`. Holds one line at a time (never the
+ * file), so a file of any size is read; a line over LABEL_LINE_LIMIT fails with its number.
+ */
+export class LabelReader {
+  private readonly labels: ReviewLabel[] = [];
+  private pending = 0;
+  private input: string | null = null;
+  private design: Omit<ReviewDesignInfo, 'lines'> | null = null;
+  private readonly lines: ReviewDesignInfo['lines'] = [];
+  private readonly orders = new Set<number>();
+  private conflicts = 0;
+  private carry = '';
+  private line = 0;
+  private error: string | null = null;
+  private lastCr = false;
+
+  constructor(private readonly name = 'the label file') {}
+
+  /** Feeds the next piece of the file; false once the file has failed (the rest need not be read). */
+  push(text: string): boolean {
+    if (this.error) return false;
+    let start = 0;
+    // A CR ending the last piece may be the first half of a CRLF.
+    if (this.lastCr && text.startsWith('\n')) start = 1;
+    this.lastCr = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      this.take(this.carry + text.slice(start, i));
+      this.carry = '';
+      if (this.error) return false;
+      if (c === 13) {
+        if (i + 1 < text.length && text.charCodeAt(i + 1) === 10) i++;
+        else if (i + 1 === text.length) this.lastCr = true;
+      }
+      start = i + 1;
+    }
+    this.carry += text.slice(start);
+    if (this.carry.length > LABEL_LINE_LIMIT) this.error = this.tooLong();
+    return !this.error;
+  }
+
+  end(): Result<ParsedLabels> {
+    if (!this.error && this.carry) this.take(this.carry);
+    this.carry = '';
+    if (this.error) return fail(this.error);
+    const design = this.design ? { ...this.design, lines: this.lines } : null;
+    return ok({ labels: this.labels, pending: this.pending, input: this.input, design, conflicts: this.conflicts });
+  }
+
+  private tooLong(): string {
+    return `${this.name}, line ${this.line + 1} is longer than ${LABEL_LINE_LIMIT.toLocaleString('en-US')} characters: not a label line (is it the right file?)`;
+  }
+
+  private take(raw: string): void {
+    this.line++;
+    if (raw.length > LABEL_LINE_LIMIT) {
+      this.line--;
+      this.error = this.tooLong();
+      return;
+    }
+    const line = raw.trim();
+    if (!line) return;
+    const where = `${this.name}, line ${this.line}`;
     let o: unknown;
     try {
       o = JSON.parse(line);
     } catch {
-      return fail(`${where} is not JSON: each line of a label file is one JSON object`);
+      this.error = `${where} is not JSON: each line of a label file is one JSON object`;
+      return;
     }
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) return fail(`${where} is not a JSON object`);
-    const r = o as Record<string, unknown>;
-    if (typeof r.id !== 'string' && typeof r.id !== 'number') return fail(`${where} has no "id" (the row's id in the input)`);
-    if (r.system !== undefined && r.system !== null && typeof r.system !== 'string') return fail(`${where}: "system" is not text`);
-    if (r.picked !== undefined && !PICKED.includes(r.picked as string))
-      return fail(`${where}: "picked" is ${JSON.stringify(r.picked)}, not one of ${PICKED.join(', ')}`);
-    if (typeof r.input === 'string') {
-      if (input !== null && r.input !== input)
-        return fail(`${where} names another input (${r.input.slice(0, 8)}) than the lines before (${input.slice(0, 8)})`);
-      input = r.input;
-    }
-    if (r.label === 'skip') {
-      pending++;
-      continue;
-    }
-    const parsed = parseLabel(r.label);
-    if (!parsed.ok) return fail(`${where}: ${parsed.error}`);
-    if (!parsed.value) {
-      pending++;
-      continue;
-    }
-    labels.push({
-      id: String(r.id),
-      ...(typeof r.system === 'string' ? { system: r.system } : {}),
-      label: parsed.value,
-      ...(r.picked ? { picked: r.picked as Picked } : {}),
-      ...(typeof r.time === 'string' ? { time: r.time } : {}),
-    });
+    this.error = this.read(o, where);
   }
-  return ok({ labels, pending, input });
+
+  /** One line's labels; the error, or null. */
+  private read(o: unknown, where: string): string | null {
+    if (!isObject(o)) return `${where} is not a JSON object`;
+    if (typeof o.id !== 'string' && typeof o.id !== 'number') return `${where} has no "id" (the row's id in the input)`;
+    if (o.system !== undefined && o.system !== null && typeof o.system !== 'string') return `${where}: "system" is not text`;
+    if (o.picked !== undefined && !PICKED.includes(o.picked as string))
+      return `${where}: "picked" is ${JSON.stringify(o.picked)}, not one of ${PICKED.join(', ')}`;
+    if (typeof o.input === 'string') {
+      if (this.input !== null && o.input !== this.input)
+        return `${where} names another input (${o.input.slice(0, 8)}) than the lines before (${this.input.slice(0, 8)})`;
+      this.input = o.input;
+    }
+    const parsed = o.label === 'skip' ? ok(undefined) : parseLabel(o.label);
+    if (!parsed.ok) return `${where}: ${parsed.error}`;
+    const time = typeof o.time === 'string' ? { time: o.time } : {};
+    // The group's rows: the line's own row when it lists none.
+    const own = { id: String(o.id), ...(typeof o.system === 'string' ? { system: o.system } : {}) };
+    let rows: { id: string; system?: string; label?: Label }[] = [own];
+    if (o.rows !== undefined) {
+      if (!Array.isArray(o.rows) || o.rows.length === 0) return `${where}: "rows" is not a list of the group's rows`;
+      rows = [];
+      for (const r of o.rows) {
+        if (!isObject(r) || (typeof r.id !== 'string' && typeof r.id !== 'number'))
+          return `${where}: each of "rows" needs an "id" (and a "system" for several systems)`;
+        if (r.system !== undefined && r.system !== null && typeof r.system !== 'string')
+          return `${where}: a "system" in "rows" is not text`;
+        const l = r.label === undefined || r.label === 'skip' ? ok(undefined) : parseLabel(r.label);
+        if (!l.ok) return `${where}, row ${String(r.id)}: ${l.error}`;
+        rows.push({
+          id: String(r.id),
+          ...(typeof r.system === 'string' ? { system: r.system } : {}),
+          ...(l.value ? { label: l.value } : {}),
+        });
+      }
+    }
+    const order = o.order;
+    if (order !== undefined) {
+      const bad = this.readDesign(o, where);
+      if (bad) return bad;
+    }
+    const lineLabel = parsed.value;
+    // Answered: a label for the group, or one for each of its rows.
+    const answered = lineLabel !== undefined || rows.every((r) => r.label);
+    if (order !== undefined) {
+      const s = o.sample as { weight: number; draw: number };
+      this.lines.push({
+        order: order as number,
+        weight: s.weight,
+        draw: s.draw,
+        answered,
+        rows: rows.map((r) => ({ id: r.id, ...(r.system !== undefined ? { system: r.system } : {}) })),
+      });
+    }
+    if (!answered) this.pending++;
+    for (const r of rows) {
+      const label = r.label ?? lineLabel;
+      if (!label) continue;
+      if (r.label && lineLabel && labelJson(r.label) !== labelJson(lineLabel)) this.conflicts++;
+      this.labels.push({
+        id: r.id,
+        ...(r.system !== undefined ? { system: r.system } : {}),
+        label,
+        // A row labelled in a group nobody answered is a label outside the design.
+        ...(order !== undefined && answered ? { order: order as number } : {}),
+        ...(r.label ? { own: true as const } : {}),
+        ...(o.picked ? { picked: o.picked as Picked } : {}),
+        ...time,
+      });
+    }
+    return null;
+  }
+
+  private readDesign(o: Record<string, unknown>, where: string): string | null {
+    const order = o.order;
+    if (!Number.isInteger(order) || (order as number) < 1) return `${where}: "order" is not a whole number from 1`;
+    if (this.orders.has(order as number)) return `${where}: "order" ${String(order)} is given twice`;
+    this.orders.add(order as number);
+    const s = o.sample;
+    if (!isObject(s) || !finite(s.weight) || !(s.weight > 0) || !finite(s.draw) || !(s.draw > 0 && s.draw <= 1))
+      return `${where}: "sample" needs the group's "weight" (> 0) and "draw" (0 < draw ≤ 1), as verity review writes them`;
+    const d = o.design;
+    if (
+      !isObject(d) ||
+      !Number.isInteger(d.seed) ||
+      !Number.isInteger(d.groups) ||
+      !Number.isInteger(d.asked) ||
+      !(d.cutoff === null || finite(d.cutoff))
+    )
+      return `${where}: "design" needs "seed", "groups", "asked" and "cutoff", as verity review writes them`;
+    const judge = isObject(o.judge) && typeof o.judge.metric === 'string' ? o.judge.metric : null;
+    const info = {
+      seed: d.seed as number,
+      groups: d.groups as number,
+      asked: d.asked as number,
+      cutoff: d.cutoff === null ? Infinity : (d.cutoff as number),
+      judge,
+    };
+    if (
+      this.design &&
+      (this.design.seed !== info.seed ||
+        this.design.groups !== info.groups ||
+        this.design.asked !== info.asked ||
+        this.design.cutoff !== info.cutoff)
+    )
+      return `${where}: its "design" differs from the lines before: lines of two reviews in one file`;
+    this.design ??= info;
+    return null;
+  }
 }
 
-/** The JSONL export: one line per label, in the order given. */
-export function reviewLabelsJsonl(labels: readonly ReviewLabel[], input: string): string {
-  return labels
-    .map((l) =>
-      JSON.stringify({
-        id: l.id,
-        ...(l.system !== undefined ? { system: l.system } : {}),
-        label: labelJson(l.label),
-        ...(l.picked ? { picked: l.picked } : {}),
-        ...(l.time ? { time: l.time } : {}),
-        input,
-      }),
-    )
-    .join('\n')
-    .concat(labels.length ? '\n' : '');
+/** Parses a whole label text (tests, small files): LabelReader in one piece. */
+export function parseReviewLabels(text: string, name = 'the label file'): Result<ParsedLabels> {
+  const r = new LabelReader(name);
+  r.push(text);
+  return r.end();
+}
+
+/** A plain label line, as the app's export writes a label outside a design. */
+export function plainLabelLine(l: ReviewLabel, input: string): string {
+  return JSON.stringify({
+    id: l.id,
+    ...(l.system !== undefined ? { system: l.system } : {}),
+    label: labelJson(l.label),
+    ...(l.picked ? { picked: l.picked } : {}),
+    ...(l.time ? { time: l.time } : {}),
+    input,
+  });
 }
 
 export interface FoldedLabels<R> {
   /** The rows with the labels in (a new array; rows without a label are the same objects). */
-  rows: (R & { pick?: number })[];
+  rows: (R & ReviewedRow)[];
   /** Rows given a label. */
   applied: number;
   /** Rows labelled more than once (the last label kept). */
@@ -117,51 +290,114 @@ export interface FoldedLabels<R> {
   unknownIds: string[];
   /** Rows whose label in the file a review label replaced. */
   replaced: number;
+  /** Labels of groups after the first unanswered one in the design's order: left out until it is answered. */
+  waiting: number;
+  /** The order of the first group not answered, when labels wait for it. */
+  gapAt: number | null;
+  /** Rows of a group labelled otherwise than their group (each kept with its own label). */
+  conflicts: number;
+  /** Labels with more than one row of this (system, id) in the input: applied to the first. */
+  ambiguous: number;
   /** Every label that matched a row, in the labels' order (a row labelled twice appears twice; the last counts). */
   matched: { row: number; label: ReviewLabel }[];
+}
+
+/** What a reviewed row carries besides its label: the inclusion probability of its design unit and the unit. */
+export interface ReviewedRow {
+  /** The inclusion probability of the reviewed unit; absent for a label outside a design (its truth, counted as it is). */
+  pi?: number;
+  /** The reviewed unit: rows of one unit were asked as one. */
+  unit?: number;
 }
 
 const keyOf = (system: string | undefined, id: string) => `${system ?? ''}\u0000${id}`;
 
 /**
- * Puts review labels into rows (matched by system and id; a label without a system matches a file of one
- * system, or the id alone when only one row has it). Rows keep their other fields; each labelled one gains
- * `pick` bits (estimate.ts) when its label says how it was picked.
+ * Puts review labels into rows (matched by system and id; a label without a system matches a file of one system,
+ * or the id alone when only one row has it). Rows keep their other fields; a row labelled within the design's
+ * answered prefix gains its unit's inclusion probability (`pi`) and unit; labels past the first unanswered group
+ * are left out (counted in `waiting`: using them would bias the estimate).
  */
-export function foldLabels<R extends { id: string; system?: string; label?: Label }>(
+export function foldLabels<R extends { id: string; system?: string; label?: unknown }>(
   rows: readonly R[],
-  labels: readonly ReviewLabel[],
+  parsed: Pick<ParsedLabels, 'labels' | 'design' | 'conflicts'>,
 ): FoldedLabels<R> {
   const at = new Map<string, number>();
   const byId = new Map<string, number>();
+  const twice = new Set<string>();
+  const perSystem = new Map<string, number>();
   rows.forEach((r, i) => {
-    at.set(keyOf(r.system, r.id), i);
+    const k = keyOf(r.system, r.id);
+    if (at.has(k)) twice.add(k);
+    else at.set(k, i);
     byId.set(r.id, byId.has(r.id) ? -1 : i);
+    perSystem.set(r.system ?? '', (perSystem.get(r.system ?? '') ?? 0) + 1);
   });
+  const design = parsed.design;
+  const prefix = design ? prefixInclusion(design.lines, design.cutoff) : null;
+  const piOfOrder = new Map<number, number>();
+  let gapAt: number | null = null;
+  if (design && prefix) {
+    design.lines.forEach((l, k) => {
+      if (!Number.isNaN(prefix.pi[k]!)) piOfOrder.set(l.order, prefix.pi[k]!);
+    });
+    if (prefix.answered < design.lines.length) gapAt = prefix.answered + 1;
+  }
   const chosen = new Map<number, ReviewLabel>();
   const matched: { row: number; label: ReviewLabel }[] = [];
   let duplicates = 0;
   let unknown = 0;
+  let waiting = 0;
+  let ambiguous = 0;
   const unknownIds: string[] = [];
-  for (const l of labels) {
-    let i = at.get(keyOf(l.system, l.id));
+  for (const l of parsed.labels) {
+    if (l.order !== undefined && !piOfOrder.has(l.order)) {
+      waiting++;
+      continue;
+    }
+    const k = keyOf(l.system, l.id);
+    let i = at.get(k);
     if (i === undefined && l.system === undefined) i = byId.get(l.id);
     if (i === undefined || i < 0) {
       unknown++;
       if (unknownIds.length < 5) unknownIds.push(l.system !== undefined ? `${l.system}/${l.id}` : l.id);
       continue;
     }
+    if (twice.has(k)) ambiguous++;
     if (chosen.has(i)) duplicates++;
     chosen.set(i, l);
     matched.push({ row: i, label: l });
   }
-  const out: (R & { pick?: number })[] = rows.slice();
+  // The earlier form's random slice: a uniform sample of each system's rows.
+  const sliceSize = new Map<string, number>();
+  for (const [i, l] of chosen)
+    if (l.picked === 'random' || l.picked === 'both') sliceSize.set(rows[i]!.system ?? '', (sliceSize.get(rows[i]!.system ?? '') ?? 0) + 1);
+  const out: (R & ReviewedRow)[] = rows.slice();
   let replaced = 0;
   for (const [i, l] of chosen) {
     if (rows[i]!.label) replaced++;
-    out[i] = { ...rows[i]!, label: l.label, ...(l.picked ? { pick: pickBits(l.picked) } : {}) };
+    const sys = rows[i]!.system ?? '';
+    const design =
+      l.order !== undefined
+        ? { pi: piOfOrder.get(l.order)!, unit: l.order }
+        : l.picked === 'random' || l.picked === 'both'
+          ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
+          : {};
+    out[i] = { ...rows[i]!, label: l.label, ...design };
   }
-  return { rows: out, applied: chosen.size, duplicates, unknown, unknownIds, replaced, matched };
+  return {
+    rows: out,
+    applied: chosen.size,
+    duplicates,
+    unknown,
+    unknownIds,
+    replaced,
+    waiting,
+    gapAt,
+    conflicts: parsed.conflicts,
+    ambiguous,
+    matched,
+  };
 }
 
 /**
@@ -179,11 +415,38 @@ export function noLabelMatches(name: string, labels: number, unknownIds: readonl
   return `none of the ${labels} labels in ${name} matches ${rows} (ids such as ${unknownIds.join(', ')}): labels of another input?`;
 }
 
-/** One line for what folding did: applied, duplicates (last kept), unknown ids — for stderr and the page. */
-export function foldNote(f: Pick<FoldedLabels<unknown>, 'applied' | 'duplicates' | 'unknown' | 'unknownIds' | 'replaced'>): string {
+/**
+ * Labels without a system for an input of several systems: which system each belongs to cannot be told, so the
+ * refusal says what to add. Null when every label names a system or the input has one.
+ */
+export function missingSystems(name: string, labels: readonly ReviewLabel[], systems: number): string | null {
+  if (systems < 2) return null;
+  const without = labels.filter((l) => l.system === undefined).length;
+  return without
+    ? `${name}: ${without} of its ${labels.length} labels name no "system", and the input has ${systems} systems: add each label's "system" (the app's export and verity review write it)`
+    : null;
+}
+
+/** One line for what folding did — for stderr and the page. */
+export function foldNote(
+  f: Pick<
+    FoldedLabels<unknown>,
+    'applied' | 'duplicates' | 'unknown' | 'unknownIds' | 'replaced' | 'waiting' | 'gapAt' | 'conflicts' | 'ambiguous'
+  >,
+): string {
   const parts = [`${f.applied} row${f.applied === 1 ? '' : 's'} labelled by review`];
   if (f.duplicates) parts.push(`${f.duplicates} labelled twice (the last label kept)`);
   if (f.replaced) parts.push(`${f.replaced} replacing the file's own label`);
+  if (f.conflicts)
+    parts.push(`${f.conflicts} row${f.conflicts === 1 ? '' : 's'} labelled otherwise than the rest of its group (kept per row)`);
+  if (f.ambiguous)
+    parts.push(
+      `${f.ambiguous} label${f.ambiguous === 1 ? '' : 's'} for a (system, id) the input has more than once: applied to its first row, which the comparison keeps`,
+    );
+  if (f.waiting)
+    parts.push(
+      `${f.waiting} label${f.waiting === 1 ? '' : 's'} after question ${f.gapAt} of the review, which has no answer, left out until it has one (answers are used in the review's order)`,
+    );
   if (f.unknown)
     parts.push(
       `${f.unknown} label${f.unknown === 1 ? '' : 's'} for ids not in the input (${f.unknownIds.join(', ')}${f.unknown > f.unknownIds.length ? ', …' : ''}) left out`,

@@ -1,82 +1,84 @@
-/** Review priority and the pick (issue 36): features by hand, a deterministic pick within budget, balanced systems. */
+/**
+ * Review signals and priority: each signal by hand on small cases (nearness, disagreement, text against decision,
+ * the system's share of contested rows, same answer, consensus, the answer's type), and the priority ranking a
+ * likely error above a likely right call, with the reasons said in words.
+ */
 import { describe, expect, it } from 'vitest';
-import { ResultTable } from '../result-table.ts';
-import type { RowResults } from '../run.ts';
-import type { QaRow } from '../types.ts';
-import { pickForReview, priorityFeatures, reviewPriorities } from './priority.ts';
+import { reviewSignals, SIGNALS, typeFits, type SignalRow } from './signals.ts';
+import { priorityReasons, reviewPriorities } from './priority.ts';
+import model from './priority-model.json' with { type: 'json' };
 
-const row = (golds: string[], candidate: string): QaRow => ({ row: 1, id: candidate, question: 'q?', golds, candidate });
-const res = (judge: number, other: boolean): RowResults => ({
-  judge: { score: judge, decision: judge >= 0.5, explanation: '' },
-  other: { score: other ? 1 : 0, decision: other, explanation: '' },
+const view = (scores: number[], others: boolean[]) => ({
+  judge: { metric: 'judge', threshold: 0.5 },
+  score: (i: number) => scores[i]!,
+  decision: (i: number) => scores[i]! >= 0.5,
+  others: (i: number) => [others[i]!],
 });
+const at = (name: (typeof SIGNALS)[number]) => SIGNALS.indexOf(name);
+const r9 = (v: number) => Math.round(v * 1e9) / 1e9;
 
-describe('priorityFeatures', () => {
-  it('measures nearness to the threshold, disagreement, text against decision, and the system share', () => {
-    const rows = [row(['Paris'], 'Paris'), row(['Paris'], 'Lyon'), row(['Paris'], 'It is Paris, France')];
-    const t = ResultTable.of([res(0.9, true), res(0.55, false), res(0.1, true)], ['judge', 'other']);
-    const f = priorityFeatures(rows, t, { metric: 'judge', threshold: 0.5 }, (i) => (i < 2 ? 'a' : 'b'));
-    // near = 1 − |s − 0.5| / 0.5; disagree = other decides otherwise; text: "correct" sharing no gold word, or "wrong" holding the gold.
-    const r = (v: number) => Math.round(v * 1e9) / 1e9;
-    expect(f.map((x) => x.slice(0, 4).map(r))).toEqual([
+describe('reviewSignals', () => {
+  it('measures the judge against itself, the other metrics and the words (one system)', () => {
+    const rows: SignalRow[] = [
+      { question: 'q?', golds: ['Paris'], candidate: 'Paris' },
+      { question: 'q?', golds: ['Paris'], candidate: 'Lyon' },
+      { question: 'q?', golds: ['Paris'], candidate: 'It is Paris, France' },
+    ];
+    const s = reviewSignals(rows, view([0.9, 0.55, 0.1], [true, false, true]));
+    // near = 1 − |s − 0.5| / 0.5; disagree = the other metric decides otherwise; text: "correct" sharing no gold word,
+    // or "wrong" holding the gold; judge_correct; no cross-system signal in a file of one system.
+    expect(
+      s.map((x) => [at('near_threshold'), at('metrics_disagree'), at('text_disagrees'), at('judge_correct')].map((k) => r9(x[k]!))),
+    ).toEqual([
       [0.2, 0, 0, 1],
       [0.9, 1, 1, 1],
       [0.2, 1, 1, 0],
     ]);
-    expect(f.map((x) => x[5])).toEqual([0.5, 0.5, 1]);
-    const p = reviewPriorities(f);
-    expect(p[1]).toBeGreaterThan(p[0]!);
+    expect(s.map((x) => r9(x[at('system_contested')]!))).toEqual([2 / 3, 2 / 3, 2 / 3].map(r9));
+    expect(s.every((x) => x[at('same_answer')] === 0 && x[at('consensus')] === 0)).toBe(true);
+  });
+
+  it('reads what the other systems said to the same question', () => {
+    const q = 'Which city is the capital of France?';
+    const rows: SignalRow[] = [
+      { key: '1', system: 'a', question: q, golds: ['Lutetia'], candidate: 'Paris' },
+      { key: '1', system: 'b', question: q, golds: ['Lutetia'], candidate: 'paris.' },
+      { key: '1', system: 'c', question: q, golds: ['Lutetia'], candidate: 'The capital of France is Paris.' },
+      { key: '1', system: 'd', question: q, golds: ['Lutetia'], candidate: 'Lyon' },
+    ];
+    const s = reviewSignals(rows, view([0.1, 0.1, 0.1, 0.1], [false, false, false, false]));
+    // a and b give one answer (1 of the 3 others each); c says Paris in a sentence: it agrees with a and b.
+    expect(s.map((x) => r9(x[at('same_answer')]!))).toEqual([1 / 3, 1 / 3, 0, 0].map(r9));
+    expect(s.map((x) => r9(x[at('consensus')]!))).toEqual([2 / 3, 2 / 3, 2 / 3, 0].map(r9));
+    // The judge rejects them all: consensus where it rejects.
+    expect(s.map((x) => r9(x[at('consensus_rejected')]!))).toEqual([2 / 3, 2 / 3, 2 / 3, 0].map(r9));
+  });
+
+  it('says whether the answer is of the kind the question asks for', () => {
+    expect(typeFits('How many moons has Mars?', 'two')).toBe(1);
+    expect(typeFits('In which year did the war end?', 'Paris')).toBe(0);
+    expect(typeFits('Who wrote Hamlet?', 'William Shakespeare')).toBe(1);
+    expect(typeFits('Who wrote Hamlet?', 'a play about a prince')).toBe(0);
+    expect(typeFits('What is the capital of France?', 'Paris')).toBe(0.5);
   });
 });
 
-describe('pickForReview', () => {
-  const n = 200;
-  const pr = Float64Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 101);
-  const sys = (i: number) => (i % 4 === 0 ? 'rare' : 'common');
-
-  it('never picks more than the budget, each row once, the same rows for the same seed', () => {
-    for (const budget of [1, 2, 10, 57, 200, 500]) {
-      const p = pickForReview(pr, budget, 7, sys);
-      const both = p.filter((x) => x.picked === 'both').length;
-      // A row both draws met is asked once: the budget less those.
-      expect(p.length + both).toBe(Math.min(budget, n));
-      expect(new Set(p.map((x) => x.index)).size).toBe(p.length);
-      expect(pickForReview(pr, budget, 7, sys)).toEqual(p);
-    }
-    // Every row asked for: every row, a census.
-    expect(pickForReview(pr, 200, 7, sys).every((x) => x.picked === 'uncertain')).toBe(true);
-    expect(pickForReview(pr, 50, 8, sys)).not.toEqual(pickForReview(pr, 50, 7, sys));
-  });
-
-  it('draws the random slice per system in proportion, whatever the priorities, and the queue whatever the seed', () => {
-    const p = pickForReview(pr, 50, 7, sys);
-    const random = p.filter((x) => x.picked !== 'uncertain').map((x) => x.index);
-    expect(random).toHaveLength(10);
-    // 50 of 200 rows are "rare": a quarter of the slice, 2.5 rows; the tied remainder goes to the first system by name.
-    expect(random.filter((i) => sys(i) === 'rare')).toHaveLength(2);
-    const flipped = Float64Array.from(pr, (x) => 1 - x);
-    const again = pickForReview(flipped, 50, 7, sys)
-      .filter((x) => x.picked !== 'uncertain')
-      .map((x) => x.index);
-    expect(new Set(again)).toEqual(new Set(random));
-    const queue = (seed: number) =>
-      pickForReview(pr, 50, seed, sys)
-        .filter((x) => x.picked !== 'random')
-        .map((x) => x.index)
-        .sort((a, b) => a - b);
-    expect(queue(8)).toEqual(queue(7));
-  });
-
-  it('takes the highest priorities in turn from each system, and spreads the random slice through the order', () => {
-    const p = pickForReview(pr, 50, 7, sys);
-    const queue = p.filter((x) => x.picked !== 'random').map((x) => x.index);
-    expect(queue.filter((i) => sys(i) === 'rare')).toHaveLength(20);
-    // Rows only the queue drew come in its order (one the random slice also drew is asked at its random place).
-    const rare = p.filter((x) => x.picked === 'uncertain' && sys(x.index) === 'rare').map((x) => pr[x.index]!);
-    expect(rare).toEqual([...rare].sort((a, b) => b - a));
-    // At each point of the order the share of random rows asked stays near a fifth.
-    const at = p.slice(0, 25).filter((x) => x.picked === 'random').length;
-    expect(at).toBeGreaterThanOrEqual(4);
-    expect(at).toBeLessThanOrEqual(6);
+describe('reviewPriorities', () => {
+  it('uses a model of exactly the signals, and ranks a doubtful rejection above a confident acceptance', () => {
+    expect(model.features).toEqual([...SIGNALS]);
+    const sure = new Float64Array(SIGNALS.length);
+    sure[at('judge_correct')] = 1;
+    sure[at('type_fits')] = 1;
+    const doubtful = new Float64Array(SIGNALS.length);
+    doubtful[at('near_threshold')] = 0.9;
+    doubtful[at('metrics_disagree')] = 1;
+    doubtful[at('consensus')] = 1;
+    doubtful[at('consensus_rejected')] = 1;
+    doubtful[at('type_fits')] = 1;
+    const [p0, p1] = reviewPriorities([sure, doubtful]);
+    expect(p1).toBeGreaterThan(0.5);
+    expect(p0).toBeLessThan(0.1);
+    expect(priorityReasons(doubtful)).toContain('other systems agree with it, the judge rejects it');
+    expect(priorityReasons(sure)).not.toContain('the other metrics decide otherwise');
   });
 });

@@ -1,42 +1,46 @@
 /**
- * Learning from a review (issue 36): the metric's threshold fitted again on the reviewed rows, and what that
- * changed on the random slice.
+ * Learning a threshold from a review: the metric's threshold fitted again on the reviewed rows, and what that
+ * changed on them.
  *
- * What: the threshold t maximising the estimated agreement over every row, Σ_C [s_i ≥ t ⇔ h_i] + (N/r)·Σ_R [s_i ≥ t
- *   ⇔ h_i] — the queue's rows (C) count once, each random-slice row (R, r of N rows, outside C) for the N/r rows it
- *   stands for, so a queue crowded with doubtful rows does not pull the threshold where few rows are. Candidates:
+ * What: the threshold t maximising the estimated agreement over every row of the file, Σ_i w_i [s_i ≥ t ⇔ h_i]
+ *   over the labelled rows, w_i = 1/π_i for a row of the review's sample (it stands for 1/π_i rows of the file:
+ *   design.ts) and 1 for a label outside a design; without any design every labelled row weighs 1. Candidates:
  *   midpoints between neighbouring distinct scores (and the current threshold); ties go to the one nearest the
- *   current threshold. Without pick information every labelled row weighs the same.
- * Reported: agreement with the labels on the random slice before (current threshold) and after, the "after"
- *   cross-fitted (the slice in two halves, each decided by a threshold fitted without it), so the change is not
- *   the fit's own optimism. The fitted threshold is applied only when that cross-fitted agreement is higher than
- *   before (`applied`); otherwise the threshold is kept — on EVOUNA-TQ, where pedants is already fitted, a refit on
- *   a 15% review moved the threshold by ±0.15 between seeds and lowered agreement on held-out questions
- *   (bench/REPORT.md, "Review queue").
+ *   current threshold.
+ * Reported: the design-weighted agreement with the labels on the sampled rows before (current threshold) and
+ *   after, the "after" cross-fitted (the sample in two halves, each decided by a threshold fitted without it), so
+ *   the change is not the fit's own optimism. The fitted threshold is applied only when that cross-fitted agreement
+ *   is higher than before (`applied`); otherwise the threshold is kept.
  * Limits: one threshold per metric (a class metric's cutpoints are not refitted); rows without a score are left out.
+ *   The reviewed estimate (estimate.ts) stays unbiased whatever the refit does: it corrects any prediction.
  */
-import { PICK_QUEUE, PICK_RANDOM } from './estimate.ts';
 
 export interface Refit {
   metric: string;
   before: number;
   /** The threshold the reviewed rows favour. */
   fitted: number;
-  /** Whether it is used: the cross-fitted agreement on the random slice is higher with it. */
+  /** Whether it is used: the cross-fitted agreement on the sample is higher with it. */
   applied: boolean;
   /** The threshold now: `fitted` when applied, else `before`. */
   after: number;
   /** Reviewed rows with a score, fitted on. */
   rows: number;
-  /** The random slice's labelled, scored rows, and the share of them the decisions agree with the labels on. */
+  /** The sample's labelled, scored rows, and the design-weighted share the decisions agree with the labels on. */
   slice: { n: number; before: number | null; after: number | null };
+}
+
+/** A labelled row: its score, its label (1 / 0; −1 unlabelled), and its inclusion probability (NaN outside a design). */
+export interface RefitCell {
+  s: number | null;
+  h: number;
+  pi: number;
 }
 
 interface Point {
   s: number;
   h: number;
   w: number;
-  random: boolean;
 }
 
 function best(points: readonly Point[], current: number): number {
@@ -60,64 +64,44 @@ function best(points: readonly Point[], current: number): number {
   return bestT;
 }
 
-/** Points with their weights: census rows 1, random-slice rows N / r (N = `rows`). */
-function weighted(
-  cells: readonly { s: number | null; h: number; pick: number }[],
-  rows: number,
-  picks: boolean,
-  leave?: Set<number>,
-): Point[] {
-  const pts: Point[] = [];
-  let r = 0;
-  cells.forEach((c, i) => {
-    if (c.h < 0 || c.s === null || leave?.has(i)) return;
-    const random = picks ? (c.pick & PICK_RANDOM) !== 0 && (c.pick & PICK_QUEUE) === 0 : true;
-    const census = picks ? !random : false;
-    if (!census) r++;
-    pts.push({ s: c.s, h: c.h, w: census ? 1 : 0, random });
-  });
-  for (const p of pts) if (p.random) p.w = picks ? rows / Math.max(1, r) : 1;
-  return pts;
-}
-
-/**
- * Refits one metric's threshold. `cells`: every row's score (null when none), human label (1 / 0 / −1) and pick
- * bits; `picks` says whether pick bits were recorded at all.
- */
-export function refitThreshold(
-  metric: string,
-  cells: readonly { s: number | null; h: number; pick: number }[],
-  current: number,
-  picks: boolean,
-): Refit {
-  const rows = cells.filter((c) => c.s !== null).length;
-  const all = weighted(cells, rows, picks);
-  const fitted = best(all, current);
-  // The slice, in two halves by position; each half decided by a threshold fitted without it.
-  const slice: number[] = [];
-  cells.forEach((c, i) => {
-    const random = picks ? (c.pick & PICK_RANDOM) !== 0 && (c.pick & PICK_QUEUE) === 0 : true;
-    if (c.h >= 0 && c.s !== null && random) slice.push(i);
-  });
-  const agree = (i: number, t: number) => (cells[i]!.s! >= t === (cells[i]!.h === 1) ? 1 : 0);
+/** Refits one metric's threshold on `cells` (every row of the file, labelled or not). */
+export function refitThreshold(metric: string, cells: readonly RefitCell[], current: number): Refit {
+  const designed = cells.some((c) => c.h >= 0 && !Number.isNaN(c.pi));
+  const sampled = (c: RefitCell) => !designed || !Number.isNaN(c.pi);
+  const weight = (c: RefitCell) => (designed && !Number.isNaN(c.pi) ? 1 / c.pi : 1);
+  const usable = cells.map((c, i) => ({ c, i })).filter(({ c }) => c.h >= 0 && c.s !== null);
+  const point = (c: RefitCell): Point => ({ s: c.s!, h: c.h, w: weight(c) });
+  const fitted = best(
+    usable.map(({ c }) => point(c)),
+    current,
+  );
+  const slice = usable.filter(({ c }) => sampled(c));
+  const agree = (c: RefitCell, t: number) => (c.s! >= t === (c.h === 1) ? weight(c) : 0);
+  let total = 0;
   let before = 0;
   let crossed = 0;
-  for (const half of [0, 1]) {
-    const held = new Set(slice.filter((_, k) => k % 2 === half));
-    if (!held.size) continue;
-    const t = best(weighted(cells, rows, picks, held), current);
-    for (const i of held) crossed += agree(i, t);
+  for (const { c } of slice) {
+    total += weight(c);
+    before += agree(c, current);
   }
-  for (const i of slice) before += agree(i, current);
+  for (const half of [0, 1]) {
+    const held = new Set(slice.filter((_, k) => k % 2 === half).map(({ i }) => i));
+    if (!held.size) continue;
+    const t = best(
+      usable.filter(({ i }) => !held.has(i)).map(({ c }) => point(c)),
+      current,
+    );
+    for (const i of held) crossed += agree(cells[i]!, t);
+  }
   const n = slice.length;
-  const applied = n > 0 && crossed > before && fitted !== current;
+  const applied = n > 0 && crossed > before + 1e-9 && fitted !== current;
   return {
     metric,
     before: current,
     fitted,
     applied,
     after: applied ? fitted : current,
-    rows: all.length,
-    slice: { n, before: n ? before / n : null, after: n ? crossed / n : null },
+    rows: usable.length,
+    slice: { n, before: n ? before / total : null, after: n ? crossed / total : null },
   };
 }

@@ -1,0 +1,103 @@
+/**
+ * The comparison after a review (rows partly labelled): one estimate of each system's accuracy as the humans
+ * would give it — the reference judge's decisions, or a prediction learned from the answers, corrected by the
+ * reviewed rows with their inclusion probabilities (review/estimate.ts, review/frame.ts) — the paired differences
+ * of every two systems by the same estimator, Holm-corrected, and the ranks each system can hold.
+ * Every metric's leaderboard shows this one estimate and ranks by it, and every metric is measured against it
+ * (ranking.ts), so no metric is measured against its own decisions. Computed once per table.
+ */
+import type { CompareTable } from './table.ts';
+import { holm } from './holm.ts';
+import { systemPairs } from './pairs.ts';
+import {
+  rankIntervals,
+  reviewedOf,
+  reviewedPair,
+  varianceScale,
+  type Reviewed,
+  type ReviewedPair,
+  type ReviewDesignKind,
+} from '../review/estimate.ts';
+import { reviewFrame } from '../review/frame.ts';
+
+export interface ReviewedPairComparison extends ReviewedPair {
+  a: string;
+  b: string;
+  /** Holm-adjusted p over every pair. */
+  pHolm: number | null;
+  /** The significantly more accurate system, or null. */
+  better: string | null;
+}
+
+export interface ReviewedReport {
+  /** The metric the estimate starts from (the judge the review was made for). */
+  reference: string;
+  design: ReviewDesignKind;
+  /** Whether the prediction was learned from the answers (else the reference's decisions). */
+  learned: boolean;
+  /** Labelled rows, and those in the design's sample. */
+  labelled: number;
+  sampled: number;
+  /** Per system (table order); null for a system with no counted row. Each has its rank interval. */
+  systems: (Reviewed | null)[];
+  pairs: ReviewedPairComparison[];
+}
+
+const made = new WeakMap<CompareTable, Map<string, ReviewedReport>>();
+
+/** The reviewed report of a partly labelled table (null otherwise), once per table and settings. */
+export function reviewedReport(t: CompareTable, level: number, alpha: number): ReviewedReport | null {
+  if (!t.partial || !t.review) return null;
+  const key = `${level} ${alpha}`;
+  let byKey = made.get(t);
+  if (!byKey) made.set(t, (byKey = new Map()));
+  const cached = byKey.get(key);
+  if (cached) return cached;
+  const S = t.systems.length;
+  const Q = t.keys.length;
+  const reference = t.review.reference;
+  const fr = reviewFrame({
+    S,
+    Q,
+    decision: t.decision[reference]!,
+    signals: t.review.signals,
+    y: t.human,
+    sample: t.sample,
+    group: t.review.group,
+  });
+  const scale = varianceScale(fr);
+  const systems = t.systems.map((_, s) =>
+    reviewedOf(
+      fr,
+      Array.from({ length: Q }, (_, q) => s * Q + q),
+      level,
+      scale,
+    ),
+  );
+  const pairIdx = systemPairs(S);
+  const raw = pairIdx.map(([a, b]) => reviewedPair(fr, a, b, level, scale));
+  const adj = holm(raw.map((p) => p.p));
+  const pairs = pairIdx.map(([a, b], k): ReviewedPairComparison => {
+    const p = raw[k]!;
+    const pHolm = adj[k]!;
+    const better = pHolm !== null && pHolm < alpha && p.diff !== null && p.diff !== 0 ? (p.diff > 0 ? t.systems[a]! : t.systems[b]!) : null;
+    return { a: t.systems[a]!, b: t.systems[b]!, ...p, pHolm, better };
+  });
+  const ranks = rankIntervals(
+    S,
+    pairIdx.map(([a, b], k) => ({ a, b, winner: pairs[k]!.better === null ? null : pairs[k]!.better === t.systems[a] ? a : b })),
+  );
+  systems.forEach((r, s) => {
+    if (r) r.ranks = ranks[s]!;
+  });
+  let labelled = 0;
+  let sampled = 0;
+  for (const r of systems)
+    if (r) {
+      labelled += r.labelled;
+      sampled += r.sampled;
+    }
+  const out: ReviewedReport = { reference, design: fr.kind, learned: !fr.hard, labelled, sampled, systems, pairs };
+  byKey.set(key, out);
+  return out;
+}

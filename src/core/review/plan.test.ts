@@ -1,0 +1,120 @@
+/**
+ * The review's plan: the budget read unambiguously, the questions asked in the design's order and written as a
+ * label file that reads back whole; and the prediction learned from the answers never seeing a row's own label.
+ */
+import { describe, expect, it } from 'vitest';
+import { askedGroups, designRecord, parseBudget, planReview, reviewLine } from './plan.ts';
+import { parseReviewLabels, foldLabels, type ParsedLabels } from './labels.ts';
+import { reviewFrame } from './frame.ts';
+import { mulberry32 } from '../util/random.ts';
+
+describe('parseBudget', () => {
+  const b = (t: string) => parseBudget(t, 1000, 400);
+  it('reads a count of questions, a percentage or a fraction of the rows', () => {
+    expect(b('500')).toEqual({
+      ok: true,
+      value: { count: 400, note: 'the budget (500) is more than the 400 distinct answers to ask about: every one is asked' },
+    });
+    expect(b('150')).toEqual({ ok: true, value: { count: 150, note: null } });
+    expect(b('15%')).toEqual({ ok: true, value: { count: 150, note: null } });
+    expect(b('0.15')).toEqual({ ok: true, value: { count: 150, note: null } });
+    expect(b('1')).toEqual({ ok: true, value: { count: 1, note: null } });
+    // "1.0" is all of the rows, not one question.
+    expect(b('1.0')).toMatchObject({ ok: true, value: { count: 400 } });
+    expect(b('.5')).toMatchObject({ ok: true, value: { count: 400 } });
+  });
+  it('refuses what is not one of them, saying how to write it', () => {
+    expect(b('1.5')).toMatchObject({ ok: false, error: expect.stringMatching(/at most 1 \(write 500 for 500 questions/) });
+    expect(b('0')).toMatchObject({ ok: false, error: expect.stringMatching(/at least one/) });
+    expect(b('150%')).toMatchObject({ ok: false, error: expect.stringMatching(/at most 100%/) });
+    expect(b('ten')).toMatchObject({
+      ok: false,
+      error: 'budget "ten" is not a number of questions (500) or a share of the rows (15% or 0.15)',
+    });
+    expect(b('-3')).toMatchObject({ ok: false });
+  });
+});
+
+describe('a plan written as a label file', () => {
+  const rows = Array.from({ length: 40 }, (_, i) => ({
+    key: String(i % 10),
+    system: ['a', 'b', 'c', 'd'][Math.floor(i / 10)]!,
+    question: `Question ${i % 10}?`,
+    golds: ['gold'],
+    candidate: i % 3 === 0 ? 'gold' : `answer ${i % 10} ${i % 2}`,
+  }));
+  const view = {
+    judge: { metric: 'j', threshold: 0.5 },
+    score: (i: number) => (i % 3 === 0 ? 0.9 : 0.2),
+    decision: (i: number) => i % 3 === 0,
+    others: () => [],
+  };
+
+  it('asks each distinct answer once, in order, deterministic for a seed, and reads back with its design', () => {
+    const plan = planReview(rows, view, 5);
+    expect(plan.groups.flat().sort((x, y) => x - y)).toEqual(rows.map((_, i) => i));
+    const asked = askedGroups(plan, 6);
+    expect(asked.map((a) => a.order)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(askedGroups(planReview(rows, view, 5), 6)).toEqual(asked);
+    const design = designRecord(plan, 6);
+    const text = asked
+      .map(({ group, order, pi }) => {
+        const members = plan.groups[group]!;
+        const l = reviewLine({
+          order,
+          rows: members.map((i) => ({ id: `r${i}`, system: rows[i]!.system })),
+          question: rows[members[0]!]!.question,
+          golds: ['gold'],
+          candidate: rows[members[0]!]!.candidate,
+          judge: { metric: 'j', score: 0.2, decision: false, explanation: '' },
+          priority: 0.5,
+          why: 'w',
+          weight: plan.design.weights[group]!,
+          draw: plan.design.draws[group]!,
+          pi,
+          design,
+          input: 'h',
+        });
+        return JSON.stringify({ ...l, label: order <= 4 });
+      })
+      .join('\n');
+    const parsed = (parseReviewLabels(text) as { value: ParsedLabels }).value;
+    expect(parsed.design).toMatchObject({ seed: 5, groups: plan.groups.length, asked: 6, judge: 'j' });
+    const folded = foldLabels(
+      rows.map((r, i) => ({ id: `r${i}`, system: r.system })),
+      parsed,
+    );
+    // Every row of the six groups is labelled, with its group's π — as written in the lines' "sample".
+    const n = asked.reduce((k, a) => k + plan.groups[a.group]!.length, 0);
+    expect(folded.applied).toBe(n);
+    for (const a of asked) for (const i of plan.groups[a.group]!) expect(folded.rows[i]!.pi).toBeCloseTo(a.pi, 12);
+  });
+});
+
+describe('reviewFrame', () => {
+  it("predicts each row without its own label (cross-fitted): changing a label leaves that row's prediction alone", () => {
+    const S = 3;
+    const Q = 60;
+    const rnd = mulberry32(9);
+    const y = Int8Array.from({ length: S * Q }, () => (rnd() < 0.3 ? (rnd() < 0.6 ? 1 : 0) : -1));
+    const decision = Int8Array.from({ length: S * Q }, () => (rnd() < 0.5 ? 1 : 0));
+    const signals = Array.from({ length: S * Q }, (_, c) => Float64Array.of(decision[c]!, rnd()));
+    const pi = Float64Array.from(y, (v) => (v >= 0 ? 0.3 : NaN));
+    const unit = Int32Array.from(y, (v, c) => (v >= 0 ? c : -1));
+    const group = Int32Array.from({ length: S * Q }, (_, c) => c);
+    const input = { S, Q, decision, signals, y, sample: { pi, unit }, group };
+    const a = reviewFrame(input);
+    expect(a.learned).toBe(true);
+    const c = y.findIndex((v) => v >= 0);
+    const flipped = Int8Array.from(y);
+    flipped[c] = 1 - flipped[c]!;
+    const b = reviewFrame({ ...input, y: flipped });
+    expect(b.f[c]).toBe(a.f[c]);
+    // Other folds' rows do learn from it.
+    expect(Array.from(b.f).some((v, k) => k !== c && v !== a.f[k])).toBe(true);
+    // Too few labels: the judge's decisions.
+    const few = reviewFrame({ ...input, y: Int8Array.from(y, (v, k) => (k < 20 ? v : -1)) });
+    expect(few.learned).toBe(false);
+    expect(Array.from(few.f.subarray(0, 5))).toEqual(Array.from(decision.subarray(0, 5)));
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * A review's plan, the same on every surface (`verity review`, the app): the rows' answer groups (groups.ts), each
+ * row's signals and priority (signals.ts, priority.ts), the design's order of the groups (design.ts), and the
+ * lines a person is asked — one per group, in order — with everything a label file needs to stand alone.
+ */
+import { fail, ok, type Result } from '../errors.ts';
+import { answerGroups } from './groups.ts';
+import { cutoffAfter, designWeights, drawDesign, type DrawnDesign } from './design.ts';
+import { reviewPriorities, priorityReasons } from './priority.ts';
+import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
+
+export interface ReviewPlan {
+  judge: Judge;
+  /** Each group's rows (input order). */
+  groups: number[][];
+  groupOf: Int32Array;
+  /** Per row: the priority (probability the judge is wrong) and the signals it came from. */
+  priority: Float64Array;
+  signals: Float64Array[];
+  design: DrawnDesign;
+}
+
+export function planReview(rows: readonly SignalRow[], view: JudgeView, seed: number): ReviewPlan {
+  const { groups, groupOf } = answerGroups(rows);
+  const signals = reviewSignals(rows, view);
+  const priority = reviewPriorities(signals);
+  return { judge: view.judge, groups, groupOf, priority, signals, design: drawDesign(designWeights(groups, priority), seed) };
+}
+
+/**
+ * The budget: how many questions (answer groups) to ask. "500" is 500 questions; "15%" and "0.15" are 15% of the
+ * rows' worth of questions (one question stands for every row that gave its answer, so 15% of rows asks about
+ * 15% × rows groups); "1.0" is every row. At most every group; `note` says when the budget asked for more.
+ */
+export function parseBudget(text: string, rows: number, groups: number): Result<{ count: number; note: string | null }> {
+  const v = text.trim();
+  const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(v);
+  let count: number;
+  if (pct) {
+    const f = Number(pct[1]) / 100;
+    if (!(f > 0 && f <= 1)) return fail(`budget ${text}: a share of the rows is above 0% and at most 100%`);
+    count = Math.max(1, Math.round(f * rows));
+  } else if (/^\d+$/.test(v)) {
+    count = Number(v);
+    if (count < 1) return fail(`budget ${text}: ask at least one question`);
+  } else if (/^(\d*\.\d+|\d+\.\d*|\d+(\.\d*)?e-?\d+)$/i.test(v)) {
+    const f = Number(v);
+    if (!(f > 0 && f <= 1))
+      return fail(`budget ${text}: a fraction of the rows is above 0 and at most 1 (write 500 for 500 questions, 15% or 0.15 for a share)`);
+    count = Math.max(1, Math.round(f * rows));
+  } else return fail(`budget "${text}" is not a number of questions (500) or a share of the rows (15% or 0.15)`);
+  if (count > groups)
+    return ok({
+      count: groups,
+      note: `the budget (${count}) is more than the ${groups} distinct answers to ask about: every one is asked`,
+    });
+  return ok({ count, note: null });
+}
+
+/** The asked groups, in order: group index, 1-based order, and the inclusion probability once all are answered. */
+export function askedGroups(plan: ReviewPlan, count: number): { group: number; order: number; pi: number }[] {
+  const c = cutoffAfter(plan.design, count);
+  return Array.from({ length: Math.min(count, plan.groups.length) }, (_, k) => {
+    const g = plan.design.order[k]!;
+    return { group: g, order: k + 1, pi: Math.min(1, plan.design.weights[g]! * c) };
+  });
+}
+
+/** The design as a label file line records it (the same on every line of one review). */
+export function designRecord(plan: ReviewPlan, count: number): { seed: number; groups: number; asked: number; cutoff: number | null } {
+  const c = cutoffAfter(plan.design, count);
+  return {
+    seed: plan.design.seed,
+    groups: plan.groups.length,
+    asked: Math.min(count, plan.groups.length),
+    cutoff: Number.isFinite(c) ? c : null,
+  };
+}
+
+/** Why a group is asked, in words: the signals that raise its rows' priority most. */
+export function whyAsked(plan: ReviewPlan, group: number): string {
+  const rows = plan.groups[group]!;
+  let top = rows[0]!;
+  for (const i of rows) if (plan.priority[i]! > plan.priority[top]!) top = i;
+  const reasons = priorityReasons(plan.signals[top]!);
+  const p = `the judge is wrong here with probability ${plan.priority[top]!.toFixed(2)}`;
+  return reasons.length ? `${p}: ${reasons.join('; ')}` : `${p} (drawn so that every answer can be asked)`;
+}
+
+/** What a review line says of one row besides the group: its id, and its system when the input has several. */
+export interface LineRow {
+  id: string;
+  system?: string;
+}
+
+/** One line of a review file (label null, to fill in). */
+export function reviewLine(a: {
+  order: number;
+  rows: readonly LineRow[];
+  question: string;
+  golds: readonly string[];
+  candidate: string;
+  judge: { metric: string; score: number | null; decision: boolean | null; explanation: string };
+  priority: number;
+  why: string;
+  weight: number;
+  draw: number;
+  pi: number;
+  design: ReturnType<typeof designRecord>;
+  input: string;
+}): Record<string, unknown> {
+  const first = a.rows[0]!;
+  const systems = a.rows.flatMap((r) => (r.system !== undefined ? [r.system] : []));
+  return {
+    order: a.order,
+    id: first.id,
+    ...(first.system !== undefined ? { system: first.system } : {}),
+    ...(a.rows.length > 1 ? { rows: a.rows.map((r) => ({ id: r.id, ...(r.system !== undefined ? { system: r.system } : {}) })) } : {}),
+    ...(systems.length > 1 ? { given_by: `${systems.length} systems: ${systems.join(', ')}` } : {}),
+    question: a.question,
+    golds: a.golds,
+    candidate: a.candidate,
+    judge: a.judge,
+    priority: Math.round(a.priority * 1e4) / 1e4,
+    why: a.why,
+    sample: { weight: a.weight, draw: a.draw, pi: Math.round(a.pi * 1e6) / 1e6 },
+    design: a.design,
+    input: a.input,
+    label: null,
+  };
+}

@@ -1,0 +1,86 @@
+/** What the session answers about a run's review (review.ts): plain data for the page. */
+import type { CapClass } from '../core/types.ts';
+import type { Reviewed } from '../core/review/estimate.ts';
+import type { Refit } from '../core/review/refit.ts';
+import type { TableRow } from './table-row.ts';
+
+/** What a person says about a row: correct / wrong, one of the eight classes, or skip (not labelled). */
+export type ReviewAnswer = boolean | CapClass | 'skip';
+
+/** A system's (or the run's) reviewed accuracy for the judge (core/review/estimate.ts). */
+export interface ReviewEstimate {
+  system: string | null;
+  /** The judge's own accuracy, for comparison. */
+  judged: number | null;
+  reviewed: Reviewed | null;
+}
+
+/** What one more answer buys: the systems' interval widths and the pairs of systems not yet ordered. */
+export interface ReviewStop {
+  /** The widest and the mean width of the systems' 95% intervals (null before any interval). */
+  widest: number | null;
+  mean: number | null;
+  /** Pairs of systems (sharing questions) whose paired difference is not yet significant (Holm), of all such pairs. */
+  undecided: number;
+  pairs: number;
+  /** The figures in one sentence. */
+  line: string;
+}
+
+export interface ReviewState {
+  /** The metric whose decisions are reviewed, and its threshold now. */
+  judge: string;
+  threshold: number;
+  /** Questions to ask (each a distinct answer of the run), and the seed of their draw. */
+  budget: number;
+  seed: number;
+  /** Questions in the review, the distinct answers of the run, and the rows the questions stand for. */
+  asked: number;
+  groups: number;
+  rows: number;
+  /** Questions answered (labelled or skipped), labelled, skipped. */
+  answered: number;
+  labelled: number;
+  skipped: number;
+  /** Questions answered in order with none unanswered before them: what the estimate uses. */
+  inEstimate: number;
+  /** Answers after the first question not answered: they wait until it is. */
+  waiting: number;
+  /** Position of the first question not answered yet (= asked when every one is). */
+  next: number;
+  /** The run has a class metric: the eight classes can be given. */
+  classes: boolean;
+  canUndo: boolean;
+  /** Rows labelled otherwise than their group. */
+  conflicts: number;
+  /** Labels imported for rows outside the review's questions (each row's truth, counted as it is). */
+  outside: number;
+  estimates: ReviewEstimate[];
+  stop: ReviewStop;
+  /** Why the labels could not be saved (they hold until a reload). */
+  unsaved?: string;
+}
+
+export interface ReviewItem {
+  position: number;
+  /** Why the question is asked, in words. */
+  why: string;
+  /** The first row of the group (its question, golds and answer are every row's). */
+  row: TableRow;
+  /** Every row the answer stands for (one per system that gave it), with a label given to that row alone. */
+  rows: { index: number; id: string; system?: string; own: ReviewAnswer | null }[];
+  judge: { metric: string; score: number | null; decision: boolean | null; explanation: string; class?: string };
+  answer: ReviewAnswer | null;
+}
+
+export interface ReviewImported {
+  state: ReviewState;
+  /** What the import did (rows labelled, labelled twice, unknown ids). */
+  note: string;
+}
+
+export interface ReviewRefitted {
+  state: ReviewState;
+  refit: Refit;
+  unsaved?: string;
+}

@@ -1,0 +1,73 @@
+/**
+ * What a review's answers say so far: each system's estimated accuracy (the comparison's own estimate:
+ * core/compare/reviewed.ts, over the rows with the answers in) beside the judge's, and what one more answer buys.
+ */
+import { compareTable, type CompareRow } from '../core/compare/table.ts';
+import { reviewedReport } from '../core/compare/reviewed.ts';
+import { DEFAULTS } from '../core/defaults.ts';
+import type { SystemRow } from '../core/compare/index.ts';
+import type { ResultTable } from '../core/result-table.ts';
+import type { ReviewEstimate, ReviewStop } from './api.ts';
+
+/** Each system's estimate (system null for a run of one), and the "you can stop now" figures. */
+export function reviewEstimates(
+  rows: readonly (SystemRow & { pi?: number; unit?: number })[],
+  results: ResultTable,
+  metrics: readonly { name: string; threshold: number }[],
+  judge: string,
+  systems: boolean,
+): { estimates: ReviewEstimate[]; stop: ReviewStop } {
+  const compareRows: CompareRow[] = rows.map((row, i) => ({
+    system: systems ? row.system : '',
+    key: systems ? row.key : String(i),
+    question: row.question,
+    golds: row.golds,
+    candidate: row.candidate,
+    ...(row.label ? { label: row.label } : {}),
+    ...(row.pi !== undefined ? { pi: row.pi, unit: row.unit! } : {}),
+  }));
+  const t = compareTable(
+    compareRows,
+    results,
+    metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+    { reference: judge },
+  );
+  const rep = reviewedReport(t, DEFAULTS.bootstrap.level, DEFAULTS.alpha);
+  const Q = t.keys.length;
+  const dec = t.decision[judge];
+  const estimates = t.systems.map((system, s): ReviewEstimate => {
+    let decided = 0;
+    let correct = 0;
+    for (let q = 0; q < Q; q++) {
+      const d = dec?.[s * Q + q] ?? -1;
+      if (d >= 0) {
+        decided++;
+        correct += d;
+      }
+    }
+    return { system: systems ? system : null, judged: decided ? correct / decided : null, reviewed: rep?.systems[s] ?? null };
+  });
+  return { estimates, stop: stopFigures(estimates, rep?.pairs ?? []) };
+}
+
+/** The "you can stop now" figures: interval widths, pairs still undecided, and the line that says them. */
+export function stopFigures(estimates: readonly ReviewEstimate[], pairs: readonly { better: string | null; n: number }[]): ReviewStop {
+  const widths = estimates.flatMap((e) => (e.reviewed?.ci ? [e.reviewed.ci[1] - e.reviewed.ci[0]] : []));
+  const widest = widths.length ? Math.max(...widths) : null;
+  const mean = widths.length ? widths.reduce((x, y) => x + y, 0) / widths.length : null;
+  const shared = pairs.filter((p) => p.n > 0);
+  const undecided = shared.filter((p) => p.better === null).length;
+  const pct = (x: number) => `±${((x / 2) * 100).toFixed(1)} points`;
+  let line: string;
+  if (widest === null) line = 'No interval yet: answer the questions in order from the first.';
+  else {
+    const ranking = shared.length
+      ? undecided === 0
+        ? 'every pair of systems is ordered: the ranking is decided, you can stop now'
+        : `${undecided} of ${shared.length} pairs of systems are not yet ordered (their difference could be 0)`
+      : '';
+    // An interval narrows as 1/√answers: four times the answers halve it.
+    line = `Each accuracy is known to ${pct(mean!)} on average (the widest ${pct(widest)})${ranking ? `; ${ranking}` : ''}. Answers narrow the intervals as 1/√(answers): four times as many halve them.`;
+  }
+  return { widest, mean, undecided, pairs: shared.length, line };
+}

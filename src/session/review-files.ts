@@ -1,0 +1,224 @@
+/**
+ * A review to and from a file: the export writes the review-file form `verity review` writes (one line per asked
+ * question, answered or not, with the design), so the CLI's `--labels` reads it; the import reads any label file
+ * as a stream — a review file of the same design adds its answers, one of another design starts it here (when the
+ * review in hand has none), plain labels are labels outside the design.
+ */
+import type { QaRow } from '../core/types.ts';
+import { reviewLine } from '../core/review/plan.ts';
+import {
+  anotherInput,
+  foldNote,
+  labelJson,
+  LabelReader,
+  missingSystems,
+  noLabelMatches,
+  plainLabelLine,
+  type ParsedLabels,
+} from '../core/review/labels.ts';
+import type { SystemRow } from '../core/compare/index.ts';
+import type { ActiveRun } from './runner.ts';
+import { answersOf, labelOf, newId, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
+
+/** The review as a label file. */
+export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[], systems: boolean): Blob {
+  const { group, own, outside } = answersOf(r);
+  if (group.size === 0 && own.size === 0 && outside.size === 0) throw new Error('no question is answered yet: nothing to export');
+  const input = a.meta.inputHash;
+  const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, cutoff: r.cutoff };
+  const c = r.cutoff ?? Infinity;
+  const idOf = (i: number) => ({ id: rows[i]!.id, ...(systems ? { system: (rows[i] as SystemRow).system } : {}) });
+  const lines = r.asked.map((g, k) => {
+    const first = rows[g.rows[0]!]!;
+    const line = reviewLine({
+      order: k + 1,
+      rows: g.rows.map(idOf),
+      question: first.question,
+      golds: first.golds,
+      candidate: first.candidate,
+      judge: {
+        metric: r.judge,
+        score: a.results.score(r.judge, g.rows[0]!),
+        decision: a.results.decision(r.judge, g.rows[0]!),
+        explanation: a.results.explanation(r.judge, g.rows[0]!) ?? '',
+      },
+      priority: g.priority,
+      why: g.why,
+      weight: g.weight,
+      draw: g.draw,
+      pi: Math.min(1, g.weight * c),
+      design,
+      input,
+    });
+    const ans = group.get(k);
+    if (ans && ans.answer !== 'skip') {
+      line.label = labelJson(labelOf(ans.answer)!);
+      line.time = new Date(ans.at).toISOString();
+    }
+    if (g.rows.some((i) => own.has(i)))
+      line.rows = g.rows.map((i) => {
+        const o = own.get(i);
+        const l = o ? labelOf(o.answer) : null;
+        return { ...idOf(i), ...(l ? { label: labelJson(l) } : {}) };
+      });
+    return JSON.stringify(line);
+  });
+  for (const [i, x] of outside) {
+    const l = labelOf(x.answer);
+    if (l) lines.push(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input));
+  }
+  return new Blob([`${lines.join('\n')}\n`], { type: 'application/x-ndjson' });
+}
+
+/** A label file read from a Blob as a stream of text (never whole). */
+export async function readLabelBlob(blob: Blob, name: string): Promise<ParsedLabels> {
+  const reader = new LabelReader(name);
+  const text = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await text.read();
+      if (done) break;
+      if (!reader.push(value)) break;
+    }
+  } finally {
+    await text.cancel().catch(() => {});
+  }
+  const r = reader.end();
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+/**
+ * The review after importing `blob` into run `a` (whose review in hand is `r`, or null): what to save, and the note.
+ * Refused, with the reason, for labels of another input, labels without systems for a run of several, a review of
+ * another design while this one has answers, or no label matching a row.
+ */
+export async function importReview(
+  blob: Blob,
+  name: string,
+  a: ActiveRun,
+  r: SavedReview | null,
+  rows: readonly QaRow[],
+  systems: boolean,
+): Promise<{ review: SavedReview; note: string }> {
+  const parsed = await readLabelBlob(blob, name);
+  const { labels, input, design } = parsed;
+  if (!labels.length) throw new Error(`${name} holds no label (${parsed.pending} lines not answered yet)`);
+  const other = anotherInput(
+    name,
+    input,
+    a.meta.fileName,
+    a.meta.inputHash,
+    'labels are imported only into a run of the file they were given on',
+  );
+  if (other) throw new Error(other);
+  const missing = missingSystems(name, labels, systems ? 2 : 1);
+  if (missing) throw new Error(missing);
+  const at = new Map<string, number>();
+  const byId = new Map<string, number>();
+  rows.forEach((row, i) => {
+    const k = `${systems ? (row as SystemRow).system : ''}\u0000${row.id}`;
+    if (!at.has(k)) at.set(k, i);
+    byId.set(row.id, byId.has(row.id) ? -1 : i);
+  });
+  const find = (id: string, system?: string) => {
+    const i = at.get(`${system ?? ''}\u0000${id}`) ?? (system === undefined ? byId.get(id) : undefined);
+    return i === undefined || i < 0 ? null : i;
+  };
+  if (design) {
+    const same =
+      r && r.seed === design.seed && r.groups === design.groups && r.asked.length === design.asked && r.judge === (design.judge ?? r.judge);
+    if (!same) {
+      if (r && r.log.length)
+        throw new Error(
+          `${name} is another review than the one going on here (${r.log.length} answers): export and discard this one first`,
+        );
+      r = reviewFrom(parsed, find, a);
+    }
+  }
+  const log: Answer[] = [...(r?.log ?? [])];
+  const now = Date.now();
+  let unknown = 0;
+  let duplicates = 0;
+  const unknownIds: string[] = [];
+  const seen = new Set<number>();
+  const answeredOrders = new Set<number>();
+  for (const l of labels) {
+    const i = find(l.id, l.system);
+    if (i === null) {
+      unknown++;
+      if (unknownIds.length < 5) unknownIds.push(l.system !== undefined ? `${l.system}/${l.id}` : l.id);
+      continue;
+    }
+    if (seen.has(i)) duplicates++;
+    seen.add(i);
+    const t = l.time ? Date.parse(l.time) : NaN;
+    const when = Number.isNaN(t) ? now : t;
+    const answer = labelJson(l.label);
+    const pos = l.order !== undefined && r?.asked[l.order - 1]?.rows.includes(i) ? l.order - 1 : -1;
+    if (pos < 0) log.push({ id: newId(), position: -1, row: i, answer, at: when });
+    else if (l.own) log.push({ id: newId(), position: pos, row: i, answer, at: when });
+    else if (!answeredOrders.has(pos)) {
+      answeredOrders.add(pos);
+      log.push({ id: newId(), position: pos, answer, at: when });
+    }
+  }
+  if (seen.size === 0) throw new Error(noLabelMatches(name, labels.length, unknownIds, 'a row scored in this run'));
+  const base: SavedReview = r ?? {
+    version: 2,
+    run: a.meta.id,
+    judge: a.metrics.some((m) => m.name === 'pedants') ? 'pedants' : a.metrics[0]!.name,
+    budget: 0,
+    seed: 0,
+    groups: 0,
+    cutoff: null,
+    asked: [],
+    log: [],
+    undone: [],
+  };
+  const note = foldNote({
+    applied: seen.size,
+    duplicates,
+    unknown,
+    unknownIds,
+    replaced: 0,
+    waiting: 0,
+    gapAt: null,
+    conflicts: parsed.conflicts,
+    ambiguous: 0,
+  });
+  return { review: { ...base, log }, note: `${name}: ${note}` };
+}
+
+/** A review made from a label file's design: its questions found among this run's rows. */
+function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) => number | null, a: ActiveRun): SavedReview {
+  const d = parsed.design!;
+  const judge = d.judge && a.metrics.some((m) => m.name === d.judge) ? d.judge : null;
+  if (!judge)
+    throw new Error(
+      `the review in this file was made for ${d.judge ?? 'a judge it does not name'}, which this run did not score: score it first`,
+    );
+  const lines = [...d.lines].sort((x, y) => x.order - y.order);
+  if (lines.some((l, k) => l.order !== k + 1))
+    throw new Error(
+      'the review in this file lacks some of its questions (its order has a gap): import the whole file verity review or the app wrote',
+    );
+  const asked = lines.map((line): SavedGroup => {
+    const rows = line.rows.map((x) => find(x.id, x.system));
+    if (rows.some((i) => i === null))
+      throw new Error(`question ${line.order} of the review names a row this run does not have: labels of another input?`);
+    return { rows: rows as number[], weight: line.weight, draw: line.draw, priority: NaN, why: 'asked in the review this file holds' };
+  });
+  return {
+    version: 2,
+    run: a.meta.id,
+    judge,
+    budget: d.asked,
+    seed: d.seed,
+    groups: d.groups,
+    cutoff: Number.isFinite(d.cutoff) ? d.cutoff : null,
+    asked,
+    log: [],
+    undone: [],
+  };
+}
