@@ -243,6 +243,11 @@ describe('the review', () => {
       ok: false,
       error: expect.stringMatching(/none of the 1 labels in x\.jsonl matches a row/),
     });
+    // A file of one endless line: read as a stream, stopped at the first line no label line can be.
+    expect(await s.reviewImport(new Blob(['{"id":"q1","system":"a","label":true}\n', 'x'.repeat(9 << 20)]), 'huge.jsonl')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/huge\.jsonl, line 2 is longer than 8,388,608 characters/),
+    });
     expect(await s.reviewImport(new Blob(['nope\n']), 'y.jsonl')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/y\.jsonl, line 1 is not JSON/),
