@@ -24,6 +24,31 @@ if (pw) {
   failed += (pw.errors ?? []).length;
 } else missing.push('browser');
 
+// Tests of the shared EVOUNA file skip with one line where it is absent (a fresh clone); where it is present — as in
+// CI, which must have it — none may skip.
+const evouna = process.env.VERITY_EVOUNA ?? '../shared/data/evouna-tq/TQ.json';
+const skippedEvouna = [];
+for (const suite of ['unit', 'cli']) {
+  const vitest = read(`reports/vitest-${suite}.json`);
+  for (const f of vitest?.testResults ?? [])
+    for (const a of f.assertionResults)
+      if ((a.status === 'skipped' || a.status === 'pending') && /EVOUNA/.test(a.fullName ?? a.title)) skippedEvouna.push(a.fullName ?? a.title);
+}
+const walk = (suite) => {
+  for (const spec of suite.specs ?? [])
+    for (const t of spec.tests ?? []) if (t.status === 'skipped' && /EVOUNA/.test(spec.title)) skippedEvouna.push(spec.title);
+  for (const s of suite.suites ?? []) walk(s);
+};
+for (const s of pw?.suites ?? []) walk(s);
+if (existsSync(evouna) && skippedEvouna.length) {
+  console.log(`skipped though ${evouna} is present: ${[...new Set(skippedEvouna)].join('; ')}`);
+  failed += skippedEvouna.length;
+}
+if (process.env.CI && !existsSync(evouna)) {
+  console.log(`CI needs the EVOUNA file at ${evouna} (or VERITY_EVOUNA): its tests were skipped`);
+  failed += 1;
+}
+
 // A stage that never reported (install failure, crash, or skipped after a unit failure) counts as a failure.
 if (rc !== 0 && failed === 0) failed = 1;
 if (missing.length) console.log(`no report from: ${missing.join(', ')} tests`);

@@ -5,14 +5,15 @@
  * per system equal to a plain count of the labels. Then two files dropped together, one lacking a row.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { expect, test } from '@playwright/test';
 import { finish, open } from './helpers.ts';
+import { evounaPath, EVOUNA_NEEDED } from '../scripts/evouna.ts';
 
-const TQ = join(process.cwd(), '..', 'shared', 'data', 'evouna-tq', 'TQ.json');
+const TQ = evounaPath();
 const SYSTEMS = ['fid', 'gpt35', 'chatgpt', 'gpt4', 'newbing'];
 /** Enough questions for every statistic to have something to say, few enough for a quick run. */
 const SUBSET = 150;
@@ -33,6 +34,7 @@ interface CliReport {
 }
 
 test('EVOUNA: the wide layout maps in one step, and the comparison equals verity compare', async ({ page }) => {
+  test.skip(!existsSync(TQ), EVOUNA_NEEDED);
   test.setTimeout(180_000);
   const records = (JSON.parse(readFileSync(TQ, 'utf8')) as Record<string, unknown>[]).slice(0, SUBSET);
   const dir = mkdtempSync(join(tmpdir(), 'verity-compare-'));

@@ -104,6 +104,13 @@ test('a review survives a reload; the export is a label file; the comparison ran
   );
   await expect(review.getByTestId('review-note')).toContainText(/(Threshold [\d.]+ → [\d.]+|the threshold stays [\d.]+)/);
 
+  // A bad file's error does not stand beside the last note.
+  await review
+    .getByTestId('review-import-file')
+    .setInputFiles({ name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('not json\n') });
+  await expect(review.getByTestId('review-error')).toContainText('bad.jsonl, line 1 is not JSON');
+  await expect(review.getByTestId('review-note')).toHaveCount(0);
+
   // Deleting the run asks first: it holds answers.
   await page.getByTestId('saved-runs').locator('summary').click();
   const saved = page.getByTestId('saved-run').filter({ hasText: 'answers.json' });

@@ -22,6 +22,9 @@ export const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const EVOUNA_SOURCE =
   'EVOUNA (Wang et al., "Evaluating Open-QA Evaluation", NeurIPS 2023): the file EVOUNA/TQ.json of the public GitHub repository wangcunxiang/QA-Eval, Apache-2.0';
 
+/** What a test that reads the file says when it is absent (one line: what it needs and where to get it). */
+export const EVOUNA_NEEDED = `needs the EVOUNA TriviaQA file: ${EVOUNA_SOURCE}; set VERITY_EVOUNA=/path/to/TQ.json or place it at ../shared/data/evouna-tq/TQ.json`;
+
 export function evounaPath(): string {
   return process.env.VERITY_EVOUNA ?? resolve(repoRoot, '../shared/data/evouna-tq/TQ.json');
 }

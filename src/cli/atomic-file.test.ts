@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AtomicFile } from './io.ts';
+import { AtomicFile, removePending } from './io.ts';
 
 describe('AtomicFile (issue 38 item 6)', () => {
   it('many writes that wait for the disk add no listener each: no MaxListenersExceededWarning', async () => {
@@ -22,5 +22,17 @@ describe('AtomicFile (issue 38 item 6)', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('an interrupt while outputs are still being opened leaves no temporary file (two outputs, as compare writes)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-atomic-'));
+    // Made and written to, but not yet open on disk when the signal's cleanup runs.
+    const a = new AtomicFile(join(dir, 'board.csv'));
+    const b = new AtomicFile(join(dir, 'rows.jsonl'));
+    void a.write('x\n').catch(() => {});
+    void b.write('y\n').catch(() => {});
+    await removePending();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -19,19 +19,11 @@ import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type Ma
 import { DelimitedWriter } from '../core/io/export.ts';
 import { contentHash } from '../core/io/hash.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
+import { escapeControls } from '../core/text/visible.ts';
+
+export { escapeControls };
 
 // ---------- stderr ----------
-
-/**
- * Text from the data made safe for a terminal: C0/C1 control characters (escape sequences could recolour,
- * retitle or clear the terminal), line breaks and bidirectional overrides are written as \x.. / \u.... escapes.
- */
-export function escapeControls(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
-  });
-}
 
 /** One "verity: …" line on stderr. */
 export const say = (msg: string): void => void process.stderr.write(`verity: ${escapeControls(msg)}\n`);
@@ -39,6 +31,13 @@ export const say = (msg: string): void => void process.stderr.write(`verity: ${e
 // ---------- input ----------
 
 const MAX_SHOWN = 50;
+
+/** Inputs whose end could not be read this run (RowIssue.unread): main() exits non-zero after the work is written. */
+export const incompleteInputs: string[] = [];
+/** Notes an input's issues that left its end unread. */
+export function noteUnread(file: string, issues: readonly RowIssue[]): void {
+  for (const i of issues) if (i.unread !== undefined) incompleteInputs.push(`${file}: ${i.message}`);
+}
 /** Longest cell kept for the gold-separator sample: a cell of joined short answers is far shorter. */
 const SAMPLE_CELL = 4000;
 
@@ -114,6 +113,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     let errors = 0;
     let warnings = 0;
     const report = (issues: RowIssue[]) => {
+      noteUnread(file, issues);
       for (const i of issues) {
         if (i.severity === 'error') errors++;
         else warnings++;
@@ -147,7 +147,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     const goldPath = o.mapOptions.map?.gold;
     const keepSample = (rec: ParsedTable['records'][number]) => {
       if (sample.length >= GOLD_SEP_SAMPLE || o.mapOptions.goldSep !== undefined) return;
-      const data: Record<string, unknown> = {};
+      const data = Object.create(null) as Record<string, unknown>;
       for (const [k, v] of Object.entries(rec.data)) if (typeof v === 'string' && v.length <= SAMPLE_CELL) data[k] = v;
       if (goldPath?.includes('.')) data[goldPath] = getPath(rec.data, goldPath);
       sample.push({ ...rec, data });
@@ -292,14 +292,14 @@ export const ioMessage = (e: unknown): string => {
 };
 
 /** Temporary files in progress, removed if the process is interrupted (see onSignal). */
-const pending = new Set<string>();
+const pending = new Set<AtomicFile>();
 /** Temporary folders: the copy of standard input (private data: nothing of it may outlive the process). */
 const pendingDirs = new Set<string>();
 
 /** Removes every unfinished temporary file and folder (the process is about to exit). */
 export async function removePending(): Promise<void> {
   await Promise.all([
-    ...[...pending].map((p) => unlink(p).catch(() => {})),
+    ...[...pending].map((f) => f.abort()),
     ...[...pendingDirs].map((d) => rm(d, { recursive: true, force: true }).catch(() => {})),
   ]);
   pending.clear();
@@ -317,7 +317,7 @@ export class AtomicFile {
 
   constructor(readonly target: string) {
     this.tmp = join(dirname(resolve(target)), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-    pending.add(this.tmp);
+    pending.add(this);
     this.stream = createWriteStream(this.tmp, { flags: 'wx' });
     this.stream.on('error', (e) => (this.failed ??= e));
   }
@@ -358,17 +358,25 @@ export class AtomicFile {
       await fh.sync();
       await fh.close();
       await rename(this.tmp, this.target);
-      pending.delete(this.tmp);
+      pending.delete(this);
     } catch (e) {
       await this.abort();
       throw new VerityError(`cannot write ${this.target}: ${ioMessage(e)}`, 'output');
     }
   }
 
+  /**
+   * Removes the temporary file. The stream is closed first: a file still being opened when an interrupt comes
+   * (the second of two outputs) would otherwise be created after the unlink, and stay.
+   */
   async abort(): Promise<void> {
-    this.stream.destroy();
+    if (!this.stream.closed)
+      await new Promise<void>((res) => {
+        this.stream.once('close', () => res());
+        this.stream.destroy();
+      });
     await unlink(this.tmp).catch(() => {});
-    pending.delete(this.tmp);
+    pending.delete(this);
   }
 }
 
@@ -383,12 +391,28 @@ export interface RecordSink {
 }
 
 /** JSONL on stdout. */
+/**
+ * Records as JSONL lines, handed to `write` in pieces of about 8 MB: a batch of rows that carry the input's own long
+ * columns would not fit in one string.
+ */
+async function jsonLines(records: readonly Record<string, unknown>[], write: (text: string) => Promise<void>): Promise<void> {
+  let text = '';
+  for (const r of records) {
+    text += `${JSON.stringify(r)}\n`;
+    if (text.length >= 8 << 20) {
+      await write(text);
+      text = '';
+    }
+  }
+  if (text) await write(text);
+}
+
 export function stdoutSink(): RecordSink {
+  const out = async (text: string) => {
+    if (!process.stdout.write(text)) await new Promise<void>((res) => process.stdout.once('drain', () => res()));
+  };
   return {
-    async write(records) {
-      const text = records.map((r) => `${JSON.stringify(r)}\n`).join('');
-      if (!process.stdout.write(text)) await new Promise<void>((res) => process.stdout.once('drain', () => res()));
-    },
+    write: (records) => jsonLines(records, out),
     async close() {},
     async abort() {},
   };
@@ -403,7 +427,7 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
   if (kind === 'jsonl')
     return {
       target: out,
-      write: (records) => file.write(records.map((r) => `${JSON.stringify(r)}\n`).join('')),
+      write: (records) => jsonLines(records, (t) => file.write(t)),
       close: () => file.commit(),
       abort: () => file.abort(),
     };
@@ -413,7 +437,7 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
     target: out,
     async write(records) {
       for (const r of records) table.observe(r);
-      await spool.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      await jsonLines(records, (t) => spool.write(t));
     },
     async close() {
       const spooled = await spool.end();
@@ -421,11 +445,15 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
         await file.write(table.header());
         const lines = createInterface({ input: createReadStream(spooled), crlfDelay: Infinity });
         let batch: Record<string, unknown>[] = [];
+        let chars = 0;
         for await (const line of lines) {
           batch.push(JSON.parse(line) as Record<string, unknown>);
-          if (batch.length >= 1024) {
+          chars += line.length;
+          // A thousand rows, or fewer when they carry long columns of the input: each piece fits in one string.
+          if (batch.length >= 1024 || chars >= 8 << 20) {
             await file.write(table.rows(batch));
             batch = [];
+            chars = 0;
           }
         }
         await file.write(table.rows(batch));
@@ -459,6 +487,7 @@ export async function readHashedInput(file: string, hash = true): Promise<{ tabl
       throw new VerityError(`cannot read ${file}: ${e.message}`, 'input');
     });
     const table = await readBlobInput(blob, file);
+    noteUnread(file, table.issues);
     return { table, hash: hash ? await contentHash(blob) : null };
   } finally {
     await cleanup();

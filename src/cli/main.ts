@@ -6,8 +6,9 @@
  */
 import { Command, CommanderError } from 'commander';
 import { missingColumnMessage, type Field } from '../core/io/fields.ts';
+import { detectWideLayout } from '../core/compare/inputs.ts';
 import { VerityError } from '../core/types.ts';
-import { escapeControls, ioMessage, removePending, say } from './io.ts';
+import { escapeControls, incompleteInputs, ioMessage, removePending, say } from './io.ts';
 import { endScoringThread } from './thread.ts';
 import { failedModels } from './models.ts';
 import { writing } from './scoring.ts';
@@ -48,6 +49,18 @@ function cliMessage(e: VerityError): string {
   const d = e.details as Record<string, unknown>;
   if (e.code === 'missing-column') {
     const details = d as { field: Field; expected: string[]; columns: string[]; headerLine?: number };
+    // Several systems side by side (answer_<system> + judge_<system>): say which command reads them whole.
+    const wide = details.field === 'candidate' ? detectWideLayout(details.columns) : null;
+    if (wide && wide.systems.length > 1) {
+      const [a] = wide.systems;
+      return (
+        `the file holds ${wide.systems.length} systems side by side (${wide.systems
+          .slice(0, 5)
+          .map((s) => s.candidate)
+          .join(', ')}${wide.systems.length > 5 ? ', …' : ''}): ` +
+        `verity compare reads them all (and verity review); to score one system, choose its column: --map candidate=${a!.candidate}${a!.label ? `,label=${a!.label}` : ''}`
+      );
+    }
     return missingColumnMessage(details, `. Use --map ${details.field}=COLUMN`);
   }
   if (e.code === 'unknown-system-column')
@@ -63,6 +76,7 @@ function cliMessage(e: VerityError): string {
  */
 export async function main(argv: string[]): Promise<number> {
   failedModels.clear();
+  incompleteInputs.length = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     say(`interrupted (${signal})${writing.sink?.target !== undefined ? `; nothing was written to ${writing.sink.target}` : ''}`);
     void Promise.all([endScoringThread(), writing.sink?.abort(), removePending()]).finally(() =>
@@ -80,7 +94,9 @@ export async function main(argv: string[]): Promise<number> {
   });
   try {
     await program().parseAsync(argv);
-    return failedModels.size ? 2 : 0;
+    // An input whose end could not be read (a record that never closes): what was read is written, and the run fails.
+    for (const m of incompleteInputs) say(`the input was not read to its end: ${m}`);
+    return failedModels.size || incompleteInputs.length ? 2 : 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
     if (e instanceof VerityError) {

@@ -32,10 +32,14 @@ export interface Loaded {
 export const readTable = (file: string): Promise<ParsedTable> => readInputFile(file);
 
 /** A file read whole and mapped as every surface maps it (prepareInput); issues and notes go to stderr. */
-export async function load(file: string, o: Pick<CommonOptions, 'map' | 'goldSep'>): Promise<Loaded> {
+export async function load(file: string, o: Pick<CommonOptions, 'map' | 'goldSep'>, answersOnly = false): Promise<Loaded> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
   const table = await readTable(file);
-  const mapped = prepareInput([{ name: file, table }], { ...(map ? { map } : {}), ...goldSepOption(o.goldSep) });
+  const mapped = prepareInput([{ name: file, table }], {
+    ...(map ? { map } : {}),
+    ...goldSepOption(o.goldSep),
+    ...(answersOnly ? { answersOnly } : {}),
+  });
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;
   for (const issue of mapped.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);

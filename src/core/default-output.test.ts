@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadEvouna, evounaPath, repoRoot } from '../../scripts/evouna.ts';
+import { loadEvouna, evounaPath, repoRoot, EVOUNA_NEEDED } from '../../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from './metrics/index.ts';
 import { outputRecord, scoreRow, scoreRows } from './run.ts';
 import type { QaRow } from './types.ts';
@@ -66,7 +66,8 @@ const PINNED = {
   sha256: '7fe0cf46fc38a806e2ca089cca2bc182a6466ca9cc6070056e684808db39af01',
 };
 
-describe.skipIf(!existsSync(evounaPath()))('default metrics output (pinned)', () => {
+if (!existsSync(evounaPath())) console.log(`skipped: default metrics output on EVOUNA (pinned) ${EVOUNA_NEEDED}`);
+describe.skipIf(!existsSync(evounaPath()))('default metrics output on EVOUNA (pinned)', () => {
   it('scores the fixed mixed set exactly as before, details included', async () => {
     const rows = mixedSet();
     const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));

@@ -141,7 +141,18 @@ export function outputRecord(row: QaRow, results: RowResults, detailed: Readonly
       explanation: r.explanation,
       ...(r.details !== undefined && detailed.has(name) ? { details: r.details } : {}),
     };
-  return { id: row.id, question: row.question, gold: row.golds, candidate: row.candidate, label: labelValue(row.label), metrics };
+  // Null-prototype: an input column named "__proto__" is a key like any other.
+  const rec = Object.assign(Object.create(null) as Record<string, unknown>, {
+    id: row.id,
+    question: row.question,
+    gold: row.golds,
+    candidate: row.candidate,
+    label: labelValue(row.label),
+    metrics,
+  });
+  // The input's own columns follow; one named like a field of the record keeps its value as `input.<name>`.
+  if (row.extra) for (const k in row.extra) rec[Object.hasOwn(rec, k) || k === 'system' ? `input.${k}` : k] = row.extra[k];
+  return rec;
 }
 
 export type LabelKind = 'binary' | 'taxonomy';

@@ -52,6 +52,8 @@ export interface QaRow extends QaItem {
   label?: Label;
   /** The raw label value as written in the input. */
   rawLabel?: string;
+  /** The input's other columns (those the mapping did not use), kept for exports to join back. */
+  extra?: Record<string, unknown>;
 }
 
 /** What a metric says about one item. */

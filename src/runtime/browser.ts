@@ -207,6 +207,7 @@ export function modelFetch(
       await res.body?.cancel().catch(() => undefined);
       throw new Error(message);
     }
+    if (model && res.status === 404) cache.reject(url, 'missing', `${model.file} was not found at ${url} (404)`);
     const declared = Number(res.headers.get('content-length') ?? NaN);
     // Size probes (Range: bytes=0-0) are read for their headers only.
     const ranged = new Headers(init?.headers).has('range');
@@ -418,6 +419,13 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
       `${spec.id}@${spec.revision}: ${names.join(', ')} ${names.length > 1 ? 'were' : 'was'} not imported; import the whole model folder (config.json, tokenizer files and onnx/) first`,
     );
   }
+  // A model file the host does not have (a mirror without the model): which one, where.
+  const absent = rejections.filter((r) => r.reason === 'missing' && /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/.test(r.file));
+  if (spec.source.kind !== 'local' && absent.length)
+    return hostError(
+      'not-found',
+      `${spec.id}@${spec.revision}: ${absent.map((r) => r.message).join('; ')}: is the model on ${host}? Check its name and revision, or import the model folder`,
+    );
   if (/Unauthorized access to file|Forbidden access to file/.test(msg))
     return hostError(
       'not-found',

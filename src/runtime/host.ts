@@ -313,7 +313,7 @@ export class ModelHost {
       typeof e === 'object' &&
       'code' in e &&
       'message' in e &&
-      ['bad-response', 'unsupported-model', 'invalid-spec', 'network'].includes(String((e as HostError).code))
+      ['bad-response', 'unsupported-model', 'invalid-spec', 'network', 'not-found'].includes(String((e as HostError).code))
     )
       return hostError((e as HostError).code, (e as HostError).message, extra);
     const msg = messageOf(e);

@@ -215,6 +215,17 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     expect(e).toMatchObject({ code: 'not-found', message: expect.stringContaining('onnx/model.onnx was not imported') });
   });
 
+  it('a model file the mirror does not have (404) is named, with where it was looked for', async () => {
+    const { cache } = setup();
+    const f = modelFetch(cache, (async () => new Response('Not Found', { status: 404 })) as typeof fetch);
+    expect((await f(url('tokenizer_config.json'))).status).toBe(404);
+    const e = explainFailure(spec(), new TypeError("Cannot read properties of undefined (reading 'tokenizer_class')"), cache);
+    expect(e).toMatchObject({
+      code: 'not-found',
+      message: `owner/model@${REV}: tokenizer_config.json was not found at ${url('tokenizer_config.json')} (404): is the model on ${HOST}? Check its name and revision, or import the model folder`,
+    });
+  });
+
   it('records a failed download and explains it as a network failure naming the host and the file', async () => {
     const { cache } = setup();
     const f = modelFetch(cache, (async () => {

@@ -257,6 +257,32 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
     }
   });
 
+  it('a model a mirror does not have, and a folder without a model, say which file was not found where', async () => {
+    const r = await createNodeHost({ cacheDir: freshCache(), limits: fast }).load({ ...spec('ok'), id: 'nobody/missing-model' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('not-found');
+      expect(r.error.message).toMatch(
+        /^nobody\/missing-model@b{40}: (config|tokenizer_config|tokenizer)\.json was not found at http:\/\/127\.0\.0\.1:\d+\/ok\/nobody\/missing-model\/resolve\/b{40}\/\S+ \(404\)/,
+      );
+      expect(r.error.message).not.toMatch(/Cannot read properties/);
+    }
+    const folder = join(tmp, 'not-a-model');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'README.md'), 'nothing here');
+    const local = await createNodeHost({ cacheDir: freshCache(), limits: fast }).load({
+      ...spec('ok'),
+      id: folder,
+      revision: 'local',
+      source: { kind: 'local', path: folder },
+    });
+    expect(local.ok).toBe(false);
+    if (!local.ok)
+      expect(local.error.message).toBe(
+        `${folder}: no config.json and no tokenizer.json in the folder; a model folder holds config.json, tokenizer.json (or tokenizer_config.json) and onnx/model*.onnx`,
+      );
+  });
+
   it('--model-dir that does not exist, or lacks the model, is refused instead of downloading', () => {
     expect(() => parseModelArg('nli', undefined, join(tmp, 'no-such-dir'))).toThrow(/--model-dir .*no-such-dir is not a folder/);
     const empty = join(tmp, 'empty-model-dir');

@@ -70,6 +70,8 @@ let limits: DownloadLimits = { ...DEFAULT_LIMITS };
  * config.json for the tokenizer too, without failing) and then fails later with an unrelated message.
  */
 let refused: DownloadError | null = null;
+/** Model files the host answered 404 for during this load: transformers.js goes on without them and fails later, unrelated. */
+let notFound: { file: string; url: string }[] = [];
 
 /**
  * fetch for transformers.js in Node. transformers.js 4.x asks whether tokenizer_config.json exists at `main` even
@@ -130,6 +132,7 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
     clearTimeout(connect);
   }
   const ranged = new Headers(init?.headers).has('range');
+  if (file !== null && res.status === 404) notFound.push({ file, url });
   if (!c || file === null || ranged || res.status !== 200 || !res.body) return res;
   return checkedBody(res, url, file, c.files[file]);
 }
@@ -285,6 +288,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
     prepare(spec: ModelSpec) {
       current = null;
       refused = null;
+      notFound = [];
       if (spec.source.kind === 'local') {
         const dir = resolve(spec.source.path ?? spec.id);
         checkLocalFolder(dir);
@@ -304,6 +308,12 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
         // The empty file is created by a write stream that opens after the failure: sweep once more after it.
         setTimeout(() => removeOwnTempFiles(dir), 250);
       }
+      const absent = notFound.filter((f) => ESSENTIAL.test(f.file));
+      if (spec.source.kind !== 'local' && absent.length)
+        return {
+          code: 'not-found',
+          message: `${spec.id}@${spec.revision}: ${absent.map((f) => `${f.file} was not found at ${f.url} (404)`).join('; ')}: is the model on ${env.remoteHost}? Check its name and revision`,
+        };
       const download = error instanceof DownloadError ? error : refused;
       if (download?.code === 'bad-response') return { code: 'bad-response', message: download.message };
       const msg = messageOf(download ?? error);
@@ -363,6 +373,9 @@ function removeOwnTempFiles(dir: string, depth = 0): void {
  * A local model folder must exist, and every file in it (symlinks followed) must be a regular file: a FIFO would
  * block the load forever and a device such as /dev/zero would fill memory.
  */
+/** The files a model cannot load without: its config, a tokenizer file, its weights. */
+const ESSENTIAL = /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/;
+
 export function checkLocalFolder(dir: string): void {
   const refuse = (why: string) => {
     throw hostError('invalid-spec', `${dir}: ${why}; the model was not loaded`);
@@ -392,6 +405,13 @@ export function checkLocalFolder(dir: string): void {
     }
   };
   walk(dir, 0);
+  // transformers.js would go on without these and fail later with an unrelated message.
+  const missing = ['config.json', 'tokenizer.json'].filter((f) => !existsSync(join(dir, f)));
+  if (missing.length && !(missing[0] !== 'config.json' && existsSync(join(dir, 'tokenizer_config.json'))))
+    throw hostError(
+      'not-found',
+      `${dir}: no ${missing.join(' and no ')} in the folder; a model folder holds config.json, tokenizer.json (or tokenizer_config.json) and onnx/model*.onnx`,
+    );
 }
 
 /**

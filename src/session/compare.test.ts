@@ -353,4 +353,20 @@ describe('several files, one per system', () => {
     });
     expect(ok(await s.map({ map: insp.detected })).systems).toBeUndefined();
   });
+
+  it('systems named __proto__, constructor and hasOwnProperty map, score and compare like any other', async () => {
+    const s = session();
+    const names = ['__proto__', 'constructor', 'hasOwnProperty'];
+    const text = names
+      .flatMap((m, k) => [0, 1].map((i) => JSON.stringify({ model: m, question: `Q${i}`, gold: 'g', candidate: k === 0 ? 'g' : 'h' })))
+      .join('\n');
+    const insp = ok(await s.open(new Blob([text]), 'proto.jsonl'));
+    const mapping: Mapping = { map: insp.detected, systems: { column: 'model' } };
+    const sum = ok(await s.map(mapping));
+    expect(sum.systems?.systems).toEqual(names);
+    expect(Object.entries(sum.systems!.rows)).toEqual(names.map((n) => [n, 2]));
+    ok(await s.run(config(mapping)));
+    const rep = ok(await compareApi(s).compareReport()).report;
+    expect(rep.systems).toEqual(names);
+  });
 });

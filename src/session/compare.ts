@@ -82,7 +82,7 @@ export function unionTable(files: readonly SystemFile[]): ParsedTable {
 // ---------- mapping ----------
 
 export function systemsSummary(input: FilesInput): SystemsSummary {
-  const rows: Record<string, number> = {};
+  const rows = Object.create(null) as Record<string, number>;
   for (const r of input.rows) rows[r.system] = (rows[r.system] ?? 0) + 1;
   return {
     systems: input.systems,

@@ -59,8 +59,9 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
   // batch's first record lists all of them, in the order they first appear in the file, so each batch has the
   // same columns in the same order.
   const keys = new Set<string>();
-  const keysOf = x.recordKeys ?? ((i: number) => Object.keys(x.record!(i)));
-  if (x.record) for (let i = 0; i < x.results.length; i++) for (const k of keysOf(i)) keys.add(k);
+  // One system's records carry the input's own columns too (`extra`, which rows of a JSONL file may hold in part).
+  const keysOf = x.recordKeys ?? (x.record ? (i: number) => Object.keys(x.record!(i)) : (i: number) => Object.keys(x.rows[i]?.extra ?? {}));
+  for (let i = 0; i < x.results.length; i++) for (const k of keysOf(i)) keys.add(k);
   const allKeys = Object.fromEntries([...keys].map((k) => [k, undefined]));
   const parts: string[] = [];
   await eachBatch(x, (from, to) => {
@@ -70,7 +71,7 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
     for (let i = from; i < to; i++)
       records.push({ ...(x.record ? x.record(i) : outputRecord(x.rows[i]!, rowOf(x, i), x.detailed)), verity_run: i === 0 ? run : '' });
     // An empty class/set on the batch's first record makes toCsv keep the column; it prints as the empty cell it would be.
-    if (x.record) records[0] = { ...allKeys, ...records[0] };
+    if (keys.size) records[0] = { ...allKeys, ...records[0] };
     const first = records[0]!.metrics as Record<string, CellLike>;
     for (const m of withClass) if (first[m]?.class === undefined) first[m] = { ...first[m], class: '' };
     for (const m of withSet) if (first[m]?.set === undefined) first[m] = { ...first[m], set: '' };

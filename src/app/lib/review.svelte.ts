@@ -149,6 +149,8 @@ export class ReviewPanel {
   }
 
   import(file: File): Promise<void> {
+    // The last import's note does not stay beside this one's error.
+    this.note = null;
     return this.act(
       () => scoreApi().reviewImport(file, file.name),
       async (v) => {

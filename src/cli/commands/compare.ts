@@ -53,7 +53,11 @@ async function readFile(file: string, hash: boolean): Promise<{ table: InputTabl
 export async function loadSystems(files: string[], o: CompareOptions, hash = false): Promise<FilesInput & { hash: string | null }> {
   const map = o.map ? parseMapSpec(o.map) : undefined;
   const read = await Promise.all(files.map(async (name) => ({ name, ...(await readFile(name, hash)) })));
-  const tables = read.map(({ name, table }) => ({ name, table }));
+  // Files are named by their base names, as the app names them: a report made to be sent carries no folder of the
+  // sender's. Only where base names alone cannot tell files apart (or name harness runs by their folder) does the
+  // folder that holds each file stay.
+  const shown = displayNames(files);
+  const tables = read.map(({ table }, k) => ({ name: shown[k]!, table }));
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
     if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
@@ -79,6 +83,17 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
         )
       : null,
   });
+}
+
+/** Names for the files given: base names, or parent/base where base names collide or are harness sample files. */
+export function displayNames(files: readonly string[]): string[] {
+  const parts = files.map((f) => (f === '-' ? ['stdin'] : f.split(/[\\/]/).filter(Boolean)));
+  const last = (k: number) => parts.map((p) => p.slice(-k).join('/'));
+  const bases = last(1);
+  const harness = bases.length > 1 && bases.every((b) => /^samples_/.test(b));
+  if (new Set(bases).size === bases.length && !harness) return bases;
+  const two = last(2);
+  return new Set(two).size === two.length ? two : files.map((f) => f);
 }
 
 // ---------- text ----------

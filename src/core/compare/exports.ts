@@ -85,7 +85,5 @@ export function reportJson(rep: CompareReport, input: InputInfo): Record<string,
 
 /** Per-row record: the system first, the usual output record, then the input's extra columns. */
 export function rowRecord(row: FilesInput['rows'][number], results: RowResults, detailed: ReadonlySet<string>): Record<string, unknown> {
-  const rec: Record<string, unknown> = { system: row.system, ...outputRecord(row, results, detailed) };
-  for (const [k, v] of Object.entries(row.extra)) rec[Object.hasOwn(rec, k) ? `input.${k}` : k] = v;
-  return rec;
+  return { system: row.system, ...outputRecord(row, results, detailed) };
 }

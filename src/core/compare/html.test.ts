@@ -101,6 +101,10 @@ describe('the HTML report (issue 34)', () => {
     expect(page(systems)).toBe(html);
   });
 
+  it('escapeHtml shows C1 controls and bidirectional marks as escapes', () => {
+    expect(escapeHtml('a\u009bb\u0085c\u202ed\u200fe')).toBe('a\\u009bb\\u0085c\\u202ed\\u200fe');
+  });
+
   it('escapeHtml', () => {
     expect(escapeHtml(`<a href="x">'&'</a>\u0007`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;\\u0007');
   });

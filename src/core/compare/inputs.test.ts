@@ -25,7 +25,8 @@ describe('one file with a system column', () => {
       ['m2', '1', 'b', false],
       ['m2', '2', 'c', null],
     ]);
-    expect(r.rows[0]!.extra).toEqual({ split: 'dev' });
+    // The system column stays among the row's own columns: exports keep every input column.
+    expect(r.rows[0]!.extra).toEqual({ model: 'm1', split: 'dev' });
     // The same id in two systems is not a duplicate.
     expect(r.issues.map((i) => i.message)).toEqual(['row 5: no system in column "model"; skipped']);
   });
@@ -58,13 +59,13 @@ describe('one file with a system column', () => {
       ['llama', 'Who wrote Hamlet?', ['William Shakespeare', 'Shakespeare'], false],
       ['llama', 'Capital of France?', ['Paris'], false],
     ]);
-    expect(r.rows[0]!.extra).toEqual({ dataset: 'triviaqa' });
+    expect(r.rows[0]!.extra).toEqual({ dataset: 'triviaqa', model: 'gpt-4' });
   });
 
   it('takes a chosen system column, and says so when it does not exist', () => {
     const r = mapSystemRows(table, { systemColumn: 'split' });
     expect(r.systems).toEqual(['dev', 'test']);
-    expect(r.rows.find((x) => x.system === 'dev')!.extra).toEqual({ model: 'm1' });
+    expect(r.rows.find((x) => x.system === 'dev')!.extra).toEqual({ model: 'm1', split: 'dev' });
     expect(() => mapSystemRows(table, { systemColumn: 'nope' })).toThrow('the system column "nope" is not in the file; the columns are');
   });
 

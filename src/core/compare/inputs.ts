@@ -171,12 +171,9 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
 function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, exclude: ReadonlySet<string>, out: SystemInput): void {
   const mapped = mapRows(table, opts);
   for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
-  const byRow = new Map(table.records.map((r) => [r.row, r.data] as const));
-  const used = new Set<string>([...Object.values(mapped.columns), ...exclude]);
   for (const row of mapped.rows) {
-    const data = byRow.get(row.row) ?? {};
-    const extra: Record<string, unknown> = {};
-    for (const [c, v] of Object.entries(data)) if (!used.has(c)) extra[c] = v;
+    const extra = Object.create(null) as Record<string, unknown>;
+    for (const c in row.extra) if (!exclude.has(c)) extra[c] = row.extra[c];
     out.rows.push({ ...row, system, key: '', extra });
   }
   out.columns = mapped.columns;
@@ -403,6 +400,11 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
       'input',
     );
 
+  if (wide && wide.systems.length > MAX_SYSTEMS)
+    throw new VerityError(
+      `the wide layout names ${wide.systems.length.toLocaleString('en')} systems (columns such as ${wide.systems[0]!.candidate}); Verity compares at most ${MAX_SYSTEMS.toLocaleString('en')}: keep fewer answer columns, or write one row per system and question with a system column`,
+      'input',
+    );
   if (wide) {
     out.layout = 'wide';
     const taken = new Set(wide.shared.map((c) => c.toLowerCase()));
@@ -420,7 +422,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
         format: table.format,
         columns,
         records: records.map((r) => {
-          const data: Record<string, unknown> = {};
+          const data = Object.create(null) as Record<string, unknown>;
           for (const c of wide.shared) if (Object.hasOwn(r.data, c)) data[c] = r.data[c];
           data[cand] = r.data[w.candidate];
           data[label] = w.label ? r.data[w.label] : undefined;
@@ -474,7 +476,8 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
   out.layout = 'system-column';
   out.systemColumn = systemColumn;
   for (const [system, sub] of groups) {
-    mapSystem(system, sub, opts, new Set([systemColumn]), out);
+    // The system column stays among the row's own columns (a "source" is data), unless it is named as the output's `system`.
+    mapSystem(system, sub, opts, new Set(systemColumn.toLowerCase() === 'system' ? [systemColumn] : []), out);
     out.systems.push(system);
   }
   if (out.systems.length === 0) throw new VerityError(`no row has a system in column "${systemColumn}"`, 'input');
@@ -601,6 +604,11 @@ export interface FilesInput extends SystemInput {
  */
 export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOptions = {}): FilesInput {
   if (files.length === 0) throw new VerityError('no input files', 'usage');
+  if (files.length > MAX_SYSTEMS)
+    throw new VerityError(
+      `${files.length.toLocaleString('en')} files; Verity compares at most ${MAX_SYSTEMS.toLocaleString('en')} systems`,
+      'usage',
+    );
   const out: FilesInput = {
     rows: [],
     systems: [],
@@ -610,7 +618,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     columns: {},
     issues: [],
     notes: [],
-    sources: {},
+    sources: Object.create(null) as Record<string, string>,
     coverage: { questions: 0, complete: 0, systems: [] },
   };
   const taken = new Set<string>();
@@ -655,7 +663,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     // A loop, not push(...rows): spreading a million rows overflows the call stack.
     for (const r of one.rows) out.rows.push(r);
     for (const s of one.systems) {
-      if (!out.systems.includes(s)) out.systems.push(s);
+      if (!(s in out.sources)) out.systems.push(s);
       out.sources[s] = out.sources[s] ? `${out.sources[s]}, ${f.name}` : f.name;
     }
     for (const i of one.issues) out.issues.push({ ...i, message: `${f.name}: ${i.message}` });

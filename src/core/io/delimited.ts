@@ -33,18 +33,87 @@ const DELIMITER_NAME = { ',': 'comma', '\t': 'tab', ';': 'semicolon' } as const;
 /** Papa's parser handle (exported by papaparse, not declared by its types): what its streamers call. */
 interface ParserHandle {
   parse(input: string, baseIndex: number, ignoreLastRow: boolean): { meta: { cursor: number } };
-  guessLineEndings(input: string, quoteChar: string): '\n' | '\r' | '\r\n';
 }
 const Handle = (Papa as unknown as { ParserHandle: new (config: Papa.ParseConfig<string[]>) => ParserHandle }).ParserHandle;
 
-/** A line end that can be told apart: LF, or CR with what follows it (CR or CRLF). */
-const HAS_LINE_END = /\n|\r[^]/;
-
 /**
- * Longest record held while it is not complete, in characters: a quoted field opened and never closed would
- * otherwise take the rest of the file into one record, parsed again with every piece.
+ * Longest record held while it is not complete, in characters: a longer one is skipped (and named) once it ends,
+ * and a quoted field opened and never closed ends the reading there, with the bytes not read said.
  */
 export const MAX_RECORD_CHARS = 32 * 1024 * 1024;
+
+/** UTF-8 bytes of a text (a surrogate pair is 4, each half counted 2). */
+export function utf8Length(t: string): number {
+  let n = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c < 0xe000) ? 2 : 3;
+  }
+  return n;
+}
+
+/**
+ * Line ends made one kind across pieces: outside quoted fields, CRLF and CR become LF, so a file mixing LF, CR and
+ * CRLF reads as the same file with LF throughout; a quoted field keeps its text as written (an exported cell holding
+ * a CR reads back as written). Quoting follows CSV: a quote opens a field only at its start, and "" inside one is a
+ * quote. A CR ending a piece waits for the next, which may begin with its LF.
+ */
+export class LineEnds {
+  private quoted = false;
+  /** Inside quotes, the last character was a quote: the next one says whether it closed the field or was doubled. */
+  private quote = false;
+  private fieldStart = true;
+  private cr = false;
+
+  constructor(private readonly delimiter: string) {}
+
+  push(piece: string, last: boolean): string {
+    if (!piece.includes('"') && !piece.includes('\r') && !this.quoted && !this.cr) {
+      // The common case: no quote, no CR.
+      if (piece.length) this.fieldStart = piece.endsWith('\n') || piece.endsWith(this.delimiter);
+      return piece;
+    }
+    let out = '';
+    let from = 0;
+    const d = this.delimiter.charCodeAt(0);
+    if (this.cr) {
+      this.cr = false;
+      out = '\n';
+      if (piece.charCodeAt(0) === 10) from = 1;
+      this.fieldStart = true;
+    }
+    let start = from;
+    for (let i = from; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (this.quoted) {
+        if (this.quote) {
+          this.quote = false;
+          if (c !== 34) this.quoted = false;
+          else continue;
+        } else {
+          if (c === 34) this.quote = true;
+          continue;
+        }
+      }
+      if (c === 34 && this.fieldStart) {
+        this.quoted = true;
+        this.fieldStart = false;
+      } else if (c === 13) {
+        out += `${piece.slice(start, i)}\n`;
+        if (i + 1 < piece.length) {
+          if (piece.charCodeAt(i + 1) === 10) i++;
+        } else if (!last) {
+          // The LF of a CRLF may open the next piece: the CR waits for it.
+          out = out.slice(0, -1);
+          this.cr = true;
+        }
+        start = i + 1;
+        this.fieldStart = true;
+      } else this.fieldStart = c === 10 || c === d;
+    }
+    return out + piece.slice(start);
+  }
+}
 
 /**
  * A CSV or TSV file read piece by piece: `push(text, last)` in order, `take()` for the records so far, `end()`
@@ -69,7 +138,9 @@ export class DelimitedReader {
   private pos = 0;
   private line = 1;
   private stopped = false;
-  private readonly config: Papa.ParseConfig<string[]>;
+  private readonly ends: LineEnds;
+  /** Skipping a record too long to hold: inside quotes or not, its row and line, what was skipped so far. */
+  private skipping: { quoted: boolean; row: number; line: number; chars: number; bytes: number; lines: number } | null = null;
 
   /** `head`: the start of the file (its header record decides the delimiter). */
   constructor(
@@ -79,8 +150,10 @@ export class DelimitedReader {
     const seps = headerSeparators(head);
     this.delimiter = format === 'tsv' ? '\t' : seps.commas === 0 && seps.semicolons > 0 ? ';' : ',';
     this.other = format === 'tsv' ? ',' : '\t';
+    this.ends = new LineEnds(this.delimiter);
     const config: Papa.ParseConfig<string[]> = {
       delimiter: this.delimiter,
+      newline: '\n',
       // Blank and whitespace-only lines are skipped here rather than by Papa ('greedy'), so that every
       // line passes through the cursor arithmetic below and later rows keep their true line numbers.
       skipEmptyLines: false,
@@ -88,10 +161,6 @@ export class DelimitedReader {
       step: (res) => this.step(res.data, res.errors[0], res.meta.cursor),
     };
     this.handle = new Handle(config);
-    this.config = config;
-    // From the head, as a whole text's parse guesses it (a first piece may be too short to hold a line end);
-    // without one there, from the first text that has one (see push).
-    if (HAS_LINE_END.test(head)) config.newline = this.handle.guessLineEndings(head, '"');
   }
 
   private at(offset: number): number {
@@ -101,11 +170,11 @@ export class DelimitedReader {
   /** The next piece of the file's text; `last` for the final one (it may be empty). */
   push(piece: string, last: boolean): void {
     if (this.stopped) return;
-    if (!this.config.newline) {
-      this.partial += piece;
-      if (!last && this.partial.length <= MAX_RECORD_CHARS && !HAS_LINE_END.test(this.partial)) return;
-      this.config.newline = this.handle.guessLineEndings(this.partial, '"');
-      piece = '';
+    piece = this.ends.push(piece, last);
+    if (this.skipping) {
+      const k = this.skip(piece, last);
+      if (k < 0) return;
+      piece = piece.slice(k);
     }
     this.text = this.partial + piece;
     this.textBase = this.base;
@@ -114,23 +183,72 @@ export class DelimitedReader {
     const cursor = res.meta.cursor;
     this.partial = this.text.substring(cursor - this.base);
     this.base = cursor;
-    if (this.partial.length > MAX_RECORD_CHARS) {
-      // Never complete: a quoted field opened and not closed. Whole, it would run to the end of the file too.
-      const row = this.index + 1;
-      while (this.pos < this.base && (this.at(this.pos) === 10 || this.at(this.pos) === 13)) if (this.at(this.pos++) === 10) this.line++;
-      this.issues.push({
-        row,
-        line: this.line,
-        severity: 'error',
-        message: `row ${row} (line ${this.line}): a record over ${MAX_RECORD_CHARS.toLocaleString('en')} characters (a quoted field opened on this row is never closed?); it and the rest of the file were not read`,
-      });
-      this.stopped = true;
-      this.partial = '';
+    if (this.partial.length > MAX_RECORD_CHARS) this.startSkipping();
+  }
+
+  /** A record too long to hold: from here on it is only scanned for its end (a line end outside quotes). */
+  private startSkipping(): void {
+    while (this.pos < this.base && this.at(this.pos) === 10) {
+      this.pos++;
+      this.line++;
     }
+    let quoted = false;
+    let lines = 0;
+    for (let i = 0; i < this.partial.length; i++) {
+      const c = this.partial.charCodeAt(i);
+      if (c === 34) quoted = !quoted;
+      else if (c === 10) lines++;
+    }
+    this.skipping = { quoted, row: ++this.index, line: this.line, chars: this.partial.length, bytes: utf8Length(this.partial), lines };
+    this.partial = '';
+  }
+
+  /** Scans `piece` for the end of the record being skipped: the index after it, or −1 (not in this piece). */
+  private skip(piece: string, last: boolean): number {
+    const s = this.skipping!;
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      if (c === 34) s.quoted = !s.quoted;
+      else if (c === 10) {
+        if (s.quoted) {
+          s.lines++;
+          continue;
+        }
+        s.chars += i;
+        const next = s.line + s.lines + 1;
+        this.issues.push({
+          row: s.row,
+          line: s.line,
+          severity: 'error',
+          message: `row ${s.row} (line ${s.line}): a record of ${s.chars.toLocaleString('en')} characters, over the ${MAX_RECORD_CHARS.toLocaleString('en')} a record may have (it runs to line ${next - 1}); skipped, and the reading goes on at line ${next}`,
+        });
+        this.skipping = null;
+        this.line = next;
+        this.base = this.pos = this.base + s.chars + 1;
+        return i + 1;
+      }
+    }
+    s.chars += piece.length;
+    s.bytes += utf8Length(piece);
+    if (last) {
+      this.issues.push({
+        row: s.row,
+        line: s.line,
+        severity: 'error',
+        unread: s.bytes,
+        message: `row ${s.row} (line ${s.line}): a quoted field opened on this row is never closed; the rest of the file, ${s.bytes.toLocaleString('en')} bytes from line ${s.line} on, was not read`,
+      });
+      this.skipping = null;
+      this.stopped = true;
+    }
+    return -1;
   }
 
   private step(data: string[], err: Papa.ParseError | undefined, end: number): void {
-    while (this.pos < end && (this.at(this.pos) === 10 || this.at(this.pos) === 13)) if (this.at(this.pos++) === 10) this.line++;
+    while (this.pos < end && this.at(this.pos) === 10) {
+      this.pos++;
+      this.line++;
+    }
     const start = this.pos;
     const startLine = this.line;
     for (; this.pos < end; this.pos++) if (this.at(this.pos) === 10) this.line++;

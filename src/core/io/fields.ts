@@ -132,6 +132,11 @@ export interface MapOptions {
    * on a given one; the readers let chooseGoldSeparator fill it in when the user gave none.
    */
   goldSep?: string;
+  /**
+   * Answers only (a file of (question, answer) pairs to turn into statements): no gold column is needed; when there is
+   * no candidate column, the one answer column (a gold-looking `answer`) is the candidate.
+   */
+  answersOnly?: boolean;
 }
 
 /**
@@ -772,9 +777,13 @@ export interface RowMapper {
  */
 export function createRowMapper(columns: string[], options: MapOptions = {}, headerLine?: number): RowMapper {
   const { columns: cols, notes } = resolveLayout(columns, options.map);
+  if (options.answersOnly && !cols.candidate && cols.gold) {
+    cols.candidate = cols.gold;
+    delete cols.gold;
+  }
   // lm-eval's response lists, however the column was chosen (the app passes its mapping explicitly).
   const firstOnly = ['filtered_resps', 'resps'].includes(cols.candidate?.toLowerCase() ?? '');
-  for (const field of ['candidate', 'gold'] as const)
+  for (const field of options.answersOnly ? (['candidate'] as const) : (['candidate', 'gold'] as const))
     if (!cols[field]) {
       const details = { field, expected: FIELD_ALIASES[field], columns, ...(headerLine !== undefined ? { headerLine } : {}) };
       throw new VerityError(missingColumnMessage(details), 'input', 'missing-column', details);
@@ -801,7 +810,17 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
     });
   }
   // No separator chosen: count, to hint at one that only later rows use.
-  const goldCount = options.goldSep === undefined ? new GoldSeparatorCount() : undefined;
+  const goldCount = options.goldSep === undefined && cols.gold !== undefined ? new GoldSeparatorCount() : undefined;
+  // The columns the row is made of (every spelling; a nested path's head too): the others are the row's `extra`.
+  const usedKeys = new Set<string>();
+  for (const field of FIELDS) {
+    const col = cols[field];
+    if (col === undefined) continue;
+    for (const c of variants[field] ?? [col]) {
+      usedKeys.add(c);
+      if (c.includes('.')) usedKeys.add(c.slice(0, c.indexOf('.')));
+    }
+  }
   const seenIds = new IdSet();
   const share = valueSharer();
   // Once per distinct cell (the records of a JSONL file share equal gold lists, parse.ts), shared across cells that
@@ -843,8 +862,8 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
       try {
         const rawGold = get('gold');
         goldCount?.add(rawGold);
-        const golds = goldsOf(rawGold);
-        if (golds.length === 0) {
+        const golds = cols.gold === undefined ? [] : goldsOf(rawGold);
+        if (golds.length === 0 && !options.answersOnly) {
           warn(`no gold answer in column "${cols.gold}"; skipped`, 'error');
           return null;
         }
@@ -888,6 +907,14 @@ export function createRowMapper(columns: string[], options: MapOptions = {}, hea
         if (parsed.ok) row.statements = parsed.value;
         else warn(`statements: ${parsed.error}; they are ignored`);
       }
+      // The input's other columns, kept so that exports join back to the user's data.
+      let extra: Record<string, unknown> | undefined;
+      for (const k in d)
+        if (!usedKeys.has(k)) {
+          extra ??= Object.create(null) as Record<string, unknown>;
+          extra[k] = d[k];
+        }
+      if (extra) row.extra = extra;
       return row;
     },
   };

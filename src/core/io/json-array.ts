@@ -6,9 +6,42 @@
  * error, so the elements are found here, by matching brackets outside strings, and each is given to JSON.parse.
  */
 import { isPlainObject, type ParsedTable, type RowIssue } from './table.ts';
+import { utf8Length } from './delimited.ts';
 
-/** Longest element held while it is not complete, in characters (as for a JSONL line, parse-stream.ts). */
+/**
+ * Longest element held while it is not complete, in characters (as for a JSONL line, parse-stream.ts): a longer one
+ * is skipped (and named) once it closes; one that never closes ends the reading, with the bytes not read said.
+ */
 export const MAX_ELEMENT_CHARS = 32 * 1024 * 1024;
+
+/** The bracket-matching of scanJsonValue, resumable across pieces, for an element too long to hold. */
+class ValueSkipper {
+  private readonly closers: string[] = [];
+  private inString = false;
+  private escape = false;
+  /** Feeds text; the index after the value's end, or −1 when it goes on. */
+  feed(text: string, from = 0): number {
+    for (let i = from; i < text.length; i++) {
+      const c = text[i]!;
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (c === '\\') this.escape = true;
+        else if (c === '\n') return i + 1;
+        else if (c === '"') {
+          this.inString = false;
+          if (this.closers.length === 0) return i + 1;
+        }
+      } else if (c === '"') this.inString = true;
+      else if (c === '{' || c === '[') this.closers.push(c === '{' ? '}' : ']');
+      else if (c === '}' || c === ']') {
+        const k = this.closers.lastIndexOf(c);
+        if (k >= 0) this.closers.length = k;
+        if (this.closers.length === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+}
 
 const isJsonSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
@@ -56,8 +89,10 @@ export class JsonArrayReader {
   private counted = 0;
   private line = 1;
   private row = 0;
-  /** Before "[", among the elements, after "]", or stopped (the end, or an element too long to hold). */
+  /** Before "[", among the elements, after "]", or stopped (the end, or an element that never closes). */
   private state: 'open' | 'elements' | 'closed' | 'stopped' = 'open';
+  /** Skipping an element too long to hold: its scanner, row, line, and what was skipped so far. */
+  private skipping: { scan: ValueSkipper; row: number; line: number; chars: number; bytes: number; lines: number } | null = null;
   /** After an element: whether it was valid JSON (only then can its comma be missing), null before any. */
   private after: boolean | null = null;
 
@@ -74,6 +109,10 @@ export class JsonArrayReader {
   /** The next piece of the file's text; `last` for the final one (it may be empty). */
   push(piece: string, last: boolean): void {
     if (this.state === 'stopped') return;
+    if (this.skipping) {
+      piece = this.skip(piece, last);
+      if (this.skipping || (this.state as string) === 'stopped') return;
+    }
     this.buf += piece;
     let i = 0;
     const skip = () => {
@@ -133,15 +172,17 @@ export class JsonArrayReader {
       // An element that reaches the end of what was read may go on in the next piece.
       if (!last && (end < 0 || end >= this.buf.length)) {
         if (this.buf.length - i > MAX_ELEMENT_CHARS) {
-          this.row++;
-          this.issues.push({
-            row: this.row,
-            line,
-            severity: 'error',
-            message: `row ${this.row} (line ${line}): element ${this.row} is over ${MAX_ELEMENT_CHARS.toLocaleString('en')} characters long, too long to be a row (each field is read up to 100,000 characters); it and the rest of the file were not read`,
-          });
-          this.state = 'stopped';
-          i = this.buf.length;
+          // Too long to hold: scanned on for its end, and skipped.
+          const text = this.buf.slice(i);
+          const scan = new ValueSkipper();
+          scan.feed(text);
+          let lines = 0;
+          for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) lines++;
+          this.skipping = { scan, row: ++this.row, line, chars: text.length, bytes: utf8Length(text), lines };
+          this.line = line;
+          this.buf = '';
+          this.base = this.counted = this.base + i + text.length;
+          return;
         }
         break;
       }
@@ -182,6 +223,44 @@ export class JsonArrayReader {
     if (this.counted < at()) this.lineAt(at());
     this.buf = this.buf.slice(i);
     this.base += i;
+  }
+
+  /** Scans a piece for the end of the element being skipped; the text after it (the reading goes on there). */
+  private skip(piece: string, last: boolean): string {
+    const s = this.skipping!;
+    const k = s.scan.feed(piece);
+    const done = k < 0 ? piece : piece.slice(0, k);
+    s.chars += done.length;
+    let lines = 0;
+    for (let j = 0; j < done.length; j++) if (done.charCodeAt(j) === 10) lines++;
+    s.lines += lines;
+    if (k >= 0) {
+      this.issues.push({
+        row: s.row,
+        line: s.line,
+        severity: 'error',
+        message: `row ${s.row} (line ${s.line}): element ${s.row} is ${s.chars.toLocaleString('en')} characters long, over the ${MAX_ELEMENT_CHARS.toLocaleString('en')} a row may have (each field is read up to 100,000 characters); skipped, and the reading goes on after it (line ${s.line + s.lines})`,
+      });
+      this.skipping = null;
+      this.after = false;
+      this.line = s.line + s.lines;
+      this.base = this.counted = this.base + done.length;
+      return piece.slice(k);
+    }
+    s.bytes += utf8Length(piece);
+    this.base = this.counted = this.base + piece.length;
+    if (last) {
+      this.issues.push({
+        row: s.row,
+        line: s.line,
+        severity: 'error',
+        unread: s.bytes,
+        message: `row ${s.row} (line ${s.line}): element ${s.row} never closes; the rest of the file, ${s.bytes.toLocaleString('en')} bytes from line ${s.line} on, was not read`,
+      });
+      this.skipping = null;
+      this.state = 'stopped';
+    }
+    return '';
   }
 
   /** Column names in first-seen order, over every record so far. */

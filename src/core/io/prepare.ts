@@ -20,6 +20,8 @@ export interface InputMapping {
   goldSep?: string;
   /** Map as several systems (always when several files are given); absent with one file: one system. */
   systems?: Omit<SystemMapOptions, 'map' | 'goldSep'>;
+  /** A file of answers to turn into statements: no gold needed (fields.ts MapOptions). */
+  answersOnly?: boolean;
 }
 
 export interface PreparedInput {
@@ -53,6 +55,6 @@ export function prepareInput(files: readonly SystemFile[], m: InputMapping = {})
     const input = mapSystemFiles(tables, { ...chosen.options, ...m.systems });
     return { rows: input.rows, columns: input.columns, issues: input.issues, notes: [], systems: input, ...decided };
   }
-  const one = mapRows(tables[0]!.table, chosen.options);
+  const one = mapRows(tables[0]!.table, { ...chosen.options, ...(m.answersOnly ? { answersOnly: true } : {}) });
   return { rows: one.rows, columns: one.columns, issues: one.issues, notes: one.notes, systems: null, ...decided };
 }

@@ -9,6 +9,8 @@ import { JsonArrayReader } from './json-array.ts';
 import { parseTable, type ParsedTable } from './parse.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 
+const utf8 = (t: string) => new TextEncoder().encode(t).length;
+
 const piece = fc.constantFrom(...ADVERSARIAL_PIECES, '"', '""', ',', '\t', '\n', '\r\n', '\r', '[', ']', '{', '}', ':', '\\');
 const text = fc.oneof(
   fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
@@ -81,14 +83,83 @@ describe('reading CSV, TSV and JSON arrays piece by piece', () => {
     );
   });
 
-  it('a record that never ends stops the reading with a message, not a record the size of the file', () => {
+  it('a file of any mix of LF, CR and CRLF gives the records of the same file with LF, quoted line breaks kept', () => {
+    const quoted = fc.array(fc.constantFrom('a', 'b c', ',', '""', '\n', '\r\n', 'x\ny'), { maxLength: 4 }).map((p) => `"${p.join('')}"`);
+    const plain = fc.constantFrom('', 'Paris', 'a b', '42');
+    const rows = fc.array(fc.array(fc.oneof(quoted, plain), { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(
+        rows,
+        fc.array(fc.constantFrom('\n', '\r', '\r\n'), { minLength: 9, maxLength: 9 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }),
+        (rs, ends, at) => {
+          const lines = ['question,gold,candidate', ...rs.map((r) => r.join(','))];
+          const lf = parseTable(`${lines.join('\n')}\n`);
+          const mixed = lines.map((l, k) => l + ends[k % ends.length]).join('');
+          const got = piecewise('csv', mixed, cutAt(mixed, at));
+          expect(got.records.map((r) => r.data)).toEqual(lf.records.map((r) => r.data));
+          expect(got.issues).toEqual(lf.issues);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a record or element too long to hold is skipped, named, and the reading goes on after it', () => {
+    const big = 'x'.repeat(4 * 1024 * 1024);
+    const reader = new DelimitedReader('csv', 'question,gold,candidate\n');
+    reader.push('question,gold,candidate\nq1,g1,c1\nq2,"a field that goes on', false);
+    for (let i = 0; i < 9; i++) reader.push(big, false);
+    reader.push('\nand on",c2\r\nq3,g3,c3\rq4,g4,c4\n', true);
+    const csv = reader.end();
+    expect(csv.records.map((r) => [r.row, r.line, r.data.question])).toEqual([
+      [1, 2, 'q1'],
+      [3, 5, 'q3'],
+      [4, 6, 'q4'],
+    ]);
+    expect(csv.issues).toEqual([
+      {
+        row: 2,
+        line: 3,
+        severity: 'error',
+        message:
+          'row 2 (line 3): a record of 37,748,771 characters, over the 33,554,432 a record may have (it runs to line 4); skipped, and the reading goes on at line 5',
+      },
+    ]);
+    const json = new JsonArrayReader();
+    json.push('[{"question": "q1"},\n{"question": "', false);
+    for (let i = 0; i < 9; i++) json.push(big, false);
+    json.push('"},\n{"question": "q3"}]', true);
+    const arr = json.end();
+    expect(arr.records.map((r) => [r.row, r.data.question])).toEqual([
+      [1, 'q1'],
+      [3, 'q3'],
+    ]);
+    expect(arr.issues).toHaveLength(1);
+    expect(arr.issues[0]!.message).toMatch(
+      /^row 2 \(line 2\): element 2 is 37,748,752 characters long, over the 33,554,432 a row may have .*; skipped, and the reading goes on after it \(line 2\)$/,
+    );
+    expect(arr.issues[0]!.unread).toBeUndefined();
+  });
+
+  it('a record that never closes ends the reading there, saying how many bytes were not read', () => {
     const reader = new DelimitedReader('csv', 'question,gold,candidate\n');
     reader.push('question,gold,candidate\nq,"never closed', false);
-    for (let i = 0; i < 12 && reader.end().issues.length === 0; i++) reader.push('x'.repeat(4 * 1024 * 1024), false);
-    expect(reader.end().issues.at(-1)?.message).toMatch(/^row 1 \(line 2\): a record over 33,554,432 characters .* not read$/);
+    for (let i = 0; i < 9; i++) reader.push('é'.repeat(4 * 1024 * 1024), false);
+    reader.push('', true);
+    const issue = reader.end().issues.at(-1)!;
+    // The record from its first character, then 9 × 4 Mi "é" of 2 bytes each.
+    expect(issue.unread).toBe(utf8('q,"never closed') + 9 * 4 * 1024 * 1024 * 2);
+    expect(issue.message).toMatch(
+      /^row 1 \(line 2\): a quoted field opened on this row is never closed; the rest of the file, [\d,]+ bytes from line 2 on, was not read$/,
+    );
     const json = new JsonArrayReader();
     json.push('[{"a": "', false);
-    for (let i = 0; i < 12 && json.end().issues.length === 0; i++) json.push('x'.repeat(4 * 1024 * 1024), false);
-    expect(json.end().issues.at(-1)?.message).toMatch(/^row 1 \(line 1\): element 1 is over 33,554,432 characters long/);
+    for (let i = 0; i < 9; i++) json.push('x'.repeat(4 * 1024 * 1024), false);
+    json.push('', true);
+    expect(json.end().issues.at(-1)).toMatchObject({
+      unread: 9 * 4 * 1024 * 1024 + 7,
+      message: expect.stringMatching(/element 1 never closes; the rest of the file, [\d,]+ bytes from line 1 on, was not read$/),
+    });
   });
 });

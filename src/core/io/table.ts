@@ -9,6 +9,8 @@ export interface RowIssue {
   line?: number;
   severity: 'error' | 'warning';
   message: string;
+  /** Bytes at the end of the file that could not be read at all (a record that never closes): the reading is incomplete. */
+  unread?: number;
 }
 
 export interface ParsedTable {

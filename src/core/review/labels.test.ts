@@ -154,6 +154,11 @@ describe('foldLabels', () => {
     expect(f.rows[2]).toMatchObject({ label: no, pi: 1 / 5 });
   });
 
+  it('shows ids that hold control or bidirectional characters as escapes in its note', () => {
+    const parsed = (parseReviewLabels('{"id":"q\u202e1","system":"a","label":true}') as { value: ParsedLabels }).value;
+    expect(foldNote(foldLabels(rows, parsed))).toBe('0 rows labelled by review; 1 label for ids not in the input (a/q\\u202e1) left out');
+  });
+
   it('refuses labels without a system for an input of several systems', () => {
     expect(missingSystems('l.jsonl', [{ id: '1', label: yes }], 2)).toMatch(
       /l\.jsonl: 1 of its 1 labels name no "system", and the input has 2 systems/,

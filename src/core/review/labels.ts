@@ -22,6 +22,7 @@ import type { CapClass, Label } from '../types.ts';
 import { parseLabel } from '../io/fields.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { prefixInclusion, type AskedGroup } from './design.ts';
+import { escapeControls } from '../text/visible.ts';
 
 export type Picked = 'uncertain' | 'random' | 'both';
 
@@ -412,7 +413,7 @@ export function anotherInput(name: string, labelsInput: string | null, fileName:
 
 /** The refusal when no label matched a row (`rows` names the rows looked in): labels of another input, likely. */
 export function noLabelMatches(name: string, labels: number, unknownIds: readonly string[], rows: string): string {
-  return `none of the ${labels} labels in ${name} matches ${rows} (ids such as ${unknownIds.join(', ')}): labels of another input?`;
+  return `none of the ${labels} labels in ${name} matches ${rows} (ids such as ${unknownIds.map(escapeControls).join(', ')}): labels of another input?`;
 }
 
 /**
@@ -449,7 +450,7 @@ export function foldNote(
     );
   if (f.unknown)
     parts.push(
-      `${f.unknown} label${f.unknown === 1 ? '' : 's'} for ids not in the input (${f.unknownIds.join(', ')}${f.unknown > f.unknownIds.length ? ', …' : ''}) left out`,
+      `${f.unknown} label${f.unknown === 1 ? '' : 's'} for ids not in the input (${f.unknownIds.map(escapeControls).join(', ')}${f.unknown > f.unknownIds.length ? ', …' : ''}) left out`,
     );
   return parts.join('; ');
 }
