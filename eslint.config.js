@@ -36,7 +36,28 @@ export default ts.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/extensions': ['.ts', '.js', '.mjs'],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Layers point one way: core → runtime → session → app and cli (workers host the session). A module imports
+      // only from its own layer and the ones below it.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/core', from: ['./src/runtime', './src/session', './src/app', './src/cli', './workers'] },
+            { target: './src/runtime', from: ['./src/session', './src/app', './src/cli', './workers'] },
+            { target: './src/session', from: ['./src/app', './src/cli', './workers'] },
+            { target: './src/cli', from: ['./src/app', './workers'] },
+            { target: './src/app', from: ['./src/cli'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A test may set up what its module needs from any layer (WordNet from the runtime, the app's presets).
+    files: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],

@@ -85,3 +85,19 @@ describe('imports', () => {
     expect(cycles).toEqual([]);
   });
 });
+
+describe('pins', () => {
+  it('onnxruntime-web is pinned exactly, to the version transformers.js (pinned exactly too) depends on', () => {
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const tjs = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../node_modules/@huggingface/transformers/package.json', import.meta.url)), 'utf8'),
+    ) as {
+      version: string;
+      dependencies: Record<string, string>;
+    };
+    expect(pkg.dependencies['@huggingface/transformers']).toBe(tjs.version);
+    expect(pkg.dependencies['onnxruntime-web']).toBe(tjs.dependencies['onnxruntime-web']);
+  });
+});

@@ -5,7 +5,7 @@
  * looks tied on screen is tied. Plain data: it crosses the worker boundary and is written as JSON unchanged.
  * Renderers print its numbers with `formatStat`, which adds no rounding of its own.
  */
-import { labelIsCorrect } from './io/fields.ts';
+import { labelIsCorrect } from './correctness.ts';
 import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './run.ts';
 import type { RowResults } from './run.ts';
 import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';

@@ -6,7 +6,7 @@
 import { CAP_CLASSES, type CapClass, type EntailmentSet, type QaRow } from './types.ts';
 import { agreementJson, agreementSummaryOfColumns, type AgreementSummary } from './report.ts';
 import { ResultTable } from './result-table.ts';
-import { labelIsCorrect } from './io/fields.ts';
+import { labelIsCorrect } from './correctness.ts';
 import { calibrateThreshold } from './agreement/calibrate.ts';
 import type { Objective } from './agreement/binary.ts';
 

@@ -24,7 +24,7 @@ import {
   type Combination,
   type TaxonomyReport,
 } from './agreement/index.ts';
-import { labelIsCorrect } from './io/fields.ts';
+import { labelIsCorrect } from './correctness.ts';
 import { FIELD_LIMIT, overLimit } from './limits.ts';
 import { DEFAULTS } from './defaults.ts';
 

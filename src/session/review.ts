@@ -15,7 +15,7 @@ import { designRecord, parseBudget, planReview, whyAsked } from '../core/review/
 import { prefixInclusion } from '../core/review/design.ts';
 import { refitThreshold } from '../core/review/refit.ts';
 import { CLASS_METRICS, DEFAULT_METRICS } from '../core/metrics/index.ts';
-import { labelIsCorrect } from '../core/io/fields.ts';
+import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { Journal } from './journal.ts';

@@ -1,7 +1,7 @@
 /** `verity calibrate FILE --metric M --out F`: a decision threshold (one metric) or a combination (several). */
 import { Option, type Command } from 'commander';
 import { metricDescriptor } from '../../core/metrics/index.ts';
-import { labelIsCorrect } from '../../core/io/fields.ts';
+import { labelIsCorrect } from '../../core/correctness.ts';
 import { calibrateThreshold, fitCombination, fitCutpoints, type Calibration, type Objective } from '../../core/agreement/index.ts';
 import { VerityError, type QaRow, type CapClass, type Label } from '../../core/types.ts';
 import { AtomicFile, checkOut, say } from '../io.ts';

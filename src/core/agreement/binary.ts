@@ -4,7 +4,7 @@
  * "no information" is never reported as a value.
  */
 import { mulberry32 } from '../util/random.ts';
-import { normalUpperTail } from '../compare/normal.ts';
+import { normalUpperTail } from '../util/normal.ts';
 import { binomial, multinomial } from './binomial.ts';
 import { argsort, aucOfSorted, quantileSorted, sortedByClass } from './stats.ts';
 import { DEFAULTS } from '../defaults.ts';

@@ -9,7 +9,7 @@ export { binomialLowerTailHalf, mcnemarDecisions, mcnemarExact } from './mcnemar
 export type { McNemar } from './mcnemar.ts';
 export { holm } from './holm.ts';
 export { bootstrapP, pairedComparisons, systemPairs } from './paired.ts';
-export { erfc, normalUpperTail } from './normal.ts';
+export { erfc, normalUpperTail } from '../util/normal.ts';
 export type { AccuracyComparison, MetricPairs, PairComparison, PairedOptions, PairedReport, ScoreComparison } from './paired.ts';
 export { metricRanking } from './ranking.ts';
 export type { MetricRanking, RankedPair, RankingReport, SystemGap } from './ranking.ts';

@@ -26,7 +26,7 @@
 import type { CompareTable } from './table.ts';
 import { holm } from './holm.ts';
 import { mcnemarExact, type McNemar } from './mcnemar.ts';
-import { normalUpperTail } from './normal.ts';
+import { normalUpperTail } from '../util/normal.ts';
 import { reviewedReport } from './reviewed.ts';
 import { systemPairs } from './pairs.ts';
 

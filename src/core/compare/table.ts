@@ -10,7 +10,7 @@
  *   arrays are read-only once built: bootstrap draws are remembered per array (resample.ts).
  */
 import type { Label } from '../types.ts';
-import { labelIsCorrect } from '../io/fields.ts';
+import { labelIsCorrect } from '../correctness.ts';
 import { answerGroups } from '../review/groups.ts';
 import { reviewSignals } from '../review/signals.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { labelIsCorrect } from '../correctness.ts';
 import {
   chooseGoldSeparator,
   GOLD_SEP_SAMPLE,
   IdSet,
-  labelIsCorrect,
   mapRows,
   parseLabel,
   pythonStringList,

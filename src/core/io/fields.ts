@@ -364,11 +364,6 @@ export function parseLabel(v: unknown): Result<Label | undefined> {
   );
 }
 
-/** Classes counted as correct when class labels are reduced to correct / incorrect. */
-export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set(['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid']);
-
-export const labelIsCorrect = (l: Label): boolean => (l.kind === 'binary' ? l.correct : CORRECT_CLASSES.has(l.cls));
-
 /** A value as text (objects as JSON); throws (an exception: the row is skipped) for one nested too deeply to write out. */
 function toText(v: unknown): string {
   if (typeof v === 'string') return v;

@@ -13,7 +13,7 @@ import { normalizeTokens } from '../text/normalize.ts';
 import { argmax, quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
 import { sigmoid } from '../agreement/logistic.ts';
-import { labelIsCorrect } from '../io/fields.ts';
+import { labelIsCorrect } from '../correctness.ts';
 import { trainLogistic, predictProba } from '../agreement/logistic.ts';
 import { resolvedThreshold } from '../agreement/calibrate.ts';
 import { thresholdOption, type ModelDescriptor } from './descriptor.ts';

@@ -37,6 +37,7 @@
  * Method `cutpoints`: the CAP score → class by descending cut-points (`classifyScore` of the calibration
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
+import { CORRECT_CLASSES } from '../correctness.ts';
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
@@ -103,13 +104,7 @@ export interface TaxonomyOptions {
   cutpoints?: Pick<Cutpoints, 'classes' | 'cuts'>;
 }
 
-/** The classes whose decision is "correct". */
-export const CORRECT_CLASSES: ReadonlySet<CapClass> = new Set<CapClass>([
-  'exact',
-  'equivalent',
-  'alternative-correct',
-  'overinclusive-valid',
-]);
+export { CORRECT_CLASSES };
 
 /** Uniform bins over [0, 1] in severity order: score ≥ 7/8 → exact, … , < 1/8 → contradictory. */
 export function uniformCutpoints(): Cutpoints {

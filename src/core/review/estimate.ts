@@ -29,7 +29,7 @@
  * Without a design (labels in part of a column): every labelled row is taken as drawn at random from its system's
  *   rows, π = labelled / N ('assumed-random'); valid when they were.
  */
-import { normalUpperTail } from '../compare/normal.ts';
+import { normalUpperTail } from '../util/normal.ts';
 
 export type ReviewDesignKind = 'designed' | 'assumed-random';
 

@@ -12,7 +12,7 @@
  *   // → 'Fédération Internationale de Football Association'
  */
 import { withoutParentheses } from '../text/parens.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 
 /** Usual names of one thing (countries, the world wars); a gold that is one of them has the others as forms. */
 const SAME_THING: readonly (readonly string[])[] = [
@@ -145,21 +145,17 @@ const goldAcronym = boundedMemo((gold: string): { spelled: string } | { acronym:
   return runs.length === 1 && runs[0]!.text === whole && runs[0]!.initials.length >= 3 ? { acronym: runs[0]!.initials } : null;
 });
 
-let lastSide: { candidate: string; runs: { text: string; initials: string }[]; acronyms: Map<string, string> } | null = null;
 /** The last candidate's capital runs and acronyms (by their letters), asked once per gold of a row. */
-function candidateSide(candidate: string) {
-  if (lastSide?.candidate !== candidate) {
-    const acronyms = new Map<string, string>();
-    for (const w of candidate.split(SEPARATORS)) {
-      // "USA." at a sentence's end; "U.S.A." keeps its last dot.
-      const t = w.replace(/\.$/, '');
-      const form = ACRONYM.test(t) ? t : ACRONYM.test(`${t}.`) ? `${t}.` : null;
-      if (form && !acronyms.has(letters(t))) acronyms.set(letters(t), form);
-    }
-    lastSide = { candidate, runs: capitalRuns(candidate), acronyms };
+const candidateSide = lastMemo((candidate: string) => {
+  const acronyms = new Map<string, string>();
+  for (const w of candidate.split(SEPARATORS)) {
+    // "USA." at a sentence's end; "U.S.A." keeps its last dot.
+    const t = w.replace(/\.$/, '');
+    const form = ACRONYM.test(t) ? t : ACRONYM.test(`${t}.`) ? `${t}.` : null;
+    if (form && !acronyms.has(letters(t))) acronyms.set(letters(t), form);
   }
-  return lastSide;
-}
+  return { runs: capitalRuns(candidate), acronyms };
+});
 
 /**
  * Where the candidate gives the gold as an acronym or spelled out: the candidate's text that does (a name whose

@@ -36,7 +36,7 @@ import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
 import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 
 export interface TextItem {
   question: string;
@@ -375,22 +375,18 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
  * taxonomy_text share one analysis. Only the last item is kept (no growth, and a benchmark that cycles rows
  * gets no cache hits); it is checked by content, so a changed item is analysed afresh.
  */
-let last: TextVerdict | null = null;
+const sameItem = (a: TextItem, b: TextItem) =>
+  a.candidate === b.candidate &&
+  a.question === b.question &&
+  a.golds.length === b.golds.length &&
+  a.golds.every((g, i) => g === b.golds[i]);
 
 /** The class of an item from text signals alone. */
-export function classifyText(item: TextItem): TextVerdict {
-  const v = last;
-  if (
-    v &&
-    v.item.candidate === item.candidate &&
-    v.item.question === item.question &&
-    v.item.golds.length === item.golds.length &&
-    v.item.golds.every((g, i) => g === item.golds[i])
-  )
-    return v;
-  last = { ...classifyStated(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } };
-  return last;
-}
+export const classifyText: (item: TextItem) => TextVerdict = lastMemo(
+  (item: TextItem) => ({ ...classifyStated(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } }),
+  sameItem,
+  (item) => ({ question: item.question, golds: [...item.golds], candidate: item.candidate }),
+);
 
 const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'];
 

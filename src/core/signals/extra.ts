@@ -7,7 +7,7 @@
  * specificity('Where is the Louvre?', 'Paris', 'Somewhere in Europe.') // → { kind: 'region', cue: 'europe' }
  */
 import { clausesOf, contentStems, coverage, stem, tokens } from './words.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 import { tailName } from './names.ts';
 
 export interface ExtraSignal {
@@ -47,15 +47,11 @@ export interface ExtraContext {
   clauseStems: ReadonlySet<string>;
 }
 
-let lastQuestion: { question: string; stems: ReadonlySet<string>; prefixes: ReadonlySet<string> } | null = null;
 /** The question's stems and prefixes, kept for the last question (the rows of a question are often together). */
-function questionSide(question: string) {
-  if (lastQuestion?.question !== question) {
-    const stems = new Set(contentStems(question));
-    lastQuestion = { question, stems, prefixes: new Set([...stems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5))) };
-  }
-  return lastQuestion;
-}
+const questionSide = lastMemo((question: string) => {
+  const stems = new Set(contentStems(question));
+  return { stems, prefixes: new Set([...stems].filter((t) => t.length >= 5).map((t) => t.slice(0, 5))) as ReadonlySet<string> };
+});
 
 export function extraContext(question: string, candidate: string): ExtraContext {
   const { stems: questionStems, prefixes: questionPrefixes } = questionSide(question);
@@ -187,28 +183,15 @@ const GENERIC =
 const years = (s: string) => (/\d/.test(s) ? [...s.matchAll(/\b(1\d{3}|20\d{2})\b/g)].map((m) => Number(m[1])) : []);
 
 /** What specificity reads from the candidate alone, kept for the last candidate (it is asked once per gold). */
-let lastSide: {
-  candidate: string;
-  c: string;
-  low: string;
-  cStems: string[];
-  cStemSet: ReadonlySet<string>;
-  cYears: number[];
-  generic: RegExpExecArray | null;
-  place: string;
-} | null = null;
-function candidateSide(candidate: string) {
-  if (lastSide?.candidate !== candidate) {
-    const c = candidate.trim().replace(/[.!]+$/, '');
-    const low = c.toLowerCase();
-    const place = low
-      .replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '')
-      .replace(/^(?:continent of|region of)\s+/, '');
-    const cStems = contentStems(c);
-    lastSide = { candidate, c, low, cStems, cStemSet: new Set(cStems), cYears: years(c), generic: GENERIC.exec(c), place };
-  }
-  return lastSide;
-}
+const candidateSide = lastMemo((candidate: string) => {
+  const c = candidate.trim().replace(/[.!]+$/, '');
+  const low = c.toLowerCase();
+  const place = low
+    .replace(/^(?:it(?:'s|’s| is)\s+)?(?:somewhere\s+)?(?:in|on)?\s*(?:the\s+)?/, '')
+    .replace(/^(?:continent of|region of)\s+/, '');
+  const cStems = contentStems(c);
+  return { c, low, cStems, cStemSet: new Set(cStems) as ReadonlySet<string>, cYears: years(c), generic: GENERIC.exec(c), place };
+});
 
 const NONE: readonly string[] = [];
 

@@ -9,7 +9,7 @@
  */
 import nlp from 'compromise';
 import { foldAccents } from '../text/normalize.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 import { FUNCTION_WORDS } from './words.ts';
 
 const PARTICLES = new Set([
@@ -55,16 +55,12 @@ export const isPerson = boundedMemo((gold: string): boolean => {
   return g.endsWith(p) && words(g.slice(0, g.length - p.length)).every(isInitials);
 });
 
-let lastSide: { candidate: string; text: string; c: { text: string; at: number; end: number }[]; low: string[] } | null = null;
 /** The last candidate's words with their places (tailName is asked once per gold of a row). */
-function candidateSide(candidate: string) {
-  if (lastSide?.candidate !== candidate) {
-    const text = foldAccents(candidate);
-    const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
-    lastSide = { candidate, text, c, low: c.map((w) => w.text.toLowerCase()) };
-  }
-  return lastSide;
-}
+const candidateSide = lastMemo((candidate: string) => {
+  const text = foldAccents(candidate);
+  const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
+  return { text, c, low: c.map((w) => w.text.toLowerCase()) };
+});
 
 /** A question's words, lower case (cached: the rows of a question share it). */
 const askedWords = boundedMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));

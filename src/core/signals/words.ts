@@ -5,7 +5,7 @@
 import { normalizeTokens } from '../text/normalize.ts';
 import { porterStem } from '../text/porter.ts';
 import { splitClauses } from '../text/clauses.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 
 /** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
 export const FUNCTION_WORDS = new Set(
@@ -84,9 +84,5 @@ export function coverage(goldStems: readonly string[], textStems: ReadonlySet<st
  */
 export const wordStemSet: (s: string) => ReadonlySet<string> = boundedMemo((s) => new Set(tokens(s).map(stem)));
 
-let lastClauses: { text: string; clauses: string[] } | null = null;
 /** splitClauses of the last text asked (the signals of a row each split its candidate). Callers must not mutate the result. */
-export function clausesOf(text: string): string[] {
-  if (lastClauses?.text !== text) lastClauses = { text, clauses: splitClauses(text) };
-  return lastClauses.clauses;
-}
+export const clausesOf: (text: string) => string[] = lastMemo(splitClauses);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo } from './memo.ts';
+import { boundedMemo, lastMemo } from './memo.ts';
 
 describe('boundedMemo', () => {
   it('computes a string once, hands out the same value, and starts again past its bound', () => {
@@ -39,5 +39,26 @@ describe('boundedMemo', () => {
     expect(() => f([])).toThrow('empty');
     expect(() => f([])).toThrow('empty');
     expect(calls).toEqual([a, ['x'], [], []]);
+  });
+});
+
+describe('lastMemo', () => {
+  it('computes again only when the argument changes, and keeps what `keep` copies', () => {
+    let calls = 0;
+    const f = lastMemo((s: string) => (calls++, s.length));
+    expect([f('ab'), f('ab'), f('abc'), f('ab')]).toEqual([2, 2, 3, 2]);
+    expect(calls).toBe(3);
+    const golds = ['a'];
+    let n = 0;
+    const g = lastMemo(
+      (x: string[]) => (n++, x.join()),
+      (a, b) => a.length === b.length && a.every((v, i) => v === b[i]),
+      (x) => [...x],
+    );
+    g(golds);
+    golds.push('b');
+    // Changed in place: seen as a new argument because a copy was kept.
+    expect(g(golds)).toBe('a,b');
+    expect(n).toBe(2);
   });
 });

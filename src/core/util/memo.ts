@@ -15,3 +15,21 @@ export function boundedMemo<K, T>(f: (s: K) => T, max = 20_000): (s: K) => T {
     return out;
   };
 }
+
+/**
+ * `f` of the last argument only: the signals ask again for the same candidate or question once per gold of a row,
+ * and a row's metrics run before the next row's, so one entry catches them all and never grows. `same` compares
+ * arguments (by value for strings).
+ */
+export function lastMemo<K, T>(
+  f: (k: K) => T,
+  same: (a: K, b: K) => boolean = Object.is,
+  /** What is kept to compare the next argument with (a copy, for an argument its caller might change). */
+  keep: (k: K) => K = (k) => k,
+): (k: K) => T {
+  let key: { k: K; v: T } | null = null;
+  return (k) => {
+    if (key === null || !same(key.k, k)) key = { k: keep(k), v: f(k) };
+    return key.v;
+  };
+}
