@@ -20,10 +20,11 @@ import * as explain from './commands/explain.ts';
 import * as compare from './commands/compare.ts';
 import * as review from './commands/review.ts';
 import * as metrics from './commands/metrics.ts';
+import * as merge from './commands/merge.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** The commands, in the order --help lists them. */
-const COMMANDS = [score, evaluate, calibrate, statements, explain, compare, review, metrics];
+const COMMANDS = [score, merge, evaluate, calibrate, statements, explain, compare, review, metrics];
 
 export function program(): Command {
   const p = new Command('verity')

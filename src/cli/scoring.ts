@@ -17,6 +17,7 @@ import { cliNote, goldSepOption, readInputFile, readRows, say, type RecordSink }
 import { recipeOf } from './recipe.ts';
 import { scoreInThread } from './thread.ts';
 import { modelContext } from './models.ts';
+import { sliceOf } from './shard.ts';
 import { type CommonOptions, parseMapSpec } from './options.ts';
 
 /** The output being written, so that an interrupt removes its temporary file. */
@@ -100,9 +101,18 @@ export async function scoreFile(
   onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
   /** Rows to score (default: all). */
   keep: (r: QaRow) => boolean = () => true,
-  /** Also compute the input's content hash (review labels name their input by it). */
-  hash = false,
-): Promise<{ skipped: number; hash?: string }> {
+  more: {
+    /** Also compute the input's content hash (review labels name their input by it). */
+    hash?: boolean;
+    /** Score only the K-th of N slices of the file's records (by record number): see shard.ts. */
+    shard?: { k: number; n: number };
+    /** Told the number of records before any row is scored. */
+    onRecords?: (n: number) => void;
+  } = {},
+): Promise<{ skipped: number; hash?: string; records: number }> {
+  const { hash = false, shard } = more;
+  let records = 0;
+  const inShard = (r: QaRow) => !shard || sliceOf(r.row, records, shard.n) === shard.k;
   let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
@@ -113,20 +123,24 @@ export async function scoreFile(
     onNote: cliNote,
     hash,
     rowWarning: (r) => (keep(r) && overLimit(r) ? `${overLimit(r)}; it is not scored (every metric gives null with the reason)` : null),
-    onTotal: (n) => (bar = progressBar(o, n)),
+    onTotal: (n) => {
+      records = n;
+      more.onRecords?.(n);
+      bar = progressBar(o, shard ? Math.ceil(n / shard.n) : n);
+    },
     onRows: async (read) => {
       // Models load with the first rows, so that an unreadable file fails before any download.
       ctx ??= await modelContext(metrics, o);
-      const rows = read.filter(keep);
+      const rows = read.filter((r) => inShard(r) && keep(r));
       const results = await scoreRows(rows, metrics, ctx, {
         batchSize: DEFAULTS.rowsPerBatch.cli,
         onProgress: (d) => bar?.update(done + d),
         ...inThread(metrics),
       });
-      done += read.length;
+      done += rows.length;
       await onScored(rows, results, ctx);
     },
   });
   bar?.stop();
-  return { skipped: summary.skipped, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
+  return { skipped: summary.skipped, records, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
 }

@@ -33,7 +33,7 @@ async function refitAfterReview(file: string, o: CalibrateOptions, metric: AnyMe
       });
     },
     undefined,
-    true,
+    { hash: true },
   );
   checkLabelsInput(o.labels!, labels, [file], hash ?? null);
   const folded = foldInto(rows, labels, o.labels!);

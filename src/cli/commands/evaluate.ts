@@ -178,7 +178,7 @@ async function cmdEvaluate(
       models = await usedModels(ctx);
     },
     undefined,
-    labels !== null,
+    { hash: labels !== null },
   );
   if (labels) {
     checkLabelsInput(o.labels!, labels, [file], hash ?? null);

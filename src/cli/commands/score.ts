@@ -1,4 +1,7 @@
-/** `verity score FILE`: every row scored, JSONL to stdout or a .jsonl / .csv / .tsv file. */
+/**
+ * `verity score FILE`: every row scored, JSONL to stdout or a .jsonl / .csv / .tsv file. With `--shard K/N`, the
+ * K-th of N slices of the file, JSONL after a header line naming the shard (shard.ts; `verity merge` joins them).
+ */
 import type { Command } from 'commander';
 import { formatList } from '../../core/io/formats/index.ts';
 import { outputRecord } from '../../core/run.ts';
@@ -7,21 +10,61 @@ import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../io.
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { scoreFile, writing } from '../scoring.ts';
+import { parseShard } from '../shard.ts';
+import { contentHash } from '../../core/io/hash.ts';
+import { openAsBlob } from 'node:fs';
+import { VerityError } from '../../core/types.ts';
+import pkg from '../../../package.json' with { type: 'json' };
 
-async function cmdScore(file: string, o: CommonOptions & { out?: string }): Promise<void> {
+async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?: string }): Promise<void> {
   // --out is checked before any work: a folder or a missing folder first, then the extension.
   if (o.out !== undefined) await checkOut(o.out);
   const kind = o.out === undefined ? undefined : outKind(o.out);
+  const shard = o.shard !== undefined ? parseShard(o.shard) : undefined;
+  if (shard && kind && kind !== 'jsonl')
+    throw new VerityError(`--shard writes JSONL parts for verity merge: use a .jsonl --out (merge writes CSV or TSV)`, 'usage');
+  if (shard && file === '-') throw new VerityError('--shard needs a file (every shard reads the same input), not stdin', 'usage');
   const metrics = buildMetrics(o);
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
   const names = metrics.map((m) => m.name);
+  const input = shard ? await contentHash(await openAsBlob(file)) : '';
   const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names) : stdoutSink();
   writing.sink = sink;
+  let records = 0;
+  let header = false;
+  /** A shard's first line: which slice, of what input, scored how (what merge checks the parts by). */
+  const writeHeader = async (models: Record<string, unknown> | undefined) => {
+    if (!shard || header) return;
+    header = true;
+    const config = {
+      verity: pkg.version,
+      metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+      options: {
+        map: o.map ?? null,
+        goldSep: o.goldSep ?? null,
+        normalization: o.normalization ?? null,
+        strict: !!o.strict,
+        lexicalMode: o.lexicalMode ?? null,
+      },
+      models: models ?? null,
+    };
+    await sink.write([{ verity_shard: { k: shard.k, n: shard.n, input, records, config } }]);
+  };
   try {
-    await scoreFile(file, metrics, o, async (rows, results, ctx) => {
-      const models = await usedModels(ctx);
-      await sink.write(rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) })));
-    });
+    let models: Record<string, unknown> | undefined;
+    await scoreFile(
+      file,
+      metrics,
+      o,
+      async (rows, results, ctx) => {
+        models = await usedModels(ctx);
+        await writeHeader(models);
+        await sink.write(rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) })));
+      },
+      undefined,
+      { ...(shard ? { shard } : {}), onRecords: (n) => (records = n) },
+    );
+    await writeHeader(models);
     await sink.close();
   } catch (e) {
     await sink.abort();
@@ -39,5 +82,6 @@ export function register(p: Command): void {
       .description('score every row; JSONL to stdout or --out'),
   )
     .option('--out <file>', 'write results to a .jsonl, .csv or .tsv file')
+    .option('--shard <K/N>', 'score only the K-th of N slices of the file (JSONL parts for verity merge)')
     .action(cmdScore);
 }
