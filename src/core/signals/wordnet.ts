@@ -9,6 +9,7 @@
  * and detachment rules). A candidate's terms are its longest n-grams (up to four words) WordNet holds, leaving out
  * function words and the question's own terms; a gold is looked up whole.
  */
+import { boundedMemo } from '../util/memo.ts';
 import { lexicon, type WnPos, type WordNet } from '../lexicon/index.ts';
 import { POS_LIST as ALL_POS } from '../lexicon/wordnet.ts';
 import { FUNCTION_WORDS } from './words.ts';
@@ -160,6 +161,24 @@ function antonymFrame(wn: WordNet, gold: string, candidate: string): { goldWord:
   return null;
 }
 
+/**
+ * A gold's term, once per gold text and lexicon: golds recur on every row of their question (every system's), and
+ * looking each up again — its plural's senses too — was a tenth of the default set's time.
+ */
+const goldTermsBy = new WeakMap<WordNet, (gold: string) => Term | null>();
+function goldTerms(wn: WordNet): (gold: string) => Term | null {
+  let f = goldTermsBy.get(wn);
+  if (!f) {
+    f = boundedMemo((gold: string) => {
+      const gw = stripArticle(words(gold));
+      // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
+      return gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
+    });
+    goldTermsBy.set(wn, f);
+  }
+  return f;
+}
+
 const RANK: Record<WordNetRelation, number> = { synonym: 3, narrower: 2, broader: 1, antonym: 0 };
 
 /**
@@ -176,10 +195,9 @@ export function wordnetSignal(item: TextItem): WordNetSignal | null {
     const b = found.best;
     if (!b || RANK[s.relation] > RANK[b.relation] || (s.relation === b.relation && (s.steps ?? 0) < (b.steps ?? 0))) found.best = s;
   };
+  const goldTermOf = goldTerms(wn);
   item.golds.forEach((gold, k) => {
-    const gw = stripArticle(words(gold));
-    // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
-    const g = gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
+    const g = goldTermOf(gold);
     if (g) {
       const goldWords = new Set(g.text.split(' '));
       for (const t of terms) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedMemo, lastMemo } from './memo.ts';
 
 describe('boundedMemo', () => {
-  it('computes a string once, hands out the same value, and starts again past its bound', () => {
+  it('computes a string once, hands out the same value, and keeps two generations past its bound', () => {
     const calls: string[] = [];
     const f = boundedMemo((s: string) => {
       calls.push(s);
@@ -12,9 +12,12 @@ describe('boundedMemo', () => {
     expect(f('a')).toBe(a);
     f('b');
     expect(calls).toEqual(['a', 'b']);
-    f('c'); // the map held 2: it starts again with "c"
-    f('a');
-    expect(calls).toEqual(['a', 'b', 'c', 'a']);
+    f('c'); // the current generation held 2: it becomes the old one, "c" starts the new one
+    expect(f('a')).toBe(a); // found in the old generation, not computed again
+    expect(calls).toEqual(['a', 'b', 'c']);
+    f('d'); // {c, a} becomes old; {b} is dropped
+    f('b');
+    expect(calls).toEqual(['a', 'b', 'c', 'd', 'b']);
   });
 
   it('caches null results too (an unknown unit), not only objects', () => {

@@ -1,21 +1,27 @@
 /**
- * `f` cached by its argument (a string by value, an object by identity), in a map that starts again once it holds
- * `max` entries: golds, questions and units recur across a file's rows, and the bound keeps a 10^6-row run's memory
- * flat. Callers must not mutate what it returns (the same object is handed out again).
+ * `f` cached by its argument (a string by value, an object by identity). Golds, questions and units recur across a
+ * file's rows — a TriviaQA question's 14 golds come back for every system that answered it — so the cache holds
+ * two generations of up to `max` entries each: when the current one fills, it becomes the old one (the one before
+ * is dropped), and a hit in the old generation moves back to the current. The working set survives a rotation
+ * (a single map emptied when full dropped every entry at once, and a file with more distinct golds than its bound
+ * computed each of them again on every row), and a 10^6-row run's memory stays bounded. Callers must not mutate
+ * what it returns (the same object is handed out again).
  */
-export function boundedMemo<K, T>(f: (s: K) => T, max = 20_000): (s: K) => T {
-  const cache = new Map<K, T>();
+export function boundedMemo<K, T>(f: (s: K) => T, max = 50_000): (s: K) => T {
+  let cache = new Map<K, T>();
+  let old = new Map<K, T>();
   return (s) => {
     let out = cache.get(s);
-    if (out === undefined) {
-      out = f(s);
-      if (cache.size >= max) cache.clear();
-      cache.set(s, out);
+    if (out !== undefined || cache.has(s)) return out as T;
+    out = old.has(s) ? (old.get(s) as T) : f(s);
+    if (cache.size >= max) {
+      old = cache;
+      cache = new Map();
     }
+    cache.set(s, out);
     return out;
   };
 }
-
 /**
  * `f` of the last argument only: the signals ask again for the same candidate or question once per gold of a row,
  * and a row's metrics run before the next row's, so one entry catches them all and never grows. `same` compares
