@@ -83,6 +83,14 @@ describe('no row lost', () => {
 });
 
 describe('statements and exports', () => {
+  it('verity explain with no --metrics runs the embedded metrics, downloading nothing', () => {
+    const r = run('explain', '--question', 'Who wrote Hamlet?', '--gold', 'William Shakespeare', '--candidate', 'Shakespeare');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^meteor /m);
+    expect(r.stdout).not.toMatch(/^(cap|nli_lex|bertscore) /m);
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/download|failed/);
+  });
+
   it('verity statements reads a file of (question, answer) pairs, the CAP-Statements layout', () => {
     writeFileSync(
       p('cap.jsonl'),

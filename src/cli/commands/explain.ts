@@ -1,6 +1,9 @@
-/** `verity explain --question Q --gold G --candidate C`: every metric on one example, with its reasons. */
+/**
+ * `verity explain --question Q --gold G --candidate C`: every embedded metric on one example, with its reasons (the
+ * model metrics too when --metrics names them: nothing is downloaded unless asked for).
+ */
 import type { Command } from 'commander';
-import { createMetric, METRIC_NAMES } from '../../core/metrics/index.ts';
+import { createMetric, LEXICAL_METRICS } from '../../core/metrics/index.ts';
 import { outputRecord, scoreRows } from '../../core/run.ts';
 import type { QaRow } from '../../core/types.ts';
 import { modelContext } from '../models.ts';
@@ -9,7 +12,7 @@ import { buildMetrics, common, type CommonOptions } from '../options.ts';
 
 async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
   useNodeLexicon();
-  const metrics = o.metrics ? buildMetrics(o) : METRIC_NAMES.map((n) => createMetric(n));
+  const metrics = o.metrics ? buildMetrics(o) : LEXICAL_METRICS.map((n) => createMetric(n));
   const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
   const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));
   const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));
@@ -27,7 +30,7 @@ async function cmdExplain(o: CommonOptions & { question: string; gold: string[];
 }
 
 export function register(p: Command): void {
-  common(p.command('explain').description('every metric on one example, with its reasons'))
+  common(p.command('explain').description('every embedded metric on one example, with its reasons (model metrics with --metrics)'))
     .requiredOption('--question <text>', 'the question')
     .requiredOption('--gold <text>', 'a gold answer (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
     .requiredOption('--candidate <text>', 'the answer to judge')

@@ -1,4 +1,5 @@
 /** Sentence BLEU, reproducing nltk 3.8 `sentence_bleu(references, hypothesis)` (nltk/translate/bleu_score.py). */
+import { gluedPunctuation } from './common.ts';
 import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 import { exp, log } from '../util/fmath.ts';
@@ -156,15 +157,17 @@ export function createBleu(options: BleuOptions = {}): Metric {
       if (item.golds.length === 0)
         return { score: 0, decision: 0 >= threshold, explanation: 'No gold answer to compare with.', details: { smoothing } };
       if (hyp.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'Empty candidate.', details: { smoothing } };
-      const { score, details } = sentenceBleu(item.golds.map(lowerSplit), hyp, smoothing);
+      const refs = item.golds.map(lowerSplit);
+      const { score, details } = sentenceBleu(refs, hyp, smoothing);
       const ps = details.precisions.map(([a, b], i) => `p${i + 1}=${a}/${b}`).join(' ');
       const zero = details.precisions.findIndex(([a]) => a === 0);
+      const glued = gluedPunctuation(hyp, refs);
       const why =
-        zero === 0
-          ? 'no word in common with any gold; '
+        (zero === 0
+          ? 'no token in common with any gold; '
           : zero > 0 && smoothing === 'none'
             ? `no matching ${zero + 1}-gram, so ≈0 as in nltk; `
-            : '';
+            : '') + (glued ? `${glued}; ` : '');
       return {
         score,
         decision: score >= threshold,

@@ -80,3 +80,23 @@ export function argmax(xs: readonly number[]): number {
   for (let i = 0; i < xs.length; i++) if (best < 0 || xs[i]! > xs[best]!) best = i;
   return best;
 }
+
+/** A token without the ASCII punctuation around it ("shakespeare," → "shakespeare"). */
+const bare = (t: string) => t.replace(/^[!-/:-@[-`{-~]+|[!-/:-@[-`{-~]+$/g, '');
+
+/**
+ * Why whitespace tokens did not match where the words do: the first candidate token that equals a gold token once
+ * the punctuation glued to it is taken off, said as "'shakespeare,' ≠ 'shakespeare': tokens are split on spaces
+ * only, so punctuation stays on the word"; '' when there is none.
+ */
+export function gluedPunctuation(candidate: readonly string[], golds: readonly (readonly string[])[]): string {
+  const exact = new Set(golds.flat());
+  for (const c of candidate) {
+    if (exact.has(c)) continue;
+    const b = bare(c);
+    if (!b) continue;
+    for (const g of golds.flat())
+      if (g !== c && bare(g) === b) return `'${c}' ≠ '${g}': tokens are split on spaces only, so punctuation stays on the word`;
+  }
+  return '';
+}

@@ -1,6 +1,6 @@
 /** METEOR, reproducing nltk 3.8 `meteor_score(references, hypothesis)` (nltk/translate/meteor_score.py). */
 import type { Metric, MetricCard, MetricResult, QaItem } from '../types.ts';
-import { quote } from './common.ts';
+import { gluedPunctuation, quote } from './common.ts';
 import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -153,13 +153,15 @@ export function createMeteor(options: MeteorOptions = {}): Metric {
       const d = bd!;
       const gold = item.golds[best]!;
       const stages = `${d.exact} exact, ${d.stem} stem, ${d.synonym} synonym`;
+      const glued = gluedPunctuation(hyp, item.golds.map(lowerSplit));
       return {
         score: d.score,
         decision: d.score >= threshold,
         explanation:
-          d.matches === 0
-            ? `METEOR 0: no word of the candidate aligns with any gold.`
-            : `METEOR ${d.score.toFixed(4)} vs gold ${quote(gold)}: ${d.matches} aligned words (${stages}) in ${d.chunks} chunk(s), P=${d.precision.toFixed(3)} R=${d.recall.toFixed(3)}.`,
+          (d.matches === 0
+            ? `METEOR 0: no token of the candidate aligns with any gold.`
+            : `METEOR ${d.score.toFixed(4)} vs gold ${quote(gold)}: ${d.matches} aligned words (${stages}) in ${d.chunks} chunk(s), P=${d.precision.toFixed(3)} R=${d.recall.toFixed(3)}.`) +
+          (glued ? ` ${glued}.` : ''),
         details: { matched_gold: gold, matched_gold_index: best, ...d, per_gold: perGold },
       };
     },

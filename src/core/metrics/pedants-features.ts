@@ -240,6 +240,8 @@ export interface Analysis {
   dense: number[];
   /** Gold answer with the best token F1 (used in explanations and the tf-idf text). */
   bestGold: string;
+  /** The best match is not a gold but another name of one the text signals found (an alias, a WordNet synonym). */
+  bestIsForm: boolean;
   /** Tokens of "[CLS] candidate [SEP] gold [SEP] question" for the tf-idf part. */
   textTokens: string[];
   /** The text signals' verdict (the same as taxonomy_text's). */
@@ -357,7 +359,7 @@ export function analyze(item: QaItem): Analysis {
     ...signalFeatures(verdict),
   ];
   const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];
-  return { dense, bestGold: goldTexts[bestIdx] ?? '', textTokens, verdict };
+  return { dense, bestGold: goldTexts[bestIdx] ?? '', bestIsForm: bestIdx >= item.golds.length, textTokens, verdict };
 }
 
 /** sklearn-style tf-idf (raw counts × smooth idf, L2-normalized) over a fixed vocabulary, as sparse pairs. */

@@ -9,6 +9,7 @@
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
  * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.425); best gold "Ostrich": contains the gold, …' }
  */
+import { CORRECT_CLASSES } from '../correctness.ts';
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
@@ -104,12 +105,16 @@ export function createPedants(options: PedantsOptions = {}): Metric {
         ...(a.dense[QUANTITY_CONFLICT] ? ["another value of the gold's quantity"] : []),
         ...(s.list?.wrong.length ? [`${s.list.kind} with wrong ${s.list.wrong.map((w) => `"${w}"`).join(', ')}`] : []),
         ...(a.dense[LESS_SPECIFIC] ? ['less specific than the gold'] : []),
-        `text signals: ${a.verdict.cls}`,
+        // The text signals' class and the decision can disagree: the other features outweigh them then.
+        `text signals: ${a.verdict.cls}${CORRECT_CLASSES.has(a.verdict.cls) !== p >= threshold ? ', outweighed by the other features' : ''}`,
       ];
+      const best = a.bestIsForm
+        ? `best match ${quote(a.bestGold)}, ${a.verdict.signal === 'wordnet' ? 'a WordNet synonym' : 'another name'} of gold ${quote(item.golds[a.verdict.gold] ?? item.golds[0]!)}`
+        : `best gold ${quote(a.bestGold)}`;
       return {
         score: p,
         decision: p >= threshold,
-        explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); best gold ${quote(a.bestGold)}: ${facts.join(', ')}`,
+        explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); ${best}: ${facts.join(', ')}`,
         details: { matched_gold: a.bestGold, logit: z, contributions },
       };
     },

@@ -65,7 +65,8 @@ export function createTaxonomyText(options: { threshold?: number } = {}): Metric
         score,
         decision: score >= threshold,
         class: v.cls,
-        explanation: `${v.cls} (${v.signal}): ${v.reason}`,
+        // Text shows that something was added, not whether it is true.
+        explanation: `${v.cls} (${v.signal}): ${v.reason}${v.cls === 'overinclusive-valid' ? '; extra claims not checked (text only)' : ''}`,
         details: Object.assign(addVerdictDetails({ class: v.cls }, v), { chosen_gold: item.golds[v.gold], chosen_gold_index: v.gold }),
       };
     },

@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { contentStems, wordStemSet } from './words.ts';
+import { contentStems, stem, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -147,8 +147,26 @@ function listStep(l: ListSignal): Step | null {
   };
 }
 
-/** " (adds …)": the first extra words, for a reason (built only for the reason that is given). */
-const addsWords = (ex: ExtraSignal): string => (ex.extra.length ? ` (adds ${ex.extra.slice(0, 4).join(', ')})` : '');
+/** How many added words a reason names before "…". */
+const ADDED_SHOWN = 8;
+
+/**
+ * The candidate's words as written for what a signal found (stems, or lower-case words): "Texas" for "texa".
+ * Said in a reason for a reader, who sees the answer's words, not the stems the signals compare.
+ */
+function asWritten(found: readonly string[], candidate: string): string {
+  const written = candidate.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  const out: string[] = [];
+  for (const f of found) {
+    const w = written.find((x) => x.toLowerCase() === f || stem(x.toLowerCase()) === f);
+    const shown = w ?? f;
+    if (!out.includes(shown)) out.push(shown);
+  }
+  return out.length > ADDED_SHOWN ? `${out.slice(0, ADDED_SHOWN).join(', ')}, …` : out.join(', ');
+}
+
+/** " (adds …)": the extra words as written, for a reason (built only for the reason that is given). */
+const addsWords = (ex: ExtraSignal, candidate: string): string => (ex.extra.length ? ` (adds ${asWritten(ex.extra, candidate)})` : '');
 
 /** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
 function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
@@ -181,7 +199,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
           cls: 'invalid',
           gold: k,
           signal: 'quantities',
-          reason: why ? `${q(qs.at!.text)} is another value than the gold's ${q(qs.gold.map((x) => x.text).join(', '))}` : '',
+          reason: why ? `${q(qs.at!.text)} is another value than the gold ${q(gold)} gives` : '',
         };
   }
   if (qs.relation === 'extra-conflict')
@@ -215,7 +233,12 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
         signal: numbersMatch ? 'quantities' : 'words',
         reason: why ? `${how}${ex.restates ? ', restating the question' : ''} and adds no claim` : '',
       };
-    return { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: why ? `${how}${addsWords(ex)}; no added claim conflicts` : '' };
+    return {
+      cls: 'overinclusive-valid',
+      gold: k,
+      signal: 'words',
+      reason: why ? `${how}${addsWords(ex, item.candidate)}; no added claim conflicts` : '',
+    };
   }
   // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
   // aside, dates) gives the answer.
@@ -232,7 +255,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
             cls: 'overinclusive-valid',
             gold: k,
             signal: 'words',
-            reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier${addsWords(ex)}` : '',
+            reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier${addsWords(ex, item.candidate)}` : '',
           };
   }
   if (qs.relation === 'fewer')
@@ -252,14 +275,16 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
           cls: 'overinclusive-valid',
           gold: k,
           signal: 'words',
-          reason: why ? `names ${q(gold)} by the surname (adds ${named.extra.slice(0, 4).join(', ')})` : '',
+          reason: why ? `names ${q(gold)} by the surname (adds ${asWritten(named.extra, item.candidate)})` : '',
         };
   if (ex.coverage > 0)
     return {
       cls: 'invalid',
       gold: k,
       signal: 'words',
-      reason: why ? `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex)}` : '',
+      reason: why
+        ? `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex, item.candidate)}`
+        : '',
     };
   return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };
 }
@@ -332,7 +357,13 @@ function formStep(item: TextItem): Step | null {
     const how = `${q(named)} names the gold ${q(gold)}`;
     return ex.extra.length === 0
       ? { cls: 'equivalent', gold: k, signal: 'words', reason: `${how} and adds no claim`, form: named }
-      : { cls: 'overinclusive-valid', gold: k, signal: 'words', reason: `${how}${addsWords(ex)}; no added claim conflicts`, form: named };
+      : {
+          cls: 'overinclusive-valid',
+          gold: k,
+          signal: 'words',
+          reason: `${how}${addsWords(ex, item.candidate)}; no added claim conflicts`,
+          form: named,
+        };
   }
   return null;
 }
@@ -347,7 +378,12 @@ function wordnetStep(item: TextItem, w: WordNetSignal): Step | null {
   const ex = extraContent(item.question, w.candidateTerm, item.candidate);
   return ex.extra.length === 0
     ? { ...base, form: w.candidateTerm, cls: 'equivalent', reason: `${w.reason}, and adds no claim` }
-    : { ...base, form: w.candidateTerm, cls: 'overinclusive-valid', reason: `${w.reason}${addsWords(ex)}; no added claim conflicts` };
+    : {
+        ...base,
+        form: w.candidateTerm,
+        cls: 'overinclusive-valid',
+        reason: `${w.reason}${addsWords(ex, item.candidate)}; no added claim conflicts`,
+      };
 }
 
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
@@ -366,7 +402,7 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
         cls: 'overinclusive-valid',
         gold: k,
         signal: 'polarity',
-        reason: `answers ${q(item.golds[k]!)} and adds ${ex.extra.slice(0, 4).join(', ')}`,
+        reason: `answers ${q(item.golds[k]!)} and adds ${asWritten(ex.extra, item.candidate)}`,
       };
 }
 

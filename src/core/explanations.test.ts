@@ -1,0 +1,55 @@
+/**
+ * Every explanation is true to a reader (a lecturer's cases, "Who wrote Hamlet?", gold "William Shakespeare"
+ * unless said): the tokens that failed and why, a synonym named as one, the words an answer adds as written, a gold
+ * quoted as written, the features that outweigh the text signals, and the extra claims text cannot check.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSyncMetric } from './metrics/index.ts';
+import type { QaItem } from './types.ts';
+
+const Q = 'Who wrote Hamlet?';
+const explain = (metric: string, candidate: string, golds = ['William Shakespeare'], question = Q) =>
+  createSyncMetric(metric).score({ question, golds, candidate } as QaItem).explanation;
+
+describe('explanations', () => {
+  it("say which tokens failed and why, where punctuation stays on a word (nltk's whitespace tokens)", () => {
+    const long = 'Shakespeare, who also wrote Macbeth and invented the telephone';
+    expect(explain('bleu', long)).toContain(
+      "BLEU 0: no token in common with any gold; 'shakespeare,' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word;",
+    );
+    expect(explain('meteor', long)).toBe(
+      "METEOR 0: no token of the candidate aligns with any gold. 'shakespeare,' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word.",
+    );
+    expect(explain('meteor', 'William Shakespeare.')).toMatch(
+      /^METEOR 0\.2500 vs gold "William Shakespeare": .* 'shakespeare\.' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word\.$/,
+    );
+  });
+
+  it('name a WordNet synonym as a synonym, not as a gold', () => {
+    expect(explain('pedants', 'the Bard of Avon')).toMatch(/best match "bard of avon", a WordNet synonym of gold "William Shakespeare":/);
+  });
+
+  it('show the words an answer adds as written, all of them up to eight', () => {
+    expect(explain('taxonomy_text', 'Paris, Texas', ['Paris'], 'Where?')).toMatch(/\(adds Texas\)/);
+    expect(explain('taxonomy_text', 'Shakespeare wrote it in 1601, though some say Marlowe')).toMatch(
+      /adds 1601, though, some, say, Marlowe\)/,
+    );
+  });
+
+  it('quote a gold as written when another value contradicts it', () => {
+    expect(explain('taxonomy_text', 'April 14, 1912', ['April 15, 1912'], 'When did the Titanic sink?')).toBe(
+      'invalid (quantities): "14" is another value than the gold "April 15, 1912" gives',
+    );
+  });
+
+  it('say when the other features outweigh the text signals', () => {
+    expect(explain('pedants', 'Wiliam Shakespere')).toMatch(/text signals: invalid, outweighed by the other features$/);
+    expect(explain('pedants', 'Marlowe')).toMatch(/text signals: invalid$/);
+  });
+
+  it('say that the extra claims of an over-inclusive answer are not checked', () => {
+    expect(explain('taxonomy_text', 'Shakespeare, who also wrote Macbeth and invented the telephone')).toBe(
+      'overinclusive-valid (words): names "William Shakespeare" by the surname (adds Macbeth, invented, telephone); extra claims not checked (text only)',
+    );
+  });
+});
