@@ -16,16 +16,25 @@ interface CliMetric {
   spearman: number | null;
   kendall: number | null;
   pairwise_accuracy: number | null;
-  violations: { count: number; of: number };
+  violations: { count: number; of: number; ties: number };
   hard_pairs: Record<string, number | null>;
 }
 
 /** The CLI's report for the demo set (its JSON numbers are the report's, rounded once in core/report.ts). */
-function cliReport(): { n: number; label_kind: string; metrics: Record<string, CliMetric> } {
+function cliReport(): { n: number; label_kind: string; best: string; metrics: Record<string, CliMetric> } {
   const out = execFileSync('node', ['bin/verity.mjs', 'evaluate', DEMO, '--metrics', LEXICAL.join(','), '--json', '--resamples', '0'], {
     encoding: 'utf8',
   });
   return JSON.parse(out) as ReturnType<typeof cliReport>;
+}
+/** The CLI text report's monotonicity headline: its lines from "Most monotone" on, up to a blank line. */
+function cliHeadline(): string[] {
+  const out = execFileSync('node', ['bin/verity.mjs', 'evaluate', DEMO, '--metrics', LEXICAL.join(','), '--resamples', '0'], {
+    encoding: 'utf8',
+  });
+  const lines = out.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Most monotone'));
+  return lines.slice(at, at + 2);
 }
 /** As the CLI's text report prints a number (the one formatter every surface uses). */
 const fmt = formatStat;
@@ -43,10 +52,18 @@ test('the monotonicity table matches `verity evaluate` on the demo set', async (
     await expect(page.getByTestId(`learn-rho-${m}`)).toHaveText(fmt(want.spearman));
     await expect(page.getByTestId(`learn-tau-${m}`)).toHaveText(fmt(want.kendall));
     await expect(page.getByTestId(`learn-pa-${m}`)).toHaveText(fmt(want.pairwise_accuracy));
-    await expect(page.getByTestId(`learn-violations-${m}`)).toHaveText(`${want.violations.count}/${want.violations.of}`);
+    const v = want.violations;
+    await expect(page.getByTestId(`learn-violations-${m}`)).toHaveText(`${v.count}/${v.of}${v.ties ? `, ${v.ties} tied` : ''}`);
     for (const [id, key] of Object.entries(HARD)) await expect(page.getByTestId(`learn-${id}-${m}`)).toHaveText(fmt(want.hard_pairs[key]!));
   }
-  const leader = LEXICAL.reduce((a, b) => ((cli.metrics[b]!.spearman ?? -Infinity) > (cli.metrics[a]!.spearman ?? -Infinity) ? b : a));
+  // The headline is the CLI's, word for word: the best pairwise accuracy (ties count half), never exact match,
+  // whose ties the next line explains.
+  const leader = cli.best;
+  expect(leader).not.toBe('exact_match');
+  const [headline, tieNote] = cliHeadline();
+  await expect(page.getByTestId('learn-headline')).toHaveText(headline!);
+  await expect(page.getByTestId('learn-tie-note')).toHaveText(tieNote!);
+  expect(tieNote).toMatch(/^exact_match has no class pairs out of order only because it scores 20 of 27 pairs alike/);
   await expect(page.getByTestId('learn-best')).toHaveText(leader);
   await expect(page.getByTestId(`learn-row-${leader}`).locator('td.best').first()).toBeVisible();
 
@@ -93,7 +110,7 @@ test('model-based metrics join the table and the charts after an asked-for downl
   await page.getByRole('button', { name: 'Download and score' }).click();
   for (const m of MODEL) {
     await expect(page.getByTestId(`learn-rho-${m}`)).toHaveText(/^-?\d\.\d{4}$/, { timeout: 150_000 });
-    await expect(page.getByTestId(`learn-violations-${m}`)).toHaveText(/^\d+\/27$/);
+    await expect(page.getByTestId(`learn-violations-${m}`)).toHaveText(/^\d+\/27(, \d+ tied)?$/);
     await expect(page.getByTestId(`class-bands-${m}`).locator('svg')).toBeVisible();
     await expect(page.getByTestId(`learn-card-${m}`)).toContainText('Citation');
   }

@@ -243,8 +243,9 @@ describe('verity evaluate --json', () => {
     expect(e.spearman).toBeCloseTo(Math.sqrt(3 / 7), 4);
     expect(e.kendall).toBeCloseTo(5 / Math.sqrt(75), 4);
     expect(e.pairwise_accuracy).toBeCloseTo(10 / 15, 4);
-    // Six classes present, all of different severity → C(6,2) = 15 ordered pairs, none violated.
-    expect(e.violations).toEqual({ count: 0, of: 15, pairs: [], excluding_ov_partial: { count: 0, of: 14 } });
+    // Six classes present, all of different severity → C(6,2) = 15 ordered pairs, none violated; the 10 without
+    // exact are tied (both means 0), each half a violation.
+    expect(e.violations).toEqual({ count: 0, of: 15, ties: 10, weighted: 5, pairs: [], excluding_ov_partial: { count: 0, of: 14 } });
     // Eq vs Part and OV vs Part: both 0 → a tie → ½; OV>OI and Alt>Inv have an absent class → null.
     expect(e.hard_pairs).toEqual({ 'Eq>Part': 0.5, 'OV>Part': 0.5, 'OV>OI': null, 'Alt>Inv': null });
     expect(e.class_means.exact).toEqual({ n: 1, mean: 1, std: null });

@@ -58,7 +58,8 @@ export function taxonomyValue(t: TaxonomyReport, c: TaxonomyColumn): number | nu
     case 'pairwiseAccuracy':
       return t.pairwiseAccuracy;
     case 'violations':
-      return t.violations.count;
+      // A tie between two classes counts as half a violation: a metric that scores whole classes alike is not monotone.
+      return t.violations.weighted;
     default:
       return t.hardPairs[c];
   }
@@ -74,7 +75,11 @@ export interface AgreementSummary {
   binary: Record<string, BinaryMetricReport> | null;
   /** The monotonicity protocol, when every label is one of the eight classes. */
   taxonomy: Record<string, TaxonomyReport> | null;
-  /** The metric with the best MCC (binary) and the best Spearman ρ (taxonomy); the first on ties. */
+  /**
+   * The metric with the best MCC (binary) and, for class labels, the most monotone: the best pairwise accuracy,
+   * where a pair of answers scored alike counts half (so a metric that gives whole classes one score is not
+   * crowned, as it was by Spearman ρ); the first on ties.
+   */
   best: { binary: string | null; taxonomy: string | null };
   /** Per column, every metric with the best value shown (fewest violations; otherwise highest). */
   leaders: { binary: Partial<Record<BinaryColumn, string[]>>; taxonomy: Partial<Record<TaxonomyColumn, string[]>> };
@@ -221,7 +226,7 @@ export function agreementSummaryOfColumns(
     taxonomy: rounded.taxonomy,
     best: {
       binary: rounded.binary ? (leaders.binary.mcc?.[0] ?? null) : null,
-      taxonomy: rounded.taxonomy ? (leaders.taxonomy.spearman?.[0] ?? null) : null,
+      taxonomy: rounded.taxonomy ? (leaders.taxonomy.pairwiseAccuracy?.[0] ?? null) : null,
     },
     leaders,
     omitted,
@@ -271,6 +276,8 @@ export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<st
         violations: {
           count: t.violations.count,
           of: t.violations.of,
+          ties: t.violations.ties,
+          weighted: t.violations.weighted,
           pairs: t.violations.pairs.map((v) => ({ higher: v.higher, lower: v.lower, mean_higher: v.meanHigher, mean_lower: v.meanLower })),
           excluding_ov_partial: t.violations.excluding_ov_partial,
         },

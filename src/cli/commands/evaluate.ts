@@ -4,6 +4,7 @@ import type { RowResults, ScoreColumns } from '../../core/run.ts';
 import { packChunk, ResultTable } from '../../core/result-table.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../../core/report.ts';
 import { HARD_PAIRS } from '../../core/agreement/ordinal.ts';
+import { taxonomyHeadline, taxonomyHeadlineText, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
 import { VerityError, type QaRow, type Label } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { intOption } from '../io.ts';
@@ -109,7 +110,7 @@ function table(header: string[], rows: unknown[][]): string {
   return cells.map((r) => r.map((c, j) => (j === 0 ? String(c).padEnd(widths[j]!) : String(c).padStart(widths[j]!))).join('  ')).join('\n');
 }
 
-function reportText(json: Record<string, unknown>): string {
+function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | null): string {
   const metrics = json.metrics as Record<string, Record<string, unknown>>;
   const lines = [`${json.n} labelled rows (${json.label_kind} labels), ${json.skipped} skipped`, ''];
   if (json.label_kind === 'binary') {
@@ -134,13 +135,18 @@ function reportText(json: Record<string, unknown>): string {
       table(
         ['metric', ...cols, 'violations', ...Object.keys(HARD_PAIRS)],
         Object.entries(metrics).map(([n, m]) => {
-          const v = m.violations as { count: number; of: number };
+          const v = m.violations as { count: number; of: number; ties: number };
           const h = m.hard_pairs as Record<string, number | null>;
-          return [n, ...cols.map((c) => m[c]), `${v.count}/${v.of}`, ...Object.keys(HARD_PAIRS).map((k) => h[k])];
+          return [
+            n,
+            ...cols.map((c) => m[c]),
+            `${v.count}/${v.of}${v.ties ? ` (${v.ties} tied)` : ''}`,
+            ...Object.keys(HARD_PAIRS).map((k) => h[k]),
+          ];
         }),
       ),
     );
-    if (json.best) lines.push('', `most monotone (Spearman ρ): ${json.best}`);
+    if (headline) lines.push('', ...taxonomyHeadlineText(headline));
   }
   const r = json.reviewed as (Reviewed & { reference: string }) | undefined;
   if (r)
@@ -189,11 +195,12 @@ async function cmdEvaluate(
       `${file} has no usable labels: add a "label" column (true/false or a class name), use --map label=COLUMN, or give review labels with --labels`,
       'input',
     );
-  const json = agreementJson(agreementSummaryOfColumns(kept.columns(), metrics, { seed, resamples }), skipped);
+  const summary = agreementSummaryOfColumns(kept.columns(), metrics, { seed, resamples });
+  const json = agreementJson(summary, skipped);
   const reviewed = labels ? kept.reviewed(metrics, DEFAULTS.bootstrap.level, labels.design?.judge ?? undefined) : null;
   if (reviewed) json.reviewed = reviewed;
   if (models) json.models = models;
-  process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json));
+  process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json, taxonomyHeadline(summary)));
 }
 
 export function register(p: Command): void {

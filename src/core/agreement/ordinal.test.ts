@@ -47,8 +47,20 @@ describe('taxonomyReport against scipy and loops', () => {
       labels.map((_, i) => 1 - i / 10),
       labels,
     );
-    expect(r.violations).toEqual({ count: 0, of: 27, pairs: [], excluding_ov_partial: { count: 0, of: 26 } });
+    expect(r.violations).toEqual({ count: 0, of: 27, ties: 0, weighted: 0, pairs: [], excluding_ov_partial: { count: 0, of: 26 } });
     expect(r.pairwiseAccuracy).toBe(1);
+  });
+
+  it('counts a pair of classes scored alike as a tie, half a violation (exact match: 1 for exact, 0 for the rest)', () => {
+    const labels = [...CAP_CLASSES];
+    const r = taxonomyReport(
+      labels.map((c) => (c === 'exact' ? 1 : 0)),
+      labels,
+    );
+    // 27 ordered pairs; the 7 with exact are ordered, the 20 among the other seven classes are tied.
+    expect(r.violations).toMatchObject({ count: 0, of: 27, ties: 20, weighted: 10 });
+    // By hand: 7 of the 27 answer pairs (one answer per class) ordered, 20 tied at a half: (7 + 10) / 27.
+    expect(r.pairwiseAccuracy).toBeCloseTo(17 / 27, 12);
   });
 
   it('rejects unknown classes', () => {

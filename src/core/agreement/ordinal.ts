@@ -54,6 +54,12 @@ export interface TaxonomyReport {
     count: number;
     /** Strictly ordered class pairs with both classes present (at most 27). */
     of: number;
+    /**
+     * Pairs whose class means are equal: the metric does not order them (exact match gives every class but exact one
+     * score). A tie is counted as half a violation in `weighted` = count + ties / 2, the figure metrics are ranked by.
+     */
+    ties: number;
+    weighted: number;
     pairs: Violation[];
     /** The same without the partial / overinclusive-valid pair, which the paper treats apart. */
     excluding_ov_partial: { count: number; of: number };
@@ -127,6 +133,7 @@ export function taxonomyReport(scores: readonly (number | null)[], labels: reado
   let of = 0;
   let ofExcl = 0;
   let countExcl = 0;
+  let ties = 0;
   for (let i = 0; i < CAP_CLASSES.length; i++) {
     for (let j = i + 1; j < CAP_CLASSES.length; j++) {
       const higher = CAP_CLASSES[i]!;
@@ -141,7 +148,7 @@ export function taxonomyReport(scores: readonly (number | null)[], labels: reado
       if (mh < ml) {
         found.push({ higher, lower, meanHigher: mh, meanLower: ml });
         if (!ovPartial) countExcl++;
-      }
+      } else if (mh === ml) ties++;
     }
   }
 
@@ -169,6 +176,8 @@ export function taxonomyReport(scores: readonly (number | null)[], labels: reado
     violations: {
       count: found.length,
       of,
+      ties,
+      weighted: found.length + ties / 2,
       pairs: found,
       excluding_ov_partial: { count: countExcl, of: ofExcl },
     },

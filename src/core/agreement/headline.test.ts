@@ -1,0 +1,82 @@
+/**
+ * The monotonicity headline must not crown a metric that gives whole classes one score: on the demo set and on a
+ * student's small tied file, exact match breaks no order only by ties, and the headline says so.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseTable } from '../io/parse.ts';
+import { mapRows } from '../io/fields.ts';
+import { LEXICAL_METRICS, createSyncMetric } from '../metrics/index.ts';
+import { scoreRows } from '../run.ts';
+import { agreementSummary } from '../report.ts';
+import { taxonomyHeadline, taxonomyHeadlineText } from './headline.ts';
+import type { CapClass, QaRow } from '../types.ts';
+
+async function headlineOf(rows: QaRow[], names: readonly string[]) {
+  const metrics = names.map((n) => createSyncMetric(n));
+  const s = agreementSummary(rows, await scoreRows(rows, metrics), metrics);
+  return { s, h: taxonomyHeadline(s)! };
+}
+
+describe('taxonomyHeadline', () => {
+  it('on the demo set crowns the best pairwise accuracy, not exact match, and says why exact match looks good', async () => {
+    const rows = mapRows(parseTable(readFileSync('public/demo/demo-set.jsonl', 'utf8'), 'demo-set.jsonl')).rows;
+    const { s, h } = await headlineOf(rows, LEXICAL_METRICS);
+    const em = s.taxonomy!.exact_match!;
+    expect(em.violations).toMatchObject({ count: 0, of: 27, ties: 20, weighted: 10 });
+    expect(Object.values(em.hardPairs)).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(h.best).not.toBe('exact_match');
+    const top = Math.max(...Object.values(s.taxonomy!).map((t) => t.pairwiseAccuracy ?? -1));
+    expect(s.taxonomy![h.best]!.pairwiseAccuracy).toBe(top);
+    expect(h.tieNote).toBe(
+      'exact_match has no class pairs out of order only because it scores 20 of 27 pairs alike: a tie orders nothing, so it counts as half a violation here (pairwise accuracy 0.6296, every hard pair a coin flip at 0.5).',
+    );
+    const [first] = taxonomyHeadlineText(h);
+    expect(first).toMatch(
+      new RegExp(
+        `^Most monotone by pairwise accuracy \\(a tie counts half\\): ${h.best} — pairwise accuracy \\d\\.\\d{4}; \\d+ of 27 class pairs out of order(, \\d+ tied)?; hard pairs Eq>Part `,
+      ),
+    );
+  });
+
+  it("on a student's 10-row file, exact and lexical match (no violation, all ties) are not crowned", async () => {
+    const q = (question: string, gold: string, candidate: string, cls: CapClass, i: number): QaRow => ({
+      row: i + 1,
+      id: `s${i}`,
+      question,
+      golds: [gold],
+      candidate,
+      label: { kind: 'taxonomy', cls },
+    });
+    const rows = [
+      q('Capital of France?', 'Paris', 'Paris', 'exact', 0),
+      q('Who wrote Hamlet?', 'William Shakespeare', 'Shakespeare', 'partial', 1),
+      q('Largest planet?', 'Jupiter', 'Saturn', 'invalid', 2),
+      q('Boiling point of water in C?', '100', 'one hundred degrees', 'equivalent', 3),
+      q('First man on the moon?', 'Neil Armstrong', 'Buzz Aldrin', 'invalid', 4),
+      q('Is the Earth flat?', 'no', 'yes', 'contradictory', 5),
+      q('Author of 1984?', 'George Orwell', 'Orwell', 'partial', 6),
+      q('Chemical symbol for gold?', 'Au', 'Au', 'exact', 7),
+      q('Longest river?', 'Nile', 'the Amazon', 'invalid', 8),
+      q('Speed of light?', '299,792 km/s', '300,000 km per second', 'equivalent', 9),
+    ];
+    const { s, h } = await headlineOf(rows, ['exact_match', 'lexical_match', 'token_f1', 'rouge_l']);
+    for (const m of ['exact_match', 'lexical_match']) {
+      expect(s.taxonomy![m]!.violations.count).toBe(0);
+      expect(s.taxonomy![m]!.violations.ties).toBeGreaterThan(0);
+    }
+    // Five classes: 10 ordered class pairs; exact match ties the 6 without exact (4 choose 2, by hand). The other
+    // figures are pinned from this run.
+    expect(h.best).toBe('rouge_l');
+    expect(taxonomyHeadlineText(h)).toEqual([
+      'Most monotone by pairwise accuracy (a tie counts half): rouge_l — pairwise accuracy 0.8077; 1 of 10 class pairs out of order, 1 tied; hard pairs Eq>Part 0.0000 (0.5 = coin flip).',
+      'exact_match has no class pairs out of order only because it scores 6 of 10 pairs alike: a tie orders nothing, so it counts as half a violation here (pairwise accuracy 0.7051, every hard pair a coin flip at 0.5).',
+    ]);
+  });
+
+  it('has no headline for binary labels', async () => {
+    const rows: QaRow[] = [{ row: 1, id: 'a', question: 'q', golds: ['x'], candidate: 'x', label: { kind: 'binary', correct: true } }];
+    const metrics = [createSyncMetric('exact_match')];
+    expect(taxonomyHeadline(agreementSummary(rows, await scoreRows(rows, metrics), metrics))).toBeNull();
+  });
+});
