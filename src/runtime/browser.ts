@@ -422,10 +422,13 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
   // A model file the host does not have (a mirror without the model): which one, where.
   const absent = rejections.filter((r) => r.reason === 'missing' && /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/.test(r.file));
   if (spec.source.kind !== 'local' && absent.length)
-    return hostError(
-      'not-found',
-      `${spec.id}@${spec.revision}: ${absent.map((r) => r.message).join('; ')}: is the model on ${host}? Check its name and revision, or import the model folder`,
-    );
+    return {
+      ...hostError(
+        'not-found',
+        `${spec.id}@${spec.revision}: ${absent.map((r) => r.message).join('; ')}: is the model on ${host}? Check its name and revision, or import the model folder`,
+      ),
+      ...(absent.every((r) => r.file.endsWith('.onnx')) ? { missingWeights: true } : {}),
+    };
   if (/Unauthorized access to file|Forbidden access to file/.test(msg))
     return hostError(
       'not-found',

@@ -295,7 +295,9 @@ export class ModelHost {
         if (session) await session.model.dispose().catch(() => undefined);
         lastError = this.classify(spec, e, attempt.device, attempt.dtype);
         fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
-        // A model the runtime cannot use or cannot find will not load on another device either.
+        // A model the runtime cannot use or cannot find will not load on another device either; one dtype's missing
+        // weights say nothing of another's.
+        if (lastError.missingWeights) continue;
         if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(lastError.code)) break;
       }
     }

@@ -226,6 +226,15 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     });
   });
 
+  it("only one dtype's weights missing (404) is marked so the load tries the next dtype; a missing config is not", async () => {
+    const { cache } = setup();
+    const f = modelFetch(cache, (async () => new Response('Not Found', { status: 404 })) as typeof fetch);
+    await f(url('onnx/model_fp16.onnx'));
+    expect(explainFailure(spec(), new Error('Could not locate file'), cache)).toMatchObject({ code: 'not-found', missingWeights: true });
+    await f(url('config.json'));
+    expect(explainFailure(spec(), new Error('Could not locate file'), cache)).not.toHaveProperty('missingWeights');
+  });
+
   it('records a failed download and explains it as a network failure naming the host and the file', async () => {
     const { cache } = setup();
     const f = modelFetch(cache, (async () => {

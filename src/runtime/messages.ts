@@ -87,6 +87,11 @@ export interface HostError {
   modelId?: string;
   device?: Device;
   dtype?: Dtype;
+  /**
+   * Only weight files (onnx/) were missing: the files of another dtype may be there, so the load goes on to the
+   * next device/dtype instead of stopping as for a missing model.
+   */
+  missingWeights?: boolean;
 }
 
 export type HostResult<T> = { ok: true; value: T } | { ok: false; error: HostError };

@@ -30,14 +30,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'verity-download-'));
 
 /**
  * /<mode>/tiny-nli/resolve/<rev>/<file>: mode ok | html | short | endless | silent | stall | away | home
- * act on onnx/model.onnx; jsonendless on config.json; chunked sends every file in 1 KB pieces with no length.
+ * act on onnx/model.onnx; noweights has no onnx/ file; jsonendless on config.json; chunked sends every file in 1 KB pieces with no length.
  */
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.url ?? '');
     const m = /^\/(\w+)\/tiny-nli[\w-]*\/resolve\/[^/]+\/(.+)$/.exec(req.url ?? '');
     const path = m ? join(MODEL, decodeURIComponent(m[2]!)) : '';
-    if (!m || !existsSync(path)) return void res.writeHead(404).end('not found');
+    if (!m || !existsSync(path) || (m[1] === 'noweights' && m[2]!.endsWith('.onnx'))) return void res.writeHead(404).end('not found');
     const [mode, file] = [m[1]!, m[2]!];
     const bytes = readFileSync(path);
     const target = mode.startsWith('json') ? file === 'config.json' : file === ONNX;
@@ -281,6 +281,23 @@ describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
       expect(local.error.message).toBe(
         `${folder}: no config.json and no tokenizer.json in the folder; a model folder holds config.json, tokenizer.json (or tokenizer_config.json) and onnx/model*.onnx`,
       );
+  });
+
+  it("one dtype's weights missing on the mirror: the load goes on to the next dtype, and says why", async () => {
+    const host = createNodeHost({ cacheDir: freshCache(), limits: fast });
+    const r = await host.load(spec('ok', { dtypes: { cpu: ['fp16', 'fp32'] } }));
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    if (r.ok) {
+      expect(r.value.dtype).toBe('fp32');
+      expect(r.value.fallbacks.join(' ')).toMatch(/^cpu\/fp16: .*onnx\/model_fp16\.onnx was not found at .* \(404\)/);
+    }
+    // When no dtype's weights are there it is the model's not-found error, naming the last file looked for.
+    const only = await createNodeHost({ cacheDir: freshCache(), limits: fast }).load(spec('noweights', { dtypes: { cpu: ['fp16'] } }));
+    expect(only.ok).toBe(false);
+    if (!only.ok) {
+      expect(only.error.code).toBe('not-found');
+      expect(only.error.message).toMatch(/onnx\/model\.onnx was not found at .*\(tried: cpu\/fp16: .*model_fp16\.onnx was not found/);
+    }
   });
 
   it('--model-dir that does not exist, or lacks the model, is refused instead of downloading', () => {

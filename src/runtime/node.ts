@@ -313,6 +313,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
         return {
           code: 'not-found',
           message: `${spec.id}@${spec.revision}: ${absent.map((f) => `${f.file} was not found at ${f.url} (404)`).join('; ')}: is the model on ${env.remoteHost}? Check its name and revision`,
+          ...(absent.every((f) => f.file.endsWith('.onnx')) ? { missingWeights: true } : {}),
         };
       const download = error instanceof DownloadError ? error : refused;
       if (download?.code === 'bad-response') return { code: 'bad-response', message: download.message };
