@@ -32,7 +32,8 @@ for (const suite of ['unit', 'cli']) {
   const vitest = read(`reports/vitest-${suite}.json`);
   for (const f of vitest?.testResults ?? [])
     for (const a of f.assertionResults)
-      if ((a.status === 'skipped' || a.status === 'pending') && /EVOUNA/.test(a.fullName ?? a.title)) skippedEvouna.push(a.fullName ?? a.title);
+      if ((a.status === 'skipped' || a.status === 'pending') && /EVOUNA/.test(a.fullName ?? a.title))
+        skippedEvouna.push(a.fullName ?? a.title);
 }
 const walk = (suite) => {
   for (const spec of suite.specs ?? [])

@@ -167,6 +167,9 @@ describe('statements and explain', () => {
       '--candidate',
       'A spider has eight legs.',
       '--json',
+      // Model metrics run when asked for by name; without --metrics explain runs the embedded ones only.
+      '--metrics',
+      'lexical_match,cap,bertscore,avert',
       '--nli-model',
       NLI,
       '--skip-canary',

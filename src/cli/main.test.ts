@@ -11,6 +11,7 @@ describe('main', () => {
     expect(out).toEqual([]);
     expect(program().commands.map((c) => c.name())).toEqual([
       'score',
+      'merge',
       'evaluate',
       'calibrate',
       'statements',
