@@ -49,7 +49,7 @@ const offline = VitePWA({
   manifest: false,
   workbox: {
     // wnlex: the WordNet lexicon the embedded metrics load (issue 37).
-    globPatterns: ['**/*.{html,js,css,svg,jsonl,wnlex}'],
+    globPatterns: ['**/*.{html,js,css,svg,jsonl,wnlex,LICENSE}'],
     globIgnores: ['**/ort-wasm*'],
     maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
     navigateFallback: 'index.html',
@@ -57,8 +57,26 @@ const offline = VitePWA({
   },
 });
 
+/**
+ * Opened as a file (file://), a page runs no module script and no worker: public/no-server.js, a classic script,
+ * then says how to serve the folder instead of leaving a blank page. Added after Vite's HTML processing, which would
+ * otherwise warn that a classic script cannot be bundled (it is not meant to be).
+ */
+function noServerNote(): Plugin {
+  return {
+    name: 'verity:no-server-note',
+    transformIndexHtml: {
+      order: 'post',
+      handler: () => [{ tag: 'script', attrs: { src: './no-server.js' }, injectTo: 'head-prepend' }],
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [svelte(), transformersChainFix(), offline],
+  // Relative URLs throughout (pages, workers, wasm, the lexicon, the service worker): dist/ runs from any folder of
+  // a static host — a course site's sub-path, a GitHub Pages project page — not only from a domain's root.
+  base: './',
+  plugins: [svelte(), transformersChainFix(), offline, noServerNote()],
   worker: { format: 'es', plugins: () => [transformersChainFix()] },
   // onnxruntime-web loads its own .mjs/.wasm files at run time; pre-bundling them breaks those URLs in dev.
   optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },

@@ -8,7 +8,7 @@
  */
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from '@playwright/test';
@@ -47,7 +47,19 @@ const bundled = await build({
   bundle: true,
   format: 'iife',
   write: false,
-  define: { 'import.meta.env.BASE_URL': '"/"' },
+  // The app's build emits the lexicon as an asset (`?url` imports); here it is served at /lexicon/.
+  plugins: [
+    {
+      name: 'url-imports',
+      setup(b) {
+        b.onResolve({ filter: /\?url$/ }, (a) => ({ path: a.path.replace(/\?url$/, ''), namespace: 'url' }));
+        b.onLoad({ filter: /.*/, namespace: 'url' }, (a) => ({
+          contents: `export default ${JSON.stringify(`/lexicon/${basename(a.path)}`)};`,
+          loader: 'js',
+        }));
+      },
+    },
+  ],
 });
 const worker = bundled.outputFiles[0]!.text;
 const server = createServer((req, res) => {

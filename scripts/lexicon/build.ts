@@ -1,6 +1,6 @@
 /**
  * Builds Verity's lexicon from a WordNet 3.0 database (Debian's `wordnet-base`: /usr/share/wordnet, or
- * $WORDNET_DIR) into public/lexicon/wordnet-3.0.wnlex: gzipped JSON holding what the embedded metrics use —
+ * $WORDNET_DIR) into lexicon/wordnet-3.0.wnlex: gzipped JSON holding what the embedded metrics use —
  * every synset's part of speech and lemma names (case kept, adjective markers dropped, as nltk reads them), its
  * hypernyms (instance hypernyms too), its lemmas' antonyms, the index (lemma → synsets in sense order), and the
  * exception lists morphy reads. Deterministic: the same database gives the same bytes.
@@ -18,7 +18,7 @@ const DIR = process.env.WORDNET_DIR ?? '/usr/share/wordnet';
 /** Where it is written ($LEXICON_OUT: a test checks that a fresh build equals the committed file). */
 const OUT = process.env.LEXICON_OUT
   ? new URL(`file://${process.env.LEXICON_OUT.replace(/\/?$/, '/')}`)
-  : new URL('../../public/lexicon/', import.meta.url);
+  : new URL('../../lexicon/', import.meta.url);
 const POS_FILES = [
   ['n', 'noun'],
   ['v', 'verb'],

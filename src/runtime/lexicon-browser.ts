@@ -1,13 +1,19 @@
 /**
- * The lexicon in the browser: the app's own public/lexicon/wordnet-3.0.wnlex (precached by the service worker, so
- * it needs no network after the first visit), fetched, gunzipped and installed once per thread — the scoring
- * worker, each pool worker, and the page for the Playground.
+ * The lexicon in the browser: lexicon/wordnet-3.0.wnlex, emitted by the build as an asset beside the code that
+ * loads it (so its URL is relative to that code and the app runs from any folder; precached by the service worker,
+ * so it needs no network after the first visit), fetched, gunzipped and installed once per thread — the scoring
+ * worker, each pool worker, and the page for the Playground. Its licence is emitted with it.
  */
 import { installLexicon, lexicon, WordNet, type LexiconData } from '../core/lexicon/index.ts';
+import lexiconFile from '../../lexicon/wordnet-3.0.wnlex?url';
+// no-inline: a small file would become a data: URL, which a link cannot open.
+import licenceFile from '../../lexicon/wordnet-3.0.LICENSE?url&no-inline';
 
 let loading: Promise<WordNet> | null = null;
 
-export const lexiconUrl = (): string => new URL(`${import.meta.env.BASE_URL}lexicon/wordnet-3.0.wnlex`, self.location.origin).href;
+export const lexiconUrl = (): string => new URL(lexiconFile, self.location.href).href;
+/** WordNet's licence, which must accompany the data. */
+export const lexiconLicenceUrl = (): string => new URL(licenceFile, self.location.href).href;
 
 /** Loads and installs the lexicon (once); rejects with why when it cannot be read. */
 export function loadLexicon(url: string = lexiconUrl()): Promise<WordNet> {

@@ -1,5 +1,5 @@
 /**
- * The lexicon in Node (the CLI, its scoring thread, tests): public/lexicon/wordnet-3.0.wnlex read once, found
+ * The lexicon in Node (the CLI, its scoring thread, tests): lexicon/wordnet-3.0.wnlex read once, found
  * upward from this module (the sources, or a bundle of them under node_modules/.cache), or at $VERITY_LEXICON.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { installLexicon, lexicon, WordNet, type LexiconData } from '../core/lexicon/index.ts';
 
-export const LEXICON_FILE = 'public/lexicon/wordnet-3.0.wnlex';
+export const LEXICON_FILE = 'lexicon/wordnet-3.0.wnlex';
 
 function find(): string | null {
   if (process.env.VERITY_LEXICON) return process.env.VERITY_LEXICON;

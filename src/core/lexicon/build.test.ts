@@ -19,6 +19,6 @@ describe.skipIf(!existsSync(join(WORDNET, 'data.noun')))('the lexicon build', ()
       cwd: ROOT,
       env: { ...process.env, LEXICON_OUT: out },
     });
-    expect(readFileSync(join(out, 'wordnet-3.0.wnlex')).equals(readFileSync(join(ROOT, 'public/lexicon/wordnet-3.0.wnlex')))).toBe(true);
+    expect(readFileSync(join(out, 'wordnet-3.0.wnlex')).equals(readFileSync(join(ROOT, 'lexicon/wordnet-3.0.wnlex')))).toBe(true);
   }, 60_000);
 });

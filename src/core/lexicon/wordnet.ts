@@ -1,6 +1,6 @@
 /**
  * WordNet 3.0 in the embedded judge (issue 37): synonym sets, hypernyms, antonyms and base forms, read from the
- * compact lexicon scripts/lexicon/build.ts writes (public/lexicon/wordnet-3.0.wnlex). Pure: the runtime loads the
+ * compact lexicon scripts/lexicon/build.ts writes (lexicon/wordnet-3.0.wnlex). Pure: the runtime loads the
  * file (runtime/lexicon.ts) and installs it (core/lexicon/index.ts); the metrics ask `lexicon()`.
  *
  * `synsets(word)` and `morphy` reproduce nltk 3.8's WordNetCorpusReader (exception lists, then the detachment

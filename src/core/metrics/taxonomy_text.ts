@@ -18,7 +18,7 @@ export const textCard: MetricCard = {
   limits:
     'Reads text, not the world: a false added claim ("Canberra, the largest city") stays overinclusive-valid unless it contradicts a number, an antonym or a list; aliases WordNet does not hold ("Hg" for mercury) are invalid. A narrower term ("basalt" for "igneous rock") is named in the explanation but not credited: WordNet cannot tell whether the more specific claim is true. WordNet knows common nouns and well-known names, not most people or recent things. English only. Tuned on the project\'s own development set (test/fixtures/taxonomy-dev.jsonl).',
   citation:
-    'Classes from CAP (EMNLP 2026 submission, OpenReview QaUpgKM18R); synonym sets, hypernyms and antonyms from Princeton WordNet 3.0 (Miller 1995; public/lexicon/wordnet-3.0.LICENSE), curated antonym pairs from WordNet 3.1; units by js-quantities. Compare Li et al., 2024, PEDANTS, for rule features of answer equivalence.',
+    'Classes from CAP (EMNLP 2026 submission, OpenReview QaUpgKM18R); synonym sets, hypernyms and antonyms from Princeton WordNet 3.0 (Miller 1995; licence in lexicon/wordnet-3.0.LICENSE), curated antonym pairs from WordNet 3.1; units by js-quantities. Compare Li et al., 2024, PEDANTS, for rule features of answer equivalence.',
 };
 
 /** The score of a class in the text taxonomy: the middle of its uniform bin (exact highest). */
