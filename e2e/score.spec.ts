@@ -251,6 +251,35 @@ test('core errors and mapping notes are worded for the page: no CLI flag, the la
   await expect(page.getByTestId('no-gold-sep')).toBeVisible();
 });
 
+test("a small file's one joined gold cell is a question until answered: keep it whole, or split it", async ({ page }) => {
+  await page.goto('/#/score');
+  const small = [
+    'question,gold,candidate',
+    'Name a country that borders Spain.,France|Portugal|Andorra,Portugal',
+    ...Array.from({ length: 9 }, (_, i) => `Question ${i}?,answer ${i},answer ${i}`),
+  ].join('\n');
+  await upload(page, 'class.csv', small);
+  // Not split unasked; a warning asks, and stays until the user decides.
+  const question = page.getByTestId('gold-sep-question');
+  await expect(question).toContainText('1 of 10 gold cells (10%) in column "gold" holds short items joined by "|"');
+  await expect(question).toHaveAttribute('role', 'alert');
+  await expect(page.getByTestId('gold-sep')).toHaveValue('');
+  // Keeping each cell whole answers it: the note stays, as a plain note with the split still one click away.
+  await page.getByTestId('keep-gold-whole').click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('gold-sep')).toHaveValue('');
+  const sepNote = page.getByTestId('mapping-notes').locator('[data-code="gold-separator"]');
+  await expect(sepNote).toContainText('read as one gold answer');
+  await page.getByTestId('use-gold-sep').click();
+  await expect(page.getByTestId('gold-sep')).toHaveValue('|');
+  await expect(sepNote).toContainText('each item is read as a gold answer');
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  // Portugal is now one of three golds: an exact match.
+  await page.getByTestId('result-row').first().click();
+  await expect(page.getByTestId('row-detail').getByTestId('detail-exact_match')).toContainText('score 1.0000');
+});
+
 /** Rows long enough to interrupt mid-run, small enough for CI. */
 function bigFile(n: number): string {
   const out: string[] = [];

@@ -54,7 +54,7 @@ export interface MappedSummary {
   issues: RowIssue[];
   issueCount: number;
   /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
-  notes: { code: MappingNote['code']; text: string; separator?: string; applied?: boolean }[];
+  notes: { code: MappingNote['code']; text: string; separator?: string; applied?: boolean; suggested?: boolean }[];
   /** The systems, when the mapping has several (or several files are open). */
   systems?: SystemsSummary;
 }

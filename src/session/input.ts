@@ -120,7 +120,7 @@ export class SessionInput {
       notes: [...sepNotes, ...(many ? [] : this.notesOf(t, m, prepared.notes))].map((n) => ({
         code: n.code,
         text: noteMessage(n),
-        ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied } : {}),
+        ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied, ...(n.suggested ? { suggested: true } : {}) } : {}),
       })),
       ...(many ? { systems: systemsSummary(many) } : {}),
     };
@@ -149,7 +149,8 @@ export class SessionInput {
   /** The gold separator the detected mapping's gold cells use, for the page to start from. */
   private detectedSeparator(t: ParsedTable): { goldSep?: string } {
     const found = detectGoldSeparator(this.parts?.map((p) => p.table) ?? [t], resolveColumns(t.columns));
-    return found ? { goldSep: found.separator } : {};
+    // A suggestion (a small file, one joined cell) is not applied: the page asks.
+    return found && !found.suggested ? { goldSep: found.separator } : {};
   }
 
   private inspection(name: string, t: ParsedTable): Inspection {

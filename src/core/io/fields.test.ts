@@ -3,6 +3,7 @@ import { labelIsCorrect } from '../correctness.ts';
 import {
   chooseGoldSeparator,
   GOLD_SEP_SAMPLE,
+  SMALL_FILE_GOLDS,
   IdSet,
   mapRows,
   parseLabel,
@@ -863,9 +864,39 @@ describe('gold separators (issue 12 item 10)', () => {
     expect(map(prose).notes).toEqual([]);
   });
 
-  it('a minority of such cells gives no note', () => {
-    const t = jsonl({ gold: 'a | b', candidate: 'x' }, { gold: 'c', candidate: 'x' }, { gold: 'd', candidate: 'x' });
-    expect(map(t).notes).toEqual([]);
+  it('a minority of such cells gives no note in a file of more than SMALL_FILE_GOLDS golds', () => {
+    const singles = Array.from({ length: SMALL_FILE_GOLDS }, (_, i) => ({ gold: `answer ${i}`, candidate: 'x' }));
+    expect(map(jsonl({ gold: 'a | b', candidate: 'x' }, ...singles)).notes).toEqual([]);
+  });
+
+  it("in a small file one joined cell is a suggestion, not applied: a teacher's France|Portugal|Andorra", () => {
+    const t = parseTable(
+      'question,gold,candidate\n' +
+        'Name a country that borders Spain.,France|Portugal|Andorra,Portugal\n' +
+        Array.from({ length: 9 }, (_, i) => `Question ${i}?,answer ${i},answer ${i}`).join('\n'),
+    );
+    const chosen = chooseGoldSeparator([t]);
+    expect(chosen.options).toEqual({ goldSep: '' });
+    expect(chosen.found).toMatchObject({ separator: '|', suggested: true });
+    expect(chosen.notes).toEqual([
+      {
+        code: 'gold-separator',
+        column: 'gold',
+        separator: '|',
+        applied: false,
+        suggested: true,
+        share: 0.1,
+        cells: 10,
+        message:
+          '1 of 10 gold cells (10%) in column "gold" holds short items joined by "|", as a list of answers would be; it is read as one gold answer unless "|" is set as the gold separator',
+      },
+    ]);
+    const mapped = mapRows(t, chosen.options);
+    expect(mapped.rows[0]!.golds).toEqual(['France|Portugal|Andorra']);
+    // No second note from the row mapper.
+    expect(mapped.notes.filter((n) => n.code === 'gold-separator')).toEqual([]);
+    // Once the user says so, the cell is three golds.
+    expect(mapRows(t, { goldSep: '|' }).rows[0]!.golds).toEqual(['France', 'Portugal', 'Andorra']);
   });
 });
 
@@ -906,11 +937,16 @@ describe('chooseGoldSeparator (the separator used when none is given)', () => {
     ]);
   });
 
-  it('chosen from a fifth of the cells (and two), by hand: 2 of 10 yes, 2 of 11 and 1 of 2 no', () => {
+  it('chosen from a fifth of the cells (and two), by hand: 2 of 10 yes, 2 of 11 and 1 of 2 only suggested', () => {
     const single = (n: number) => Array.from({ length: n }, (_, i) => `answer ${i}`);
     expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(8))]).options.goldSep).toBe('; ');
-    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(9))]).options.goldSep).toBeUndefined();
-    expect(chooseGoldSeparator([golds('a; b', 'c')]).options.goldSep).toBeUndefined();
+    for (const t of [golds('a; b', 'c; d', ...single(9)), golds('a; b', 'c')]) {
+      const c = chooseGoldSeparator([t]);
+      expect(c.options.goldSep).toBe('');
+      expect(c.found?.suggested).toBe(true);
+    }
+    // Past SMALL_FILE_GOLDS cells, under a fifth is nothing at all.
+    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(SMALL_FILE_GOLDS))])).toEqual({ options: {}, notes: [] });
   });
 
   it('a given separator, or none (""), is kept: nothing is split or noted (what was detected is told apart)', () => {

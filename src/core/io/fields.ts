@@ -201,12 +201,22 @@ export interface Resolution {
  * - `layout`: the columns were recognised as a known layout (`layout`), with the alternatives that also fit.
  * - `key-spellings`: rows spell one column's key differently (`spellings`); every spelling is read as `column`.
  * - `gold-separator`: many gold cells (`share` of `cells`) hold short items joined by `separator`; `applied` when
- *   they are split on it (chooseGoldSeparator), else a hint found only after the first rows.
+ *   they are split on it (chooseGoldSeparator), else a hint found only after the first rows. `suggested`: a small
+ *   file where as few as one cell does, too few to split on it unasked: the user decides.
  */
 export type MappingNote =
   | { code: 'layout'; layout: LayoutId; alternatives: LayoutId[]; columns: ColumnMap; message: string }
   | { code: 'key-spellings'; field: Field; column: string; spellings: string[]; message: string }
-  | { code: 'gold-separator'; column: string; separator: string; applied: boolean; share: number; cells: number; message: string };
+  | {
+      code: 'gold-separator';
+      column: string;
+      separator: string;
+      applied: boolean;
+      share: number;
+      cells: number;
+      message: string;
+      suggested?: true;
+    };
 
 /** Human wording of a missing-column error; `hint` is what a surface adds (e.g. the CLI's `--map` advice). */
 export function missingColumnMessage(d: { field: Field; expected: string[]; columns: string[]; headerLine?: number }, hint = ''): string {
@@ -576,9 +586,17 @@ function joinedBy(v: unknown): string | undefined {
 export const GOLD_SEP_SAMPLE = 5000;
 
 /**
+ * Up to this many non-empty gold cells a file is small (a class exercise, a hand-made test): there one joined cell
+ * is enough to ask whether the golds are lists, since a teacher's "France|Portugal|Andorra" among ten single answers
+ * would otherwise be scored as one gold, silently.
+ */
+export const SMALL_FILE_GOLDS = 50;
+
+/**
  * Counts gold cells holding several short items joined by one of GOLD_SEPARATORS. A separator is chosen when at
  * least a fifth of the non-empty gold cells (and two or more) use it: a file of single answers rarely has one
- * such cell in twenty, and a file of joined alternatives (EVOUNA's "/") leaves its single answers unjoined.
+ * such cell in twenty, and a file of joined alternatives (EVOUNA's "/") leaves its single answers unjoined. Below
+ * that, in a small file (SMALL_FILE_GOLDS), any such cell makes it a suggestion: not applied, the user decides.
  */
 class GoldSeparatorCount {
   cells = 0;
@@ -589,21 +607,33 @@ class GoldSeparatorCount {
     const sep = joinedBy(v);
     if (sep) this.hits.set(sep, (this.hits.get(sep) ?? 0) + 1);
   }
-  choice(): { separator: string; hits: number } | undefined {
+  choice(): { separator: string; hits: number; suggested: boolean } | undefined {
     let best: [string, number] | undefined;
     for (const e of this.hits) if (!best || e[1] > best[1]) best = e;
-    if (!best || best[1] < 2 || best[1] * 5 < this.cells) return undefined;
-    return { separator: best[0], hits: best[1] };
+    if (!best) return undefined;
+    if (best[1] >= 2 && best[1] * 5 >= this.cells) return { separator: best[0], hits: best[1], suggested: false };
+    return this.cells <= SMALL_FILE_GOLDS ? { separator: best[0], hits: best[1], suggested: true } : undefined;
   }
   note(column: string, applied: boolean): MappingNote | undefined {
     const c = this.choice();
     if (!c) return undefined;
     const share = c.hits / this.cells;
-    const what = `${c.hits} of ${this.cells} gold cells (${Math.round(share * 100)}%) in column "${column}" hold short items joined by "${c.separator}"`;
+    const what = `${c.hits} of ${this.cells} gold cells (${Math.round(share * 100)}%) in column "${column}" ${c.hits === 1 ? 'holds' : 'hold'} short items joined by "${c.separator}"`;
     const message = applied
       ? `${what}; each item is read as a gold answer`
-      : `${what}; they are read as one gold answer each unless "${c.separator}" is set as the gold separator`;
-    return { code: 'gold-separator', column, separator: c.separator, applied, share, cells: this.cells, message };
+      : c.suggested
+        ? `${what}, as a list of answers would be; ${c.hits === 1 ? 'it is' : 'they are'} read as one gold answer unless "${c.separator}" is set as the gold separator`
+        : `${what}; they are read as one gold answer each unless "${c.separator}" is set as the gold separator`;
+    return {
+      code: 'gold-separator',
+      column,
+      separator: c.separator,
+      applied,
+      share,
+      cells: this.cells,
+      message,
+      ...(c.suggested ? { suggested: true as const } : {}),
+    };
   }
 }
 
@@ -622,6 +652,8 @@ function cellOf(d: Record<string, unknown>, col: string, alts: readonly string[]
 export interface GoldSeparatorFound {
   separator: string;
   column: string;
+  /** Only a suggestion (a small file with few such cells): not applied unless the user says so. */
+  suggested: boolean;
   /** The note saying so: `applied` worded as split on it, else as a hint to split on it. */
   note(applied: boolean): MappingNote;
 }
@@ -648,14 +680,15 @@ export function detectGoldSeparator(tables: readonly ParsedTable[], map?: Column
   const c = count.choice();
   if (!c || column === undefined) return undefined;
   const col = column;
-  return { separator: c.separator, column: col, note: (applied) => count.note(col, applied)! };
+  return { separator: c.separator, column: col, suggested: c.suggested, note: (applied) => count.note(col, applied)! };
 }
 
 /**
  * The one gold-separator decision every reader makes (CLI commands, the app's session): `options.goldSep` when
  * given ('' for none), else the detected separator (detectGoldSeparator), with a note saying the golds are split
  * on it. `found` is what was detected either way, for a surface that always passes a separator (the page starts
- * from the detected one) and words its own note.
+ * from the detected one) and words its own note. A suggestion (`found.suggested`) is not applied: the golds are read
+ * whole, with a note saying what splitting them would do.
  */
 export function chooseGoldSeparator(
   tables: readonly ParsedTable[],
@@ -663,7 +696,10 @@ export function chooseGoldSeparator(
 ): { options: MapOptions; notes: MappingNote[]; found?: GoldSeparatorFound } {
   const found = detectGoldSeparator(tables, options.map);
   if (options.goldSep !== undefined) return { options, notes: [], ...(found ? { found } : {}) };
-  return found ? { options: { ...options, goldSep: found.separator }, notes: [found.note(true)], found } : { options, notes: [] };
+  if (!found) return { options, notes: [] };
+  // '' (none) once decided, so the row mapper does not count the same cells again for a hint.
+  if (found.suggested) return { options: { ...options, goldSep: '' }, notes: [found.note(false)], found };
+  return { options: { ...options, goldSep: found.separator }, notes: [found.note(true)], found };
 }
 
 /** The first response of an lm-eval `filtered_resps` / `resps` cell (a list, or a list of lists). */
