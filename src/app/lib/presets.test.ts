@@ -44,6 +44,9 @@ describe('class examples fit their definitions', () => {
   it('every Playground preset', () => {
     expect(PRESETS.map((p) => p.cls)).toEqual([...CAP_CLASSES]);
     for (const p of PRESETS) expect(fits(p.cls, p.golds, p.candidate), `${p.cls}: ${p.candidate}`).toBe(true);
+    // The alternative-correct example teaches what no gold list holds: its answer is none of the golds, nor in one.
+    const alt = PRESETS.find((p) => p.cls === 'alternative-correct')!;
+    expect(alt.golds.some((g) => equals(alt.candidate, g) || contains(alt.candidate, g) || contains(g, alt.candidate))).toBe(false);
   });
 
   it("every class's first demo-set row, the example Learn shows", () => {
@@ -52,6 +55,15 @@ describe('class examples fit their definitions', () => {
       const r = rows.find((x) => x.label?.kind === 'taxonomy' && x.label.cls === cls)!;
       expect(fits(cls, r.golds, r.candidate), `${cls}: ${r.candidate}`).toBe(true);
     }
+  });
+
+  it('the homework template that ships with the demo set: read without an issue, one row per class, each fitting it', () => {
+    const t = parseTable(readFileSync(new URL('../../../public/demo/homework-template.csv', import.meta.url)), 'homework-template.csv');
+    const { rows, issues, notes } = mapRows(t);
+    expect(issues).toEqual([]);
+    expect(notes).toEqual([]);
+    expect(rows.map((r) => (r.label?.kind === 'taxonomy' ? r.label.cls : null))).toEqual([...CAP_CLASSES]);
+    for (const r of rows) expect(fits((r.label as { cls: CapClass }).cls, r.golds, r.candidate), `${r.id}: ${r.candidate}`).toBe(true);
   });
 
   it('an example that breaks its definition is caught', () => {

@@ -1,4 +1,7 @@
-/** The Playground's examples, one per correctness class (also checked by the taxonomy tests: each lands in its class with no model). */
+/**
+ * The Playground's examples, one per correctness class (also checked by the taxonomy tests: each lands in its class with
+ * no model, except alternative-correct, whose answer the golds do not list, so no text metric can credit it).
+ */
 import type { CapClass } from '../../core/types.ts';
 
 export interface Preset {
@@ -32,10 +35,10 @@ export const PRESETS: readonly Preset[] = [
   {
     cls: 'alternative-correct',
     question: 'Name a country that borders Spain.',
-    golds: ['France', 'Portugal', 'Andorra'],
-    candidate: 'Portugal',
-    choices: ['Italy', 'Germany', 'Portugal'],
-    note: 'The answer matches the second gold, not the first: every metric takes the best-matching gold, so list every accepted answer, one per line.',
+    golds: ['France', 'Portugal'],
+    candidate: 'Andorra',
+    choices: ['Italy', 'Germany', 'Andorra'],
+    note: 'Andorra borders Spain too, but the golds do not list it: every metric here scores it as wrong (taxonomy_text says invalid), because each compares the answer with the golds and none knows geography. Only a person, or a fuller gold list, can credit it: list every accepted answer, one per line, and review what the metrics reject.',
   },
   {
     cls: 'overinclusive-valid',

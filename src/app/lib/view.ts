@@ -3,6 +3,7 @@
  * empty. Pure, so the wording is tested without a browser.
  */
 import type { ViewQuery } from '../../core/results.ts';
+import type { CapClass } from '../../core/types.ts';
 
 export type LabelKind = 'binary' | 'taxonomy' | 'mixed' | null;
 
@@ -13,6 +14,22 @@ export type LabelKind = 'binary' | 'taxonomy' | 'mixed' | null;
 export function classSources(labelKind: LabelKind, classMetrics: readonly string[]): ('label' | string)[] {
   return [...(labelKind === 'taxonomy' || labelKind === 'mixed' ? ['label'] : []), ...classMetrics];
 }
+
+/**
+ * A class in a results cell: the hard pairs' abbreviations (Eq>Part, OV>OI, Alt>Inv) and three more, so that a
+ * class-giving metric's column fits a projector's width; the cell's title and the row detail name it in full.
+ */
+export const CLASS_SHORT: Readonly<Record<CapClass, string>> = {
+  exact: 'Ex',
+  equivalent: 'Eq',
+  'alternative-correct': 'Alt',
+  'overinclusive-valid': 'OV',
+  partial: 'Part',
+  'overinclusive-invalid': 'OI',
+  invalid: 'Inv',
+  contradictory: 'Con',
+};
+export const classShort = (cls: string): string => CLASS_SHORT[cls as CapClass] ?? cls;
 
 const decisionText = (v: boolean | null) => (v === true ? 'correct' : v === false ? 'incorrect' : 'not scored');
 

@@ -10,6 +10,7 @@ import { LEXICAL_METRICS, createSyncMetric } from '../metrics/index.ts';
 import { scoreRows } from '../run.ts';
 import { agreementSummary } from '../report.ts';
 import { taxonomyHeadline, taxonomyHeadlineText } from './headline.ts';
+import { taxonomyTableCsv } from './table-csv.ts';
 import type { CapClass, QaRow } from '../types.ts';
 
 async function headlineOf(rows: QaRow[], names: readonly string[]) {
@@ -78,5 +79,42 @@ describe('taxonomyHeadline', () => {
     const rows: QaRow[] = [{ row: 1, id: 'a', question: 'q', golds: ['x'], candidate: 'x', label: { kind: 'binary', correct: true } }];
     const metrics = [createSyncMetric('exact_match')];
     expect(taxonomyHeadline(agreementSummary(rows, await scoreRows(rows, metrics), metrics))).toBeNull();
+  });
+});
+
+describe('taxonomyTableCsv', () => {
+  it("is the Learn table: the report's numbers, violations with ties, the crowned metric marked; it reads back", async () => {
+    const rows = mapRows(parseTable(readFileSync('public/demo/demo-set.jsonl', 'utf8'), 'demo-set.jsonl')).rows;
+    const { s, h } = await headlineOf(rows, LEXICAL_METRICS);
+    const csv = taxonomyTableCsv(s);
+    const back = parseTable(csv, 'learn.csv');
+    expect(back.columns).toEqual([
+      'metric',
+      'n',
+      'spearman',
+      'kendall',
+      'pairwise_accuracy',
+      'violations',
+      'tied',
+      'of',
+      'Eq>Part',
+      'OV>Part',
+      'OV>OI',
+      'Alt>Inv',
+      'most_monotone',
+    ]);
+    expect(back.records.map((r) => r.data.metric)).toEqual([...LEXICAL_METRICS]);
+    const em = back.records.find((r) => r.data.metric === 'exact_match')!.data;
+    expect(em).toMatchObject({
+      violations: '0',
+      tied: '20',
+      of: '27',
+      'Eq>Part': '0.5',
+      pairwise_accuracy: String(s.taxonomy!.exact_match!.pairwiseAccuracy),
+    });
+    // A negative correlation stays a number, not a neutralized formula.
+    const lm = back.records.find((r) => r.data.metric === 'lexical_match')!.data;
+    expect(Number(lm.spearman)).toBe(s.taxonomy!.lexical_match!.spearman);
+    expect(back.records.filter((r) => r.data.most_monotone === 'yes').map((r) => r.data.metric)).toEqual([h.best]);
   });
 });

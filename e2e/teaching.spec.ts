@@ -1,0 +1,120 @@
+/**
+ * In class: a Playground example lives in its link, a projector's first screen (1024×768) shows every metric's
+ * score, Learn's table exports as CSV, the homework template ships with the demo set, and the terms the pages use
+ * link to one line each in Learn's glossary.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import Papa from 'papaparse';
+import { LEXICAL, finish, open } from './helpers.ts';
+
+test('a Playground example lives in its link: reload, a new tab and the copied link open it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const watch = await open(page, '/#/playground', 1280);
+  await page.getByLabel('Question').fill('Who discovered penicillin?');
+  await page.getByLabel(/Gold answers/).fill('Alexander Fleming\nFleming');
+  await page.getByLabel('Candidate answer').fill('Sir Alexander Fleming & co. (1928) #1?');
+  await expect(page).toHaveURL(/#\/playground\?q=Who\+discovered\+penicillin%3F&g=Alexander\+Fleming&g=Fleming&c=/);
+  const link = page.url();
+
+  await page.reload();
+  await expect(page.getByLabel('Question')).toHaveValue('Who discovered penicillin?');
+  await expect(page.getByLabel(/Gold answers/)).toHaveValue('Alexander Fleming\nFleming');
+  await expect(page.getByLabel('Candidate answer')).toHaveValue('Sir Alexander Fleming & co. (1928) #1?');
+  // No preset is marked: the example is the link's.
+  await expect(page.getByRole('group', { name: /Examples/ }).locator('[aria-pressed="true"]')).toHaveCount(0);
+
+  await page.getByTestId('pg-copy-link').click();
+  await expect(page.getByTestId('pg-copied')).toHaveText('Link copied: it opens this example.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByLabel('Candidate answer')).toHaveValue('Sir Alexander Fleming & co. (1928) #1?');
+  await expect(other.getByTestId('pg-line-score-lexical_match')).toHaveText('1.000');
+  await other.close();
+
+  // A link pasted while the Playground is open replaces the example.
+  await page.evaluate(() => (location.hash = '#/playground?q=Largest+planet%3F&g=Jupiter&c=Saturn'));
+  await expect(page.getByLabel('Candidate answer')).toHaveValue('Saturn');
+  await expect(page.getByTestId('pg-line-score-exact_match')).toHaveText('0.000');
+  await finish(page, 'playground-link.png', watch);
+});
+
+test('projector, 1024×768: the first screen shows one line per metric — score, ✓/✗, reason — with the cards folded', async ({ page }) => {
+  const watch = await open(page, '/#/playground');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByTestId('pg-preset-partial').click();
+  for (const m of LEXICAL) {
+    const line = page.getByTestId(`pg-line-${m}`);
+    await expect(line).toBeInViewport({ ratio: 1 });
+    await expect(line).toContainText(/\d\.\d{3}/);
+    await expect(line).toContainText(/[✓✗]/);
+    expect((await line.locator('.reason').textContent())!.length).toBeGreaterThan(5);
+  }
+  await expect(page.getByTestId('pg-cards')).not.toHaveAttribute('open');
+  await page.screenshot({ path: test.info().outputPath('playground-1024x768.png') });
+  // The cards open with one click, and name the terms they use.
+  await page.getByTestId('pg-cards').locator('summary').click();
+  await expect(page.getByTestId('pg-result-bleu')).toBeVisible();
+  await expect(page.getByTestId('pg-result-bleu').locator('[data-term="bp"]')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await finish(page, 'playground-projector.png', watch);
+});
+
+test('Learn: the table exports as CSV, the homework template is served, the CAP paper is cited, terms link to the glossary', async ({
+  page,
+}) => {
+  const watch = await open(page, '/#/learn', 1024);
+  await expect(page.getByTestId('learn-table')).toBeVisible({ timeout: 30_000 });
+  const best = (await page.getByTestId('learn-best').textContent())!;
+
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('learn-export').click()]);
+  expect(csv.suggestedFilename()).toBe('verity-learn-monotonicity.csv');
+  const table = Papa.parse<Record<string, string>>(readFileSync((await csv.path())!, 'utf8'), { header: true, skipEmptyLines: true }).data;
+  expect(table.map((r) => r.metric)).toEqual([...LEXICAL]);
+  for (const r of table) {
+    await expect(page.getByTestId(`learn-pa-${r.metric}`)).toHaveText(Number(r.pairwise_accuracy).toFixed(4));
+    await expect(page.getByTestId(`learn-violations-${r.metric}`)).toHaveText(
+      `${r.violations}/${r.of}${r.tied !== '0' ? `, ${r.tied} tied` : ''}`,
+    );
+  }
+  expect(table.filter((r) => r.most_monotone === 'yes').map((r) => r.metric)).toEqual([best]);
+
+  const template = await page.request.get(new URL((await page.getByTestId('learn-template').getAttribute('href'))!, page.url()).href);
+  expect(template.ok()).toBe(true);
+  expect(await template.text()).toBe(readFileSync('public/demo/homework-template.csv', 'utf8'));
+
+  await expect(page.locator('#cap-citation')).toContainText('OpenReview QaUpgKM18R');
+
+  // ρ in the table's explanation is a link to its line in the glossary.
+  await page.locator('.explain [data-term="spearman"]').click();
+  await expect(page).toHaveURL(/#\/learn\?term=spearman$/);
+  await expect(page.locator('#term-spearman')).toBeInViewport();
+  await expect(page.locator('#term-spearman')).toHaveClass(/shown/);
+  await expect(page.getByTestId('learn-glossary')).toContainText('bootstrap interval');
+  await finish(page, 'learn-1024.png', watch);
+});
+
+test("the Score page's report links MCC, κ, AUC and the bootstrap interval to the glossary", async ({ page }) => {
+  const watch = await open(page, '/#/score', 1024);
+  const rows = [
+    { question: 'Who wrote Hamlet?', gold: ['William Shakespeare'], candidate: 'Shakespeare', label: true },
+    { question: 'Largest planet?', gold: ['Jupiter'], candidate: 'Saturn', label: false },
+    { question: 'Spider legs?', gold: ['8'], candidate: 'eight', label: true },
+  ];
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'terms.jsonl',
+    mimeType: 'application/json',
+    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
+  });
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const report = page.getByTestId('report');
+  for (const k of ['mcc', 'kappa', 'auc', 'bootstrap']) await expect(report.locator(`[data-term="${k}"]`).first()).toBeAttached();
+  await expect(report.locator('[data-term="mcc"]').first()).toHaveAttribute('title', /Matthews|confusion matrix/);
+  await report.locator('[data-term="mcc"]').first().click();
+  await expect(page.getByRole('heading', { name: /^Learn/ })).toBeVisible();
+  await expect(page.locator('#term-mcc')).toBeInViewport();
+  await finish(page, 'score-terms.png', watch);
+});
