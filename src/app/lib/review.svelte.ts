@@ -66,15 +66,26 @@ export class ReviewPanel {
   async load(): Promise<void> {
     const r = await scoreApi().reviewState();
     if (!r.ok) return void (this.error = r.error);
-    this.state = r.value;
-    if (r.value) await this.go(r.value.next);
+    await this.show(r.value, r.value?.next ?? 0);
   }
 
-  async go(position: number): Promise<void> {
-    const s = this.state;
-    if (!s || s.asked === 0) return void (this.item = null);
+  go(position: number): Promise<void> {
+    return this.show(this.state, position);
+  }
+
+  /**
+   * The state and its item on screen together: the counts never run ahead of the question shown, so a key pressed
+   * as soon as the count moves answers the next question instead of falling on a busy panel.
+   */
+  private async show(s: ReviewState | null, position: number): Promise<void> {
+    if (!s || s.asked === 0) {
+      this.state = s;
+      this.item = null;
+      return;
+    }
     const p = Math.max(0, Math.min(position, s.asked - 1));
     const r = await scoreApi().reviewItem(p);
+    this.state = s;
     if (!r.ok) return void (this.error = r.error);
     this.position = p;
     this.item = r.value;
@@ -84,10 +95,7 @@ export class ReviewPanel {
     this.note = null;
     return this.act(
       () => scoreApi().reviewStart({ budget, judge }),
-      async (s) => {
-        this.state = s;
-        await this.go(0);
-      },
+      (s) => this.show(s, 0),
     );
   }
 
@@ -96,10 +104,9 @@ export class ReviewPanel {
     return this.act(
       () => scoreApi().reviewAnswer(at, a),
       async (s) => {
-        this.state = s;
         this.changedSoon();
         // On to the first question not answered yet; the last one stays on screen when every one is.
-        await this.go(s.next < s.asked ? s.next : at);
+        await this.show(s, s.next < s.asked ? s.next : at);
       },
     );
   }
@@ -110,9 +117,8 @@ export class ReviewPanel {
     return this.act(
       () => scoreApi().reviewAnswer(at, a, row),
       async (s) => {
-        this.state = s;
         this.changedSoon();
-        await this.go(at);
+        await this.show(s, at);
       },
     );
   }
@@ -121,9 +127,8 @@ export class ReviewPanel {
     return this.act(
       () => scoreApi().reviewUndo(),
       async (s) => {
-        this.state = s;
         this.changedSoon();
-        await this.go(s.next);
+        await this.show(s, s.next);
       },
     );
   }
@@ -154,10 +159,9 @@ export class ReviewPanel {
     return this.act(
       () => scoreApi().reviewImport(file, file.name),
       async (v) => {
-        this.state = v.state;
         this.note = v.note;
         this.changed();
-        await this.go(v.state.next);
+        await this.show(v.state, v.state.next);
       },
     );
   }
