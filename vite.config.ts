@@ -92,8 +92,6 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: ['src/cli/**/*.test.ts'] } },
     ],
     globalSetup: ['test/global-setup.ts'],
-    // Every test thread scores with WordNet installed, as the app and the CLI do.
-    setupFiles: ['test/lexicon.ts'],
     testTimeout: 60_000,
     // Vitest keeps one core free by default, which on a 2-core machine runs the files one by one; the CLI
     // tests mostly wait on the processes they spawn, so two workers fill both cores.

@@ -9,17 +9,17 @@ import { loadEvouna } from '../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 import { scoreRow } from '../src/core/run.ts';
 import type { QaItem } from '../src/core/types.ts';
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
 // WordNet, as the app and the CLI score (issue 37).
-useNodeLexicon();
+const lexicon = nodeLexicon();
 
 const i = process.argv.indexOf('--rows');
 const N = i >= 0 ? Number(process.argv[i + 1]) : 20_000;
 const base = loadEvouna().map(({ question, golds, candidate }) => ({ question, golds, candidate }));
 const fresh = (): QaItem[] =>
   Array.from({ length: N }, (_, k) => ({ ...base[k % base.length]!, golds: [...base[k % base.length]!.golds] }));
-const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));
+const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, { lexicon }));
 const rate = (f: (rows: QaItem[]) => void): number => {
   const rows = fresh();
   const t = performance.now();

@@ -8,6 +8,9 @@
  */
 import { DEFAULT_METRICS, createSyncMetric } from '../src/core/metrics/index.ts';
 import type { QaItem } from '../src/core/types.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+const lexicon = nodeLexicon();
 
 /** Repeated units: newlines, brackets, quotes, punctuation, digits, list and negation words, units, dates… */
 export const PATTERNS: Readonly<Record<string, string>> = {
@@ -72,7 +75,7 @@ items.push(
   { name: 'varied words as question, gold and candidate', item: { question: varied(), golds: [varied()], candidate: varied() } },
 );
 
-const metrics = DEFAULT_METRICS.map((m) => createSyncMetric(m));
+const metrics = DEFAULT_METRICS.map((m) => createSyncMetric(m, {}, { lexicon }));
 // Each row scored once: the metrics remember what they computed for a gold, so a second pass would time a cache.
 const timeOf = (item: QaItem) => {
   const t = performance.now();

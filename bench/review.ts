@@ -28,7 +28,7 @@ import { foldLabels, parseReviewLabels } from '../src/core/review/labels.ts';
 import { refitThreshold } from '../src/core/review/refit.ts';
 import { compareTable, leaderboard, type CompareRow } from '../src/core/compare/index.ts';
 import { kendallTauB } from '../src/core/agreement/stats.ts';
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
 const { values } = parseArgs({ options: { seeds: { type: 'string', default: '30' }, only: { type: 'string' } } });
 const SEEDS = Number(values.seeds);
@@ -36,8 +36,8 @@ const SHARES = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
 const JUDGE = 'pedants';
 const DESIGNS = ['today', 'verity', 'uniform'] as const;
 
-useNodeLexicon();
-const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));
+const lexicon = nodeLexicon();
+const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, { lexicon }));
 const judge = metrics.find((m) => m.name === JUDGE)!;
 const OTHERS = DEFAULT_METRICS.filter((n) => n !== JUDGE);
 const INPUT = 'bench';

@@ -14,10 +14,10 @@ import { createSyncMetric } from '../src/core/metrics/index.ts';
 import { binaryReport, taxonomyReport } from '../src/core/agreement/index.ts';
 import { CORRECT_CLASSES } from '../src/core/metrics/taxonomy.ts';
 import type { CapClass, QaRow } from '../src/core/types.ts';
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
 // WordNet, as every surface scores with it (issue 37).
-useNodeLexicon();
+const lexicon = nodeLexicon();
 
 const root = resolve(import.meta.dirname, '..');
 function load(path: string): { row: QaRow; split: string }[] {
@@ -47,7 +47,7 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [set, rows] of sets) {
   const labels = rows.map((r) => (r.label?.kind === 'taxonomy' ? r.label.cls : null)) as CapClass[];
   for (const name of names) {
-    const m = createSyncMetric(name);
+    const m = createSyncMetric(name, {}, { lexicon });
     const res = rows.map((r) => m.score(r));
     const t = taxonomyReport(
       res.map((x) => x.score),
@@ -74,7 +74,7 @@ for (const [set, rows] of sets) {
 // contradictory answers called correct.
 console.log('\n| set | equivalent → invalid | partial → invalid | contradictory → correct |');
 console.log('|---|---|---|---|');
-const text = createSyncMetric('taxonomy_text');
+const text = createSyncMetric('taxonomy_text', {}, { lexicon });
 for (const [set, rows] of sets) {
   const count = (label: CapClass, said: (c: CapClass) => boolean) => {
     const of = rows.filter((r) => r.label?.kind === 'taxonomy' && r.label.cls === label);

@@ -22,6 +22,9 @@ import { scoreRows } from '../src/core/run.ts';
 import { adversarialString } from '../src/core/text/adversarial.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import type { Label, QaRow } from '../src/core/types.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
+
+const lexicon = nodeLexicon();
 
 export interface FuzzOptions {
   rows?: number;
@@ -232,7 +235,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
     items.push({ record: g, index: i });
   }
   const tail = generate(n, rnd);
-  const metrics = METRICS.map((m) => createSyncMetric(m));
+  const metrics = METRICS.map((m) => createSyncMetric(m, {}, { lexicon }));
   /** Record index → its JSONL row text and scores, to compare the other formats with. */
   const reference = new Map<number, { text: string; scores: string }>();
   const formats: FormatReport[] = [];

@@ -22,10 +22,10 @@ import { createExactMatch } from '../src/core/metrics/exact_match.ts';
 import { createTokenF1 } from '../src/core/metrics/token_f1.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import type { PedantsModel } from '../src/core/metrics/pedants.ts';
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
 // The features read WordNet (issue 37), as the metric does wherever it runs.
-useNodeLexicon();
+const lexicon = nodeLexicon();
 
 const SEED = 20261122;
 const HELD_OUT = 0.2;
@@ -170,7 +170,7 @@ function main(): void {
   const check = process.argv.includes('--check');
   const items = loadEvouna();
   const prepared: Prepared[] = items.map((item) => {
-    const a = analyze(item);
+    const a = analyze(item, lexicon);
     return { item, dense: a.dense, tokens: a.textTokens, prior: signalPrior(a.verdict)?.logit ?? 0 };
   });
   const qids = shuffled(

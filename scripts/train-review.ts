@@ -21,9 +21,9 @@ import { reviewSignals, SIGNALS } from '../src/core/review/signals.ts';
 import { trainLogistic } from '../src/core/agreement/index.ts';
 import { rocAuc } from '../src/core/agreement/stats.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-useNodeLexicon();
+const lexicon = nodeLexicon();
 const MODEL = resolve(repoRoot, 'src/core/review/priority-model.json');
 const SEED = 20261122;
 const JUDGES = ['pedants', 'taxonomy_text'];
@@ -33,7 +33,7 @@ const qids = [...new Set(items.map((x) => x.qid))];
 const rnd = mulberry32(SEED);
 const order = qids.map((q) => [q, rnd()] as const).sort((a, b) => a[1] - b[1]);
 const heldOut = new Set(order.slice(0, Math.round(qids.length * 0.2)).map(([q]) => q));
-const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));
+const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, { lexicon }));
 
 interface Example {
   x: Float64Array;

@@ -2,6 +2,7 @@
  * The scoring pool's workers in process, for tests: each runs the real worker body (servePool), with messages
  * cloned as postMessage would, and can be made slow, hung or crashed.
  */
+import { lexicon } from './lexicon.ts';
 import { servePool, type PoolReply, type PoolRequest, type WorkerLike } from '../src/session/pool.ts';
 
 export interface FakeOptions {
@@ -21,7 +22,7 @@ export function fakeSpawn(o: FakeOptions = {}): () => WorkerLike {
       onmessage: null,
       postMessage: (r: PoolReply) => setTimeout(() => outer.onmessage?.({ data: structuredClone(r) } as MessageEvent<PoolReply>), 0),
     };
-    servePool(inner);
+    servePool(inner, Promise.resolve(lexicon));
     const outer: WorkerLike = {
       onmessage: null,
       onerror: null,

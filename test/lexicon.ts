@@ -1,4 +1,6 @@
-/** Vitest setup: the WordNet lexicon installed in every test thread, as the app's workers and the CLI install it. */
-import { useNodeLexicon } from '../src/runtime/lexicon-node.ts';
+/** WordNet for the tests, read once per test thread, as the CLI and the app's workers read it (no global: passed in). */
+import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-useNodeLexicon();
+export const lexicon = nodeLexicon();
+/** What createMetric / createSyncMetric take to build a metric that reads WordNet. */
+export const withWordNet = { lexicon } as const;

@@ -3,11 +3,18 @@ import { memoryStore } from '../src/runtime/idb-cache.ts';
 import { Journal } from '../src/session/journal.ts';
 import { ScoringSession, type SessionDeps } from '../src/session/session.ts';
 import type { RunConfig } from '../src/session/api.ts';
+import { lexicon } from './lexicon.ts';
 
 let ids = 0;
 
 export const newSession = (kv = memoryStore<unknown>(), deps: Partial<SessionDeps> = {}) =>
-  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...deps });
+  new ScoringSession({
+    store: new Journal(kv),
+    version: '0.0.0-test',
+    newId: () => `run${++ids}`,
+    lexicon: () => Promise.resolve(lexicon),
+    ...deps,
+  });
 
 /** The value of a result, or the test fails with its error. */
 export function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {

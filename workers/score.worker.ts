@@ -27,7 +27,7 @@ const session = new ScoringSession({
   version: pkg.version,
   pool,
   collect: (gone) => void collectUntil(gone),
-  ready: () => loadLexicon(),
+  lexicon: () => loadLexicon(),
 });
 
 const api: ScoreApi = {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTable } from '../core/io/parse.ts';
 import { mapRows } from '../core/io/fields.ts';
 import { createSyncMetric } from '../core/metrics/index.ts';
+import { withWordNet } from '../../test/lexicon.ts';
 import { agreement, scoreRows } from '../core/run.ts';
 import { CLI } from '../../test/cli.ts';
 
@@ -310,7 +311,7 @@ describe('verity evaluate: one rounding', () => {
     expect(json.code, json.stderr).toBe(0);
     // The exact statistics, computed here from the core.
     const mapped = mapRows(parseTable(readFileSync(demo), 'demo-set.jsonl'));
-    const metrics = names.map((n) => createSyncMetric(n));
+    const metrics = names.map((n) => createSyncMetric(n, {}, withWordNet));
     const exact = agreement(mapped.rows, await scoreRows(mapped.rows, metrics), metrics).taxonomy!;
     expect(exact.rouge_l!.spearman).toBeCloseTo(0.221458, 6); // the case that printed 0.222 (0.2215 rounded again)
     const j = JSON.parse(json.stdout) as { metrics: Record<string, { spearman: number; kendall: number; pairwise_accuracy: number }> };

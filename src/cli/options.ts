@@ -4,12 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, type MetricSettings } from '../core/metrics/index.ts';
+import { DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, resolveMetricList, type MetricSettings } from '../core/metrics/index.ts';
 import { parseCalibration, type Calibration } from '../core/agreement/index.ts';
 import { VerityError, type AnyMetric } from '../core/types.ts';
 import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
-import { metricsFrom } from './recipe.ts';
-import { useNodeLexicon } from '../runtime/lexicon-node.ts';
+import { metricsOf, type RunCalibration, type RunConfig } from '../core/run-config.ts';
+import { nodeLexicon } from '../runtime/lexicon-node.ts';
+import { goldSepOption } from './io.ts';
 
 export interface CommonOptions {
   metrics?: string;
@@ -60,22 +61,42 @@ export function loadCalibrations(paths: string[] = []): Calibration[] {
   });
 }
 
-export function buildMetrics(o: CommonOptions): AnyMetric[] {
-  // WordNet for the embedded metrics (issue 37): read here, where every scoring command makes its metrics.
-  useNodeLexicon();
+/**
+ * The run the flags describe, as every surface describes one (core/run-config.ts): the metrics, the settings, the
+ * --calibration files as its calibration (thresholds, cut-points, nli_lex weights) and combinations, and the mapping.
+ */
+export function compileRun(o: CommonOptions): RunConfig {
   const cals = loadCalibrations(o.calibration);
-  const thresholds: Record<string, number> = {};
-  for (const c of cals) if (c.metric && c.threshold !== undefined && !c.combination) thresholds[c.metric] = c.threshold;
+  const calibration: RunCalibration = { thresholds: {} };
+  for (const c of cals) {
+    if (c.metric && c.threshold !== undefined && !c.combination) calibration.thresholds[c.metric] = c.threshold;
+    if (c.cutpoints) calibration.cutpoints = c.cutpoints;
+    if (c.nliLex) calibration.nliLexWeights = c.nliLex;
+  }
   const settings: MetricSettings = {
     ...(o.strict ? { normalization: 'squad' as const } : o.normalization ? { normalization: o.normalization } : {}),
     ...(o.lexicalMode ? { lexicalMode: o.lexicalMode } : {}),
-    thresholds,
   };
-  for (const c of cals) {
-    if (c.cutpoints) settings.cutpoints = c.cutpoints;
-    if (c.nliLex) settings.nliLexWeights = c.nliLex;
-  }
-  return metricsFrom({ list: o.metrics, settings, combinations: cals.flatMap((c) => (c.combination ? [c.combination] : [])) });
+  const combinations = cals.flatMap((c) => (c.combination ? [c.combination] : []));
+  return {
+    metrics: resolveMetricList(o.metrics),
+    settings,
+    ...(cals.length ? { calibration } : {}),
+    ...(combinations.length ? { combinations } : {}),
+    mapping: { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) },
+  };
+}
+
+/** A compiled run with its metrics: the scoring thread builds the same from `config`. */
+export interface BuiltRun {
+  config: RunConfig;
+  metrics: AnyMetric[];
+}
+
+/** The run the flags describe, and its metrics (with WordNet, read here for every scoring command). */
+export function buildMetrics(o: CommonOptions): BuiltRun {
+  const config = compileRun(o);
+  return { config, metrics: metricsOf(config, { lexicon: nodeLexicon() }) };
 }
 
 export function common(cmd: Command): Command {

@@ -5,20 +5,18 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { count } from '../core/util/plural.ts';
 import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
-import type { MapOptions } from '../core/io/fields.ts';
 import { prepareInput } from '../core/io/prepare.ts';
 import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/run.ts';
 import { overLimit } from '../core/limits.ts';
-import { VerityError, type AnyMetric, type QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
 import { cliNote, goldSepOption, readInputFile, readRows, say, type RecordSink } from './io.ts';
-import { recipeOf } from './recipe.ts';
 import { scoreInThread } from './thread.ts';
 import { modelContext } from './models.ts';
 import { sliceOf } from './shard.ts';
-import { type CommonOptions, parseMapSpec } from './options.ts';
+import { type BuiltRun, type CommonOptions, parseMapSpec } from './options.ts';
 
 /** The output being written, so that an interrupt removes its temporary file. */
 export const writing: { sink?: RecordSink } = {};
@@ -70,21 +68,21 @@ export function progressBar(o: CommonOptions, total: number): { update(done: num
 }
 
 /**
- * The embedded metrics score in the scoring thread (thread.ts), so that the main thread answers a signal at once,
- * whatever row is being scored.
+ * The embedded metrics score in the scoring thread (thread.ts), built there from the run's configuration, so that
+ * the main thread answers a signal at once, whatever row is being scored.
  */
-export function inThread(metrics: AnyMetric[]): Pick<ScoreOptions, 'scoreSync'> {
-  const recipe = recipeOf(metrics);
-  return recipe ? { scoreSync: (rows) => scoreInThread(recipe, rows.map(itemOf)) } : {};
+export function inThread(run: BuiltRun): Pick<ScoreOptions, 'scoreSync'> {
+  const { mapping: _mapping, ...plan } = run.config;
+  return { scoreSync: (rows) => scoreInThread(plan, rows.map(itemOf)) };
 }
 
 /** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
-export async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
+export async function scoreAll(rows: QaRow[], run: BuiltRun, o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
   const bar = progressBar(o, rows.length);
-  const results = await scoreRows(rows, metrics, ctx, {
+  const results = await scoreRows(rows, run.metrics, ctx, {
     batchSize: DEFAULTS.rowsPerBatch.cli,
     onProgress: (d) => bar.update(d),
-    ...inThread(metrics),
+    ...inThread(run),
   });
   bar.stop();
   return results;
@@ -96,7 +94,7 @@ export async function scoreAll(rows: QaRow[], metrics: AnyMetric[], o: CommonOpt
  */
 export async function scoreFile(
   file: string,
-  metrics: AnyMetric[],
+  run: BuiltRun,
   o: CommonOptions,
   onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
   /** Rows to score (default: all). */
@@ -116,9 +114,9 @@ export async function scoreFile(
   let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
-  const mapOptions: MapOptions = { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) };
+  const { metrics, config } = run;
   const summary = await readRows(file, {
-    mapOptions,
+    mapOptions: config.mapping,
     batch: BATCH,
     onNote: cliNote,
     hash,
@@ -135,7 +133,7 @@ export async function scoreFile(
       const results = await scoreRows(rows, metrics, ctx, {
         batchSize: DEFAULTS.rowsPerBatch.cli,
         onProgress: (d) => bar?.update(done + d),
-        ...inThread(metrics),
+        ...inThread(run),
       });
       done += rows.length;
       await onScored(rows, results, ctx);

@@ -5,9 +5,9 @@
 import { Worker } from 'node:worker_threads';
 import type { RowResults } from '../core/run.ts';
 import type { QaItem } from '../core/types.ts';
-import type { MetricRecipe } from './recipe.ts';
+import type { MetricPlan } from '../core/run-config.ts';
 
-export type ThreadRequest = { id: number; recipe: MetricRecipe; rows: QaItem[] };
+export type ThreadRequest = { id: number; plan: MetricPlan; rows: QaItem[] };
 export type ThreadReply = { id: number; results: RowResults[] } | { id: number; error: string };
 
 /**
@@ -50,13 +50,13 @@ class ScoringThread {
     this.worker.on('exit', (code) => fail(new Error(`the scoring thread stopped (exit code ${code})`)));
   }
 
-  score(recipe: MetricRecipe, rows: QaItem[]): Promise<RowResults[]> {
+  score(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
     const id = ++this.next;
     // Held open only while a reply is awaited, so a finished command exits without ending the thread first.
     this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, recipe, rows } satisfies ThreadRequest);
+      this.worker.postMessage({ id, plan, rows } satisfies ThreadRequest);
     });
   }
 
@@ -67,9 +67,9 @@ class ScoringThread {
 
 let thread: ScoringThread | null = null;
 
-/** Scores rows with a recipe's synchronous metrics in the scoring thread. */
-export function scoreInThread(recipe: MetricRecipe, rows: QaItem[]): Promise<RowResults[]> {
-  return (thread ??= new ScoringThread()).score(recipe, rows);
+/** Scores rows with a plan's synchronous metrics in the scoring thread. */
+export function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
+  return (thread ??= new ScoringThread()).score(plan, rows);
 }
 
 /** Ends the scoring thread at once (an interrupt), whatever it is scoring. */

@@ -13,6 +13,7 @@ import { loadEvouna, evounaPath, repoRoot, EVOUNA_NEEDED } from '../../scripts/e
 import { createSyncMetric, DEFAULT_METRICS } from './metrics/index.ts';
 import { outputRecord, scoreRow, scoreRows } from './run.ts';
 import type { QaRow } from './types.ts';
+import { withWordNet } from '../../test/lexicon.ts';
 
 /** `path` is relative to the repository, so ids (and the hash) do not depend on where the checkout is. */
 function jsonl(path: string): QaRow[] {
@@ -70,7 +71,7 @@ if (!existsSync(evounaPath())) console.log(`skipped: default metrics output on E
 describe.skipIf(!existsSync(evounaPath()))('default metrics output on EVOUNA (pinned)', () => {
   it('scores the fixed mixed set exactly as before, details included', async () => {
     const rows = mixedSet();
-    const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n));
+    const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, withWordNet));
     const all = new Set(DEFAULT_METRICS);
     const results = await scoreRows(rows, metrics);
     const text = rows.map((r, i) => `${JSON.stringify(outputRecord(r, results[i]!, all))}\n`).join('');

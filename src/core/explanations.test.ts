@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { createSyncMetric } from './metrics/index.ts';
 import type { QaItem } from './types.ts';
+import { withWordNet } from '../../test/lexicon.ts';
 
 const Q = 'Who wrote Hamlet?';
 const explain = (metric: string, candidate: string, golds = ['William Shakespeare'], question = Q) =>
-  createSyncMetric(metric).score({ question, golds, candidate } as QaItem).explanation;
+  createSyncMetric(metric, {}, withWordNet).score({ question, golds, candidate } as QaItem).explanation;
 
 describe('explanations', () => {
   it("say which tokens failed and why, where punctuation stays on a word (nltk's whitespace tokens)", () => {

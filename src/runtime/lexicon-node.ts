@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { installLexicon, lexicon, WordNet, type LexiconData } from '../core/lexicon/index.ts';
+import { WordNet, type LexiconData } from '../core/lexicon/index.ts';
 
 export const LEXICON_FILE = 'lexicon/wordnet-3.0.wnlex';
 
@@ -28,13 +28,13 @@ export function readLexicon(path: string): WordNet {
   return new WordNet(JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as LexiconData);
 }
 
-/** Installs the lexicon for this thread (once); throws when the file is missing (a broken install). */
-export function useNodeLexicon(): WordNet {
-  const have = lexicon();
-  if (have) return have;
+let loaded: WordNet | null = null;
+
+/** This thread's lexicon, read once; throws when the file is missing (a broken install). */
+export function nodeLexicon(): WordNet {
+  if (loaded) return loaded;
   const path = find();
   if (!path) throw new Error(`the WordNet lexicon (${LEXICON_FILE}) is missing: reinstall Verity, or run npm run lexicon`);
-  const l = readLexicon(path);
-  installLexicon(l);
-  return l;
+  loaded = readLexicon(path);
+  return loaded;
 }

@@ -3,10 +3,10 @@
  * Failures come back as data ({ok: false, error}); callbacks the session is given never have their return
  * value used.
  */
+import type { RunConfig as CoreRunConfig } from '../core/run-config.ts';
 import type { RowIssue } from '../core/io/parse.ts';
 import type { SourceFormat } from '../core/io/formats/index.ts';
 import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
-import type { MetricSettings } from '../core/metrics/index.ts';
 import type { RowResults } from '../core/run.ts';
 import type { RunReport, ViewQuery } from '../core/results.ts';
 import type { CompareReport } from '../core/compare/report.ts';
@@ -60,27 +60,19 @@ export interface MappedSummary {
 }
 
 /**
- * What a run is, as a value: every metric is made from it (here, in the pool's workers, on a resume), and it is
- * saved with the run. Calibrating makes a new version of it (with `calibration`), never a patched metric.
+ * A run in the app: the run every surface describes (core/run-config.ts: metrics, settings, calibration, the
+ * page's mapping), with the models it loads. Every metric is made from it (here, in the pool's workers, on a
+ * resume), and it is saved with the run. Calibrating makes a new version of it (with `calibration`), never a
+ * patched metric.
  */
-export interface RunConfig {
-  metrics: string[];
-  settings: MetricSettings;
+export interface RunConfig extends CoreRunConfig<Mapping> {
   /** Model specs for the roles the chosen metrics need. */
   models: Partial<Record<Role, ModelSpec>>;
-  mapping: Mapping;
-  /** Thresholds fitted on the run's labelled rows (calibrate): they override `settings.thresholds`. */
-  calibration?: RunCalibration;
   /** The models as they loaded (revision, device, dtype, canary), by role: a reopened run names what scored it. */
   loaded?: Record<string, LoadedModel>;
 }
 
-export interface RunCalibration {
-  thresholds: Record<string, number>;
-  /** Labelled rows it was fitted on. */
-  labelled: number;
-  at: number;
-}
+export type { RunCalibration } from '../core/run-config.ts';
 
 export type RunEvent =
   /** A new run was saved under this id (what a crash recovery resumes). */

@@ -16,6 +16,8 @@ import { ScoringSession, SYNC_CHUNK } from './session.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { fakeSpawn } from '../../test/fake-pool.ts';
 import { CLI } from '../../test/cli.ts';
+import { lexicon } from '../../test/lexicon.ts';
+import { withWordNet } from '../../test/lexicon.ts';
 
 const WORDS = ['red', 'river', 'stone', 'castle', 'north', 'winter', 'glass', 'harbor', 'forest', 'silver', 'eagle', 'bridge'];
 
@@ -41,6 +43,7 @@ const config = (): RunConfig => ({ metrics: METRICS, settings: {}, models: {}, m
 let ids = 0;
 const session = (kv: ReturnType<typeof memoryStore<unknown>>) =>
   new ScoringSession({
+    lexicon: () => Promise.resolve(lexicon),
     store: new Journal(kv),
     version: '0.0.0-test',
     newId: () => `cal${++ids}`,
@@ -76,7 +79,7 @@ describe('a calibrated run', () => {
     expect(started).toMatchObject({ status: 'cancelled', done: SYNC_CHUNK });
 
     const { thresholds } = ok(await first.calibrate());
-    for (const m of METRICS) expect(thresholds[m], m).not.toBeCloseTo(createMetric(m).threshold, 3);
+    for (const m of METRICS) expect(thresholds[m], m).not.toBeCloseTo(createMetric(m, {}, withWordNet).threshold, 3);
     // Saved with the run at once (a reload before any more rows keeps it).
     expect((kv.map.get(`meta:${id}`) as SavedRun<RunConfig>).config.calibration?.thresholds).toEqual(thresholds);
 

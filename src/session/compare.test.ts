@@ -15,6 +15,7 @@ import type { Mapping, RunConfig } from './api.ts';
 import { ScoringSession } from './session.ts';
 import { bundleFiles, compareApi, unbundleFiles } from './compare.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
+import { lexicon } from '../../test/lexicon.ts';
 
 const SYSTEMS = ['fid', 'gpt35', 'newbing'];
 const ANSWERS: Record<string, (gold: string, i: number) => string> = {
@@ -49,7 +50,12 @@ const config = (mapping: Mapping, metrics = ['exact_match', 'token_f1', 'lexical
 
 let ids = 0;
 const session = (kv = memoryStore<unknown>()) =>
-  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+  new ScoringSession({
+    lexicon: () => Promise.resolve(lexicon),
+    store: new Journal(kv),
+    version: '0.0.0-test',
+    newId: () => `run${++ids}`,
+  });
 
 function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!r.ok) throw new Error(r.error);

@@ -174,4 +174,27 @@ describe('Journal', () => {
     await store.delete('old');
     expect([...kv.map.keys()]).toEqual([]);
   });
+
+  it('validates what it reads back: a damaged record or config is left out of the list and refused by name on load', async () => {
+    const kv = memoryStore<unknown>();
+    const store = new Journal(kv);
+    const m = await meta({ id: 'ok' });
+    await store.begin(m, new Blob(['abc']));
+    const hasMetrics = (c: unknown) => (Array.isArray((c as { metrics?: unknown } | null)?.metrics) ? null : 'its metrics are not a list');
+    for (const [id, bad, why] of [
+      ['n', 'not a run', 'its record is not an object'],
+      ['v', { ...m, id: 'v', version: 9 }, 'saved by another version (9)'],
+      ['i', { ...m, id: 'other' }, 'names another run'],
+      ['c', { ...m, id: 'c', done: -1 }, 'its done is not a count'],
+      ['t', { ...m, id: 't', done: 9 }, 'its counts disagree'],
+      ['s', { ...m, id: 's', status: 'paused' }, 'its status is unknown'],
+      ['m', { ...m, id: 'm', config: { metrics: 'exact_match' } }, 'its settings: its metrics are not a list'],
+    ] as const) {
+      kv.map.set(`meta:${id}`, bad);
+      await expect(store.load(id, hasMetrics), id).rejects.toThrow(`the saved run ${id} cannot be read back: `);
+      await expect(store.load(id, hasMetrics), id).rejects.toThrow(why);
+    }
+    expect((await store.list(hasMetrics)).map((r) => r.id)).toEqual(['ok']);
+    expect((await store.load('ok', hasMetrics)).meta.id).toBe('ok');
+  });
 });

@@ -68,6 +68,29 @@ function resultBytes(r: SavedResults): number {
 const isResults = (r: unknown): r is SavedResults =>
   Array.isArray(r) || (typeof r === 'object' && r !== null && Array.isArray((r as ResultChunk).columns));
 
+/** What is wrong with a saved run's config, or null (the session's check: core/run-config.ts runConfigProblem). */
+export type ConfigCheck = (config: unknown) => string | null;
+const noCheck: ConfigCheck = () => null;
+
+const COUNTS = ['fileSize', 'total', 'chunkSize', 'chunks', 'done', 'resultBytes', 'startedAt', 'updatedAt'] as const;
+
+/** What is wrong with a record read back as saved run `id`, or null: storage is written by other versions and tabs. */
+export function savedRunProblem(m: unknown, id: string, config: ConfigCheck = noCheck): string | null {
+  if (typeof m !== 'object' || m === null) return 'its record is not an object';
+  const r = m as Record<string, unknown>;
+  if (r.version !== 2 && r.version !== JOURNAL_VERSION) return `it was saved by another version (${String(r.version)})`;
+  if (r.id !== id) return 'its record names another run';
+  for (const k of ['fileName', 'inputHash'] as const) if (typeof r[k] !== 'string') return `its ${k} is not text`;
+  for (const k of COUNTS) {
+    const v = r[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return `its ${k} is not a count`;
+  }
+  if ((r.chunkSize as number) === 0 || (r.done as number) > (r.total as number)) return 'its counts disagree';
+  if (r.status !== 'running' && r.status !== 'done' && r.status !== 'cancelled') return 'its status is unknown';
+  const c = config(r.config);
+  return c && `its settings: ${c}`;
+}
+
 /** What a chunk holds besides its rows: whose rows they are. */
 interface SavedChunk {
   run: string;
@@ -170,21 +193,35 @@ export class Journal {
     }
   }
 
-  /** One saved run, or null (none, removed, of an unknown version, or storage unavailable). */
-  async meta<C>(id: string): Promise<SavedRun<C> | null> {
+  /**
+   * One saved run as read back and checked: null when there is none (removed, or storage unavailable), the
+   * problem when its record is not a saved run of a version this one reads, or its config not a run (`config`).
+   */
+  private async read<C>(id: string, config: ConfigCheck): Promise<SavedRun<C> | string | null> {
+    let m: unknown;
     try {
-      const m = (await this.db().get(metaKey(id))) as SavedRun<C> | undefined;
-      return m?.version === 2 || m?.version === JOURNAL_VERSION ? m : null;
+      m = await this.db().get(metaKey(id));
     } catch {
       return null;
     }
+    if (m === undefined) return null;
+    return savedRunProblem(m, id, config) ?? (m as SavedRun<C>);
   }
 
-  /** Every saved run, newest first, with how many saved runs share its input (none when storage is unavailable). */
-  async list<C>(): Promise<ListedRun<C>[]> {
+  /** One saved run, or null (none, removed, damaged, of an unknown version, or storage unavailable). */
+  async meta<C>(id: string, config: ConfigCheck = noCheck): Promise<SavedRun<C> | null> {
+    const m = await this.read<C>(id, config);
+    return typeof m === 'string' ? null : m;
+  }
+
+  /**
+   * Every saved run that reads back as one (`config` checks its config), newest first, with how many saved runs
+   * share its input (none when storage is unavailable).
+   */
+  async list<C>(config: ConfigCheck = noCheck): Promise<ListedRun<C>[]> {
     try {
       const ids = (await this.db().keys()).filter((k) => k.startsWith('meta:')).map((k) => k.slice(5));
-      const metas = (await Promise.all(ids.map((id) => this.meta<C>(id)))).filter((m): m is SavedRun<C> => m !== null);
+      const metas = (await Promise.all(ids.map((id) => this.meta<C>(id, config)))).filter((m): m is SavedRun<C> => m !== null);
       const sharing = new Map<string, number>();
       // A version-2 run holds its own copy: it shares with nobody until it is moved.
       for (const m of metas) if (m.version === JOURNAL_VERSION) sharing.set(m.inputHash, (sharing.get(m.inputHash) ?? 0) + 1);
@@ -201,9 +238,10 @@ export class Journal {
    * chunk belongs to another run or another input: such rows are never given back. A version-2 run's own copy of
    * its input is moved to the shared form here.
    */
-  async load<C>(id: string): Promise<{ meta: SavedRun<C>; file: Blob; chunks: SavedResults[] }> {
-    const meta = await this.meta<C>(id);
+  async load<C>(id: string, config: ConfigCheck = noCheck): Promise<{ meta: SavedRun<C>; file: Blob; chunks: SavedResults[] }> {
+    const meta = await this.read<C>(id, config);
     if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
+    if (typeof meta === 'string') throw new Error(`the saved run ${id} cannot be read back: ${meta}; it is refused (delete it)`);
     const db = this.db();
     const key = meta.version === 2 ? legacyFileKey(id) : inputKey(meta.inputHash);
     const file = (await db.get(key)) as Blob | undefined;

@@ -14,6 +14,7 @@ import { ScoringSession, SYNC_CHUNK } from './session.ts';
 import { createPool, poolSize, scoreJob, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
 import { Yielder, createHoldFlag, hold } from './hold.ts';
 import { fakeSpawn } from '../../test/fake-pool.ts';
+import { lexicon } from '../../test/lexicon.ts';
 
 const QUESTIONS = [
   [
@@ -57,7 +58,7 @@ function slowSpawn(counts: { spawned: number; ended: number }): () => WorkerLike
         const skipped = new Set((job.skip ?? []).map(([i]) => i));
         const stuck = job.rows.findIndex((r, i) => r.candidate === 'SLOW' && !skipped.has(i));
         if (stuck < 0) {
-          void scoreJob(job, (next) => reply({ id, type: 'beat', next })).then((chunk) => reply({ id, type: 'done', chunk }));
+          void scoreJob(job, lexicon, (next) => reply({ id, type: 'beat', next })).then((chunk) => reply({ id, type: 'done', chunk }));
           return;
         }
         reply({ id, type: 'beat', next: 0 });
@@ -71,7 +72,13 @@ function slowSpawn(counts: { spawned: number; ended: number }): () => WorkerLike
 
 let ids = 0;
 function session(kv = memoryStore<unknown>(), pool?: ReturnType<typeof createPool>) {
-  return new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}`, ...(pool ? { pool } : {}) });
+  return new ScoringSession({
+    lexicon: () => Promise.resolve(lexicon),
+    store: new Journal(kv),
+    version: '0.0.0-test',
+    newId: () => `run${++ids}`,
+    ...(pool ? { pool } : {}),
+  });
 }
 
 async function ready(s: ScoringSession, blob: Blob) {
@@ -222,21 +229,21 @@ describe('the scoring pool', () => {
 
   it('a worker beats when a job arrives, then once a slice has passed, or before every row of a precise job', async () => {
     const rows = QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })));
-    const job = { rows, metrics: [...DEFAULT_METRICS], settings: {}, detailed: [] };
+    const job = { rows, plan: { metrics: [...DEFAULT_METRICS], settings: {} }, detailed: [] };
     const beats: number[] = [];
-    await scoreJob({ ...job, precise: true }, (i) => beats.push(i));
+    await scoreJob({ ...job, precise: true }, lexicon, (i) => beats.push(i));
     expect(beats).toEqual([0, ...rows.map((_, i) => i)]);
     beats.length = 0;
-    await scoreJob(job, (i) => beats.push(i), 1e9);
+    await scoreJob(job, lexicon, (i) => beats.push(i), 1e9);
     expect(beats).toEqual([0]);
     // A skipped row: no score, and its reason even where explanations are not kept.
     const first = DEFAULT_METRICS[0]!;
     const table = new ResultTable([first], new Set(), new Set());
     table.explainWith(() => 'computed again');
-    table.append(await scoreJob({ ...job, metrics: [first], skip: [[4, 'too slow']] }));
+    table.append(await scoreJob({ ...job, plan: { ...job.plan, metrics: [first] }, skip: [[4, 'too slow']] }, lexicon));
     expect(table.note(4)).toBe('too slow');
     expect(table.row(4)[first]).toEqual({ score: null, decision: null, explanation: 'too slow' });
-    expect(table.score(first, 3)).toBe(scoreRow(rows[3]!, [createSyncMetric(first)])[first]!.score);
+    expect(table.score(first, 3)).toBe(scoreRow(rows[3]!, [createSyncMetric(first, {}, { lexicon })])[first]!.score);
     expect(table.row(3)[first]!.explanation).toBe('computed again');
   });
 
@@ -253,7 +260,7 @@ describe('the scoring pool', () => {
     await ready(s, file(50));
     await s.run(config());
     const d = s.detail(4)!;
-    const metrics = DEFAULT_METRICS.map((m) => createSyncMetric(m));
+    const metrics = DEFAULT_METRICS.map((m) => createSyncMetric(m, {}, { lexicon }));
     const [question, gold, cands] = QUESTIONS[4 % 3]!;
     expect(d.results).toEqual(scoreRow({ question, golds: [...gold], candidate: cands[4 % 3]! }, metrics));
   });
@@ -292,7 +299,7 @@ describe('the scoring pool', () => {
     }, 1);
     const flag = createHoldFlag()!;
     const rows = QUESTIONS.flatMap(([question, gold, cands]) => cands.map((candidate) => ({ question, golds: [...gold], candidate })));
-    const job = { rows, metrics: [...DEFAULT_METRICS], settings: {}, detailed: [] };
+    const job = { rows, plan: { metrics: [...DEFAULT_METRICS], settings: {} }, detailed: [] };
     await pool.score(job);
     pool.share(flag);
     await pool.score(job);
@@ -303,9 +310,9 @@ describe('the scoring pool', () => {
     // Held all along: the worker waits between rows (through a stand-in for Atomics.wait), and scores the same.
     const waits: number[] = [];
     const y = new Yielder(flag, { wait: (_f, _i, _v, ms) => void waits.push(ms) });
-    const free = await scoreJob(job);
+    const free = await scoreJob(job, lexicon);
     hold(flag);
-    expect(await scoreJob(job, undefined, 50, y)).toEqual(free);
+    expect(await scoreJob(job, lexicon, undefined, 50, y)).toEqual(free);
     expect(waits.length).toBeGreaterThan(0);
   });
 

@@ -10,7 +10,8 @@
  * row: it is ended, the job is scored again with a beat before every row, and the row it stalls on next is left
  * unscored with the reason, named to the session, while the run goes on.
  */
-import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
+import { metricsOf as planMetrics, type MetricPlan } from '../core/run-config.ts';
+import type { WordNet } from '../core/lexicon/index.ts';
 import { scoreRow } from '../core/run.ts';
 import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
 import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
@@ -18,8 +19,8 @@ import { Yielder, type HoldFlag } from './hold.ts';
 
 export interface ScoreJob {
   rows: QaItem[];
-  metrics: string[];
-  settings: MetricSettings;
+  /** The run's plan for the metrics scored here (the embedded ones), as the session has it. */
+  plan: MetricPlan;
   /** Metrics whose details and explanations are kept. */
   detailed: string[];
   /** Rows (index in `rows`) left unscored, with the reason: they took longer than the row budget. */
@@ -55,22 +56,19 @@ export interface ScorePool {
 export const poolSize = (hardwareConcurrency: number | undefined): number =>
   Math.max(1, Math.min(8, Math.floor(hardwareConcurrency ?? 1) || 1));
 
-const metricCache = new Map<string, Metric[]>();
+let built: { key: string; lexicon: WordNet | null; metrics: Metric[] } | null = null;
 
-/** The synchronous metrics of a job, built once per metric list and settings. */
-function metricsOf(job: ScoreJob): Metric[] {
-  const key = JSON.stringify([job.metrics, job.settings]);
-  let ms = metricCache.get(key);
-  if (!ms) {
-    ms = job.metrics.map((n) => {
-      const m = createMetric(n, job.settings);
-      if (isBatchMetric(m)) throw new Error(`${n} needs a model: the scoring pool runs the embedded metrics only`);
+/** The synchronous metrics of a job, built once per plan (and lexicon). */
+function metricsOf(job: ScoreJob, lexicon: WordNet | null): Metric[] {
+  const key = JSON.stringify(job.plan);
+  if (built?.key !== key || built.lexicon !== lexicon) {
+    const metrics = planMetrics(job.plan, { lexicon }).map((m) => {
+      if (isBatchMetric(m)) throw new Error(`${m.name} needs a model: the scoring pool runs the embedded metrics only`);
       return m;
     });
-    metricCache.clear();
-    metricCache.set(key, ms);
+    built = { key, lexicon, metrics };
   }
-  return ms;
+  return built.metrics;
 }
 
 /**
@@ -79,12 +77,18 @@ function metricsOf(job: ScoreJob): Metric[] {
  * before a row once a slice of about `sliceMs` has passed (before every row when the job is `precise`). Between
  * rows it lets the page draw (`yielder`) while the page holds the cores.
  */
-export async function scoreJob(job: ScoreJob, beat?: (next: number) => void, sliceMs = 50, yielder?: Yielder): Promise<ResultChunk> {
+export async function scoreJob(
+  job: ScoreJob,
+  lexicon: WordNet | null,
+  beat?: (next: number) => void,
+  sliceMs = 50,
+  yielder?: Yielder,
+): Promise<ResultChunk> {
   beat?.(0);
-  const metrics = metricsOf(job);
+  const metrics = metricsOf(job, lexicon);
   const skip = new Map(job.skip);
   // Explanations stay out as details do (the session computes them again for the rows asked for).
-  const out = new ChunkPacker(job.rows.length, job.metrics, new Set(job.detailed), new Set(job.detailed));
+  const out = new ChunkPacker(job.rows.length, job.plan.metrics, new Set(job.detailed), new Set(job.detailed));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     if (beat && (job.precise || performance.now() - since > sliceMs)) {
@@ -112,8 +116,8 @@ export function servePool(
     onmessage: ((e: MessageEvent<PoolRequest>) => void) | null;
     postMessage(m: PoolReply, t?: Transferable[]): void;
   },
-  /** Settles once the thread can score (its lexicon loaded); a job waits for it, and fails with its error. */
-  ready: Promise<unknown> = Promise.resolve(),
+  /** This thread's lexicon (loaded once); a job waits for it, and fails with its error. */
+  lexicon: Promise<WordNet | null>,
 ): void {
   // One for the worker's life, so its waiting budget carries over from job to job (each job brings a new view of
   // the same shared memory).
@@ -121,8 +125,8 @@ export function servePool(
   scope.onmessage = (e) => {
     const { id, job, hold } = e.data;
     if (hold) (yielder ??= new Yielder(hold)).flag = hold;
-    ready
-      .then(() => scoreJob(job, (next) => scope.postMessage({ id, type: 'beat', next }), undefined, hold ? yielder : undefined))
+    lexicon
+      .then((wn) => scoreJob(job, wn, (next) => scope.postMessage({ id, type: 'beat', next }), undefined, hold ? yielder : undefined))
       .then(
         (chunk) => scope.postMessage({ id, type: 'done', chunk }, chunkBuffers(chunk)),
         (err: unknown) => scope.postMessage({ id, type: 'error', message: err instanceof Error ? err.message : String(err) }),

@@ -13,6 +13,7 @@ import { Journal } from './journal.ts';
 import { ScoringSession } from './session.ts';
 import { compareApi } from './compare.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
+import { lexicon } from '../../test/lexicon.ts';
 
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/report.schema.json'), 'utf8')) as object;
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
@@ -63,7 +64,12 @@ describe('docs/report.schema.json', () => {
       ['binary.jsonl', binary],
       ['demo.jsonl', demo],
     ] as const) {
-      const s = new ScoringSession({ store: new Journal(memoryStore()), version: '0.0.0-test', newId: () => name });
+      const s = new ScoringSession({
+        lexicon: () => Promise.resolve(lexicon),
+        store: new Journal(memoryStore()),
+        version: '0.0.0-test',
+        newId: () => name,
+      });
       const insp = ok(await s.open(new Blob([readFileSync(file)]), name));
       ok(await s.run({ metrics: ['exact_match', 'token_f1'], settings: {}, models: {}, mapping: { map: insp.detected } }));
       const json = JSON.parse(await ok(await s.exportFile('report')).text()) as Record<string, unknown>;
@@ -80,7 +86,12 @@ describe('docs/report.schema.json', () => {
     const json = cli(['compare', binary, '--json', '--metrics', 'exact_match', '--resamples', '50']);
     expect(json.schema).toBe('verity-compare/1');
     expect(valid(json)).toEqual([]);
-    const s = new ScoringSession({ store: new Journal(memoryStore()), version: '0.0.0-test', newId: () => 'cmp' });
+    const s = new ScoringSession({
+      lexicon: () => Promise.resolve(lexicon),
+      store: new Journal(memoryStore()),
+      version: '0.0.0-test',
+      newId: () => 'cmp',
+    });
     const insp = ok(await s.open(new Blob([readFileSync(binary)]), 'binary.jsonl'));
     const mapping = { map: insp.detected, systems: { auto: true } };
     ok(await s.run({ metrics: ['exact_match'], settings: {}, models: {}, mapping }));

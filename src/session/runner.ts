@@ -3,7 +3,8 @@
  * its results), and the loop that scores it chunk by chunk — in the pool's workers or here, each chunk saved
  * before it is reported, so a crash resumes exactly — with cancel, pings and progress.
  */
-import { createMetric, type MetricSettings } from '../core/metrics/index.ts';
+import { metricsOf, runConfigProblem } from '../core/run-config.ts';
+import type { WordNet } from '../core/lexicon/index.ts';
 import { itemOf, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { isBatchMetric, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
@@ -42,17 +43,16 @@ export function notify<A extends unknown[]>(fn: ((...args: A) => unknown) | unde
   }
 }
 
-/** The settings a run's metrics are made with: its settings, with the thresholds its calibration fitted. */
-export const settingsOf = (c: RunConfig): MetricSettings =>
-  c.calibration ? { ...c.settings, thresholds: { ...c.settings.thresholds, ...c.calibration.thresholds } } : c.settings;
-
-/** A run's metrics, always made from its configuration (here, in the pool's workers, and on a resume alike). */
-export const metricsOf = (c: RunConfig): AnyMetric[] => c.metrics.map((name) => createMetric(name, settingsOf(c)));
-
 /**
  * Metrics whose details and explanations a run keeps for every row: the model-based ones. The embedded metrics'
  * are a pure function of the row, computed again for the rows asked for (the detail view, exports).
  */
+/** What is wrong with a run config read back from storage (the page's mapping: its column map), or null. */
+export const savedConfigProblem = (c: unknown): string | null =>
+  runConfigProblem(c, (m) =>
+    typeof m === 'object' && m !== null && typeof (m as { map?: unknown }).map === 'object' ? null : 'its mapping has no column map',
+  );
+
 export const detailedOf = (metrics: readonly AnyMetric[]): Set<string> => new Set(metrics.filter(isBatchMetric).map((m) => m.name));
 
 /**
@@ -75,8 +75,11 @@ export class ActiveRun {
   constructor(
     readonly meta: SavedRun<RunConfig>,
     readonly rows: readonly QaRow[],
+    /** WordNet, for the metrics that read it (the session loads it before a run is made). */
+    private readonly lexicon: WordNet | null,
   ) {
-    this.metrics = metricsOf(meta.config);
+    // Always made from the configuration (here, in the pool's workers, and on a resume alike).
+    this.metrics = metricsOf(meta.config, { lexicon });
     this.embedded = this.embeddedOf(this.metrics);
     this.models = { ...meta.config.loaded };
     const detailed = detailedOf(this.metrics);
@@ -95,7 +98,7 @@ export class ActiveRun {
   /** A new version of the configuration (a calibration): the metrics are made again from it. */
   reconfigure(c: RunConfig): void {
     this.meta.config = c;
-    this.metrics = metricsOf(c);
+    this.metrics = metricsOf(c, { lexicon: this.lexicon });
     this.embedded = this.embeddedOf(this.metrics);
     this.last = -1;
   }
@@ -121,13 +124,13 @@ export class ActiveRun {
     return this.fresh;
   }
 
-  /** Rows start…end for the pool's workers: what the metrics read of them, with the run's settings. */
+  /** Rows start…end for the pool's workers: what the metrics read of them, and the run's plan for these metrics. */
   poolJob(start: number, end: number, metrics: string[], detailed: string[]): ScoreJob {
     const skip = this.results.notesBetween(start, end);
+    const { settings, calibration } = this.config;
     return {
       rows: this.rows.slice(start, end).map(itemOf),
-      metrics,
-      settings: settingsOf(this.config),
+      plan: { metrics, settings, ...(calibration ? { calibration } : {}) },
       detailed,
       ...(skip.length ? { skip } : {}),
     };

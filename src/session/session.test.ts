@@ -17,6 +17,7 @@ import { csvParts, jsonlParts } from './export.ts';
 import { ResultTable } from '../core/result-table.ts';
 import { notify, ScoringSession, SYNC_CHUNK } from './session.ts';
 import { CLI } from '../../test/cli.ts';
+import { lexicon } from '../../test/lexicon.ts';
 
 function file(n: number, salt = ''): Blob {
   const out: string[] = [];
@@ -42,7 +43,12 @@ const config = (metrics = ['exact_match', 'token_f1', 'pedants']): RunConfig => 
 
 let ids = 0;
 const session = (kv = memoryStore<unknown>()) =>
-  new ScoringSession({ store: new Journal(kv), version: '0.0.0-test', newId: () => `run${++ids}` });
+  new ScoringSession({
+    lexicon: () => Promise.resolve(lexicon),
+    store: new Journal(kv),
+    version: '0.0.0-test',
+    newId: () => `run${++ids}`,
+  });
 
 async function ready(s: ScoringSession, blob: Blob, name = 'f.jsonl') {
   const o = await s.open(blob, name);
@@ -215,7 +221,7 @@ describe('ScoringSession', () => {
   });
 
   it('scores a chunk in slices: timers (and so pings) run before the first chunk is done', async () => {
-    const s = new ScoringSession({ store: new Journal(memoryStore()), version: 't', sliceMs: 1 });
+    const s = new ScoringSession({ lexicon: () => Promise.resolve(lexicon), store: new Journal(memoryStore()), version: 't', sliceMs: 1 });
     await ready(s, file(SYNC_CHUNK));
     let ticks = 0;
     let firstChunk = -1;
@@ -368,7 +374,12 @@ describe("a large file's records", () => {
   it("are dropped at the run's start with a collection asked for once; a small file asks for none", async () => {
     const asked: Promise<void>[] = [];
     const make = () =>
-      new ScoringSession({ store: new Journal(memoryStore()), version: '0.0.0-test', collect: (gone) => asked.push(gone) });
+      new ScoringSession({
+        lexicon: () => Promise.resolve(lexicon),
+        store: new Journal(memoryStore()),
+        version: '0.0.0-test',
+        collect: (gone) => asked.push(gone),
+      });
     const small = make();
     await ready(small, file(500));
     await cancelAtFirstChunk(small, config(['exact_match']));

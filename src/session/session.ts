@@ -5,6 +5,7 @@
  * and failures as data. The journal and the model host are injected, so the same session runs in the browser's
  * scoring worker and in Node tests.
  */
+import type { WordNet } from '../core/lexicon/index.ts';
 import { packChunk } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
 import type { RunReport, ViewQuery } from '../core/results.ts';
@@ -41,7 +42,7 @@ import { errorMessage } from './messages.ts';
 import type { ScorePool } from './pool.ts';
 import type { Comparison } from './compare.ts';
 import { SessionInput } from './input.ts';
-import { ActiveRun, detailedOf, notify, Runner, SYNC_CHUNK } from './runner.ts';
+import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
 import { SessionResults } from './results.ts';
 import { SessionReview } from './review.ts';
 import type { SystemRow } from '../core/compare/index.ts';
@@ -66,10 +67,10 @@ export interface SessionDeps {
    */
   collect?: (gone: Promise<void>) => void;
   /**
-   * Settles once this thread can score as every surface does (its WordNet lexicon loaded): awaited before a run,
-   * a continue, a resume and an export. Node installs the lexicon before the session is made.
+   * This thread's WordNet lexicon (loaded once; runtime/lexicon-*.ts), which the metrics that read it are built
+   * with: awaited before a run and a resume (a run keeps the metrics it was built with).
    */
-  ready?: () => Promise<unknown>;
+  lexicon: () => Promise<WordNet | null>;
 }
 
 const BUSY = 'a run is going: cancel it first';
@@ -125,7 +126,7 @@ export class ScoringSession implements SessionApi {
     // Here, not when scoring starts: a cancel that arrives while the run is set up stops it before its first chunk.
     this.runner.arm();
     try {
-      await this.deps.ready?.();
+      await this.deps.lexicon();
       this.results.reset(null);
       // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
       if (!this.input.isMapped(c.mapping)) await this.input.map(c.mapping);
@@ -148,7 +149,7 @@ export class ScoringSession implements SessionApi {
         startedAt: now,
         updatedAt: now,
       };
-      const a = new ActiveRun(meta, this.input.rows);
+      const a = new ActiveRun(meta, this.input.rows, await this.deps.lexicon());
       if (a.metrics.some(isBatchMetric)) meta.chunkSize = DEFAULTS.rowsPerBatch.session;
       a.results.reserve(a.rows.length);
       this.results.reset(a);
@@ -173,7 +174,6 @@ export class ScoringSession implements SessionApi {
     const a = this.results.run;
     if (!a) return { ok: false, error: 'there is no run to continue' };
     try {
-      await this.deps.ready?.();
       return { ok: true, value: await this.runner.score(a, onEvent) };
     } catch (e) {
       return { ok: false, error: messageOf(e) };
@@ -199,7 +199,7 @@ export class ScoringSession implements SessionApi {
   /** The saved runs, newest first, with what each run's results and each input take. */
   async runs(): Promise<SavedRunInfo[]> {
     return Promise.all(
-      (await this.deps.store.list<RunConfig>()).map(async (m) => ({
+      (await this.deps.store.list<RunConfig>(savedConfigProblem)).map(async (m) => ({
         id: m.id,
         fileName: m.fileName,
         done: m.done,
@@ -240,8 +240,8 @@ export class ScoringSession implements SessionApi {
     if (this.runner.running) return { ok: false, error: 'a run is already going' };
     try {
       this.results.reset(null);
-      await this.deps.ready?.();
-      const saved = await this.deps.store.load<RunConfig>(id);
+      await this.deps.lexicon();
+      const saved = await this.deps.store.load<RunConfig>(id, savedConfigProblem);
       const meta = saved.meta;
       if (models) {
         meta.config = { ...meta.config, models };
@@ -251,7 +251,7 @@ export class ScoringSession implements SessionApi {
       const summary = await this.input.map(meta.config.mapping);
       const dropped = this.input.release(!!this.deps.collect);
       if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
-      const a = new ActiveRun(meta, this.input.rows);
+      const a = new ActiveRun(meta, this.input.rows, await this.deps.lexicon());
       const table = a.results;
       table.reserve(a.rows.length);
       // Runs saved by earlier versions hold one object per row (and the embedded metrics' explanations, dropped).
@@ -307,7 +307,6 @@ export class ScoringSession implements SessionApi {
 
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
     try {
-      await this.deps.ready?.();
       return { ok: true, value: await this.results.exportFile(kind, onProgress) };
     } catch (e) {
       return { ok: false, error: `the export failed: ${messageOf(e)}` };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GLOSSARY, termHref, termOf, termsIn, type GlossaryKey } from './glossary.ts';
 import { createSyncMetric, SUPPORTED_METRICS } from '../../core/metrics/index.ts';
 import { pageOf } from './router.svelte.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 describe('glossary', () => {
   it('has the terms the issue names, one line each', () => {
@@ -32,7 +33,7 @@ describe('glossary', () => {
     };
     expect(termsIn(card('bleu'))).toContain('bp');
     // PEDANTS shows its logit among the details the Playground lists.
-    const pedants = createSyncMetric('pedants').score({
+    const pedants = createSyncMetric('pedants', {}, withWordNet).score({
       question: 'Who wrote Hamlet?',
       golds: ['William Shakespeare'],
       candidate: 'Shakespeare',

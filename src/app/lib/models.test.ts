@@ -16,6 +16,7 @@ import {
   sourceText,
   totalDownload,
 } from './models.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 describe('rolesFor', () => {
   it('maps each model metric to the roles it needs, in role order', () => {
@@ -35,7 +36,7 @@ describe('rolesFor', () => {
   });
 
   it('needs nothing for lexical metrics', () => {
-    expect(rolesFor(LEXICAL_METRICS.map((n) => createSyncMetric(n)))).toEqual([]);
+    expect(rolesFor(LEXICAL_METRICS.map((n) => createSyncMetric(n, {}, withWordNet)))).toEqual([]);
     expect(modelMetrics().map((m) => m.name)).toEqual([...MODEL_METRICS]);
   });
 });

@@ -8,6 +8,7 @@ import type { ModelHostApi } from '../../runtime/host-api.ts';
 import type { Capability, ModelContext } from '../../core/capabilities.ts';
 import { createMetric, MODEL_METRICS } from '../../core/metrics/index.ts';
 import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/types.ts';
+import type { WordNet } from '../../core/lexicon/index.ts';
 import { hostContext, type HostLike } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
@@ -25,10 +26,21 @@ export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEn
   ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
 ) as Record<Capability, Role>;
 
-/** Every model-based metric with its default settings. */
-export function modelMetrics(names: readonly string[] = MODEL_METRICS): BatchMetric[] {
-  return names.map((n) => createMetric(n)).filter(isBatchMetric);
+/**
+ * Every model-based metric with its default settings, built with `lexicon` (WordNet, for those that read it). A page
+ * lists them (names, cards, needs) before WordNet has loaded with null, and scores with them built again once it
+ * has (`withLexicon`).
+ */
+export function modelMetrics(names: readonly string[] = MODEL_METRICS, lexicon: WordNet | null = null): BatchMetric[] {
+  return names.map((n) => createMetric(n, {}, { lexicon })).filter(isBatchMetric);
 }
+
+/** The same metrics, built with this lexicon (for scoring). */
+export const withLexicon = (metrics: readonly BatchMetric[], lexicon: WordNet | null): BatchMetric[] =>
+  modelMetrics(
+    metrics.map((m) => m.name),
+    lexicon,
+  );
 
 export interface RoleOptions {
   /**

@@ -79,7 +79,8 @@ export class ScoringPage {
   toRun = $derived(this.summary ? runnable(this.chosen, this.summary) : this.chosen);
   roles = $derived(
     rolesFor(
-      this.toRun.filter((m) => (MODEL_METRICS as readonly string[]).includes(m)).map((m) => createMetric(m)),
+      // Built for their needs only (they score in the workers): no WordNet needed here.
+      this.toRun.filter((m) => (MODEL_METRICS as readonly string[]).includes(m)).map((m) => createMetric(m, {}, { lexicon: null })),
       { modelWriter: this.modelWriter },
     ),
   );

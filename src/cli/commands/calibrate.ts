@@ -6,11 +6,10 @@ import { calibrateThreshold, fitCombination, fitCutpoints, type Calibration, typ
 import { VerityError, type QaRow, type CapClass, type Label } from '../../core/types.ts';
 import { AtomicFile, checkOut, say } from '../io.ts';
 import { modelContext } from '../models.ts';
-import { buildMetrics, common, type CommonOptions } from '../options.ts';
+import { buildMetrics, common, type BuiltRun, type CommonOptions } from '../options.ts';
 import { load, scoreFile } from '../scoring.ts';
 import { checkLabelsInput, foldInto, readLabels } from '../labels.ts';
 import { refitThreshold } from '../../core/review/refit.ts';
-import type { AnyMetric } from '../../core/types.ts';
 
 type CalibrateOptions = CommonOptions & { metric: string; objective: Objective; out: string; labels?: string };
 
@@ -18,13 +17,14 @@ type CalibrateOptions = CommonOptions & { metric: string; objective: Objective; 
  * After a review (--labels): the metric's threshold fitted again on the reviewed rows, each weighed for the rows
  * it stands for (1/π: core/review/refit.ts), and the change in agreement on them said.
  */
-async function refitAfterReview(file: string, o: CalibrateOptions, metric: AnyMetric): Promise<Calibration> {
+async function refitAfterReview(file: string, o: CalibrateOptions, run: BuiltRun): Promise<Calibration> {
+  const metric = run.metrics[0]!;
   const labels = await readLabels(o.labels!);
   const rows: { id: string; label?: Label }[] = [];
   const scores: (number | null)[] = [];
   const { hash } = await scoreFile(
     file,
-    [metric],
+    run,
     o,
     async (batch, results) => {
       batch.forEach((r, i) => {
@@ -57,12 +57,13 @@ async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const metrics = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
+  const run = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
+  const { metrics } = run;
   if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
   await checkOut(o.out);
   if (o.labels) {
     if (names.length !== 1) throw new VerityError("--labels refits one metric's threshold: give one --metric", 'usage');
-    return writeCalibration(o.out, await refitAfterReview(file, o, metrics[0]!));
+    return writeCalibration(o.out, await refitAfterReview(file, o, run));
   }
   // A metric with its own calibration (nli_lex fits its weights on its features) needs the labelled rows whole;
   // the others keep each metric's score per labelled row, streamed like score and evaluate.
@@ -74,7 +75,7 @@ async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
   else
     await scoreFile(
       file,
-      metrics,
+      run,
       o,
       async (batch, results) => {
         batch.forEach((r, i) => {

@@ -221,7 +221,8 @@ export function register(program: Command): void {
         ['--html', o.html],
       ] as const;
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
-      const metrics = buildMetrics(o);
+      const run = buildMetrics(o);
+      const { metrics } = run;
       const labels = o.labels ? await readLabels(o.labels) : null;
       const input = await loadSystems(files, o, labels !== null);
       if (labels) {
@@ -231,7 +232,7 @@ export function register(program: Command): void {
       const ctx = await modelContext(metrics, o);
       const names = metrics.map((m) => m.name);
       const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
-      const results = ResultTable.of(await scoreAll(input.rows, metrics, o, ctx), names, detailed);
+      const results = ResultTable.of(await scoreAll(input.rows, run, o, ctx), names, detailed);
       const reference = labels?.design?.judge ?? undefined;
       if (reference && !metrics.some((m) => m.name === reference))
         say(

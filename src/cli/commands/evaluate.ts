@@ -166,7 +166,8 @@ async function cmdEvaluate(
   file: string,
   o: CommonOptions & { json?: boolean; seed?: string; resamples?: string; labels?: string },
 ): Promise<void> {
-  const metrics = buildMetrics(o);
+  const run = buildMetrics(o);
+  const { metrics } = run;
   const labels = o.labels ? await readLabels(o.labels) : null;
   const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
   const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
@@ -177,7 +178,7 @@ async function cmdEvaluate(
   let models: Record<string, unknown> | undefined;
   const { skipped, hash } = await scoreFile(
     file,
-    metrics,
+    run,
     o,
     async (rows, results, ctx) => {
       kept.add(rows, results);

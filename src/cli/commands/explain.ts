@@ -3,16 +3,14 @@
  * model metrics too when --metrics names them: nothing is downloaded unless asked for).
  */
 import type { Command } from 'commander';
-import { createMetric, LEXICAL_METRICS } from '../../core/metrics/index.ts';
+import { LEXICAL_METRICS } from '../../core/metrics/index.ts';
 import { outputRecord, scoreRows } from '../../core/run.ts';
 import type { QaRow } from '../../core/types.ts';
 import { modelContext } from '../models.ts';
-import { useNodeLexicon } from '../../runtime/lexicon-node.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 
 async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
-  useNodeLexicon();
-  const metrics = o.metrics ? buildMetrics(o) : LEXICAL_METRICS.map((n) => createMetric(n));
+  const { metrics } = buildMetrics({ ...o, metrics: o.metrics ?? LEXICAL_METRICS.join(',') });
   const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
   const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));
   const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));

@@ -11,9 +11,9 @@ import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
 import { askedGroups, designRecord, parseBudget, planReview, reviewLine, whyAsked } from '../../core/review/plan.ts';
-import { VerityError, isBatchMetric, type AnyMetric } from '../../core/types.ts';
+import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
-import { createSyncMetric, DEFAULT_METRICS } from '../../core/metrics/index.ts';
+import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
 import { AtomicFile, checkOut, cliNote, goldSepOption, intOption, readHashedInput, say } from '../io.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
@@ -32,7 +32,8 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   if (!/\.jsonl$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl file name`, 'usage');
   await checkOut(o.out);
   const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
-  const metrics = buildMetrics(o);
+  const run = buildMetrics(o);
+  const { metrics } = run;
   const judgeName = o.judge ?? (metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name);
   const judge = metrics.find((m) => m.name === judgeName);
   if (!judge) throw new VerityError(`--judge ${judgeName} is not among the metrics (${metrics.map((m) => m.name).join(', ')})`, 'usage');
@@ -47,13 +48,16 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   const rows = input.rows as SystemRow[];
   if (rows.length === 0) throw new VerityError(`no usable rows in ${file}`, 'input');
   const many = (input.systems?.systems.length ?? 0) > 1;
-  // The priority reads the embedded default set beside the judge, whatever --metrics chose (it was fitted so).
-  const extra: AnyMetric[] = DEFAULT_METRICS.filter((n) => !metrics.some((m) => m.name === n)).map((n) => createSyncMetric(n));
-  const all = [...metrics, ...extra];
+  // The priority reads the embedded default set beside the judge, whatever --metrics chose (it was fitted so: with
+  // the default settings).
+  const extraNames = DEFAULT_METRICS.filter((n) => !metrics.some((m) => m.name === n));
+  const scored = await scoreAll(rows, run, o, await modelContext(metrics, o));
+  const extra = extraNames.length ? await scoreAll(rows, buildMetrics({ metrics: extraNames.join(',') }), { ...o, progress: false }) : null;
+  const all = [...metrics.map((m) => m.name), ...extraNames];
   const results = ResultTable.of(
-    await scoreAll(rows, all, o, await modelContext(metrics, o)),
-    all.map((m) => m.name),
-    new Set(all.filter(isBatchMetric).map((m) => m.name)),
+    extra ? scored.map((r, i) => ({ ...r, ...extra[i] })) : scored,
+    all,
+    new Set(metrics.filter(isBatchMetric).map((m) => m.name)),
   );
   const others = DEFAULT_METRICS.filter((n) => n !== judge.name);
   const signalRows = rows.map((r) => ({

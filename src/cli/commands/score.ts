@@ -24,7 +24,8 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
   if (shard && kind && kind !== 'jsonl')
     throw new VerityError(`--shard writes JSONL parts for verity merge: use a .jsonl --out (merge writes CSV or TSV)`, 'usage');
   if (shard && file === '-') throw new VerityError('--shard needs a file (every shard reads the same input), not stdin', 'usage');
-  const metrics = buildMetrics(o);
+  const run = buildMetrics(o);
+  const { metrics } = run;
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
   const names = metrics.map((m) => m.name);
   const input = shard ? await contentHash(await openAsBlob(file)) : '';
@@ -54,7 +55,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
     let models: Record<string, unknown> | undefined;
     await scoreFile(
       file,
-      metrics,
+      run,
       o,
       async (rows, results, ctx) => {
         models = await usedModels(ctx);

@@ -12,9 +12,10 @@ import { agreementSummary } from '../report.ts';
 import { taxonomyHeadline, taxonomyHeadlineText } from './headline.ts';
 import { taxonomyTableCsv } from './table-csv.ts';
 import type { CapClass, QaRow } from '../types.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 async function headlineOf(rows: QaRow[], names: readonly string[]) {
-  const metrics = names.map((n) => createSyncMetric(n));
+  const metrics = names.map((n) => createSyncMetric(n, {}, withWordNet));
   const s = agreementSummary(rows, await scoreRows(rows, metrics), metrics);
   return { s, h: taxonomyHeadline(s)! };
 }

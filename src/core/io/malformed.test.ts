@@ -9,6 +9,7 @@ import { toCsv, toTsv } from './export.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../metrics/index.ts';
 import { scoreRows } from '../run.ts';
 import { VerityError } from '../types.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const ids = (t: ParsedTable) => t.records.map((r) => r.data.id);
@@ -251,7 +252,7 @@ describe('a 10 MB single field', () => {
         { question: 'Q?', golds: ['Paris'], candidate: big },
         { question: 'Q?', golds: ['Paris'], candidate: 'Paris' },
       ],
-      DEFAULT_METRICS.map((m) => createSyncMetric(m)),
+      DEFAULT_METRICS.map((m) => createSyncMetric(m, {}, withWordNet)),
     );
     for (const [name, res] of Object.entries(r!)) {
       expect(res.explanation, name).toBe(

@@ -1,18 +1,6 @@
 /**
- * The lexicon the embedded metrics consult, installed by the runtime once it is loaded (runtime/lexicon.ts:
- * the scoring worker, each pool worker, the CLI's scoring thread). Nothing is loaded at import; without a lexicon
- * the WordNet signals are silent and METEOR has no synonym stage (as before issue 37).
+ * The WordNet lexicon some embedded metrics consult (METEOR's synonym stage, the WordNet signals of pedants and
+ * the taxonomies). No global: the runtime loads it (runtime/lexicon-*.ts) and hands it to the metrics when they are
+ * built (metrics/index.ts: createMetric's `lexicon`); a metric that needs it and is built without it is refused.
  */
-import type { WordNet } from './wordnet.ts';
-
-let installed: WordNet | null = null;
-
-export function installLexicon(l: WordNet | null): void {
-  installed = l;
-}
-
-export function lexicon(): WordNet | null {
-  return installed;
-}
-
 export { WordNet, type LexiconData, type WnPos } from './wordnet.ts';

@@ -5,13 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import reference from '../../../test/fixtures/wordnet-reference.json' with { type: 'json' };
-import { useNodeLexicon } from '../../runtime/lexicon-node.ts';
+import { nodeLexicon } from '../../runtime/lexicon-node.ts';
 import { createMeteor } from '../metrics/meteor.ts';
 import type { WordNet, WnPos } from './wordnet.ts';
 
 let wn: WordNet;
 beforeAll(() => {
-  wn = useNodeLexicon();
+  wn = nodeLexicon();
 });
 
 describe(`the WordNet lexicon vs nltk ${reference.nltk_version} with WordNet ${reference.wordnet_version}`, () => {
@@ -28,7 +28,7 @@ describe(`the WordNet lexicon vs nltk ${reference.nltk_version} with WordNet ${r
   });
 
   it("gives METEOR nltk's meteor_score with WordNet's synonyms", () => {
-    const meteor = createMeteor();
+    const meteor = createMeteor({ lexicon: wn });
     for (const c of reference.meteor)
       expect(
         meteor.score({ question: '', golds: c.golds, candidate: c.candidate }).score,

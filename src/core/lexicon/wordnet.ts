@@ -1,7 +1,7 @@
 /**
- * WordNet 3.0 in the embedded judge (issue 37): synonym sets, hypernyms, antonyms and base forms, read from the
- * compact lexicon scripts/lexicon/build.ts writes (lexicon/wordnet-3.0.wnlex). Pure: the runtime loads the
- * file (runtime/lexicon.ts) and installs it (core/lexicon/index.ts); the metrics ask `lexicon()`.
+ * WordNet 3.0 in the embedded judge: synonym sets, hypernyms, antonyms and base forms, read from the compact
+ * lexicon scripts/lexicon/build.ts writes (lexicon/wordnet-3.0.wnlex). Pure: the runtime loads the file
+ * (runtime/lexicon-node.ts, lexicon-browser.ts) and the metrics that read it are built with it (createMetric).
  *
  * `synsets(word)` and `morphy` reproduce nltk 3.8's WordNetCorpusReader (exception lists, then the detachment
  * rules, checked against the index), so METEOR's synonym stage matches nltk's `meteor_score` with WordNet 3.0.

@@ -14,12 +14,13 @@ import {
   createMetric,
   withLimitLine,
 } from './index.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d) => {
   it('has a full card and builds under its name and every variant', () => {
     for (const k of ['what', 'formula', 'defaults', 'limits', 'citation'] as const) expect(d.card[k].trim().length, k).toBeGreaterThan(10);
     for (const n of [name, ...(d.variants ?? [])]) {
-      const m = createMetric(n);
+      const m = createMetric(n, {}, withWordNet);
       expect(m.name).toBe(n);
       expect(m.card).toEqual(withLimitLine(d.card));
       expect(isBatchMetric(m)).toBe(d.family === 'model');

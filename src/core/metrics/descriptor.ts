@@ -7,6 +7,7 @@ import type { ModelContext } from '../capabilities.ts';
 import type { Objective } from '../agreement/binary.ts';
 import type { Calibration, Cutpoints } from '../agreement/calibrate.ts';
 import type { Normalization } from '../text/normalize.ts';
+import type { WordNet } from '../lexicon/index.ts';
 import type { AnyMetric, BatchMetric, CapClass, EntailmentSet, Metric, MetricCard, QaItem, QaRow } from '../types.ts';
 
 export interface MetricSettings {
@@ -49,6 +50,11 @@ interface DescriptorBase {
   /** At least one worked example. */
   readonly examples: readonly [MetricExample, ...MetricExample[]];
   /**
+   * Reads WordNet (METEOR's synonyms, the WordNet signals): createMetric refuses to build it without a lexicon
+   * given (null, given on purpose, runs it without WordNet).
+   */
+  readonly needsLexicon?: true;
+  /**
    * The metric's own calibration from labelled rows (e.g. nli_lex fits its weights); metrics without one get
    * the generic threshold calibration.
    */
@@ -58,13 +64,13 @@ interface DescriptorBase {
 /** Needs no model: scores synchronously. */
 export interface LexicalDescriptor extends DescriptorBase {
   readonly family: 'lexical';
-  create(settings: MetricSettings, name?: string): Metric;
+  create(settings: MetricSettings, name?: string, lexicon?: WordNet | null): Metric;
 }
 
 /** Needs model capabilities (or probabilities given in the input): scores batches. */
 export interface ModelDescriptor extends DescriptorBase {
   readonly family: 'model';
-  create(settings: MetricSettings, name?: string): BatchMetric;
+  create(settings: MetricSettings, name?: string, lexicon?: WordNet | null): BatchMetric;
 }
 
 export type MetricDescriptor = LexicalDescriptor | ModelDescriptor;

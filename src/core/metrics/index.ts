@@ -6,6 +6,7 @@
 import { VerityError, isBatchMetric, type AnyMetric, type Metric, type MetricCard } from '../types.ts';
 import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
 import { FIELD_LIMIT } from '../limits.ts';
+import type { WordNet } from '../lexicon/index.ts';
 import { descriptor as exactMatch } from './exact_match.ts';
 import { descriptor as tokenF1 } from './token_f1.ts';
 import { descriptor as lexicalMatch } from './lexical_match.ts';
@@ -69,9 +70,27 @@ export function metricDescriptor(name: string): MetricDescriptor {
   return d;
 }
 
-export function createMetric(name: string, s: MetricSettings = {}): AnyMetric {
-  return withFieldLimit(metricDescriptor(name).create(s, name));
+/**
+ * What a metric is built with besides its settings: the WordNet lexicon, for the metrics that read it
+ * (descriptor.needsLexicon). Not a setting: it is large, loaded once per thread by the runtime, and never serialized.
+ */
+export interface MetricBuild {
+  /** WordNet 3.0; null builds a metric that reads it without it, on purpose (its WordNet stages stay silent). */
+  lexicon?: WordNet | null;
 }
+
+/** Builds a metric by name; one that reads WordNet is refused unless `build.lexicon` is given (null included). */
+export function createMetric(name: string, s: MetricSettings = {}, build: MetricBuild = {}): AnyMetric {
+  const d = metricDescriptor(name);
+  if (d.needsLexicon && build.lexicon === undefined)
+    throw new Error(
+      `${name} reads the WordNet lexicon, and it was built without it: load it (runtime/lexicon-node.ts or lexicon-browser.ts) and pass it as { lexicon }`,
+    );
+  return withFieldLimit(d.create(s, name, build.lexicon ?? null));
+}
+
+/** Whether any of these metrics reads WordNet (the caller then loads it before building them). */
+export const needsLexicon = (names: readonly string[]): boolean => names.some((n) => metricDescriptor(n).needsLexicon === true);
 
 /** The field-length cap every metric is scored under (applied centrally in run.ts), as its card says it. */
 export const withLimitLine = (card: MetricCard): MetricCard => ({
@@ -83,8 +102,8 @@ function withFieldLimit<M extends AnyMetric>(m: M): M {
   return Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { card: withLimitLine(m.card) });
 }
 
-/** Parses a comma-separated metric list; empty → the default. */
-export function parseMetricList(spec: string | undefined, settings: MetricSettings = {}): AnyMetric[] {
+/** A comma-separated metric list as names (empty → the default), each known and listed once. */
+export function resolveMetricList(spec: string | undefined): string[] {
   const list = (spec ?? '')
     .split(',')
     .map((x) => x.trim())
@@ -92,12 +111,18 @@ export function parseMetricList(spec: string | undefined, settings: MetricSettin
   const chosen = list.length ? list : [...DEFAULT_METRICS];
   const dup = chosen.find((x, i) => chosen.indexOf(x) !== i);
   if (dup) throw new VerityError(`metric "${dup}" is listed twice`, 'usage');
-  return chosen.map((x) => createMetric(x, settings));
+  for (const x of chosen) metricDescriptor(x);
+  return chosen;
+}
+
+/** Parses a comma-separated metric list (resolveMetricList) and builds its metrics. */
+export function parseMetricList(spec: string | undefined, settings: MetricSettings = {}, build: MetricBuild = {}): AnyMetric[] {
+  return resolveMetricList(spec).map((x) => createMetric(x, settings, build));
 }
 
 /** A metric that must run without a model (combinations, benchmarks); a clear usage error otherwise. */
-export function createSyncMetric(name: string, s: MetricSettings = {}): Metric {
-  const m = createMetric(name, s);
+export function createSyncMetric(name: string, s: MetricSettings = {}, build: MetricBuild = {}): Metric {
+  const m = createMetric(name, s, build);
   if (isBatchMetric(m)) throw new VerityError(`"${name}" needs a model; here only ${LEXICAL_METRICS.join(', ')} can be used`, 'usage');
   return m;
 }

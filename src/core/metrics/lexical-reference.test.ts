@@ -4,12 +4,13 @@ import { createBleu, fsum, lowerSplit } from './bleu.ts';
 import { createRougeL } from './rouge_l.ts';
 import { createMeteor, type SynonymSource } from './meteor.ts';
 import type { Metric, QaItem } from '../types.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
 const bleu = createBleu();
 const bleu1 = createBleu({ smoothing: 'method1' });
 const rouge = createRougeL();
 const rougeStem = createRougeL({ useStemmer: true });
-const meteor = createMeteor();
+const meteor = createMeteor({ lexicon });
 
 /** Within 1e-9 absolutely and, for the tiny unsmoothed BLEU values (~1e-78…1e-231), within 1e-9 relatively. */
 function close(actual: number | null, expected: number) {
@@ -61,14 +62,14 @@ describe('METEOR synonym stage (stub WordNet table, as in the reference script)'
     it(c.id, () => {
       const calls: string[] = [];
       const synonyms: SynonymSource = (w) => (calls.push(w), table[w] ?? []);
-      const m = createMeteor({ synonyms }).score(item(c.golds, c.candidate));
+      const m = createMeteor({ lexicon: null, synonyms }).score(item(c.golds, c.candidate));
       close(m.score, c.meteor.score);
       // Same words, same order as nltk's wordnet.synsets calls: stems of leftover hypothesis words.
       expect(calls).toEqual(c.meteor.synset_calls);
     });
   }
   it('matches synonyms only against stemmed reference words (nltk quirk)', () => {
-    const meteorSyn = createMeteor({ synonyms: (w) => table[w] ?? [] });
+    const meteorSyn = createMeteor({ lexicon: null, synonyms: (w) => table[w] ?? [] });
     // 'large' arrives as 'larg' → {large, big} contains the gold's 'big'.
     expect(meteorSyn.score(item(['the big car'], 'the large house')).details?.synonym).toBe(1);
     // 'car' → {…, automobile}, but the gold word is compared as its stem 'automobil': no match.

@@ -7,6 +7,7 @@ import { rougeTokenize } from './rouge_l.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import type { Metric, MetricResult, QaItem } from '../types.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 const piece = fc.constantFrom(...ADVERSARIAL_PIECES);
 /** Hostile pieces glued or spaced, any code points, and any UTF-16 units (lone surrogates included). */
@@ -36,7 +37,7 @@ const settings: fc.Arbitrary<MetricSettings> = fc.record(
 );
 const RUNS = { numRuns: 250 };
 
-const metric = (name: string, s: MetricSettings = {}): Metric => createSyncMetric(name, s);
+const metric = (name: string, s: MetricSettings = {}): Metric => createSyncMetric(name, s, withWordNet);
 const score = (m: Metric, candidate: string, golds: string[]): number => m.score({ question: '', golds, candidate }).score!;
 
 /** The contract every metric result keeps. */

@@ -4,7 +4,7 @@ import { gluedPunctuation, quote } from './common.ts';
 import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
-import { lexicon, type WordNet } from '../lexicon/index.ts';
+import type { WordNet } from '../lexicon/index.ts';
 
 /** Stand-in for nltk's WordNet: returns the lemma names of all synsets of a word. */
 export type SynonymSource = (word: string) => Iterable<string>;
@@ -69,23 +69,30 @@ export interface MeteorDetails {
 
 const none: SynonymSource = () => [];
 
-/** Synonyms asked of the lexicon, per word (METEOR asks each hypothesis word once per gold: TriviaQA rows have 14). */
-const synonymCache: { of: WordNet | null; words: Map<string, string[]> } = { of: null, words: new Map() };
+/** Synonym sources by lexicon: one cache per lexicon, shared by the METEOR instances built with it. */
+const sources = new WeakMap<WordNet, SynonymSource>();
 
-/** nltk's `wordnet.synsets(word)` lemma names, from the installed lexicon (none when no lexicon is installed). */
-const wordnetSynonyms: SynonymSource = (word) => {
-  const wn = lexicon();
-  if (!wn) return [];
-  if (synonymCache.of !== wn) synonymCache.words = new Map();
-  synonymCache.of = wn;
-  let names = synonymCache.words.get(word);
-  if (!names) {
-    names = wn.synsets(word).flatMap((s) => wn.lemmaNames(s));
-    if (synonymCache.words.size >= 50_000) synonymCache.words.clear();
-    synonymCache.words.set(word, names);
+/**
+ * nltk's `wordnet.synsets(word)` lemma names from a lexicon, cached per word (METEOR asks each hypothesis word once
+ * per gold: TriviaQA rows have 14).
+ */
+function wordnetSynonyms(wn: WordNet): SynonymSource {
+  let source = sources.get(wn);
+  if (!source) {
+    const words = new Map<string, string[]>();
+    source = (word) => {
+      let names = words.get(word);
+      if (!names) {
+        names = wn.synsets(word).flatMap((s) => wn.lemmaNames(s));
+        if (words.size >= 50_000) words.clear();
+        words.set(word, names);
+      }
+      return names;
+    };
+    sources.set(wn, source);
   }
-  return names;
-};
+  return source;
+}
 
 /** nltk single_meteor_score on token lists (alpha 0.9, beta 3, gamma 0.5); 0 where nltk hits ZeroDivisionError. */
 export function singleMeteor(ref: string[], hyp: string[], synonyms: SynonymSource = none): MeteorDetails {
@@ -113,7 +120,9 @@ export function singleMeteor(ref: string[], hyp: string[], synonyms: SynonymSour
 
 export interface MeteorOptions {
   threshold?: number;
-  /** Synonyms of a word (nltk: lemma names of wordnet.synsets(word)), asked with the Porter stem of each hypothesis word left after the exact and stem stages. Default: WordNet 3.0 (the installed lexicon). */
+  /** WordNet 3.0, for the synonym stage; null runs without it (exact and stem stages only). */
+  lexicon: WordNet | null;
+  /** Synonyms of a word (nltk: lemma names of wordnet.synsets(word)), asked with the Porter stem of each hypothesis word left after the exact and stem stages. Default: from `lexicon`. */
   synonyms?: SynonymSource;
 }
 
@@ -132,9 +141,9 @@ export const card: MetricCard = {
     'Banerjee & Lavie 2005; Lavie & Agarwal 2007, METEOR (ACL WMT); reproduces nltk 3.8 nltk.translate.meteor_score with PorterStemmer (NLTK_EXTENSIONS).',
 };
 
-export function createMeteor(options: MeteorOptions = {}): Metric {
+export function createMeteor(options: MeteorOptions): Metric {
   const threshold = options.threshold ?? 0.5;
-  const synonyms = options.synonyms ?? wordnetSynonyms;
+  const synonyms = options.synonyms ?? (options.lexicon ? wordnetSynonyms(options.lexicon) : none);
   return {
     name: 'meteor',
     card,
@@ -172,7 +181,8 @@ export const descriptor: LexicalDescriptor = {
   name: 'meteor',
   family: 'lexical',
   card,
-  create: (s, name = 'meteor') => createMeteor(thresholdOption(s, name)),
+  needsLexicon: true,
+  create: (s, name = 'meteor', lexicon = null) => createMeteor({ ...thresholdOption(s, name), lexicon }),
   examples: [
     {
       item: {

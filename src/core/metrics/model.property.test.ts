@@ -6,6 +6,7 @@ import { scoreRows } from '../run.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { createMetric, MODEL_METRICS, VARIANT_METRICS } from './index.ts';
 import { CORRECT_CLASSES } from './taxonomy.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
 const piece = fc.constantFrom(...ADVERSARIAL_PIECES);
 /** Hostile pieces glued or spaced, any code points, and any UTF-16 units (lone surrogates included). */
@@ -89,7 +90,7 @@ const itemArb: fc.Arbitrary<QaItem> = fc
 const batchArb = fc.array(itemArb, { minLength: 1, maxLength: 6 });
 
 const NAMES = [...MODEL_METRICS, ...VARIANT_METRICS];
-const metric = (name: string) => createMetric(name) as BatchMetric;
+const metric = (name: string) => createMetric(name, {}, withWordNet) as BatchMetric;
 
 /** Each metric's documented decision rule. */
 function checkDecision(name: string, threshold: number, r: MetricResult): void {

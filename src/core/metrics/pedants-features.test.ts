@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, DENSE_FEATURES } from './pedants-features.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import type { QaItem } from '../types.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
 const TRI = DENSE_FEATURES.indexOf('char_trigram_jaccard');
 
@@ -41,14 +42,14 @@ const items: QaItem[] = [
 
 describe('pedants features: character-trigram Jaccard', () => {
   it('equals the Jaccard of trigram sets built as text', () => {
-    for (const item of items) expect(analyze(item).dense[TRI], item.candidate.slice(0, 40)).toBeCloseTo(reference(item), 12);
+    for (const item of items) expect(analyze(item, lexicon).dense[TRI], item.candidate.slice(0, 40)).toBeCloseTo(reference(item), 12);
   });
 
   it('does not depend on the rows scored before (the buffers are reused)', () => {
-    const first = items.map((i) => analyze(i).dense[TRI]);
+    const first = items.map((i) => analyze(i, lexicon).dense[TRI]);
     const again = [...items]
       .reverse()
-      .map((i) => analyze({ ...i }).dense[TRI])
+      .map((i) => analyze({ ...i }, lexicon).dense[TRI])
       .reverse();
     expect(again).toEqual(first);
   });

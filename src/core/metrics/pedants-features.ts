@@ -3,6 +3,7 @@
  * over "[CLS] candidate [SEP] gold [SEP] question". Shared by the metric and by its training script so the
  * two can never drift apart.
  */
+import type { WordNet } from '../lexicon/index.ts';
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
@@ -269,8 +270,8 @@ function signalFeatures(v: TextVerdict): number[] {
   ];
 }
 
-export function analyze(item: QaItem): Analysis {
-  const verdict = classifyText(item);
+export function analyze(item: QaItem, wn: WordNet | null): Analysis {
+  const verdict = classifyText(item, wn);
   // A stated final answer that decided the verdict (final.ts) is the answer the lexical features read too.
   const cand = normalizeTokens(verdict.answer ?? item.candidate, 'numeric');
   const candStr = cand.join(' ');

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createPedants, type PedantsModel } from './pedants.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
+import { lexicon } from '../../../test/lexicon.ts';
 
-const pedants = createPedants();
+const pedants = createPedants({ lexicon });
 const dev = readFileSync(new URL('../../../test/fixtures/taxonomy-dev.jsonl', import.meta.url), 'utf8')
   .trim()
   .split('\n')

@@ -9,6 +9,7 @@
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
  * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.425); best gold "Ostrich": contains the gold, …' }
  */
+import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
 import type { Metric, MetricCard, QaItem } from '../types.ts';
 import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';
@@ -59,9 +60,11 @@ function validate(m: PedantsModel): PedantsModel {
 export interface PedantsOptions {
   threshold?: number;
   model?: PedantsModel;
+  /** WordNet, for the WordNet features and the text signals' relations; null runs without it. */
+  lexicon: WordNet | null;
 }
 
-export function createPedants(options: PedantsOptions = {}): Metric {
+export function createPedants(options: PedantsOptions): Metric {
   const model = validate(options.model ?? (modelJson as PedantsModel));
   const threshold = options.threshold ?? model.threshold;
   const index = new Map(model.tfidf.vocab.map((t, i) => [t, i] as const));
@@ -71,7 +74,7 @@ export function createPedants(options: PedantsOptions = {}): Metric {
     threshold,
     score(item: QaItem) {
       if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
-      const a = analyze(item);
+      const a = analyze(item, options.lexicon);
       // Contributions in feature order, then the prior, then the words (the logit sums them in that order); the
       // prior's and the words' keys are added after the features', so the key order is the same every row.
       const contributions: Record<string, number> = { ...FEATURE_KEYS };
@@ -126,7 +129,8 @@ export const descriptor: LexicalDescriptor = {
   family: 'lexical',
   card,
   default: true,
-  create: (s, name = 'pedants') => createPedants(thresholdOption(s, name)),
+  needsLexicon: true,
+  create: (s, name = 'pedants', lexicon = null) => createPedants({ ...thresholdOption(s, name), lexicon }),
   examples: [
     {
       item: { question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.' },

@@ -6,6 +6,7 @@ import { createCap } from './cap.ts';
 import { createHierarchy } from './hierarchy.ts';
 import { createTaxonomy, relation, uniformCutpoints } from './taxonomy.ts';
 import { EvidenceCache, type RunContext } from '../evidence.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
 const d = (entailment: number, neutral: number, contradiction: number): NliDistribution => ({ entailment, neutral, contradiction });
 const NEUTRAL = d(0.1, 0.8, 0.1);
@@ -93,7 +94,7 @@ describe('taxonomy (structured)', () => {
   ];
 
   it.each(cases)('%s', async (cls, it_, decision, chosen, explanation) => {
-    const [r] = await createTaxonomy().scoreBatch([it_], { writer: fakeWriter() });
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch([it_], { writer: fakeWriter() });
     expect(r!.class).toBe(cls);
     expect(r!.decision).toBe(decision);
     expect(r!.explanation).toMatch(explanation);
@@ -113,7 +114,7 @@ describe('taxonomy (structured)', () => {
   });
 
   it('scores with CAP', async () => {
-    const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))])], {
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'It is Paris', [nliOf(d(0.9, 0.1, 0), d(0.8, 0.2, 0))])], {
       writer: fakeWriter(),
     });
     // 0.85·(0.9 + 0.3·0.1) + 0.15·(0.8 + 0.3·0.2)
@@ -133,7 +134,7 @@ describe('taxonomy (structured)', () => {
   });
 
   it('equivalent to a non-first gold that shares a content word with the first → equivalent, naming that gold', async () => {
-    const [r] = await createTaxonomy().scoreBatch(
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch(
       [item(['Paris, France', 'the French capital'], 'the capital of France', [nliOf(NEUTRAL, NEUTRAL), nliOf(ENT, ENT)])],
       { writer: fakeWriter() },
     );
@@ -146,7 +147,7 @@ describe('taxonomy (structured)', () => {
     const contra = nliOf(d(0.1, 0.2, 0.7), d(0.1, 0.3, 0.6));
     const partial = nliOf(ENT, d(0.2, 0.7, 0.1));
     const oi = nliOf(d(0.1, 0.3, 0.6), ENT);
-    const [a, b, c] = await createTaxonomy().scoreBatch(
+    const [a, b, c] = await createTaxonomy({ lexicon }).scoreBatch(
       [
         item(['Lyon', 'Paris, France'], 'France', [contra, partial]),
         item(['Paris', 'Paris, France'], 'Paris in Germany', [oi, partial]),
@@ -177,7 +178,10 @@ describe('taxonomy (structured)', () => {
 
     it("a contradicted extra clause → overinclusive-invalid, although the statements' contradiction mass is low", async () => {
       const nli = fakeNli(table);
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany')], { nli, writer: fakeWriter() });
+      const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'Paris, and it is in Germany')], {
+        nli,
+        writer: fakeWriter(),
+      });
       expect(r!.class).toBe('overinclusive-invalid');
       expect(r!.decision).toBe(false);
       expect(r!.explanation).toMatch(/clause "it is in Germany" contradicted \(P_con=0.8 ≥ 0.5\)$/);
@@ -192,7 +196,7 @@ describe('taxonomy (structured)', () => {
     });
 
     it('neutral extra clauses → overinclusive-valid', async () => {
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is lovely')], {
+      const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'Paris, and it is lovely')], {
         nli: fakeNli(table),
         writer: fakeWriter(),
       });
@@ -202,7 +206,7 @@ describe('taxonomy (structured)', () => {
 
     it('a single clause: the contradiction mass decides, and the explanation says so', async () => {
       const nli = fakeNli(table);
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris in France')], { nli, writer: fakeWriter() });
+      const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'Paris in France')], { nli, writer: fakeWriter() });
       expect(r!.class).toBe('overinclusive-valid');
       expect(r!.explanation).toMatch(/single clause, no clause check: contradiction mass 0.1 < 0.5$/);
       expect(nli.pairs).toHaveLength(2);
@@ -210,7 +214,7 @@ describe('taxonomy (structured)', () => {
 
     it('input probabilities for the statements, the model for the clauses', async () => {
       const nli = fakeNli(table);
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany', [nliOf(NEUTRAL, ENT)])], {
+      const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'Paris, and it is in Germany', [nliOf(NEUTRAL, ENT)])], {
         nli,
         writer: fakeWriter(),
       });
@@ -227,7 +231,10 @@ describe('taxonomy (structured)', () => {
           return pairs.map((p) => (table as Record<string, NliDistribution>)[`${p.premise} => ${p.hypothesis}`] ?? NEUTRAL);
         },
       };
-      const [r] = await createTaxonomy().scoreBatch([item(['Paris'], 'Paris, and it is in Germany')], { nli, writer: fakeWriter() });
+      const [r] = await createTaxonomy({ lexicon }).scoreBatch([item(['Paris'], 'Paris, and it is in Germany')], {
+        nli,
+        writer: fakeWriter(),
+      });
       expect(r!.class).toBe('overinclusive-valid');
       expect(r!.explanation).toMatch(/clause check failed \(boom\): contradiction mass 0.1 < 0.5$/);
     });
@@ -235,14 +242,14 @@ describe('taxonomy (structured)', () => {
 
   it('thresholds τ and κ are options', async () => {
     const it_ = item(['Paris'], 'Paris in Germany', [nliOf(d(0.1, 0.5, 0.4), d(0.7, 0.3, 0))]);
-    const [a] = await createTaxonomy().scoreBatch([it_], { writer: fakeWriter() });
+    const [a] = await createTaxonomy({ lexicon }).scoreBatch([it_], { writer: fakeWriter() });
     expect(a!.class).toBe('overinclusive-valid');
-    const [b] = await createTaxonomy({ contradiction: 0.3 }).scoreBatch([it_], { writer: fakeWriter() });
+    const [b] = await createTaxonomy({ lexicon, contradiction: 0.3 }).scoreBatch([it_], { writer: fakeWriter() });
     expect(b!.class).toBe('overinclusive-invalid');
-    const [c] = await createTaxonomy({ tau: 0.8 }).scoreBatch([it_], { writer: fakeWriter() });
+    const [c] = await createTaxonomy({ lexicon, tau: 0.8 }).scoreBatch([it_], { writer: fakeWriter() });
     expect(c!.class).toBe('invalid');
-    expect(() => createTaxonomy({ tau: 0 })).toThrow(VerityError);
-    expect(() => createTaxonomy({ method: 'x' as never })).toThrow(/unknown taxonomy method/);
+    expect(() => createTaxonomy({ lexicon, tau: 0 })).toThrow(VerityError);
+    expect(() => createTaxonomy({ lexicon, method: 'x' as never })).toThrow(/unknown taxonomy method/);
   });
 });
 
@@ -251,7 +258,7 @@ describe('taxonomy (cut-points)', () => {
   const withCap = (e: number) => item(['Paris'], 'Paris', [nliOf(d(e, 0, 1 - e), d(e, 0, 1 - e))]);
 
   it('default: uniform bins of 1/8 in severity order; decision = correct class = CAP ≥ 0.5', async () => {
-    const m = createTaxonomy({ method: 'cutpoints' });
+    const m = createTaxonomy({ lexicon, method: 'cutpoints' });
     expect(m.name).toBe('taxonomy_cutpoints');
     expect(m.threshold).toBe(0.5);
     const caps = [0.95, 0.8, 0.7, 0.6, 0.45, 0.3, 0.2, 0.05];
@@ -272,7 +279,11 @@ describe('taxonomy (cut-points)', () => {
   });
 
   it("custom cut-points (a calibration's shape); the threshold is where the class turns correct", async () => {
-    const m = createTaxonomy({ method: 'cutpoints', cutpoints: { classes: ['equivalent', 'partial', 'invalid'], cuts: [0.7, 0.3] } });
+    const m = createTaxonomy({
+      lexicon,
+      method: 'cutpoints',
+      cutpoints: { classes: ['equivalent', 'partial', 'invalid'], cuts: [0.7, 0.3] },
+    });
     expect(m.threshold).toBe(0.7);
     const rows = await m.scoreBatch([0.8, 0.5, 0.1].map(withCap), { writer: fakeWriter() });
     expect(rows.map((r) => [r.class, r.decision])).toEqual([
@@ -281,13 +292,15 @@ describe('taxonomy (cut-points)', () => {
       ['invalid', false],
     ]);
     expect(rows[0]!.details!.cutpoints).toEqual({ classes: ['equivalent', 'partial', 'invalid'], cuts: [0.7, 0.3] });
-    expect(createTaxonomy({ method: 'cutpoints', cutpoints: { classes: ['partial', 'equivalent'], cuts: [0.5] } }).threshold).toBe(0.5);
-    expect(createTaxonomy({ method: 'cutpoints', cutpoints: { classes: ['exact'], cuts: [] } }).threshold).toBe(0);
+    expect(createTaxonomy({ lexicon, method: 'cutpoints', cutpoints: { classes: ['partial', 'equivalent'], cuts: [0.5] } }).threshold).toBe(
+      0.5,
+    );
+    expect(createTaxonomy({ lexicon, method: 'cutpoints', cutpoints: { classes: ['exact'], cuts: [] } }).threshold).toBe(0);
   });
 
   it('rejects malformed cut-points', () => {
     const bad = (classes: string[], cuts: number[]) => () =>
-      createTaxonomy({ method: 'cutpoints', cutpoints: { classes: classes as CapClass[], cuts } });
+      createTaxonomy({ lexicon, method: 'cutpoints', cutpoints: { classes: classes as CapClass[], cuts } });
     expect(bad(['exact', 'great'], [0.5])).toThrow(/not a CAP class/);
     expect(bad(['exact', 'partial'], [])).toThrow(/need 1 cuts/);
     expect(bad(['exact', 'partial', 'invalid'], [0.3, 0.6])).toThrow(/descending/);
@@ -298,7 +311,7 @@ describe('taxonomy (cut-points)', () => {
 describe('taxonomy: not applicable', () => {
   it('no model and no input probabilities → null with the reason, no class', async () => {
     for (const method of ['structured', 'cutpoints'] as const) {
-      const [r] = await createTaxonomy({ method }).scoreBatch([item(['Paris'], 'paris')], { writer: fakeWriter() });
+      const [r] = await createTaxonomy({ lexicon, method }).scoreBatch([item(['Paris'], 'paris')], { writer: fakeWriter() });
       expect(r).toEqual({ score: null, decision: null, explanation: 'needs an NLI model, or nli probabilities in the input' });
     }
   });
@@ -318,8 +331,8 @@ describe('shared evidence', () => {
       createCap(),
       createHierarchy(),
       createHierarchy({ strict: true }),
-      createTaxonomy(),
-      createTaxonomy({ method: 'cutpoints' }),
+      createTaxonomy({ lexicon }),
+      createTaxonomy({ lexicon, method: 'cutpoints' }),
     ];
     const [first, ...rest] = metrics;
     const firstRows = await first!.scoreBatch(items, ctx);
@@ -337,7 +350,7 @@ describe('shared evidence', () => {
     const more = [item(['Paris'], 'Paris, and it is in Germany')];
     await createCap().scoreBatch(more, ctx);
     expect(nli.pairs).toHaveLength(10);
-    const [r] = await createTaxonomy().scoreBatch(more, ctx);
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch(more, ctx);
     expect(nli.pairs.slice(10)).toEqual([
       { premise: 'S:Paris', hypothesis: 'Paris' },
       { premise: 'S:Paris', hypothesis: 'it is in Germany' },

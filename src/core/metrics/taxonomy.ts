@@ -37,6 +37,7 @@
  * Method `cutpoints`: the CAP score → class by descending cut-points (`classifyScore` of the calibration
  * protocol); default uniform bins of width 1/8 in severity order, exact highest.
  */
+import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
 import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
@@ -102,6 +103,8 @@ export interface TaxonomyOptions {
   contradiction?: number;
   /** cutpoints: classes in severity order and descending cuts (the shape of a calibration's `cutpoints`). */
   cutpoints?: Pick<Cutpoints, 'classes' | 'cuts'>;
+  /** WordNet, for the text signals' WordNet relations (rule 6); null runs them without it. */
+  lexicon: WordNet | null;
 }
 
 export { CORRECT_CLASSES };
@@ -374,8 +377,8 @@ function structured(cfg: Config, item: QaItem, p: Pending, checks: Map<number, O
 }
 
 /** Rule 6: a decisive text signal overrides the NLI class (never an exact match); the explanation says which. */
-function withSignals(item: QaItem, r: MetricResult): MetricResult {
-  const v = classifyText(item);
+function withSignals(item: QaItem, r: MetricResult, wn: WordNet | null): MetricResult {
+  const v = classifyText(item, wn);
   const details = { ...r.details, text_signals: { class: v.cls, ...verdictDetails(v) } };
   const cls = decisiveSignal(v);
   if (!cls || cls === r.class || r.class === 'exact') return { ...r, details };
@@ -388,7 +391,7 @@ function withSignals(item: QaItem, r: MetricResult): MetricResult {
   };
 }
 
-export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
+export function createTaxonomy(options: TaxonomyOptions): BatchMetric {
   const method = options.method ?? 'structured';
   if (method !== 'structured' && method !== 'cutpoints')
     throw new VerityError(`unknown taxonomy method "${String(method)}"; available: structured, cutpoints`, 'usage');
@@ -434,7 +437,7 @@ export function createTaxonomy(options: TaxonomyOptions = {}): BatchMetric {
       }
       return pending.map((p, i) => {
         if (!('ev' in p)) return p;
-        return withSignals(items[i]!, structured(cfg, items[i]!, p, overinclusionChecks(cfg, p, dists, clauseError)));
+        return withSignals(items[i]!, structured(cfg, items[i]!, p, overinclusionChecks(cfg, p, dists, clauseError)), options.lexicon);
       });
     },
   };
@@ -473,10 +476,11 @@ export const descriptor: ModelDescriptor = {
   card,
   classes: true,
   variants: ['taxonomy_cutpoints'],
-  create: (s, name = 'taxonomy') =>
+  needsLexicon: true,
+  create: (s, name = 'taxonomy', lexicon = null) =>
     name === 'taxonomy_cutpoints'
-      ? createTaxonomy({ ...capSettings(s), method: 'cutpoints', ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}) })
-      : createTaxonomy({ ...capSettings(s), method: 'structured' }),
+      ? createTaxonomy({ ...capSettings(s), method: 'cutpoints', ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}), lexicon })
+      : createTaxonomy({ ...capSettings(s), method: 'structured', lexicon }),
   examples: [
     {
       item: {

@@ -6,8 +6,10 @@ import { createTaxonomy } from './taxonomy.ts';
 import { classScore, createTaxonomyText } from './taxonomy_text.ts';
 import { createMetric, DEFAULT_METRICS, LEXICAL_METRICS } from './index.ts';
 import { classifyText } from '../signals/classify.ts';
+import { lexicon } from '../../../test/lexicon.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
 
-const m = createTaxonomyText();
+const m = createTaxonomyText({ lexicon });
 const score = (question: string, golds: string[], candidate: string) => m.score({ question, golds, candidate });
 
 describe('taxonomy_text (no model)', () => {
@@ -29,7 +31,7 @@ describe('taxonomy_text (no model)', () => {
     expect(score(q, ['Elizabeth I'], 'Elizabeth I, not Elizabeth II').class).toBe('equivalent');
     // Another number is wrong, not a less specific answer (no specificity signal for a conflicting gold).
     expect(score(q, ['Elizabeth II'], 'Elizabeth I').details).not.toHaveProperty('specificity');
-    expect(classifyText({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' }).signals.specificity).toEqual([null]);
+    expect(classifyText({ question: q, golds: ['Elizabeth II'], candidate: 'Elizabeth I' }, lexicon).signals.specificity).toEqual([null]);
   });
 
   it('the head of a gold qualified after a comma gives the answer; a part of a plain name does not', () => {
@@ -82,7 +84,7 @@ describe('taxonomy_text (no model)', () => {
   it('is embedded: in the default set and the no-model list', () => {
     expect(DEFAULT_METRICS).toContain('taxonomy_text');
     expect(LEXICAL_METRICS).toContain('taxonomy_text');
-    expect(createMetric('taxonomy_text').name).toBe('taxonomy_text');
+    expect(createMetric('taxonomy_text', {}, withWordNet).name).toBe('taxonomy_text');
   });
 
   it('scores classes in severity order; correct classes decide true', () => {
@@ -135,14 +137,14 @@ describe('taxonomy with NLI: decisive text signals override NLI, naming the sign
   });
 
   it('a negated gold that NLI calls equivalent → contradictory', async () => {
-    const [r] = await createTaxonomy().scoreBatch([it_(['Paris'], 'It is not in Paris.', [both])], {});
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch([it_(['Paris'], 'It is not in Paris.', [both])], {});
     expect(r!.class).toBe('contradictory');
     expect(r!.explanation).toMatch(/^contradictory by text signal polarity .* over NLI's equivalent/);
     expect(r!.details).toMatchObject({ nli_class: 'equivalent', text_signals: { signal: 'polarity' } });
   });
 
   it('no decisive signal: NLI decides, and the text signals are in the details', async () => {
-    const [r] = await createTaxonomy().scoreBatch([it_(['Paris'], 'It is in Paris.', [both])], {});
+    const [r] = await createTaxonomy({ lexicon }).scoreBatch([it_(['Paris'], 'It is in Paris.', [both])], {});
     expect(r!.class).toBe('equivalent');
     expect(r!.details).toMatchObject({ text_signals: { class: 'equivalent' } });
   });

@@ -4,6 +4,7 @@
  * content and specificity, and a stated final answer. Scored by class (the middle of the class's uniform 1/8 bin), embedded and instant.
  * The model taxonomy (taxonomy.ts) lets the decisive signals override NLI.
  */
+import type { WordNet } from '../lexicon/index.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 import { CAP_CLASSES, type CapClass, type Metric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
 import { round } from './common.ts';
@@ -51,7 +52,7 @@ function addVerdictDetails(out: Record<string, unknown>, v: TextVerdict): Record
 }
 
 /** The taxonomy with no model: text signals only (see the file comment). A threshold other than 0.5 moves the decision off the class line. */
-export function createTaxonomyText(options: { threshold?: number } = {}): Metric {
+export function createTaxonomyText(options: { threshold?: number; lexicon: WordNet | null }): Metric {
   const threshold = options.threshold ?? 0.5;
   return {
     name: 'taxonomy_text',
@@ -59,7 +60,7 @@ export function createTaxonomyText(options: { threshold?: number } = {}): Metric
     threshold,
     score(item: QaItem): MetricResult {
       if (item.golds.length === 0) return { score: null, decision: null, explanation: 'no gold answer' };
-      const v = classifyText(item);
+      const v = classifyText(item, options.lexicon);
       const score = classScore(v.cls);
       return {
         score,
@@ -79,7 +80,8 @@ export const descriptor: LexicalDescriptor = {
   card: textCard,
   default: true,
   classes: true,
-  create: (s, name = 'taxonomy_text') => createTaxonomyText(thresholdOption(s, name)),
+  needsLexicon: true,
+  create: (s, name = 'taxonomy_text', lexicon = null) => createTaxonomyText({ ...thresholdOption(s, name), lexicon }),
   examples: [
     {
       item: { question: 'Where is the Eiffel Tower?', golds: ['Paris'], candidate: 'The Eiffel Tower is not in Paris.' },

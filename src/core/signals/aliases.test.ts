@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { acronymIn, goldForms } from './aliases.ts';
 import { classifyText } from './classify.ts';
 import { analyze } from '../metrics/pedants-features.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
-const verdict = (question: string, gold: string, candidate: string) => classifyText({ question, golds: [gold], candidate });
+const verdict = (question: string, gold: string, candidate: string) => classifyText({ question, golds: [gold], candidate }, lexicon);
 
 describe('goldForms: other names of a gold', () => {
   it('without a qualifier in parentheses, without a geographic head, Mt for Mount, usual country names', () => {
@@ -84,7 +85,7 @@ describe('in the taxonomy and pedants', () => {
     );
   });
   it("pedants reads the other name as one more gold: its features and its explanation's best gold", () => {
-    const a = analyze({ question: 'Which country has the largest economy?', golds: ['USA'], candidate: 'The United States' });
+    const a = analyze({ question: 'Which country has the largest economy?', golds: ['USA'], candidate: 'The United States' }, lexicon);
     expect(a.bestGold).toBe('United States');
     expect(a.dense[0]).toBe(1); // token F1 against "United States"
   });

@@ -36,6 +36,7 @@ import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
 import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
+import type { WordNet } from '../lexicon/index.ts';
 import { boundedMemo, lastMemo } from '../util/memo.ts';
 
 export interface TextItem {
@@ -417,12 +418,17 @@ const sameItem = (a: TextItem, b: TextItem) =>
   a.golds.length === b.golds.length &&
   a.golds.every((g, i) => g === b.golds[i]);
 
-/** The class of an item from text signals alone. */
-export const classifyText: (item: TextItem) => TextVerdict = lastMemo(
-  (item: TextItem) => ({ ...classifyStated(item), item: { question: item.question, golds: [...item.golds], candidate: item.candidate } }),
-  sameItem,
-  (item) => ({ question: item.question, golds: [...item.golds], candidate: item.candidate }),
+const lastVerdict = lastMemo(
+  ({ item, wn }: { item: TextItem; wn: WordNet | null }): TextVerdict => ({
+    ...classifyStated(item, wn),
+    item: { question: item.question, golds: [...item.golds], candidate: item.candidate },
+  }),
+  (a, b) => a.wn === b.wn && sameItem(a.item, b.item),
+  ({ item, wn }) => ({ item: { question: item.question, golds: [...item.golds], candidate: item.candidate }, wn }),
 );
+
+/** The class of an item from text signals alone; WordNet's relations join them when a lexicon is given. */
+export const classifyText = (item: TextItem, wn: WordNet | null): TextVerdict => lastVerdict({ item, wn });
 
 const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'];
 
@@ -431,11 +437,11 @@ const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'
  * step-by-step answer that names the gold on its way to another answer is wrong, and one that rejects a wrong
  * guess on its way to the gold is right.
  */
-function classifyStated(item: TextItem): Omit<TextVerdict, 'item'> {
-  const whole = asciiGold(item, classifyFresh(item));
+function classifyStated(item: TextItem, wn: WordNet | null): Omit<TextVerdict, 'item'> {
+  const whole = asciiGold(item, classifyFresh(item, wn), wn);
   const stated = finalAnswer(item.candidate);
   if (!stated) return whole;
-  const own = classifyFresh({ ...item, candidate: stated.text });
+  const own = classifyFresh({ ...item, candidate: stated.text }, wn);
   if (isCorrect(own.cls) === isCorrect(whole.cls)) return whole;
   return {
     ...own,
@@ -455,16 +461,16 @@ const NON_ASCII_LETTER = /(?![\x00-\x7f])\p{L}/gu;
  * such): when the candidate is wrong as written but right once its own non-ASCII letters go the same way, and
  * the gold it then gives is plain ASCII, the candidate gives that gold.
  */
-function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>): Omit<TextVerdict, 'item'> {
+function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>, wn: WordNet | null): Omit<TextVerdict, 'item'> {
   if (isCorrect(whole.cls) || !/[^\x00-\x7f]/.test(item.candidate)) return whole;
   const stripped = item.candidate.normalize('NFC').replace(NON_ASCII_LETTER, '');
   if (stripped === item.candidate) return whole;
-  const alt = classifyFresh({ ...item, candidate: stripped });
+  const alt = classifyFresh({ ...item, candidate: stripped }, wn);
   if (!isCorrect(alt.cls) || /[^\x00-\x7f]/.test(item.golds[alt.gold] ?? '')) return whole;
   return { ...alt, reason: `${alt.reason} (read without its non-ASCII letters, as the gold is written)` };
 }
 
-function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
+function classifyFresh(item: TextItem, wn: WordNet | null): Omit<TextVerdict, 'item'> {
   const signals = textSignals(item);
   const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
   if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
@@ -508,7 +514,7 @@ function classifyFresh(item: TextItem): Omit<TextVerdict, 'item'> {
   const named = bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null;
   let b = named ?? goldStep(item, signals, bestK, true);
   if (!named && SEVERITY[b.cls] < SEVERITY['overinclusive-valid']) {
-    const w = (signals.wordnet = wordnetSignal(item));
+    const w = (signals.wordnet = wordnetSignal(item, wn));
     const lex = w ? wordnetStep(item, w) : null;
     // An antonym only overturns an answer judged wrong; the other relations, a less favourable class.
     if (lex && (lex.cls === 'contradictory' ? b.cls === 'invalid' : SEVERITY[lex.cls] > SEVERITY[b.cls])) b = lex;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { finalAnswer } from './final.ts';
 import { classifyText } from './classify.ts';
 import { createPedants } from '../metrics/pedants.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
 describe('finalAnswer', () => {
   it.each([
@@ -41,9 +42,9 @@ describe('finalAnswer', () => {
 describe('a stated final answer decides when it disagrees with the whole answer', () => {
   const question = 'What is the capital of Australia?';
   const golds = ['Canberra'];
-  const pedants = createPedants();
+  const pedants = createPedants({ lexicon });
   const judge = (candidate: string) => {
-    const v = classifyText({ question, golds, candidate });
+    const v = classifyText({ question, golds, candidate }, lexicon);
     return [v.cls, v.signal, pedants.score({ question, golds, candidate }).decision];
   };
 
@@ -54,7 +55,7 @@ describe('a stated final answer decides when it disagrees with the whole answer'
       false,
     ]);
     expect(judge('Sydney\n\nExplanation: Canberra is the capital, but many think Sydney.')).toEqual(['invalid', 'final-answer', false]);
-    const v = classifyText({ question, golds, candidate: 'Final answer: Sydney. (Canberra is sometimes named.)' });
+    const v = classifyText({ question, golds, candidate: 'Final answer: Sydney. (Canberra is sometimes named.)' }, lexicon);
     expect([v.answer, v.reason]).toEqual([
       'Sydney',
       'the stated answer "Sydney" (after "Final answer:") does not give the gold "Canberra"',
@@ -73,6 +74,6 @@ describe('a stated final answer decides when it disagrees with the whole answer'
       true,
     ]);
     expect(judge('Melbourne was the seat of government until 1927. So the answer is Sydney.')[0]).toBe('invalid');
-    expect(classifyText({ question, golds, candidate: 'The answer is: Canberra.' }).answer).toBeUndefined();
+    expect(classifyText({ question, golds, candidate: 'The answer is: Canberra.' }, lexicon).answer).toBeUndefined();
   });
 });

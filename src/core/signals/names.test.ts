@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isPerson, tailName } from './names.ts';
 import { classifyText } from './classify.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
-const cls = (question: string, gold: string, candidate: string) => classifyText({ question, golds: [gold], candidate }).cls;
+const cls = (question: string, gold: string, candidate: string) => classifyText({ question, golds: [gold], candidate }, lexicon).cls;
 
 describe('tailName: a person named by the end of the name', () => {
   it('the surname, with its particles, alone or after initials that fit', () => {

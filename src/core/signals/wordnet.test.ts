@@ -1,11 +1,11 @@
 /** The WordNet signal (issue 37): positive and negative cases, alone and in taxonomy_text's classes. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { wordnetSignal } from './wordnet.ts';
 import { classifyText } from './classify.ts';
-import { installLexicon, lexicon } from '../lexicon/index.ts';
+import { lexicon } from '../../../test/lexicon.ts';
 
 const item = (question: string, gold: string, candidate: string) => ({ question, golds: [gold], candidate });
-const signal = (q: string, g: string, c: string) => wordnetSignal(item(q, g, c));
+const signal = (q: string, g: string, c: string) => wordnetSignal(item(q, g, c), lexicon);
 
 describe('wordnetSignal', () => {
   it('finds a synonym set shared by a gold and the candidate, multiword and scientific names included', () => {
@@ -48,7 +48,7 @@ describe('wordnetSignal', () => {
 });
 
 describe('in taxonomy_text', () => {
-  const cls = (q: string, g: string, c: string) => classifyText(item(q, g, c));
+  const cls = (q: string, g: string, c: string) => classifyText(item(q, g, c), lexicon);
 
   it('a synonym is equivalent, a broader term partial, an antonym contradictory, each named as WordNet', () => {
     expect(cls('Which animal gives us beef?', 'cow', 'Cattle')).toMatchObject({ cls: 'equivalent', signal: 'wordnet' });
@@ -70,11 +70,10 @@ describe('in taxonomy_text', () => {
 });
 
 describe('without a lexicon', () => {
-  const installed = lexicon();
-  afterEach(() => installLexicon(installed));
   it('the signal is silent and the classes are the other signals', () => {
-    installLexicon(null);
-    expect(signal('Which animal gives us beef?', 'cow', 'Cattle')).toBeNull();
-    expect(classifyText(item('Which animal gives us beef?', 'cow', 'Cattle')).cls).toBe('invalid');
+    expect(wordnetSignal(item('Which animal gives us beef?', 'cow', 'Cattle'), null)).toBeNull();
+    expect(classifyText(item('Which animal gives us beef?', 'cow', 'Cattle'), null).cls).toBe('invalid');
+    // With it, the same answer is another name of the gold.
+    expect(classifyText(item('Which animal gives us beef?', 'cow', 'Cattle'), lexicon).cls).toBe('equivalent');
   });
 });

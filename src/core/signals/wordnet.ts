@@ -3,14 +3,14 @@
  * lemma of the same synonym set ("cattle" / "cow", "Red Planet" / "Mars", "Balaenoptera musculus" / "blue
  * whale"); by a broader term, a hypernym ("fruit" for "oranges", "one of the monotremes" for "platypus"); by a
  * narrower one, a hyponym ("poodle" for "dog"); or says the antonym of the gold's word in the gold's frame ("cold"
- * for "hot", "the South Pole" for "the North Pole"). Silent without an installed lexicon (core/lexicon).
+ * for "hot", "the South Pole" for "the North Pole"). Silent without a lexicon (the caller's `wn`, core/lexicon).
  *
  * Terms are found as WordNet spells lemmas: lowercase words joined by "_", base forms by morphy (exception lists
  * and detachment rules). A candidate's terms are its longest n-grams (up to four words) WordNet holds, leaving out
  * function words and the question's own terms; a gold is looked up whole.
  */
 import { boundedMemo } from '../util/memo.ts';
-import { lexicon, type WnPos, type WordNet } from '../lexicon/index.ts';
+import type { WnPos, WordNet } from '../lexicon/index.ts';
 import { POS_LIST as ALL_POS } from '../lexicon/wordnet.ts';
 import { FUNCTION_WORDS } from './words.ts';
 /** What the signal reads of a row (classify.ts's TextItem). */
@@ -183,10 +183,9 @@ const RANK: Record<WordNetRelation, number> = { synonym: 3, narrower: 2, broader
 
 /**
  * The most favourable WordNet relation between the candidate and any gold (synonym, then narrower, then broader),
- * else an antonym in the gold's frame; null when none, or when no lexicon is installed.
+ * else an antonym in the gold's frame; null when none, or without a lexicon (`wn` null).
  */
-export function wordnetSignal(item: TextItem): WordNetSignal | null {
-  const wn = lexicon();
+export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal | null {
   if (!wn || item.golds.length === 0) return null;
   const asked = new Set(words(item.question));
   const terms = candidateTerms(wn, item.candidate, asked);
