@@ -1,5 +1,5 @@
 /**
- * The README's screenshot of the app's comparison view: the five EVOUNA systems (../shared/data/evouna-tq/TQ.json,
+ * The screenshot in docs/compare.md of the app's comparison view: the five EVOUNA systems (../shared/data/evouna-tq/TQ.json,
  * read where it is), mapped as the app maps them, golds split on "/" (as the page chooses by itself), scored with the default metrics; the
  * overview, the leaderboard and the charts of one metric saved to docs/compare.png.
  *

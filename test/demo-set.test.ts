@@ -9,6 +9,7 @@ import { parseTable } from '../src/core/io/parse.ts';
 import { mapRows } from '../src/core/io/fields.ts';
 import { createSyncMetric } from '../src/core/metrics/index.ts';
 import { CAP_CLASSES, type CapClass, type QaRow } from '../src/core/types.ts';
+import { COMPARE_DEMO, DEMO_SET, compareDemo } from '../scripts/demo-compare.ts';
 
 const bytes = readFileSync(new URL('../public/demo/demo-set.jsonl', import.meta.url));
 const table = parseTable(bytes, 'demo-set.jsonl');
@@ -96,5 +97,21 @@ describe('demo set', () => {
         expect(res.decision, show(r)).toBe(true);
         expect(res.score, show(r)).toBe(1);
       }
+  });
+});
+
+describe('comparison demo', () => {
+  it('is what scripts/demo-compare.ts makes from the demo set: three systems on its 26 questions, every row labelled', () => {
+    const text = readFileSync(COMPARE_DEMO, 'utf8');
+    expect(text, 'out of date: run npx tsx scripts/demo-compare.ts').toBe(compareDemo(readFileSync(DEMO_SET, 'utf8')));
+    const demo = mapRows(parseTable(Buffer.from(text), 'compare-demo.jsonl'));
+    // Read as one system, the ids repeat (one per system): warnings, no row lost.
+    expect(demo.issues.filter((i) => !/duplicate id/.test(i.message))).toEqual([]);
+    expect(demo.rows).toHaveLength(78);
+    for (const r of demo.rows) {
+      const src = rows.find((x) => x.question === r.question && x.candidate === r.candidate)!;
+      expect(src, r.candidate).toBeDefined();
+      expect(r.label).toEqual(src.label);
+    }
   });
 });

@@ -21,6 +21,7 @@ import * as compare from './commands/compare.ts';
 import * as review from './commands/review.ts';
 import * as metrics from './commands/metrics.ts';
 import * as merge from './commands/merge.ts';
+import { EXIT_CODES, exitCodeOf } from './exit-codes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** The commands, in the order --help lists them. */
@@ -72,8 +73,8 @@ function cliMessage(e: VerityError): string {
 }
 
 /**
- * Exit codes (README): 0 success, 1 usage error, 2 unusable input, 3 internal error (a bug), 4 the results
- * cannot be written, 130 / 143 interrupted by SIGINT / SIGTERM (nothing is left at the --out path).
+ * Exit codes (exit-codes.ts, docs/cli.md): 0 success, 1 usage error, 2 unusable input, 3 internal error (a bug),
+ * 4 the results cannot be written, 130 / 143 interrupted by SIGINT / SIGTERM (nothing is left at the --out path).
  */
 export async function main(argv: string[]): Promise<number> {
   failedModels.clear();
@@ -81,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     say(`interrupted (${signal})${writing.sink?.target !== undefined ? `; nothing was written to ${writing.sink.target}` : ''}`);
     void Promise.all([endScoringThread(), writing.sink?.abort(), removePending()]).finally(() =>
-      process.exit(signal === 'SIGINT' ? 130 : 143),
+      process.exit(signal === 'SIGINT' ? EXIT_CODES.sigint : EXIT_CODES.sigterm),
     );
   };
   process.once('SIGINT', onSignal);
@@ -91,21 +92,21 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
     say(`cannot write the results to standard output: ${ioMessage(e)}`);
-    void Promise.all([writing.sink?.abort(), removePending()]).finally(() => process.exit(4));
+    void Promise.all([writing.sink?.abort(), removePending()]).finally(() => process.exit(EXIT_CODES.output));
   });
   try {
     await program().parseAsync(argv);
     // An input whose end could not be read (a record that never closes): what was read is written, and the run fails.
     for (const m of incompleteInputs) say(`the input was not read to its end: ${m}`);
-    return failedModels.size || incompleteInputs.length ? 2 : 0;
+    return failedModels.size || incompleteInputs.length ? EXIT_CODES.input : EXIT_CODES.success;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
     if (e instanceof VerityError) {
       say(cliMessage(e));
-      return e.kind === 'usage' ? 1 : e.kind === 'output' ? 4 : 2;
+      return exitCodeOf(e);
     }
     process.stderr.write(`verity: internal error: ${escapeControls((e as Error).stack ?? String(e)).replaceAll('\\x0a', '\n')}\n`);
-    return 3;
+    return EXIT_CODES.internal;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

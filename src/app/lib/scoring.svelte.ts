@@ -29,6 +29,7 @@ import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard
 import { specFor } from './settings.svelte.ts';
 import { ROLE_NAMES, rolesFor } from './models.ts';
 import { guessSystems } from './systems.ts';
+import { demoUrl, type Demo } from './demos.ts';
 import { holdNextFrame, whenDrawn } from './frames.ts';
 
 /** sessionStorage key: the run to resume once the page has been reloaded (see #workerDied). */
@@ -161,6 +162,17 @@ export class ScoringPage {
     } finally {
       this.reading = null;
     }
+  }
+
+  /** A demo file that ships with the app, scored at once with the embedded default (the first screen's buttons). */
+  async tryDemo(demo: Demo) {
+    this.error = null;
+    const res = await fetch(demoUrl(demo)).catch(() => null);
+    if (!res?.ok) return void (this.error = `the demo file ${demo.file} could not be loaded${res ? ` (HTTP ${res.status})` : ''}`);
+    await this.openFiles([new File([await res.blob()], demo.file, { type: 'application/x-ndjson' })]);
+    if (!this.summary || this.error) return;
+    this.chosen = [...DEFAULT_METRICS];
+    await this.run();
   }
 
   async remap() {

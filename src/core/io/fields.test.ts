@@ -30,7 +30,7 @@ function verityError(f: () => unknown, kind: 'usage' | 'input'): VerityError {
   throw new Error('expected a VerityError, nothing was thrown');
 }
 
-// The recognised column names, written out from the README table (not read from FIELD_ALIASES).
+// The recognised column names, written out from the table in docs/inputs.md (not read from FIELD_ALIASES).
 const ALIASES: [Field, string[]][] = [
   ['id', ['id', 'qid', 'question_id', 'doc_id', 'example_id', 'sample_id', 'item_id', 'uid']],
   ['question', ['question', 'query', 'prompt', 'question_text', 'problem', 'input', 'user_input', 'q', 'questions']],

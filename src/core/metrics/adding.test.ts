@@ -1,5 +1,5 @@
 /**
- * "Adding a lexical metric is one new file plus one line in the metric table" (README, Development), done for
+ * "Adding a lexical metric is one new file plus one line in the metric table" (docs/development.md), done for
  * real: a copy of src/ gets a throwaway metric file and its table line, and the copied CLI and the lists the
  * app and the e2e specs use all show it, with no other edit.
  */

@@ -254,11 +254,13 @@ describe('Parquet', () => {
 });
 
 describe('the formats table', () => {
-  it('is what the app accepts, the CLI and the README list, and the errors name', async () => {
+  it('is what the app accepts, the CLI and the docs list, and the errors name', async () => {
     expect(formatList()).toBe('JSONL, JSON, CSV, TSV, Parquet and Inspect logs');
     expect(INPUT_ACCEPT.split(',')).toEqual(['.jsonl', '.ndjson', '.json', '.csv', '.txt', '.tsv', '.parquet', '.eval']);
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(`drop a file (${formatList('or')})`);
+    const doc = (name: string) => readFileSync(new URL(`../../../../${name}`, import.meta.url), 'utf8');
+    expect(doc('docs/app.md')).toContain(`drop a file (${formatList('or')})`);
+    expect(doc('docs/inputs.md')).toContain(`Formats: ${formatList()}`);
+    expect(doc('README.md')).toContain(formatList('or'));
     const page = readFileSync(new URL('../../../app/components/score/FileMapping.svelte', import.meta.url), 'utf8');
     expect(page).toContain('accept={INPUT_ACCEPT}');
     for (const f of INPUT_FORMATS) expect(f.extensions.every((e) => e.startsWith('.'))).toBe(true);

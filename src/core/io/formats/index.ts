@@ -16,8 +16,8 @@ export type SourceFormat = Format | 'parquet' | 'inspect';
 
 /**
  * The input formats, one row each: how it is named, its file extensions (the app's file picker), and how a file is
- * recognised as it. The app's `accept` list, the CLI's help, error texts and the README's list all come from here
- * (a test holds the README to it); the readers below dispatch on the recognition.
+ * recognised as it. The app's `accept` list, the CLI's help, error texts and the docs' lists all come from here
+ * (a test holds the docs to it); the readers below dispatch on the recognition.
  */
 export const INPUT_FORMATS: readonly {
   id: SourceFormat;

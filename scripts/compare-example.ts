@@ -1,18 +1,13 @@
 /**
- * The README's worked example (EVOUNA TriviaQA, five systems), made from what `verity compare` prints, so the
- * README cannot drift from the code: the accuracy table of every default metric and one metric's leaderboard.
- * `npm run readme` writes it between the README's `<!-- evouna-example -->` markers; test/readme-example.test.ts
- * fails when the README differs from a fresh run.
- *
- *   npx tsx scripts/readme-example.ts [--check]
+ * The worked example in docs/compare.md (EVOUNA TriviaQA, five systems), made from what `verity compare` prints, so the
+ * docs cannot drift from the code: the accuracy table of every default metric and one metric's leaderboard.
+ * `npm run docs` writes it between docs/compare.md's `<!-- evouna-example -->` markers; src/cli/compare-example.test.ts
+ * fails when the page differs from a fresh run.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { evounaPath, repoRoot } from './evouna.ts';
 
-export const START = '<!-- evouna-example: made by scripts/readme-example.ts (npm run readme) -->';
+export const START = '<!-- evouna-example: made by scripts/compare-example.ts (npm run docs) -->';
 export const END = '<!-- /evouna-example -->';
 
 interface Entry {
@@ -30,7 +25,7 @@ const f3 = (x: number) => x.toFixed(3).replace(/^0\./, '.');
 const tau = (x: number | null) => (x === null ? '—' : x.toFixed(3).replace('-', '−'));
 
 /** The example's markdown, from the CLI at `cli` (a .mjs/.js entry) run on the EVOUNA file at `tq`. */
-export function readmeExample(cli: string, tq = evounaPath()): string {
+export function compareExample(cli: string, tq = evounaPath()): string {
   const run = (...args: string[]) => {
     const r = spawnSync(process.execPath, [cli, 'compare', tq, ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`verity compare failed: ${r.stderr}`);
@@ -66,20 +61,10 @@ export function readmeExample(cli: string, tq = evounaPath()): string {
   return `${lines.join('\n')}\n\nOne metric's section of the text output:\n\n\`\`\`\n${section}\n\`\`\``;
 }
 
-/** The README with the example between its markers replaced. */
-export function withExample(readme: string, example: string): string {
-  const a = readme.indexOf(START);
-  const b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} markers`);
-  return `${readme.slice(0, a + START.length)}\n\n${example}\n\n${readme.slice(b)}`;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const path = resolve(repoRoot, 'README.md');
-  const readme = readFileSync(path, 'utf8');
-  const next = withExample(readme, readmeExample(resolve(repoRoot, 'bin/verity.mjs')));
-  if (process.argv.includes('--check')) {
-    console.log(next === readme ? 'the README example is current' : 'the README example DIFFERS from a fresh run: npm run readme');
-    process.exitCode = next === readme ? 0 : 1;
-  } else writeFileSync(path, next);
+/** The page with the example between its markers replaced. */
+export function withExample(page: string, example: string): string {
+  const a = page.indexOf(START);
+  const b = page.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`docs/compare.md has no ${START} … ${END} markers`);
+  return `${page.slice(0, a + START.length)}\n\n${example}\n\n${page.slice(b)}`;
 }

@@ -1,0 +1,52 @@
+/**
+ * The README and docs/ against the code: the README stays short, every link lands, the generated metrics page is
+ * current, and the lists derived from code (commands, exit codes) are the code's. The README's commands are run
+ * as written by src/cli/readme.test.ts.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { metricsPage } from '../scripts/docs.ts';
+import { EXIT_CODES } from '../src/cli/exit-codes.ts';
+import { program } from '../src/cli/main.ts';
+import { ROOT } from './cli.ts';
+
+const read = (p: string) => readFileSync(resolve(ROOT, p), 'utf8');
+const pages = [
+  'README.md',
+  ...readdirSync(resolve(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+describe('docs', () => {
+  it('the README gets a newcomer to a result in at most 150 lines', () => {
+    const readme = read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(150);
+    for (const p of ['docs/cli.md', 'docs/inputs.md', 'docs/compare.md', 'docs/review.md', 'docs/models.md', 'docs/metrics.md'])
+      expect(readme, p).toContain(`](${p})`);
+    expect(readme).toContain('npm start -- --port');
+  });
+
+  it('every relative link in the README and docs/ lands on a file', () => {
+    for (const page of pages) {
+      const text = read(page).replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        expect(existsSync(resolve(ROOT, dirname(page), target!)), `${page} → ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it('docs/metrics.md is made from the metric cards (npm run docs)', () => {
+    expect(read('docs/metrics.md'), 'out of date: npm run docs').toBe(metricsPage());
+  });
+
+  it("docs/cli.md names every command and exactly the CLI's exit codes", () => {
+    const cli = read('docs/cli.md');
+    for (const c of program().commands.map((x) => x.name())) expect(cli, c).toMatch(new RegExp(`npx verity ${c}\\b`));
+    const table = cli.slice(cli.indexOf('## Exit codes'));
+    const codes = [...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    expect(codes).toEqual(Object.values(EXIT_CODES).sort((a, b) => a - b));
+  });
+});
