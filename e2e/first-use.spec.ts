@@ -38,6 +38,12 @@ test('the first screen: "Try a comparison" ranks the three demo systems, with th
     await expect(cmp.getByTestId(`lb-${s}-human`)).toHaveText(f3(mine.filter((r) => correct.has(r.label)).length / 26));
     await expect(cmp.getByTestId(`lb-${s}-accuracy`)).toHaveText(/^\d\.\d{3}$/);
   }
+  // The paired verdicts as a matrix: every ordered pair worded in its cell, each system's record beside it.
+  const matrix = cmp.getByTestId('pair-matrix');
+  await matrix.scrollIntoViewIfNeeded();
+  await expect(matrix.locator('tbody tr')).toHaveCount(3);
+  await expect(matrix.getByTestId('matrix-careful-verbose')).toHaveAttribute('title', /^careful (>|<|vs) verbose/);
+  for (const s of ['careful', 'verbose', 'hasty']) await expect(matrix.getByTestId(`matrix-${s}-record`)).toHaveText(/^\d \/ \d$/);
   await expect(page.getByTestId('review')).toBeVisible();
   await finish(page, 'first-use-compare.png', watch);
 });

@@ -60,7 +60,9 @@ const OWN = new Set(
   ),
 );
 
-describe('the HTML report (issue 34)', () => {
+const at = (s: string, t: string, from = 0) => s.indexOf(t, from);
+
+describe('the HTML report', () => {
   const systems = ['evouna/NQ/<b>fid</b>', 'evouna/NQ/"gpt4"', "evouna/NQ/o'neil"];
   const html = page(systems);
 
@@ -95,6 +97,25 @@ describe('the HTML report (issue 34)', () => {
     expect(html).toContain('Questions where the systems differ');
     expect(html).toContain("Every system's name begins with “evouna/NQ/”");
     expect(html).toContain('<td>evouna/NQ/&lt;b&gt;fid&lt;/b&gt; vs evouna/NQ/&quot;gpt4&quot;</td>'.replace(' vs ', '</td><td>'));
+  });
+
+  it("opens with the answer: the first metric's leaderboard, then every metric; the reading notes folded at the end", () => {
+    const pos = (t: string) => html.indexOf(t);
+    expect(pos('data-testid="html-headline"')).toBeGreaterThan(0);
+    expect(pos('data-testid="html-headline"')).toBeLessThan(pos('Accuracy of each system, by metric'));
+    expect(pos('data-testid="html-notes"')).toBeGreaterThan(pos('data-testid="html-leaderboard-exact_match"'));
+    expect(pos('data-testid="html-run"')).toBeGreaterThan(pos('data-testid="html-notes"'));
+  });
+
+  it('shows the paired verdicts as a systems × systems matrix, each cell worded, the full table folded below', () => {
+    const m = html.slice(
+      at(html, 'data-testid="html-matrix-exact_match"'),
+      at(html, '</table>', at(html, 'data-testid="html-matrix-exact_match"')),
+    );
+    // Three systems: a row and a column each, six off-diagonal cells, each with its words.
+    expect(m.match(/<th scope="row">/g)).toHaveLength(3);
+    expect(m.match(/aria-label="[^"]+ (?:&gt;|&lt;|vs) [^"]+"/g)).toHaveLength(6);
+    expect(html.indexOf('<details open><summary>Every pair')).toBeLessThan(html.indexOf('data-testid="html-paired-exact_match"'));
   });
 
   it('is the same bytes for the same input, whatever the clock', () => {

@@ -16,6 +16,8 @@ import { disagreements } from './disagreements.ts';
 import { chartNames, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
+import { cellText, pairMatrix } from './matrix.ts';
+import type { PairComparison } from './paired.ts';
 
 /** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
 export interface HtmlRun {
@@ -49,7 +51,33 @@ th,td{border-bottom:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-
 thead th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap}.muted{color:#555}.sig{color:#0a6b2b;font-weight:600}
 .scroll{overflow-x:auto}svg{max-width:100%;height:auto}svg text{font:12px system-ui,sans-serif}
 .ex{border:1px solid #ddd;border-radius:6px;padding:.4rem .7rem;margin:.6rem 0}.ex p{margin:.2rem 0}
-.ok{color:#0a6b2b}.bad{color:#a30000}code{background:#f3f3f3;padding:0 .2rem}`;
+.ok{color:#0a6b2b}.bad{color:#a30000}code{background:#f3f3f3;padding:0 .2rem}
+table.matrix td{text-align:center;min-width:2rem}td.win{color:#0a6b2b;font-weight:700}td.loss{color:#a30000;font-weight:700}
+details{margin:.5rem 0}summary{cursor:pointer}`;
+
+/** Who beats whom on accuracy (row vs column), each cell's Δ and Holm p in its title: pairs of many systems in one screen. */
+function matrixHtml(order: readonly string[], pairs: readonly PairComparison[], short: Map<string, string>, testid: string): string {
+  const m = pairMatrix(order, pairs);
+  const name = (s: string) => h(short.get(s) ?? s);
+  const head = ['', ...m.systems.map(name), 'wins / losses'];
+  const rows = m.systems.map((s, i) => [
+    `<strong>${name(s)}</strong>`,
+    ...m.cells[i]!.map((c, j) => {
+      if (!c) return '';
+      const t = cellText(s, m.systems[j]!, c);
+      return `<span title="${h(t.words)}" aria-label="${h(t.words)}" class="${c.verdict}">${t.symbol}</span>`;
+    }),
+    `${m.wins[i]} / ${m.losses[i]}`,
+  ]);
+  const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
+  const body = rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c, j) => (j === 0 ? `<th scope="row">${c}</th>` : `<td class="${/class="(win|loss)"/.exec(c)?.[1] ?? ''}">${c}</td>`)).join('')}</tr>`,
+    )
+    .join('\n');
+  return `<div class="scroll"><table class="matrix" data-testid="${testid}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div><p class="muted">▲ the row system is significantly more accurate than the column system, ▼ less, · not significant, – no shared question (Holm-corrected; hover a cell for Δ and p).</p>`;
+}
 
 function tableHtml(head: string[], rows: string[][], numeric: (j: number) => boolean = () => false, testid = ''): string {
   const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
@@ -197,25 +225,23 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   const note = reviewNote(rep);
   if (note) out.push(`<p data-testid="html-review-note">${h(note)}</p>`);
 
-  out.push('<h2>Run</h2>');
-  const runRows = [
-    ['Verity', h(run.verity)],
-    ['metrics (correct when score ≥ threshold)', run.metrics.map((m) => `${h(m.name)} ≥ ${m.threshold}`).join(', ')],
-    ['inputs', inputsHtml(input.sources)],
-  ];
-  if (run.models && Object.keys(run.models).length)
-    runRows.push([
-      'models',
-      Object.entries(run.models)
-        .map(([role, m]) => `${h(role)}: <code>${h(JSON.stringify(m))}</code>`)
-        .join('<br>'),
-    ]);
-  out.push(tableHtml(['', ''], runRows, () => false, 'html-run'));
-
-  out.push('<h2>How the input was read</h2>', `<p data-testid="html-pairing">${h(input.pairing || `rows paired by ${input.keyBy}`)}.</p>`);
-  const notes = input.notes.filter((n) => n !== input.pairing);
-  if (notes.length) out.push(`<ul>${notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`);
-  if (prefix) out.push(`<p class="muted">Every system's name begins with “${h(prefix)}”; the charts leave it out.</p>`);
+  const headline = rep.leaderboard.metrics[0];
+  if (headline) {
+    const board = leaderboardCells(
+      headline,
+      rep.ranking?.metrics.find((m) => m.metric === headline.metric),
+    );
+    out.push(
+      `<h2>The answer: ranked by ${h(headline.metric)}</h2>`,
+      tableHtml(
+        board.head,
+        board.rows.map((r) => r.map(h)),
+        (j) => j !== 2,
+        'html-headline',
+      ),
+      '<p class="muted">“can be”: the ranks the system can hold given the intervals. Every metric\'s section follows; how the input was read and the run are at the end.</p>',
+    );
+  }
 
   out.push('<h2>Accuracy of each system, by metric</h2>');
   const first = rep.leaderboard.metrics[0]?.entries ?? [];
@@ -269,10 +295,14 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
           `<p>Whether ${h(lb.metric)} ranks the systems as the ${reviewed ? 'reviewed estimate does' : 'humans do'} is not measured: ${h(why)}.</p>`,
         );
       else {
-        const disc = ranking.discordant.map((d) => h(pairName(d.a, d.b))).join(', ') || 'none';
+        const names = ranking.discordant.map((d) => h(pairName(d.a, d.b)));
+        const total = (ranking.systems * (ranking.systems - 1)) / 2;
+        const disc = names.length === 0 ? 'none' : names.length <= 5 ? names.join(', ') : `${names.length} of ${total} (listed below)`;
         out.push(
           `<p>Metric vs ${reviewed ? `reviewed (${h(ranking.reference ?? '')})` : 'human'} ranking: Kendall τ = <strong>${f3(ranking.kendallTau)}</strong> over ${ranking.systems} systems; pairs ordered the other way: ${disc}.</p>`,
         );
+        if (names.length > 5)
+          out.push(`<details><summary>The ${names.length} pairs ordered the other way</summary><p>${names.join(', ')}</p></details>`);
         const points = ranking.gaps.filter(
           (g): g is typeof g & { metricAccuracy: number; humanAccuracy: number } => g.metricAccuracy !== null && g.humanAccuracy !== null,
         );
@@ -284,7 +314,18 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
     }
     const pairs = rep.paired.metrics.find((m) => m.metric === lb.metric)?.pairs ?? [];
     if (pairs.length) {
-      out.push('<h3>Paired tests (A − B on shared questions)</h3>');
+      out.push('<h3>Who beats whom (accuracy, paired tests on shared questions)</h3>');
+      out.push(
+        matrixHtml(
+          lb.entries.map((e) => e.system),
+          pairs,
+          short,
+          `html-matrix-${lb.metric}`,
+        ),
+      );
+      out.push(
+        `<details${pairs.length <= 6 ? ' open' : ''}><summary>Every pair's paired tests (A − B on shared questions, ${pairs.length} pairs)</summary>`,
+      );
       const paired = pairedCells(pairs, true);
       // A verdict that names the better system is significant: shown as such.
       const cell = (c: string, j: number) => ((j === 7 || j === 11) && c.includes(' > ') ? `<span class="sig">${h(c)}</span>` : h(c));
@@ -295,6 +336,7 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
           (j) => j > 1 && j !== 7 && j !== 11,
           `html-paired-${lb.metric}`,
         ),
+        '</details>',
       );
     }
     if (rep.systems.length > 1) out.push(examplesHtml(table, rows, lb.metric));
@@ -313,6 +355,26 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
       ),
     );
   }
+  out.push('<details data-testid="html-notes"><summary>Reading notes: the run, and how the input was read</summary>', '<h2>Run</h2>');
+  const runRows = [
+    ['Verity', h(run.verity)],
+    ['metrics (correct when score ≥ threshold)', run.metrics.map((m) => `${h(m.name)} ≥ ${m.threshold}`).join(', ')],
+    ['inputs', inputsHtml(input.sources)],
+  ];
+  if (run.models && Object.keys(run.models).length)
+    runRows.push([
+      'models',
+      Object.entries(run.models)
+        .map(([role, m]) => `${h(role)}: <code>${h(JSON.stringify(m))}</code>`)
+        .join('<br>'),
+    ]);
+  out.push(tableHtml(['', ''], runRows, () => false, 'html-run'));
+
+  out.push('<h2>How the input was read</h2>', `<p data-testid="html-pairing">${h(input.pairing || `rows paired by ${input.keyBy}`)}.</p>`);
+  const notes = input.notes.filter((n) => n !== input.pairing);
+  if (notes.length) out.push(`<ul>${notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`);
+  if (prefix) out.push(`<p class="muted">Every system's name begins with “${h(prefix)}”; the charts leave it out.</p>`);
+  out.push('</details>');
   out.push(
     `<p class="muted">Made by Verity ${h(run.verity)}, on this machine; nothing in this page was sent anywhere.</p>`,
     '</body></html>',
