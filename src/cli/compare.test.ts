@@ -442,3 +442,56 @@ describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five sy
     expect(Object.values(plain).reduce((a, x) => a + x.correct, 0)).toBe(8221);
   }, 120_000);
 });
+
+describe('verity compare --split-by', () => {
+  it("one comparison per split, and each system's macro average over the splits, by hand from the labels", async () => {
+    const demo = readFileSync(new URL('../../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { question: string; topic: string });
+    const topic = new Map(demo.map((r) => [r.question, r.topic]));
+    const rows = readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { question: string; system: string; label: string })
+      .map((r) => ({ ...r, dataset: topic.get(r.question) }));
+    const file = join(dir, 'split.jsonl');
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const r = await verity('compare', file, '--split-by', 'dataset', '--metrics', 'exact_match', '--json', '--resamples', '0');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2 splits by dataset: science (39 rows), general (39 rows)');
+    type Summary = {
+      metric: string;
+      splits: string[];
+      systems: { system: string; macro: number; ci: [number, number]; cells: Record<string, { accuracy: number; n: number }> }[];
+    };
+    const out = JSON.parse(r.stdout) as {
+      schema: string;
+      summary: Summary[];
+      splits: { split: string; report: { leaderboard: unknown } }[];
+    };
+    expect(out.schema).toBe('verity-compare-splits/1');
+    expect(out.splits.map((s) => s.split)).toEqual(['science', 'general']);
+    const correct = new Set(['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid']);
+    const human = out.summary.find((s) => s.metric === 'human labels')!;
+    for (const system of ['careful', 'verbose', 'hasty']) {
+      const acc = (d: string) => {
+        const mine = rows.filter((x) => x.system === system && x.dataset === d);
+        return mine.filter((x) => correct.has(x.label)).length / mine.length;
+      };
+      const row = human.systems.find((s) => s.system === system)!;
+      expect(row.cells.science!.accuracy).toBeCloseTo(acc('science'), 12);
+      expect(row.macro).toBeCloseTo((acc('science') + acc('general')) / 2, 12);
+      const se = Math.sqrt(['science', 'general'].reduce((s, d) => s + (acc(d) * (1 - acc(d))) / 13, 0)) / 2;
+      expect(row.ci[1] - row.ci[0]).toBeCloseTo(Math.min(1, row.macro + 1.959964 * se) - Math.max(0, row.macro - 1.959964 * se), 5);
+    }
+    const em = out.summary.find((s) => s.metric === 'exact_match')!;
+    for (const s of em.systems) expect(s.macro).toBeCloseTo((s.cells.science!.accuracy + s.cells.general!.accuracy) / 2, 12);
+
+    const bad = await verity('compare', file, '--split-by', 'nope');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--split-by nope: row 1 has no value there; the columns not mapped to a field are dataset');
+    const html = await verity('compare', file, '--split-by', 'dataset', '--html', join(dir, 'x.html'));
+    expect(html.code).toBe(1);
+  });
+});

@@ -14,6 +14,7 @@ import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml } from '../../core/compare/html.ts';
+import { splitRows, splitSummary, type SplitSummary } from '../../core/compare/split.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -38,6 +39,7 @@ interface CompareOptions {
   out?: string;
   rowsOut?: string;
   html?: string;
+  splitBy?: string;
 }
 
 async function readFile(file: string, hash: boolean): Promise<{ table: InputTable; hash: string | null }> {
@@ -177,6 +179,23 @@ export function reportText(rep: CompareReport): string {
   return `${L.join('\n')}\n`;
 }
 
+/** The systems × splits table of one metric: accuracy per split, and the macro average with its interval. */
+export function splitText(s: SplitSummary): string {
+  const head = ['system', ...s.splits, `macro average [${Math.round(s.level * 100)}% CI]`];
+  const rows = s.systems.map((r) => [
+    r.system,
+    ...s.splits.map((k) => {
+      const c = r.cells[k]!;
+      return c.accuracy === null ? '—' : `${f3(c.accuracy)} (${c.n})`;
+    }),
+    r.macro === null
+      ? '—'
+      : `${f3(r.macro)} [${f3(r.ci![0])}, ${f3(r.ci![1])}]${r.missing.length ? ` without ${r.missing.join(', ')}` : ''}`,
+  ]);
+  const small = s.small.length ? `\nfewer than 30 questions for some system in ${s.small.join(', ')}: the interval is less sure there` : '';
+  return `${s.metric}: accuracy per split (questions decided), every split weighing alike\n${table(head, rows)}${small}`;
+}
+
 // ---------- exports ----------
 
 export function register(program: Command): void {
@@ -204,6 +223,10 @@ export function register(program: Command): void {
     .option('--out <file>', 'write the leaderboard to a .csv or .json file (.json = the whole report)')
     .option('--rows-out <file>', 'write every scored row, with its system and input columns, to a .jsonl file')
     .option('--html <file>', 'write the comparison as one self-contained page to share (.html; no script, no external request)')
+    .option(
+      '--split-by <column>',
+      'one comparison per value of this column (a dataset, a subject), and a systems × splits summary with macro averages',
+    )
     .action(async (files: string[], o: CommonOptions & CompareOptions) => {
       const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
       const resamples = intOption(o.resamples, '--resamples', DEFAULTS.bootstrap.resamples);
@@ -220,6 +243,11 @@ export function register(program: Command): void {
         ['--rows-out', o.rowsOut],
         ['--html', o.html],
       ] as const;
+      if (o.splitBy !== undefined && (o.html || o.out || o.rowsOut || o.labels))
+        throw new VerityError(
+          '--split-by prints its comparisons (text, or --json); give --html, --out, --rows-out and --labels without it',
+          'usage',
+        );
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
       const run = buildMetrics(o);
       const { metrics } = run;
@@ -238,6 +266,59 @@ export function register(program: Command): void {
         say(
           `note: the review was made for ${reference}, which is not among the metrics compared; the estimate starts from ${metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name} instead (as valid, its intervals may be wider)`,
         );
+      if (o.splitBy !== undefined) {
+        const parts = splitRows(input.rows, o.splitBy);
+        if ('missing' in parts) {
+          const columns = [...new Set(input.rows.flatMap((r) => Object.keys(r.extra)))];
+          throw new VerityError(
+            `--split-by ${o.splitBy}: row ${parts.missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`,
+            'usage',
+          );
+        }
+        say(
+          `${count(parts.length, 'split')} by ${o.splitBy}: ${parts.map((p) => `${p.value} (${count(p.rows.length, 'row')})`).join(', ')}`,
+        );
+        const each = parts.map((p) => ({
+          split: p.value,
+          ...compareReport(
+            p.rows.map((i) => input.rows[i]!),
+            ResultTable.of(
+              p.rows.map((i) => results.row(i)),
+              names,
+              detailed,
+            ),
+            metrics,
+            { seed, resamples, alpha },
+          ),
+        }));
+        const summaries = metrics.map((_, k) =>
+          splitSummary(each.map((e) => ({ split: e.split, board: e.report.leaderboard.metrics[k]! }))),
+        );
+        // The humans' own accuracy per split, where the rows are labelled: the figure the metrics are read against.
+        if (each.some((e) => e.report.labelled))
+          summaries.unshift(
+            splitSummary(
+              each.map((e) => {
+                const lb = e.report.leaderboard.metrics[0]!;
+                const entries = lb.entries.map((x) => ({
+                  ...x,
+                  decided: x.human?.labelled ?? 0,
+                  accuracy: { value: x.human?.accuracy ?? null, ci: null },
+                }));
+                return { split: e.split, board: { ...lb, metric: 'human labels', entries } };
+              }),
+            ),
+          );
+        if (o.json)
+          process.stdout.write(
+            `${JSON.stringify({ schema: 'verity-compare-splits/1', split_by: o.splitBy, summary: summaries, splits: each.map((e) => ({ split: e.split, report: reportJson(e.report, input) })) })}\n`,
+          );
+        else
+          process.stdout.write(
+            `${each.map((e) => `=== ${o.splitBy}: ${e.split} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
+          );
+        return;
+      }
       const { report, table } = compareReport(input.rows, results, metrics, {
         seed,
         resamples,

@@ -29,7 +29,7 @@
  * Without a design (labels in part of a column): every labelled row is taken as drawn at random from its system's
  *   rows, π = labelled / N ('assumed-random'); valid when they were.
  */
-import { normalUpperTail } from '../util/normal.ts';
+import { normalUpperTail, twoSidedZ } from '../util/normal.ts';
 
 export type ReviewDesignKind = 'designed' | 'assumed-random';
 
@@ -73,18 +73,8 @@ export interface Reviewed {
 /** Reviewed rows (outside a census) a system needs before λ is tuned. */
 export const POWER_TUNING_MIN = 10;
 
-/** The z with P(−z ≤ Z ≤ z) = level, by bisection on the normal tail (level 0.95 → 1.95996…). */
-export function normalQuantile(level: number): number {
-  const tail = (1 - level) / 2;
-  let lo = 0;
-  let hi = 40;
-  for (let k = 0; k < 200; k++) {
-    const mid = (lo + hi) / 2;
-    if (normalUpperTail(mid) > tail) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
+/** The z with P(−z ≤ Z ≤ z) = level (util/normal.ts). */
+export const normalQuantile = twoSidedZ;
 
 const inSample = (fr: ReviewFrame, c: number) => !Number.isNaN(fr.pi[c]!) && fr.y[c]! >= 0;
 /** A label known outside the design: counted as it is. */

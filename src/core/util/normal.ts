@@ -42,3 +42,16 @@ export function erfc(x: number): number {
 
 /** P(Z ≥ z) for a standard normal Z. */
 export const normalUpperTail = (z: number): number => 0.5 * erfc(z / Math.SQRT2);
+
+/** The z with P(−z ≤ Z ≤ z) = level, by bisection on the normal tail (level 0.95 → 1.95996…). */
+export function twoSidedZ(level: number): number {
+  const tail = (1 - level) / 2;
+  let lo = 0;
+  let hi = 40;
+  for (let k = 0; k < 200; k++) {
+    const mid = (lo + hi) / 2;
+    if (normalUpperTail(mid) > tail) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
