@@ -13,7 +13,7 @@ import type { CompareTable } from './table.ts';
 import type { InputInfo } from './exports.ts';
 import type { SystemRow } from './inputs.ts';
 import { disagreements } from './disagreements.ts';
-import { chartNames, placeLabels } from './labels.ts';
+import { chartNames, leaderLine, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
 import { cellText, pairMatrix } from './matrix.ts';
@@ -161,6 +161,8 @@ function scatterSvg(
   gaps.forEach((g, i) => {
     parts.push(`<circle cx="${px(g.humanAccuracy)}" cy="${py(g.metricAccuracy)}" r="5" fill="#0b57d0"/>`);
     const l = placed[i]!;
+    const lead = leaderLine({ x: px(g.humanAccuracy), y: py(g.metricAccuracy), text: names[i]! }, l);
+    if (lead) parts.push(`<line x1="${n2(lead.x1)}" y1="${n2(lead.y1)}" x2="${n2(lead.x2)}" y2="${n2(lead.y2)}" stroke="#888"/>`);
     parts.push(`<text x="${n2(l.x)}" y="${n2(l.y)}" text-anchor="${l.anchor}">${h(names[i]!)}</text>`);
   });
   const desc = gaps.map((g) => `${g.system} ${f3(g.metricAccuracy)} vs ${f3(g.humanAccuracy)}`).join(', ');

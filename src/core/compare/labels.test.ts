@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartNames, placeLabels, sharedPrefix } from './labels.ts';
+import { chartNames, leaderLine, placeLabels, sharedPrefix } from './labels.ts';
 
 describe('system names in charts (issue 34)', () => {
   it('drops the prefix every name shares, cut at a separator, never emptying a name', () => {
@@ -28,5 +28,23 @@ describe('system names in charts (issue 34)', () => {
       }
     // A lone point keeps its label just above it.
     expect(placeLabels([{ x: 100, y: 100, text: 'a' }], { width: 300, height: 300 })).toEqual([{ x: 100, y: 93, anchor: 'middle' }]);
+  });
+
+  it("draws a leader line only to a label that moved away from its dot, from the dot's edge to the label's box", () => {
+    const points = ['fid', 'gpt35', 'chatgpt', 'gpt4', 'newbing'].map((text, i) => ({ x: 150 + i, y: 150 + i, text }));
+    const placed = placeLabels(points, { width: 300, height: 300 });
+    const lines = points.map((p, i) => leaderLine(p, placed[i]!));
+    // The first label sits just above its dot; the crowd's later labels moved out and are tied back.
+    expect(lines[0]).toBeNull();
+    expect(lines.filter(Boolean).length).toBeGreaterThan(0);
+    for (const [i, l] of lines.entries()) {
+      if (!l) continue;
+      const p = points[i]!;
+      expect(Math.hypot(l.x1 - p.x, l.y1 - p.y)).toBeCloseTo(5, 9);
+      expect(Math.hypot(l.x2 - p.x, l.y2 - p.y)).toBeGreaterThan(7);
+    }
+    // A label one ring out, straight above: the line runs up from the dot's top to the box's bottom edge.
+    const far = leaderLine({ x: 100, y: 100, text: 'ab' }, { x: 100, y: 70, anchor: 'middle' });
+    expect(far).toEqual({ x1: 100, y1: 95, x2: 100, y2: 70 + 14 * 0.2 });
   });
 });

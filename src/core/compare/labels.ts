@@ -82,3 +82,31 @@ export function placeLabels(
   }
   return out;
 }
+
+/** The text box of a placed label (estimated as placeLabels estimates it). */
+function labelBox(l: PlacedLabel, text: string, charWidth: number, height: number): Box {
+  const w = text.length * charWidth;
+  const x0 = l.anchor === 'start' ? l.x : l.anchor === 'end' ? l.x - w : l.x - w / 2;
+  return { x0, y0: l.y - height * 0.8, x1: x0 + w, y1: l.y + height * 0.2 };
+}
+
+/**
+ * A line from a point to its label when the label had to move away from it (farther than the first ring), so the
+ * reader sees which dot it names: from the dot's edge (radius `r`) to the nearest point of the label's box; null
+ * for a label beside its dot.
+ */
+export function leaderLine(
+  p: LabelPoint,
+  l: PlacedLabel,
+  charWidth = 7,
+  height = 14,
+  gap = 7,
+  r = 5,
+): { x1: number; y1: number; x2: number; y2: number } | null {
+  const b = labelBox(l, p.text, charWidth, height);
+  const x2 = Math.min(Math.max(p.x, b.x0), b.x1);
+  const y2 = Math.min(Math.max(p.y, b.y0), b.y1);
+  const d = Math.hypot(x2 - p.x, y2 - p.y);
+  if (d <= gap + height * 0.5) return null;
+  return { x1: p.x + ((x2 - p.x) / d) * r, y1: p.y + ((y2 - p.y) / d) * r, x2, y2 };
+}
