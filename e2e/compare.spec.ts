@@ -115,7 +115,7 @@ test('EVOUNA: the wide layout maps in one step, and the comparison equals verity
   for (const s of SYSTEMS) await expect(detail.getByTestId(`differ-answer-${s}`)).toBeVisible();
 
   // Sections below the fold skip their style, layout and paint until scrolled to (content-visibility), and show then.
-  for (const id of ['paired', 'differ-table', 'report']) {
+  for (const id of ['pair-matrix', 'differ-table', 'report']) {
     const section = page.getByTestId(id).first();
     const box = await section.evaluate((el) => {
       const offscreen = el.closest('.offscreen');
@@ -125,6 +125,10 @@ test('EVOUNA: the wide layout maps in one step, and the comparison equals verity
     await section.scrollIntoViewIfNeeded();
     await expect(section).toBeVisible();
   }
+  // Five systems give ten pairs: the full table is folded under the matrix, and opens.
+  await expect(cmp.getByTestId('paired')).toBeHidden();
+  await cmp.getByTestId('paired-details').locator('summary').click();
+  await expect(cmp.getByTestId('paired')).toBeVisible();
 
   // The leaderboard CSV is the CLI's, byte for byte.
   const [download] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-leaderboard-csv').click()]);
