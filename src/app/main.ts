@@ -1,5 +1,6 @@
 /// <reference types="vite-plugin-pwa/client" />
 import { mount } from 'svelte';
+import './styles/tokens.css';
 import App from './App.svelte';
 import { startUpdates } from './lib/updates.svelte.ts';
 
