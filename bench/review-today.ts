@@ -9,7 +9,7 @@ import type { ResultTable } from '../src/core/result-table.ts';
 import type { QaRow } from '../src/core/types.ts';
 import { contentStems } from '../src/core/signals/words.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
-import { normalQuantile } from '../src/core/review/estimate.ts';
+import { twoSidedZ } from '../src/core/util/normal.ts';
 
 export const PICK_RANDOM = 1;
 export const PICK_QUEUE = 2;
@@ -277,6 +277,6 @@ function reviewedAccuracy(
   const s2 = Math.max(r > 1 ? ss / (r - 1) : 0, floor ?? plusFour(nonzero, r));
   const se = Math.sqrt(Math.max(0, 1 - r / N) * (s2 / r));
   const corrected = clip(sum / N + mean);
-  const half = normalQuantile(level) * se;
+  const half = twoSidedZ(level) * se;
   return { value: plain / N, corrected, ci: [clip(corrected - half), clip(corrected + half)], ...base };
 }

@@ -1,6 +1,6 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
-import { calibrateThresholds, commonPrefix, queryView, runReport } from './results.ts';
+import { fitThresholds, commonPrefix, queryView, runReport } from './results.ts';
 import { ResultTable } from './result-table.ts';
 import { agreementSummaryOfColumns } from './report.ts';
 import type { RowResults } from './run.ts';
@@ -108,7 +108,7 @@ describe('calibration', () => {
   it('moves each threshold to the best MCC and decides again', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i >= 2 } }));
     const results = T([r(0.1, 0.9), r(0.3, 0.9), r(0.5, 0.9), r(0.7, 0.9)]);
-    const { thresholds, skipped } = calibrateThresholds(rows, results, ['m', 'missing']);
+    const { thresholds, skipped } = fitThresholds(rows, results, ['m', 'missing']);
     expect(thresholds.m).toBeGreaterThan(0.3);
     expect(thresholds.m).toBeLessThanOrEqual(0.5);
     expect(Object.keys(skipped)).toEqual(['missing']);
@@ -118,7 +118,7 @@ describe('calibration', () => {
   it('refuses, with the reason, a threshold that only separates floating-point noise (BLEU 0 vs 1e-232)', () => {
     const rows = [0, 1, 2, 3].map((i) => row(i, { label: { kind: 'binary', correct: i % 2 === 1 } }));
     const results = [r(0, 0.25), r(1.2e-232, 0.25), r(0, 0.25), r(4e-250, 0.25)];
-    const { thresholds, skipped } = calibrateThresholds(rows, T(results), ['m']);
+    const { thresholds, skipped } = fitThresholds(rows, T(results), ['m']);
     expect(thresholds).toEqual({});
     expect(skipped.m).toMatch(/every score is the same to within 1e-6/);
   });

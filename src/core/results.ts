@@ -24,11 +24,8 @@ export interface ViewQuery {
   search?: string;
 }
 
-/** A run's results: the one form every surface keeps them in (columns; see result-table.ts). */
-export type Results = ResultTable;
-
 /** Indices (into rows) of the rows the query keeps, in display order. */
-export function queryView(rows: readonly QaRow[], results: Results, q: ViewQuery): Uint32Array {
+export function queryView(rows: readonly QaRow[], results: ResultTable, q: ViewQuery): Uint32Array {
   const res = results;
   const n = res.length;
   const keep: number[] = [];
@@ -121,7 +118,7 @@ const count = <K extends string>(keys: Iterable<K | undefined>): Partial<Record<
 
 export function runReport(
   rows: readonly QaRow[],
-  results: Results,
+  results: ResultTable,
   metrics: readonly { name: string; threshold: number }[],
   opts: ReportOptions = {},
 ): RunReport {
@@ -216,9 +213,9 @@ export function runReport(
  * Thresholds that maximise the objective on the labelled rows (taxonomy labels reduced to correct/incorrect).
  * Metrics that cannot be calibrated (one class only, no scores) keep their threshold and say why.
  */
-export function calibrateThresholds(
+export function fitThresholds(
   rows: readonly QaRow[],
-  results: Results,
+  results: ResultTable,
   metricNames: readonly string[],
   objective: Objective = 'mcc',
 ): { thresholds: Record<string, number>; skipped: Record<string, string> } {

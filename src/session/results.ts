@@ -6,7 +6,7 @@
 import { labelValue, type RowResults } from '../core/run.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
-import { calibrateThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
+import { fitThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
 import { isBatchMetric } from '../core/types.ts';
 import { rowRecord, type SystemRow } from '../core/compare/index.ts';
 import { modelRecords } from '../runtime/context.ts';
@@ -87,7 +87,7 @@ export class SessionResults {
     const a = this.scored();
     const rows = this.input.rows;
     if (!rows.some((r) => r.label)) throw new Error('the file has no labels to calibrate on');
-    const { thresholds, skipped } = calibrateThresholds(
+    const { thresholds, skipped } = fitThresholds(
       rows,
       a.results,
       a.metrics.map((m) => m.name),

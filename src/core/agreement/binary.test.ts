@@ -6,7 +6,7 @@ import {
   BINARY_METRICS,
   bestThreshold,
   binaryReport,
-  normalQuantile,
+  upperTailZ,
   type BinaryMetric,
   type Objective,
 } from './binary.ts';
@@ -273,8 +273,8 @@ describe('aucWithVariance', () => {
       expect(got!.variance).toBeCloseTo(s2(v10) / pos.length + s2(v01) / neg.length, 14);
     }
   });
-  it('normalQuantile inverts the upper tail', () => {
-    expect(normalQuantile(0.025)).toBeCloseTo(1.959963984540054, 12);
-    expect(normalQuantile(0.5)).toBeCloseTo(0, 12);
+  it('upperTailZ inverts the upper tail', () => {
+    expect(upperTailZ(0.025)).toBeCloseTo(1.959963984540054, 12);
+    expect(upperTailZ(0.5)).toBeCloseTo(0, 12);
   });
 });

@@ -160,7 +160,7 @@ export function binaryReport(
     if (n <= AUC_BOOTSTRAP_ROWS) aucCi = interval(aucRowBootstrap(sc, lab, resamples, seed));
     else if (cells) aucCi = interval(cells);
     else if (auc.variance !== null) {
-      const half = normalQuantile(alpha) * Math.sqrt(auc.variance);
+      const half = upperTailZ(alpha) * Math.sqrt(auc.variance);
       aucCi = [Math.max(0, auc.auc - half), Math.min(1, auc.auc + half)];
     }
   }
@@ -318,7 +318,7 @@ function aucCellBootstrap(pos: Float64Array, neg: Float64Array, resamples: numbe
 }
 
 /** z with P(Z ≥ z) = q for a standard normal Z, q in (0, ½], by bisection on the upper tail (to ~1e-15). */
-export function normalQuantile(q: number): number {
+export function upperTailZ(q: number): number {
   let lo = 0;
   let hi = 40;
   for (let i = 0; i < 100 && hi - lo > 1e-15; i++) {

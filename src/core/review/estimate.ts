@@ -73,9 +73,6 @@ export interface Reviewed {
 /** Reviewed rows (outside a census) a system needs before λ is tuned. */
 export const POWER_TUNING_MIN = 10;
 
-/** The z with P(−z ≤ Z ≤ z) = level (util/normal.ts). */
-export const normalQuantile = twoSidedZ;
-
 const inSample = (fr: ReviewFrame, c: number) => !Number.isNaN(fr.pi[c]!) && fr.y[c]! >= 0;
 /** A label known outside the design: counted as it is. */
 const known = (fr: ReviewFrame, c: number) => fr.y[c]! >= 0 && (Number.isNaN(fr.pi[c]!) || fr.pi[c]! >= 1);
@@ -167,7 +164,7 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
   const clip = (x: number) => Math.min(hi, Math.max(lo, x));
   const theta = (knownSum + lambda * fSum + ht) / N;
   const se = Math.sqrt(Math.max(v, vModel)) / N;
-  const z = normalQuantile(level);
+  const z = twoSidedZ(level);
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda };
   // Nothing reviewed at random: the prediction alone, with no interval to give.
   if (sampled === 0 && labelled < N) return { value: clip(theta), ci: null, se: NaN, ...base };
@@ -228,7 +225,7 @@ export function reviewedPair(fr: ReviewFrame, a: number, b: number, level: numbe
   }
   const diff = (sumA - sumB) / n;
   const se = Math.sqrt(Math.max(v, vModel)) / n;
-  const z = normalQuantile(level);
+  const z = twoSidedZ(level);
   const p = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(diff) / se)) : diff === 0 ? 1 : 0;
   return { n, accA: sumA / n, accB: sumB / n, diff, ci: [diff - z * se, diff + z * se], se, p };
 }
