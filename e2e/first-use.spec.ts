@@ -3,7 +3,10 @@
  * embedded default — the demo set to its table and report, the comparison demo to its ranked systems (their human
  * accuracy counted from the file by hand here), with the review under it.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { finish, open } from './helpers.ts';
 
@@ -46,4 +49,56 @@ test('the first screen: "Try a comparison" ranks the three demo systems, with th
   for (const s of ['careful', 'verbose', 'hasty']) await expect(matrix.getByTestId(`matrix-${s}-record`)).toHaveText(/^\d \/ \d$/);
   await expect(page.getByTestId('review')).toBeVisible();
   await finish(page, 'first-use-compare.png', watch);
+});
+
+test('a dataset column is offered as "Split by": each system per split and its macro average, as verity compare --split-by', async ({
+  page,
+}) => {
+  const topic = new Map(
+    readFileSync(new URL('../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { question: string; topic: string })
+      .map((r) => [r.question, r.topic] as const),
+  );
+  const rows = readFileSync(new URL('../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { question: string; system: string; label: string })
+    .map((r) => ({ ...r, dataset: topic.get(r.question)! }));
+  const dir = mkdtempSync(join(tmpdir(), 'verity-split-'));
+  const file = join(dir, 'datasets.jsonl');
+  writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+  const cli = JSON.parse(
+    execFileSync('node', ['bin/verity.mjs', 'compare', file, '--split-by', 'dataset', '--json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { summary: { metric: string; systems: { system: string; macro: number; ci: [number, number] }[] }[] };
+
+  const watch = await open(page, '/', 1280);
+  await page.getByTestId('file-input').setInputFiles(file);
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  const splits = page.getByTestId('splits');
+  await splits.scrollIntoViewIfNeeded();
+  await expect(splits.getByTestId('split-by').locator('option')).toHaveText(['— no split —', 'dataset']);
+  await splits.getByTestId('split-by').selectOption('dataset');
+  await expect(splits.getByTestId('split-sizes')).toHaveText('science: 13 questions · general: 13 questions');
+  const correct = new Set(['exact', 'equivalent', 'alternative-correct', 'overinclusive-valid']);
+  for (const s of ['careful', 'verbose', 'hasty']) {
+    const acc = (d: string) => {
+      const mine = rows.filter((r) => r.system === s && r.dataset === d);
+      return mine.filter((r) => correct.has(r.label)).length / mine.length;
+    };
+    await expect(splits.getByTestId(`split-macro-human-${s}`)).toContainText(((acc('science') + acc('general')) / 2).toFixed(3));
+    // The chosen metric's macro average and interval: the CLI's, to the digit shown.
+    const metric = await page.getByTestId('compare-metric').inputValue();
+    const c = cli.summary.find((x) => x.metric === metric)!.systems.find((x) => x.system === s)!;
+    await expect(splits.getByTestId(`split-macro-${metric}-${s}`)).toHaveText(
+      `${c.macro.toFixed(3)} [${c.ci[0].toFixed(3)}, ${c.ci[1].toFixed(3)}]`,
+    );
+  }
+  await finish(page, 'split-by.png', watch);
+  rmSync(dir, { recursive: true, force: true });
 });

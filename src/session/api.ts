@@ -3,6 +3,7 @@
  * Failures come back as data ({ok: false, error}); callbacks the session is given never have their return
  * value used.
  */
+import type { SplitSummary } from '../core/compare/split.ts';
 import type { RunConfig as CoreRunConfig } from '../core/run-config.ts';
 import type { RowIssue } from '../core/io/parse.ts';
 import type { SourceFormat } from '../core/io/formats/index.ts';
@@ -307,6 +308,15 @@ export type CompareExportKind = 'leaderboard-csv' | 'leaderboard-json' | 'report
 export interface CompareView {
   report: CompareReport;
   input: InputInfo;
+  /** Columns whose values split the questions (a dataset, a subject): offered as "Split by". */
+  splitColumns: string[];
+}
+
+/** The systems × splits summaries of one column (core/compare/split.ts), and each split's size. */
+export interface SplitsView {
+  column: string;
+  splits: { split: string; rows: number; questions: number }[];
+  summaries: SplitSummary[];
 }
 
 /** What the scoring worker answers about the comparison (beside ScoreApi). */
@@ -316,4 +326,6 @@ export interface CompareApi {
   differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
   differDetail(q: number): Promise<Result<DifferDetail>>;
   compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
+  /** One comparison per value of `column`, summarised as systems × splits with macro averages. */
+  compareSplits(column: string): Promise<Result<SplitsView>>;
 }

@@ -24,6 +24,7 @@ import {
 import { labelValue } from '../core/run.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
+import { compareSplits, splitCandidates } from '../core/compare/split.ts';
 import type { AnyMetric } from '../core/types.ts';
 import type {
   CompareApi,
@@ -35,6 +36,7 @@ import type {
   NamedBlob,
   Result,
   SystemAnswer,
+  SplitsView,
   SystemsSummary,
 } from './api.ts';
 
@@ -121,6 +123,7 @@ export class Comparison {
   /** Rows scored when it was built. */
   private readonly done: number;
   private listed: { key: string; rows: { q: number; decisions: number[]; split: string }[] } | null = null;
+  private candidates: string[] | undefined;
 
   private constructor(
     private readonly rows: readonly SystemRow[],
@@ -162,7 +165,25 @@ export class Comparison {
   }
 
   view(): CompareView {
-    return { report: this.report, input: this.input };
+    this.candidates ??= splitCandidates(this.rows.slice(0, this.done));
+    return { report: this.report, input: this.input, splitColumns: this.candidates };
+  }
+
+  /** The systems × splits summaries of a column, with the CLI's statistics (verity compare --split-by). */
+  splits(column: string): SplitsView {
+    const r = compareSplits(
+      this.rows,
+      this.results,
+      this.metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+      column,
+      COMPARE_DEFAULTS,
+    );
+    if ('missing' in r) throw new Error(`row ${r.missing + 1} has no value in ${column}: it does not split the questions`);
+    return {
+      column,
+      splits: r.splits.map((s) => ({ split: s.split, rows: s.rows, questions: s.report.questions })),
+      summaries: r.summaries,
+    };
   }
 
   /** A page of the questions where systems differ under this query (the list is kept for the next page). */
@@ -245,5 +266,6 @@ export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison()
     differences: (q, offset, limit) => attempt(() => s.comparison().differences(q, offset, limit)),
     differDetail: (q) => attempt(() => s.comparison().detail(q)),
     compareExport: (kind) => attempt(() => s.comparison().exportFile(kind, s.compareRun())),
+    compareSplits: (column) => attempt(() => s.comparison().splits(column)),
   };
 }

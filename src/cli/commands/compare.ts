@@ -14,7 +14,7 @@ import { AtomicFile, checkOut, cliNote, escapeControls, goldSepOption, intOption
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml } from '../../core/compare/html.ts';
-import { splitRows, splitSummary, type SplitSummary } from '../../core/compare/split.ts';
+import { compareSplits, type SplitSummary } from '../../core/compare/split.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -267,48 +267,22 @@ export function register(program: Command): void {
           `note: the review was made for ${reference}, which is not among the metrics compared; the estimate starts from ${metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name} instead (as valid, its intervals may be wider)`,
         );
       if (o.splitBy !== undefined) {
-        const parts = splitRows(input.rows, o.splitBy);
-        if ('missing' in parts) {
+        const split = compareSplits(
+          input.rows,
+          results,
+          metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+          o.splitBy,
+          { seed, resamples, alpha },
+        );
+        if ('missing' in split) {
           const columns = [...new Set(input.rows.flatMap((r) => Object.keys(r.extra)))];
           throw new VerityError(
-            `--split-by ${o.splitBy}: row ${parts.missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`,
+            `--split-by ${o.splitBy}: row ${split.missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`,
             'usage',
           );
         }
-        say(
-          `${count(parts.length, 'split')} by ${o.splitBy}: ${parts.map((p) => `${p.value} (${count(p.rows.length, 'row')})`).join(', ')}`,
-        );
-        const each = parts.map((p) => ({
-          split: p.value,
-          ...compareReport(
-            p.rows.map((i) => input.rows[i]!),
-            ResultTable.of(
-              p.rows.map((i) => results.row(i)),
-              names,
-              detailed,
-            ),
-            metrics,
-            { seed, resamples, alpha },
-          ),
-        }));
-        const summaries = metrics.map((_, k) =>
-          splitSummary(each.map((e) => ({ split: e.split, board: e.report.leaderboard.metrics[k]! }))),
-        );
-        // The humans' own accuracy per split, where the rows are labelled: the figure the metrics are read against.
-        if (each.some((e) => e.report.labelled))
-          summaries.unshift(
-            splitSummary(
-              each.map((e) => {
-                const lb = e.report.leaderboard.metrics[0]!;
-                const entries = lb.entries.map((x) => ({
-                  ...x,
-                  decided: x.human?.labelled ?? 0,
-                  accuracy: { value: x.human?.accuracy ?? null, ci: null },
-                }));
-                return { split: e.split, board: { ...lb, metric: 'human labels', entries } };
-              }),
-            ),
-          );
+        const { splits: each, summaries } = split;
+        say(`${count(each.length, 'split')} by ${o.splitBy}: ${each.map((p) => `${p.split} (${count(p.rows, 'row')})`).join(', ')}`);
         if (o.json)
           process.stdout.write(
             `${JSON.stringify({ schema: 'verity-compare-splits/1', split_by: o.splitBy, summary: summaries, splits: each.map((e) => ({ split: e.split, report: reportJson(e.report, input) })) })}\n`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitRows, splitSummary } from './split.ts';
+import { splitCandidates, splitRows, splitSummary } from './split.ts';
 import type { LeaderboardEntry, MetricLeaderboard } from './leaderboard.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -26,6 +26,26 @@ describe('splitRows', () => {
       { value: '3', rows: [3] },
     ]);
     expect(splitRows([{ extra: { d: 'x' } }, { extra: {} }], 'd')).toEqual({ missing: 1 });
+  });
+});
+
+describe('splitCandidates', () => {
+  it('offers a column whose values split the questions, never an id, a text or a column that differs within a question', () => {
+    const rows = ['a', 'b'].flatMap((system) =>
+      ['q1', 'q2', 'q3', 'q4'].map((key, k) => ({
+        system,
+        key,
+        extra: {
+          dataset: k < 2 ? 'nq' : 'tq',
+          uid: `${key}-${system}`,
+          note: k === 0 ? 'x' : 'y',
+          score: system === 'a' ? 1 : 0,
+          meta: { k },
+        },
+      })),
+    );
+    // uid: differs within a question; note: one value held by one question; score: differs by system; meta: not a value.
+    expect(splitCandidates(rows)).toEqual(['dataset']);
   });
 });
 

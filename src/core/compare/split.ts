@@ -7,6 +7,9 @@
  */
 import { twoSidedZ } from '../util/normal.ts';
 import type { MetricLeaderboard } from './leaderboard.ts';
+import type { PairedOptions } from './paired.ts';
+import { compareReport, type CompareReport } from './report.ts';
+import type { CompareRow, MetricInfo, ResultColumns } from './table.ts';
 
 /** One split's value and the row indices in it (the input's order). */
 export interface Split {
@@ -80,4 +83,92 @@ export function splitSummary(boards: readonly { split: string; board: MetricLead
     return { system, cells, macro, ci: [Math.max(0, macro - z * se), Math.min(1, macro + z * se)], missing };
   });
   return { metric: boards[0]?.board.metric ?? '', splits, small: splits.filter((s) => small.has(s)), level, systems: rows };
+}
+
+/** Rows with the input's other columns (SystemRow). */
+type SplitRow = CompareRow & { extra: Record<string, unknown> };
+
+/**
+ * Columns that split the questions: every question has one value there (across its systems' rows), and there are
+ * at least two values, each held by at least two questions — a dataset or subject column, not an id or a text.
+ */
+export function splitCandidates(rows: readonly SplitRow[]): string[] {
+  const columns = new Set(rows.flatMap((r) => Object.keys(r.extra)));
+  const out: string[] = [];
+  for (const c of columns) {
+    const of = new Map<string, string>();
+    let ok = true;
+    for (const r of rows) {
+      const v = r.extra[c];
+      if (v === undefined || v === null || v === '' || typeof v === 'object') {
+        ok = false;
+        break;
+      }
+      const text = String(v);
+      const had = of.get(r.key);
+      if (had !== undefined && had !== text) {
+        ok = false;
+        break;
+      }
+      of.set(r.key, text);
+    }
+    if (!ok) continue;
+    const count = new Map<string, number>();
+    for (const v of of.values()) count.set(v, (count.get(v) ?? 0) + 1);
+    if (count.size >= 2 && [...count.values()].every((n) => n >= 2)) out.push(c);
+  }
+  return out;
+}
+
+export interface SplitComparison {
+  split: string;
+  rows: number;
+  report: CompareReport;
+}
+
+/**
+ * One comparison per value of `column` over the scored rows (`results` holds rows 0…length−1), and the systems ×
+ * splits summaries: the human labels' first (when rows are labelled), then one per metric. The CLI's --split-by
+ * and the app's "Split by" both call this.
+ */
+export function compareSplits(
+  rows: readonly SplitRow[],
+  results: ResultColumns,
+  metrics: readonly MetricInfo[],
+  column: string,
+  opts: PairedOptions = {},
+): { splits: SplitComparison[]; summaries: SplitSummary[] } | { missing: number } {
+  const parts = splitRows(rows.slice(0, results.length), column);
+  if ('missing' in parts) return parts;
+  const splits = parts.map((p): SplitComparison => {
+    const view: ResultColumns = {
+      length: p.rows.length,
+      score: (m, i) => results.score(m, p.rows[i]!),
+      decision: (m, i) => results.decision(m, p.rows[i]!),
+    };
+    const { report } = compareReport(
+      p.rows.map((i) => rows[i]!),
+      view,
+      metrics,
+      opts,
+    );
+    return { split: p.value, rows: p.rows.length, report };
+  });
+  const summaries = metrics.map((_, k) => splitSummary(splits.map((e) => ({ split: e.split, board: e.report.leaderboard.metrics[k]! }))));
+  // The humans' own accuracy per split, where the rows are labelled: the figure the metrics are read against.
+  if (splits.some((e) => e.report.labelled))
+    summaries.unshift(
+      splitSummary(
+        splits.map((e) => {
+          const lb = e.report.leaderboard.metrics[0]!;
+          const entries = lb.entries.map((x) => ({
+            ...x,
+            decided: x.human?.labelled ?? 0,
+            accuracy: { value: x.human?.accuracy ?? null, ci: null },
+          }));
+          return { split: e.split, board: { ...lb, metric: 'human labels', entries } };
+        }),
+      ),
+    );
+  return { splits, summaries };
 }
