@@ -102,3 +102,29 @@ test('a dataset column is offered as "Split by": each system per split and its m
   await finish(page, 'split-by.png', watch);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('six systems on one spot of the scatter: each label that moved away is tied to its dot by a line, in the app and the HTML report', async ({
+  page,
+}) => {
+  // Six systems with the same answers: one dot under six labels, which cannot all sit beside it.
+  const qs = ['Paris', 'Rome', 'Oslo', 'Lima', 'Bern', 'Kyiv'];
+  const rows = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].flatMap((system) =>
+    qs.map((g, k) => ({ id: `q${k}`, system, question: `Capital number ${k}?`, gold: g, candidate: k < 4 ? g : 'Madrid', label: k < 5 })),
+  );
+  const watch = await open(page, '/', 1280);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'six.jsonl',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
+  });
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  const scatter = page.getByTestId('chart-scatter');
+  await scatter.scrollIntoViewIfNeeded();
+  await expect(scatter.locator('svg text').filter({ hasText: 'foxtrot' })).toHaveCount(1);
+  await expect(scatter.locator('g[aria-label="link"] path').first()).toBeAttached();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report-html').click()]);
+  const html = readFileSync((await dl.path())!, 'utf8');
+  expect(html.match(/<line [^>]*stroke="#888"\/>/g)?.length ?? 0).toBeGreaterThan(0);
+  await finish(page, 'leader-lines.png', watch);
+});

@@ -15,7 +15,15 @@ import { getPath } from '../core/io/formats/nested.ts';
 import { needsFormatReader, readBlobInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
 import { streamRecords } from '../core/io/parse-stream.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
-import { chooseGoldSeparator, createRowMapper, GOLD_SEP_SAMPLE, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
+import {
+  chooseGoldSeparator,
+  createRowMapper,
+  GOLD_SEP_CELL,
+  GOLD_SEP_SAMPLE,
+  mapRows,
+  type MapOptions,
+  type MappingNote,
+} from '../core/io/fields.ts';
 import { DelimitedWriter } from '../core/io/export.ts';
 import { contentHash } from '../core/io/hash.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
@@ -38,8 +46,6 @@ export const incompleteInputs: string[] = [];
 export function noteUnread(file: string, issues: readonly RowIssue[]): void {
   for (const i of issues) if (i.unread !== undefined) incompleteInputs.push(`${file}: ${i.message}`);
 }
-/** Longest cell kept for the gold-separator sample: a cell of joined short answers is far shorter. */
-const SAMPLE_CELL = 4000;
 
 export interface ReadSummary {
   format: string;
@@ -148,7 +154,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
     const keepSample = (rec: ParsedTable['records'][number]) => {
       if (sample.length >= GOLD_SEP_SAMPLE || o.mapOptions.goldSep !== undefined) return;
       const data = Object.create(null) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(rec.data)) if (typeof v === 'string' && v.length <= SAMPLE_CELL) data[k] = v;
+      for (const [k, v] of Object.entries(rec.data)) if (typeof v === 'string' && v.length <= GOLD_SEP_CELL) data[k] = v;
       if (goldPath?.includes('.')) data[goldPath] = getPath(rec.data, goldPath);
       sample.push({ ...rec, data });
     };

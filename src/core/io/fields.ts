@@ -584,6 +584,8 @@ function joinedBy(v: unknown): string | undefined {
  * reader (a streamed `verity score`, `verity compare`, the app) chooses alike before mapping a row.
  */
 export const GOLD_SEP_SAMPLE = 5000;
+/** Gold cells longer than this do not take part in the gold-separator decision (the streamed sample drops them). */
+export const GOLD_SEP_CELL = 4000;
 
 /**
  * Up to this many non-empty gold cells a file is small (a class exercise, a hand-made test): there one joined cell
@@ -602,7 +604,9 @@ class GoldSeparatorCount {
   cells = 0;
   readonly hits = new Map<string, number>();
   add(v: unknown): void {
-    if (typeof v !== 'string' || v.trim() === '') return;
+    // A cell past GOLD_SEP_CELL is not a list of short answers; leaving it out here keeps the streamed reader's
+    // sample (which does not hold such cells) and a whole table to the same decision.
+    if (typeof v !== 'string' || v.length > GOLD_SEP_CELL || v.trim() === '') return;
     this.cells++;
     const sep = joinedBy(v);
     if (sep) this.hits.set(sep, (this.hits.get(sep) ?? 0) + 1);
