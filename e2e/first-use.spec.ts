@@ -48,6 +48,15 @@ test('the first screen: "Try a comparison" ranks the three demo systems, with th
   await expect(matrix.getByTestId('matrix-careful-verbose')).toHaveAttribute('title', /^careful (>|<|vs) verbose/);
   for (const s of ['careful', 'verbose', 'hasty']) await expect(matrix.getByTestId(`matrix-${s}-record`)).toHaveText(/^\d \/ \d$/);
   await expect(page.getByTestId('review')).toBeVisible();
+  // The answer first: the chosen metric's leaderboard above the overview; the reading notes folded at the end.
+  const top = async (id: string) => (await cmp.getByTestId(id).boundingBox())!.y;
+  expect(await top('leaderboard')).toBeLessThan(await top('compare-overview'));
+  await expect(cmp.getByTestId('compare-notes')).not.toHaveAttribute('open');
+  const [dl] = await Promise.all([page.waitForEvent('download'), cmp.getByTestId('export-report-html').click()]);
+  const html = readFileSync((await dl.path())!, 'utf8');
+  expect(html.indexOf('data-testid="html-headline"')).toBeGreaterThan(0);
+  expect(html.indexOf('data-testid="html-headline"')).toBeLessThan(html.indexOf('Accuracy of each system, by metric'));
+  expect(html.indexOf('data-testid="html-notes"')).toBeGreaterThan(html.indexOf('data-testid="html-matrix-exact_match"'));
   await finish(page, 'first-use-compare.png', watch);
 });
 
