@@ -115,10 +115,18 @@ test('a dataset column is offered as "Split by": each system per split and its m
 test('six systems on one spot of the scatter: each label that moved away is tied to its dot by a line, in the app and the HTML report', async ({
   page,
 }) => {
-  // Six systems with the same answers: one dot under six labels, which cannot all sit beside it.
+  // Five systems with the same answers and labels share one dot, whose labels cannot all sit beside it; the sixth
+  // differs on one answer and one label, so neither ranking is all ties and the HTML report draws its scatter too.
   const qs = ['Paris', 'Rome', 'Oslo', 'Lima', 'Bern', 'Kyiv'];
   const rows = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'].flatMap((system) =>
-    qs.map((g, k) => ({ id: `q${k}`, system, question: `Capital number ${k}?`, gold: g, candidate: k < 4 ? g : 'Madrid', label: k < 5 })),
+    qs.map((g, k) => ({
+      id: `q${k}`,
+      system,
+      question: `Capital number ${k}?`,
+      gold: g,
+      candidate: k < (system === 'foxtrot' ? 3 : 4) ? g : 'Madrid',
+      label: k < (system === 'foxtrot' ? 4 : 5),
+    })),
   );
   const watch = await open(page, '/', 1280);
   await page.getByTestId('file-input').setInputFiles({
