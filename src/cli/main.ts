@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { missingColumnMessage, type Field } from '../core/io/fields.ts';
-import { detectWideLayout } from '../core/compare/inputs.ts';
+import { detectWideLayout } from '../core/io/systems.ts';
 import { VerityError } from '../core/types.ts';
 import { escapeControls, incompleteInputs, ioMessage, removePending, say } from './io.ts';
 import { endScoringThread } from './thread.ts';

@@ -12,7 +12,7 @@ import type { RowResults } from '../core/run.ts';
 import type { RunReport, ViewQuery } from '../core/results.ts';
 import type { CompareReport } from '../core/compare/report.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
-import type { Coverage, FilesInput, KeyBy } from '../core/compare/inputs.ts';
+import type { Coverage, FilesInput, KeyBy } from '../core/io/systems.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
 
 /** Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown. */

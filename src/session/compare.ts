@@ -1,7 +1,7 @@
 /**
  * Several systems in one session (issue 14), the scoring worker's side: reading several files as one input (saved
  * for resume as one bundle Blob), mapping them with a system column, the wide layout or one file per system
- * (core/compare/inputs.ts, as `verity compare` does), and, once scored, the comparison — leaderboard, paired
+ * (core/io/systems.ts, as `verity compare` does), and, once scored, the comparison — leaderboard, paired
  * tests, metric-vs-human ranking — with the CLI's defaults, so the app and `verity compare` give equal numbers.
  * The page gets the report (small) and pages of the questions where systems differ, never the rows.
  */

@@ -3,7 +3,7 @@
  * (answer_<system> + judge_<system>) when the columns have it; else, when a column is named like a system column,
  * the session's own choice (that column if its values answer the same questions); else one system per file.
  */
-import { SYSTEM_ALIASES, detectWideLayout, type WideSystem } from '../../core/compare/inputs.ts';
+import { SYSTEM_ALIASES, detectWideLayout, type WideSystem } from '../../core/io/systems.ts';
 import { keysOf, type ColumnMap } from '../../core/io/fields.ts';
 import type { SystemsMapping } from '../../session/api.ts';
 

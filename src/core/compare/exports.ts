@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import { outputRecord, type RowResults } from '../run.ts';
 import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
 import type { CompareReport } from './report.ts';
-import type { FilesInput } from './inputs.ts';
+import type { FilesInput } from '../io/systems.ts';
 
 /** What the JSON report says about the input besides its rows. */
 export type InputInfo = Pick<FilesInput, 'sources' | 'layout' | 'keyBy' | 'pairing' | 'notes' | 'coverage'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable } from '../io/parse.ts';
-import { coverage, mapSystemRows } from './inputs.ts';
+import { coverage, mapSystemRows } from '../io/systems.ts';
 import { compareReport } from './report.ts';
 import { compareHtml, escapeHtml } from './html.ts';
 import type { MetricResult } from '../types.ts';

@@ -11,7 +11,7 @@
 import type { CompareReport } from './report.ts';
 import type { CompareTable } from './table.ts';
 import type { InputInfo } from './exports.ts';
-import type { SystemRow } from './inputs.ts';
+import type { SystemRow } from '../io/systems.ts';
 import { disagreements } from './disagreements.ts';
 import { chartNames, leaderLine, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';

@@ -26,7 +26,7 @@ export {
   mapSystemRows,
   systemFromFileName,
   systemNamesForFiles,
-} from './inputs.ts';
+} from '../io/systems.ts';
 export type {
   Coverage,
   FilesInput,
@@ -38,6 +38,6 @@ export type {
   SystemRow,
   WideLayout,
   WideSystem,
-} from './inputs.ts';
+} from '../io/systems.ts';
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from './exports.ts';
 export type { InputInfo } from './exports.ts';

@@ -6,7 +6,7 @@
  *   loops over numbers (one million rows = a few typed arrays, no per-row objects).
  * Layout: cell (s, q) is at s·Q + q; scores are NaN and decisions / labels −1 where a system has no row for a
  *   question or the metric did not apply. Systems and questions keep first-seen order unless given.
- * Limits: a (system, key) pair seen twice keeps the first row; the caller (inputs.ts) makes keys unique. The
+ * Limits: a (system, key) pair seen twice keeps the first row; the caller (io/systems.ts) makes keys unique. The
  *   arrays are read-only once built: bootstrap draws are remembered per array (resample.ts).
  */
 import type { Label } from '../types.ts';

@@ -11,7 +11,7 @@
 import { chooseGoldSeparator, mapRows, type ColumnMap, type GoldSeparatorFound, type MappingNote } from './fields.ts';
 import type { RowIssue } from './parse.ts';
 import { withPaths } from './formats/index.ts';
-import { mapSystemFiles, type FilesInput, type SystemFile, type SystemMapOptions } from '../compare/inputs.ts';
+import { mapSystemFiles, type FilesInput, type SystemFile, type SystemMapOptions } from './systems.ts';
 import type { QaRow } from '../types.ts';
 
 export interface InputMapping {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTable } from '../io/parse.ts';
-import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './inputs.ts';
+import { parseTable } from './parse.ts';
+import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './systems.ts';
 
 const jsonl = (rows: object[]) => parseTable(rows.map((r) => JSON.stringify(r)).join('\n'));
 

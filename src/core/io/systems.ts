@@ -14,8 +14,8 @@
  * that name rows (`q12-gpt4`) pair nothing, so such files pair by question text on their own.
  */
 import { VerityError, type QaRow } from '../types.ts';
-import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from '../io/fields.ts';
-import type { ParsedTable, RowIssue } from '../io/parse.ts';
+import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from './fields.ts';
+import type { ParsedTable, RowIssue } from './parse.ts';
 
 /** Column names taken as the system column, in order of preference (as column keys: columnKey). */
 export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run', 'model_name', 'system_name', 'model_id'] as const;
