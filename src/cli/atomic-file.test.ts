@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AtomicFile, removePending } from './io.ts';
+import { AtomicFile, removePending } from './output.ts';
 
 describe('AtomicFile (issue 38 item 6)', () => {
   it('many writes that wait for the disk add no listener each: no MaxListenersExceededWarning', async () => {

@@ -1,6 +1,6 @@
 /**
  * One input pipeline: the same files read by every surface give the same rows, notes and skipped rows — the CLI's
- * streamed reader (cli/io.ts readRows, for JSONL over 64 KiB, with small chunks), the CLI's and the app session's
+ * streamed reader (cli/input.ts readRows, for JSONL over 64 KiB, with small chunks), the CLI's and the app session's
  * whole-file path (readBlobInput → prepareInput) and Learn's (parseTable → prepareInput). The files hold what made
  * the surfaces differ before: joined golds, gold cells too long to be a list, a bad row, a missing candidate,
  * a small file whose one joined cell is only a suggestion.
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRows } from './io.ts';
+import { readRows } from './input.ts';
 import { readBlobInput } from '../core/io/formats/index.ts';
 import { parseTable } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';

@@ -21,7 +21,7 @@ import {
   type ReviewedRow,
 } from '../core/review/labels.ts';
 import { VerityError, type Label } from '../core/types.ts';
-import { say } from './io.ts';
+import { say } from './say.ts';
 
 /** Reads a label file piece by piece (never whole). */
 export async function readLabels(path: string): Promise<ParsedLabels> {

@@ -5,7 +5,7 @@ import { messageOf } from '../core/errors.ts';
 import { ROLE_TABLE, ROLES, type Role } from '../runtime/registry.ts';
 import type { LoadedModel, ModelSpec } from '../runtime/messages.ts';
 import type { ModelRecord } from '../runtime/context.ts';
-import { say } from './io.ts';
+import { say } from './say.ts';
 import type { CommonOptions } from './options.ts';
 
 /**

@@ -10,7 +10,6 @@ import { VerityError, type AnyMetric } from '../core/types.ts';
 import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
 import { metricsOf, type RunCalibration, type RunConfig } from '../core/run-config.ts';
 import { nodeLexicon } from '../runtime/lexicon-node.ts';
-import { goldSepOption } from './io.ts';
 
 export interface CommonOptions {
   metrics?: string;
@@ -152,4 +151,18 @@ export function parseMapSpec(spec: string): ColumnMap {
     out[field] = column;
   }
   return out;
+}
+
+/** A whole-number option (--seed, --resamples), or its default; anything else is a usage error. */
+export function intOption(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new VerityError(`${name} expects a whole number ≥ 0, got "${v}"`, 'usage');
+  return n;
+}
+
+/** `--gold-sep`: absent lets the reader choose (chooseGoldSeparator); "none" (or "") splits nothing. */
+export function goldSepOption(v: string | undefined): { goldSep?: string } {
+  if (v === undefined) return {};
+  return { goldSep: v === 'none' ? '' : v };
 }

@@ -7,7 +7,7 @@ import { HARD_PAIRS } from '../../core/agreement/ordinal.ts';
 import { taxonomyHeadline, taxonomyHeadlineText, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
 import { VerityError, type QaRow, type Label } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
-import { intOption } from '../io.ts';
+import { intOption } from '../options.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { foldInto, readLabels } from '../labels.ts';

@@ -4,11 +4,11 @@
  * a slice given twice or one missing are refused with the reason; nothing is written then.
  */
 import type { Command } from 'commander';
-import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../io.ts';
+import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { eachPartRecord, orderParts } from '../shard.ts';
 import { writing } from '../scoring.ts';
 import { readFile } from 'node:fs/promises';
-import { say } from '../io.ts';
+import { say } from '../say.ts';
 
 async function cmdMerge(out: string, parts: string[]): Promise<void> {
   if (out !== '-') await checkOut(out);

@@ -14,7 +14,10 @@ import { askedGroups, designRecord, parseBudget, planReview, reviewLine, whyAske
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
-import { AtomicFile, checkOut, cliNote, goldSepOption, intOption, readHashedInput, say } from '../io.ts';
+import { AtomicFile, checkOut } from '../output.ts';
+import { cliNote, say } from '../say.ts';
+import { goldSepOption, intOption } from '../options.ts';
+import { readHashedInput } from '../input.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
 import { scoreAll } from '../scoring.ts';

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { formatList } from '../../core/io/formats/index.ts';
 import { outputRecord } from '../../core/run.ts';
 import { isBatchMetric } from '../../core/types.ts';
-import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../io.ts';
+import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { scoreFile, writing } from '../scoring.ts';

@@ -1,7 +1,7 @@
 /**
  * The one input pipeline: parsed tables and a column mapping in, the rows every surface scores out — with the
  * issues, the notes, and the systems when the input has several. The app's session and every CLI command that
- * reads a file whole use it; the CLI's streamed reader (cli/io.ts readRows) is its batch form, making the same
+ * reads a file whole use it; the CLI's streamed reader (cli/input.ts readRows) is its batch form, making the same
  * decisions (chooseGoldSeparator on the first GOLD_SEP_SAMPLE records, then createRowMapper row by row).
  *
  * Steps: nested paths the mapping names become columns (withPaths); the gold separator is decided once for all
