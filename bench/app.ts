@@ -12,7 +12,7 @@
  * Node CLI run; `--trace` traces the compare case's main thread (see TRACE). Figures go to bench/out/app.json and
  * stdout; `npm run bench` puts them in bench/REPORT.md.
  *
- * Issue 16's targets, printed met / not met at the end (they are for 1,000,000 rows; a smaller --rows scales
+ * The speed targets, printed met / not met at the end (they are for 1,000,000 rows; a smaller --rows scales
  * target 1 by the rows and says so): 1. read + score with the embedded default + report shown under 120 s;
  * 3. Chromium's memory (summed PSS) peaks under 1,500 MB during the million-row run.
  */
@@ -310,7 +310,7 @@ const tracedTasks = (trace: Buffer, minMs: number) => {
 };
 
 /**
- * The ten-system case (issue 14's scale): open, score with the embedded default, then the comparison shown. Its
+ * The ten-system case: open, score with the embedded default, then the comparison shown. Its
  * targets: no main-thread task over 50 ms; Chromium's peak within the single-system run's for the same rows
  * (3,191 MB measured on 2026-11-22 before the columnar results, REPORT.md); the comparison shown in under half the
  * single-system report's time at that size then (33.9 s).
@@ -415,7 +415,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
   };
 }
 
-/** Issue 16's targets 1 and 3 (defined for 1,000,000 rows; target 1 scaled by the rows otherwise). */
+/** Speed targets 1 and 3 (defined for 1,000,000 rows; target 1 scaled by the rows otherwise). */
 function targets(rows: number, endToEndSeconds: number, peakMb: number) {
   const scale = rows / 1_000_000;
   const note = rows === 1_000_000 ? '' : ` [${rows.toLocaleString('en')} rows, not the 1,000,000 the targets are for: indicative only]`;

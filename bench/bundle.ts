@@ -1,7 +1,7 @@
 /**
  * `npm run bench:bundle`: what the Score page's first load fetches — the entry script of the production build
  * (`vite build` first) and the chunks index.html preloads — raw and gzipped, and the chunks left to load on
- * demand (issue 40). Prints a Markdown table; `--json` prints the figures.
+ * demand. Prints a Markdown table; `--json` prints the figures.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cli`: the CLI at size (issue 17 item 7). Scores generated JSONL files built from the shared
+ * `npm run bench:cli`: the CLI at size. Scores generated JSONL files built from the shared
  * TriviaQA answers with `verity score --out` and records the peak RSS of the process (/usr/bin/time):
  *   - 300,000 and 3,000,000 rows: the target is a peak at 3M within 1.3× the peak at 300k (memory flat in
  *     the row count, since rows are streamed in and written out batch by batch);

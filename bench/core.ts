@@ -15,7 +15,7 @@ import { createSyncMetric, LEXICAL_METRICS } from '../src/core/metrics/index.ts'
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-// WordNet, as the app and the CLI score (issue 37).
+// WordNet, as the app and the CLI score.
 const lexicon = nodeLexicon();
 
 const arg = (name: string, dflt: number) => {

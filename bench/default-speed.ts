@@ -11,7 +11,7 @@ import { scoreRow } from '../src/core/run.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-// WordNet, as the app and the CLI score (issue 37).
+// WordNet, as the app and the CLI score.
 const lexicon = nodeLexicon();
 
 const i = process.argv.indexOf('--rows');

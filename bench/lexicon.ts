@@ -1,5 +1,5 @@
 /**
- * The WordNet lexicon's cost (issue 37): its size as shipped, and the time to load it — in Node (the CLI and its
+ * The WordNet lexicon's cost: its size as shipped, and the time to load it — in Node (the CLI and its
  * scoring thread) and in a Chromium worker, where the app's code (src/runtime/lexicon-browser.ts, bundled here
  * with esbuild) fetches, gunzips, parses and installs it as the scoring and pool workers do. Best and median of
  * several loads, each in a fresh worker (a fresh thread, as a pool worker starts).

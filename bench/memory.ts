@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- ROWS]` (issue 38 item 2): the CLI's peak memory (RSS of the whole process, its
+ * `npm run bench:memory [-- ROWS]`: the CLI's peak memory (RSS of the whole process, its
  * scoring thread included) scoring the same rows written as JSONL, CSV, TSV and a JSON array, with exact_match
  * (so reading dominates). Every text format is streamed, so memory should not grow with the rows; the table
  * goes into bench/REPORT.md (memory-section.md). Needs GNU time at /usr/bin/time.

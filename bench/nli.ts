@@ -74,7 +74,7 @@ const batchFor = (dtype: Dtype) => (DYNAMIC_QUANT_DTYPES.includes(dtype) ? 1 : B
  * a time (MODEL_CHUNK in src/session/session.ts), and each bench row gives 2 pairs (both directions). 0: all.
  */
 const PER_CALL = arg('--pairs-per-call', 128);
-/** The WebGPU target's batch size (issue 16: batch ≥ 16). */
+/** The WebGPU target's batch size. */
 const GPU_BATCH = Math.max(16, BATCH);
 const RATIO_TARGET = 0.9;
 const GPU_TARGET = 3;
@@ -136,7 +136,7 @@ function ceilingBatches(t: Tokenized, size: number): { batches: CeilingBatch[]; 
   return { batches, rows, real, padded };
 }
 
-/** Padding of the order before issue 16: chunks of 32 distinct pairs by character length, model batches of 16 in order. */
+/** Padding of the order before token-length batches: chunks of 32 distinct pairs by character length, model batches of 16 in order. */
 function charOrderPadding(t: Tokenized): number {
   const order = t.unique.map((_, i) => i).sort((a, b) => key(t.unique[a]!).length - key(t.unique[b]!).length);
   let real = 0;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pathological` (issue 38 item 1): the default metrics on a corpus of repetitive texts at the
+ * `npm run bench:pathological`: the default metrics on a corpus of repetitive texts at the
  * length limit — one pattern repeated to 99,000 characters (under the 100,000 per field), as the candidate, as
  * the gold and as the question, and varied words in several fields at once — and the milliseconds each row
  * takes, slowest first. The corpus is defined here

@@ -4,7 +4,7 @@
  *
  * 1. The agreement report (core/report.ts `agreementSummaryOfColumns`, the path `verity evaluate` and the app's
  *    report take) over 1,000,000 labelled rows and the five metrics of the embedded default, 1000 resamples.
- *    Target (issue 16, target 2): under 5 s.
+ *    Target: under 5 s.
  * 2. `compareReportOf` (leaderboard, paired tests, metric-vs-human ranking) for 10 systems × 100,000 questions
  *    (1,000,000 rows) and the same five metrics, 1000 resamples.
  * 3. For context, not a target: the taxonomy (8-class) report over the same million rows.

@@ -197,7 +197,7 @@ writeFileSync(join(repoRoot, 'bench', 'REPORT.md'), `${lines.join('\n')}\n`);
 process.stderr.write(`wrote bench/REPORT.md\n`);
 
 function renderNli(j: Record<string, unknown>): string[] {
-  // bench:nli writes its own section (Verity against the WASM ceiling, issue 16).
+  // bench:nli writes its own section (Verity against the WASM ceiling).
   if (typeof j.markdown === 'string') return j.markdown.split('\n');
   const out: string[] = [];
   const date = typeof j.date === 'string' ? j.date.slice(0, 10) : '';

@@ -16,7 +16,7 @@ import { CORRECT_CLASSES } from '../src/core/metrics/taxonomy.ts';
 import type { CapClass, QaRow } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-// WordNet, as every surface scores with it (issue 37).
+// WordNet, as every surface scores with it.
 const lexicon = nodeLexicon();
 
 const root = resolve(import.meta.dirname, '..');
@@ -30,7 +30,7 @@ function load(path: string): { row: QaRow; split: string }[] {
   return mapRows(parseTable(bytes, path)).rows.map((row, i) => ({ row, split: splits[i]! }));
 }
 const dev = load('test/fixtures/taxonomy-dev.jsonl');
-// Paraphrase-style answers (issue 37): scientific names, epithets, broader and narrower terms, antonyms.
+// Paraphrase-style answers: scientific names, epithets, broader and narrower terms, antonyms.
 const para = load('test/fixtures/taxonomy-paraphrase.jsonl');
 const sets: [string, QaRow[]][] = [
   ['dev (tuning)', dev.filter((r) => r.split === 'tune').map((r) => r.row)],
@@ -70,7 +70,7 @@ for (const [set, rows] of sets) {
   }
 }
 
-// The confusions issue 37 is about, for taxonomy_text's classes: equivalent and partial answers called invalid,
+// The confusions that matter most for taxonomy_text's classes: equivalent and partial answers called invalid,
 // contradictory answers called correct.
 console.log('\n| set | equivalent → invalid | partial → invalid | contradictory → correct |');
 console.log('|---|---|---|---|');

@@ -260,10 +260,7 @@ test('Inspect .eval archives dropped together: each log is a system named by its
   await finish(page, 'compare-inspect-eval.png', watch);
 });
 
-test('ids unique per row, long system names in a source column: paired by question, shared as a page (issue 34)', async ({
-  page,
-  browser,
-}) => {
+test('ids unique per row, long system names in a source column: paired by question, shared as a page', async ({ page, browser }) => {
   const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt35', 'evouna/NQ/chatgpt'];
   const dir = mkdtempSync(join(tmpdir(), 'verity-per-row-'));
   const name = 'nq-runs.jsonl';

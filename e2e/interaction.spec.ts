@@ -41,7 +41,7 @@ const focusedTestId = (page: Page) =>
 test("binary labels: the Class filter is taxonomy_text's alone; an empty filtered view says why and can be cleared", async ({ page }) => {
   const watch = await open(page, '/#/score', 1280);
   await scoreByKeyboard(page);
-  // No human classes: the classes are the ones the default taxonomy_text gives (issue 34), so no "by" choice.
+  // No human classes: the classes are the ones the default taxonomy_text gives, so no "by" choice.
   await page.getByTestId('filter-class').selectOption('exact');
   await expect(page.getByTestId('filter-class-by')).toHaveCount(0);
   await expect(page.getByTestId('view-count')).toHaveText('0 of 4 rows');

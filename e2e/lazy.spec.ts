@@ -1,5 +1,5 @@
 /**
- * The Score page's first load (issue 40 item 8): no other page, nor the comparison, the report or the charts, is
+ * The Score page's first load: no other page, nor the comparison, the report or the charts, is
  * fetched until it is shown; each comes when first needed. (Sizes: npm run bench:bundle, bench/REPORT.md.)
  */
 import { expect, test } from '@playwright/test';

@@ -75,7 +75,7 @@ test('the monotonicity table matches `verity evaluate` on the demo set', async (
     await expect(chart.locator('svg')).toBeVisible();
     await expect(chart.getByRole('img')).toHaveAttribute('aria-label', new RegExp(`^${m} scores per class; means: exact \\d`));
   }
-  // Cards' inline Markdown is rendered, not shown literally (issue 40): `squad` is code, no backtick is left.
+  // Cards' inline Markdown is rendered, not shown literally: `squad` is code, no backtick is left.
   const em = page.getByTestId('learn-card-exact_match');
   await expect(em.locator('code', { hasText: 'squad' })).toHaveCount(1);
   for (const m of LEXICAL) expect(await page.getByTestId(`learn-card-${m}`).textContent()).not.toContain('`');

@@ -196,7 +196,7 @@ test('a random-weight model is refused by its role canary unless "use models wit
 test('dev server: the Models page opens with no page error (the comlink Remote is kept out of reactive state)', async ({ page }) => {
   test.skip(projectDevice() !== 'wasm', 'the page, not the device: one project is enough');
   test.setTimeout(120_000);
-  // Issue 12 item 21: only Svelte's dev build tags reactive values, which called into the worker's comlink proxy.
+  // only Svelte's dev build tags reactive values, which called into the worker's comlink proxy.
   const port = PREVIEW_PORT + 2;
   const dev = spawn(
     process.execPath,
@@ -426,7 +426,7 @@ test('a truncated file (short body, or a connection cut mid-file) gives a clear 
   expect(fixed.ok, JSON.stringify(fixed)).toBe(true);
 });
 
-// Issue 38 item 5 / issue 39 item 9: a host that never stops sending held 4.4 GB in the page and was still
+// A host that never stops sending held 4.4 GB in the page and was still
 // loading 18 minutes later. Each body now stops at its cap (JSON 256 MiB; a listed file its registry size + 2%).
 test('a host that never stops sending is stopped at the cap with a message, and nothing is cached', async ({ page, request }) => {
   test.setTimeout(120_000);

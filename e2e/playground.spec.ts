@@ -142,7 +142,7 @@ test('model-based metrics: sized list, ask before downloading, then scored and r
   await finish(page, 'playground-models.png', watch);
 });
 
-test('one size per model and device: the sizes listed add up to the download asked for (issue 40)', async ({ page }) => {
+test('one size per model and device: the sizes listed add up to the download asked for', async ({ page }) => {
   // The registry's pinned models (no download happens: the question is cancelled).
   const watch = await open(page, '/#/playground', 1280);
   const sizes: number[] = [];

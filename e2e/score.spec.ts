@@ -149,7 +149,7 @@ test('scores an uploaded file with the embedded default; table, detail, report a
       expect(Number(row[`${m}.score`])).toBeCloseTo(r.score, 12);
       expect(row[`${m}.decision`]).toBe(String(r.decision));
     }
-    // The run configuration once, in the first row (issue 40).
+    // The run configuration once, in the first row.
     if (i === 0) expect(JSON.parse(row.verity_run!).metrics).toHaveLength(5);
     else expect(row.verity_run).toBe('');
   });
@@ -307,7 +307,7 @@ test('a reload mid-run at 100,000 rows offers to resume; the resumed run loses n
   await page.reload();
   const banner = page.getByTestId('resume-banner');
   await expect(banner).toContainText('big.jsonl');
-  // Size, rows, content hash and start: two runs of files named alike are told apart (issue 39 item 3).
+  // Size, rows, content hash and start: two runs of files named alike are told apart.
   await expect(banner.getByTestId('resume-file')).toHaveText(/^\([\d.]+ MB, 100,000 rows, content [0-9a-f]{8}, started .+\)$/);
   const stoppedAt = Number((await banner.textContent())!.match(/stopped at ([\d,]+)/)![1]!.replace(/,/g, ''));
   expect(stoppedAt).toBeGreaterThan(0);
@@ -492,7 +492,7 @@ test('Cancel offers Continue; Score asks before discarding the rows scored; cont
   await expect(page.getByTestId('run-progress')).toContainText('cancelled');
   const cont = page.getByTestId('continue');
   await expect(cont).toBeVisible();
-  // Issue 35 defects 2 and 3: the counts agree — the progress, the Continue button and the saved rows.
+  // The counts agree — the progress, the Continue button and the saved rows.
   const kept = Number((await page.getByTestId('run-progress').innerText()).match(/([\d,]+) \/ 60,000 rows/)![1]!.replaceAll(',', ''));
   expect(kept % 2000).toBe(0);
   await expect(cont).toHaveText(`Continue from row ${(kept + 1).toLocaleString('en')}`);
@@ -554,7 +554,7 @@ test('two tabs keep their own saved runs; each run is listed with its size and c
   await page.getByTestId('saved-runs').locator('summary').click();
   await page.getByTestId('saved-run').filter({ hasText: 'tab-b.jsonl' }).getByTestId('delete-run').click();
   await expect(page.getByTestId('saved-run')).toHaveCount(1);
-  // Issue 35 defect 6: it asks first, naming what goes and its size; "Keep" keeps it.
+  // it asks first, naming what goes and its size; "Keep" keeps it.
   await page.getByTestId('delete-all-runs').click();
   await expect(page.getByTestId('delete-all-runs-confirm')).toContainText(
     /^Delete the saved run, with its input files and results \([\d.]+ MB\), from this browser\?/,
@@ -586,7 +586,7 @@ test('"Clear everything" on the Models page deletes the saved runs with their in
   await page.goto('/#/models');
   await page.evaluate(() => localStorage.setItem('verity.model-settings', '{}'));
   await page.getByTestId('clear-everything').click();
-  // Issue 35 defect 6: nothing goes before the question, which names each part and its size, is answered.
+  // nothing goes before the question, which names each part and its size, is answered.
   await expect(page.getByTestId('clear-everything-confirm')).toContainText(
     /^Delete 0 cached models \(0\.00 MB\), 1 saved run with their input files and results \([\d.]+ MB\), and the settings, from this browser\?/,
     { timeout: 15_000 },
@@ -659,7 +659,7 @@ test('a worker that keeps dying on the same rows is recovered three times, then 
   await expect(page.getByTestId('run')).toBeEnabled();
 });
 
-test('right after a run the table shows its rows: no "None of the N scored rows can be shown" (issue 40)', async ({ page }) => {
+test('right after a run the table shows its rows: no "None of the N scored rows can be shown"', async ({ page }) => {
   await page.goto('/#/score');
   const rows = Array.from({ length: 6000 }, (_, i) =>
     JSON.stringify({ id: `q${i}`, question: `What is item ${i}?`, gold: `item ${i}`, candidate: i % 3 ? `item ${i}` : 'no idea' }),
@@ -682,7 +682,7 @@ test('right after a run the table shows its rows: no "None of the N scored rows 
   expect(seen.filter((t) => t.startsWith('None of the'))).toEqual([]);
 });
 
-// Issue 39 item 1: after another tab took an update, this tab's worker scripts were gone; each new scoring worker
+// after another tab took an update, this tab's worker scripts were gone; each new scoring worker
 // died at once and started the next recovery before the budget counted it (4,257 workers in 60 s).
 test.describe('a page whose worker code was replaced by a newer version', () => {
   test.use({ serviceWorkers: 'block' });
@@ -726,7 +726,7 @@ test.describe('a page whose worker code was replaced by a newer version', () => 
   });
 });
 
-// Issue 35 defect 1: a finished run could not be reopened (its saved run had only Delete).
+// a finished run could not be reopened (its saved run had only Delete).
 test('a finished run is opened again from the saved runs after a reload: table and exports, nothing scored again', async ({ page }) => {
   await page.goto('/#/score');
   await upload(page, 'kept.jsonl', sample);
@@ -755,7 +755,7 @@ function labelledFile(n: number): string {
     .join('\n');
 }
 
-// Issue 35 defects 4 and 5: calibration is part of the run, and an input is stored once however many runs use it.
+// Calibration is part of the run, and an input is stored once however many runs use it.
 test('a calibrated run keeps its thresholds through continue, reload and resume, as verity score --calibration decides', async ({
   page,
 }) => {

@@ -24,7 +24,7 @@ import { mulberry32 } from '../src/core/util/random.ts';
 import type { PedantsModel } from '../src/core/metrics/pedants.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
-// The features read WordNet (issue 37), as the metric does wherever it runs.
+// The features read WordNet, as the metric does wherever it runs.
 const lexicon = nodeLexicon();
 
 const SEED = 20261122;

@@ -1,5 +1,5 @@
 /**
- * The shape issue 13 gave the tree, kept: the scoring worker stays a thin shell around the session, and the
+ * The shape of the tree, kept: the scoring worker stays a thin shell around the session, and the
  * Score page stays layout (its run lives in app/lib/scoring.svelte.ts). A page that grows past these sizes
  * has taken logic back that belongs in a module with its own tests.
  */
@@ -18,7 +18,7 @@ describe('tree shape', () => {
     expect(lines(rel)).toBeLessThan(limit);
   });
 
-  it('no file under src/session/ is over 400 lines (issue 35: the session split by concern)', () => {
+  it('no file under src/session/ is over 400 lines', () => {
     const dir = fileURLToPath(new URL('session/', import.meta.url));
     const over = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
@@ -66,7 +66,7 @@ function importGraph(): Map<string, string[]> {
 }
 
 describe('imports', () => {
-  // Issue 35: three cycles had grown (capabilities ↔ evidence, parse ↔ utf8, session/api ↔ compare ↔ session),
+  // three cycles had grown (capabilities ↔ evidence, parse ↔ utf8, session/api ↔ compare ↔ session),
   // all through type imports, which the lint rule (import-x/no-cycle) does not follow.
   it('no module imports itself back, type imports included', () => {
     const graph = importGraph();

@@ -5,5 +5,5 @@
 import { servePool } from '../src/session/pool.ts';
 import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
 
-// WordNet for the embedded metrics (issue 37), loaded as the worker starts: each job waits for it.
+// WordNet for the embedded metrics loaded as the worker starts: each job waits for it.
 servePool(self as unknown as Parameters<typeof servePool>[0], loadLexicon());

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AtomicFile, removePending } from './output.ts';
 
-describe('AtomicFile (issue 38 item 6)', () => {
+describe('AtomicFile', () => {
   it('many writes that wait for the disk add no listener each: no MaxListenersExceededWarning', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => void warnings.push(w.name);

@@ -1,5 +1,5 @@
 /**
- * The CLI's input and output at size and under failure (issue 17 items 1, 7-10; issue 12 items 7-8): run as
+ * The CLI's input and output at size and under failure: run as
  * a child process on files in a temp dir, like cli.test.ts.
  */
 import { spawn } from 'node:child_process';
@@ -70,7 +70,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('streaming (issue 17 item 7)', () => {
+describe('streaming', () => {
   it('a streamed JSONL file gives the same bytes as the same rows read whole, on stdout, --out .jsonl, .csv and evaluate', async () => {
     const [a, b, c, d, e, f, g] = await Promise.all([
       verity(['score', p('big.jsonl'), '--metrics', 'exact_match,token_f1']),
@@ -129,7 +129,7 @@ describe('streaming (issue 17 item 7)', () => {
   });
 });
 
-describe('one huge row (issue 17 item 8)', () => {
+describe('one huge row', () => {
   it('a 2 MB candidate with METEOR: that row is named and gives nulls with the reason; the others are scored', async () => {
     writeFileSync(
       p('huge.jsonl'),
@@ -150,7 +150,7 @@ describe('one huge row (issue 17 item 8)', () => {
       'not scored: the candidate is 2,100,000 characters, over the limit of 100,000 characters per field',
     );
     expect(r.stderr).toContain('verity: warning: row 2: the candidate is 2,100,000 characters; it is not scored');
-    // The warnings printed are the warnings counted (issue 34: 5 printed, then "4 warnings").
+    // The warnings printed are the warnings counted.
     expect(r.stderr.match(/^verity: warning: /gm)?.length).toBe(1);
     expect(r.stderr).toContain('verity: JSONL, 3 rows read, 0 skipped, 1 warning\n');
   });
@@ -161,7 +161,7 @@ describe('one huge row (issue 17 item 8)', () => {
   });
 });
 
-describe('one line too long to be a row (issue 38 item 3)', () => {
+describe('one line too long to be a row', () => {
   it('a 40 MB line is skipped with its line named, unbuilt; the rows around it are scored', async () => {
     const { openSync, writeSync, closeSync } = await import('node:fs');
     const f = openSync(p('longline.jsonl'), 'w');
@@ -178,7 +178,7 @@ describe('one line too long to be a row (issue 38 item 3)', () => {
   });
 });
 
-describe('standard input (issue 39 item 7)', () => {
+describe('standard input', () => {
   it('SIGTERM while it is being read leaves no copy of it in the temporary folder', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'verity-tmp-'));
     const child = spawn(process.execPath, [CLI, 'score', '-'], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } });
@@ -197,7 +197,7 @@ describe('standard input (issue 39 item 7)', () => {
   });
 });
 
-describe('standard output that cannot be written (issue 39 item 5)', () => {
+describe('standard output that cannot be written', () => {
   it.skipIf(!existsSync('/dev/full'))('a full disk behind `> file` is exit 4 with one line, no stack', async () => {
     const { openSync, closeSync } = await import('node:fs');
     const { spawnSync } = await import('node:child_process');
@@ -218,7 +218,7 @@ describe('standard output that cannot be written (issue 39 item 5)', () => {
   });
 });
 
-describe('output files (issue 17 item 9)', () => {
+describe('output files', () => {
   it('--out is checked before scoring: unknown extension (1), missing folder (4), a folder (4), unwritable folder (4)', async () => {
     mkdirSync(p('ro'));
     chmodSync(p('ro'), 0o500);
@@ -279,7 +279,7 @@ describe('a reader that stops early', () => {
   });
 });
 
-describe('hostile data (issue 17 item 10)', () => {
+describe('hostile data', () => {
   it('statements: one deeply nested row is skipped with its row; the others get statements', async () => {
     const d = 100_000;
     writeFileSync(
@@ -317,7 +317,7 @@ describe('hostile data (issue 17 item 10)', () => {
   });
 });
 
-describe('wording and notes (issue 12 items 7, 8, 10)', () => {
+describe('wording and notes', () => {
   it('a ragas file: answer is scored as the candidate, and stderr says which layout was read and why', async () => {
     writeFileSync(
       p('ragas.jsonl'),
@@ -451,7 +451,7 @@ describe('lm-evaluation-harness samples large enough to stream', () => {
   });
 });
 
-describe('signals during a slow row (issue 39 item 6)', () => {
+describe('signals during a slow row', () => {
   it('SIGTERM stops the CLI at once while a row takes seconds, and leaves nothing at --out', async () => {
     // ROUGE-L's longest common subsequence over two 99,000-character answers takes several seconds per row.
     let seed = 7;

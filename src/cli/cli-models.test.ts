@@ -45,7 +45,7 @@ describe('CLI with a local NLI model folder', () => {
 
   it('without --skip-canary a random-weight model folder is refused with the reason, and no row gets a score from it', () => {
     const r = run('score', FILE, '--metrics', 'exact_match,cap', '--nli-model', NLI);
-    // The rows are written; the run says once why cap has no model, and ends with exit 2 (issue 39 item 8).
+    // The rows are written; the run says once why cap has no model, and ends with exit 2.
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr.match(/^verity: the NLI model did not load: .*; the metrics that need it are not scored$/gm)).toHaveLength(1);
     const rows = r.stdout
@@ -118,7 +118,7 @@ describe('CLI with a local NLI model folder', () => {
     expect(empty.stdout).toBe('');
   });
 
-  it('a model id with ".." is a usage error (exit 1) before anything, as every other malformed id (issue 39 item 10)', () => {
+  it('a model id with ".." is a usage error (exit 1) before anything, as every other malformed id', () => {
     for (const id of ['../evil', 'owner/..', 'x/../y']) {
       const r = run('score', FILE, '--metrics', 'cap', '--nli-model', id, '--mirror', 'http://127.0.0.1:9/');
       expect([r.status, r.stdout], id).toEqual([1, '']);

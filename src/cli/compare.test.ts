@@ -170,7 +170,7 @@ describe('verity compare on two files', () => {
   });
 });
 
-describe('verity compare pairs every layout, and claims nothing without data (issue 34)', () => {
+describe('verity compare pairs every layout, and claims nothing without data', () => {
   const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt35', 'evouna/NQ/gpt4'];
   // Ids unique per row, the systems in a `source` column; system k answers question i right when i % (k + 2) > 0.
   const perRow = systems.flatMap((s, k) =>
@@ -259,7 +259,7 @@ describe('verity compare pairs every layout, and claims nothing without data (is
   });
 });
 
-describe('verity compare writes its files as verity score does (issue 39 item 4)', () => {
+describe('verity compare writes its files as verity score does', () => {
   it('--out, --rows-out and --html are checked before any work: a missing folder or a folder is exit 4, one line', async () => {
     writeFileSync(p('small.jsonl'), A.map((r) => JSON.stringify({ ...r, model: 'm1' })).join('\n'));
     const [out, rows, html] = await Promise.all([
@@ -302,7 +302,7 @@ describe('verity compare writes its files as verity score does (issue 39 item 4)
   });
 });
 
-describe('hostile system names (issue 39 item 13)', () => {
+describe('hostile system names', () => {
   it('are escaped in the text report, and names that differ only by a control character stay apart', async () => {
     const names = ['\u001b[31mred', '\u202eevil', '\t=1+1', '\r=1+1'];
     writeFileSync(

@@ -1,6 +1,6 @@
 /**
  * Files past the longest string a JavaScript engine makes (~512 M characters) in every text format the CLI
- * streams (issue 38 item 2): a 545 MB CSV and JSON array were "internal error: Cannot create a string longer than
+ * streams: a 545 MB CSV and JSON array were "internal error: Cannot create a string longer than
  * 0x1fffffe8 characters" (exit 3). Slow (about a minute: the files are written to a temporary folder and read
  * twice); it runs with the rest of the unit tests, in CI too.
  */
@@ -74,7 +74,7 @@ const FORMATS: [string, string, (i: number) => string, string, string][] = [
   ],
 ];
 
-describe('text files over 512 MB (issue 38 item 2)', () => {
+describe('text files over 512 MB', () => {
   it.each(FORMATS)(
     'a %s file is streamed and every row scored',
     async (format, head, row, sep, tail) => {

@@ -4,7 +4,7 @@
  * every metric's details, and hashed. Any change to a score, decision, class, explanation or detail changes the
  * hash: speed work on the scorers (shared normalisation, shared text signals, workers) must leave it as it is.
  * The hash was computed before that work (commit 0985d77), and changed on purpose since: the WordNet signals and
- * METEOR's synonym stage, with pedants retrained on its new features (issue 37).
+ * METEOR's synonym stage, with pedants retrained on its new features.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

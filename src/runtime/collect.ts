@@ -6,7 +6,7 @@
  *
  * Why: a million-row file's parsed records (about 150 MB in the scoring worker) are dropped when its run starts,
  * and they then waited in V8's old generation until allocation filled it. That came 15–20 s into the run, while
- * the pool workers' heaps were growing, and made the run's peak (bench/REPORT.md, issue 16 target 3).
+ * the pool workers' heaps were growing, and made the run's peak (bench/REPORT.md).
  */
 export function requestCollection(): number {
   const buffers: ArrayBuffer[] = [];

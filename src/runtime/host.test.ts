@@ -84,7 +84,7 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     expect(r.ok && r.value.canary.passed).toBe(true);
   });
 
-  // Issue 12 item 2: a model outside the registry (here: a local folder with random weights) gets its role's
+  // a model outside the registry (here: a local folder with random weights) gets its role's
   // generic canary and is refused, never used; only the explicit switch lets it through, and the load says so.
   it.each([
     ['nli', 'tiny-nli', /expected (entailment|contradiction)/],

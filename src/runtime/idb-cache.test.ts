@@ -273,7 +273,7 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     });
   });
 
-  // Issue 17 item 12 in the browser: no download may be endless or hang, and (item 13) no redirect may lead elsewhere.
+  // In the browser: no download may be endless or hang, and no redirect may lead elsewhere.
   it('stops an endless body at the cap, without a Content-Length too, and refuses it with the reason', async () => {
     const { cache } = setup();
     const endless = () => new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(bytes(400)) });
@@ -289,7 +289,7 @@ describe('modelFetch (transformers.js env.fetch in the browser)', () => {
     });
   });
 
-  // Issue 39 item 9 / issue 38 item 5: transformers.js copies its whole buffer for each chunk of a body whose
+  // transformers.js copies its whole buffer for each chunk of a body whose
   // length it does not know, so an endless body crawled towards the cap for many minutes and gigabytes.
   it('hands a body sent without a length on whole and with its length; an endless JSON file stops at the JSON cap', async () => {
     const { cache } = setup();

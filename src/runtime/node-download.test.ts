@@ -1,5 +1,5 @@
 /**
- * Downloads in the CLI under hostile conditions (issue 17 items 11–13), against a local HTTP "mirror" serving the
+ * Downloads in the CLI under hostile conditions, against a local HTTP "mirror" serving the
  * tiny NLI fixture: HTML pages, short bodies, endless bodies, a host that never answers or stalls, redirects
  * elsewhere, ids and revisions that climb out of the cache, special files in a model folder, and a tokenizer.json
  * with a catastrophic pattern. Nothing bad may enter the disk cache, nothing may hang, and each refusal says why.
@@ -106,7 +106,7 @@ const cachedFiles = (dir: string): string[] => {
 };
 const fast = { connectTimeoutMs: 1500, idleTimeoutMs: 1500, maxFileBytes: 4 * 1024 * 1024 };
 
-describe('the disk cache keeps only good downloads (issue 17 item 11)', () => {
+describe('the disk cache keeps only good downloads', () => {
   it('an HTML page instead of a model file is refused and not cached; the fixed mirror then serves it', async () => {
     const cacheDir = freshCache();
     const r = await createNodeHost({ cacheDir, limits: fast }).load(spec('html'));
@@ -137,7 +137,7 @@ describe('the disk cache keeps only good downloads (issue 17 item 11)', () => {
   });
 });
 
-describe('timeouts and size caps (issue 17 item 12)', () => {
+describe('timeouts and size caps', () => {
   it('an endless body stops at the size cap and nothing is cached', async () => {
     const cacheDir = freshCache();
     const t = Date.now();
@@ -148,7 +148,7 @@ describe('timeouts and size caps (issue 17 item 12)', () => {
     expect(cachedFiles(cacheDir).filter((f) => f.endsWith('.onnx') || f.includes('.tmp.'))).toEqual([]);
   });
 
-  // Issue 39 item 9: transformers.js copied its whole buffer for each chunk of a body without a length, so an
+  // transformers.js copied its whole buffer for each chunk of a body without a length, so an
   // endless config.json crawled for many minutes towards its cap; such a body is now read to a file first.
   it('an endless JSON file stops at the JSON cap, and nothing is left behind', async () => {
     const cacheDir = freshCache();
@@ -218,7 +218,7 @@ describe('timeouts and size caps (issue 17 item 12)', () => {
   });
 });
 
-describe('ids, revisions, paths and redirects (issue 17 item 13)', () => {
+describe('ids, revisions, paths and redirects', () => {
   it('a revision or id that climbs out of the cache is refused before any request', async () => {
     const cacheDir = freshCache();
     requests.length = 0;

@@ -1,5 +1,5 @@
 /**
- * Calibration is part of the run (issue 35, defect 4): a cancelled run calibrated, continued, reloaded and
+ * Calibration is part of the run: a cancelled run calibrated, continued, reloaded and
  * resumed decides every row with the calibrated thresholds — the rows scored before the calibration, those the
  * pool scored after it, and those scored after the resume — exactly as `verity score --calibration` does.
  */

@@ -24,7 +24,7 @@ describe('several systems in other formats', () => {
         { name: 'qwen.parquet', blob: parquet(['g0', 'no', 'no']) },
       ]),
     );
-    // Named as what they are, not as the JSON the readers make of them (issue 34).
+    // Named as what they are, not as the JSON the readers make of them.
     expect(insp.format).toBe('parquet');
     const sum = ok(await s.map({ map: insp.detected }));
     expect(sum.systems).toMatchObject({ systems: ['llama', 'qwen'], keyBy: 'id', coverage: { questions: 3, complete: 3 } });

@@ -175,7 +175,7 @@ describe('the wide layout in one step', () => {
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(first.system).toBe('fid');
     expect(first.note).toBe('n0');
-    // No internal pairing key leaks into the user's rows (issue 34).
+    // No internal pairing key leaks into the user's rows.
     expect(Object.keys(first)).not.toContain('question_key');
     expect(lines).toHaveLength(59 * 3);
     // The CSV has them too: the system first, the input's own columns after the metrics.
@@ -209,7 +209,7 @@ describe('the wide layout in one step', () => {
     const json = JSON.parse(await ok(await compareApi(s).compareExport('leaderboard-json')).text()) as Record<string, unknown>;
     expect(json.systems).toEqual(SYSTEMS);
 
-    // The page to share: the same bytes as verity compare --html on the same file and options (issue 34).
+    // The page to share: the same bytes as verity compare --html on the same file and options.
     execFileSync(
       'node',
       [CLI, 'compare', 'tq.json', '--metrics', 'exact_match,token_f1,lexical_match', '--gold-sep', '/', '--html', 'report.html'],
@@ -302,7 +302,7 @@ describe('several files, one per system', () => {
     expect(await compareApi(s).compareReport()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
   });
 
-  it('ids unique per row with a source column pair by question text; "pair rows by" overrides (issue 34)', async () => {
+  it('ids unique per row with a source column pair by question text; "pair rows by" overrides', async () => {
     const s = session();
     const systems = ['una/NQ/fid', 'una/NQ/gpt35', 'una/NQ/gpt4'];
     const text = systems
@@ -328,7 +328,7 @@ describe('several files, one per system', () => {
     expect(rep.paired.metrics[0]!.pairs.map((p) => p.accuracy.n)).toEqual([4, 4, 4]);
   });
 
-  it('a source column of one value is no system: no badge, no system column in exports (issue 34)', async () => {
+  it('a source column of one value is no system: no badge, no system column in exports', async () => {
     const s = session();
     const text = [0, 1, 2]
       .map((i) => JSON.stringify({ id: i, source: 'kamalloo/nq301', question: `Q${i}?`, gold: 'g', candidate: 'g' }))

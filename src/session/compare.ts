@@ -1,5 +1,5 @@
 /**
- * Several systems in one session (issue 14), the scoring worker's side: reading several files as one input (saved
+ * Several systems in one session, the scoring worker's side: reading several files as one input (saved
  * for resume as one bundle Blob), mapping them with a system column, the wide layout or one file per system
  * (core/io/systems.ts, as `verity compare` does), and, once scored, the comparison — leaderboard, paired
  * tests, metric-vs-human ranking — with the CLI's defaults, so the app and `verity compare` give equal numbers.

@@ -63,7 +63,7 @@ describe('csvParts', () => {
       ['b', 't3', '{"n":3}'],
       ['a', 't4', ''],
     ]);
-    // The run configuration once, in the first row (issue 40), in every batching.
+    // The run configuration once, in the first row, in every batching.
     expect(t.data.map((r) => r.verity_run)).toEqual(['{"x":1}', '', '', '', '']);
   });
 

@@ -12,7 +12,7 @@ const thrown = (f: () => unknown): unknown => {
   throw new Error('nothing thrown');
 };
 
-describe('app wording of core errors and notes (issue 12 item 7)', () => {
+describe('app wording of core errors and notes', () => {
   it('a missing candidate column points at the column mapping, never at a CLI flag', () => {
     const m = errorMessage(thrown(() => mapRows(parseTable('question,gold,answer_gpt4\nq,a,b\n'))));
     expect(m).toBe(

@@ -137,7 +137,7 @@ describe('the scoring pool', () => {
     });
     expect(r.ok && r.value.status).toBe('cancelled');
     const done = r.ok ? r.value.done : 0;
-    // Issue 35 defect 3: chunks the pool finished after the cancel are kept, and the last progress says so
+    // chunks the pool finished after the cancel are kept, and the last progress says so
     // (it was throttled away: "6,000 / 15,099 rows · cancelled" over a table of 8,000).
     expect(seen.at(-1)).toBe(done);
     expect(done % SYNC_CHUNK).toBe(0);
@@ -151,7 +151,7 @@ describe('the scoring pool', () => {
     expect(await exported(fresh)).toBe(clean);
   }, 60_000);
 
-  // Issue 35 defect 2: chunks already handed to the pool were always finished, so a cancel took seconds or
+  // chunks already handed to the pool were always finished, so a cancel took seconds or
   // none at all ("clicked at 0 / 3,000 rows: the run finished").
   it('cancel drops what the pool is scoring: the run ends at the last saved chunk, and continue scores the rest', async () => {
     const plain = session();
@@ -185,7 +185,7 @@ describe('the scoring pool', () => {
     void running;
   });
 
-  // Issue 39 item 2: a row that took ~25 s made the watchdog take a busy worker for a dead one, three restarts
+  // a row that took ~25 s made the watchdog take a busy worker for a dead one, three restarts
   // and "stopped answering 4 times": 0 of 200 rows scored. A worker that beat is busy, not dead; the row is
   // left unscored with why, and the run goes on.
   it('a row over the row budget is left unscored with why, named in a warning, and the run goes on', async () => {

@@ -1,5 +1,5 @@
 /**
- * One versioned shape for the JSON reports (issue 34): `verity evaluate --json`, the Score page's report export
+ * One versioned shape for the JSON reports: `verity evaluate --json`, the Score page's report export
  * and the comparison's JSON (CLI and app) all validate against docs/report.schema.json.
  */
 import { execFileSync } from 'node:child_process';

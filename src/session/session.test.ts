@@ -117,7 +117,7 @@ describe('ScoringSession', () => {
     expect(rowsOf(await exported(fresh))).toBe(clean);
   });
 
-  it('two saved runs of files with one name are told apart by size and content hash (issue 39 item 3)', async () => {
+  it('two saved runs of files with one name are told apart by size and content hash', async () => {
     const kv = memoryStore<unknown>();
     const a = session(kv);
     const b = session(kv);

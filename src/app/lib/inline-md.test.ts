@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inlineMarkdown } from './inline-md.ts';
 
-describe('inline Markdown of metric cards (issue 40)', () => {
+describe('inline Markdown of metric cards', () => {
   it('code, strong, emphasis and http(s) links become pieces; the rest stays text', () => {
     expect(
       inlineMarkdown('Official SQuAD normalization (`squad`); **not** *meaning*, see [the paper](https://arxiv.org/abs/1606.05250).'),

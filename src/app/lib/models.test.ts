@@ -135,7 +135,7 @@ describe('texts', () => {
     expect(adviceFor('not-found')).toMatch(/Models page/);
   });
 
-  it('says only what is true of a network failure: no storage advice (issue 12 item 6)', () => {
+  it('says only what is true of a network failure: no storage advice', () => {
     const message =
       'cannot download x/y from the hub https://huggingface.co/: could not download config.json from https://huggingface.co/x/y/resolve/r/config.json (Failed to fetch). Check that this computer is online';
     const shown = explainLoadError('nli', { code: 'network', message });

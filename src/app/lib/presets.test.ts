@@ -1,7 +1,7 @@
 /**
  * Every class's example — the Playground's presets and the demo-set row Learn shows — fits its class's definition
  * (ClassBands' CLASS_DEFINITIONS) as far as the text alone can tell: which golds the answer equals or contains
- * (issue 40: Learn defined alternative-correct as "another accepted gold" beside an example that is none).
+ *.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The review panel's state and actions (issue 36): the queue and its answers live in the scoring worker's session
+ * The review panel's state and actions: the queue and its answers live in the scoring worker's session
  * (session/review.ts), saved with the run at each answer; this keeps the page's view of it — the row on screen,
  * the progress, notes and errors — and maps keys to answers, so Review.svelte is layout only.
  */

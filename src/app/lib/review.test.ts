@@ -1,4 +1,4 @@
-/** The review panel's keys and default budget (issue 36). */
+/** The review panel's keys and default budget. */
 import { describe, expect, it } from 'vitest';
 import { answerForKey, defaultBudget } from './review.svelte.ts';
 

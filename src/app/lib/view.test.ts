@@ -8,7 +8,7 @@ describe('classSources', () => {
     expect(classSources('binary', ['taxonomy'])).toEqual(['taxonomy']);
     expect(classSources('taxonomy', [])).toEqual(['label']);
     expect(classSources('mixed', ['taxonomy'])).toEqual(['label', 'taxonomy']);
-    // The embedded taxonomy_text gives classes too (issue 34).
+    // The embedded taxonomy_text gives classes too.
     expect(classSources('binary', ['taxonomy_text', 'taxonomy'])).toEqual(['taxonomy_text', 'taxonomy']);
   });
 });

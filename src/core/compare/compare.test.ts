@@ -506,7 +506,7 @@ describe('few questions: the exact sign-flip test', () => {
   });
 });
 
-describe('no statistic without data (issue 34)', () => {
+describe('no statistic without data', () => {
   const label = (correct: boolean) => ({ kind: 'binary' as const, correct });
   const res = (d: boolean) => ({ m: { score: d ? 1 : 0, decision: d, explanation: '' } });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartNames, leaderLine, placeLabels, sharedPrefix } from './labels.ts';
 
-describe('system names in charts (issue 34)', () => {
+describe('system names in charts', () => {
   it('drops the prefix every name shares, cut at a separator, never emptying a name', () => {
     expect(chartNames(['evouna/NQ/fid', 'evouna/NQ/gpt35', 'evouna/NQ/chatgpt'])).toEqual({
       prefix: 'evouna/NQ/',

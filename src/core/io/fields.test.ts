@@ -644,7 +644,7 @@ describe('app exports', () => {
   });
 });
 
-describe('odd-cased keys (issue 17 item 1)', () => {
+describe('odd-cased keys', () => {
   it('one "Candidate" among 1,000 "candidate" rows: every row keeps its answer, and the spellings are noted once', () => {
     const objs: Record<string, unknown>[] = Array.from({ length: 1000 }, (_, i) => ({ gold: `g${i}`, candidate: `g${i}` }));
     objs.splice(500, 0, { gold: 'x', Candidate: 'x' });
@@ -671,7 +671,7 @@ describe('odd-cased keys (issue 17 item 1)', () => {
   });
 });
 
-describe('known layouts (issue 12 item 8)', () => {
+describe('known layouts', () => {
   it('ragas v0.1: answer is the candidate, ground_truth the gold, and the note says why', () => {
     const { rows, columns, notes } = map(
       jsonl({ question: 'Capital of France?', answer: 'Paris', contexts: ['…'], ground_truth: 'Paris, France' }),
@@ -835,7 +835,7 @@ describe('known layouts (issue 12 item 8)', () => {
   });
 });
 
-describe('gold separators (issue 12 item 10)', () => {
+describe('gold separators', () => {
   it('most gold cells hold short items joined by " | ": a note with the separator and the share', () => {
     const t = parseTable('gold,candidate\nParis | Paris France,Paris\nNYC | New York,NYC\nRome,Rome\n');
     const n = map(t).notes.find((x) => x.code === 'gold-separator');

@@ -111,7 +111,7 @@ describe('parseBlob encodings and line ends', () => {
     expect(t.records.map((r) => r.line)).toEqual([1, 2, 4]);
   });
 
-  it('LF, CRLF and CR in any mix, streamed or whole: every row (issue 39 item 14)', async () => {
+  it('LF, CRLF and CR in any mix, streamed or whole: every row', async () => {
     const rows = Array.from({ length: 40 }, (_, i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
     // Starts with CR, then LF, then CRLF, then CR again.
     const ends = rows.map((_, i) => (i < 3 ? '\r' : i < 20 ? '\n' : i < 30 ? '\r\n' : '\r'));
@@ -126,7 +126,7 @@ describe('parseBlob encodings and line ends', () => {
     expect(parseTable(text).records).toHaveLength(41);
   });
 
-  it('a line over the longest read is passed over unbuilt, named, and the other rows are read (issue 38 item 3)', async () => {
+  it('a line over the longest read is passed over unbuilt, named, and the other rows are read', async () => {
     const rows = [0, 1, 2].map((i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
     const long = JSON.stringify({ gold: 'x', candidate: 'y'.repeat(5000) });
     for (const ending of ['\n', '']) {
@@ -171,7 +171,7 @@ describe('repeated values in a JSONL file', () => {
   });
 });
 
-// Issue 38 item 2: CSV, TSV and JSON arrays were read as one string, which fails past ~512 M characters.
+// CSV, TSV and JSON arrays were read as one string, which fails past ~512 M characters.
 describe('parseBlob and streamRecords on CSV, TSV and JSON arrays', () => {
   const csv = [
     'id,question,gold,candidate',

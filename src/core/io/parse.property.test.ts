@@ -153,7 +153,7 @@ const same = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
 describe('JSONL: good lines are kept exactly, bad lines are reported on their own line', () => {
   // Never a whole JSON object, and no "{" so that bad lines cannot add up to a pretty-printed object; one line
-  // (CR, like LF, ends a line: issue 39).
+  // (CR, like LF, ends a line).
   const junk = text.filter((s) => {
     if (s.includes('\n') || s.includes('\r') || s.includes('{') || s.trim() === '') return false;
     try {

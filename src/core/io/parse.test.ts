@@ -436,7 +436,7 @@ describe('files that are not tables', () => {
   });
 });
 
-describe('UTF-16 files (issue 12 item 9)', () => {
+describe('UTF-16 files', () => {
   const utf16 = (s: string, le: boolean, bom: boolean): Uint8Array => {
     const units = (bom ? '\ufeff' : '') + s;
     const out = new Uint8Array(units.length * 2);
@@ -473,7 +473,7 @@ describe('UTF-16 files (issue 12 item 9)', () => {
   });
 });
 
-describe('CR-only line ends (issue 17 item 10)', () => {
+describe('CR-only line ends', () => {
   it('JSONL with CR alone between lines gives every row, with its line', () => {
     const t = parseTable('{"gold":"a","candidate":"a"}\r{"gold":"b","candidate":"b"}\r\r{"gold":"c","candidate":"c"}\r');
     expect(t.records.map((r) => [r.row, r.line, r.data.gold])).toEqual([

@@ -1,6 +1,6 @@
 /**
  * The piecewise readers (CSV/TSV, JSON arrays) give, for any text cut into any pieces, the table parseTable
- * gives for the whole text: the same records, columns, header line and issues (issue 38 item 2).
+ * gives for the whole text: the same records, columns, header line and issues.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -106,7 +106,7 @@ describe('one file with a system column', () => {
   });
 });
 
-describe('pairing rows of a system column (issue 34)', () => {
+describe('pairing rows of a system column', () => {
   // Ids unique per row (`q0-gpt4`), the systems in a `source` column: the layout most multi-system files have.
   const systems = ['evouna/NQ/fid', 'evouna/NQ/gpt4', 'evouna/NQ/newbing'];
   const perRow = jsonl(
@@ -173,7 +173,7 @@ describe('pairing rows of a system column (issue 34)', () => {
     );
   });
 
-  it('ids that pair rows with other questions or golds pair them, and say so (issue 39 item 12)', () => {
+  it('ids that pair rows with other questions or golds pair them, and say so', () => {
     const t = jsonl([
       { id: 'q1', model: 'a', question: 'Q1?', gold: 'x', candidate: 'x' },
       { id: 'q1', model: 'b', question: 'Q1?', gold: 'y', candidate: 'x' },
@@ -418,7 +418,7 @@ describe('several files, one per system', () => {
   });
 });
 
-describe('too many systems (issue 39 item 11)', () => {
+describe('too many systems', () => {
   // Every row its own "model": a column of ids, not of systems. Two rows share each question, so they would pair.
   const table = jsonl(Array.from({ length: 2002 }, (_, i) => ({ question: `Q${i >> 1}`, gold: 'a', candidate: 'a', model: `m${i}` })));
 

@@ -47,7 +47,7 @@ describe('the lists derived from the table', () => {
     const all = [...METRIC_NAMES, ...VARIANT_METRICS];
     expect(new Set(all).size).toBe(all.length);
     expect(DEFAULT_METRICS.every((n) => LEXICAL_METRICS.includes(n))).toBe(true);
-    // The lists by hand: the table's order, taxonomy_text (issue 15) embedded and in the default set.
+    // The lists by hand: the table's order, taxonomy_text embedded and in the default set.
     expect(LEXICAL_METRICS).toEqual(['exact_match', 'token_f1', 'lexical_match', 'bleu', 'rouge_l', 'meteor', 'pedants', 'taxonomy_text']);
     expect(MODEL_METRICS).toEqual(['cap', 'hierarchy', 'nli_lex', 'avert', 'bertscore', 'taxonomy']);
     expect(VARIANT_METRICS).toEqual([

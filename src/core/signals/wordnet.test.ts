@@ -1,4 +1,4 @@
-/** The WordNet signal (issue 37): positive and negative cases, alone and in taxonomy_text's classes. */
+/** The WordNet signal: positive and negative cases, alone and in taxonomy_text's classes. */
 import { describe, expect, it } from 'vitest';
 import { wordnetSignal } from './wordnet.ts';
 import { classifyText } from './classify.ts';

@@ -1,5 +1,5 @@
 /**
- * @file What WordNet 3.0 knows about a gold and a candidate (issue 37): the candidate names the gold by another
+ * @file What WordNet 3.0 knows about a gold and a candidate the candidate names the gold by another
  * lemma of the same synonym set ("cattle" / "cow", "Red Planet" / "Mars", "Balaenoptera musculus" / "blue
  * whale"); by a broader term, a hypernym ("fruit" for "oranges", "one of the monotremes" for "platypus"); by a
  * narrower one, a hyponym ("poodle" for "dog"); or says the antonym of the gold's word in the gold's frame ("cold"

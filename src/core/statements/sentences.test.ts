@@ -1,5 +1,5 @@
 /**
- * Full-sentence answers (issue 37): an answer that already is a sentence answering the question is its own
+ * Full-sentence answers: an answer that already is a sentence answering the question is its own
  * statement, and no statement stitches the question's words onto a sentence ("Plants release Plants release
  * oxygen."). The set is the project's own, written for this test: LLM-style answers of three words and more.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutParentheses } from './parens.ts';
 
-describe('withoutParentheses (issue 38 item 1)', () => {
+describe('withoutParentheses', () => {
   it('drops each innermost parenthesised part with the space around it', () => {
     expect(withoutParentheses('Paris (France)')).toBe('Paris ');
     expect(withoutParentheses('The Bard (of Avon)  wrote it')).toBe('The Bard wrote it');

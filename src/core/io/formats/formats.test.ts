@@ -143,7 +143,7 @@ describe('Inspect AI .eval logs (zip archives)', () => {
     expect(t.records[0]!.data.model).toBe('openai/gpt-4o-mini');
   });
 
-  it('an archive of 3,000 samples is read (it overflowed the call stack), and one that declares a huge entry is refused first (issue 38 item 4)', async () => {
+  it('an archive of 3,000 samples is read (it overflowed the call stack), and one that declares a huge entry is refused first', async () => {
     const { samples, ...head } = jsonLog;
     const files: Record<string, unknown> = { 'header.json': head };
     for (let i = 0; i < 3000; i++) files[`samples/s${i}_epoch_1.json`] = { ...samples[i % samples.length]!, id: `s${i}` };
@@ -175,7 +175,7 @@ describe('Inspect AI .eval logs (zip archives)', () => {
     );
     const ods = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet') }, { level: 0 });
     await expect(readInput(ods)).rejects.toThrow(/an OpenDocument spreadsheet \(\.ods\)/);
-    // Half a Parquet file: cut short, or a wrong magic number at the start (issue 39 item 15).
+    // Half a Parquet file: cut short, or a wrong magic number at the start.
     const whole = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'gold', data: ['a', 'b'] }] }));
     const cut = whole.slice(0, whole.length - 20);
     const badMagic = whole.slice();
@@ -188,7 +188,7 @@ describe('Inspect AI .eval logs (zip archives)', () => {
       await expect(readInput(bytes)).rejects.toThrow(msg);
       await expect(readBlobInput(new Blob([bytes]), 'x.parquet')).rejects.toThrow(msg);
     }
-    // An old Excel workbook (.xls) is an OLE2 compound file: named too, from bytes and from a Blob (issue 40).
+    // An old Excel workbook (.xls) is an OLE2 compound file: named too, from bytes and from a Blob.
     const xls = new Uint8Array(4096);
     xls.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
     await expect(readInput(xls)).rejects.toThrow(
