@@ -75,11 +75,31 @@ describe('every surface reads a file the same way', () => {
       .join('\n'),
   );
 
+  // The same rows as a JSON array (read whole by every surface) and a CSV (streamed by the CLI).
+  const smallJson = join(dir, 'small.json');
+  writeFileSync(smallJson, `[${readFileSync(small, 'utf8').trim().split('\n').join(',')}]`);
+  const bigCsv = join(dir, 'big.csv');
+  const q = (v: unknown) => `"${String(v).replaceAll('"', '""')}"`;
+  writeFileSync(
+    bigCsv,
+    [
+      'id,question,gold,candidate,label',
+      ...lines
+        .filter((l) => l.startsWith('{"id"') && l.endsWith('}'))
+        .map((l) => {
+          const r = JSON.parse(l) as Record<string, unknown>;
+          return ['id', 'question', 'gold', 'candidate', 'label'].map((k) => (r[k] === undefined ? '' : q(r[k]))).join(',');
+        }),
+    ].join('\n'),
+  );
+
   it.each([
     ['big.jsonl (streamed by the CLI)', big],
+    ['big.csv (streamed by the CLI)', bigCsv],
     ['small.jsonl (one joined cell: a suggestion)', small],
+    ['small.json (a JSON array)', smallJson],
   ])('%s: the same rows, notes and skipped rows on every surface', async (_label, path) => {
-    const name = path.endsWith('big.jsonl') ? 'big.jsonl' : 'small.jsonl';
+    const name = path.split('/').pop()!;
     const cli = await streamed(path);
     const session = await whole(path, name);
     const page = learn(path, name);

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { getPath } from '../core/io/formats/nested.ts';
-import { needsFormatReader, readBlobInput, reshapedNote, withPaths, type InputTable } from '../core/io/formats/index.ts';
+import { needsFormatReader, readBlobInput, reshapedNote, type InputTable } from '../core/io/formats/index.ts';
 import { streamRecords } from '../core/io/parse-stream.ts';
+import { prepareInput } from '../core/io/prepare.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
 import {
   chooseGoldSeparator,
@@ -211,15 +212,14 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       // Other formats: Parquet a row group at a time, Inspect logs, JSON, CSV and TSV whole; nested paths
       // (`doc.question`) named in the mapping become columns.
       const input = await readBlobInput(blob, file);
-      const table = withPaths(input, Object.values(o.mapOptions.map ?? {}));
       format = input.source;
       const reshaped = reshapedNote(input);
       if (reshaped) say(`note: ${reshaped}`);
-      const chosen = chooseGoldSeparator([table], o.mapOptions);
-      const mapped = mapRows(table, chosen.options);
+      // The pipeline the session and Learn use (core/io/prepare.ts), on the whole table.
+      const mapped = prepareInput([{ name: file, table: input }], o.mapOptions);
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);
-      notes = [...chosen.notes, ...mapped.notes];
+      notes = [...mapped.separatorNotes, ...mapped.notes];
       for (let i = 0; i < mapped.rows.length; i += o.batch) await deliver(mapped.rows.slice(i, i + o.batch));
     }
     if (shown > MAX_SHOWN) say(`… and ${shown - MAX_SHOWN} more issues (fix the ones above and run again)`);
