@@ -5,18 +5,14 @@
  * runner turns into per-batch "not scored: why" results.
  */
 import type { ModelContext } from '../core/capabilities.ts';
-import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import type { HostResult, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
+import type { ModelHostApi } from './host-api.ts';
 
-/** The host methods the capabilities need (ModelHost, or a comlink proxy of it). */
-export interface HostLike {
-  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>>;
-  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>>;
-  rerank(query: string, docs: string[]): Promise<HostResult<number[]>>;
-  embed(texts: string[]): Promise<HostResult<Float32Array[]>>;
-  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>>;
-  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>>;
-}
+/**
+ * The part of the model host API (host-api.ts, one declaration) the capabilities use: ModelHost in Node, or the
+ * model worker's comlink proxy in the browser.
+ */
+export type HostLike = Pick<ModelHostApi, 'load' | 'nli' | 'rerank' | 'embed' | 'embedTokens' | 'writeStatements'>;
 
 export interface HostContextOptions {
   onProgress?: (role: Role, p: LoadProgress) => void;

@@ -38,6 +38,7 @@ import {
 } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
 import { canaryFor, invalidRef } from './specs.ts';
+import type { HostLike } from './context.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
 export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
@@ -178,7 +179,7 @@ export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype
   return out;
 }
 
-export class ModelHost {
+export class ModelHost implements HostLike {
   private readonly sessions = new Map<Role, Session>();
   private readonly inflight = new Map<string, Promise<HostResult<LoadedModel>>>();
   private probed: Promise<ProbeInfo> | null = null;
