@@ -104,9 +104,9 @@ if (core) {
   lines.push(
     `Measured ${core.date.slice(0, 10)}: ${n0(core.rows)} rows cycled from the shared EVOUNA TriviaQA answers (${n1(core.avgGolds)} golds per row), best of 3 passes, one thread.`,
     '',
-    '| metric | rows/s | peak RSS (MB) |',
-    '|---|---:|---:|',
-    ...Object.entries(core.metrics).map(([m, v]) => `| ${m} | ${n0(v.rate)} | ${n0(v.peakMb)} |`),
+    '| metric | rows/s | µs per row | peak RSS (MB) |',
+    '|---|---:|---:|---:|',
+    ...Object.entries(core.metrics).map(([m, v]) => `| ${m} | ${n0(v.rate)} | ${n1(1e6 / v.rate)} | ${n0(v.peakMb)} |`),
     '',
     `Against a stdlib Python SQuAD-style script on the same rows (${core.python}); results checked identical:`,
     '',
