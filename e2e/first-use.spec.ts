@@ -145,3 +145,38 @@ test('six systems on one spot of the scatter: each label that moved away is tied
   expect(html.match(/<line [^>]*stroke="#888"\/>/g)?.length ?? 0).toBeGreaterThan(0);
   await finish(page, 'leader-lines.png', watch);
 });
+
+test('system names that hold the dataset (diver/<dataset>/<model>) are offered as a split: the models compared per dataset', async ({
+  page,
+}) => {
+  const rows = ['nq', 'tq'].flatMap((d, j) =>
+    ['gpt4', 'llama'].flatMap((m) =>
+      [0, 1, 2, 3].map((k) => ({
+        id: `${d}-${k}`,
+        source: `diver/${d}/${m}`,
+        question: `${d} ${k}?`,
+        gold: 'x',
+        candidate: 'x',
+        label: m === 'gpt4' || k <= j,
+      })),
+    ),
+  );
+  const watch = await open(page, '/', 1280);
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({
+      name: 'diver.jsonl',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
+    });
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  const splits = page.getByTestId('splits');
+  await splits.scrollIntoViewIfNeeded();
+  await splits.getByTestId('split-by').selectOption('system/');
+  await expect(splits.getByTestId('split-sizes')).toHaveText('diver/nq: 4 questions · diver/tq: 4 questions');
+  // llama: 1 of 4 right on nq, 2 of 4 on tq → (0.25 + 0.5) / 2.
+  await expect(splits.getByTestId('split-macro-human-llama')).toContainText('0.375');
+  await expect(splits.getByTestId('split-macro-human-gpt4')).toContainText('1.000');
+  await finish(page, 'split-by-system-names.png', watch);
+});

@@ -494,4 +494,35 @@ describe('verity compare --split-by', () => {
     const html = await verity('compare', file, '--split-by', 'dataset', '--html', join(dir, 'x.html'));
     expect(html.code).toBe(1);
   });
+
+  it('system names that hold the dataset (diver/<dataset>/<model>) split at their last "/": the models are the systems', async () => {
+    const rows = ['nq', 'tq'].flatMap((d, j) =>
+      ['gpt4', 'llama'].flatMap((m) =>
+        [0, 1, 2, 3].map((k) => ({
+          id: `${d}-${k}`,
+          source: `diver/${d}/${m}`,
+          question: `${d} ${k}?`,
+          gold: 'x',
+          candidate: 'x',
+          label: m === 'gpt4' || k <= j,
+        })),
+      ),
+    );
+    const file = join(dir, 'diver.jsonl');
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const r = await verity('compare', file, '--split-by', 'system/', '--metrics', 'exact_match', '--json', '--resamples', '0');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      summary: { metric: string; systems: { system: string; macro: number }[] }[];
+      splits: { split: string }[];
+    };
+    expect(out.splits.map((s) => s.split)).toEqual(['diver/nq', 'diver/tq']);
+    const human = out.summary.find((s) => s.metric === 'human labels')!;
+    // llama: 1 of 4 right on nq, 2 of 4 on tq → (0.25 + 0.5) / 2.
+    expect(human.systems.find((s) => s.system === 'llama')!.macro).toBeCloseTo(0.375, 12);
+    expect(human.systems.find((s) => s.system === 'gpt4')!.macro).toBe(1);
+    const plain = await verity('compare', join(dir, 'split.jsonl'), '--split-by', 'system/');
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('has no "/" to split its name at');
+  });
 });

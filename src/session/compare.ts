@@ -24,7 +24,7 @@ import {
 import { labelValue } from '../core/run.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
-import { compareSplits, splitCandidates } from '../core/compare/split.ts';
+import { compareSplits, splitCandidates, SYSTEM_PREFIX } from '../core/compare/split.ts';
 import type { AnyMetric } from '../core/types.ts';
 import type {
   CompareApi,
@@ -178,7 +178,12 @@ export class Comparison {
       column,
       COMPARE_DEFAULTS,
     );
-    if ('missing' in r) throw new Error(`row ${r.missing + 1} has no value in ${column}: it does not split the questions`);
+    if ('missing' in r)
+      throw new Error(
+        column === SYSTEM_PREFIX
+          ? `the system "${this.rows[r.missing]?.system ?? ''}" has no "/" to split its name at`
+          : `row ${r.missing + 1} has no value in ${column}: it does not split the questions`,
+      );
     return {
       column,
       splits: r.splits.map((s) => ({ split: s.split, rows: s.rows, questions: s.report.questions })),

@@ -17,7 +17,7 @@ import { readHashedInput } from '../input.ts';
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml } from '../../core/compare/html.ts';
-import { compareSplits, type SplitSummary } from '../../core/compare/split.ts';
+import { compareSplits, SYSTEM_PREFIX, type SplitSummary } from '../../core/compare/split.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -228,7 +228,7 @@ export function register(program: Command): void {
     .option('--html <file>', 'write the comparison as one self-contained page to share (.html; no script, no external request)')
     .option(
       '--split-by <column>',
-      'one comparison per value of this column (a dataset, a subject), and a systems × splits summary with macro averages',
+      'one comparison per value of this column (a dataset, a subject), and a systems × splits summary with macro averages; "system/" splits system names like diver/NQ/gpt4 at their last "/"',
     )
     .action(async (files: string[], o: CommonOptions & CompareOptions) => {
       const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
@@ -277,6 +277,11 @@ export function register(program: Command): void {
           o.splitBy,
           { seed, resamples, alpha },
         );
+        if ('missing' in split && o.splitBy === SYSTEM_PREFIX)
+          throw new VerityError(
+            `--split-by ${SYSTEM_PREFIX}: the system "${input.rows[split.missing]?.system ?? ''}" has no "/" to split its name at`,
+            'usage',
+          );
         if ('missing' in split) {
           const columns = [...new Set(input.rows.flatMap((r) => Object.keys(r.extra)))];
           throw new VerityError(

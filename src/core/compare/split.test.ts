@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCandidates, splitRows, splitSummary } from './split.ts';
+import { bySystemPrefix, compareSplits, splitCandidates, splitRows, splitSummary, SYSTEM_PREFIX } from './split.ts';
 import type { LeaderboardEntry, MetricLeaderboard } from './leaderboard.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -46,6 +46,40 @@ describe('splitCandidates', () => {
     );
     // uid: differs within a question; note: one value held by one question; score: differs by system; meta: not a value.
     expect(splitCandidates(rows)).toEqual(['dataset']);
+  });
+});
+
+describe('system names that hold a dataset (diver/NQ/gpt4)', () => {
+  // Two datasets, two models each; the datasets share no question.
+  const rows = ['diver/nq', 'diver/tq'].flatMap((d) =>
+    ['gpt4', 'llama'].flatMap((m) =>
+      [1, 2, 3].map((k) => ({
+        system: `${d}/${m}`,
+        key: `${d}-q${k}`,
+        extra: {} as Record<string, unknown>,
+        label: { kind: 'binary' as const, correct: m === 'gpt4' || k === 1 },
+      })),
+    ),
+  );
+  it('are offered as a split at their last "/", and split there: the models become the systems', () => {
+    expect(splitCandidates(rows)).toEqual([SYSTEM_PREFIX]);
+    const named = bySystemPrefix(rows)!;
+    expect(new Set(named.map((r) => r.system))).toEqual(new Set(['gpt4', 'llama']));
+    expect(new Set(named.map((r) => r.extra[SYSTEM_PREFIX]))).toEqual(new Set(['diver/nq', 'diver/tq']));
+    expect(bySystemPrefix([{ system: 'plain', key: 'q', extra: {} }])).toBeNull();
+  });
+
+  it('compare per dataset, each with both models, and the macro average over the datasets', () => {
+    const results = { length: rows.length, score: () => 1, decision: () => true };
+    const r = compareSplits(rows, results, [{ name: 'm', threshold: 0.5 }], SYSTEM_PREFIX, { resamples: 0 });
+    if ('missing' in r) throw new Error('missing');
+    expect(r.splits.map((s) => [s.split, s.report.systems])).toEqual([
+      ['diver/nq', ['gpt4', 'llama']],
+      ['diver/tq', ['gpt4', 'llama']],
+    ]);
+    const human = r.summaries.find((s) => s.metric === 'human labels')!;
+    expect(human.systems.find((s) => s.system === 'llama')!.macro).toBeCloseTo(1 / 3, 12);
+    expect(human.systems.find((s) => s.system === 'gpt4')!.macro).toBe(1);
   });
 });
 

@@ -89,35 +89,48 @@ export function splitSummary(boards: readonly { split: string; board: MetricLead
 type SplitRow = CompareRow & { extra: Record<string, unknown> };
 
 /**
+ * The split named by the system names themselves: names like `diver/NQ/gpt4` (a dataset and a model in one column)
+ * are split at their last "/" — the split is `diver/NQ`, the system `gpt4` — so one model is one system across
+ * the datasets.
+ */
+export const SYSTEM_PREFIX = 'system/';
+
+/** The rows with their system names split at the last "/" (the part before under SYSTEM_PREFIX), or null when a name has none. */
+export function bySystemPrefix<R extends SplitRow>(rows: readonly R[]): R[] | null {
+  const out: R[] = [];
+  for (const r of rows) {
+    const i = r.system.lastIndexOf('/');
+    if (i <= 0 || i === r.system.length - 1) return null;
+    out.push({ ...r, system: r.system.slice(i + 1), extra: { ...r.extra, [SYSTEM_PREFIX]: r.system.slice(0, i) } });
+  }
+  return out;
+}
+
+/**
  * Columns that split the questions: every question has one value there (across its systems' rows), and there are
  * at least two values, each held by at least two questions — a dataset or subject column, not an id or a text.
  */
 export function splitCandidates(rows: readonly SplitRow[]): string[] {
-  const columns = new Set(rows.flatMap((r) => Object.keys(r.extra)));
-  const out: string[] = [];
-  for (const c of columns) {
-    const of = new Map<string, string>();
-    let ok = true;
-    for (const r of rows) {
-      const v = r.extra[c];
-      if (v === undefined || v === null || v === '' || typeof v === 'object') {
-        ok = false;
-        break;
-      }
-      const text = String(v);
-      const had = of.get(r.key);
-      if (had !== undefined && had !== text) {
-        ok = false;
-        break;
-      }
-      of.set(r.key, text);
-    }
-    if (!ok) continue;
-    const count = new Map<string, number>();
-    for (const v of of.values()) count.set(v, (count.get(v) ?? 0) + 1);
-    if (count.size >= 2 && [...count.values()].every((n) => n >= 2)) out.push(c);
-  }
+  const named = bySystemPrefix(rows);
+  const out: string[] = named && columnSplits(named, SYSTEM_PREFIX) ? [SYSTEM_PREFIX] : [];
+  for (const c of new Set(rows.flatMap((r) => Object.keys(r.extra)))) if (columnSplits(rows, c)) out.push(c);
   return out;
+}
+
+/** Whether column `c` splits the questions (see splitCandidates). */
+function columnSplits(rows: readonly SplitRow[], c: string): boolean {
+  const of = new Map<string, string>();
+  for (const r of rows) {
+    const v = r.extra[c];
+    if (v === undefined || v === null || v === '' || typeof v === 'object') return false;
+    const text = String(v);
+    const had = of.get(r.key);
+    if (had !== undefined && had !== text) return false;
+    of.set(r.key, text);
+  }
+  const count = new Map<string, number>();
+  for (const v of of.values()) count.set(v, (count.get(v) ?? 0) + 1);
+  return count.size >= 2 && [...count.values()].every((n) => n >= 2);
 }
 
 export interface SplitComparison {
@@ -138,6 +151,9 @@ export function compareSplits(
   column: string,
   opts: PairedOptions = {},
 ): { splits: SplitComparison[]; summaries: SplitSummary[] } | { missing: number } {
+  const named = column === SYSTEM_PREFIX ? bySystemPrefix(rows.slice(0, results.length)) : null;
+  if (column === SYSTEM_PREFIX && !named) return { missing: rows.findIndex((r) => r.system.lastIndexOf('/') <= 0) };
+  if (named) rows = named;
   const parts = splitRows(rows.slice(0, results.length), column);
   if ('missing' in parts) return parts;
   const splits = parts.map((p): SplitComparison => {
