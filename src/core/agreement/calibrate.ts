@@ -2,7 +2,7 @@
  * Calibration against human labels: a decision threshold for one metric, a logistic combination
  * of several metrics, and score → class cut-points. The result is plain JSON (`Calibration`).
  */
-import { CAP_CLASSES, type CapClass } from '../types.ts';
+import { CAP_CLASSES, VerityError, type CapClass } from '../types.ts';
 import { bestThreshold, type Objective, type ThresholdResult } from './binary.ts';
 import { predictProba, trainLogistic } from './logistic.ts';
 
@@ -61,13 +61,14 @@ export function resolvedThreshold(
 ): ThresholdResult {
   const cell = scores.map((s) => (s == null || Number.isNaN(s) ? null : Math.round(s / resolution)));
   const cells = new Set(cell.filter((c): c is number => c !== null));
-  if (cells.size === 0) throw new Error('cannot calibrate: no row has a score');
+  if (cells.size === 0) throw new VerityError('cannot calibrate: no row has a score', 'input');
   if (cells.size === 1)
-    throw new Error(
+    throw new VerityError(
       `cannot calibrate: every score is the same to within ${resolution.toExponential()} (differences below that are floating-point noise), so no threshold separates the rows`,
+      'input',
     );
   const best = bestThreshold(cell, labels, objective);
-  if (!best) throw new Error(`cannot calibrate: ${objective} is undefined for every threshold (need both classes)`);
+  if (!best) throw new VerityError(`cannot calibrate: ${objective} is undefined for every threshold (need both classes)`, 'input');
   let below = -Infinity;
   let above = Infinity;
   cell.forEach((c, i) => {
@@ -77,7 +78,10 @@ export function resolvedThreshold(
     else below = Math.max(below, s);
   });
   if (below === -Infinity)
-    throw new Error(`cannot calibrate: the best ${objective} threshold calls every scored row correct, so it separates nothing`);
+    throw new VerityError(
+      `cannot calibrate: the best ${objective} threshold calls every scored row correct, so it separates nothing`,
+      'input',
+    );
   return { ...best, threshold: (below + above) / 2 };
 }
 
@@ -115,7 +119,8 @@ export function fitCombination(
       ys.push(labels[i]!);
     }
   });
-  if (!ys.includes(true) || !ys.includes(false)) throw new Error('cannot fit a combination: need both classes among complete rows');
+  if (!ys.includes(true) || !ys.includes(false))
+    throw new VerityError('cannot fit a combination: need both classes among complete rows', 'input');
   const means = Array.from({ length: k }, (_, j) => rows.reduce((a, r) => a + r[j]!, 0) / rows.length);
   const stds = means.map((m, j) => Math.sqrt(rows.reduce((a, r) => a + (r[j]! - m) ** 2, 0) / rows.length) || 1);
   const z = rows.map((r) => r.map((v, j) => (v - means[j]!) / stds[j]!));
@@ -123,7 +128,7 @@ export function fitCombination(
   const model = trainLogistic(z, ys, { l2 });
   const probs = z.map((r) => predictProba(model, r));
   const best = bestThreshold(probs, ys, 'mcc');
-  if (!best) throw new Error('cannot fit a combination: MCC undefined at every threshold');
+  if (!best) throw new VerityError('cannot fit a combination: MCC undefined at every threshold', 'input');
   return { metrics: [...metrics], weights: model.weights, bias: model.bias, means, stds, l2, threshold: best.threshold };
 }
 
@@ -160,7 +165,7 @@ export function fitCutpoints(scores: readonly (number | null)[], labels: readonl
     const xs = scores.filter((s, i): s is number => labels[i] === c && s != null && !Number.isNaN(s));
     if (xs.length) groups.push({ cls: c, value: median(xs), weight: xs.length });
   }
-  if (!groups.length) throw new Error('cannot fit cut-points: no scored rows');
+  if (!groups.length) throw new VerityError('cannot fit cut-points: no scored rows', 'input');
   // PAV for a non-increasing sequence: blocks of pooled classes.
   const blocks: { value: number; weight: number; size: number }[] = [];
   for (const g of groups) {
@@ -186,7 +191,7 @@ export function classifyScore(cp: Cutpoints, score: number): CapClass {
 // ---- validation ----
 
 const fail = (path: string, msg: string): never => {
-  throw new Error(`invalid calibration: ${path} ${msg}`);
+  throw new VerityError(`invalid calibration: ${path} ${msg}`, 'input');
 };
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown, path: string): number => (typeof v === 'number' && Number.isFinite(v) ? v : fail(path, 'must be a finite number'));

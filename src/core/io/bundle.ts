@@ -2,6 +2,7 @@
  * Several input files as one Blob: the app saves one input per run, and the CLI names several files by the same
  * content hash (review labels say which input they belong to by it), so both make it the same way.
  */
+import { VerityError } from '../types.ts';
 export interface NamedBlob {
   blob: Blob;
   name: string;
@@ -26,7 +27,7 @@ export async function unbundleFiles(blob: Blob): Promise<NamedBlob[] | null> {
   // The header is one line of JSON; names are short, so a megabyte holds thousands of them.
   const rest = new Uint8Array(await blob.slice(magic.length, magic.length + (1 << 20)).arrayBuffer());
   const nl = rest.indexOf(0x0a);
-  if (nl < 0) throw new Error('the saved input is a damaged bundle of files (no header)');
+  if (nl < 0) throw new VerityError('the saved input is a damaged bundle of files (no header)', 'input');
   const header = JSON.parse(new TextDecoder().decode(rest.subarray(0, nl))) as { files: { name: string; size: number }[] };
   let at = magic.length + nl + 1;
   const out: NamedBlob[] = [];
@@ -34,7 +35,7 @@ export async function unbundleFiles(blob: Blob): Promise<NamedBlob[] | null> {
     out.push({ name: f.name, blob: blob.slice(at, at + f.size) });
     at += f.size;
   }
-  if (at !== blob.size) throw new Error('the saved input is a damaged bundle of files (sizes do not add up)');
+  if (at !== blob.size) throw new VerityError('the saved input is a damaged bundle of files (sizes do not add up)', 'input');
   return out;
 }
 

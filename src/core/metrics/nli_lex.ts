@@ -173,7 +173,7 @@ export const descriptor: ModelDescriptor = {
     const labels = rows.map((r) => (r.label ? labelIsCorrect(r.label) : null));
     const feats = await nliLexFeatures(rows, ctx);
     const keep = feats.map((f, i) => (f && labels[i] !== null ? i : -1)).filter((i) => i >= 0);
-    if (keep.length === 0) throw new Error('no labelled row could be scored by nli_lex (it needs an NLI model)');
+    if (keep.length === 0) throw new VerityError('no labelled row could be scored by nli_lex (it needs an NLI model)', 'input');
     const y = keep.map((i) => labels[i]!);
     const lr = trainLogistic(
       keep.map((i) => feats[i]!),
