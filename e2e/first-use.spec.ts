@@ -162,13 +162,11 @@ test('system names that hold the dataset (diver/<dataset>/<model>) are offered a
     ),
   );
   const watch = await open(page, '/', 1280);
-  await page
-    .getByTestId('file-input')
-    .setInputFiles({
-      name: 'diver.jsonl',
-      mimeType: 'application/octet-stream',
-      buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
-    });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'diver.jsonl',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
+  });
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
   const splits = page.getByTestId('splits');
