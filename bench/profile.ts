@@ -12,7 +12,6 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEvouna } from '../scripts/evouna.ts';
 import * as metricsIndex from '../src/core/metrics/index.ts';
-import * as lexiconIndex from '../src/core/lexicon/index.ts';
 import * as lexiconNode from '../src/runtime/lexicon-node.ts';
 import { scoreRow } from '../src/core/run.ts';
 import type { AnyMetric, Metric, QaItem } from '../src/core/types.ts';
@@ -29,7 +28,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const node = lexiconNode as Record<string, unknown>;
 const lexicon = typeof node.nodeLexicon === 'function' ? (node.nodeLexicon as () => unknown)() : null;
 if (!lexicon && typeof node.useNodeLexicon === 'function') (node.useNodeLexicon as () => void)();
-void lexiconIndex;
 const create = metricsIndex.createSyncMetric as (n: string, s: object, b?: object) => AnyMetric;
 const metrics = metricsIndex.DEFAULT_METRICS.map((n) => create(n, {}, { lexicon })) as Metric[];
 

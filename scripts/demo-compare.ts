@@ -11,6 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CAP_CLASSES } from '../src/core/types.ts';
+import { mulberry32 } from '../src/core/util/random.ts';
 
 export const DEMO_SET = fileURLToPath(new URL('../public/demo/demo-set.jsonl', import.meta.url));
 export const COMPARE_DEMO = fileURLToPath(new URL('../public/demo/compare-demo.jsonl', import.meta.url));
@@ -30,18 +31,6 @@ interface DemoRow {
   label: string;
 }
 
-/** mulberry32: a small seeded generator, so the file is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The file's text, from the demo set's text. */
 export function compareDemo(demoSet: string, seed = 7): string {
   const rows = demoSet
@@ -49,7 +38,7 @@ export function compareDemo(demoSet: string, seed = 7): string {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as DemoRow);
   const questions = [...new Set(rows.map((r) => r.question))];
-  const next = random(seed);
+  const next = mulberry32(seed);
   const out: string[] = [];
   for (const [system, w] of Object.entries(LEANINGS)) {
     const total = w.reduce((a, b) => a + b, 0);

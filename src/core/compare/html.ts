@@ -60,22 +60,19 @@ function matrixHtml(order: readonly string[], pairs: readonly PairComparison[], 
   const m = pairMatrix(order, pairs);
   const name = (s: string) => h(short.get(s) ?? s);
   const head = ['', ...m.systems.map(name), 'wins / losses'];
-  const rows = m.systems.map((s, i) => [
-    `<strong>${name(s)}</strong>`,
-    ...m.cells[i]!.map((c, j) => {
-      if (!c) return '';
-      const t = cellText(s, m.systems[j]!, c);
-      return `<span title="${h(t.words)}" aria-label="${h(t.words)}" class="${c.verdict}">${t.symbol}</span>`;
-    }),
-    `${m.wins[i]} / ${m.losses[i]}`,
-  ]);
-  const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
-  const body = rows
-    .map(
-      (r) =>
-        `<tr>${r.map((c, j) => (j === 0 ? `<th scope="row">${c}</th>` : `<td class="${/class="(win|loss)"/.exec(c)?.[1] ?? ''}">${c}</td>`)).join('')}</tr>`,
-    )
+  // Only a significant verdict colours its cell.
+  const tdClass = (v: string) => (v === 'win' || v === 'loss' ? v : '');
+  const body = m.systems
+    .map((s, i) => {
+      const cells = m.cells[i]!.map((c, j) => {
+        if (!c) return '<td class=""></td>';
+        const t = cellText(s, m.systems[j]!, c);
+        return `<td class="${tdClass(c.verdict)}"><span title="${h(t.words)}" aria-label="${h(t.words)}" class="${c.verdict}">${t.symbol}</span></td>`;
+      });
+      return `<tr><th scope="row"><strong>${name(s)}</strong></th>${cells.join('')}<td class="">${m.wins[i]} / ${m.losses[i]}</td></tr>`;
+    })
     .join('\n');
+  const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
   return `<div class="scroll"><table class="matrix" data-testid="${testid}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div><p class="muted">▲ the row system is significantly more accurate than the column system, ▼ less, · not significant, – no shared question (Holm-corrected; hover a cell for Δ and p).</p>`;
 }
 
@@ -153,17 +150,14 @@ function scatterSvg(
     `<text x="${ml - 4}" y="${py(lo)}" text-anchor="end">${lo.toFixed(1)}</text>`,
     `<text x="${ml - 4}" y="${n2(py(hi) + 8)}" text-anchor="end">${hi.toFixed(1)}</text>`,
   ];
-  const names = gaps.map((g) => short.get(g.system) ?? g.system);
-  const placed = placeLabels(
-    gaps.map((g, i) => ({ x: px(g.humanAccuracy), y: py(g.metricAccuracy), text: names[i]! })),
-    { width: size, height: size },
-  );
-  gaps.forEach((g, i) => {
-    parts.push(`<circle cx="${px(g.humanAccuracy)}" cy="${py(g.metricAccuracy)}" r="5" fill="#0b57d0"/>`);
+  const dots = gaps.map((g) => ({ x: px(g.humanAccuracy), y: py(g.metricAccuracy), text: short.get(g.system) ?? g.system }));
+  const placed = placeLabels(dots, { width: size, height: size });
+  dots.forEach((d, i) => {
+    parts.push(`<circle cx="${d.x}" cy="${d.y}" r="5" fill="#0b57d0"/>`);
     const l = placed[i]!;
-    const lead = leaderLine({ x: px(g.humanAccuracy), y: py(g.metricAccuracy), text: names[i]! }, l);
+    const lead = leaderLine(d, l);
     if (lead) parts.push(`<line x1="${n2(lead.x1)}" y1="${n2(lead.y1)}" x2="${n2(lead.x2)}" y2="${n2(lead.y2)}" stroke="#888"/>`);
-    parts.push(`<text x="${n2(l.x)}" y="${n2(l.y)}" text-anchor="${l.anchor}">${h(names[i]!)}</text>`);
+    parts.push(`<text x="${n2(l.x)}" y="${n2(l.y)}" text-anchor="${l.anchor}">${h(d.text)}</text>`);
   });
   const desc = gaps.map((g) => `${g.system} ${f3(g.metricAccuracy)} vs ${f3(g.humanAccuracy)}`).join(', ');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" role="img"><title>${h(`${metric} accuracy against human accuracy: ${desc}`)}</title>${parts.join('')}</svg>`;

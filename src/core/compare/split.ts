@@ -95,12 +95,18 @@ type SplitRow = CompareRow & { extra: Record<string, unknown> };
  */
 export const SYSTEM_PREFIX = 'system/';
 
+/** Where a system name splits (its last "/", with text on both sides), or −1. */
+const cutAt = (name: string): number => {
+  const i = name.lastIndexOf('/');
+  return i > 0 && i < name.length - 1 ? i : -1;
+};
+
 /** The rows with their system names split at the last "/" (the part before under SYSTEM_PREFIX), or null when a name has none. */
 export function bySystemPrefix<R extends SplitRow>(rows: readonly R[]): R[] | null {
   const out: R[] = [];
   for (const r of rows) {
-    const i = r.system.lastIndexOf('/');
-    if (i <= 0 || i === r.system.length - 1) return null;
+    const i = cutAt(r.system);
+    if (i < 0) return null;
     out.push({ ...r, system: r.system.slice(i + 1), extra: { ...r.extra, [SYSTEM_PREFIX]: r.system.slice(0, i) } });
   }
   return out;
@@ -151,10 +157,10 @@ export function compareSplits(
   column: string,
   opts: PairedOptions = {},
 ): { splits: SplitComparison[]; summaries: SplitSummary[] } | { missing: number } {
-  const named = column === SYSTEM_PREFIX ? bySystemPrefix(rows.slice(0, results.length)) : null;
-  if (column === SYSTEM_PREFIX && !named) return { missing: rows.findIndex((r) => r.system.lastIndexOf('/') <= 0) };
-  if (named) rows = named;
-  const parts = splitRows(rows.slice(0, results.length), column);
+  const scored = rows.slice(0, results.length);
+  const named = column === SYSTEM_PREFIX ? bySystemPrefix(scored) : scored;
+  if (!named) return { missing: scored.findIndex((r) => cutAt(r.system) < 0) };
+  const parts = splitRows(named, column);
   if ('missing' in parts) return parts;
   const splits = parts.map((p): SplitComparison => {
     const view: ResultColumns = {
@@ -163,7 +169,7 @@ export function compareSplits(
       decision: (m, i) => results.decision(m, p.rows[i]!),
     };
     const { report } = compareReport(
-      p.rows.map((i) => rows[i]!),
+      p.rows.map((i) => named[i]!),
       view,
       metrics,
       opts,
