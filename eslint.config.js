@@ -55,6 +55,21 @@ export default ts.config(
     },
   },
   {
+    // One error convention at the session's edge: what it refuses is a VerityError with a code (core/types.ts),
+    // which settle() (core/errors.ts) turns into the { ok: false, error } the page gets.
+    files: ['src/session/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw a VerityError with a kind and a code (core/types.ts), not a plain Error.',
+        },
+      ],
+    },
+  },
+  {
     // A test may set up what its module needs from any layer (WordNet from the runtime, the app's presets).
     files: ['**/*.test.ts'],
     rules: { 'import-x/no-restricted-paths': 'off' },

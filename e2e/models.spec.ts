@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ModelHostApi } from '../src/runtime/host-api.ts';
-import type { HostResult, LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
+import type { HostError, LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
+import type { Result } from '../src/core/errors.ts';
 
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 const MIRROR = `http://localhost:${MIRROR_PORT}/`;
@@ -93,7 +94,7 @@ async function open(page: Page, errors?: string[]) {
 }
 
 /** Loads through the worker (the panel's comlink handle). */
-const hostLoad = (page: Page, s: ModelSpec): Promise<HostResult<LoadedModel>> =>
+const hostLoad = (page: Page, s: ModelSpec): Promise<Result<LoadedModel, HostError>> =>
   page.evaluate((s) => globalThis.__verityModels!.load(s), s);
 
 const projectDevice = () => (test.info().project.name === 'webgpu' ? 'webgpu' : 'wasm');

@@ -1,6 +1,6 @@
 /**
  * The model host in a Web Worker (WebGPU → WASM), exposed with comlink. Everything returns data
- * (HostResult): no Error subclass crosses the boundary. Progress callbacks arrive as comlink proxies and are
+ * (a Result with a HostError): no Error subclass crosses the boundary. Progress callbacks arrive as comlink proxies and are
  * called by the host at most every 100 ms.
  *
  *   const api = wrap<ModelHostApi>(new Worker(new URL('../../workers/model-host.worker.ts', import.meta.url), { type: 'module' }));
@@ -13,21 +13,21 @@ import type { CachedModel } from '../src/runtime/idb-cache.ts';
 import type { ImportedFile, ImportReport, ModelHostApi } from '../src/runtime/host-api.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
 import {
+  type HostError,
   hostError,
-  type HostResult,
   type LoadedModel,
   type LoadProgress,
   type ModelSpec,
   type ProbeInfo,
   type Role,
 } from '../src/runtime/messages.ts';
-import { messageOf } from '../src/core/errors.ts';
+import { messageOf, type Result } from '../src/core/errors.ts';
 
 const { host, cache } = createBrowserHost();
 void cache.sweep().catch(() => undefined);
 
 /** Runs a cache operation; a failure (IndexedDB unavailable, …) comes back as data. */
-async function attempt<T>(what: string, run: () => Promise<T>): Promise<HostResult<T>> {
+async function attempt<T>(what: string, run: () => Promise<T>): Promise<Result<T, HostError>> {
   try {
     return { ok: true, value: await run() };
   } catch (e) {
@@ -80,8 +80,8 @@ const api: ModelHostApi = {
   },
 
   /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
-  async load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
-    let r: HostResult<LoadedModel>;
+  async load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>> {
+    let r: Result<LoadedModel, HostError>;
     try {
       r = await host.load(spec, onProgress ? (p) => void Promise.resolve(onProgress(p)).catch(() => undefined) : undefined);
     } catch (e) {
@@ -101,31 +101,31 @@ const api: ModelHostApi = {
   dispose(role: Role): Promise<void> {
     return host.dispose(role);
   },
-  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>> {
+  nli(pairs: NliPair[]): Promise<Result<NliDistribution[], HostError>> {
     return host.nli(pairs);
   },
-  rerank(query: string, docs: string[]): Promise<HostResult<number[]>> {
+  rerank(query: string, docs: string[]): Promise<Result<number[], HostError>> {
     return host.rerank(query, docs);
   },
-  embed(texts: string[]): Promise<HostResult<Float32Array[]>> {
+  embed(texts: string[]): Promise<Result<Float32Array[], HostError>> {
     return host.embed(texts);
   },
-  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>> {
+  embedTokens(texts: string[]): Promise<Result<TokenEmbeddings[], HostError>> {
     return host.embedTokens(texts);
   },
-  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>> {
+  writeStatements(items: StatementItem[]): Promise<Result<string[], HostError>> {
     return host.writeStatements(items);
   },
 
   // ---------- cache ----------
 
-  listCache(): Promise<HostResult<CachedModel[]>> {
+  listCache(): Promise<Result<CachedModel[], HostError>> {
     return attempt('listing cached models failed', () => cache.list());
   },
-  deleteModel(id: string): Promise<HostResult<number>> {
+  deleteModel(id: string): Promise<Result<number, HostError>> {
     return attempt(`deleting ${id} failed`, () => cache.deleteModel(id));
   },
-  clearCache(): Promise<HostResult<void>> {
+  clearCache(): Promise<Result<void, HostError>> {
     return attempt('clearing the model cache failed', () => cache.clear());
   },
   /** Warnings the cache recorded outside a load (e.g. during an import). */
@@ -137,7 +137,7 @@ const api: ModelHostApi = {
    * Stores a local model folder in the cache under the keys transformers.js looks up for `id` at `revision`
    * with source `{ kind: 'local' }`, so loading it needs no network.
    */
-  async importFiles(id: string, files: ImportedFile[], revision = 'local'): Promise<HostResult<ImportReport>> {
+  async importFiles(id: string, files: ImportedFile[], revision = 'local'): Promise<Result<ImportReport, HostError>> {
     if (!id.trim()) return { ok: false, error: hostError('unsupported-model', 'give the imported model an id') };
     const paths = relativePaths(files.map((f) => f.path));
     if (!paths.includes('config.json'))

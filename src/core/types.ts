@@ -111,6 +111,11 @@ export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in
  * - `no-records`: details `{ errors: number }` (nothing could be read), `empty-file`, `not-a-table`
  * - `encoding`: details `{ encoding: 'utf-16le' | 'utf-16be' }` when a file cannot be read in that encoding
  * - `bad-option`: a malformed option value (details name it); `other`: anything else.
+ * - `not-ready`: asked for what the state does not allow yet (nothing scored, no review going, no file open)
+ * - `bad-labels`: a label file that does not belong to the rows (another input, no labels, a malformed line)
+ * - `saved-run`: a saved run that cannot be read back whole (parts gone, another file, a damaged record)
+ * - `unavailable`: what the work needs is not there (storage, the model worker, a scoring worker that stopped)
+ * - `network`, `bad-response`: a model download that failed on the way, or was answered with something unusable
  */
 export type VerityErrorCode =
   | 'missing-column'
@@ -121,6 +126,12 @@ export type VerityErrorCode =
   | 'not-a-table'
   | 'encoding'
   | 'bad-option'
+  | 'not-ready'
+  | 'bad-labels'
+  | 'saved-run'
+  | 'unavailable'
+  | 'network'
+  | 'bad-response'
   | 'other';
 
 export class VerityError extends Error {

@@ -2,17 +2,14 @@
  * Model capabilities for the core metrics (Nli, Ranker, Embedder, StatementWriter) on top of a model host —
  * the in-process host in Node or the worker proxy in the browser. A model loads on first use, so a run whose
  * rows carry their own NLI probabilities never downloads one. Host errors become thrown Errors, which the
- * runner turns into per-batch "not scored: why" results.
+ * runner turns into per-batch "not scored: why" results. The host is called the same way in both: a callback
+ * goes as a comlink proxy (which an in-process call runs as the plain function it is).
  */
+import { proxy } from 'comlink';
 import type { ModelContext } from '../core/capabilities.ts';
-import type { HostResult, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
-import type { ModelHostApi } from './host-api.ts';
-
-/**
- * The part of the model host API (host-api.ts, one declaration) the capabilities use: ModelHost in Node, or the
- * model worker's comlink proxy in the browser.
- */
-export type HostLike = Pick<ModelHostApi, 'load' | 'nli' | 'rerank' | 'embed' | 'embedTokens' | 'writeStatements'>;
+import type { Result } from '../core/errors.ts';
+import type { HostError, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
+import type { ModelCalls } from './host-api.ts';
 
 export interface HostContextOptions {
   onProgress?: (role: Role, p: LoadProgress) => void;
@@ -46,14 +43,14 @@ export function modelRecords(loaded: Partial<Record<string, LoadedModel>>): Reco
   return entries.length ? Object.fromEntries(entries.map(([role, m]) => [role, modelRecord(m)])) : undefined;
 }
 
-const unwrap = <T>(r: HostResult<T>): T => {
+const unwrap = <T>(r: Result<T, HostError>): T => {
   if (r.ok) return r.value;
   throw new Error(r.error.message);
 };
 
 /** A ModelContext whose capabilities exist for the given specs and load lazily, once. */
 export function hostContext(
-  host: HostLike,
+  host: ModelCalls,
   specs: Partial<Record<Role, ModelSpec>>,
   opts: HostContextOptions = {},
 ): ModelContext & { provenance: Record<string, LoadedModel> } {
@@ -62,7 +59,7 @@ export function hostContext(
   const ensure = (role: Role): Promise<void> => {
     let p = loads.get(role);
     if (!p) {
-      p = host.load(specs[role]!, opts.onProgress ? (x) => opts.onProgress!(role, x) : undefined).then((r) => {
+      p = host.load(specs[role]!, opts.onProgress ? proxy((x: LoadProgress) => opts.onProgress!(role, x)) : undefined).then((r) => {
         if (!r.ok) opts.onFailed?.(role, r.error.message);
         const info = unwrap(r);
         provenance[role] = info;

@@ -1,10 +1,11 @@
 /**
  * What the model worker answers (workers/model-host.worker.ts implements it, over comlink; the page and the
- * scoring worker call it). Everything is plain data: a failure comes back as a HostResult, never as an Error.
+ * scoring worker call it). Everything is plain data: a failure comes back as a Result with a HostError, never as an Error.
  */
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import type { CachedModel } from './idb-cache.ts';
-import type { HostResult, LoadedModel, LoadProgress, ModelSpec, ProbeInfo, Role } from './messages.ts';
+import type { Result } from '../core/errors.ts';
+import type { HostError, LoadedModel, LoadProgress, ModelSpec, ProbeInfo, Role } from './messages.ts';
 
 export interface ImportedFile {
   /** Path inside the model folder (`config.json`, `onnx/model.onnx`), or with the folder's name in front. */
@@ -21,7 +22,21 @@ export interface ImportReport {
   skipped: string[];
 }
 
-export interface ModelHostApi {
+/**
+ * Loading a model and running it: what the metrics' capabilities need (runtime/context.ts). The in-process
+ * ModelHost (Node) implements it; the model worker answers it with the rest of ModelHostApi.
+ */
+export interface ModelCalls {
+  /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
+  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>>;
+  nli(pairs: NliPair[]): Promise<Result<NliDistribution[], HostError>>;
+  rerank(query: string, docs: string[]): Promise<Result<number[], HostError>>;
+  embed(texts: string[]): Promise<Result<Float32Array[], HostError>>;
+  embedTokens(texts: string[]): Promise<Result<TokenEmbeddings[], HostError>>;
+  writeStatements(items: StatementItem[]): Promise<Result<string[], HostError>>;
+}
+
+export interface ModelHostApi extends ModelCalls {
   probe(): Promise<ProbeInfo>;
   /** Answers while the worker is alive (the page's watchdog during model runs). */
   ping(): true;
@@ -33,22 +48,15 @@ export interface ModelHostApi {
   setBatchSize(n: number): number;
   /** Token positions the pair models computed since the last call, real and with padding. */
   takeTokenStats(): { real: number; padded: number; batches: number };
-  /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
-  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>>;
   loaded(): Partial<Record<Role, LoadedModel>>;
   dispose(role: Role): Promise<void>;
-  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>>;
-  rerank(query: string, docs: string[]): Promise<HostResult<number[]>>;
-  embed(texts: string[]): Promise<HostResult<Float32Array[]>>;
-  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>>;
-  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>>;
-  listCache(): Promise<HostResult<CachedModel[]>>;
-  deleteModel(id: string): Promise<HostResult<number>>;
-  clearCache(): Promise<HostResult<void>>;
+  listCache(): Promise<Result<CachedModel[], HostError>>;
+  deleteModel(id: string): Promise<Result<number, HostError>>;
+  clearCache(): Promise<Result<void, HostError>>;
   /** Warnings the cache recorded outside a load (e.g. during an import). */
   cacheWarnings(): string[];
   /** Stores a local model folder in the cache, so loading it (source `{ kind: 'local' }`) needs no network. */
-  importFiles(id: string, files: ImportedFile[], revision?: string): Promise<HostResult<ImportReport>>;
+  importFiles(id: string, files: ImportedFile[], revision?: string): Promise<Result<ImportReport, HostError>>;
   /** The self-hosted ONNX Runtime files (for diagnostics). */
   runtimeFiles(): { mjs: string; wasm: string };
 }

@@ -28,7 +28,6 @@ import {
   type Device,
   type Dtype,
   type HostError,
-  type HostResult,
   type LoadedModel,
   type LoadProgress,
   type ModelSpec,
@@ -36,9 +35,9 @@ import {
   type ProbeInfo,
   type Role,
 } from './messages.ts';
-import { messageOf } from '../core/errors.ts';
+import { messageOf, type Result } from '../core/errors.ts';
 import { canaryFor, invalidRef } from './specs.ts';
-import type { HostLike } from './context.ts';
+import type { ModelCalls } from './host-api.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
 export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
@@ -179,9 +178,9 @@ export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype
   return out;
 }
 
-export class ModelHost implements HostLike {
+export class ModelHost implements ModelCalls {
   private readonly sessions = new Map<Role, Session>();
-  private readonly inflight = new Map<string, Promise<HostResult<LoadedModel>>>();
+  private readonly inflight = new Map<string, Promise<Result<LoadedModel, HostError>>>();
   private probed: Promise<ProbeInfo> | null = null;
   /** Loads run one at a time: they point the runtime's global settings at one model's source. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -236,7 +235,7 @@ export class ModelHost implements HostLike {
   }
 
   /** Loads (or reuses) the model for a role. Concurrent identical loads share one promise. */
-  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+  load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>> {
     const invalid = invalidRef(spec);
     if (invalid)
       return Promise.resolve({
@@ -264,7 +263,7 @@ export class ModelHost implements HostLike {
     return p;
   }
 
-  private async doLoad(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<HostResult<LoadedModel>> {
+  private async doLoad(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>> {
     await this.dispose(spec.role);
     const probe = await this.probe();
     const fallbacks: string[] = [];
@@ -391,7 +390,7 @@ export class ModelHost implements HostLike {
     return this.sessions.get(role) ?? hostError('not-loaded', `no ${role} model is loaded`);
   }
 
-  private async guarded<T>(role: Role, run: (s: Session) => Promise<T>): Promise<HostResult<T>> {
+  private async guarded<T>(role: Role, run: (s: Session) => Promise<T>): Promise<Result<T, HostError>> {
     const s = this.session(role);
     if ('code' in s) return { ok: false, error: s };
     try {
@@ -445,7 +444,7 @@ export class ModelHost implements HostLike {
     return rows;
   }
 
-  nli(pairs: NliPair[]): Promise<HostResult<NliDistribution[]>> {
+  nli(pairs: NliPair[]): Promise<Result<NliDistribution[], HostError>> {
     return this.guarded('nli', (s) => this.runNli(s, pairs));
   }
 
@@ -467,7 +466,7 @@ export class ModelHost implements HostLike {
     });
   }
 
-  rerank(query: string, docs: string[]): Promise<HostResult<number[]>> {
+  rerank(query: string, docs: string[]): Promise<Result<number[], HostError>> {
     return this.guarded('reranker', (s) => this.runRerank(s, query, docs));
   }
 
@@ -481,11 +480,11 @@ export class ModelHost implements HostLike {
     return logits.map((row) => (row.length === 1 ? sigmoid(row[0]!) : softmax(row)[row.length - 1]!));
   }
 
-  embed(texts: string[]): Promise<HostResult<Float32Array[]>> {
+  embed(texts: string[]): Promise<Result<Float32Array[], HostError>> {
     return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => t.pooled));
   }
 
-  embedTokens(texts: string[]): Promise<HostResult<TokenEmbeddings[]>> {
+  embedTokens(texts: string[]): Promise<Result<TokenEmbeddings[], HostError>> {
     return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => ({ tokens: t.tokens, vectors: t.vectors })));
   }
 
@@ -529,7 +528,7 @@ export class ModelHost implements HostLike {
     return out;
   }
 
-  writeStatements(items: StatementItem[]): Promise<HostResult<string[]>> {
+  writeStatements(items: StatementItem[]): Promise<Result<string[], HostError>> {
     return this.guarded('statements', (s) => this.runStatements(s, items));
   }
 

@@ -94,8 +94,6 @@ export interface HostError {
   missingWeights?: boolean;
 }
 
-export type HostResult<T> = { ok: true; value: T } | { ok: false; error: HostError };
-
 export interface ProbeInfo {
   platform: 'browser' | 'node';
   webgpu: { vendor: string; architecture: string; description: string; isFallbackAdapter: boolean; shaderF16: boolean } | null;

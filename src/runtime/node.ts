@@ -14,6 +14,7 @@ import { ModelHost, type RuntimeAdapter } from './host.ts';
 import { hostError, type HostError, type ModelSpec, type Role } from './messages.ts';
 import { defaultFor, lookup, REGISTRY, ROLE_TABLE } from './registry.ts';
 import { messageOf } from '../core/errors.ts';
+import { VerityError } from '../core/types.ts';
 import {
   downloadCap,
   fileUrl,
@@ -52,15 +53,9 @@ export const DEFAULT_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_0
 /** Redirects followed per request (the hub sends model files to its CDN once). */
 const MAX_REDIRECTS = 5;
 
-/** A download refused or failed, with the code the host reports. Thrown through transformers.js unchanged. */
-export class DownloadError extends Error {
-  constructor(
-    readonly code: 'bad-response' | 'network',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A download refused or failed, with the code the host reports ('network' or 'bad-response'); thrown through transformers.js unchanged. */
+const downloadError = (code: 'network' | 'bad-response', message: string): VerityError => new VerityError(message, 'input', code);
+const isDownloadError = (e: unknown): e is VerityError => e instanceof VerityError && (e.code === 'network' || e.code === 'bad-response');
 
 /** The hub model being loaded (set by prepare): where it comes from, its pinned revision and registry sizes. */
 let current: { host: string; id: string; revision: string; files: Record<string, number> } | null = null;
@@ -69,7 +64,7 @@ let limits: DownloadLimits = { ...DEFAULT_LIMITS };
  * The last download refused during the current load: transformers.js treats some files as optional (it reads
  * config.json for the tokenizer too, without failing) and then fails later with an unrelated message.
  */
-let refused: DownloadError | null = null;
+let refused: VerityError | null = null;
 /** Model files the host answered 404 for during this load: transformers.js goes on without them and fails later, unrelated. */
 let notFound: { file: string; url: string }[] = [];
 
@@ -103,7 +98,7 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
   const connect = setTimeout(
     () =>
       ctl.abort(
-        new DownloadError('network', `no answer from ${new URL(url).host} within ${limits.connectTimeoutMs / 1000} s for ${what} (${url})`),
+        downloadError('network', `no answer from ${new URL(url).host} within ${limits.connectTimeoutMs / 1000} s for ${what} (${url})`),
       ),
     limits.connectTimeoutMs,
   );
@@ -114,15 +109,15 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
       try {
         res = await fetch(at, { ...init, redirect: 'manual', signal: ctl.signal });
       } catch (e) {
-        if (ctl.signal.reason instanceof DownloadError) throw ctl.signal.reason;
+        if (isDownloadError(ctl.signal.reason)) throw ctl.signal.reason;
         const cause = (e as { cause?: unknown }).cause;
-        throw new DownloadError('network', `could not download ${what} from ${at} (${messageOf(cause ?? e)})`);
+        throw downloadError('network', `could not download ${what} from ${at} (${messageOf(cause ?? e)})`);
       }
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       if (!location) break;
       const next = new URL(location, at);
       if (!c || !redirectAllowed(c.host, next) || hop >= MAX_REDIRECTS)
-        throw new DownloadError(
+        throw downloadError(
           'bad-response',
           `${what}: ${at} redirected to ${next.origin}, which is not ${c ? c.host : 'the chosen host'}${hop >= MAX_REDIRECTS ? ` (more than ${MAX_REDIRECTS} redirects)` : ''}; model files come only from the chosen host (and, for the hub, its own file hosts *.huggingface.co and *.hf.co)`,
         );
@@ -137,11 +132,11 @@ async function nodeFetch(input: string | URL, init?: RequestInit): Promise<Respo
   return checkedBody(res, url, file, c.files[file]);
 }
 
-/** reader.read(), or a DownloadError after `ms` without data. */
+/** reader.read(), or a download error after `ms` without data. */
 async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number, stalled: (s: string) => string) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const idle = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new DownloadError('network', stalled(`no data for ${ms / 1000} s`))), ms)),
+    (_, reject) => (timer = setTimeout(() => reject(downloadError('network', stalled(`no data for ${ms / 1000} s`))), ms)),
   );
   try {
     return await Promise.race([reader.read(), idle]);
@@ -163,7 +158,7 @@ async function checkedBody(res: Response, url: string, file: string, listed: num
   const declared = encoded ? NaN : Number(res.headers.get('content-length') ?? NaN);
   const cap = downloadCap(file, listed, limits);
   const fail = (message: string) =>
-    new DownloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
+    downloadError('bad-response', `${file} from ${url} ${message}; it was not cached and the model was not used`);
   if (Number.isFinite(declared) && declared > cap.bytes)
     throw fail(`announces ${declared} bytes, more than the ${cap.bytes} allowed${cap.source}`);
   const reader = res.body!.getReader();
@@ -190,10 +185,9 @@ async function checkedBody(res: Response, url: string, file: string, listed: num
     }
   };
   const wrap = (e: unknown) =>
-    (refused =
-      e instanceof DownloadError
-        ? e
-        : new DownloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`));
+    (refused = isDownloadError(e)
+      ? e
+      : downloadError('network', `${file} from ${url}: the download failed after ${received} bytes (${messageOf(e)})`));
 
   if (!Number.isFinite(declared)) {
     const c = current!;
@@ -315,7 +309,7 @@ export function nodeAdapter(opts: NodeRuntimeOptions = {}): RuntimeAdapter {
           message: `${spec.id}@${spec.revision}: ${absent.map((f) => `${f.file} was not found at ${f.url} (404)`).join('; ')}: is the model on ${env.remoteHost}? Check its name and revision`,
           ...(absent.every((f) => f.file.endsWith('.onnx')) ? { missingWeights: true } : {}),
         };
-      const download = error instanceof DownloadError ? error : refused;
+      const download = isDownloadError(error) ? error : refused;
       if (download?.code === 'bad-response') return { code: 'bad-response', message: download.message };
       const msg = messageOf(download ?? error);
       if (download?.code === 'network' || /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|getaddrinfo/i.test(msg))
@@ -465,14 +459,16 @@ export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number }
 export function parseModelArg(role: Role, arg: string | undefined, modelDir?: string): ModelSpec {
   // A --model-dir that does not exist (a typo) must not turn into a silent download.
   if (modelDir !== undefined && !(existsSync(modelDir) && statSync(modelDir).isDirectory()))
-    throw new Error(`--model-dir ${modelDir} is not a folder`);
+    throw new VerityError(`--model-dir ${modelDir} is not a folder`, 'usage', 'bad-option');
   if (arg === undefined) {
     const entry = defaultFor(role);
     // --model-dir: offline copies of the registry models, one folder per hub id (DIR/Xenova/nli-deberta-v3-xsmall).
     const copy = modelDir ? join(resolve(modelDir), entry.id) : undefined;
     if (copy && !existsSync(copy))
-      throw new Error(
+      throw new VerityError(
         `--model-dir ${modelDir} has no ${entry.id} folder for the ${ROLE_TABLE[role].name} model (the registry default); copy the model there or pass ${ROLE_TABLE[role].cliFlag}`,
+        'usage',
+        'bad-option',
       );
     if (copy)
       return {
@@ -492,19 +488,21 @@ export function parseModelArg(role: Role, arg: string | undefined, modelDir?: st
   const [id, revision] = arg.split('@') as [string, string | undefined];
   if (revision !== undefined) {
     const invalid = invalidRef({ id, revision, source: { kind: 'hub' } });
-    if (invalid) throw new Error(invalid);
+    if (invalid) throw new VerityError(invalid, 'usage', 'bad-option');
   }
   const entry = lookup(id, { role });
   if (entry && revision === undefined) return specFromEntry(entry);
   if (!entry && !/^[\w.-]+\/[\w.-]+$/.test(id))
-    throw new Error(
+    throw new VerityError(
       `"${arg}" is neither a folder, a registry key (${REGISTRY.filter((e) => e.role === role)
         .map((e) => e.key)
         .join(', ')}) nor a hub id like owner/name@revision`,
+      'usage',
+      'bad-option',
     );
   // "../evil" has the owner/name shape: refused here, as a usage error, not later as a model that failed to load.
   const invalid = entry ? null : invalidRef({ id, revision: revision ?? 'main', source: { kind: 'hub' } });
-  if (invalid) throw new Error(invalid);
+  if (invalid) throw new VerityError(invalid, 'usage', 'bad-option');
   // A registry key with a revision (nli-small@<sha>) names the entry's hub id at that revision.
   return {
     ...(entry ? specFromEntry(entry) : { role, source: { kind: 'hub' as const } }),

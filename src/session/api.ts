@@ -163,12 +163,15 @@ export type { ReviewAnswer, ReviewEstimate, ReviewImported, ReviewItem, ReviewRe
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState } from './review-api.ts';
 
 /**
- * What the scoring session answers (ScoringSession implements it; the worker exposes it with CompareApi). Each
+ * What the scoring session answers (ScoringSession implements it; the scoring worker exposes the session as it
+ * is), grouped by concern: the input and the run at the top, the review and the comparison as members. Each
  * method answers plain data; a failure comes back as `{ ok: false, error }`.
  */
 export interface SessionApi {
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
   open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
+  /** Several files, one per system, opened as one input; one file opens as `open` does. */
+  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
   map(m: Mapping): Promise<Result<MappedSummary>>;
   /** Scores every row with a new run (saved as it goes). */
@@ -190,33 +193,41 @@ export interface SessionApi {
   /** Fits thresholds on the labelled rows scored; saved with the run, so later rows are decided with them too. */
   calibrate(): Promise<Result<Calibrated>>;
   exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
+  /** The person's labels on the rows the judge is least sure of. */
+  readonly review: ReviewApi;
+  /** Several systems, once scored: the comparison report, where the systems differ, its exports. */
+  readonly compare: CompareApi;
+}
+
+/** The run's review queue (review.ts). */
+export interface ReviewApi {
   /** The run's review, or null when none was started. */
-  reviewState(): Promise<Result<ReviewState | null>>;
+  state(): Promise<Result<ReviewState | null>>;
   /**
    * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
    * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
    */
-  reviewStart(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
-  reviewItem(position: number): Result<ReviewItem>;
+  start(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
+  item(position: number): Result<ReviewItem>;
   /**
    * Records an answer for every row of the question (saved with the run at once), or with `row` for that row
    * alone; answering again replaces it.
    */
-  reviewAnswer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>>;
+  answer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>>;
   /** Takes the last answer back. */
-  reviewUndo(): Promise<Result<ReviewState>>;
+  undo(): Promise<Result<ReviewState>>;
   /** The review as a label file (one line per question, as `verity review` writes it, with the answers in). */
-  reviewExport(): Result<Blob>;
+  exportLabels(): Result<Blob>;
   /** Labels from a JSONL export of a run of the same input; refused, with the reason, for another input. */
-  reviewImport(blob: Blob, name: string): Promise<Result<ReviewImported>>;
+  importLabels(blob: Blob, name: string): Promise<Result<ReviewImported>>;
   /** Fits the judge's threshold again on the reviewed rows; saved with the run as its calibration. */
-  reviewRefit(): Promise<Result<ReviewRefitted>>;
+  refit(): Promise<Result<ReviewRefitted>>;
   /** Drops the review (queue and labels). */
-  reviewDiscard(): Promise<Result<null>>;
+  discard(): Promise<Result<null>>;
 }
 
-/** The scoring worker's API: the session's methods and the comparison's, plus the line to the model worker. */
-export interface ScoreApi extends SessionApi, CompareApi {
+/** The scoring worker's API: the session, plus the line to the model worker and the page's hold on the cores. */
+export interface ScoreApi extends SessionApi {
   connectModels(port: MessagePort): void;
   /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
   shareHold(flag: Int32Array | null): void;
@@ -319,13 +330,12 @@ export interface SplitsView {
   summaries: SplitSummary[];
 }
 
-/** What the scoring worker answers about the comparison (beside ScoreApi). */
+/** What the session answers about the comparison of the run's systems (compare.ts). */
 export interface CompareApi {
-  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
-  compareReport(): Promise<Result<CompareView>>;
+  report(): Promise<Result<CompareView>>;
   differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
-  differDetail(q: number): Promise<Result<DifferDetail>>;
-  compareExport(kind: CompareExportKind): Promise<Result<Blob>>;
+  detail(q: number): Promise<Result<DifferDetail>>;
+  exportFile(kind: CompareExportKind): Promise<Result<Blob>>;
   /** One comparison per value of `column`, summarised as systems × splits with macro averages. */
-  compareSplits(column: string): Promise<Result<SplitsView>>;
+  splits(column: string): Promise<Result<SplitsView>>;
 }

@@ -1,7 +1,6 @@
 /** Several systems from the other input formats in the session: Parquet files, an Inspect log, an lm-eval samples file. */
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { compareApi } from './compare.ts';
 import { newSession as session, ok, runConfig as config } from '../../test/session.ts';
 
 describe('several systems in other formats', () => {
@@ -29,7 +28,7 @@ describe('several systems in other formats', () => {
     const sum = ok(await s.map({ map: insp.detected }));
     expect(sum.systems).toMatchObject({ systems: ['llama', 'qwen'], keyBy: 'id', coverage: { questions: 3, complete: 3 } });
     ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
-    const lb = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.entries;
+    const lb = ok(await s.compare.report()).report.leaderboard.metrics[0]!.entries;
     expect(lb.map((e) => [e.system, e.accuracy.value])).toEqual([
       ['llama', 2 / 3],
       ['qwen', 1 / 3],

@@ -13,7 +13,7 @@ import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import type { Mapping, RunConfig } from './api.ts';
 import { ScoringSession } from './session.ts';
-import { bundleFiles, compareApi, unbundleFiles } from './compare.ts';
+import { bundleFiles, unbundleFiles } from './compare.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
 
@@ -114,7 +114,7 @@ describe('the wide layout in one step', () => {
     expect(auto.rows).toBe(sum.rows);
     const out = ok(await s.run(config(mapping)));
     expect(out.status).toBe('done');
-    const view = ok(await compareApi(s).compareReport());
+    const view = ok(await s.compare.report());
 
     const dir = mkdtempSync(join(tmpdir(), 'verity-cmp-'));
     writeFileSync(join(dir, 'tq.json'), text);
@@ -139,7 +139,7 @@ describe('the wide layout in one step', () => {
     ok(await s.open(new Blob([text]), 'tq.json'));
     const mapping: Mapping = { map: { question: 'question', gold: 'golden_answer' }, goldSep: '/', systems: { wide: true } };
     ok(await s.run(config(mapping)));
-    const api = compareApi(s);
+    const api = s.compare;
     const all = ok(await api.differences({ metric: 'exact_match' }, 0, 1000));
     expect(all.total).toBeGreaterThan(0);
     for (const r of all.rows) {
@@ -155,7 +155,7 @@ describe('the wide layout in one step', () => {
     const page2 = ok(await api.differences({ metric: 'exact_match', split }, 5, 5));
     expect(page2.rows[0]?.position ?? 5).toBe(5);
 
-    const d = ok(await api.differDetail(all.rows[0]!.q));
+    const d = ok(await api.detail(all.rows[0]!.q));
     expect(d.answers.map((a) => a.system)).toEqual(SYSTEMS);
     const rec = recs.filter((r) => r.improper !== true)[all.rows[0]!.q]!;
     expect(d.question).toBe(rec.question);
@@ -203,10 +203,10 @@ describe('the wide layout in one step', () => {
       ],
       { cwd: ROOT, stdio: 'ignore' },
     );
-    const csv = await ok(await compareApi(s).compareExport('leaderboard-csv')).text();
+    const csv = await ok(await s.compare.exportFile('leaderboard-csv')).text();
     const { readFileSync } = await import('node:fs');
     expect(csv).toBe(readFileSync(join(dir, 'lb.csv'), 'utf8'));
-    const json = JSON.parse(await ok(await compareApi(s).compareExport('leaderboard-json')).text()) as Record<string, unknown>;
+    const json = JSON.parse(await ok(await s.compare.exportFile('leaderboard-json')).text()) as Record<string, unknown>;
     expect(json.systems).toEqual(SYSTEMS);
 
     // The page to share: the same bytes as verity compare --html on the same file and options.
@@ -215,7 +215,7 @@ describe('the wide layout in one step', () => {
       [CLI, 'compare', 'tq.json', '--metrics', 'exact_match,token_f1,lexical_match', '--gold-sep', '/', '--html', 'report.html'],
       { cwd: dir, stdio: 'ignore' },
     );
-    const html = await ok(await compareApi(s).compareExport('report-html')).text();
+    const html = await ok(await s.compare.exportFile('report-html')).text();
     expect(html).toContain('data-testid="html-leaderboard-lexical_match"');
     // This test's session calls itself 0.0.0-test; the worker gives it package.json's version, as the CLI has.
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -253,7 +253,7 @@ describe('several files, one per system', () => {
     expect(sum.systems?.coverage.systems[1]).toMatchObject({ system: 'b', missing: 1, examples: ['q5'] });
     expect(sum.systems?.notes.some((n) => /b \(b\.jsonl\): 1 of 12 questions missing/.test(n) || /^b: 1 of 12/.test(n))).toBe(true);
     ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
-    const view = ok(await compareApi(s).compareReport());
+    const view = ok(await s.compare.report());
     const pair = view.report.paired.metrics[0]!.pairs[0]!;
     expect(pair.accuracy.n).toBe(11);
     expect(pair.accuracy.mcnemar).toMatchObject({ b: 6, c: 0 });
@@ -268,9 +268,9 @@ describe('several files, one per system', () => {
       ]),
     );
     ok(await s.run(config({ map: insp.detected }, ['token_f1'])));
-    const before = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    const before = ok(await s.compare.report()).report.leaderboard.metrics[0]!.threshold;
     const { thresholds } = ok(await s.calibrate());
-    const after = ok(await compareApi(s).compareReport()).report.leaderboard.metrics[0]!.threshold;
+    const after = ok(await s.compare.report()).report.leaderboard.metrics[0]!.threshold;
     expect(after).toBe(thresholds.token_f1);
     expect(after).not.toBe(before);
   });
@@ -290,7 +290,7 @@ describe('several files, one per system', () => {
     const back = ok(await s2.resume(id));
     expect(back.summary.systems?.systems).toEqual(['a', 'b']);
     expect(back.done).toBe(23);
-    expect(ok(await compareApi(s2).compareReport()).report.rows).toBe(23);
+    expect(ok(await s2.compare.report()).report.rows).toBe(23);
   });
 
   it('a single file without systems maps as before, and has no comparison', async () => {
@@ -299,7 +299,7 @@ describe('several files, one per system', () => {
     const sum = ok(await s.map({ map: insp.detected }));
     expect(sum.systems).toBeUndefined();
     ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
-    expect(await compareApi(s).compareReport()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
+    expect(await s.compare.report()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
   });
 
   it('ids unique per row with a source column pair by question text; "pair rows by" overrides', async () => {
@@ -324,7 +324,7 @@ describe('several files, one per system', () => {
     expect([byId.keyBy, byId.coverage.complete]).toEqual(['id', 0]);
     // Run by question: every pair has its shared questions and a verdict or "n.s.".
     ok(await s.run(config({ map: insp.detected, systems: { auto: true } }, ['exact_match'])));
-    const rep = ok(await compareApi(s).compareReport()).report;
+    const rep = ok(await s.compare.report()).report;
     expect(rep.paired.metrics[0]!.pairs.map((p) => p.accuracy.n)).toEqual([4, 4, 4]);
   });
 
@@ -341,7 +341,7 @@ describe('several files, one per system', () => {
     expect(s.rowsAt([0, 1, 2]).rows.map((r) => r.row.system)).toEqual([undefined, undefined, undefined]);
     const rec = JSON.parse((await ok(await s.exportFile('jsonl')).text()).trim().split('\n')[1]!) as Record<string, unknown>;
     expect(rec.system).toBeUndefined();
-    expect(await compareApi(s).compareReport()).toMatchObject({ ok: false });
+    expect(await s.compare.report()).toMatchObject({ ok: false });
   });
 
   it('a system column in one file is chosen in the mapping', async () => {
@@ -372,7 +372,7 @@ describe('several files, one per system', () => {
     expect(sum.systems?.systems).toEqual(names);
     expect(Object.entries(sum.systems!.rows)).toEqual(names.map((n) => [n, 2]));
     ok(await s.run(config(mapping)));
-    const rep = ok(await compareApi(s).compareReport()).report;
+    const rep = ok(await s.compare.report()).report;
     expect(rep.systems).toEqual(names);
   });
 });

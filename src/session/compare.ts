@@ -25,7 +25,7 @@ import { labelValue } from '../core/run.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import { compareSplits, splitCandidates, SYSTEM_PREFIX } from '../core/compare/split.ts';
-import type { AnyMetric } from '../core/types.ts';
+import { VerityError, type AnyMetric } from '../core/types.ts';
 import type {
   CompareApi,
   CompareExportKind,
@@ -34,13 +34,12 @@ import type {
   DifferQuery,
   DifferRow,
   NamedBlob,
-  Result,
   SystemAnswer,
   SplitsView,
   SystemsSummary,
 } from './api.ts';
 
-import { messageOf } from '../core/errors.ts';
+import { messageOf, settle } from '../core/errors.ts';
 export { bundleFiles, bundleName, unbundleFiles } from '../core/io/bundle.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 
@@ -60,7 +59,7 @@ export async function readFiles(files: readonly NamedBlob[], onProgress?: (read:
         table: await readBlobInput(f.blob, f.name, onProgress ? { onProgress: (r) => onProgress(base + r, total) } : {}),
       });
     } catch (e) {
-      throw new Error(`${f.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new VerityError(`${f.name}: ${messageOf(e)}`, 'input');
     }
     before += f.blob.size;
   }
@@ -179,10 +178,12 @@ export class Comparison {
       COMPARE_DEFAULTS,
     );
     if ('missing' in r)
-      throw new Error(
+      throw new VerityError(
         column === SYSTEM_PREFIX
           ? `the system "${this.rows[r.missing]?.system ?? ''}" has no "/" to split its name at`
           : `row ${r.missing + 1} has no value in ${column}: it does not split the questions`,
+        'usage',
+        'bad-option',
       );
     return {
       column,
@@ -256,21 +257,13 @@ export class Comparison {
   }
 }
 
-/** The worker's comparison methods over a session: failures come back as data, as the session's own do. */
-export function compareApi(s: { openFiles: CompareApi['openFiles']; comparison(): Comparison; compareRun(): HtmlRun }): CompareApi {
-  const attempt = async <T>(f: () => T): Promise<Result<T>> => {
-    try {
-      return { ok: true, value: f() };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    }
-  };
+/** The session's comparison methods (SessionApi.compare): failures come back as data, as the session's own do. */
+export function compareApi(s: { comparison(): Comparison; compareRun(): HtmlRun }): CompareApi {
   return {
-    openFiles: (files, onProgress) => s.openFiles(files, onProgress),
-    compareReport: () => attempt(() => s.comparison().view()),
-    differences: (q, offset, limit) => attempt(() => s.comparison().differences(q, offset, limit)),
-    differDetail: (q) => attempt(() => s.comparison().detail(q)),
-    compareExport: (kind) => attempt(() => s.comparison().exportFile(kind, s.compareRun())),
-    compareSplits: (column) => attempt(() => s.comparison().splits(column)),
+    report: () => settle(() => s.comparison().view()),
+    differences: (q, offset, limit) => settle(() => s.comparison().differences(q, offset, limit)),
+    detail: (q) => settle(() => s.comparison().detail(q)),
+    exportFile: (kind) => settle(() => s.comparison().exportFile(kind, s.compareRun())),
+    splits: (column) => settle(() => s.comparison().splits(column)),
   };
 }

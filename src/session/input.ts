@@ -8,7 +8,7 @@ import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
 import { detectGoldSeparator, FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { prepareInput } from '../core/io/prepare.ts';
-import type { QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
 import { contentHash } from '../core/io/hash.ts';
@@ -170,7 +170,7 @@ export class SessionInput {
 
   /** The parsed file; read again when its records were released for a run. */
   private async ensureTable(): Promise<ParsedTable> {
-    if (!this.file) throw new Error('open a file first');
+    if (!this.file) throw new VerityError('open a file first', 'usage', 'not-ready');
     if (!this.table || this.released) {
       this.table = await this.parse(this.file.blob, this.file.name);
       this.released = false;

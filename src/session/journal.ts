@@ -17,6 +17,7 @@ import type { RowResults } from '../core/run.ts';
 import type { ResultChunk } from '../core/result-table.ts';
 import { idbStore, type KeyValueStore } from '../runtime/idb-cache.ts';
 import { messageOf } from '../core/errors.ts';
+import { VerityError } from '../core/types.ts';
 import { contentHash } from '../core/io/hash.ts';
 
 export const JOURNAL_VERSION = 3;
@@ -123,7 +124,8 @@ export class Journal {
 
   private db(): KeyValueStore<unknown> {
     if (this.kv) return this.kv;
-    if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is not available in this browser window');
+    if (typeof indexedDB === 'undefined')
+      throw new VerityError('IndexedDB is not available in this browser window', 'output', 'unavailable');
     return (this.kv = idbStore<unknown>('verity-runs', 'run'));
   }
 
@@ -240,25 +242,30 @@ export class Journal {
    */
   async load<C>(id: string, config: ConfigCheck = noCheck): Promise<{ meta: SavedRun<C>; file: Blob; chunks: SavedResults[] }> {
     const meta = await this.read<C>(id, config);
-    if (!meta) throw new Error(removedRun(null, 'its settings are gone'));
-    if (typeof meta === 'string') throw new Error(`the saved run ${id} cannot be read back: ${meta}; it is refused (delete it)`);
+    if (!meta) throw new VerityError(removedRun(null, 'its settings are gone'), 'input', 'saved-run');
+    if (typeof meta === 'string')
+      throw new VerityError(`the saved run ${id} cannot be read back: ${meta}; it is refused (delete it)`, 'input', 'saved-run');
     const db = this.db();
     const key = meta.version === 2 ? legacyFileKey(id) : inputKey(meta.inputHash);
     const file = (await db.get(key)) as Blob | undefined;
-    if (!file) throw new Error(removedRun(meta.fileName, 'its input file is gone'));
+    if (!file) throw new VerityError(removedRun(meta.fileName, 'its input file is gone'), 'input', 'saved-run');
     if ((await contentHash(file)) !== meta.inputHash)
-      throw new Error(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`);
+      throw new VerityError(`the saved input of ${meta.fileName} is not the file this run scored; it is refused`, 'input', 'saved-run');
     const chunks: SavedResults[] = [];
     let rows = 0;
     for (let k = 0; k < meta.chunks; k++) {
       const c = (await db.get(chunkKey(id, k))) as SavedChunk | undefined;
-      if (!c || !isResults(c.results)) throw new Error(removedRun(meta.fileName, `results chunk ${k} is gone`));
+      if (!c || !isResults(c.results)) throw new VerityError(removedRun(meta.fileName, `results chunk ${k} is gone`), 'input', 'saved-run');
       if (c.run !== id || c.input !== meta.inputHash || c.k !== k)
-        throw new Error(`saved results chunk ${k} of ${meta.fileName} belongs to another run or another file; it is refused`);
+        throw new VerityError(
+          `saved results chunk ${k} of ${meta.fileName} belongs to another run or another file; it is refused`,
+          'input',
+          'saved-run',
+        );
       chunks.push(c.results);
       rows += chunkRows(c.results);
     }
-    if (rows !== meta.done) throw new Error(`saved results have ${rows} rows, the run says ${meta.done}`);
+    if (rows !== meta.done) throw new VerityError(`saved results have ${rows} rows, the run says ${meta.done}`, 'input', 'saved-run');
     if (meta.version === 2) await this.migrate(meta, file);
     return { meta, file, chunks };
   }

@@ -7,6 +7,9 @@ import { missingColumnMessage, type Field, type MappingNote } from '../core/io/f
 import { VerityError } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
 
+/** Why the session refuses a change while a run is going. */
+export const BUSY = 'a run is going: cancel it first';
+
 /** One line for the user about an error thrown while reading or mapping a file. */
 export function errorMessage(e: unknown): string {
   if (!(e instanceof VerityError)) return messageOf(e);

@@ -13,7 +13,7 @@
 import { metricsOf as planMetrics, type MetricPlan } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
 import { scoreRow } from '../core/run.ts';
-import { isBatchMetric, type Metric, type QaItem } from '../core/types.ts';
+import { isBatchMetric, VerityError, type Metric, type QaItem } from '../core/types.ts';
 import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
 import { Yielder, type HoldFlag } from './hold.ts';
 
@@ -63,7 +63,8 @@ function metricsOf(job: ScoreJob, lexicon: WordNet | null): Metric[] {
   const key = JSON.stringify(job.plan);
   if (built?.key !== key || built.lexicon !== lexicon) {
     const metrics = planMetrics(job.plan, { lexicon }).map((m) => {
-      if (isBatchMetric(m)) throw new Error(`${m.name} needs a model: the scoring pool runs the embedded metrics only`);
+      if (isBatchMetric(m))
+        throw new VerityError(`${m.name} needs a model: the scoring pool runs the embedded metrics only`, 'usage', 'bad-option');
       return m;
     });
     built = { key, lexicon, metrics };

@@ -11,7 +11,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import { ScoringSession } from './session.ts';
-import { compareApi } from './compare.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
 
@@ -95,7 +94,7 @@ describe('docs/report.schema.json', () => {
     const insp = ok(await s.open(new Blob([readFileSync(binary)]), 'binary.jsonl'));
     const mapping = { map: insp.detected, systems: { auto: true } };
     ok(await s.run({ metrics: ['exact_match'], settings: {}, models: {}, mapping }));
-    const app = JSON.parse(await ok(await compareApi(s).compareExport('leaderboard-json')).text()) as unknown;
+    const app = JSON.parse(await ok(await s.compare.exportFile('leaderboard-json')).text()) as unknown;
     expect(valid(app)).toEqual([]);
   });
 

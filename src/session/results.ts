@@ -7,7 +7,7 @@ import { labelValue, type RowResults } from '../core/run.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
 import { fitThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
-import { isBatchMetric } from '../core/types.ts';
+import { isBatchMetric, VerityError } from '../core/types.ts';
 import { rowRecord, type SystemRow } from '../core/compare/index.ts';
 import { modelRecords } from '../runtime/context.ts';
 import { csvParts, jsonlParts } from './export.ts';
@@ -86,7 +86,7 @@ export class SessionResults {
   calibrate(): Calibrated {
     const a = this.scored();
     const rows = this.input.rows;
-    if (!rows.some((r) => r.label)) throw new Error('the file has no labels to calibrate on');
+    if (!rows.some((r) => r.label)) throw new VerityError('the file has no labels to calibrate on', 'usage', 'not-ready');
     const { thresholds, skipped } = fitThresholds(
       rows,
       a.results,
@@ -101,7 +101,12 @@ export class SessionResults {
   /** The comparison of the run's systems (compare.ts); throws when the mapping has one system or nothing is scored. */
   comparison(): Comparison {
     const systems = this.input.systems;
-    if (!systems) throw new Error('one system: choose a system column or the wide layout, or open one file per system, to compare');
+    if (!systems)
+      throw new VerityError(
+        'one system: choose a system column or the wide layout, or open one file per system, to compare',
+        'usage',
+        'not-ready',
+      );
     const a = this.scored();
     const { rows, reference } = this.withLabels(this.input.rows as SystemRow[]);
     return (this.compared = Comparison.of(this.compared, rows, a.results, a.metrics, systems, reference));
@@ -110,7 +115,7 @@ export class SessionResults {
   /** What made the run, as the comparison's HTML report states it (as `verity compare --html` does). */
   compareRun(): HtmlRun {
     const a = this.run;
-    if (!a) throw new Error('nothing is scored');
+    if (!a) throw new VerityError('nothing is scored', 'usage', 'not-ready');
     const models = this.usedModels();
     return {
       verity: this.version,
@@ -125,7 +130,7 @@ export class SessionResults {
    */
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Blob> {
     const a = this.run;
-    if (!a || a.results.length === 0) throw new Error('nothing is scored: run the metrics first');
+    if (!a || a.results.length === 0) throw new VerityError('nothing is scored: run the metrics first', 'usage', 'not-ready');
     const rows = this.input.rows as SystemRow[];
     const info = this.runInfo(a);
     if (kind === 'report')
@@ -172,7 +177,7 @@ export class SessionResults {
 
   private scored(): ActiveRun {
     const a = this.run;
-    if (!a || a.results.length === 0) throw new Error('nothing is scored');
+    if (!a || a.results.length === 0) throw new VerityError('nothing is scored', 'usage', 'not-ready');
     return a;
   }
 

@@ -4,7 +4,7 @@
  * as a stream — a review file of the same design adds its answers, one of another design starts it here (when the
  * review in hand has none), plain labels are labels outside the design.
  */
-import type { QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import { reviewLine } from '../core/review/plan.ts';
 import {
   anotherInput,
@@ -23,7 +23,8 @@ import { answersOf, labelOf, newId, type Answer, type SavedGroup, type SavedRevi
 /** The review as a label file. */
 export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[], systems: boolean): Blob {
   const { group, own, outside } = answersOf(r);
-  if (group.size === 0 && own.size === 0 && outside.size === 0) throw new Error('no question is answered yet: nothing to export');
+  if (group.size === 0 && own.size === 0 && outside.size === 0)
+    throw new VerityError('no question is answered yet: nothing to export', 'usage', 'not-ready');
   const input = a.meta.inputHash;
   const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, cutoff: r.cutoff };
   const c = r.cutoff ?? Infinity;
@@ -84,7 +85,7 @@ export async function readLabelBlob(blob: Blob, name: string): Promise<ParsedLab
     await text.cancel().catch(() => {});
   }
   const r = reader.end();
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new VerityError(r.error, 'input', 'bad-labels');
   return r.value;
 }
 
@@ -103,7 +104,7 @@ export async function importReview(
 ): Promise<{ review: SavedReview; note: string }> {
   const parsed = await readLabelBlob(blob, name);
   const { labels, input, design } = parsed;
-  if (!labels.length) throw new Error(`${name} holds no label (${parsed.pending} lines not answered yet)`);
+  if (!labels.length) throw new VerityError(`${name} holds no label (${parsed.pending} lines not answered yet)`, 'input', 'bad-labels');
   const other = anotherInput(
     name,
     input,
@@ -111,9 +112,9 @@ export async function importReview(
     a.meta.inputHash,
     'labels are imported only into a run of the file they were given on',
   );
-  if (other) throw new Error(other);
+  if (other) throw new VerityError(other, 'input', 'bad-labels');
   const missing = missingSystems(name, labels, systems ? 2 : 1);
-  if (missing) throw new Error(missing);
+  if (missing) throw new VerityError(missing, 'input', 'bad-labels');
   const at = new Map<string, number>();
   const byId = new Map<string, number>();
   rows.forEach((row, i) => {
@@ -130,8 +131,10 @@ export async function importReview(
       r && r.seed === design.seed && r.groups === design.groups && r.asked.length === design.asked && r.judge === (design.judge ?? r.judge);
     if (!same) {
       if (r && r.log.length)
-        throw new Error(
+        throw new VerityError(
           `${name} is another review than the one going on here (${r.log.length} answers): export and discard this one first`,
+          'input',
+          'bad-labels',
         );
       r = reviewFrom(parsed, find, a);
     }
@@ -163,7 +166,8 @@ export async function importReview(
       log.push({ id: newId(), position: pos, answer, at: when });
     }
   }
-  if (seen.size === 0) throw new Error(noLabelMatches(name, labels.length, unknownIds, 'a row scored in this run'));
+  if (seen.size === 0)
+    throw new VerityError(noLabelMatches(name, labels.length, unknownIds, 'a row scored in this run'), 'input', 'bad-labels');
   const base: SavedReview = r ?? {
     version: 2,
     run: a.meta.id,
@@ -195,18 +199,26 @@ function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) =>
   const d = parsed.design!;
   const judge = d.judge && a.metrics.some((m) => m.name === d.judge) ? d.judge : null;
   if (!judge)
-    throw new Error(
+    throw new VerityError(
       `the review in this file was made for ${d.judge ?? 'a judge it does not name'}, which this run did not score: score it first`,
+      'input',
+      'bad-labels',
     );
   const lines = [...d.lines].sort((x, y) => x.order - y.order);
   if (lines.some((l, k) => l.order !== k + 1))
-    throw new Error(
+    throw new VerityError(
       'the review in this file lacks some of its questions (its order has a gap): import the whole file verity review or the app wrote',
+      'input',
+      'bad-labels',
     );
   const asked = lines.map((line): SavedGroup => {
     const rows = line.rows.map((x) => find(x.id, x.system));
     if (rows.some((i) => i === null))
-      throw new Error(`question ${line.order} of the review names a row this run does not have: labels of another input?`);
+      throw new VerityError(
+        `question ${line.order} of the review names a row this run does not have: labels of another input?`,
+        'input',
+        'bad-labels',
+      );
     return { rows: rows as number[], weight: line.weight, draw: line.draw, priority: NaN, why: 'asked in the review this file holds' };
   });
   return {

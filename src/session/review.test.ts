@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import { compareApi } from './compare.ts';
 import { newSession, ok, runConfig } from '../../test/session.ts';
 import type { Mapping } from './api.ts';
 import { reviewAnswers } from '../../test/review-answers.ts';
@@ -34,8 +33,8 @@ describe('the review', () => {
   it('asks each distinct answer once, records answers and undo, and a new session on the same storage resumes it', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    expect(ok(await s.reviewState())).toBeNull();
-    const st = ok(await s.reviewStart({ budget: 12 }));
+    expect(ok(await s.review.state())).toBeNull();
+    const st = ok(await s.review.start({ budget: 12 }));
     // 120 rows, 10 questions (q0, q6, …) answered alike by both systems: 110 distinct answers.
     expect(st).toMatchObject({
       judge: 'pedants',
@@ -47,7 +46,7 @@ describe('the review', () => {
       classes: false,
       canUndo: false,
     });
-    const items = Array.from({ length: 12 }, (_, p) => ok(s.reviewItem(p)));
+    const items = Array.from({ length: 12 }, (_, p) => ok(s.review.item(p)));
     expect(new Set(items.map((i) => `${i.row.id}`)).size).toBeGreaterThan(0);
     for (const it of items) {
       expect(it.rows.length).toBeGreaterThanOrEqual(1);
@@ -56,83 +55,83 @@ describe('the review', () => {
     expect(st.rows).toBe(items.reduce((n, i) => n + i.rows.length, 0));
     expect(items[0]!.judge.metric).toBe('pedants');
     expect(items[0]!.why).toMatch(/the judge is wrong here with probability/);
-    ok(await s.reviewAnswer(0, true));
-    ok(await s.reviewAnswer(1, false));
-    ok(await s.reviewAnswer(2, 'skip'));
-    let now = ok(await s.reviewUndo());
+    ok(await s.review.answer(0, true));
+    ok(await s.review.answer(1, false));
+    ok(await s.review.answer(2, 'skip'));
+    let now = ok(await s.review.undo());
     expect(now).toMatchObject({ answered: 2, labelled: 2, skipped: 0, next: 2, inEstimate: 2, canUndo: true });
-    now = ok(await s.reviewAnswer(1, true));
+    now = ok(await s.review.answer(1, true));
     expect(now).toMatchObject({ answered: 2, labelled: 2, next: 2 });
-    expect(ok(s.reviewItem(1)).answer).toBe(true);
+    expect(ok(s.review.item(1)).answer).toBe(true);
     // An answer after an unanswered question waits for it.
-    now = ok(await s.reviewAnswer(5, true));
+    now = ok(await s.review.answer(5, true));
     expect(now).toMatchObject({ inEstimate: 2, waiting: 1 });
 
     const runId = (await s.runs())[0]!.id;
     const again = newSession(kv);
     ok(await again.resume(runId));
-    expect(ok(await again.reviewState())).toMatchObject({ answered: 3, labelled: 3, next: 2, budget: 12 });
-    expect(ok(again.reviewItem(0)).answer).toBe(true);
-    expect(await again.reviewStart({ budget: 5 })).toMatchObject({
+    expect(ok(await again.review.state())).toMatchObject({ answered: 3, labelled: 3, next: 2, budget: 12 });
+    expect(ok(again.review.item(0)).answer).toBe(true);
+    expect(await again.review.start({ budget: 5 })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/a review with 5 answers is going on/),
     });
-    ok(await again.reviewDiscard());
-    expect(ok(await again.reviewState())).toBeNull();
-    expect(ok(await again.reviewStart({ budget: '5%' })).budget).toBe(6);
+    ok(await again.review.discard());
+    expect(ok(await again.review.state())).toBeNull();
+    expect(ok(await again.review.start({ budget: '5%' })).budget).toBe(6);
   });
 
   it('labels one system apart from its group, and counts the conflict', async () => {
     const s = await scored();
-    const st = ok(await s.reviewStart({ budget: '100%' }));
-    const p = Array.from({ length: st.asked }, (_, k) => k).find((k) => ok(s.reviewItem(k)).rows.length === 2)!;
-    ok(await s.reviewAnswer(p, true));
-    const b = ok(s.reviewItem(p)).rows.find((r) => r.system === 'b')!;
-    const now = ok(await s.reviewAnswer(p, false, b.index));
+    const st = ok(await s.review.start({ budget: '100%' }));
+    const p = Array.from({ length: st.asked }, (_, k) => k).find((k) => ok(s.review.item(k)).rows.length === 2)!;
+    ok(await s.review.answer(p, true));
+    const b = ok(s.review.item(p)).rows.find((r) => r.system === 'b')!;
+    const now = ok(await s.review.answer(p, false, b.index));
     expect(now.conflicts).toBe(1);
-    expect(ok(s.reviewItem(p)).rows.find((r) => r.system === 'b')!.own).toBe(false);
-    const line = (await ok(s.reviewExport()).text())
+    expect(ok(s.review.item(p)).rows.find((r) => r.system === 'b')!.own).toBe(false);
+    const line = (await ok(s.review.exportLabels()).text())
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { order: number; label: unknown; rows?: { system: string; label?: boolean }[] })
       .find((l) => l.order === p + 1)!;
     expect(line.label).toBe(true);
     expect(line.rows!.find((r) => r.system === 'b')!.label).toBe(false);
-    expect(await s.reviewAnswer(p, true, 99_999)).toMatchObject({ ok: false, error: expect.stringMatching(/not one of the rows/) });
+    expect(await s.review.answer(p, true, 99_999)).toMatchObject({ ok: false, error: expect.stringMatching(/not one of the rows/) });
   });
 
   it('keeps the answers of two tabs answering the same run at once', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    ok(await s.reviewStart({ budget: 10 }));
+    ok(await s.review.start({ budget: 10 }));
     const runId = (await s.runs())[0]!.id;
     const other = newSession(kv);
     ok(await other.resume(runId));
     // Each tab answers without having seen the other's answers since it loaded.
-    ok(await s.reviewAnswer(0, true));
-    ok(await other.reviewAnswer(1, false));
-    ok(await s.reviewAnswer(2, true));
-    ok(await other.reviewAnswer(3, true));
-    ok(await s.reviewAnswer(4, false));
+    ok(await s.review.answer(0, true));
+    ok(await other.review.answer(1, false));
+    ok(await s.review.answer(2, true));
+    ok(await other.review.answer(3, true));
+    ok(await s.review.answer(4, false));
     const third = newSession(kv);
     ok(await third.resume(runId));
-    expect(ok(await third.reviewState())).toMatchObject({ answered: 5, labelled: 5 });
-    expect(ok(await s.reviewState())).toMatchObject({ answered: 5 });
+    expect(ok(await third.review.state())).toMatchObject({ answered: 5, labelled: 5 });
+    expect(ok(await s.review.state())).toMatchObject({ answered: 5 });
   });
 
   it("folds the answers into the comparison: one estimate per system, the panel's and the comparison's alike", async () => {
     const s = await scored();
-    const st = ok(await s.reviewStart({ budget: 40 }));
+    const st = ok(await s.review.start({ budget: 40 }));
     for (let p = 0; p < st.asked; p++) {
-      const it = ok(s.reviewItem(p));
-      ok(await s.reviewAnswer(p, truth(it.row.system, it.row.id)));
+      const it = ok(s.review.item(p));
+      ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
     }
-    const rep = ok(await compareApi(s).compareReport()).report;
+    const rep = ok(await s.compare.report()).report;
     const board = rep.leaderboard.metrics.find((m) => m.metric === 'pedants')!;
     expect(board).toMatchObject({ rankedBy: 'reviewed', reference: 'pedants' });
     expect(board.entries.every((e) => e.reviewed && e.reviewed.labelled > 0 && e.human === null)).toBe(true);
     expect(rep.paired.metrics.map((m) => m.metric)).toEqual([...METRICS, 'reviewed']);
-    const state = ok(await s.reviewState())!;
+    const state = ok(await s.review.state())!;
     expect(state.estimates.map((e) => e.system).sort()).toEqual(['a', 'b']);
     for (const e of state.estimates) expect(e.reviewed!.value).toBe(board.entries.find((x) => x.system === e.system)!.reviewed!.value);
     expect(state.stop.line).toMatch(/Each accuracy is known to ±/);
@@ -142,11 +141,11 @@ describe('the review', () => {
   it('exports the review as a label file the CLI reads, imports it into another run of the same input, refuses another input', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    ok(await s.reviewStart({ budget: 10 }));
-    ok(await s.reviewAnswer(0, true));
-    ok(await s.reviewAnswer(1, false));
-    ok(await s.reviewAnswer(0, false));
-    const text = await ok(s.reviewExport()).text();
+    ok(await s.review.start({ budget: 10 }));
+    ok(await s.review.answer(0, true));
+    ok(await s.review.answer(1, false));
+    ok(await s.review.answer(0, false));
+    const text = await ok(s.review.exportLabels()).text();
     const lines = text
       .trim()
       .split('\n')
@@ -160,23 +159,25 @@ describe('the review', () => {
     expect(parsed.ok && parsed.value.design).toMatchObject({ asked: 10, groups: 110, judge: 'pedants' });
 
     const other = await scored(kv);
-    const imported = ok(await other.reviewImport(new Blob([text]), 'labels.jsonl'));
+    const imported = ok(await other.review.importLabels(new Blob([text]), 'labels.jsonl'));
     expect(imported.note).toMatch(/^labels\.jsonl: \d+ rows labelled by review$/);
     expect(imported.state).toMatchObject({ asked: 10, answered: 2, labelled: 2, inEstimate: 2 });
     // The same design: the review goes on where it was, and the estimate equals the first run's.
-    const before = ok(await s.reviewState())!.estimates.map((e) => e.reviewed?.value);
+    const before = ok(await s.review.state())!.estimates.map((e) => e.reviewed?.value);
     expect(imported.state.estimates.map((e) => e.reviewed?.value)).toEqual(before);
 
     const changed = records.map((r) => ({ ...r, answer_b: `${r.answer_b}!` }));
     const third = await scored(kv, new Blob([JSON.stringify(changed)]), 'answers2.json');
-    expect(await third.reviewImport(new Blob([text]), 'labels.jsonl')).toMatchObject({
+    expect(await third.review.importLabels(new Blob([text]), 'labels.jsonl')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/labels\.jsonl holds labels for another input \(SHA-256 [0-9a-f]{12}…\), not answers2\.json/),
     });
-    expect(ok(await third.reviewState())).toBeNull();
-    expect(ok(await other.reviewState())).toMatchObject({ labelled: 2 });
+    expect(ok(await third.review.state())).toBeNull();
+    expect(ok(await other.review.state())).toMatchObject({ labelled: 2 });
     // Plain labels without a system, for a run of two systems: said precisely.
-    expect(await third.reviewImport(new Blob(['{"id":"q1","label":true}\r{"id":"q2","label":false}\r']), 'plain.jsonl')).toMatchObject({
+    expect(
+      await third.review.importLabels(new Blob(['{"id":"q1","label":true}\r{"id":"q2","label":false}\r']), 'plain.jsonl'),
+    ).toMatchObject({
       ok: false,
       error: expect.stringMatching(/plain\.jsonl: 2 of its 2 labels name no "system", and the input has 2 systems/),
     });
@@ -185,13 +186,13 @@ describe('the review', () => {
   it('refits the judge threshold on the reviewed rows, saved with the run as its calibration', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);
-    const st = ok(await s.reviewStart({ budget: '100%', judge: 'token_f1' }));
+    const st = ok(await s.review.start({ budget: '100%', judge: 'token_f1' }));
     // The person calls a's long sentences right: token F1 under-credits them.
     for (let p = 0; p < st.asked; p++) {
-      const it = ok(s.reviewItem(p));
-      ok(await s.reviewAnswer(p, truth(it.row.system, it.row.id)));
+      const it = ok(s.review.item(p));
+      ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
     }
-    const r = ok(await s.reviewRefit());
+    const r = ok(await s.review.refit());
     expect(r.refit.metric).toBe('token_f1');
     expect(r.refit.applied).toBe(true);
     expect(r.refit.slice.after!).toBeGreaterThan(r.refit.slice.before!);
@@ -211,44 +212,46 @@ describe('the review', () => {
     const m: Mapping = { map: {} };
     ok(await s.map(m));
     ok(await s.run(runConfig(m, METRICS)));
-    const st = ok(await s.reviewStart({ budget: 10 }));
+    const st = ok(await s.review.start({ budget: 10 }));
     expect(st.asked).toBe(10);
-    expect(ok(s.reviewItem(0)).row.system).toBeUndefined();
-    const after = ok(await s.reviewAnswer(0, true));
+    expect(ok(s.review.item(0)).row.system).toBeUndefined();
+    const after = ok(await s.review.answer(0, true));
     expect(after.estimates).toHaveLength(1);
     expect(after.estimates[0]!).toMatchObject({ system: null, reviewed: { labelled: 1, rows: 60 } });
-    const line = JSON.parse((await ok(s.reviewExport()).text()).split('\n')[0]!) as Record<string, unknown>;
+    const line = JSON.parse((await ok(s.review.exportLabels()).text()).split('\n')[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({ order: 1, label: true });
     expect(line.system).toBeUndefined();
   });
 
   it('says what is wrong with a bad request, and changes nothing', async () => {
     const s = await scored();
-    expect(s.reviewItem(0)).toMatchObject({ ok: false, error: 'no review is going on: start one' });
-    expect(await s.reviewStart({ budget: 0 })).toMatchObject({ ok: false, error: 'the budget 0: ask at least one question' });
-    expect(await s.reviewStart({ budget: NaN })).toMatchObject({ ok: false, error: expect.stringMatching(/not a number of questions/) });
-    expect(await s.reviewStart({ budget: null as unknown as number })).toMatchObject({
+    expect(s.review.item(0)).toMatchObject({ ok: false, error: 'no review is going on: start one' });
+    expect(await s.review.start({ budget: 0 })).toMatchObject({ ok: false, error: 'the budget 0: ask at least one question' });
+    expect(await s.review.start({ budget: NaN })).toMatchObject({ ok: false, error: expect.stringMatching(/not a number of questions/) });
+    expect(await s.review.start({ budget: null as unknown as number })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/not a number/),
     });
-    expect(await s.reviewStart({ budget: 5, judge: 'bleu' })).toMatchObject({
+    expect(await s.review.start({ budget: 5, judge: 'bleu' })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/bleu is not a metric of this run/),
     });
-    ok(await s.reviewStart({ budget: 5 }));
-    expect(await s.reviewAnswer(99, true)).toMatchObject({ ok: false, error: 'no question at position 99 of the review (it has 5)' });
-    expect(await s.reviewUndo()).toMatchObject({ ok: false, error: 'there is no answer to take back' });
-    expect(s.reviewExport()).toMatchObject({ ok: false, error: 'no question is answered yet: nothing to export' });
-    expect(await s.reviewImport(new Blob(['{"id":"zz","system":"a","label":true}\n']), 'x.jsonl')).toMatchObject({
+    ok(await s.review.start({ budget: 5 }));
+    expect(await s.review.answer(99, true)).toMatchObject({ ok: false, error: 'no question at position 99 of the review (it has 5)' });
+    expect(await s.review.undo()).toMatchObject({ ok: false, error: 'there is no answer to take back' });
+    expect(s.review.exportLabels()).toMatchObject({ ok: false, error: 'no question is answered yet: nothing to export' });
+    expect(await s.review.importLabels(new Blob(['{"id":"zz","system":"a","label":true}\n']), 'x.jsonl')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/none of the 1 labels in x\.jsonl matches a row/),
     });
     // A file of one endless line: read as a stream, stopped at the first line no label line can be.
-    expect(await s.reviewImport(new Blob(['{"id":"q1","system":"a","label":true}\n', 'x'.repeat(9 << 20)]), 'huge.jsonl')).toMatchObject({
+    expect(
+      await s.review.importLabels(new Blob(['{"id":"q1","system":"a","label":true}\n', 'x'.repeat(9 << 20)]), 'huge.jsonl'),
+    ).toMatchObject({
       ok: false,
       error: expect.stringMatching(/huge\.jsonl, line 2 is longer than 8,388,608 characters/),
     });
-    expect(await s.reviewImport(new Blob(['nope\n']), 'y.jsonl')).toMatchObject({
+    expect(await s.review.importLabels(new Blob(['nope\n']), 'y.jsonl')).toMatchObject({
       ok: false,
       error: expect.stringMatching(/y\.jsonl, line 1 is not JSON/),
     });

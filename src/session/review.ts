@@ -9,7 +9,7 @@
  * The saved form is a log of answers, each with an id; undo marks an id taken back. Two tabs saving at once merge
  * their logs in one transaction, so neither loses the other's answers.
  */
-import type { QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { designRecord, parseBudget, planReview, whyAsked } from '../core/review/plan.ts';
 import { prefixInclusion } from '../core/review/design.ts';
@@ -93,7 +93,7 @@ export class SessionReview {
 
   private scored(): ActiveRun {
     const a = this.host.run();
-    if (!a || a.results.length === 0) throw new Error('nothing is scored: run the metrics first');
+    if (!a || a.results.length === 0) throw new VerityError('nothing is scored: run the metrics first', 'usage', 'not-ready');
     return a;
   }
 
@@ -155,11 +155,15 @@ export class SessionReview {
     await this.refresh();
     const prev = this.current();
     if (prev && prev.log.length)
-      throw new Error(`a review with ${prev.log.length} answers is going on: export its labels or discard it before starting another`);
+      throw new VerityError(
+        `a review with ${prev.log.length} answers is going on: export its labels or discard it before starting another`,
+        'usage',
+        'not-ready',
+      );
     const names = a.metrics.map((m) => m.name);
     const judgeName = opts.judge ?? (names.includes('pedants') ? 'pedants' : names[0]!);
     const judge = a.metrics.find((m) => m.name === judgeName);
-    if (!judge) throw new Error(`${judgeName} is not a metric of this run (${names.join(', ')})`);
+    if (!judge) throw new VerityError(`${judgeName} is not a metric of this run (${names.join(', ')})`, 'usage', 'not-ready');
     const n = a.results.length;
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
     const rows = this.host.rows().slice(0, n);
@@ -182,7 +186,7 @@ export class SessionReview {
       seed,
     );
     const budget = parseBudget(String(opts.budget), n, plan.groups.length);
-    if (!budget.ok) throw new Error(`the ${budget.error}`);
+    if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
     const count = budget.value.count;
     const design = designRecord(plan, count);
     const asked = Array.from({ length: count }, (_, k): SavedGroup => {
@@ -213,9 +217,9 @@ export class SessionReview {
 
   item(position: number): ReviewItem {
     const r = this.current();
-    if (!r) throw new Error('no review is going on: start one');
+    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
     const g = r.asked[position];
-    if (!g) throw new Error(`no question at position ${position} of the review (it has ${r.asked.length})`);
+    if (!g) throw new VerityError(`no question at position ${position} of the review (it has ${r.asked.length})`, 'usage', 'bad-option');
     const a = this.scored();
     const first = g.rows[0]!;
     const cls = a.results.cls(r.judge, first);
@@ -247,11 +251,13 @@ export class SessionReview {
   async answer(position: number, answer: ReviewAnswer, row?: number): Promise<ReviewState> {
     await this.refresh();
     const r = this.current();
-    if (!r) throw new Error('no review is going on: start one');
+    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
     const g = r.asked[position];
-    if (!g) throw new Error(`no question at position ${position} of the review (it has ${r.asked.length})`);
-    if (typeof answer === 'string' && answer !== 'skip' && !labelOf(answer)) throw new Error(`"${answer}" is not an answer`);
-    if (row !== undefined && !g.rows.includes(row)) throw new Error(`row ${row} is not one of the rows this answer stands for`);
+    if (!g) throw new VerityError(`no question at position ${position} of the review (it has ${r.asked.length})`, 'usage', 'bad-option');
+    if (typeof answer === 'string' && answer !== 'skip' && !labelOf(answer))
+      throw new VerityError(`"${answer}" is not an answer`, 'usage', 'bad-option');
+    if (row !== undefined && !g.rows.includes(row))
+      throw new VerityError(`row ${row} is not one of the rows this answer stands for`, 'usage', 'bad-option');
     await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
     return this.state()!;
   }
@@ -261,7 +267,7 @@ export class SessionReview {
     await this.refresh();
     const r = this.current();
     const last = r && [...r.log].reverse().find((x) => !r.undone.includes(x.id));
-    if (!r || !last) throw new Error('there is no answer to take back');
+    if (!r || !last) throw new VerityError('there is no answer to take back', 'usage', 'not-ready');
     await this.save({ ...r, undone: [...r.undone, last.id] });
     return this.state()!;
   }
@@ -269,7 +275,7 @@ export class SessionReview {
   /** The review as a label file: one line per asked question (answered or not), as `verity review` writes it. */
   exportLabels(): Blob {
     const r = this.current();
-    if (!r) throw new Error('no review is going on: nothing to export');
+    if (!r) throw new VerityError('no review is going on: nothing to export', 'usage', 'not-ready');
     return exportReview(r, this.scored(), this.host.rows(), this.host.systems());
   }
 
@@ -328,7 +334,7 @@ export class SessionReview {
    */
   async refit(): Promise<Omit<ReviewRefitted, 'unsaved'>> {
     const r = this.current();
-    if (!r) throw new Error('no review is going on: start one');
+    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
     const a = this.scored();
     const judge = a.metrics.find((m) => m.name === r.judge)!;
     const rows = this.rowsWithLabels(this.host.rows());
@@ -336,7 +342,8 @@ export class SessionReview {
       const row = rows[i] as QaRow & { pi?: number };
       return { s: a.results.score(r.judge, i), h: row.label ? (labelIsCorrect(row.label) ? 1 : 0) : -1, pi: row.pi ?? NaN };
     });
-    if (!cells.some((c) => c.h >= 0 && c.s !== null)) throw new Error(`no reviewed row has a ${r.judge} score to fit on`);
+    if (!cells.some((c) => c.h >= 0 && c.s !== null))
+      throw new VerityError(`no reviewed row has a ${r.judge} score to fit on`, 'usage', 'not-ready');
     const refit = refitThreshold(r.judge, cells, judge.threshold);
     if (refit.applied) {
       const thresholds = { ...(a.config.calibration?.thresholds ?? {}), [r.judge]: refit.after };

@@ -7,10 +7,11 @@ import { metricsOf, runConfigProblem } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
 import { itemOf, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/run.ts';
 import { ChunkPacker, ResultTable, type ResultChunk } from '../core/result-table.ts';
-import { isBatchMetric, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
+import { isBatchMetric, VerityError, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { DEFAULTS } from '../core/defaults.ts';
-import { hostContext, type HostLike } from '../runtime/context.ts';
+import { hostContext } from '../runtime/context.ts';
+import type { ModelCalls } from '../runtime/host-api.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
 import type { Journal, SavedRun } from './journal.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
@@ -143,7 +144,7 @@ export class ActiveRun {
 
 export interface RunnerDeps {
   store: Journal;
-  models?: () => HostLike | null;
+  models?: () => ModelCalls | null;
   sliceMs?: number;
   pool?: ScorePool;
 }
@@ -290,7 +291,7 @@ export class Runner {
     const c = a.config;
     if (!a.metrics.some(isBatchMetric) || Object.keys(c.models).length === 0) return {};
     const host = this.deps.models?.();
-    if (!host) throw new Error('the model worker is not connected');
+    if (!host) throw new VerityError('the model worker is not connected', 'output', 'unavailable');
     // The page loads the models first (with progress and consent); here a load finds them ready. One evidence
     // cache for the whole run, so a statement or NLI pair repeated across chunks is computed once.
     return withEvidenceCache(

@@ -7,15 +7,15 @@
  */
 import type { WordNet } from '../core/lexicon/index.ts';
 import { packChunk } from '../core/result-table.ts';
-import type { HtmlRun } from '../core/compare/html.ts';
 import type { RunReport, ViewQuery } from '../core/results.ts';
-import { isBatchMetric } from '../core/types.ts';
-import type { HostLike } from '../runtime/context.ts';
-import { messageOf } from '../core/errors.ts';
+import { isBatchMetric, VerityError } from '../core/types.ts';
+import type { ModelCalls } from '../runtime/host-api.ts';
+import { fail, messageOf, settle, settleNow } from '../core/errors.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
 import type {
   Calibrated,
+  CompareApi,
   ExportKind,
   Inspection,
   MappedSummary,
@@ -23,12 +23,8 @@ import type {
   NamedBlob,
   Pulse,
   Result,
+  ReviewApi,
   Resumed,
-  ReviewAnswer,
-  ReviewImported,
-  ReviewItem,
-  ReviewRefitted,
-  ReviewState,
   RowDetail,
   RunConfig,
   RunEvent,
@@ -38,13 +34,14 @@ import type {
   TableRow,
   ViewInfo,
 } from './api.ts';
-import { errorMessage } from './messages.ts';
+import { BUSY, errorMessage } from './messages.ts';
 import type { ScorePool } from './pool.ts';
-import type { Comparison } from './compare.ts';
+import { compareApi } from './compare.ts';
 import { SessionInput } from './input.ts';
 import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
 import { SessionResults } from './results.ts';
 import { SessionReview } from './review.ts';
+import { reviewApi } from './review-facade.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 
 export { notify, SYNC_CHUNK };
@@ -52,7 +49,7 @@ export { notify, SYNC_CHUNK };
 export interface SessionDeps {
   store: Journal;
   /** The model host for model-based metrics, once connected. */
-  models?: () => HostLike | null;
+  models?: () => ModelCalls | null;
   /** Written into every export. */
   version: string;
   newId?: () => string;
@@ -73,18 +70,18 @@ export interface SessionDeps {
   lexicon: () => Promise<WordNet | null>;
 }
 
-const BUSY = 'a run is going: cancel it first';
-
 export class ScoringSession implements SessionApi {
   private readonly input = new SessionInput();
   private readonly runner: Runner;
   private readonly results: SessionResults;
-  private readonly review: SessionReview;
+  private readonly reviewer: SessionReview;
+  readonly review: ReviewApi;
+  readonly compare: CompareApi;
 
   constructor(private readonly deps: SessionDeps) {
     this.runner = new Runner(deps);
     this.results = new SessionResults(this.input, this.runner, deps.version);
-    this.review = new SessionReview({
+    this.reviewer = new SessionReview({
       rows: () => this.input.rows,
       run: () => this.results.run,
       systems: () => this.input.systems !== null,
@@ -92,37 +89,53 @@ export class ScoringSession implements SessionApi {
       journal: deps.store,
     });
     this.results.withLabels = (rows) => ({
-      rows: this.review.rowsWithLabels(rows) as readonly SystemRow[],
-      reference: this.review.judge(),
+      rows: this.reviewer.rowsWithLabels(rows) as readonly SystemRow[],
+      reference: this.reviewer.judge(),
     });
+    this.review = reviewApi({
+      reviewer: this.reviewer,
+      running: () => this.runner.running,
+      run: () => this.results.run,
+      store: deps.store,
+      changed: () => this.results.invalidate(),
+    });
+    this.compare = compareApi({ comparison: () => this.results.comparison(), compareRun: () => this.results.compareRun() });
   }
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
   async open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
-    if (this.runner.running) return { ok: false, error: BUSY };
-    const r = await this.attempt(() => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}));
+    if (this.runner.running) return fail(BUSY);
+    // The pool's workers load the metrics' code while the file is read, so a run's first chunk does not wait.
+    this.deps.pool?.warm();
+    const r = await settle(
+      () => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
+      errorMessage,
+    );
     if (r.ok) this.results.reset(null);
     return r;
   }
 
   /** Several files, one per system (compare.ts), opened as one input; one file opens as `open` does. */
   async openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
-    if (this.runner.running) return { ok: false, error: BUSY };
-    const r = await this.attempt(() => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}));
+    if (this.runner.running) return fail(BUSY);
+    const r = await settle(
+      () => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
+      errorMessage,
+    );
     if (r.ok) this.results.reset(null);
     return r;
   }
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
   async map(m: Mapping): Promise<Result<MappedSummary>> {
-    if (this.runner.running) return { ok: false, error: BUSY };
+    if (this.runner.running) return fail(BUSY);
     this.results.reset(null);
-    return this.attempt(() => this.input.map(m));
+    return settle(() => this.input.map(m), errorMessage);
   }
 
   /** Starts a run from the first row, saved under a new id, and scores every row (or until cancelled). */
   async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
-    if (this.runner.running) return { ok: false, error: 'a run is already going' };
+    if (this.runner.running) return fail('a run is already going');
     // Here, not when scoring starts: a cancel that arrives while the run is set up stops it before its first chunk.
     this.runner.arm();
     try {
@@ -165,19 +178,15 @@ export class ScoringSession implements SessionApi {
 
   /** Scores the rows not scored yet of the current run (after a cancel, or after `resume`). */
   async continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
-    if (this.runner.running) return { ok: false, error: 'a run is already going' };
+    if (this.runner.running) return fail('a run is already going');
     this.runner.arm();
     return this.scoreActive(onEvent);
   }
 
   private async scoreActive(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     const a = this.results.run;
-    if (!a) return { ok: false, error: 'there is no run to continue' };
-    try {
-      return { ok: true, value: await this.runner.score(a, onEvent) };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    }
+    if (!a) return fail('there is no run to continue');
+    return settle(() => this.runner.score(a, onEvent));
   }
 
   /**
@@ -192,7 +201,7 @@ export class ScoringSession implements SessionApi {
   ping(): Pulse {
     // A pool worker that stopped answering makes the session look dead, so the page recovers the run.
     const stalled = this.runner.stalled();
-    if (stalled) throw new Error(stalled);
+    if (stalled) throw new VerityError(stalled, 'output', 'unavailable');
     return { done: this.results.table.length, running: this.runner.running };
   }
 
@@ -214,7 +223,7 @@ export class ScoringSession implements SessionApi {
         inputHash: m.inputHash.slice(0, 8),
         inputRuns: m.inputRuns,
         ...(m.config.calibration ? { calibrated: true } : {}),
-        answers: await this.review.savedAnswers(m.id),
+        answers: await this.reviewer.savedAnswers(m.id),
       })),
     );
   }
@@ -237,7 +246,8 @@ export class ScoringSession implements SessionApi {
    * WASM, or a smaller model).
    */
   async resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>> {
-    if (this.runner.running) return { ok: false, error: 'a run is already going' };
+    if (this.runner.running) return fail('a run is already going');
+    this.deps.pool?.warm();
     try {
       this.results.reset(null);
       await this.deps.lexicon();
@@ -250,7 +260,8 @@ export class ScoringSession implements SessionApi {
       const inspected = await this.input.open(saved.file, meta.fileName, { hash: meta.inputHash });
       const summary = await this.input.map(meta.config.mapping);
       const dropped = this.input.release(!!this.deps.collect);
-      if (summary.rows !== meta.total) throw new Error(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`);
+      if (summary.rows !== meta.total)
+        throw new VerityError(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`, 'input', 'saved-run');
       const a = new ActiveRun(meta, this.input.rows, await this.deps.lexicon());
       const table = a.results;
       table.reserve(a.rows.length);
@@ -259,7 +270,7 @@ export class ScoringSession implements SessionApi {
       // Rows saved before the run was calibrated were decided with the thresholds of then.
       if (meta.config.calibration) table.redecide(meta.config.calibration.thresholds);
       this.results.reset(a);
-      await this.review.load(meta.id);
+      await this.reviewer.load(meta.id);
       if (dropped) this.deps.collect?.(dropped);
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: table.length } };
     } catch (e) {
@@ -281,11 +292,7 @@ export class ScoringSession implements SessionApi {
   }
 
   report(): Result<RunReport> {
-    try {
-      return { ok: true, value: this.results.report() };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    }
+    return settleNow(() => this.results.report());
   }
 
   /**
@@ -293,106 +300,18 @@ export class ScoringSession implements SessionApi {
    * run: rows scored later (a continue, a resume) are decided with them too.
    */
   async calibrate(): Promise<Result<Calibrated>> {
-    if (this.runner.running) return { ok: false, error: `${BUSY} (calibration fits the rows scored when the run stops)` };
-    try {
+    if (this.runner.running) return fail(`${BUSY} (calibration fits the rows scored when the run stops)`);
+    return settle(async () => {
       const calibrated = this.results.calibrate();
       const a = this.results.run!;
-      if (a.saved && !(await this.deps.store.update(a.meta)))
-        return { ok: true, value: { ...calibrated, unsaved: this.deps.store.failure! } };
-      return { ok: true, value: calibrated };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    }
+      return a.saved && !(await this.deps.store.update(a.meta)) ? { ...calibrated, unsaved: this.deps.store.failure! } : calibrated;
+    });
   }
 
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
-    try {
-      return { ok: true, value: await this.results.exportFile(kind, onProgress) };
-    } catch (e) {
-      return { ok: false, error: `the export failed: ${messageOf(e)}` };
-    }
-  }
-
-  // ---------- the review (review.ts) ----------
-  /** The review as saved, with what another tab answered meanwhile. */
-  reviewState(): Promise<Result<ReviewState | null>> {
-    return this.attempt(() => this.review.syncedState());
-  }
-
-  reviewStart(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>> {
-    if (this.runner.running) return Promise.resolve({ ok: false, error: `${BUSY} (a review asks about the rows scored)` });
-    return this.changed(() => this.review.start(opts));
-  }
-
-  reviewItem(position: number): Result<ReviewItem> {
-    return this.now(() => this.review.item(position));
-  }
-
-  reviewAnswer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>> {
-    return this.changed(() => this.review.answer(position, answer, row));
-  }
-
-  reviewUndo(): Promise<Result<ReviewState>> {
-    return this.changed(() => this.review.undo());
-  }
-
-  reviewExport(): Result<Blob> {
-    return this.now(() => this.review.exportLabels());
-  }
-
-  reviewImport(blob: Blob, name: string): Promise<Result<ReviewImported>> {
-    return this.changed(() => this.review.importLabels(blob, name));
-  }
-
-  /** The judge's threshold fitted again on the reviewed rows, saved with the run as its calibration. */
-  async reviewRefit(): Promise<Result<ReviewRefitted>> {
-    if (this.runner.running) return { ok: false, error: `${BUSY} (the refit fits the rows scored when the run stops)` };
-    const r = await this.changed(() => this.review.refit());
-    if (!r.ok) return r;
-    const [a, { state, refit }] = [this.results.run!, r.value];
-    if (refit.applied && a.saved && !(await this.deps.store.update(a.meta)))
-      return { ok: true, value: { state, refit, unsaved: this.deps.store.failure! } };
-    return { ok: true, value: { state, refit } };
-  }
-
-  reviewDiscard(): Promise<Result<null>> {
-    return this.changed(async () => (await this.review.discard(), null));
-  }
-
-  /** The comparison of the run's systems (compare.ts); throws when the mapping has one system or nothing is scored. */
-  comparison(): Comparison {
-    return this.results.comparison();
-  }
-
-  /** What made the run, as the comparison's HTML report states it. */
-  compareRun(): HtmlRun {
-    return this.results.compareRun();
-  }
-
-  private now<T>(f: () => T): Result<T> {
-    try {
-      return { ok: true, value: f() };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    }
-  }
-
-  /** A review change: the comparison (which folds the labels in) is made again when next asked for. */
-  private async changed<T>(f: () => Promise<T>): Promise<Result<T>> {
-    try {
-      return { ok: true, value: await f() };
-    } catch (e) {
-      return { ok: false, error: messageOf(e) };
-    } finally {
-      this.results.invalidate();
-    }
-  }
-
-  private async attempt<T>(f: () => Promise<T>): Promise<Result<T>> {
-    try {
-      return { ok: true, value: await f() };
-    } catch (e) {
-      return { ok: false, error: errorMessage(e) };
-    }
+    return settle(
+      () => this.results.exportFile(kind, onProgress),
+      (e) => `the export failed: ${messageOf(e)}`,
+    );
   }
 }

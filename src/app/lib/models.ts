@@ -9,7 +9,7 @@ import type { Capability, ModelContext } from '../../core/capabilities.ts';
 import { createMetric, MODEL_METRICS } from '../../core/metrics/index.ts';
 import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/types.ts';
 import type { WordNet } from '../../core/lexicon/index.ts';
-import { hostContext, type HostLike } from '../../runtime/context.ts';
+import { hostContext } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
 import { messageOf } from '../../core/errors.ts';
@@ -186,21 +186,6 @@ export interface LoadedModels {
 }
 
 /**
- * The worker proxy as a HostLike: callbacks must cross the worker boundary as comlink proxies, which
- * hostContext (also used in Node with plain functions) does not know about.
- */
-function workerHost(api: Remote<ModelHostApi>): HostLike {
-  return {
-    load: (spec, onProgress) => api.load(spec, onProgress ? proxy(onProgress) : undefined),
-    nli: (pairs) => api.nli(pairs),
-    rerank: (query, docs) => api.rerank(query, docs),
-    embed: (texts) => api.embed(texts),
-    embedTokens: (texts) => api.embedTokens(texts),
-    writeStatements: (items) => api.writeStatements(items),
-  };
-}
-
-/**
  * Loads each role's model now (not lazily on first use, as hostContext alone would), so progress and load
  * errors are shown before scoring starts rather than as one failed result per row.
  */
@@ -209,7 +194,6 @@ export async function loadModels(
   specs: Partial<Record<Role, ModelSpec>>,
   onProgress: (role: Role, p: RoleProgress) => void,
 ): Promise<LoadedModels> {
-  const host = workerHost(api);
   const ok: Partial<Record<Role, ModelSpec>> = {};
   const failures: LoadedModels['failures'] = [];
   for (const role of ROLES) {
@@ -217,9 +201,12 @@ export async function loadModels(
     if (!spec) continue;
     let error: Pick<HostError, 'code' | 'message'> | null = null;
     try {
-      const r = await host.load(spec, (p: LoadProgress) => {
-        if (p.total > 0) onProgress(role, { loaded: p.loaded, total: p.total });
-      });
+      const r = await api.load(
+        spec,
+        proxy((p: LoadProgress) => {
+          if (p.total > 0) onProgress(role, { loaded: p.loaded, total: p.total });
+        }),
+      );
       if (r.ok) ok[role] = spec;
       else error = r.error;
     } catch (e) {
@@ -228,5 +215,5 @@ export async function loadModels(
     }
     if (error) failures.push({ role, message: explainLoadError(role, error) });
   }
-  return { ctx: hostContext(host, ok), failures };
+  return { ctx: hostContext(api, ok), failures };
 }

@@ -64,7 +64,7 @@ export class ReviewPanel {
 
   /** The run's review as saved (a reopened run comes back where it was left). */
   async load(): Promise<void> {
-    const r = await scoreApi().reviewState();
+    const r = await scoreApi().review.state();
     if (!r.ok) return void (this.error = r.error);
     await this.show(r.value, r.value?.next ?? 0);
   }
@@ -84,7 +84,7 @@ export class ReviewPanel {
       return;
     }
     const p = Math.max(0, Math.min(position, s.asked - 1));
-    const r = await scoreApi().reviewItem(p);
+    const r = await scoreApi().review.item(p);
     this.state = s;
     if (!r.ok) return void (this.error = r.error);
     this.position = p;
@@ -94,7 +94,7 @@ export class ReviewPanel {
   start(budget: string, judge: string): Promise<void> {
     this.note = null;
     return this.act(
-      () => scoreApi().reviewStart({ budget, judge }),
+      () => scoreApi().review.start({ budget, judge }),
       (s) => this.show(s, 0),
     );
   }
@@ -102,7 +102,7 @@ export class ReviewPanel {
   answer(a: ReviewAnswer): Promise<void> {
     const at = this.position;
     return this.act(
-      () => scoreApi().reviewAnswer(at, a),
+      () => scoreApi().review.answer(at, a),
       async (s) => {
         this.changedSoon();
         // On to the first question not answered yet; the last one stays on screen when every one is.
@@ -115,7 +115,7 @@ export class ReviewPanel {
   answerRow(row: number, a: ReviewAnswer): Promise<void> {
     const at = this.position;
     return this.act(
-      () => scoreApi().reviewAnswer(at, a, row),
+      () => scoreApi().review.answer(at, a, row),
       async (s) => {
         this.changedSoon();
         await this.show(s, at);
@@ -125,7 +125,7 @@ export class ReviewPanel {
 
   undo(): Promise<void> {
     return this.act(
-      () => scoreApi().reviewUndo(),
+      () => scoreApi().review.undo(),
       async (s) => {
         this.changedSoon();
         await this.show(s, s.next);
@@ -148,7 +148,7 @@ export class ReviewPanel {
 
   export(): Promise<void> {
     return this.act(
-      async () => scoreApi().reviewExport(),
+      async () => scoreApi().review.exportLabels(),
       (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.review.jsonl`),
     );
   }
@@ -157,7 +157,7 @@ export class ReviewPanel {
     // The last import's note does not stay beside this one's error.
     this.note = null;
     return this.act(
-      () => scoreApi().reviewImport(file, file.name),
+      () => scoreApi().review.importLabels(file, file.name),
       async (v) => {
         this.note = v.note;
         this.changed();
@@ -168,7 +168,7 @@ export class ReviewPanel {
 
   refit(): Promise<void> {
     return this.act(
-      () => scoreApi().reviewRefit(),
+      () => scoreApi().review.refit(),
       (v) => {
         this.state = v.state;
         const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
@@ -189,7 +189,7 @@ export class ReviewPanel {
 
   discard(): Promise<void> {
     return this.act(
-      () => scoreApi().reviewDiscard(),
+      () => scoreApi().review.discard(),
       () => {
         this.state = null;
         this.item = null;

@@ -4,7 +4,7 @@
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../runtime/host-api.ts';
-import type { ScoreApi } from '../../session/api.ts';
+import type { CompareApi, ReviewApi, ScoreApi } from '../../session/api.ts';
 import type { ProbeInfo } from '../../runtime/messages.ts';
 import type { Device } from '../../runtime/registry.ts';
 import { createHoldFlag, hold, type HoldFlag } from '../../session/hold.ts';
@@ -43,6 +43,13 @@ export async function whyNotStarted(c: WorkerCrash): Promise<string> {
     ? `The ${c.name} worker could not start (${c.reason}). Reload the page to continue`
     : 'This page is out of date: a newer version of Verity was installed (in another tab?) and this page’s worker code is gone. Reload to continue';
 }
+
+/**
+ * The scoring session as the page reaches it. Comlink types a member object as a promise of its value, but it
+ * calls through member paths (`api.review.start()` runs `session.review.start()` in the worker), so the review
+ * and the comparison are remote objects too.
+ */
+export type ScoreRemote = Remote<Omit<ScoreApi, 'review' | 'compare'>> & { review: Remote<ReviewApi>; compare: Remote<CompareApi> };
 
 interface ModelSlot {
   worker: Worker;
@@ -109,7 +116,7 @@ export const hasModelHost = (): boolean => modelHost !== null;
 
 interface ScoreSlot {
   worker: Worker;
-  api: Remote<ScoreApi>;
+  api: ScoreRemote;
   connected: boolean;
 }
 let scoring: ScoreSlot | null = null;
@@ -120,7 +127,7 @@ export function onScoreWorkerCrash(fn: ((c: WorkerCrash) => void) | null): void 
   onScoreCrash = fn;
 }
 
-export function scoreApi(): Remote<ScoreApi> {
+export function scoreApi(): ScoreRemote {
   if (!scoring) {
     // Filled in below: the crash handler must know its own slot.
     const current = { connected: false } as ScoreSlot;
@@ -134,7 +141,7 @@ export function scoreApi(): Remote<ScoreApi> {
       }
       onScoreCrash?.(c);
     });
-    current.api = wrap<ScoreApi>(current.worker);
+    current.api = wrap<ScoreApi>(current.worker) as unknown as ScoreRemote;
     scoring = current;
     (globalThis as { __verityScoreWorker?: Worker }).__verityScoreWorker = current.worker;
     void current.api.shareHold(holdFlag());
