@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEvouna, repoRoot, evounaPath } from '../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS, LEXICAL_METRICS } from '../src/core/metrics/index.ts';
-import { scoreRow } from '../src/core/run.ts';
+import { scoreRow } from '../src/core/scoring.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 

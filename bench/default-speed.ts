@@ -7,7 +7,7 @@
  */
 import { loadEvouna } from '../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
-import { scoreRow } from '../src/core/run.ts';
+import { scoreRow } from '../src/core/scoring.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 

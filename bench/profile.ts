@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadEvouna } from '../scripts/evouna.ts';
 import * as metricsIndex from '../src/core/metrics/index.ts';
 import * as lexiconNode from '../src/runtime/lexicon-node.ts';
-import { scoreRow } from '../src/core/run.ts';
+import { scoreRow } from '../src/core/scoring.ts';
 import type { AnyMetric, Metric, QaItem } from '../src/core/types.ts';
 
 const arg = (name: string, dflt: string) => {

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { reviewBenchRows, BENCH_SYSTEMS, type BenchRow } from './review-data.ts';
 import { todayFeatures, todayPicks, todayPriorities, reviewedByGroup, PICK_QUEUE, PICK_RANDOM } from './review-today.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
-import { scoreRows } from '../src/core/run.ts';
+import { scoreRows } from '../src/core/scoring.ts';
 import { ResultTable } from '../src/core/result-table.ts';
 import { askedGroups, designRecord, planReview, reviewLine, type ReviewPlan } from '../src/core/review/plan.ts';
 import { drawDesign } from '../src/core/review/design.ts';

@@ -18,7 +18,7 @@ import { toCsv, toTsv } from '../src/core/io/export.ts';
 import { mapRows } from '../src/core/io/fields.ts';
 import { parseTable, type Format } from '../src/core/io/parse.ts';
 import { createSyncMetric, DEFAULT_METRICS, LEXICAL_METRICS } from '../src/core/metrics/index.ts';
-import { scoreRows } from '../src/core/run.ts';
+import { scoreRows } from '../src/core/scoring.ts';
 import { adversarialString } from '../src/core/text/adversarial.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import type { Label, QaRow } from '../src/core/types.ts';

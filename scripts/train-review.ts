@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadEvouna, repoRoot, SYSTEMS } from './evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
-import { scoreRows } from '../src/core/run.ts';
+import { scoreRows } from '../src/core/scoring.ts';
 import { ResultTable } from '../src/core/result-table.ts';
 import { reviewPriorities, type PriorityModel } from '../src/core/review/priority.ts';
 import { reviewSignals, SIGNALS } from '../src/core/review/signals.ts';

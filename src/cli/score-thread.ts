@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { messageOf } from '../core/errors.ts';
-import { scoreRow, type RowResults } from '../core/run.ts';
+import { scoreRow, type RowResults } from '../core/scoring.ts';
 import { metricsOf } from '../core/run-config.ts';
 import { isBatchMetric, type Metric } from '../core/types.ts';
 import type { ThreadReply, ThreadRequest } from './thread.ts';

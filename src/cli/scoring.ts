@@ -6,7 +6,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { count } from '../core/util/plural.ts';
 import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';
-import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/run.ts';
+import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/scoring.ts';
 import { overLimit } from '../core/limits.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';

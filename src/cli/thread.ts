@@ -3,7 +3,7 @@
  * use, kept alive only while it has work, ended by endScoringThread().
  */
 import { Worker } from 'node:worker_threads';
-import type { RowResults } from '../core/run.ts';
+import type { RowResults } from '../core/scoring.ts';
 import type { QaItem } from '../core/types.ts';
 import type { MetricPlan } from '../core/run-config.ts';
 

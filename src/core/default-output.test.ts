@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadEvouna, evounaPath, repoRoot, EVOUNA_NEEDED } from '../../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from './metrics/index.ts';
-import { outputRecord, scoreRow, scoreRows } from './run.ts';
+import { outputRecord, scoreRow, scoreRows } from './scoring.ts';
 import type { QaRow } from './types.ts';
 import { withWordNet } from '../../test/lexicon.ts';
 

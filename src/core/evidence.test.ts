@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyUnique, EvidenceCache, getEvidence, type RunContext } from './evidence.ts';
 import { createCap } from './metrics/cap.ts';
-import { scoreRows } from './run.ts';
+import { scoreRows } from './scoring.ts';
 import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
 import type { QaItem } from './types.ts';
 

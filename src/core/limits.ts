@@ -1,4 +1,4 @@
-/** Per-field work caps shared by every metric (applied in run.ts, stated in each metric card). */
+/** Per-field work caps shared by every metric (applied in scoring.ts, stated in each metric card). */
 import type { QaItem } from './types.ts';
 
 /**

@@ -1,7 +1,7 @@
 /** The one agreement report: rounded once, best chosen once, empty metrics left out, the CLI's JSON form. */
 import { describe, expect, it } from 'vitest';
 import { agreementJson, agreementSummary, formatStat, roundStat } from './report.ts';
-import { agreement, type RowResults } from './run.ts';
+import { agreement, type RowResults } from './scoring.ts';
 import type { CapClass, QaRow } from './types.ts';
 
 const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({

@@ -6,8 +6,8 @@
  * Renderers print its numbers with `formatStat`, which adds no rounding of its own.
  */
 import { labelIsCorrect } from './correctness.ts';
-import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './run.ts';
-import type { RowResults } from './run.ts';
+import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './scoring.ts';
+import type { RowResults } from './scoring.ts';
 import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
 import type { BinaryMetric, BinaryReport, BootstrapOptions, Estimate } from './agreement/binary.ts';
 import type { QaRow } from './types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RowResults } from './run.ts';
+import type { RowResults } from './scoring.ts';
 import { ChunkPacker, chunkBuffers, packChunk, ResultTable } from './result-table.ts';
 
 const rows: RowResults[] = [

@@ -10,7 +10,7 @@
  * and what a saved run stores per chunk.
  */
 import type { MetricResult } from './types.ts';
-import type { RowResults } from './run.ts';
+import type { RowResults } from './scoring.ts';
 
 /** One metric's column over a run of rows. */
 export interface ChunkColumn {

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../core/io/export.ts';
-import type { RowResults } from '../core/run.ts';
+import type { RowResults } from '../core/scoring.ts';
 import type { QaRow } from '../core/types.ts';
 import { csvParts } from './export.ts';
 import { ResultTable } from '../core/result-table.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Journal, JOURNAL_VERSION, type SavedRun } from './journal.ts';
 import { contentHash } from '../core/io/hash.ts';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import type { RowResults } from '../core/run.ts';
+import type { RowResults } from '../core/scoring.ts';
 
 const meta = async (over: Partial<SavedRun> = {}, file = 'abc'): Promise<SavedRun> => ({
   version: JOURNAL_VERSION,

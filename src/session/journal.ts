@@ -13,7 +13,7 @@
  * Storage failures (quota, IndexedDB unavailable in a private window) never stop a run: it goes on in memory and
  * the page is told that it cannot be resumed. Nothing expires on its own.
  */
-import type { RowResults } from '../core/run.ts';
+import type { RowResults } from '../core/scoring.ts';
 import type { ResultChunk } from '../core/result-table.ts';
 import { idbStore, type KeyValueStore } from '../runtime/idb-cache.ts';
 import { messageOf } from '../core/errors.ts';

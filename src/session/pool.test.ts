@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
-import { scoreRow } from '../core/run.ts';
+import { scoreRow } from '../core/scoring.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { ScoringSession, SYNC_CHUNK } from './session.ts';

@@ -12,7 +12,7 @@
  */
 import { metricsOf as planMetrics, type MetricPlan } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
-import { scoreRow } from '../core/run.ts';
+import { scoreRow } from '../core/scoring.ts';
 import { isBatchMetric, VerityError, type Metric, type QaItem } from '../core/types.ts';
 import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
 import { Yielder, type HoldFlag } from './hold.ts';

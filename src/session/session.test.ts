@@ -11,7 +11,7 @@ import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import { toCsv } from '../core/io/export.ts';
 import type { QaRow } from '../core/types.ts';
-import type { RowResults } from '../core/run.ts';
+import type { RowResults } from '../core/scoring.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { ResultTable } from '../core/result-table.ts';
@@ -289,7 +289,7 @@ describe('streamed exports', () => {
   };
 
   it('CSV in parts of 2 rows is byte-identical to one toCsv over every row, class and set columns included', async () => {
-    const { outputRecord } = await import('../core/run.ts');
+    const { outputRecord } = await import('../core/scoring.ts');
     const whole = toCsv(
       rows.map((r, i) => ({ ...outputRecord(r, results[i]!), verity_run: i === 0 ? JSON.stringify({ file: 'x' }) : '' })),
       ['taxonomy', 'hierarchy'],

@@ -1,13 +1,13 @@
 /**
  * A scoring session, the facade the scoring worker exposes: open a file and map its columns (input.ts), run
  * metrics over it chunk by chunk, cancel and continue (runner.ts), resume or reopen a saved run (journal.ts),
- * and query views, calibrate and export (results.ts). All rows and results stay here; callers get small pieces
+ * and query views, calibrate and export (queries.ts). All rows and results stay here; callers get small pieces
  * and failures as data. The journal and the model host are injected, so the same session runs in the browser's
  * scoring worker and in Node tests.
  */
 import type { WordNet } from '../core/lexicon/index.ts';
 import { packChunk } from '../core/result-table.ts';
-import type { RunReport, ViewQuery } from '../core/results.ts';
+import type { RunReport, ViewQuery } from '../core/explore.ts';
 import { isBatchMetric, VerityError } from '../core/types.ts';
 import type { ModelCalls } from '../runtime/host-api.ts';
 import { fail, messageOf, settle, settleNow } from '../core/errors.ts';
@@ -39,7 +39,7 @@ import type { ScorePool } from './pool.ts';
 import { compareApi } from './compare.ts';
 import { SessionInput } from './input.ts';
 import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
-import { SessionResults } from './results.ts';
+import { SessionQueries } from './queries.ts';
 import { SessionReview } from './review.ts';
 import { reviewApi } from './review-facade.ts';
 import type { SystemRow } from '../core/compare/index.ts';
@@ -73,14 +73,14 @@ export interface SessionDeps {
 export class ScoringSession implements SessionApi {
   private readonly input = new SessionInput();
   private readonly runner: Runner;
-  private readonly results: SessionResults;
+  private readonly results: SessionQueries;
   private readonly reviewer: SessionReview;
   readonly review: ReviewApi;
   readonly compare: CompareApi;
 
   constructor(private readonly deps: SessionDeps) {
     this.runner = new Runner(deps);
-    this.results = new SessionResults(this.input, this.runner, deps.version);
+    this.results = new SessionQueries(this.input, this.runner, deps.version);
     this.reviewer = new SessionReview({
       rows: () => this.input.rows,
       run: () => this.results.run,

@@ -2,7 +2,7 @@
  * What the results table's filters say to the user: which filters a file can use, and why a filtered view is
  * empty. Pure, so the wording is tested without a browser.
  */
-import type { ViewQuery } from '../../core/results.ts';
+import type { ViewQuery } from '../../core/explore.ts';
 import type { CapClass } from '../../core/types.ts';
 
 export type LabelKind = 'binary' | 'taxonomy' | 'mixed' | null;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTable } from '../io/parse.ts';
 import { mapRows } from '../io/fields.ts';
 import { LEXICAL_METRICS, createSyncMetric } from '../metrics/index.ts';
-import { scoreRows } from '../run.ts';
+import { scoreRows } from '../scoring.ts';
 import { agreementSummary } from '../report.ts';
 import { taxonomyHeadline, taxonomyHeadlineText } from './headline.ts';
 import { taxonomyTableCsv } from './table-csv.ts';

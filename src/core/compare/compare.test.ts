@@ -30,7 +30,7 @@ import { compareReport } from './report.ts';
 import { leaderboardRows } from './exports.ts';
 import { noRankingWhy, verdict } from './format.ts';
 import { ResultTable } from '../result-table.ts';
-import type { RowResults } from '../run.ts';
+import type { RowResults } from '../scoring.ts';
 
 /** Results as every surface keeps them (columns), from one object per row. */
 const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);

@@ -4,7 +4,7 @@
  * the input's other columns (so results join back to the user's data).
  */
 import Papa from 'papaparse';
-import { outputRecord, type RowResults } from '../run.ts';
+import { outputRecord, type RowResults } from '../scoring.ts';
 import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
 import type { CompareReport } from './report.ts';
 import type { FilesInput } from '../io/systems.ts';

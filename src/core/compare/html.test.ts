@@ -5,7 +5,7 @@ import { compareReport } from './report.ts';
 import { compareHtml, escapeHtml } from './html.ts';
 import type { MetricResult } from '../types.ts';
 import { ResultTable } from '../result-table.ts';
-import type { RowResults } from '../run.ts';
+import type { RowResults } from '../scoring.ts';
 
 /** Results as every surface keeps them (columns), from one object per row. */
 const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);

@@ -5,7 +5,7 @@ import { toCsv, toTsv } from './export.ts';
 import { NEEDS_NEUTRALIZING, restoreCell } from './formula.ts';
 import { parseTable } from './parse.ts';
 import { mapRows } from './fields.ts';
-import { labelValue } from '../run.ts';
+import { labelValue } from '../scoring.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { CAP_CLASSES } from '../types.ts';
 
@@ -46,7 +46,7 @@ describe('formula neutralization', () => {
   });
 });
 
-// The shape of outputRecord (run.ts): ids are never empty, golds are trimmed and non-empty (mapRows made them so).
+// The shape of outputRecord (scoring.ts): ids are never empty, golds are trimmed and non-empty (mapRows made them so).
 const cell = fc.record(
   {
     score: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true }).map(Math.abs)),

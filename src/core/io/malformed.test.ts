@@ -7,7 +7,7 @@ import { detectFormat, parseTable, type ParsedTable } from './parse.ts';
 import { mapRows } from './fields.ts';
 import { toCsv, toTsv } from './export.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../metrics/index.ts';
-import { scoreRows } from '../run.ts';
+import { scoreRows } from '../scoring.ts';
 import { VerityError } from '../types.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
 

@@ -92,7 +92,7 @@ export function createMetric(name: string, s: MetricSettings = {}, build: Metric
 /** Whether any of these metrics reads WordNet (the caller then loads it before building them). */
 export const needsLexicon = (names: readonly string[]): boolean => names.some((n) => metricDescriptor(n).needsLexicon === true);
 
-/** The field-length cap every metric is scored under (applied centrally in run.ts), as its card says it. */
+/** The field-length cap every metric is scored under (applied centrally in scoring.ts), as its card says it. */
 export const withLimitLine = (card: MetricCard): MetricCard => ({
   ...card,
   limits: `${card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`,

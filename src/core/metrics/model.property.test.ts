@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Embedder, ModelContext, Nli, NliDistribution, Ranker, StatementWriter, TokenEmbeddings } from '../capabilities.ts';
 import { CAP_CLASSES, type BatchMetric, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
-import { scoreRows } from '../run.ts';
+import { scoreRows } from '../scoring.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { createMetric, MODEL_METRICS, VARIANT_METRICS } from './index.ts';
 import { CORRECT_CLASSES } from './taxonomy.ts';

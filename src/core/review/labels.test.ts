@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { foldLabels, foldNote, LabelReader, LABEL_LINE_LIMIT, missingSystems, parseReviewLabels, type ParsedLabels } from './labels.ts';
 import { compareReport } from '../compare/report.ts';
 import { ResultTable } from '../result-table.ts';
-import type { RowResults } from '../run.ts';
+import type { RowResults } from '../scoring.ts';
 
 const yes = { kind: 'binary' as const, correct: true };
 const no = { kind: 'binary' as const, correct: false };

@@ -8,7 +8,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { mapRows, type MapOptions } from '../fields.ts';
 import { parseTable } from '../parse.ts';
-import { scoreRows } from '../../run.ts';
+import { scoreRows } from '../../scoring.ts';
 import { parseMetricList } from '../../metrics/index.ts';
 import {
   formatList,

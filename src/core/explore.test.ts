@@ -1,9 +1,9 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
-import { fitThresholds, commonPrefix, queryView, runReport } from './results.ts';
+import { fitThresholds, commonPrefix, queryView, runReport } from './explore.ts';
 import { ResultTable } from './result-table.ts';
 import { agreementSummaryOfColumns } from './report.ts';
-import type { RowResults } from './run.ts';
+import type { RowResults } from './scoring.ts';
 import type { CapClass, QaRow } from './types.ts';
 
 const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({

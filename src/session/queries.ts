@@ -3,10 +3,10 @@
  * detail, the report, calibration, exports and the comparison of several systems — all over the run's
  * ResultTable and the input's rows. The page gets small pieces, never the rows.
  */
-import { labelValue, type RowResults } from '../core/run.ts';
+import { labelValue, type RowResults } from '../core/scoring.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
-import { fitThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/results.ts';
+import { fitThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/explore.ts';
 import { isBatchMetric, VerityError } from '../core/types.ts';
 import { rowRecord, type SystemRow } from '../core/compare/index.ts';
 import { modelRecords } from '../runtime/context.ts';
@@ -18,7 +18,7 @@ import type { Calibrated, ExportKind, RowDetail, TableRow, ViewInfo } from './ap
 
 const EMPTY = new ResultTable([]);
 
-export class SessionResults {
+export class SessionQueries {
   /** The run whose results these are; null before a run (or after a remap). */
   run: ActiveRun | null = null;
   /** The current view (row indices in display order). */
