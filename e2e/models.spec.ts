@@ -53,12 +53,14 @@ const nliCases = expected<{ cases: NliCase[] }>('tiny-nli').cases;
 const nliRow = (c: NliCase) => [c.probs_by_label.entailment, c.probs_by_label.neutral, c.probs_by_label.contradiction];
 
 /** A fixture model from the mirror. Random weights fail every canary, so they go through the user's switch (skipCanary). */
+/** A fixture model's spec, on this project's device (forced: these tests check that device's numbers). */
 const spec = (role: Role, id: string, extra: Partial<ModelSpec> = {}): ModelSpec => ({
   role,
   id,
   revision: REV,
   source: { kind: 'mirror', url: MIRROR },
   skipCanary: true,
+  device: projectDevice(),
   ...extra,
 });
 
@@ -86,11 +88,15 @@ declare global {
   var __verityModels: Promisified<ModelHostApi> | undefined;
 }
 
-/** Opens the app and waits for the model worker's probe. */
-async function open(page: Page, errors?: string[]) {
+/**
+ * Opens the app and waits for the model worker's probe. The panel's loads use this project's device (the
+ * Device setting forced), except with `measure`, which leaves the choice to the host's measurement.
+ */
+async function open(page: Page, errors?: string[], measure = false) {
   if (errors) page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto('/#/models');
   await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('device-setting').selectOption(measure ? 'auto' : projectDevice());
 }
 
 /** Loads through the worker (the panel's comlink handle). */
@@ -455,6 +461,27 @@ test('a host that never stops sending is stopped at the cap with a message, and 
   await mirrorReset(request);
   const fixed = await hostLoad(page, spec('reranker', 'tiny-reranker', { files: sizes('tiny-reranker') }));
   expect(fixed.ok, JSON.stringify(fixed)).toBe(true);
+});
+
+test('with the device left open, the faster of WebGPU and WASM is measured, kept, said, and remembered', async ({ page }) => {
+  test.skip(projectDevice() !== 'webgpu', 'needs a WebGPU adapter');
+  await open(page, undefined, true);
+  await loadFromUi(page, 'nli', 'tiny-nli');
+  const choice = page.getByTestId('loaded-choice');
+  await expect(choice).toHaveAttribute('data-chosen', 'measured', { timeout: 60_000 });
+  await expect(choice).toContainText(/chosen by measuring \(canary batch, best of 3: (webgpu|wasm)\/fp32 [\d.]+ ms, (webgpu|wasm)\/fp32 [\d.]+ ms\)/);
+  const text = (await choice.textContent())!;
+  const fastest = (await choice.getAttribute('data-fastest'))!;
+  test.info().annotations.push({ type: 'device choice on SwiftShader', description: text.trim() });
+  // SwiftShader emulates the GPU on the CPU: WASM wins for the tiny model, and the kept device is the faster one.
+  expect(fastest).toBe('wasm');
+  await expect(page.getByTestId('loaded-device')).toHaveText(fastest);
+  // Loaded again (a fresh worker after a reload): the remembered device alone, no second measurement.
+  await page.reload();
+  await open(page, undefined, true);
+  const again = await hostLoad(page, { ...spec('nli', 'tiny-nli'), device: undefined });
+  expect(again.ok && again.value.device).toBe(fastest);
+  expect(again.ok && again.value.choice?.chosen).toBe('remembered');
 });
 
 test('a device that cannot run the model falls back to WASM and says why', async ({ page }) => {

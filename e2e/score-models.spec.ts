@@ -46,6 +46,7 @@ test('CAP and the taxonomy run on the fixture NLI model and agree with the CLI',
   await expect(page.getByTestId('choice-status-nli')).toHaveText('not downloaded');
   // Random weights fail the NLI canary: the fixture goes through the switch a user flips for an unchecked model.
   await page.getByTestId('skip-canary').check();
+  await page.getByTestId('device-setting').selectOption(device);
   await page.getByTestId('choice-download-nli').click();
   await expect(page.getByTestId('choice-note-nli')).toContainText(`ready on ${device}`, { timeout: 30_000 });
   await expect(page.getByTestId('choice-status-nli')).toHaveText('cached');

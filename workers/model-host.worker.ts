@@ -9,7 +9,8 @@
 import { expose, releaseProxy, type Remote } from 'comlink';
 import { env } from '@huggingface/transformers';
 import { createBrowserHost, LOCAL_HOST, localFileUrl, ORT_FILES } from '../src/runtime/browser.ts';
-import type { CachedModel } from '../src/runtime/idb-cache.ts';
+import { idbStore, type CachedModel } from '../src/runtime/idb-cache.ts';
+import type { StoredChoice } from '../src/runtime/device-choice.ts';
 import type { ImportedFile, ImportReport, ModelHostApi } from '../src/runtime/host-api.ts';
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../src/core/capabilities.ts';
 import {
@@ -23,7 +24,9 @@ import {
 } from '../src/runtime/messages.ts';
 import { messageOf, type Result } from '../src/core/errors.ts';
 
-const { host, cache } = createBrowserHost();
+// The device each model was measured fastest on (runtime/device-choice.ts): cleared with the models.
+const choices = idbStore<StoredChoice>('verity-device-choice', 'choices');
+const { host, cache } = createBrowserHost({ choices });
 void cache.sweep().catch(() => undefined);
 
 /** Runs a cache operation; a failure (IndexedDB unavailable, …) comes back as data. */
@@ -126,7 +129,7 @@ const api: ModelHostApi = {
     return attempt(`deleting ${id} failed`, () => cache.deleteModel(id));
   },
   clearCache(): Promise<Result<void, HostError>> {
-    return attempt('clearing the model cache failed', () => cache.clear());
+    return attempt('clearing the model cache failed', async () => void (await Promise.all([cache.clear(), choices.clear()])));
   },
   /** Warnings the cache recorded outside a load (e.g. during an import). */
   cacheWarnings(): string[] {

@@ -16,7 +16,8 @@ import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { ModelHost, type RuntimeAdapter } from './host.ts';
-import { ModelCache, ORIGINAL_LENGTH_HEADER } from './idb-cache.ts';
+import { idbStore, ModelCache, ORIGINAL_LENGTH_HEADER, type KeyValueStore } from './idb-cache.ts';
+import type { StoredChoice } from './device-choice.ts';
 import { downloadCap, fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns, type DownloadLimits } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
@@ -100,6 +101,8 @@ export interface BrowserRuntimeOptions {
   /** Default hub (https://huggingface.co/). */
   hub?: string;
   cache?: ModelCache;
+  /** Where device choices are remembered (default: IndexedDB 'verity-device-choice'). */
+  choices?: KeyValueStore<StoredChoice>;
   /** Longest a tokenizer.json pattern may take on the probe texts (default 2 s). */
   tokenizerProbeMs?: number;
 }
@@ -375,6 +378,8 @@ export function browserAdapter(opts: BrowserRuntimeOptions = {}): RuntimeAdapter
   return {
     platform: 'browser',
     cache,
+    choices: opts.choices ?? idbStore<StoredChoice>('verity-device-choice', 'choices'),
+    browser: globalThis.navigator?.userAgent ?? '',
     async probe() {
       const [gpu, storage] = await Promise.all([probeWebGpu(), storageInfo()]);
       return { platform: 'browser', ...gpu, threads: wasmThreads(), crossOriginIsolated: !!globalThis.crossOriginIsolated, storage };

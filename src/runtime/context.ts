@@ -10,6 +10,7 @@ import type { ModelContext } from '../core/capabilities.ts';
 import type { Result } from '../core/errors.ts';
 import type { HostError, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
 import type { ModelCalls } from './host-api.ts';
+import type { DeviceChoice, DeviceTiming } from './device-choice.ts';
 
 export interface HostContextOptions {
   onProgress?: (role: Role, p: LoadProgress) => void;
@@ -27,6 +28,9 @@ export interface ModelRecord {
   dtype: LoadedModel['dtype'];
   /** 'passed', or 'skipped' when the user chose to use the model without its check (its scores are unchecked). */
   canary: 'passed' | 'skipped';
+  /** How the device was chosen when it was measured (device-choice.ts), with the canary batch's time on each device. */
+  chosen?: DeviceChoice['chosen'];
+  timings?: DeviceTiming[];
 }
 
 export const modelRecord = (m: LoadedModel): ModelRecord => ({
@@ -35,6 +39,7 @@ export const modelRecord = (m: LoadedModel): ModelRecord => ({
   device: m.device,
   dtype: m.dtype,
   canary: m.canary.skipped ? 'skipped' : 'passed',
+  ...(m.choice ? { chosen: m.choice.chosen, timings: m.choice.timings } : {}),
 });
 
 /** The records of every loaded model by role, or undefined when none was loaded. */

@@ -38,6 +38,8 @@ import {
 import { messageOf, type Result } from '../core/errors.ts';
 import { canaryFor, invalidRef } from './specs.ts';
 import type { ModelCalls } from './host-api.ts';
+import { bestTime, byTime, choiceContext, choiceKey, recall, type DeviceChoice, type StoredChoice } from './device-choice.ts';
+import type { KeyValueStore } from './idb-cache.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
 export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
@@ -52,9 +54,17 @@ export interface RuntimeAdapter {
   explain?(spec: ModelSpec, error: unknown): HostError | null;
   /** After a load that parsed: a file that does not match the registry's hash makes the model unusable. */
   verify?(spec: ModelSpec): HostError | null | Promise<HostError | null>;
+  /** Where device choices are remembered (device-choice.ts); without it (Node: one device) nothing is measured. */
+  choices?: KeyValueStore<StoredChoice>;
+  /** This browser and its version (the user agent): a remembered choice is valid for it alone. */
+  browser?: string;
 }
 
-interface Session {
+/** The WebGPU adapter a measurement was made on ('' for none). */
+const adapterName = (p: ProbeInfo): string =>
+  p.webgpu ? [p.webgpu.vendor, p.webgpu.architecture, p.webgpu.description].filter(Boolean).join(' ') || 'webgpu' : '';
+
+export interface Session {
   spec: ModelSpec;
   info: LoadedModel;
   tokenizer: PreTrainedTokenizer;
@@ -184,6 +194,8 @@ export class ModelHost implements ModelCalls {
   private probed: Promise<ProbeInfo> | null = null;
   /** Loads run one at a time: they point the runtime's global settings at one model's source. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The clock device timings are read from (ms). */
+  protected now: () => number = () => performance.now();
 
   /** Rows per model call; bounds memory for long inputs. */
   private rows: number;
@@ -266,43 +278,91 @@ export class ModelHost implements ModelCalls {
   private async doLoad(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>> {
     await this.dispose(spec.role);
     const probe = await this.probe();
+    const attempts = plan(spec, probe);
+    // Measured only when the user left the device open and the model could run on more than one (device-choice.ts).
+    const store = this.adapter.choices;
+    const measure = store !== undefined && spec.device === undefined && new Set(attempts.map((a) => a.device)).size > 1;
+    const ctx = measure ? choiceContext(spec, this.adapter.browser ?? '', adapterName(probe)) : null;
+    const remembered = measure ? await recall(store!, choiceKey(spec), ctx!) : null;
+    const order = remembered
+      ? [...attempts.filter((a) => a.device === remembered.device), ...attempts.filter((a) => a.device !== remembered.device)]
+      : attempts;
     const fallbacks: string[] = [];
     let lastError: HostError = hostError('load-failed', `no device can run ${spec.id}`, { modelId: spec.id });
-    for (const attempt of plan(spec, probe)) {
+    const loaded: { session: Session; ms: number }[] = [];
+    for (const attempt of order) {
+      // Measuring keeps one working attempt per device; otherwise the first that works ends the load.
+      if (loaded.some((c) => c.session.info.device === attempt.device)) continue;
       const started = Date.now();
-      let session: Session | null = null;
-      try {
-        session = await this.create(spec, attempt.device, attempt.dtype, throttle(spec.id, onProgress));
-        // Every model is checked unless the user said otherwise. The canary is also the first inference: a device
-        // that cannot run the model fails here.
-        const canary = spec.skipCanary ? CANARY_SKIPPED : await this.runCanary(session, canaryFor(spec));
-        if (!canary.passed && !canary.skipped) {
-          fallbacks.push(`${attempt.device}/${attempt.dtype}: canary failed (${canary.detail})`);
-          lastError = hostError(
-            'canary-failed',
-            `${spec.id} gives wrong outputs on ${attempt.device}/${attempt.dtype}: ${canary.detail}; the model is refused (to use it unchecked anyway: --skip-canary in the CLI, or "use models without their check" on the Models page)`,
-            { modelId: spec.id, ...attempt },
-          );
-          await session.model.dispose();
-          continue;
-        }
-        session.info = { ...session.info, canary, fallbacks: [...fallbacks], loadMs: Date.now() - started };
-        if (fallbacks.length) session.info.warnings.push(`fell back to ${attempt.device}/${attempt.dtype}: ${fallbacks.join('; ')}`);
-        if (canary.skipped) session.info.warnings.push('used without its canary check (skipped on request): its scores are unchecked');
-        this.sessions.set(spec.role, session);
-        return { ok: true, value: session.info };
-      } catch (e) {
-        if (session) await session.model.dispose().catch(() => undefined);
-        lastError = this.classify(spec, e, attempt.device, attempt.dtype);
-        fallbacks.push(`${attempt.device}/${attempt.dtype}: ${lastError.message}`);
-        // A model the runtime cannot use or cannot find will not load on another device either; one dtype's missing
-        // weights say nothing of another's.
-        if (lastError.missingWeights) continue;
-        if (['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(lastError.code)) break;
+      const r = await this.tryAttempt(spec, attempt, onProgress);
+      if (!r.ok) {
+        lastError = r.error;
+        fallbacks.push(`${attempt.device}/${attempt.dtype}: ${r.error.code === 'canary-failed' ? `canary failed (${r.detail})` : r.error.message}`);
+        if (r.stop) break;
+        continue;
       }
+      r.session.info = { ...r.session.info, loadMs: Date.now() - started, fallbacks: [...fallbacks] };
+      if (!measure || remembered) {
+        loaded.push({ session: r.session, ms: NaN });
+        break;
+      }
+      loaded.push({ session: r.session, ms: await bestTime(() => this.runCanary(r.session, canaryFor(spec)), this.now) });
     }
-    if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
-    return { ok: false, error: lastError };
+    if (!loaded.length) {
+      if (fallbacks.length > 1) lastError = { ...lastError, message: `${lastError.message} (tried: ${fallbacks.join('; ')})` };
+      return { ok: false, error: lastError };
+    }
+    let kept = loaded[0]!;
+    let choice: DeviceChoice | undefined;
+    if (remembered && kept.session.info.device === remembered.device) choice = { chosen: 'remembered', timings: remembered.timings };
+    else if (loaded.length > 1) {
+      const timings = byTime(loaded.map((c) => ({ device: c.session.info.device, dtype: c.session.info.dtype, ms: c.ms })));
+      kept = loaded.find((c) => c.session.info.device === timings[0]!.device)!;
+      for (const c of loaded) if (c !== kept) await c.session.model.dispose().catch(() => undefined);
+      choice = { chosen: 'measured', timings };
+      await store!.set(choiceKey(spec), { ...ctx!, device: kept.session.info.device, timings, at: Date.now() }).catch(() => undefined);
+    }
+    const session = kept.session;
+    const info = session.info;
+    if (choice) info.choice = choice;
+    if (info.fallbacks.length) info.warnings.push(`fell back to ${info.device}/${info.dtype}: ${info.fallbacks.join('; ')}`);
+    if (info.canary.skipped) info.warnings.push('used without its canary check (skipped on request): its scores are unchecked');
+    this.sessions.set(spec.role, session);
+    return { ok: true, value: info };
+  }
+
+  /** One device/dtype: loaded and checked, or why not (and whether another attempt could do better). */
+  private async tryAttempt(
+    spec: ModelSpec,
+    attempt: { device: Device; dtype: Dtype },
+    onProgress?: (p: LoadProgress) => void,
+  ): Promise<{ ok: true; session: Session } | { ok: false; error: HostError; detail?: string; stop: boolean }> {
+    let session: Session | null = null;
+    try {
+      session = await this.create(spec, attempt.device, attempt.dtype, throttle(spec.id, onProgress));
+      // Every model is checked unless the user said otherwise. The canary is also the first inference: a device
+      // that cannot run the model fails here.
+      const canary = spec.skipCanary ? CANARY_SKIPPED : await this.runCanary(session, canaryFor(spec));
+      if (!canary.passed && !canary.skipped) {
+        await session.model.dispose();
+        const error = hostError(
+          'canary-failed',
+          `${spec.id} gives wrong outputs on ${attempt.device}/${attempt.dtype}: ${canary.detail}; the model is refused (to use it unchecked anyway: --skip-canary in the CLI, or "use models without their check" on the Models page)`,
+          { modelId: spec.id, ...attempt },
+        );
+        return { ok: false, error, detail: canary.detail, stop: false };
+      }
+      session.info = { ...session.info, canary };
+      return { ok: true, session };
+    } catch (e) {
+      if (session) await session.model.dispose().catch(() => undefined);
+      const error = this.classify(spec, e, attempt.device, attempt.dtype);
+      // A model the runtime cannot use or cannot find will not load on another device either; one dtype's missing
+      // weights say nothing of another's.
+      const stop =
+        !error.missingWeights && ['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(error.code);
+      return { ok: false, error, stop };
+    }
   }
 
   private classify(spec: ModelSpec, e: unknown, device: Device, dtype: Dtype): HostError {
@@ -326,7 +386,7 @@ export class ModelHost implements ModelCalls {
     return hostError('load-failed', `${spec.id} did not load on ${device}/${dtype}: ${msg}`, extra);
   }
 
-  private async create(spec: ModelSpec, device: Device, dtype: Dtype, progress: (info: unknown) => void): Promise<Session> {
+  protected async create(spec: ModelSpec, device: Device, dtype: Dtype, progress: (info: unknown) => void): Promise<Session> {
     const { id, options } = this.adapter.prepare(spec);
     const common = { ...options, revision: spec.revision, progress_callback: progress };
     const tokenizer = await AutoTokenizer.from_pretrained(id, common);
@@ -546,7 +606,7 @@ export class ModelHost implements ModelCalls {
 
   // ---------- canary ----------
 
-  private async runCanary(s: Session, c: Canary): Promise<CanaryReport> {
+  protected async runCanary(s: Session, c: Canary): Promise<CanaryReport> {
     const bad = (detail: string): CanaryReport => ({ passed: false, detail });
     switch (c.kind) {
       case 'nli-labels': {

@@ -2,6 +2,7 @@
  * The typed messages between the app and the model host (a Web Worker in the browser, in-process in Node):
  * requests, results and errors as plain data that survives structured cloning (web-llm's message.ts idea).
  */
+import type { DeviceChoice } from './device-choice.ts';
 import type { Device, Dtype, Role } from './registry.ts';
 
 export type { Device, Dtype, Role };
@@ -21,7 +22,7 @@ export interface ModelSpec {
   source: ModelSource;
   /** Preference order per device; the first dtype of the chosen device is tried first. */
   dtypes?: Partial<Record<Device, Dtype[]>>;
-  /** Force a device (otherwise: WebGPU when an adapter exists, else WASM; CPU in Node). */
+  /** Force a device (otherwise: the faster of WebGPU and WASM, measured (device-choice.ts), else WASM; CPU in Node). */
   device?: Device;
   /** Label name → output index (overrides the model's id2label). */
   labels?: Record<string, number>;
@@ -123,6 +124,8 @@ export interface LoadedModel {
   canary: CanaryReport;
   /** Earlier attempts that were abandoned, and why (e.g. "webgpu/fp16: canary failed …"). */
   fallbacks: string[];
+  /** How the device was chosen when the model could run on more than one and the user left it open. */
+  choice?: DeviceChoice;
   warnings: string[];
   loadMs: number;
 }

@@ -22,7 +22,15 @@ export interface ModelSettings {
    * every result and export then records that the check was skipped.
    */
   skipCanary: boolean;
+  /**
+   * 'auto': the faster of WebGPU and WASM, measured when a model loads (runtime/device-choice.ts); or the device the
+   * user forces.
+   */
+  device: DeviceSetting;
 }
+
+export type DeviceSetting = 'auto' | 'webgpu' | 'wasm';
+const DEVICE_SETTINGS: readonly DeviceSetting[] = ['auto', 'webgpu', 'wasm'];
 
 const KEY = 'verity.model-settings';
 
@@ -32,7 +40,7 @@ function defaults(): ModelSettings {
     const e = defaultFor(role);
     choices[role] = { id: e.id, revision: e.revision };
   }
-  return { source: { kind: 'hub' }, choices, skipCanary: false };
+  return { source: { kind: 'hub' }, choices, skipCanary: false, device: 'auto' };
 }
 
 function load(): ModelSettings {
@@ -41,7 +49,12 @@ function load(): ModelSettings {
     const raw = globalThis.localStorage?.getItem(KEY);
     if (!raw) return d;
     const v = JSON.parse(raw) as Partial<ModelSettings>;
-    return { source: v.source ?? d.source, choices: { ...d.choices, ...(v.choices ?? {}) }, skipCanary: v.skipCanary === true };
+    return {
+      source: v.source ?? d.source,
+      choices: { ...d.choices, ...(v.choices ?? {}) },
+      skipCanary: v.skipCanary === true,
+      device: DEVICE_SETTINGS.includes(v.device as DeviceSetting) ? v.device! : 'auto',
+    };
   } catch {
     return d;
   }
@@ -67,9 +80,14 @@ export function specFor(role: Role, s: ModelSettings = modelSettings): ModelSpec
   const c = s.choices[role];
   const source = $state.snapshot(s.source) as ModelSource;
   const entry = entryFor(role, s);
-  const unchecked = s.skipCanary ? { skipCanary: true } : {};
-  if (entry) return { ...specFromEntry(entry), source, ...unchecked };
-  return { role, id: c.id, revision: c.revision || 'main', source, ...unchecked };
+  const extra = loadOptions(s);
+  if (entry) return { ...specFromEntry(entry), source, ...extra };
+  return { role, id: c.id, revision: c.revision || 'main', source, ...extra };
+}
+
+/** What every load takes from the settings: the check skipped on request, a forced device. */
+export function loadOptions(s: ModelSettings = modelSettings): Pick<ModelSpec, 'skipCanary' | 'device'> {
+  return { ...(s.skipCanary ? { skipCanary: true } : {}), ...(s.device !== 'auto' ? { device: s.device } : {}) };
 }
 
 /** The registry entry behind a role's choice, if any (download size, memory need). */
