@@ -469,7 +469,9 @@ test('with the device left open, the faster of WebGPU and WASM is measured, kept
   await loadFromUi(page, 'nli', 'tiny-nli');
   const choice = page.getByTestId('loaded-choice');
   await expect(choice).toHaveAttribute('data-chosen', 'measured', { timeout: 60_000 });
-  await expect(choice).toContainText(/chosen by measuring \(canary batch, best of 3: (webgpu|wasm)\/fp32 [\d.]+ ms, (webgpu|wasm)\/fp32 [\d.]+ ms\)/);
+  await expect(choice).toContainText(
+    /chosen by measuring \(canary batch, best of 3: (webgpu|wasm)\/fp32 [\d.]+ ms, (webgpu|wasm)\/fp32 [\d.]+ ms\)/,
+  );
   const text = (await choice.textContent())!;
   const fastest = (await choice.getAttribute('data-fastest'))!;
   test.info().annotations.push({ type: 'device choice on SwiftShader', description: text.trim() });

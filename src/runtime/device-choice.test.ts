@@ -34,7 +34,17 @@ class StubHost extends ModelHost {
   protected override create(spec: ModelSpec, device: Device, dtype: Dtype): Promise<Session> {
     this.created.push(`${device}/${dtype}`);
     if (this.cost[device] === undefined) return Promise.reject(new Error(`${device} is not available`));
-    const info = { role: spec.role, id: spec.id, revision: spec.revision, device, dtype, canary: { passed: false, detail: '' }, fallbacks: [], warnings: [], loadMs: 0 };
+    const info = {
+      role: spec.role,
+      id: spec.id,
+      revision: spec.revision,
+      device,
+      dtype,
+      canary: { passed: false, detail: '' },
+      fallbacks: [],
+      warnings: [],
+      loadMs: 0,
+    };
     const model = { dispose: async () => void this.disposed.push(`${device}/${dtype}`) };
     return Promise.resolve({ spec, info, tokenizer: {}, model } as unknown as Session);
   }
@@ -44,9 +54,19 @@ class StubHost extends ModelHost {
   }
 }
 
-const spec = (revision = 'r1'): ModelSpec => ({ role: 'nli', id: 'org/nli', revision, source: { kind: 'hub' }, dtypes: { webgpu: ['fp32'], wasm: ['q8'] } });
+const spec = (revision = 'r1'): ModelSpec => ({
+  role: 'nli',
+  id: 'org/nli',
+  revision,
+  source: { kind: 'hub' },
+  dtypes: { webgpu: ['fp32'], wasm: ['q8'] },
+});
 
-function adapter(store = memoryStore<StoredChoice>(), browser = 'Chrome/156', probe = SWIFTSHADER): RuntimeAdapter & { choices: typeof store } {
+function adapter(
+  store = memoryStore<StoredChoice>(),
+  browser = 'Chrome/156',
+  probe = SWIFTSHADER,
+): RuntimeAdapter & { choices: typeof store } {
   return { platform: 'browser', probe: () => Promise.resolve(probe), prepare: (s) => ({ id: s.id, options: {} }), choices: store, browser };
 }
 
@@ -132,7 +152,12 @@ describe('timing', () => {
   it('keeps the best of the runs, and orders fastest first with ties to the preferred device', async () => {
     let t = 0;
     const costs = [9, 4, 7];
-    expect(await bestTime(() => Promise.resolve((t += costs.shift()!)), () => t)).toBe(4);
+    expect(
+      await bestTime(
+        () => Promise.resolve((t += costs.shift()!)),
+        () => t,
+      ),
+    ).toBe(4);
     expect(
       byTime([
         { device: 'webgpu', dtype: 'fp32', ms: 5 },

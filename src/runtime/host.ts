@@ -297,7 +297,9 @@ export class ModelHost implements ModelCalls {
       const r = await this.tryAttempt(spec, attempt, onProgress);
       if (!r.ok) {
         lastError = r.error;
-        fallbacks.push(`${attempt.device}/${attempt.dtype}: ${r.error.code === 'canary-failed' ? `canary failed (${r.detail})` : r.error.message}`);
+        fallbacks.push(
+          `${attempt.device}/${attempt.dtype}: ${r.error.code === 'canary-failed' ? `canary failed (${r.detail})` : r.error.message}`,
+        );
         if (r.stop) break;
         continue;
       }
@@ -360,7 +362,8 @@ export class ModelHost implements ModelCalls {
       // A model the runtime cannot use or cannot find will not load on another device either; one dtype's missing
       // weights say nothing of another's.
       const stop =
-        !error.missingWeights && ['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(error.code);
+        !error.missingWeights &&
+        ['unsupported-model', 'not-found', 'bad-response', 'network', 'unavailable', 'invalid-spec'].includes(error.code);
       return { ok: false, error, stop };
     }
   }
