@@ -70,6 +70,26 @@ export default ts.config(
     },
   },
   {
+    // One input pipeline: the surfaces read files through core/io/prepare.ts (prepareInput, planInput), never by
+    // calling its steps themselves.
+    files: ['src/cli/**/*.ts', 'src/app/**/*.ts', 'src/app/**/*.svelte', 'src/session/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/io/fields.ts', '**/core/io/gold-separator.ts'],
+              importNames: ['chooseGoldSeparator', 'createRowMapper', 'detectGoldSeparator'],
+              message: 'Plan the input with planInput or prepareInput (core/io/prepare.ts), as every surface does.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A test may set up what its module needs from any layer (WordNet from the runtime, the app's presets).
     files: ['**/*.test.ts'],
     rules: { 'import-x/no-restricted-paths': 'off' },

@@ -12,17 +12,9 @@ import { type ParsedTable, type RowIssue } from '../core/io/parse.ts';
 import { getPath } from '../core/io/formats/nested.ts';
 import { needsFormatReader, readBlobInput, reshapedNote, type InputTable } from '../core/io/formats/index.ts';
 import { streamRecords } from '../core/io/parse-stream.ts';
-import { prepareInput } from '../core/io/prepare.ts';
+import { planInput, prepareInput } from '../core/io/prepare.ts';
 import { badUtf8LineMessage, badUtf8RecordMessage } from '../core/io/utf8.ts';
-import {
-  chooseGoldSeparator,
-  createRowMapper,
-  GOLD_SEP_CELL,
-  GOLD_SEP_SAMPLE,
-  mapRows,
-  type MapOptions,
-  type MappingNote,
-} from '../core/io/fields.ts';
+import { GOLD_SEP_CELL, GOLD_SEP_SAMPLE, mapRows, type MapOptions, type MappingNote } from '../core/io/fields.ts';
 import { contentHash } from '../core/io/hash.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 import { say } from './say.ts';
@@ -158,8 +150,8 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       format = p1.format;
       const shape = { format: p1.format, columns: p1.columns, ...(p1.headerLine !== undefined ? { headerLine: p1.headerLine } : {}) };
       if (p1.records === 0) mapRows({ ...shape, records: [], issues: p1.issues }); // throws why
-      const chosen = chooseGoldSeparator([{ ...shape, records: sample, issues: [] }], o.mapOptions);
-      const mapper = createRowMapper(p1.columns, chosen.options);
+      const plan = planInput([{ ...shape, records: sample, issues: [] }], o.mapOptions);
+      const mapper = plan.mapper(p1.columns);
       o.onTotal?.(p1.records);
       const issues: RowIssue[] = [...p1.issues];
       report(issues);
@@ -207,7 +199,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
         if (!covered.has(line))
           issues.push({ row: 0, line, severity: 'warning', message: badUtf8LineMessage(p1.scan.bad.get(line)!, line === p1.headerLine) });
       report(issues);
-      notes = [...chosen.notes, ...mapper.notes()];
+      notes = [...plan.separatorNotes, ...mapper.notes()];
     } else {
       // Other formats: Parquet a row group at a time, Inspect logs, JSON, CSV and TSV whole; nested paths
       // (`doc.question`) named in the mapping become columns.

@@ -6,8 +6,8 @@
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
-import { detectGoldSeparator, FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
-import { prepareInput } from '../core/io/prepare.ts';
+import { FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import { planInput, prepareInput } from '../core/io/prepare.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
@@ -148,7 +148,7 @@ export class SessionInput {
 
   /** The gold separator the detected mapping's gold cells use, for the page to start from. */
   private detectedSeparator(t: ParsedTable): { goldSep?: string } {
-    const found = detectGoldSeparator(this.parts?.map((p) => p.table) ?? [t], resolveColumns(t.columns));
+    const { found } = planInput(this.parts?.map((p) => p.table) ?? [t], { map: resolveColumns(t.columns) });
     // A suggestion (a small file, one joined cell) is not applied: the page asks.
     return found && !found.suggested ? { goldSep: found.separator } : {};
   }
