@@ -189,7 +189,15 @@ if (cli) {
 } else lines.push('Not run yet.', '');
 
 // Hand-measured sections kept in their own files (their scripts are not part of `npm run bench`).
-for (const f of ['bundle-section.md', 'pathological-section.md', 'memory-section.md', 'taxonomy-section.md', 'profile-section.md']) {
+for (const f of [
+  'bundle-section.md',
+  'pathological-section.md',
+  'memory-section.md',
+  'taxonomy-section.md',
+  'profile-section.md',
+  'device-section.md',
+  'gpu-kit-section.md',
+]) {
   const path = join(repoRoot, 'bench', f);
   if (existsSync(path)) lines.push('', readFileSync(path, 'utf8').trimEnd());
 }

@@ -17,6 +17,8 @@ import {
   type Tensor,
 } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
+import { buildBertGraph, initBertWeights } from '../../scripts/fixtures/bert.ts';
+import { toHalf } from '../../scripts/fixtures/onnx-proto.ts';
 import {
   DEFAULT_OUT_DIR,
   type GenerateResult,
@@ -145,6 +147,61 @@ describe('ONNX graphs load in onnxruntime-node', () => {
       expect(s.outputNames).toEqual([m === 'tiny-embedder' ? 'last_hidden_state' : 'logits']);
       await s.release();
     }
+  });
+
+  /** A float16's value from its bits (IEEE 754 binary16). */
+  const fromHalf = (h: number): number =>
+    (h & 0x8000 ? -1 : 1) * ((h & 0x7c00) === 0 ? (h & 0x3ff) * 2 ** -24 : (1 + (h & 0x3ff) / 1024) * 2 ** (((h >> 10) & 0x1f) - 15));
+
+  it("the GPU kit's fp16 BERT graph runs and agrees with its fp32 graph within half precision", async () => {
+    // Half-precision bits checked against IEEE 754 binary16 values worked out by hand.
+    const halves: [number, number][] = [
+      [1, 0x3c00],
+      [-2, 0xc000],
+      [0.1, 0x2e66],
+      [1 / 3, 0x3555],
+      [65504, 0x7bff],
+      [65520, 0x7c00],
+      [2 ** -24, 0x0001],
+      [2 ** -14, 0x0400],
+      [0, 0],
+    ];
+    for (const [x, bits] of halves) expect(toHalf(x), String(x)).toBe(bits);
+    const dims = {
+      vocabSize: 50,
+      hidden: 16,
+      layers: 2,
+      heads: 2,
+      intermediate: 32,
+      maxPositions: 16,
+      typeVocabSize: 2,
+      layerNormEps: 1e-12,
+    };
+    const w = initBertWeights(dims, 7, 3);
+    const run = async (float16: boolean) => {
+      const s = await ort.InferenceSession.create(buildBertGraph(w, 'sequence-classification', { float16 }).encode('test').toBytes());
+      const n = 2 * 5;
+      const t = (v: (i: number) => bigint) =>
+        new ort.Tensor(
+          'int64',
+          BigInt64Array.from({ length: n }, (_, i) => v(i)),
+          [2, 5],
+        );
+      const out = (
+        await s.run({
+          input_ids: t((i) => BigInt(1 + ((i * 7) % 49))),
+          attention_mask: t((i) => (i === 9 ? 0n : 1n)),
+          token_type_ids: t(() => 0n),
+        })
+      ).logits!;
+      await s.release();
+      // onnxruntime-node hands float16 back as raw bits (a Uint16Array) where the runtime has no Float16Array.
+      const bits = out.data instanceof Uint16Array;
+      return { type: out.type, data: Array.from(out.data as ArrayLike<number>, (v) => (bits ? fromHalf(v) : v)) };
+    };
+    const [full, half] = [await run(false), await run(true)];
+    expect([full.type, half.type]).toEqual(['float32', 'float16']);
+    full.data.forEach((x, i) => expect(Math.abs(half.data[i]! - x)).toBeLessThan(0.02 * Math.max(1, Math.abs(x))));
   });
 
   it('T5 encoder and merged decoder have the Optimum seq2seq interface', async () => {
