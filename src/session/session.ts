@@ -73,33 +73,33 @@ export interface SessionDeps {
 export class ScoringSession implements SessionApi {
   private readonly input = new SessionInput();
   private readonly runner: Runner;
-  private readonly results: SessionQueries;
+  private readonly queries: SessionQueries;
   private readonly reviewer: SessionReview;
   readonly review: ReviewApi;
   readonly compare: CompareApi;
 
   constructor(private readonly deps: SessionDeps) {
     this.runner = new Runner(deps);
-    this.results = new SessionQueries(this.input, this.runner, deps.version);
+    this.queries = new SessionQueries(this.input, this.runner, deps.version);
     this.reviewer = new SessionReview({
       rows: () => this.input.rows,
-      run: () => this.results.run,
+      run: () => this.queries.run,
       systems: () => this.input.systems !== null,
-      tableRow: (i) => this.results.tableRow(i),
+      tableRow: (i) => this.queries.tableRow(i),
       journal: deps.store,
     });
-    this.results.withLabels = (rows) => ({
+    this.queries.withLabels = (rows) => ({
       rows: this.reviewer.rowsWithLabels(rows) as readonly SystemRow[],
       reference: this.reviewer.judge(),
     });
     this.review = reviewApi({
       reviewer: this.reviewer,
       running: () => this.runner.running,
-      run: () => this.results.run,
+      run: () => this.queries.run,
       store: deps.store,
-      changed: () => this.results.invalidate(),
+      changed: () => this.queries.invalidate(),
     });
-    this.compare = compareApi({ comparison: () => this.results.comparison(), compareRun: () => this.results.compareRun() });
+    this.compare = compareApi({ comparison: () => this.queries.comparison(), compareRun: () => this.queries.compareRun() });
   }
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
@@ -111,7 +111,7 @@ export class ScoringSession implements SessionApi {
       () => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
       errorMessage,
     );
-    if (r.ok) this.results.reset(null);
+    if (r.ok) this.queries.reset(null);
     return r;
   }
 
@@ -122,14 +122,14 @@ export class ScoringSession implements SessionApi {
       () => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
       errorMessage,
     );
-    if (r.ok) this.results.reset(null);
+    if (r.ok) this.queries.reset(null);
     return r;
   }
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
   async map(m: Mapping): Promise<Result<MappedSummary>> {
     if (this.runner.running) return fail(BUSY);
-    this.results.reset(null);
+    this.queries.reset(null);
     return settle(() => this.input.map(m), errorMessage);
   }
 
@@ -140,7 +140,7 @@ export class ScoringSession implements SessionApi {
     this.runner.arm();
     try {
       await this.deps.lexicon();
-      this.results.reset(null);
+      this.queries.reset(null);
       // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
       if (!this.input.isMapped(c.mapping)) await this.input.map(c.mapping);
       const file = this.input.file!;
@@ -165,7 +165,7 @@ export class ScoringSession implements SessionApi {
       const a = new ActiveRun(meta, this.input.rows, await this.deps.lexicon());
       if (a.metrics.some(isBatchMetric)) meta.chunkSize = DEFAULTS.rowsPerBatch.session;
       a.results.reserve(a.rows.length);
-      this.results.reset(a);
+      this.queries.reset(a);
       if (await this.deps.store.begin(meta, file.blob)) notify(onEvent, { type: 'started', id: meta.id });
       else notify(onEvent, { type: 'warning', message: this.deps.store.failure! });
       // Last before scoring: what the start itself dropped is collected too.
@@ -184,7 +184,7 @@ export class ScoringSession implements SessionApi {
   }
 
   private async scoreActive(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
-    const a = this.results.run;
+    const a = this.queries.run;
     if (!a) return fail('there is no run to continue');
     return settle(() => this.runner.score(a, onEvent));
   }
@@ -202,7 +202,7 @@ export class ScoringSession implements SessionApi {
     // A pool worker that stopped answering makes the session look dead, so the page recovers the run.
     const stalled = this.runner.stalled();
     if (stalled) throw new VerityError(stalled, 'output', 'unavailable');
-    return { done: this.results.table.length, running: this.runner.running };
+    return { done: this.queries.table.length, running: this.runner.running };
   }
 
   /** The saved runs, newest first, with what each run's results and each input take. */
@@ -230,13 +230,13 @@ export class ScoringSession implements SessionApi {
 
   /** Deletes a saved run; when it is the one here, its rows stay for the table and exports but are not saved again. */
   async deleteRun(id: string): Promise<void> {
-    const a = this.results.run;
+    const a = this.queries.run;
     if (a?.meta.id === id) a.saved = false;
     await this.deps.store.delete(id);
   }
 
   async clearRuns(): Promise<void> {
-    if (this.results.run) this.results.run.saved = false;
+    if (this.queries.run) this.queries.run.saved = false;
     await this.deps.store.clear();
   }
 
@@ -249,7 +249,7 @@ export class ScoringSession implements SessionApi {
     if (this.runner.running) return fail('a run is already going');
     this.deps.pool?.warm();
     try {
-      this.results.reset(null);
+      this.queries.reset(null);
       await this.deps.lexicon();
       const saved = await this.deps.store.load<RunConfig>(id, savedConfigProblem);
       const meta = saved.meta;
@@ -269,30 +269,30 @@ export class ScoringSession implements SessionApi {
       for (const c of saved.chunks) table.append(Array.isArray(c) ? packChunk(c, table.metrics, detailedOf(a.metrics)) : c);
       // Rows saved before the run was calibrated were decided with the thresholds of then.
       if (meta.config.calibration) table.redecide(meta.config.calibration.thresholds);
-      this.results.reset(a);
+      this.queries.reset(a);
       await this.reviewer.load(meta.id);
       if (dropped) this.deps.collect?.(dropped);
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: table.length } };
     } catch (e) {
-      this.results.reset(null);
+      this.queries.reset(null);
       return { ok: false, error: `cannot resume: ${messageOf(e)}` };
     }
   }
 
   view(q: ViewQuery): ViewInfo {
-    return this.results.view(q);
+    return this.queries.view(q);
   }
 
   rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] } {
-    return this.results.rowsAt(positions);
+    return this.queries.rowsAt(positions);
   }
 
   detail(i: number): RowDetail | null {
-    return this.results.detail(i);
+    return this.queries.detail(i);
   }
 
   report(): Result<RunReport> {
-    return settleNow(() => this.results.report());
+    return settleNow(() => this.queries.report());
   }
 
   /**
@@ -302,15 +302,15 @@ export class ScoringSession implements SessionApi {
   async calibrate(): Promise<Result<Calibrated>> {
     if (this.runner.running) return fail(`${BUSY} (calibration fits the rows scored when the run stops)`);
     return settle(async () => {
-      const calibrated = this.results.calibrate();
-      const a = this.results.run!;
+      const calibrated = this.queries.calibrate();
+      const a = this.queries.run!;
       return a.saved && !(await this.deps.store.update(a.meta)) ? { ...calibrated, unsaved: this.deps.store.failure! } : calibrated;
     });
   }
 
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
     return settle(
-      () => this.results.exportFile(kind, onProgress),
+      () => this.queries.exportFile(kind, onProgress),
       (e) => `the export failed: ${messageOf(e)}`,
     );
   }
