@@ -5,7 +5,6 @@
  * each and keeps the faster. The choice is remembered per model and dropped when the browser, the adapter, the
  * model's revision or its dtypes change. A device the user forces (the spec's `device`) is never measured.
  */
-import type { KeyValueStore } from './idb-cache.ts';
 import type { Device, Dtype } from './registry.ts';
 
 /** The canary batch's time on one device: the best of MEASURE_RUNS runs after the warm-up (the check itself). */
@@ -32,6 +31,13 @@ export interface StoredChoice {
   device: Device;
   timings: DeviceTiming[];
   at: number;
+}
+
+/** Where choices are remembered (an idb-cache.ts KeyValueStore in the browser, a Map in the tests). */
+export interface ChoiceStore {
+  get(key: string): Promise<StoredChoice | undefined>;
+  set(key: string, value: StoredChoice): Promise<void>;
+  del(key: string): Promise<void>;
 }
 
 /** Timed runs per device; the best is kept (the first run of a session pays for shader compilation). */
@@ -62,7 +68,7 @@ export const fits = (s: StoredChoice, c: ChoiceContext): boolean =>
 export const byTime = (timings: readonly DeviceTiming[]): DeviceTiming[] => [...timings].sort((a, b) => a.ms - b.ms);
 
 /** The remembered choice for a model, or null; one that no longer fits is deleted (and measured again). */
-export async function recall(store: KeyValueStore<StoredChoice>, key: string, c: ChoiceContext): Promise<StoredChoice | null> {
+export async function recall(store: ChoiceStore, key: string, c: ChoiceContext): Promise<StoredChoice | null> {
   const s = await store.get(key).catch(() => undefined);
   if (!s) return null;
   if (fits(s, c)) return s;

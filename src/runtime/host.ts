@@ -38,8 +38,7 @@ import {
 import { messageOf, type Result } from '../core/errors.ts';
 import { canaryFor, invalidRef } from './specs.ts';
 import type { ModelCalls } from './host-api.ts';
-import { bestTime, byTime, choiceContext, choiceKey, recall, type DeviceChoice, type StoredChoice } from './device-choice.ts';
-import type { KeyValueStore } from './idb-cache.ts';
+import { bestTime, byTime, choiceContext, choiceKey, recall, type ChoiceStore, type DeviceChoice } from './device-choice.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
 export const CANARY_SKIPPED: CanaryReport = { passed: false, skipped: true, detail: 'not checked: the canary was skipped on request' };
@@ -55,7 +54,7 @@ export interface RuntimeAdapter {
   /** After a load that parsed: a file that does not match the registry's hash makes the model unusable. */
   verify?(spec: ModelSpec): HostError | null | Promise<HostError | null>;
   /** Where device choices are remembered (device-choice.ts); without it (Node: one device) nothing is measured. */
-  choices?: KeyValueStore<StoredChoice>;
+  choices?: ChoiceStore;
   /** This browser and its version (the user agent): a remembered choice is valid for it alone. */
   browser?: string;
 }
