@@ -280,8 +280,9 @@ const fromRun = (frames: unknown[], runAt: number) =>
 
 /** Waits until a finished compare run's page shows everything it mounts after the run, then for a quiet second. */
 async function settled(page: Page): Promise<void> {
+  // Attached, not visible: with over six pairs the paired tests are folded away (a closed <details>).
   for (const id of ['chart-bars', 'paired', 'differ-count', 'report', 'agreement'])
-    await page.getByTestId(id).first().waitFor({ timeout: 600_000 });
+    await page.getByTestId(id).first().waitFor({ state: 'attached', timeout: 600_000 });
   await page.waitForFunction(
     () => {
       const pairs = document.querySelectorAll('[data-testid="paired"] tbody tr').length;
