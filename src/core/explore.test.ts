@@ -4,16 +4,9 @@ import { fitThresholds, commonPrefix, queryView, runReport } from './explore.ts'
 import { ResultTable } from './result-table.ts';
 import { agreementSummaryOfColumns } from './report.ts';
 import type { RowResults } from './scoring.ts';
-import type { CapClass, QaRow } from './types.ts';
+import type { CapClass } from './types.ts';
+import { row } from '../../test/rows.ts';
 
-const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({
-  row: i + 1,
-  id: `r${i}`,
-  question: `q${i}`,
-  golds: [`gold ${i}`],
-  candidate: `cand ${i}`,
-  ...over,
-});
 /** A run's results as every surface keeps them (columns), from one object per row. */
 const T = (rs: readonly RowResults[]) => ResultTable.of(rs, [...new Set(rs.flatMap((x) => Object.keys(x)))]);
 const r = (score: number | null, t: number, cls?: CapClass): RowResults => ({

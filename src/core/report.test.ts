@@ -2,16 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { agreementJson, agreementSummary, formatStat, roundStat } from './report.ts';
 import { agreement, type RowResults } from './scoring.ts';
-import type { CapClass, QaRow } from './types.ts';
+import type { CapClass } from './types.ts';
+import { row } from '../../test/rows.ts';
 
-const row = (i: number, over: Partial<QaRow> = {}): QaRow => ({
-  row: i + 1,
-  id: `r${i}`,
-  question: `q${i}`,
-  golds: [`gold ${i}`],
-  candidate: `cand ${i}`,
-  ...over,
-});
 const res = (scores: Record<string, number | null>, why = 'needs an NLI model, or nli probabilities in the input'): RowResults =>
   Object.fromEntries(
     Object.entries(scores).map(([m, s]) => [m, { score: s, decision: s === null ? null : s >= 0.5, explanation: s === null ? why : '' }]),
