@@ -2,14 +2,16 @@
  * `npm run gpu-kit`: a folder that measures NLI pairs/s on WebGPU and WASM on a bare x86-64 Linux machine with an
  * NVIDIA GPU and Vulkan, with no network and no Node or browser there: this machine's Node binary, Dawn's Node
  * binding (the `webgpu` package's linux-x64 dawn.node), onnxruntime-web's WebGPU build and its WASM, the benchmark
- * (bench.ts, bundled) and run.sh. The three large binaries are xz-compressed (run.sh unpacks them with xz, or with
- * Python's lzma where xz is missing), so the folder stays under 60 MB.
+ * (bench.ts, bundled) and run.sh. The three large binaries are compressed — xz (31.5 MB in all), or gzip where
+ * this machine has no xz (about 50 MB) — and run.sh unpacks them with xz / gzip, or Python's lzma / gzip modules
+ * where those are missing, so the folder stays under 60 MB.
  *
  *   npm run gpu-kit [-- --out DIR]        -> bench/out/gpu-kit/ (default)
  *   DIR/run.sh [bench flags]               -> JSON on stdout (see bench.ts for the flags)
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -22,13 +24,13 @@ const RUN_SH = `#!/bin/sh
 # Usage: ./run.sh [--runs 5] [--batches 1,8,32] [--dtypes fp32,fp16] [--devices webgpu,wasm] [--out results.json]
 set -e
 cd "$(dirname "$0")"
-for f in node.xz ort/ort-wasm-simd-threaded.asyncify.wasm.xz webgpu/dist/linux-x64/dawn.node.xz; do
-  out="\${f%.xz}"
+for f in node.* ort/ort-wasm-simd-threaded.asyncify.wasm.* webgpu/dist/linux-x64/dawn.node.*; do
+  case "$f" in *.xz) out="\${f%.xz}"; tool=xz; py=lzma ;; *.gz) out="\${f%.gz}"; tool=gzip; py=gzip ;; *) continue ;; esac
   [ -f "$out" ] && continue
-  if command -v xz >/dev/null 2>&1; then
-    xz -dc "$f" > "$out.tmp"
+  if command -v "$tool" >/dev/null 2>&1; then
+    "$tool" -dc "$f" > "$out.tmp"
   else
-    python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$f" "$out.tmp"
+    python3 -c "import $py, shutil, sys; shutil.copyfileobj($py.open(sys.argv[1]), open(sys.argv[2], 'wb'))" "$f" "$out.tmp"
   fi
   mv "$out.tmp" "$out"
 done
@@ -42,7 +44,7 @@ Measures NLI pairs per second of a random-weight BERT-base NLI graph (built here
 onnxruntime-web ${ort} (the build the Verity app ships) on WebGPU through Dawn's Node binding (webgpu ${dawn}) and
 on WASM (one thread), at batch 1, 8 and 32, and prints one JSON object.
 
-Needs: x86-64 Linux with glibc, xz or python3, and for WebGPU a Vulkan driver (libvulkan.so.1 and the GPU's ICD,
+Needs: x86-64 Linux with glibc, xz / gzip or python3, and for WebGPU a Vulkan driver (libvulkan.so.1 and the GPU's ICD,
 e.g. NVIDIA's). Without a usable adapter the WebGPU cells say so and the WASM cells still run.
 
   ./run.sh                          the default sweep (about 5 minutes on 16 cores)
@@ -53,9 +55,14 @@ Contents: Node ${node} (MIT, nodejs.org), Dawn via the webgpu npm package (BSD-3
 onnxruntime-web (MIT), bench.mjs (Verity, MIT).
 `;
 
-function xz(from: string, to: string): void {
+/** xz where the machine has it (the smaller kit), else gzip through Node's zlib (about 50 MB, still in the limit). */
+type Packer = 'xz' | 'gzip';
+export const defaultPacker = (): Packer => (spawnSync('xz', ['--version']).status === 0 ? 'xz' : 'gzip');
+
+function pack(how: Packer, from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
-  execFileSync('sh', ['-c', `xz -6 -T0 -c "$0" > "$1"`, from, to]);
+  if (how === 'xz') execFileSync('sh', ['-c', `xz -6 -T0 -c "$0" > "$1.xz"`, from, to]);
+  else writeFileSync(`${to}.gz`, gzipSync(readFileSync(from), { level: 9 }));
 }
 
 function sizeOf(dir: string): number {
@@ -67,7 +74,8 @@ function sizeOf(dir: string): number {
   return n;
 }
 
-export async function buildKit(out: string, opts: { node?: string } = {}): Promise<{ dir: string; bytes: number }> {
+export async function buildKit(out: string, opts: { node?: string; packer?: Packer } = {}): Promise<{ dir: string; bytes: number }> {
+  const how = opts.packer ?? defaultPacker();
   const dir = resolve(out);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'ort'), { recursive: true });
@@ -87,11 +95,11 @@ export async function buildKit(out: string, opts: { node?: string } = {}): Promi
   });
   copyFileSync(join(ortDir, 'ort.webgpu.min.mjs'), join(dir, 'ort/ort.webgpu.min.mjs'));
   copyFileSync(join(ortDir, 'ort-wasm-simd-threaded.asyncify.mjs'), join(dir, 'ort/ort-wasm-simd-threaded.asyncify.mjs'));
-  xz(join(ortDir, 'ort-wasm-simd-threaded.asyncify.wasm'), join(dir, 'ort/ort-wasm-simd-threaded.asyncify.wasm.xz'));
+  pack(how, join(ortDir, 'ort-wasm-simd-threaded.asyncify.wasm'), join(dir, 'ort/ort-wasm-simd-threaded.asyncify.wasm'));
   mkdirSync(join(dir, 'webgpu'), { recursive: true });
   for (const f of ['index.js', 'package.json', 'LICENSE.md']) copyFileSync(join(gpuDir, f), join(dir, 'webgpu', f));
-  xz(join(gpuDir, 'dist/linux-x64/dawn.node'), join(dir, 'webgpu/dist/linux-x64/dawn.node.xz'));
-  xz(opts.node ?? process.execPath, join(dir, 'node.xz'));
+  pack(how, join(gpuDir, 'dist/linux-x64/dawn.node'), join(dir, 'webgpu/dist/linux-x64/dawn.node'));
+  pack(how, opts.node ?? process.execPath, join(dir, 'node'));
   writeFileSync(join(dir, 'run.sh'), RUN_SH);
   chmodSync(join(dir, 'run.sh'), 0o755);
   writeFileSync(join(dir, 'README.txt'), README(process.version, pkg(join(ROOT, 'node_modules/onnxruntime-web')), pkg(gpuDir)));

@@ -2,7 +2,7 @@
  * The GPU kit (scripts/gpu-kit/): built as `npm run gpu-kit` builds it, under its 60 MB limit, and run end to end
  * from outside the repository on a small graph with the kit's own Node. Its WASM half must give pairs/s for fp32;
  * each WebGPU cell gives pairs/s or says why not (on a machine without a Vulkan GPU: no adapter). Here, with the
- * process-spawning tests, because building it compresses ~150 MB.
+ * process-spawning tests, because building it compresses ~150 MB (xz here; gzip where a machine has no xz).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
