@@ -64,12 +64,13 @@ async function webgpu(): Promise<{ adapter: Record<string, unknown> } | { reason
 }
 
 async function main(): Promise<void> {
+  const hidden = num('--hidden', 768);
   const dims: BertDims = {
     vocabSize: num('--vocab', 30522),
-    hidden: num('--hidden', 768),
+    hidden,
     layers: num('--layers', 12),
     heads: num('--heads', 12),
-    intermediate: num('--hidden', 768) * 4,
+    intermediate: hidden * 4,
     maxPositions: 512,
     typeVocabSize: 2,
     layerNormEps: 1e-12,

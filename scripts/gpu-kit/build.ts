@@ -81,8 +81,7 @@ export async function buildKit(out: string, opts: { node?: string; packer?: Pack
   mkdirSync(join(dir, 'ort'), { recursive: true });
   const ortDir = join(ROOT, 'node_modules/onnxruntime-web/dist');
   const gpuDir = join(ROOT, 'node_modules/webgpu');
-  const pkg = (p: string) =>
-    (JSON.parse(execFileSync('cat', [join(p, 'package.json')], { encoding: 'utf8' })) as { version: string }).version;
+  const pkg = (p: string) => (JSON.parse(readFileSync(join(p, 'package.json'), 'utf8')) as { version: string }).version;
 
   await build({
     entryPoints: [join(ROOT, 'scripts/gpu-kit/bench.ts')],
