@@ -7,10 +7,26 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { finish, open } from './helpers.ts';
+import { diverRows } from '../test/diver-rows.ts';
 
 const f3 = (x: number) => x.toFixed(3);
+
+/** Opens a file on the Score page (a path, or rows written as JSONL) and scores it with the embedded default. */
+async function scoreFile(page: Page, file: string | { name: string; rows: object[] }) {
+  await page.getByTestId('file-input').setInputFiles(
+    typeof file === 'string'
+      ? file
+      : {
+          name: file.name,
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from(file.rows.map((r) => JSON.stringify(r)).join('\n')),
+        },
+  );
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+}
 
 test('the first screen: "Try it with the demo set" scores the 208 rows with the embedded default, table and report', async ({ page }) => {
   const watch = await open(page, '/', 1280);
@@ -86,9 +102,7 @@ test('a dataset column is offered as "Split by": each system per split and its m
   ) as { summary: { metric: string; systems: { system: string; macro: number; ci: [number, number] }[] }[] };
 
   const watch = await open(page, '/', 1280);
-  await page.getByTestId('file-input').setInputFiles(file);
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  await scoreFile(page, file);
   const splits = page.getByTestId('splits');
   await splits.scrollIntoViewIfNeeded();
   await expect(splits.getByTestId('split-by').locator('option')).toHaveText(['— no split —', 'dataset']);
@@ -129,13 +143,7 @@ test('six systems on one spot of the scatter: each label that moved away is tied
     })),
   );
   const watch = await open(page, '/', 1280);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'six.jsonl',
-    mimeType: 'application/octet-stream',
-    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
-  });
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  await scoreFile(page, { name: 'six.jsonl', rows });
   const scatter = page.getByTestId('chart-scatter');
   await scatter.scrollIntoViewIfNeeded();
   await expect(scatter.locator('svg text').filter({ hasText: 'foxtrot' })).toHaveCount(1);
@@ -149,26 +157,9 @@ test('six systems on one spot of the scatter: each label that moved away is tied
 test('system names that hold the dataset (diver/<dataset>/<model>) are offered as a split: the models compared per dataset', async ({
   page,
 }) => {
-  const rows = ['nq', 'tq'].flatMap((d, j) =>
-    ['gpt4', 'llama'].flatMap((m) =>
-      [0, 1, 2, 3].map((k) => ({
-        id: `${d}-${k}`,
-        source: `diver/${d}/${m}`,
-        question: `${d} ${k}?`,
-        gold: 'x',
-        candidate: 'x',
-        label: m === 'gpt4' || k <= j,
-      })),
-    ),
-  );
+  const rows = diverRows();
   const watch = await open(page, '/', 1280);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'diver.jsonl',
-    mimeType: 'application/octet-stream',
-    buffer: Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n')),
-  });
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText('done', { timeout: 60_000 });
+  await scoreFile(page, { name: 'diver.jsonl', rows });
   const splits = page.getByTestId('splits');
   await splits.scrollIntoViewIfNeeded();
   await splits.getByTestId('split-by').selectOption('system/');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../../test/cli.ts';
+import { diverRows } from '../../test/diver-rows.ts';
 import { evounaPath, EVOUNA_NEEDED } from '../../scripts/evouna.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -496,18 +497,7 @@ describe('verity compare --split-by', () => {
   });
 
   it('system names that hold the dataset (diver/<dataset>/<model>) split at their last "/": the models are the systems', async () => {
-    const rows = ['nq', 'tq'].flatMap((d, j) =>
-      ['gpt4', 'llama'].flatMap((m) =>
-        [0, 1, 2, 3].map((k) => ({
-          id: `${d}-${k}`,
-          source: `diver/${d}/${m}`,
-          question: `${d} ${k}?`,
-          gold: 'x',
-          candidate: 'x',
-          label: m === 'gpt4' || k <= j,
-        })),
-      ),
-    );
+    const rows = diverRows();
     const file = join(dir, 'diver.jsonl');
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
     const r = await verity('compare', file, '--split-by', 'system/', '--metrics', 'exact_match', '--json', '--resamples', '0');
