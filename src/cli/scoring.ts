@@ -24,6 +24,20 @@ import { type BuiltRun, type CommonOptions, parseMapSpec } from './options.ts';
 /** The output being written, so that an interrupt removes its temporary file. */
 export const writing: { sink?: RecordSink } = {};
 
+/** Runs `work` writing to `sink`, then closes it; on failure aborts it (no partial output) and rethrows. */
+export async function writeThrough(sink: RecordSink, work: () => Promise<void>): Promise<void> {
+  writing.sink = sink;
+  try {
+    await work();
+    await sink.close();
+  } catch (e) {
+    await sink.abort();
+    throw e;
+  } finally {
+    writing.sink = undefined;
+  }
+}
+
 export interface Loaded {
   rows: QaRow[];
   fileIssues: RowIssue[];

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { eachPartRecord, orderParts } from '../shard.ts';
-import { writing } from '../scoring.ts';
+import { writeThrough } from '../scoring.ts';
 import { readFile } from 'node:fs/promises';
 import { say } from '../say.ts';
 
@@ -19,9 +19,8 @@ async function cmdMerge(out: string, parts: string[]): Promise<void> {
   };
   const names = first.verity_shard.config.metrics.map((m) => m.name);
   const sink: RecordSink = out === '-' ? stdoutSink() : await fileSink(out, outKind(out), names);
-  writing.sink = sink;
   let rows = 0;
-  try {
+  await writeThrough(sink, async () => {
     let batch: Record<string, unknown>[] = [];
     await eachPartRecord(ordered, async (line) => {
       batch.push(JSON.parse(line) as Record<string, unknown>);
@@ -32,13 +31,7 @@ async function cmdMerge(out: string, parts: string[]): Promise<void> {
       }
     });
     await sink.write(batch);
-    await sink.close();
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  } finally {
-    writing.sink = undefined;
-  }
+  });
   say(`merged ${ordered.length} part${ordered.length === 1 ? '' : 's'}: ${rows} rows${out === '-' ? '' : ` written to ${out}`}`);
 }
 

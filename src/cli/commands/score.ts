@@ -9,7 +9,7 @@ import { isBatchMetric } from '../../core/types.ts';
 import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
-import { scoreFile, writing } from '../scoring.ts';
+import { scoreFile, writeThrough } from '../scoring.ts';
 import { parseShard } from '../shard.ts';
 import { contentHash } from '../../core/io/hash.ts';
 import { openAsBlob } from 'node:fs';
@@ -30,7 +30,6 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
   const names = metrics.map((m) => m.name);
   const input = shard ? await contentHash(await openAsBlob(file)) : '';
   const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names) : stdoutSink();
-  writing.sink = sink;
   let records = 0;
   let header = false;
   /** A shard's first line: which slice, of what input, scored how (what merge checks the parts by). */
@@ -51,7 +50,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
     };
     await sink.write([{ verity_shard: { k: shard.k, n: shard.n, input, records, config } }]);
   };
-  try {
+  await writeThrough(sink, async () => {
     let models: Record<string, unknown> | undefined;
     await scoreFile(
       file,
@@ -66,13 +65,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
       { ...(shard ? { shard } : {}), onRecords: (n) => (records = n) },
     );
     await writeHeader(models);
-    await sink.close();
-  } catch (e) {
-    await sink.abort();
-    throw e;
-  } finally {
-    writing.sink = undefined;
-  }
+  });
 }
 
 export function register(p: Command): void {
