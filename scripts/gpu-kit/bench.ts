@@ -48,16 +48,37 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function webgpu(): Promise<{ adapter: Record<string, unknown> } | { reason: string }> {
   try {
     const { create, globals } = (await import(new URL('webgpu/index.js', here).href)) as {
-      create: (flags: string[]) => { requestAdapter(o?: unknown): Promise<{ info?: Record<string, unknown> } | null> };
+      create: (flags: string[]) => {
+        requestAdapter(o?: unknown): Promise<{ info?: Record<string, unknown>; features: Iterable<string> } | null>;
+      };
       globals: Record<string, unknown>;
     };
     Object.assign(globalThis, globals);
+    // onnxruntime-web's threaded WASM keeps tensors in shared memory and uploads views of it; Dawn's Node binding
+    // refuses a SharedArrayBuffer-backed view ("Invalid argument") where browsers accept it, so copy those.
+    const queue = (globals.GPUQueue as { prototype: { writeBuffer: (...a: unknown[]) => unknown } }).prototype;
+    const write = queue.writeBuffer;
+    queue.writeBuffer = function (this: unknown, buffer: unknown, offset: unknown, data: unknown, ...rest: unknown[]) {
+      const copy =
+        ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer
+          ? new (data.constructor as new (d: ArrayBufferView) => ArrayBufferView)(data)
+          : data;
+      return write.call(this, buffer, offset, copy, ...rest);
+    };
     const gpu = create([]);
     Object.defineProperty(globalThis, 'navigator', { value: { ...(globalThis.navigator ?? {}), gpu }, configurable: true });
     const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
     if (!adapter) return { reason: 'no WebGPU adapter was found (Dawn saw no Vulkan device it can use)' };
     const info = adapter.info ?? {};
-    return { adapter: { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description } };
+    return {
+      adapter: {
+        vendor: info.vendor,
+        architecture: info.architecture,
+        device: info.device,
+        description: info.description,
+        features: [...adapter.features].sort(),
+      },
+    };
   } catch (e) {
     return { reason: `Dawn could not start: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -120,7 +141,14 @@ async function main(): Promise<void> {
   let wasmSettled = false;
   for (const device of devices) {
     for (const dtype of dtypes) {
-      const skip = device === 'webgpu' && 'reason' in gpu ? gpu.reason : null;
+      const skip =
+        device !== 'webgpu'
+          ? null
+          : 'reason' in gpu
+            ? gpu.reason
+            : dtype === 'fp16' && !(gpu.adapter.features as string[]).includes('shader-f16')
+              ? 'this adapter has no shader-f16, so an fp16 graph cannot run on it'
+              : null;
       let session: Awaited<ReturnType<Ort['InferenceSession']['create']>> | null = null;
       let why = skip;
       if (!why)

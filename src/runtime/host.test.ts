@@ -11,7 +11,7 @@ import { buildBertNliModel, DEFAULT_OUT_DIR } from '../../scripts/fixtures/gener
 import { createNodeHost, parseModelArg } from './node.ts';
 import { hostContext, modelRecords } from './context.ts';
 import { AutoTokenizer, type Tensor } from '@huggingface/transformers';
-import { lengthBatches, notFluent, padRows, plan, nliLabelIndex, type Encodings } from './host.ts';
+import { lengthBatches, notFluent, padRows, plan, nliLabelIndex, unrunnableOnWebgpu, type Encodings } from './host.ts';
 import type { ModelSpec, ProbeInfo } from './messages.ts';
 
 const dir = (m: string) => join(DEFAULT_OUT_DIR, m);
@@ -281,7 +281,7 @@ describe('the statement writer canary', () => {
 describe('device planning and label mapping', () => {
   const browser = (gpu: boolean): ProbeInfo => ({
     platform: 'browser',
-    webgpu: gpu ? { vendor: 'google', architecture: 'swiftshader', description: '', isFallbackAdapter: true, shaderF16: false } : null,
+    webgpu: gpu ? { vendor: 'nvidia', architecture: '', description: '', isFallbackAdapter: false, shaderF16: true } : null,
     threads: 2,
     crossOriginIsolated: true,
     storage: null,
@@ -307,6 +307,22 @@ describe('device planning and label mapping', () => {
       { device: 'cpu', dtype: 'q8' },
       { device: 'cpu', dtype: 'fp32' },
     ]);
+  });
+  it('on an adapter without shader-f16, WebGPU gets the first dtype it can run, and the load says what it skipped', () => {
+    const f16 = (shaderF16: boolean): ProbeInfo => ({ ...browser(true), webgpu: { ...browser(true).webgpu!, shaderF16 } });
+    expect(plan(spec, f16(false))[0]).toEqual({ device: 'webgpu', dtype: 'fp32' });
+    expect(unrunnableOnWebgpu(spec, f16(false))).toEqual(['fp16']);
+    expect(plan(spec, f16(true))[0]).toEqual({ device: 'webgpu', dtype: 'fp16' });
+    expect(unrunnableOnWebgpu(spec, f16(true))).toEqual([]);
+    // Only half-precision graphs wanted on WebGPU: no WebGPU attempt at all.
+    const halfOnly: ModelSpec = { ...spec, dtypes: { ...spec.dtypes, webgpu: ['q4f16', 'fp16'] } };
+    expect(plan(halfOnly, f16(false))).toEqual([
+      { device: 'wasm', dtype: 'q8' },
+      { device: 'wasm', dtype: 'fp32' },
+    ]);
+    expect(unrunnableOnWebgpu(halfOnly, f16(false))).toEqual(['q4f16', 'fp16']);
+    // WASM forced: WebGPU's dtypes are not the load's business.
+    expect(unrunnableOnWebgpu({ ...spec, device: 'wasm' }, f16(false))).toEqual([]);
   });
   it('reads NLI label order by name', () => {
     expect(nliLabelIndex({ 0: 'CONTRADICTION', 1: 'entailment', 2: 'neutral' })).toEqual({ contradiction: 0, entailment: 1, neutral: 2 });

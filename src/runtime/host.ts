@@ -168,7 +168,20 @@ export function nliLabelIndex(id2label: Record<string, string> | undefined): Rec
     : null;
 }
 
-/** Device/dtype attempts in order: the preferred one, then WASM (browser), then fp32. */
+const HALF: readonly Dtype[] = ['fp16', 'q4f16'];
+
+/**
+ * The WebGPU dtypes wanted ahead of the first one this adapter can run: f16 graphs need the adapter's shader-f16,
+ * which some lack (Dawn on NVIDIA's Linux Vulkan driver, SwiftShader), so trying them only costs a download.
+ */
+export function unrunnableOnWebgpu(spec: ModelSpec, probe: ProbeInfo): Dtype[] {
+  if (probe.webgpu?.shaderF16 !== false || probe.platform === 'node' || (spec.device ?? 'webgpu') !== 'webgpu') return [];
+  const wanted = spec.dtypes?.webgpu ?? ['fp32'];
+  const first = wanted.findIndex((d) => !HALF.includes(d));
+  return first < 0 ? [...wanted] : wanted.slice(0, first);
+}
+
+/** Device/dtype attempts in order: the preferred one the adapter can run, then WASM (browser), then fp32. */
 export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype: Dtype }[] {
   const pref = (d: Device, fallback: Dtype[]) => spec.dtypes?.[d] ?? fallback;
   const out: { device: Device; dtype: Dtype }[] = [];
@@ -181,7 +194,7 @@ export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype
     return out;
   }
   const webgpu = spec.device === 'webgpu' || (spec.device === undefined && probe.webgpu !== null);
-  if (webgpu) add('webgpu', pref('webgpu', ['fp32'])[0]);
+  if (webgpu) add('webgpu', pref('webgpu', ['fp32'])[unrunnableOnWebgpu(spec, probe).length]);
   add('wasm', pref('wasm', ['fp32'])[0]);
   add('wasm', 'fp32');
   return out;
@@ -286,7 +299,7 @@ export class ModelHost implements ModelCalls {
     const order = remembered
       ? [...attempts.filter((a) => a.device === remembered.device), ...attempts.filter((a) => a.device !== remembered.device)]
       : attempts;
-    const fallbacks: string[] = [];
+    const fallbacks = unrunnableOnWebgpu(spec, probe).map((d) => `webgpu/${d}: not tried, this WebGPU adapter has no shader-f16`);
     let lastError: HostError = hostError('load-failed', `no device can run ${spec.id}`, { modelId: spec.id });
     const loaded: { session: Session; ms: number }[] = [];
     for (const attempt of order) {
