@@ -329,6 +329,8 @@ test('with every non-localhost request blocked the whole flow passes; the hub is
   expect(ort.some((u) => u.endsWith('.wasm'))).toBe(true);
   test.info().annotations.push({ type: 'onnxruntime files', description: [...new Set(ort.map((u) => u.split('/').pop()))].join(', ') });
   await page.reload();
+  // The worker's handle is set once the page is up again: load through it only then.
+  await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 15_000 });
   await mirrorReset(request);
   const again = await hostLoad(page, spec('nli', 'tiny-nli'));
   expect(again.ok, JSON.stringify(again)).toBe(true);

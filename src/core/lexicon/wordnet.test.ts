@@ -46,4 +46,50 @@ describe(`the WordNet lexicon vs nltk ${reference.nltk_version} with WordNet ${r
     const hot = wn.synsets('hot', ['a'])[0]!;
     expect(wn.antonyms(hot).map((a) => a.name)).toEqual(['cold']);
   });
+
+  it('answers from its caches what a fresh walk of the hypernym graph gives, for every limit', () => {
+    // The walk as it was before the caches: breadth first from `narrow`, `broad` counted when first reached.
+    const walk = (narrow: number, broad: number, limit: number): number | null => {
+      let frontier = [narrow];
+      const seen = new Set(frontier);
+      for (let step = 1; step <= limit && frontier.length; step++) {
+        const next: number[] = [];
+        for (const x of frontier)
+          for (const h of wn.hypernyms(x)) {
+            if (h === broad) return step;
+            if (!seen.has(h)) {
+              seen.add(h);
+              next.push(h);
+            }
+          }
+        frontier = next;
+      }
+      return null;
+    };
+    let seed = 11;
+    const pick = () => (seed = (seed * 48271) % 2147483647) % wn.size;
+    let reached = 0;
+    for (let i = 0; i < 300; i++) {
+      const narrow = pick();
+      // Its ancestors (some several steps up), a random synset and itself.
+      const up = [...new Set([...wn.hypernyms(narrow), ...wn.hypernyms(narrow).flatMap((h) => wn.hypernyms(h))])];
+      for (const broad of [...up, pick(), narrow])
+        for (const limit of [0, 1, 2, 6, 12]) {
+          const want = walk(narrow, broad, limit);
+          if (want !== null) reached++;
+          expect(wn.hypernymDistance(narrow, broad, limit), `${narrow} → ${broad} within ${limit}`).toBe(want);
+          expect(wn.hypernymDistance(narrow, broad, limit)).toBe(want);
+        }
+    }
+    expect(reached).toBeGreaterThan(300);
+    // The same word under other parts of speech is another entry.
+    expect(wn.synsets('cold', ['n'])).not.toEqual(wn.synsets('cold', ['a']));
+    expect(wn.synsets('Cold', ['n'])).toEqual(wn.synsets('cold', ['n']));
+    expect(wn.synsets('cold')).toEqual([
+      ...wn.synsets('cold', ['n']),
+      ...wn.synsets('cold', ['v']),
+      ...wn.synsets('cold', ['a']),
+      ...wn.synsets('cold', ['r']),
+    ]);
+  });
 });

@@ -6,6 +6,7 @@
  * `synsets(word)` and `morphy` reproduce nltk 3.8's WordNetCorpusReader (exception lists, then the detachment
  * rules, checked against the index), so METEOR's synonym stage matches nltk's `meteor_score` with WordNet 3.0.
  */
+import { boundedMemo } from '../util/memo.ts';
 
 /** The file's content (scripts/lexicon/build.ts). */
 export interface LexiconData {
@@ -107,6 +108,16 @@ export class WordNet {
   private readonly hyperRaw: Lines;
   private readonly antonymRaw: Lines;
   private readonly depths = new Map<number, number>();
+  // The signals ask the same words, hypernyms and distances row after row (a gold's on every row of its question,
+  // common nouns in every answer): each answer is computed once. The database is fixed, so these never go stale;
+  // callers must not mutate what they return.
+  private readonly hyperCache = new Map<number, number[]>();
+  /** Keyed "<parts of speech> <lemma>" ("n cow"): the parts of speech hold no space. */
+  private readonly synsetCache = boundedMemo((key: string) => {
+    const at = key.indexOf(' ');
+    return this.lookupSynsets(key.slice(at + 1), key.slice(0, at));
+  });
+  private readonly ancestorCache = boundedMemo((key: number) => this.ancestorSteps(Math.floor(key / 64), key % 64));
 
   constructor(data: LexiconData) {
     if (data.format !== 1) throw new Error(`lexicon format ${String(data.format)} is not supported`);
@@ -162,9 +173,12 @@ export class WordNet {
 
   /** nltk `wordnet.synsets(word, pos)`: lowercased, each base form's synsets in sense order, parts of speech n, v, a, r. */
   synsets(word: string, pos: readonly WnPos[] = POS_LIST): number[] {
-    const lemma = word.toLowerCase();
+    return this.synsetCache(`${pos.join('')} ${word.toLowerCase()}`);
+  }
+
+  private lookupSynsets(lemma: string, pos: string): number[] {
     const out: number[] = [];
-    for (const p of pos)
+    for (const p of pos as Iterable<WnPos>)
       for (const form of this.morphy(lemma, p)) for (const id of this.index[p].lookup(form)!.split(',')) out.push(Number(id));
     return out;
   }
@@ -181,8 +195,13 @@ export class WordNet {
 
   /** Hypernyms and instance hypernyms. */
   hypernyms(synset: number): number[] {
-    const raw = this.hyperRaw.line(synset);
-    return raw ? raw.split(',').map(Number) : [];
+    let out = this.hyperCache.get(synset);
+    if (out === undefined) {
+      const raw = this.hyperRaw.line(synset);
+      out = raw ? raw.split(',').map(Number) : [];
+      this.hyperCache.set(synset, out);
+    }
+    return out;
   }
 
   /** The lemmas of other synsets that are antonyms of this synset's lemma `name` (any lemma when absent). */
@@ -213,13 +232,20 @@ export class WordNet {
 
   /** Steps from `narrow` up to `broad` through hypernyms (1 = a direct hypernym), or null within `limit` steps. */
   hypernymDistance(narrow: number, broad: number, limit = 12): number | null {
+    if (limit < 1) return null;
+    return this.ancestorCache(narrow * 64 + Math.min(Math.floor(limit), 63)).get(broad) ?? null;
+  }
+
+  /** Every synset up to `limit` hypernym steps above `narrow`, with the fewest steps to it (breadth first). */
+  private ancestorSteps(narrow: number, limit: number): Map<number, number> {
+    const steps = new Map<number, number>();
     let frontier = [narrow];
     const seen = new Set(frontier);
     for (let step = 1; step <= limit && frontier.length; step++) {
       const next: number[] = [];
       for (const s of frontier)
         for (const h of this.hypernyms(s)) {
-          if (h === broad) return step;
+          if (!steps.has(h)) steps.set(h, step);
           if (!seen.has(h)) {
             seen.add(h);
             next.push(h);
@@ -227,6 +253,6 @@ export class WordNet {
         }
       frontier = next;
     }
-    return null;
+    return steps;
   }
 }
