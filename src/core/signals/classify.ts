@@ -157,10 +157,17 @@ const ADDED_SHOWN = 8;
  */
 function asWritten(found: readonly string[], candidate: string): string {
   const written = candidate.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  // Each written word's lower case and stem once (a long answer has many words, and many are asked for).
+  const low = written.map((x) => x.toLowerCase());
+  const stems = low.map(stem);
   const out: string[] = [];
   for (const f of found) {
-    const w = written.find((x) => x.toLowerCase() === f || stem(x.toLowerCase()) === f);
-    const shown = w ?? f;
+    let shown = f;
+    for (let i = 0; i < written.length; i++)
+      if (low[i] === f || stems[i] === f) {
+        shown = written[i]!;
+        break;
+      }
     if (!out.includes(shown)) out.push(shown);
   }
   return out.length > ADDED_SHOWN ? `${out.slice(0, ADDED_SHOWN).join(', ')}, …` : out.join(', ');

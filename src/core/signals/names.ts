@@ -65,6 +65,13 @@ const candidateSide = lastMemo((candidate: string) => {
 /** A question's words, lower case (cached: the rows of a question share it). */
 const askedWords = boundedMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));
 
+/** A gold's words, lower case, titles left out (cached: golds recur across rows). Callers must not mutate it. */
+const goldWords = boundedMemo((gold: string): readonly string[] =>
+  words(gold)
+    .map((w) => w.toLowerCase())
+    .filter((w) => !TITLES.has(w)),
+);
+
 /** The most words a person's name is taken to have ("Juan Carlos Alfonso Víctor María de Borbón y Borbón-Dos Sicilias" has 10). */
 const MAX_NAME_WORDS = 12;
 
@@ -78,9 +85,7 @@ export interface TailName {
  * initials that fit the first names or nothing name-like; null when it does not, or when the gold is no person.
  */
 export function tailName(question: string, gold: string, candidate: string): TailName | null {
-  const g = words(gold)
-    .map((w) => w.toLowerCase())
-    .filter((w) => !TITLES.has(w));
+  const g = goldWords(gold);
   // A person's name is a few words; a longer gold is no name, and the search below grows with gold × candidate.
   if (g.length < 2 || g.length > MAX_NAME_WORDS) return null;
   const { text, c, low } = candidateSide(candidate);

@@ -9,7 +9,7 @@
  * and detachment rules). A candidate's terms are its longest n-grams (up to four words) WordNet holds, leaving out
  * function words and the question's own terms; a gold is looked up whole.
  */
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo } from '../util/memo.ts';
 import type { WnPos, WordNet } from '../lexicon/index.ts';
 import { POS_LIST as ALL_POS } from '../lexicon/wordnet.ts';
 import { FUNCTION_WORDS } from './words.ts';
@@ -139,15 +139,22 @@ function antonymous(wn: WordNet, a: string, b: string): boolean {
   return false;
 }
 
+/** A text's words without a leading article (cached: golds recur across rows). Callers must not mutate it. */
+const framedWords = boundedMemo((s: string): readonly string[] => stripArticle(words(s)));
+/** The last candidate's words without a leading article, and how many are content words (asked once per gold). */
+const candidateFrame = lastMemo((candidate: string) => {
+  const ws = stripArticle(words(candidate));
+  return { words: ws as readonly string[], content: ws.filter((w) => !FUNCTION_WORDS.has(w)).length };
+});
+
 /**
  * The gold's words with one of them replaced by its antonym, somewhere in a short candidate: "cold" for "hot",
  * "the South Pole" for "the North Pole". The other words must be the gold's, in order.
  */
 function antonymFrame(wn: WordNet, gold: string, candidate: string): { goldWord: string; candidateWord: string } | null {
-  const g = stripArticle(words(gold));
-  const c = stripArticle(words(candidate));
-  const content = c.filter((w) => !FUNCTION_WORDS.has(w));
-  if (g.length === 0 || g.length > 6 || content.length > g.length + 3) return null;
+  const g = framedWords(gold);
+  const { words: c, content } = candidateFrame(candidate);
+  if (g.length === 0 || g.length > 6 || content > g.length + 3) return null;
   for (let at = 0; at + g.length <= c.length; at++) {
     let diff = -1;
     let ok = true;
