@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEvouna, evounaPath, repoRoot, EVOUNA_NEEDED } from '../../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from './metrics/index.ts';
 import { outputRecord, scoreRow, scoreRows } from './scoring.ts';
-import type { QaRow } from './types.ts';
+import type { MetricResult, QaRow } from './types.ts';
 import { withWordNet } from '../../test/lexicon.ts';
 
 /** `path` is relative to the repository, so ids (and the hash) do not depend on where the checkout is. */
@@ -80,5 +80,26 @@ describe.skipIf(!existsSync(evounaPath()))('default metrics output on EVOUNA (pi
     const together = results.slice(0, 300).flatMap((res) => metrics.map((m) => JSON.stringify(res[m.name])));
     expect(alone).toEqual(together);
     expect({ rows: rows.length, sha256: createHash('sha256').update(text).digest('hex') }).toEqual(PINNED);
+  }, 120_000);
+
+  it('asked for scores alone (a scoring pool), gives the same scores, decisions and classes', () => {
+    const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, withWordNet));
+    const all = new Set(DEFAULT_METRICS);
+    const pick = (r: MetricResult) => ({ score: r.score, decision: r.decision, class: r.class, set: r.set });
+    const rows = mixedSet();
+    const before = rows.map((row) => scoreRow(row, metrics));
+    let lean = 0;
+    rows.forEach((row, i) => {
+      const scores = scoreRow(row, metrics, all);
+      // Full right after scores-only on the same row: as before (nothing left short is reused).
+      const full = scoreRow(row, metrics);
+      expect(JSON.stringify(full), row.id).toBe(JSON.stringify(before[i]));
+      for (const m of DEFAULT_METRICS) {
+        expect(pick(scores[m]!), `${row.id} ${m}`).toEqual(pick(full[m]!));
+        if (scores[m]!.explanation === '' && full[m]!.explanation !== '') lean++;
+      }
+    });
+    // pedants and taxonomy_text leave their explanations out: the work a pool drops is not done.
+    expect(lean).toBeGreaterThan(5000);
   }, 120_000);
 });

@@ -39,8 +39,11 @@ const notScored = (why: string): MetricResult => ({
   explanation: `not scored: ${why}, over the limit of ${FIELD_LIMIT.toLocaleString('en-US')} characters per field`,
 });
 
-/** Scores one row with every synchronous metric; a metric that throws gives nulls and says why instead of stopping the run. */
-export function scoreRow(row: QaItem, metrics: readonly Metric[]): RowResults {
+/**
+ * Scores one row with every synchronous metric; a metric that throws gives nulls and says why instead of stopping
+ * the run. The metrics named in `scoresOnly` are asked for their scores alone (their explanations are not kept).
+ */
+export function scoreRow(row: QaItem, metrics: readonly Metric[], scoresOnly?: ReadonlySet<string>): RowResults {
   const out: RowResults = {};
   const tooLong = overLimit(row);
   for (const m of metrics) {
@@ -49,7 +52,7 @@ export function scoreRow(row: QaItem, metrics: readonly Metric[]): RowResults {
       continue;
     }
     try {
-      out[m.name] = finite(m, m.score(row));
+      out[m.name] = finite(m, m.score(row, scoresOnly?.has(m.name) ? 'scores' : 'full'));
     } catch (e) {
       out[m.name] = { score: null, decision: null, explanation: `${m.name} failed on this row: ${(e as Error).message}` };
     }

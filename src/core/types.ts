@@ -87,8 +87,15 @@ export interface Metric {
   readonly card: MetricCard;
   /** Decision threshold in use: decision = score >= threshold. */
   readonly threshold: number;
-  score(item: QaItem): MetricResult;
+  /**
+   * `use` 'scores': the caller keeps the score, decision, class and set alone (a scoring pool that drops the rest),
+   * so a metric may leave its explanation empty and its details out; the result's other fields stay the same.
+   */
+  score(item: QaItem, use?: ResultUse): MetricResult;
 }
+
+/** What a caller keeps of a metric's result: all of it, or the scores (score, decision, class, set) alone. */
+export type ResultUse = 'full' | 'scores';
 
 /** A metric that scores batches asynchronously with model capabilities (or probabilities given in the input). */
 export interface BatchMetric {

@@ -89,7 +89,10 @@ export async function scoreJob(
   const metrics = metricsOf(job, lexicon);
   const skip = new Map(job.skip);
   // Explanations stay out as details do (the session computes them again for the rows asked for).
-  const out = new ChunkPacker(job.rows.length, job.plan.metrics, new Set(job.detailed), new Set(job.detailed));
+  const detailed = new Set(job.detailed);
+  const out = new ChunkPacker(job.rows.length, job.plan.metrics, detailed, detailed);
+  // So the metrics need not build what the packer drops.
+  const scoresOnly = new Set(job.plan.metrics.filter((m) => !detailed.has(m)));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     if (beat && (job.precise || performance.now() - since > sliceMs)) {
@@ -97,7 +100,7 @@ export async function scoreJob(
       since = performance.now();
     }
     const why = skip.get(i);
-    if (why === undefined) out.add(scoreRow(job.rows[i]!, metrics));
+    if (why === undefined) out.add(scoreRow(job.rows[i]!, metrics, scoresOnly));
     else out.addUnscored(why);
     yielder?.check();
   }

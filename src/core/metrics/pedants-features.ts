@@ -270,8 +270,9 @@ function signalFeatures(v: TextVerdict): number[] {
   ];
 }
 
-export function analyze(item: QaItem, wn: WordNet | null): Analysis {
-  const verdict = classifyText(item, wn);
+/** `explain`: the verdict's reason is wanted (false: a scoring pool that keeps scores only). */
+export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analysis {
+  const verdict = classifyText(item, wn, explain);
   // A stated final answer that decided the verdict (final.ts) is the answer the lexical features read too.
   const cand = normalizeTokens(verdict.answer ?? item.candidate, 'numeric');
   const candStr = cand.join(' ');

@@ -11,7 +11,7 @@
  */
 import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
-import type { Metric, MetricCard, QaItem } from '../types.ts';
+import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';
 import { quote, round } from './common.ts';
 import { sigmoid } from '../agreement/logistic.ts';
@@ -68,13 +68,30 @@ export function createPedants(options: PedantsOptions): Metric {
   const model = validate(options.model ?? (modelJson as PedantsModel));
   const threshold = options.threshold ?? model.threshold;
   const index = new Map(model.tfidf.vocab.map((t, i) => [t, i] as const));
+  /** The tf-idf part of the logit. */
+  const wordsLogit = (tokens: string[]): number => {
+    const sp = tfidf(tokens, index, model.tfidf.idf);
+    let words = 0;
+    sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
+    return words;
+  };
   return {
     name: 'pedants',
     card,
     threshold,
-    score(item: QaItem) {
+    score(item: QaItem, use: ResultUse = 'full') {
       if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
-      const a = analyze(item, options.lexicon);
+      const a = analyze(item, options.lexicon, use === 'full');
+      if (use === 'scores') {
+        // The same sum in the same order as below, without the contributions' record.
+        let z = 0;
+        for (let j = 0; j < DENSE_FEATURES.length; j++)
+          z += ((a.dense[j]! - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!;
+        const prior = signalPrior(a.verdict);
+        if (prior) z += prior.logit;
+        const p = sigmoid(model.bias + z + wordsLogit(a.textTokens));
+        return { score: p, decision: p >= threshold, explanation: '' };
+      }
       // Contributions in feature order, then the prior, then the words (the logit sums them in that order); the
       // prior's and the words' keys are added after the features', so the key order is the same every row.
       const contributions: Record<string, number> = { ...FEATURE_KEYS };
@@ -84,9 +101,7 @@ export function createPedants(options: PedantsOptions): Metric {
         contributions[DENSE_FEATURES[j]!] = c;
         sum += c;
       }
-      const sp = tfidf(a.textTokens, index, model.tfidf.idf);
-      let words = 0;
-      sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
+      const words = wordsLogit(a.textTokens);
       const prior = signalPrior(a.verdict);
       if (prior) {
         contributions[prior.name] = prior.logit;

@@ -6,7 +6,7 @@
  */
 import type { WordNet } from '../lexicon/index.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
-import { CAP_CLASSES, type CapClass, type Metric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
+import { CAP_CLASSES, type CapClass, type Metric, type MetricCard, type MetricResult, type QaItem, type ResultUse } from '../types.ts';
 import { round } from './common.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
@@ -58,10 +58,11 @@ export function createTaxonomyText(options: { threshold?: number; lexicon: WordN
     name: 'taxonomy_text',
     card: textCard,
     threshold,
-    score(item: QaItem): MetricResult {
+    score(item: QaItem, use: ResultUse = 'full'): MetricResult {
       if (item.golds.length === 0) return { score: null, decision: null, explanation: 'no gold answer' };
-      const v = classifyText(item, options.lexicon);
+      const v = classifyText(item, options.lexicon, use === 'full');
       const score = classScore(v.cls);
+      if (use === 'scores') return { score, decision: score >= threshold, class: v.cls, explanation: '' };
       return {
         score,
         decision: score >= threshold,

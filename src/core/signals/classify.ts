@@ -426,16 +426,19 @@ const sameItem = (a: TextItem, b: TextItem) =>
   a.golds.every((g, i) => g === b.golds[i]);
 
 const lastVerdict = lastMemo(
-  ({ item, wn }: { item: TextItem; wn: WordNet | null }): TextVerdict => ({
-    ...classifyStated(item, wn),
+  ({ item, wn, explain }: { item: TextItem; wn: WordNet | null; explain: boolean }): TextVerdict => ({
+    ...classifyStated(item, wn, explain),
     item: { question: item.question, golds: [...item.golds], candidate: item.candidate },
   }),
-  (a, b) => a.wn === b.wn && sameItem(a.item, b.item),
-  ({ item, wn }) => ({ item: { question: item.question, golds: [...item.golds], candidate: item.candidate }, wn }),
+  (a, b) => a.wn === b.wn && a.explain === b.explain && sameItem(a.item, b.item),
+  ({ item, wn, explain }) => ({ item: { question: item.question, golds: [...item.golds], candidate: item.candidate }, wn, explain }),
 );
 
-/** The class of an item from text signals alone; WordNet's relations join them when a lexicon is given. */
-export const classifyText = (item: TextItem, wn: WordNet | null): TextVerdict => lastVerdict({ item, wn });
+/**
+ * The class of an item from text signals alone; WordNet's relations join them when a lexicon is given. `explain`
+ * false: the reason may be left short (a caller that keeps the class alone); everything else is the same.
+ */
+export const classifyText = (item: TextItem, wn: WordNet | null, explain = true): TextVerdict => lastVerdict({ item, wn, explain });
 
 const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'];
 
@@ -444,11 +447,11 @@ const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'
  * step-by-step answer that names the gold on its way to another answer is wrong, and one that rejects a wrong
  * guess on its way to the gold is right.
  */
-function classifyStated(item: TextItem, wn: WordNet | null): Omit<TextVerdict, 'item'> {
-  const whole = asciiGold(item, classifyFresh(item, wn), wn);
+function classifyStated(item: TextItem, wn: WordNet | null, explain: boolean): Omit<TextVerdict, 'item'> {
+  const whole = asciiGold(item, classifyFresh(item, wn, explain), wn, explain);
   const stated = finalAnswer(item.candidate);
   if (!stated) return whole;
-  const own = classifyFresh({ ...item, candidate: stated.text }, wn);
+  const own = classifyFresh({ ...item, candidate: stated.text }, wn, explain);
   if (isCorrect(own.cls) === isCorrect(whole.cls)) return whole;
   return {
     ...own,
@@ -468,16 +471,16 @@ const NON_ASCII_LETTER = /(?![\x00-\x7f])\p{L}/gu;
  * such): when the candidate is wrong as written but right once its own non-ASCII letters go the same way, and
  * the gold it then gives is plain ASCII, the candidate gives that gold.
  */
-function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>, wn: WordNet | null): Omit<TextVerdict, 'item'> {
+function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>, wn: WordNet | null, explain: boolean): Omit<TextVerdict, 'item'> {
   if (isCorrect(whole.cls) || !/[^\x00-\x7f]/.test(item.candidate)) return whole;
   const stripped = item.candidate.normalize('NFC').replace(NON_ASCII_LETTER, '');
   if (stripped === item.candidate) return whole;
-  const alt = classifyFresh({ ...item, candidate: stripped }, wn);
+  const alt = classifyFresh({ ...item, candidate: stripped }, wn, explain);
   if (!isCorrect(alt.cls) || /[^\x00-\x7f]/.test(item.golds[alt.gold] ?? '')) return whole;
   return { ...alt, reason: `${alt.reason} (read without its non-ASCII letters, as the gold is written)` };
 }
 
-function classifyFresh(item: TextItem, wn: WordNet | null): Omit<TextVerdict, 'item'> {
+function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Omit<TextVerdict, 'item'> {
   const signals = textSignals(item);
   const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
   if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
@@ -519,7 +522,7 @@ function classifyFresh(item: TextItem, wn: WordNet | null): Omit<TextVerdict, 'i
         } as const)
       : null;
   const named = bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null;
-  let b = named ?? goldStep(item, signals, bestK, true);
+  let b = named ?? goldStep(item, signals, bestK, explain);
   if (!named && SEVERITY[b.cls] < SEVERITY['overinclusive-valid']) {
     const w = (signals.wordnet = wordnetSignal(item, wn));
     const lex = w ? wordnetStep(item, w) : null;
