@@ -20,16 +20,8 @@ export const FUNCTION_WORDS = new Set(
 /** Lowercase tokens with number words as digits ("eight" → "8"). */
 export const tokens = (s: string): string[] => normalizeTokens(s, 'numeric');
 
-const stemCache = new Map<string, string>();
-/** Porter stem, cached (the same few thousand words recur across a file). */
-export function stem(t: string): string {
-  let s = stemCache.get(t);
-  if (s === undefined) {
-    s = /^\d/.test(t) ? t : porterStem(t);
-    if (stemCache.size < 50_000) stemCache.set(t, s);
-  }
-  return s;
-}
+/** Porter stem, cached (the same few thousand words recur across a file; two generations, as boundedMemo keeps). */
+export const stem: (t: string) => string = boundedMemo((t: string) => (/^\d/.test(t) ? t : porterStem(t)));
 
 /** ASCII punctuation but '%' (the numeric form reads it as "percent"), and ASCII whitespace as Python splits on it. */
 const DROPPED = new Uint8Array(128);
@@ -50,24 +42,18 @@ function stemsKey(s: string): string {
   return end === s.length ? s : s.slice(0, end);
 }
 
-const stemsCache = new Map<string, string[]>();
+/** contentStems by stemsKey (a bounded memo of two generations: a question's golds come back once per system). */
+const stemsOf = boundedMemo((key: string): string[] =>
+  tokens(key)
+    .filter((t) => !FUNCTION_WORDS.has(t))
+    .map(stem),
+);
 /**
  * Content-word stems of a string, in order. Cached by string without trailing punctuation (golds and questions
- * recur across a file's rows, and an answer's one clause is the answer); the cache is emptied when it grows past
- * 20,000 strings. Callers must not mutate the result.
+ * recur across a file's rows, and an answer's one clause is the answer). Callers must not mutate the result.
  */
 export function contentStems(s: string): string[] {
-  const key = stemsKey(s);
-  let out = stemsCache.get(key);
-  if (out === undefined) {
-    // Tokens of s itself: the normalization memo most likely has them already.
-    out = tokens(s)
-      .filter((t) => !FUNCTION_WORDS.has(t))
-      .map(stem);
-    if (stemsCache.size >= 20_000) stemsCache.clear();
-    stemsCache.set(key, out);
-  }
-  return out;
+  return stemsOf(stemsKey(s));
 }
 
 /** Share of `gold`'s content stems found in `text` (0 when the gold has none). */

@@ -12,6 +12,7 @@
  * non-ASCII punctuation (dashes, "…", "¿", "、") read as spaces.
  */
 import { canonicalNumberTokens } from './numbers.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 export type Normalization = 'squad' | 'numeric';
 
@@ -148,15 +149,18 @@ function numericTokens(s: string): string[] {
   return canonicalNumberTokens(tokenize(t, true));
 }
 
-const MEMO_MAX = 20_000;
 const MEMO_LONGEST = 400;
-const memo = { squad: new Map<string, string[]>(), numeric: new Map<string, string[]>() };
+/**
+ * Two generations (boundedMemo): a file laid out system by system brings a question's golds back once per system,
+ * after every other question's; a map emptied when full dropped them all before they came back.
+ */
+const memo = { squad: boundedMemo(squadTokens), numeric: boundedMemo(numericTokens) };
 const lastLong = { squad: { text: '', tokens: [] as string[] }, numeric: { text: '', tokens: [] as string[] } };
 
 /**
  * Normalized tokens under the chosen normalization. Memoized by string for short texts: every metric of a row
- * normalizes the same candidate and golds, and the rows of one question share its golds. Emptied when it grows
- * past 20,000 strings. Callers must not mutate the result.
+ * normalizes the same candidate and golds, and the rows of one question share its golds. Callers must not
+ * mutate the result.
  */
 export function normalizeTokens(s: string, mode: Normalization = 'squad'): string[] {
   if (s.length > MEMO_LONGEST) {
@@ -168,14 +172,7 @@ export function normalizeTokens(s: string, mode: Normalization = 'squad'): strin
     }
     return last.tokens;
   }
-  const m = mode === 'squad' ? memo.squad : memo.numeric;
-  let out = m.get(s);
-  if (out === undefined) {
-    out = mode === 'squad' ? squadTokens(s) : numericTokens(s);
-    if (m.size >= MEMO_MAX) m.clear();
-    m.set(s, out);
-  }
-  return out;
+  return mode === 'squad' ? memo.squad(s) : memo.numeric(s);
 }
 
 export function normalize(s: string, mode: Normalization = 'squad'): string {
