@@ -42,19 +42,19 @@ function stemsKey(s: string): string {
   return end === s.length ? s : s.slice(0, end);
 }
 
-/** contentStems by stemsKey (a bounded memo of two generations: a question's golds come back once per system). */
-const stemsOf = boundedMemo((key: string): string[] =>
-  tokens(key)
-    .filter((t) => !FUNCTION_WORDS.has(t))
-    .map(stem),
-);
 /**
  * Content-word stems of a string, in order. Cached by string without trailing punctuation (golds and questions
  * recur across a file's rows, and an answer's one clause is the answer). Callers must not mutate the result.
  */
-export function contentStems(s: string): string[] {
-  return stemsOf(stemsKey(s));
-}
+export const contentStems: (s: string) => string[] = boundedMemo(
+  // Tokens of s itself: the normalization memo most likely has them already.
+  (s: string) =>
+    tokens(s)
+      .filter((t) => !FUNCTION_WORDS.has(t))
+      .map(stem),
+  undefined,
+  stemsKey,
+);
 
 /** Share of `gold`'s content stems found in `text` (0 when the gold has none). */
 export function coverage(goldStems: readonly string[], textStems: ReadonlySet<string>): number {

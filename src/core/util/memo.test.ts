@@ -43,6 +43,19 @@ describe('boundedMemo', () => {
     expect(() => f([])).toThrow('empty');
     expect(calls).toEqual([a, ['x'], [], []]);
   });
+
+  it('by `keyOf`: arguments with one key share an entry, computed from the first of them', () => {
+    const calls: string[] = [];
+    const f = boundedMemo(
+      (s: string) => (calls.push(s), s.toLowerCase()),
+      undefined,
+      (s) => s.replace(/\.$/, ''),
+    );
+    expect(f('Paris.')).toBe('paris.');
+    expect(f('Paris')).toBe('paris.');
+    expect(f('Rome')).toBe('rome');
+    expect(calls).toEqual(['Paris.', 'Rome']);
+  });
 });
 
 describe('lastMemo', () => {

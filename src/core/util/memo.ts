@@ -5,20 +5,22 @@
  * is dropped), and a hit in the old generation moves back to the current. The working set survives a rotation
  * (a single map emptied when full dropped every entry at once, and a file with more distinct golds than its bound
  * computed each of them again on every row), and a 10^6-row run's memory stays bounded. Callers must not mutate
- * what it returns (the same object is handed out again).
+ * what it returns (the same object is handed out again). `keyOf`: the cache key of an argument, where arguments
+ * that differ give the same result (f is then called with the first of them).
  */
-export function boundedMemo<K, T>(f: (s: K) => T, max = 50_000): (s: K) => T {
-  let cache = new Map<K, T>();
-  let old = new Map<K, T>();
-  return (s) => {
-    let out = cache.get(s);
-    if (out !== undefined || cache.has(s)) return out as T;
-    out = old.has(s) ? (old.get(s) as T) : f(s);
+export function boundedMemo<A, T>(f: (a: A) => T, max = 50_000, keyOf?: (a: A) => unknown): (a: A) => T {
+  let cache = new Map<unknown, T>();
+  let old = new Map<unknown, T>();
+  return (a) => {
+    const k = keyOf === undefined ? a : keyOf(a);
+    let out = cache.get(k);
+    if (out !== undefined || cache.has(k)) return out as T;
+    out = old.has(k) ? (old.get(k) as T) : f(a);
     if (cache.size >= max) {
       old = cache;
       cache = new Map();
     }
-    cache.set(s, out);
+    cache.set(k, out);
     return out;
   };
 }
