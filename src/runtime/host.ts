@@ -175,7 +175,8 @@ const HALF: readonly Dtype[] = ['fp16', 'q4f16'];
  * which some lack (Dawn on NVIDIA's Linux Vulkan driver, SwiftShader), so trying them only costs a download.
  */
 export function unrunnableOnWebgpu(spec: ModelSpec, probe: ProbeInfo): Dtype[] {
-  if (probe.webgpu?.shaderF16 !== false || probe.platform === 'node' || (spec.device ?? 'webgpu') !== 'webgpu') return [];
+  // No adapter (the CLI's probe has none), one with shader-f16, or another device forced: nothing to skip.
+  if (probe.webgpu?.shaderF16 !== false || (spec.device ?? 'webgpu') !== 'webgpu') return [];
   const wanted = spec.dtypes?.webgpu ?? ['fp32'];
   const first = wanted.findIndex((d) => !HALF.includes(d));
   return first < 0 ? [...wanted] : wanted.slice(0, first);

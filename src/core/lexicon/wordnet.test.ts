@@ -78,6 +78,7 @@ describe(`the WordNet lexicon vs nltk ${reference.nltk_version} with WordNet ${r
           const want = walk(narrow, broad, limit);
           if (want !== null) reached++;
           expect(wn.hypernymDistance(narrow, broad, limit), `${narrow} → ${broad} within ${limit}`).toBe(want);
+          // Asked again: now answered from the cache.
           expect(wn.hypernymDistance(narrow, broad, limit)).toBe(want);
         }
     }

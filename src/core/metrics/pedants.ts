@@ -68,13 +68,6 @@ export function createPedants(options: PedantsOptions): Metric {
   const model = validate(options.model ?? (modelJson as PedantsModel));
   const threshold = options.threshold ?? model.threshold;
   const index = new Map(model.tfidf.vocab.map((t, i) => [t, i] as const));
-  /** The tf-idf part of the logit. */
-  const wordsLogit = (tokens: string[]): number => {
-    const sp = tfidf(tokens, index, model.tfidf.idf);
-    let words = 0;
-    sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
-    return words;
-  };
   return {
     name: 'pedants',
     card,
@@ -82,33 +75,27 @@ export function createPedants(options: PedantsOptions): Metric {
     score(item: QaItem, use: ResultUse = 'full') {
       if (item.golds.length === 0) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
       const a = analyze(item, options.lexicon, use === 'full');
-      if (use === 'scores') {
-        // The same sum in the same order as below, without the contributions' record.
-        let z = 0;
-        for (let j = 0; j < DENSE_FEATURES.length; j++)
-          z += ((a.dense[j]! - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!;
-        const prior = signalPrior(a.verdict);
-        if (prior) z += prior.logit;
-        const p = sigmoid(model.bias + z + wordsLogit(a.textTokens));
-        return { score: p, decision: p >= threshold, explanation: '' };
-      }
       // Contributions in feature order, then the prior, then the words (the logit sums them in that order); the
-      // prior's and the words' keys are added after the features', so the key order is the same every row.
-      const contributions: Record<string, number> = { ...FEATURE_KEYS };
+      // prior's and the words' keys are added after the features', so the key order is the same every row. A
+      // caller that keeps the scores alone gets the same sum without the record.
+      const contributions: Record<string, number> | null = use === 'full' ? { ...FEATURE_KEYS } : null;
       let sum = 0;
       for (let j = 0; j < DENSE_FEATURES.length; j++) {
         const c = ((a.dense[j]! - model.dense.mean[j]!) / model.dense.std[j]!) * model.dense.weights[j]!;
-        contributions[DENSE_FEATURES[j]!] = c;
+        if (contributions) contributions[DENSE_FEATURES[j]!] = c;
         sum += c;
       }
-      const words = wordsLogit(a.textTokens);
+      const sp = tfidf(a.textTokens, index, model.tfidf.idf);
+      let words = 0;
+      sp.idx.forEach((k, i) => (words += sp.val[i]! * model.tfidf.weights[k]!));
       const prior = signalPrior(a.verdict);
       if (prior) {
-        contributions[prior.name] = prior.logit;
+        if (contributions) contributions[prior.name] = prior.logit;
         sum += prior.logit;
       }
       const z = model.bias + sum + words;
       const p = sigmoid(z);
+      if (!contributions) return { score: p, decision: p >= threshold, explanation: '' };
       contributions.words = words;
       const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
       const s = a.verdict.signals;
