@@ -5,6 +5,7 @@ import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 import type { WordNet } from '../lexicon/index.ts';
+import { boundedMemo } from '../util/memo.ts';
 
 /** Stand-in for nltk's WordNet: returns the lemma names of all synsets of a word. */
 export type SynonymSource = (word: string) => Iterable<string>;
@@ -79,16 +80,7 @@ const sources = new WeakMap<WordNet, SynonymSource>();
 function wordnetSynonyms(wn: WordNet): SynonymSource {
   let source = sources.get(wn);
   if (!source) {
-    const words = new Map<string, string[]>();
-    source = (word) => {
-      let names = words.get(word);
-      if (!names) {
-        names = wn.synsets(word).flatMap((s) => wn.lemmaNames(s));
-        if (words.size >= 50_000) words.clear();
-        words.set(word, names);
-      }
-      return names;
-    };
+    source = boundedMemo((word: string) => wn.synsets(word).flatMap((s) => wn.lemmaNames(s)));
     sources.set(wn, source);
   }
   return source;
