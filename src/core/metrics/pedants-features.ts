@@ -9,7 +9,7 @@ import { normalizeTokens } from '../text/normalize.ts';
 import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { textMemo } from '../util/memo.ts';
 import { isNameNumber } from '../signals/quantities.ts';
 
 export const DENSE_FEATURES = [
@@ -101,7 +101,7 @@ interface GoldSide {
 }
 
 /** A gold's side of the features (cached: the rows of a question share its golds). Callers must not mutate it. */
-const goldSide = boundedMemo((gold: string): GoldSide => {
+const goldSide = textMemo((gold: string): GoldSide => {
   const tokens = normalizeTokens(gold, 'numeric');
   const str = tokens.join(' ');
   return { tokens, str, padded: ` ${str} `, tri: str.length > 0 ? trigrams(str) : new Set(), nums: tokens.filter(isNumberToken) };

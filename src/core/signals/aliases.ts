@@ -12,7 +12,7 @@
  *   // → 'Fédération Internationale de Football Association'
  */
 import { withoutParentheses } from '../text/parens.ts';
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { lastMemo, textMemo } from '../util/memo.ts';
 
 /** Usual names of one thing (countries, the world wars); a gold that is one of them has the others as forms. */
 const SAME_THING: readonly (readonly string[])[] = [
@@ -80,7 +80,7 @@ const NOT_ALONE = new Set([
 ]);
 
 /** Forms of a gold besides itself (cached: golds recur across rows). */
-export const goldForms = boundedMemo((gold: string): string[] => {
+export const goldForms = textMemo((gold: string): string[] => {
   const g = gold.trim();
   const out: string[] = [];
   const bare = withoutParentheses(g).trim();
@@ -137,7 +137,7 @@ function capitalRuns(text: string): { text: string; initials: string }[] {
 }
 
 /** What a gold asks of the candidate: a name with these initials (the gold is an acronym), or this acronym. */
-const goldAcronym = boundedMemo((gold: string): { spelled: string } | { acronym: string } | null => {
+const goldAcronym = textMemo((gold: string): { spelled: string } | { acronym: string } | null => {
   const g = gold.trim();
   if (ACRONYM.test(g)) return letters(g).length >= 3 ? { spelled: letters(g) } : null;
   const runs = capitalRuns(g);

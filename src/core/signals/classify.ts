@@ -37,7 +37,7 @@ import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
 import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
 import type { WordNet } from '../lexicon/index.ts';
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { lastMemo, textMemo } from '../util/memo.ts';
 
 export interface TextItem {
   question: string;
@@ -76,7 +76,7 @@ export interface TextVerdict {
 
 const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
 /** A gold's SQuAD-normalized text (cached: golds recur across rows). */
-const squadGold = boundedMemo(squad);
+const squadGold = textMemo(squad);
 const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 
 /** All signals of an item. */
@@ -328,7 +328,7 @@ function spacedAs(gold: string, candidate: string): string | null {
 }
 
 /** A gold's words joined, when spacedAs looks for it: six letters or more, from at most three words (cached). */
-const spacedKey = boundedMemo((gold: string): { joined: string; words: number } | null => {
+const spacedKey = textMemo((gold: string): { joined: string; words: number } | null => {
   const g = normalizeTokens(gold, 'numeric');
   const joined = g.join('');
   return joined.length >= 6 && g.length <= 3 && /^[a-z]+$/.test(joined) ? { joined, words: g.length } : null;

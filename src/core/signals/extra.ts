@@ -7,7 +7,7 @@
  * specificity('Where is the Louvre?', 'Paris', 'Somewhere in Europe.') // → { kind: 'region', cue: 'europe' }
  */
 import { clausesOf, contentStems, coverage, stem, tokens } from './words.ts';
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { lastMemo, textMemo } from '../util/memo.ts';
 import { tailName } from './names.ts';
 
 export interface ExtraSignal {
@@ -85,7 +85,7 @@ interface GoldSide {
   years: number[];
 }
 /** A gold's side (cached: the rows of a question share its golds). Callers must not mutate it. */
-const goldSide = boundedMemo((gold: string): GoldSide => {
+const goldSide = textMemo((gold: string): GoldSide => {
   const stems = contentStems(gold);
   const prefixes = new Set(stems.filter((t) => t.length >= 5).map((t) => t.slice(0, 5)));
   return { stems, set: new Set(stems), prefixes, prefixList: [...prefixes], years: years(gold) };

@@ -6,7 +6,7 @@
  * // → { kind: 'list', items: ['Helium', 'neon', 'chlorine'], correct: ['Helium', 'neon'], wrong: ['chlorine'], covered: 1, … }
  */
 import { contentStems } from './words.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { textMemo } from '../util/memo.ts';
 import { goldForms } from './aliases.ts';
 
 export interface ListSignal {
@@ -79,7 +79,7 @@ function sameItem(a: readonly string[], b: readonly string[]): boolean {
  * A gold's items, each as the content stems of its names: the item and its other names (aliases.ts: "USA" is also
  * "the United States"). Cached: golds recur across rows.
  */
-const goldItemStems = boundedMemo((g: string): string[][][] =>
+const goldItemStems = textMemo((g: string): string[][][] =>
   (listItems(g, true)?.items ?? [g]).map((item) => [item, ...goldForms(item)].map(contentStems).filter((x) => x.length > 0)),
 );
 /** Whether a candidate item names a gold item by one of its names. */

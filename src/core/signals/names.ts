@@ -9,7 +9,7 @@
  */
 import nlp from 'compromise';
 import { foldAccents } from '../text/normalize.ts';
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { lastMemo, textMemo } from '../util/memo.ts';
 import { FUNCTION_WORDS } from './words.ts';
 
 const PARTICLES = new Set([
@@ -44,7 +44,7 @@ const isInitials = (w: string): boolean => w.length <= 3 && /^\p{Lu}+$/u.test(w)
  * ("K. Rowling" of "J. K. Rowling"), or a first name before a particle and a surname ("Leonardo" of "Leonardo da
  * Vinci"). Cached: golds recur across rows.
  */
-export const isPerson = boundedMemo((gold: string): boolean => {
+export const isPerson = textMemo((gold: string): boolean => {
   const g = gold.trim();
   const people = nlp(g).people().out('array') as string[];
   if (people.length !== 1) return false;
@@ -63,10 +63,10 @@ const candidateSide = lastMemo((candidate: string) => {
 });
 
 /** A question's words, lower case (cached: the rows of a question share it). */
-const askedWords = boundedMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));
+const askedWords = textMemo((question: string): ReadonlySet<string> => new Set(words(question).map((w) => w.toLowerCase())));
 
 /** A gold's words, lower case, titles left out (cached: golds recur across rows). Callers must not mutate it. */
-const goldWords = boundedMemo((gold: string): readonly string[] =>
+const goldWords = textMemo((gold: string): readonly string[] =>
   words(gold)
     .map((w) => w.toLowerCase())
     .filter((w) => !TITLES.has(w)),

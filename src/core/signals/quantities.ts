@@ -10,7 +10,7 @@
  */
 import Qty from 'js-quantities';
 import { canonicalNumberTokens } from '../text/numbers.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { boundedMemo, textMemo } from '../util/memo.ts';
 
 export interface Quantity {
   /** The text it was read from ("212 degrees Fahrenheit"). */
@@ -401,7 +401,7 @@ export interface QuantitySignal {
 }
 
 /** A gold's quantities (cached: the rows of a question share its golds). Callers must not mutate the result. */
-const goldQuantities = boundedMemo(quantities);
+const goldQuantities = textMemo(quantities);
 
 /** A name's number ("Elizabeth II"), not an amount (js-quantities leaves some units without a kind). */
 export const isNameNumber = (q: Quantity): boolean => q.kind?.startsWith('name:') === true;

@@ -9,7 +9,7 @@
  * and detachment rules). A candidate's terms are its longest n-grams (up to four words) WordNet holds, leaving out
  * function words and the question's own terms; a gold is looked up whole.
  */
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo, textMemo } from '../util/memo.ts';
 import type { WnPos, WordNet } from '../lexicon/index.ts';
 import { POS_LIST as ALL_POS } from '../lexicon/wordnet.ts';
 import { FUNCTION_WORDS } from './words.ts';
@@ -140,7 +140,7 @@ function antonymous(wn: WordNet, a: string, b: string): boolean {
 }
 
 /** A text's words without a leading article (cached: golds recur across rows). Callers must not mutate it. */
-const framedWords = boundedMemo((s: string): readonly string[] => stripArticle(words(s)));
+const framedWords = textMemo((s: string): readonly string[] => stripArticle(words(s)));
 /** The last candidate's words without a leading article, and how many are content words (asked once per gold). */
 const candidateFrame = lastMemo((candidate: string) => {
   const ws = stripArticle(words(candidate));

@@ -5,7 +5,7 @@
 import { normalizeTokens } from '../text/normalize.ts';
 import { porterStem } from '../text/porter.ts';
 import { splitClauses } from '../text/clauses.ts';
-import { boundedMemo, lastMemo } from '../util/memo.ts';
+import { boundedMemo, lastMemo, textMemo } from '../util/memo.ts';
 
 /** Function words that carry no answer content (negation cues are kept: polarity reads them separately). */
 export const FUNCTION_WORDS = new Set(
@@ -46,13 +46,12 @@ function stemsKey(s: string): string {
  * Content-word stems of a string, in order. Cached by string without trailing punctuation (golds and questions
  * recur across a file's rows, and an answer's one clause is the answer). Callers must not mutate the result.
  */
-export const contentStems: (s: string) => string[] = boundedMemo(
+export const contentStems: (s: string) => string[] = textMemo(
   // Tokens of s itself: the normalization memo most likely has them already.
   (s: string) =>
     tokens(s)
       .filter((t) => !FUNCTION_WORDS.has(t))
       .map(stem),
-  undefined,
   stemsKey,
 );
 
@@ -66,9 +65,9 @@ export function coverage(goldStems: readonly string[], textStems: ReadonlySet<st
 
 /**
  * Stems of every word of a string (function words too), as a set. Cached by string (golds and questions recur
- * across a file's rows); emptied past 20,000 strings.
+ * across a file's rows). Callers must not mutate the result.
  */
-export const wordStemSet: (s: string) => ReadonlySet<string> = boundedMemo((s) => new Set(tokens(s).map(stem)));
+export const wordStemSet: (s: string) => ReadonlySet<string> = textMemo((s) => new Set(tokens(s).map(stem)));
 
 /** splitClauses of the last text asked (the signals of a row each split its candidate). Callers must not mutate the result. */
 export const clausesOf: (text: string) => string[] = lastMemo(splitClauses);

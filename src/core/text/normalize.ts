@@ -12,7 +12,7 @@
  * non-ASCII punctuation (dashes, "…", "¿", "、") read as spaces.
  */
 import { canonicalNumberTokens } from './numbers.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { textMemo } from '../util/memo.ts';
 
 export type Normalization = 'squad' | 'numeric';
 
@@ -151,10 +151,10 @@ function numericTokens(s: string): string[] {
 
 const MEMO_LONGEST = 400;
 /**
- * Two generations (boundedMemo): a file laid out system by system brings a question's golds back once per system,
+ * Two generations (textMemo): a file laid out system by system brings a question's golds back once per system,
  * after every other question's; a map emptied when full dropped them all before they came back.
  */
-const memo = { squad: boundedMemo(squadTokens), numeric: boundedMemo(numericTokens) };
+const memo = { squad: textMemo(squadTokens), numeric: textMemo(numericTokens) };
 const lastLong = { squad: { text: '', tokens: [] as string[] }, numeric: { text: '', tokens: [] as string[] } };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo, lastMemo } from './memo.ts';
+import { boundedMemo, lastMemo, textMemos } from './memo.ts';
 
 describe('boundedMemo', () => {
   it('computes a string once, hands out the same value, and keeps two generations past its bound', () => {
@@ -76,5 +76,35 @@ describe('lastMemo', () => {
     // Changed in place: seen as a new argument because a copy was kept.
     expect(g(golds)).toBe('a,b');
     expect(n).toBe(2);
+  });
+});
+
+describe('textMemos', () => {
+  it('keeps each memo its own result in the one record of a text, undefined included', () => {
+    const memo = textMemos(10);
+    const calls: string[] = [];
+    const upper = memo((s) => (calls.push(`upper ${s}`), s.toUpperCase()));
+    const length = memo((s) => (calls.push(`length ${s}`), s.length));
+    const nothing = memo((s) => void calls.push(`nothing ${s}`));
+    expect([upper('ab'), length('ab'), upper('ab'), length('ab')]).toEqual(['AB', 2, 'AB', 2]);
+    expect([nothing('ab'), nothing('ab')]).toEqual([undefined, undefined]);
+    expect(calls).toEqual(['upper ab', 'length ab', 'nothing ab']);
+  });
+
+  it('keeps two generations of texts past its bound, and a key function as boundedMemo does', () => {
+    const memo = textMemos(2);
+    const calls: string[] = [];
+    const f = memo(
+      (s) => (calls.push(s), { s }),
+      (s) => s.replace(/\.$/, ''),
+    );
+    const a = f('a.');
+    expect(f('a')).toBe(a);
+    f('b');
+    f('c'); // {a, b} becomes the old generation
+    expect(f('a')).toBe(a);
+    f('d'); // {c, a} becomes old; {b} is dropped
+    f('b');
+    expect(calls).toEqual(['a.', 'b', 'c', 'd', 'b']);
   });
 });
