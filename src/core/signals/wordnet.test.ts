@@ -32,6 +32,12 @@ describe('wordnetSignal', () => {
       candidateTerm: 'cold',
     });
     expect(signal('Which end of the pool?', 'the deep end', 'the shallow end')?.relation).toBe('antonym');
+    // By base forms on either side ("lost" is a form of "lose", "longest" of "long"), as the lexicon gave them
+    // before the per-word cache.
+    expect(signal('Which?', 'win', 'lost')).toMatchObject({ relation: 'antonym', goldTerm: 'win', candidateTerm: 'lost' });
+    expect(signal('Which?', 'hotter', 'cold')).toMatchObject({ relation: 'antonym', goldTerm: 'hotter', candidateTerm: 'cold' });
+    expect(signal('Which?', 'the longest river', 'the shortest river')).toMatchObject({ goldTerm: 'longest', candidateTerm: 'shortest' });
+    expect(signal('Which?', 'win', 'winner')).toBeNull();
   });
 
   it('stays silent where WordNet says nothing about the answer', () => {

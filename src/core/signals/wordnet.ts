@@ -127,15 +127,36 @@ function above(wn: WordNet, a: readonly number[], b: readonly number[], minDepth
 
 const shares = (a: readonly number[], b: readonly number[]) => a.some((s) => b.includes(s));
 
+/** `f` cached by string, once per lexicon (tests load more than one). */
+function perLexicon<T>(f: (wn: WordNet, s: string) => T): (wn: WordNet) => (s: string) => T {
+  const by = new WeakMap<WordNet, (s: string) => T>();
+  return (wn) => {
+    let m = by.get(wn);
+    if (!m) by.set(wn, (m = boundedMemo((s: string) => f(wn, s))));
+    return m;
+  };
+}
+
+/**
+ * A word's base forms (any part of speech) and the lowercase names WordNet gives as antonyms of its senses' lemmas
+ * named by those forms: once per word (short golds and answers bring the same words back on every row).
+ */
+const wordSide = perLexicon((wn, w): { forms: ReadonlySet<string>; antonyms: ReadonlySet<string> } => {
+  const forms = new Set([w, ...ALL_POS.flatMap((p) => wn.morphy(w, p))]);
+  const antonyms = new Set<string>();
+  for (const s of wn.synsets(w))
+    for (const name of wn.lemmaNames(s))
+      if (forms.has(name.toLowerCase())) for (const x of wn.antonyms(s, name)) antonyms.add(x.name.toLowerCase());
+  return { forms, antonyms };
+});
+
 /** Whether WordNet holds `a` and `b` as antonyms (any part of speech, by base forms). */
 function antonymous(wn: WordNet, a: string, b: string): boolean {
   if (a === b) return false;
-  const forms = (w: string) => new Set([w, ...ALL_POS.flatMap((p) => wn.morphy(w, p))]);
-  const aForms = forms(a);
-  const bForms = forms(b);
-  for (const s of wn.synsets(a))
-    for (const name of wn.lemmaNames(s))
-      if (aForms.has(name.toLowerCase()) && wn.antonyms(s, name).some((x) => bForms.has(x.name.toLowerCase()))) return true;
+  const side = wordSide(wn);
+  const { antonyms } = side(a);
+  if (antonyms.size === 0) return false;
+  for (const f of side(b).forms) if (antonyms.has(f)) return true;
   return false;
 }
 
@@ -172,19 +193,11 @@ function antonymFrame(wn: WordNet, gold: string, candidate: string): { goldWord:
  * A gold's term, once per gold text and lexicon: golds recur on every row of their question (every system's), and
  * looking each up again — its plural's senses too — was a tenth of the default set's time.
  */
-const goldTermsBy = new WeakMap<WordNet, (gold: string) => Term | null>();
-function goldTerms(wn: WordNet): (gold: string) => Term | null {
-  let f = goldTermsBy.get(wn);
-  if (!f) {
-    f = boundedMemo((gold: string) => {
-      const gw = stripArticle(words(gold));
-      // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
-      return gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
-    });
-    goldTermsBy.set(wn, f);
-  }
-  return f;
-}
+const goldTerms = perLexicon((wn, gold): Term | null => {
+  const gw = stripArticle(words(gold));
+  // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
+  return gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
+});
 
 const RANK: Record<WordNetRelation, number> = { synonym: 3, narrower: 2, broader: 1, antonym: 0 };
 
