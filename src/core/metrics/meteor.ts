@@ -5,7 +5,7 @@ import { porterStem } from '../text/porter.ts';
 import { lowerSplit } from './bleu.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 import type { WordNet } from '../lexicon/index.ts';
-import { boundedMemo } from '../util/memo.ts';
+import { memoPer } from '../util/memo.ts';
 
 /** Stand-in for nltk's WordNet: returns the lemma names of all synsets of a word. */
 export type SynonymSource = (word: string) => Iterable<string>;
@@ -70,21 +70,13 @@ export interface MeteorDetails {
 
 const none: SynonymSource = () => [];
 
-/** Synonym sources by lexicon: one cache per lexicon, shared by the METEOR instances built with it. */
-const sources = new WeakMap<WordNet, SynonymSource>();
-
 /**
- * nltk's `wordnet.synsets(word)` lemma names from a lexicon, cached per word (METEOR asks each hypothesis word once
- * per gold: TriviaQA rows have 14).
+ * nltk's `wordnet.synsets(word)` lemma names from a lexicon, cached per word and lexicon (METEOR asks each
+ * hypothesis word once per gold: TriviaQA rows have 14; the METEOR instances built with one lexicon share it).
  */
-function wordnetSynonyms(wn: WordNet): SynonymSource {
-  let source = sources.get(wn);
-  if (!source) {
-    source = boundedMemo((word: string) => wn.synsets(word).flatMap((s) => wn.lemmaNames(s)));
-    sources.set(wn, source);
-  }
-  return source;
-}
+const wordnetSynonyms: (wn: WordNet) => SynonymSource = memoPer((wn: WordNet, word: string) =>
+  wn.synsets(word).flatMap((s) => wn.lemmaNames(s)),
+);
 
 /** nltk single_meteor_score on token lists (alpha 0.9, beta 3, gamma 0.5); 0 where nltk hits ZeroDivisionError. */
 export function singleMeteor(ref: string[], hyp: string[], synonyms: SynonymSource = none): MeteorDetails {

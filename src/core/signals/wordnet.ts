@@ -9,7 +9,7 @@
  * and detachment rules). A candidate's terms are its longest n-grams (up to four words) WordNet holds, leaving out
  * function words and the question's own terms; a gold is looked up whole.
  */
-import { boundedMemo, lastMemo, textMemo } from '../util/memo.ts';
+import { lastMemo, memoPer, textMemo } from '../util/memo.ts';
 import type { WnPos, WordNet } from '../lexicon/index.ts';
 import { POS_LIST as ALL_POS } from '../lexicon/wordnet.ts';
 import { FUNCTION_WORDS } from './words.ts';
@@ -127,21 +127,11 @@ function above(wn: WordNet, a: readonly number[], b: readonly number[], minDepth
 
 const shares = (a: readonly number[], b: readonly number[]) => a.some((s) => b.includes(s));
 
-/** `f` cached by string, once per lexicon (tests load more than one). */
-function perLexicon<T>(f: (wn: WordNet, s: string) => T): (wn: WordNet) => (s: string) => T {
-  const by = new WeakMap<WordNet, (s: string) => T>();
-  return (wn) => {
-    let m = by.get(wn);
-    if (!m) by.set(wn, (m = boundedMemo((s: string) => f(wn, s))));
-    return m;
-  };
-}
-
 /**
  * A word's base forms (any part of speech) and the lowercase names WordNet gives as antonyms of its senses' lemmas
  * named by those forms: once per word (short golds and answers bring the same words back on every row).
  */
-const wordSide = perLexicon((wn, w): { forms: ReadonlySet<string>; antonyms: ReadonlySet<string> } => {
+const wordSide = memoPer((wn: WordNet, w: string): { forms: ReadonlySet<string>; antonyms: ReadonlySet<string> } => {
   const forms = new Set([w, ...ALL_POS.flatMap((p) => wn.morphy(w, p))]);
   const antonyms = new Set<string>();
   for (const s of wn.synsets(w))
@@ -193,7 +183,7 @@ function antonymFrame(wn: WordNet, gold: string, candidate: string): { goldWord:
  * A gold's term, once per gold text and lexicon: golds recur on every row of their question (every system's), and
  * looking each up again — its plural's senses too — was a tenth of the default set's time.
  */
-const goldTerms = perLexicon((wn, gold): Term | null => {
+const goldTerms = memoPer((wn: WordNet, gold: string): Term | null => {
   const gw = stripArticle(words(gold));
   // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
   return gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo, lastMemo, textMemos } from './memo.ts';
+import { boundedMemo, lastMemo, memoPer, textMemos } from './memo.ts';
 
 describe('boundedMemo', () => {
   it('computes a string once, hands out the same value, and keeps two generations past its bound', () => {
@@ -106,5 +106,17 @@ describe('textMemos', () => {
     f('d'); // {c, a} becomes old; {b} is dropped
     f('b');
     expect(calls).toEqual(['a.', 'b', 'c', 'd', 'b']);
+  });
+});
+
+describe('memoPer', () => {
+  it('keeps one cache per owner, each computing a string once', () => {
+    const calls: string[] = [];
+    const per = memoPer((o: { name: string }, s: string) => (calls.push(`${o.name} ${s}`), `${o.name}:${s}`));
+    const a = { name: 'a' };
+    const b = { name: 'b' };
+    expect(per(a)).toBe(per(a));
+    expect([per(a)('x'), per(a)('x'), per(b)('x'), per(b)('x')]).toEqual(['a:x', 'a:x', 'b:x', 'b:x']);
+    expect(calls).toEqual(['a x', 'b x']);
   });
 });

@@ -34,6 +34,19 @@ class Generations<K, V> {
 }
 
 /**
+ * A boundedMemo of `f` for each owner (a lexicon: one cache per lexicon, shared by every caller that uses it;
+ * tests load more than one), made on first use.
+ */
+export function memoPer<O extends object, T>(f: (owner: O, s: string) => T): (owner: O) => (s: string) => T {
+  const by = new WeakMap<O, (s: string) => T>();
+  return (owner) => {
+    let m = by.get(owner);
+    if (!m) by.set(owner, (m = boundedMemo((s: string) => f(owner, s))));
+    return m;
+  };
+}
+
+/**
  * `f` of the last argument only: the signals ask again for the same candidate or question once per gold of a row,
  * and a row's metrics run before the next row's, so one entry catches them all and never grows. `same` compares
  * arguments (by value for strings).
@@ -58,7 +71,7 @@ const newRecord = (): unknown[] => [];
 /**
  * A family of per-text memos sharing one record per text (two generations of up to `max` texts, as boundedMemo
  * keeps). A row asks a dozen analyses of each of its golds: with a map per analysis each ask reached a different
- * large table (a processor cache miss each, ~135 ns at 50,000 entries against ~25 for a table in cache); with one
+ * large table (a processor cache miss each, ~135 ns at 50,000 entries against ~22 for a table in cache); with one
  * record per text the first ask brings the text's record in and the others find it there.
  */
 export function textMemos(max: number): <T>(f: (s: string) => T, keyOf?: (s: string) => string) => (s: string) => T {
