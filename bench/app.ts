@@ -190,6 +190,8 @@ function sampleMemory(): { stop(): number; breakdown(): Record<string, number> }
       at = by;
     }
   };
+  // A phase starts after a page opened or closed: its processes are found now, not up to 2 s later.
+  chromiums.at = -Infinity;
   watch(chromiumByType());
   watchers.add(watch);
   ticker ??= setInterval(readAll, 200);
