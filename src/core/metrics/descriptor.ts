@@ -93,8 +93,8 @@ export function withThreshold(m: Metric, threshold: number | undefined): Metric 
     name: m.name,
     card: m.card,
     threshold,
-    score(item) {
-      const r = m.score(item);
+    score(item, use) {
+      const r = m.score(item, use);
       return r.score === null ? r : { ...r, decision: r.score >= threshold };
     },
   };

@@ -4,7 +4,7 @@
  * exact_match({question: 'Who wrote Hamlet?', golds: ['William Shakespeare'], candidate: 'william shakespeare.'})
  * // → { score: 1, decision: true, explanation: 'equals gold "William Shakespeare" after normalization' }
  */
-import type { Metric, MetricCard, QaItem } from '../types.ts';
+import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
 import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
@@ -34,7 +34,7 @@ export function createExactMatch(options: ExactMatchOptions = {}): Metric {
     name: 'exact_match',
     card,
     threshold: 1,
-    score(item: QaItem) {
+    score(item: QaItem, use: ResultUse = 'full') {
       const cand = normalizeTokens(item.candidate, mode);
       let hit: string | undefined;
       for (const g of item.golds) {
@@ -43,6 +43,7 @@ export function createExactMatch(options: ExactMatchOptions = {}): Metric {
           break;
         }
       }
+      if (use === 'scores') return { score: hit === undefined ? 0 : 1, decision: hit !== undefined, explanation: '' };
       if (hit !== undefined)
         return { score: 1, decision: true, explanation: `equals gold ${quote(hit)} after normalization`, details: { matched_gold: hit } };
       return {

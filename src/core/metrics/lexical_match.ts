@@ -4,7 +4,7 @@
  * lexical_match({question: 'In which year did WWII end?', golds: ['1945'], candidate: 'It ended in 1945.'})
  * // → { score: 1, decision: true, explanation: 'gold "1945" occurs in the candidate (token boundaries)' }
  */
-import type { Metric, MetricCard, QaItem } from '../types.ts';
+import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { quote } from './common.ts';
 import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
@@ -46,7 +46,7 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
     name: 'lexical_match',
     card,
     threshold: 1,
-    score(item: QaItem) {
+    score(item: QaItem, use: ResultUse = 'full') {
       const cand = normalizeTokens(item.candidate, norm);
       let i = -1;
       let allEmpty = true;
@@ -55,6 +55,7 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
         if (g.length > 0) allEmpty = false;
         if (contains(cand, g, mode)) i = k;
       }
+      if (use === 'scores') return { score: i >= 0 ? 1 : 0, decision: i >= 0, explanation: '' };
       if (i >= 0) {
         const gold = item.golds[i]!;
         return {

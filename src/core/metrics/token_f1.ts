@@ -4,7 +4,7 @@
  * token_f1({question: 'Who painted the Mona Lisa?', golds: ['Leonardo da Vinci'], candidate: 'da Vinci'})
  * // → { score: 0.8, decision: true, explanation: 'best gold "Leonardo da Vinci": P=1 R=0.667 F1=0.8' }
  */
-import type { Metric, MetricCard, QaItem } from '../types.ts';
+import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { overlapWithCounts, prfFromOverlap, quote, round, tokenCounts } from './common.ts';
 import { normalizationOption, thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -29,7 +29,7 @@ export function createTokenF1(options: TokenF1Options = {}): Metric {
     name: 'token_f1',
     card,
     threshold,
-    score(item: QaItem) {
+    score(item: QaItem, use: ResultUse = 'full') {
       const cand = normalizeTokens(item.candidate, mode);
       const counts = tokenCounts(cand);
       let best = { precision: 0, recall: 0, f1: 0 };
@@ -43,6 +43,7 @@ export function createTokenF1(options: TokenF1Options = {}): Metric {
         }
       }
       if (bestGold === undefined) return { score: 0, decision: 0 >= threshold, explanation: 'no gold answer' };
+      if (use === 'scores') return { score: best.f1, decision: best.f1 >= threshold, explanation: '' };
       return {
         score: best.f1,
         decision: best.f1 >= threshold,
