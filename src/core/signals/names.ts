@@ -89,12 +89,15 @@ export function tailName(question: string, gold: string, candidate: string): Tai
   // A person's name is a few words; a longer gold is no name, and the search below grows with gold × candidate.
   if (g.length < 2 || g.length > MAX_NAME_WORDS) return null;
   const { text, c, low } = candidateSide(candidate);
+  // Every tail ends with the gold's last word: without it in the candidate (most golds of a row), no tail is there.
+  const last = g[g.length - 1]!;
+  if (last.length < 3 || !low.includes(last)) return null;
   const asked = askedWords(question);
   // The longest tail first: "da Vinci" before "Vinci".
   for (let k = g.length - 1; k >= 1; k--) {
     const tail = g.slice(g.length - k);
     // A tail the question says too ("Kevin Scale" for "William Scale") names nothing.
-    if (tail.at(-1)!.length < 3 || tail.every((t) => asked.has(t))) continue;
+    if (tail.every((t) => asked.has(t))) continue;
     for (let i = 0; i + k <= low.length; i++) {
       if (!tail.every((t, j) => low[i + j] === t)) continue;
       // Initials before the tail must fit the first names; another name-like word there is another person.

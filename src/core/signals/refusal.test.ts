@@ -19,4 +19,8 @@ describe('refusal', () => {
     'It is not known as the Big Apple for nothing: New York.',
     'Depending on the source, 8,849 m.',
   ])('does not flag the answer %j', (c) => expect(refusal(c)).toBeNull());
+  it('gives the cue of the first phrase in the list, wherever it stands', () => {
+    expect(refusal("It depends, and honestly I don't know.")?.cue).toBe("I don't know");
+    expect(refusal('It depends.')?.cue).toBe('It depends');
+  });
 });

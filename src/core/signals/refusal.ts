@@ -22,6 +22,9 @@ const REFUSAL = [
   /\bcannot be (?:determined|answered|known)\b/i,
 ];
 
+/** Any of REFUSAL (all case-insensitive alone): one pass over an answer that declines nothing (most do), then the list in order for the cue. */
+const ANY_REFUSAL = new RegExp(REFUSAL.map((re) => `(?:${re.source})`).join('|'), 'i');
+
 export interface RefusalSignal {
   /** The phrase that declines to answer. */
   cue: string;
@@ -31,6 +34,7 @@ export interface RefusalSignal {
 export function refusal(candidate: string): RefusalSignal | null {
   const s = candidate.trim();
   if (!/[\p{L}\p{N}]/u.test(s)) return { cue: 'empty answer' };
+  if (!ANY_REFUSAL.test(s)) return null;
   for (const re of REFUSAL) {
     const m = re.exec(s);
     if (m) return { cue: m[0] };
