@@ -6,6 +6,7 @@
  */
 import type { Remote } from 'comlink';
 import { classifyUnique } from '../src/core/evidence.ts';
+import { Generations } from '../src/core/util/memo.ts';
 import { hostContext } from '../src/runtime/context.ts';
 import type { ModelSpec } from '../src/runtime/messages.ts';
 import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
@@ -38,7 +39,7 @@ const bench = {
     pairs: NliPair[],
     perCall: number,
   ): Promise<{ ms: number; dists: NliDistribution[]; tokens: { real: number; padded: number; batches: number } }> {
-    const memo = new Map<string, NliDistribution>();
+    const memo = new Generations<string, NliDistribution>(200_000);
     const step = perCall > 0 ? perCall : pairs.length;
     const dists: NliDistribution[] = [];
     const t = performance.now();

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { classifyUnique, EvidenceCache, getEvidence, type RunContext } from './evidence.ts';
 import { createCap } from './metrics/cap.ts';
 import { scoreRows } from './scoring.ts';
-import type { ModelContext, NliPair, StatementItem } from './capabilities.ts';
+import type { ModelContext, NliDistribution, NliPair, StatementItem } from './capabilities.ts';
+import { Generations } from './util/memo.ts';
 import type { QaItem } from './types.ts';
 
 function counting() {
@@ -71,6 +72,45 @@ describe('classifyUnique', () => {
     expect(out).toHaveLength(1100);
     const lengths = classified.map((k) => k.length);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+  });
+});
+
+describe('the run memo of NLI pairs', () => {
+  const pair = (k: string): NliPair => ({ premise: `premise ${k}`, hypothesis: `hypothesis ${k}` });
+  const model = () => {
+    const seen: string[] = [];
+    const nli = {
+      classify: async (pairs: NliPair[]) =>
+        pairs.map(
+          (p) => (seen.push(p.premise), { entailment: p.premise.length / 100, neutral: 0, contradiction: 1 - p.premise.length / 100 }),
+        ),
+    };
+    return { nli, seen };
+  };
+  const expected = (keys: string[]) =>
+    keys.map((k) => ({ entailment: `premise ${k}`.length / 100, neutral: 0, contradiction: 1 - `premise ${k}`.length / 100 }));
+
+  it('gives a pair it held when the batch began, even when new pairs fill it meanwhile', async () => {
+    const { nli, seen } = model();
+    const memo = new Generations<string, NliDistribution>(2);
+    await classifyUnique(nli, [pair('a'), pair('bb')], memo);
+    // "a" is held; "ccc", "dddd" and "eeeee" fill two generations and drop it on the way.
+    const keys = ['a', 'ccc', 'dddd', 'eeeee', 'a'];
+    expect(await classifyUnique(nli, keys.map(pair), memo)).toEqual(expected(keys));
+    expect(seen.filter((p) => p === 'premise a')).toHaveLength(1);
+  });
+
+  it('keeps the last generation: a pair from it is not classified again, one dropped with the one before is', async () => {
+    const { nli, seen } = model();
+    const memo = new Generations<string, NliDistribution>(2);
+    await classifyUnique(nli, ['a', 'bb', 'ccc'].map(pair), memo);
+    const before = seen.length;
+    expect(await classifyUnique(nli, ['bb', 'a'].map(pair), memo)).toEqual(expected(['bb', 'a']));
+    expect(seen.slice(before)).toEqual([]);
+    await classifyUnique(nli, ['dddd', 'eeeee', 'ffffff', 'ggggggg'].map(pair), memo);
+    const later = seen.length;
+    await classifyUnique(nli, ['a', 'ffffff'].map(pair), memo);
+    expect(seen.slice(later)).toEqual(['premise a']);
   });
 });
 

@@ -11,6 +11,7 @@
 import type { ModelContext, Nli, NliDistribution, NliPair, StatementItem, StatementWriter } from './capabilities.ts';
 import type { MetricResult, ProvidedNli, QaItem } from './types.ts';
 import { createRuleWriter } from './statements/rules.ts';
+import { Generations } from './util/memo.ts';
 
 export interface Evidence {
   /** One statement per gold, in gold order. */
@@ -34,17 +35,35 @@ export type EvidenceResult = { ok: true; evidence: Evidence } | { ok: false; rea
  */
 const NLI_BATCH = 512;
 
-/** Statements and NLI already computed in this run, so a repeated (question, answer) or pair is computed once. */
+/**
+ * Statements and NLI already computed in this run, so a repeated (question, answer) or pair is computed once. Two
+ * generations each (memo.ts), so memory stays bounded on 10^6-row runs and what recurs survives a full one.
+ */
 interface Memo {
-  statements: Map<string, { text: string; name: string }>;
-  nli: Map<string, NliDistribution>;
+  statements: Generations<string, { text: string; name: string }>;
+  nli: Generations<string, NliDistribution>;
 }
-/** Past this many entries a memo starts again (bounded memory on 10^6-row runs). */
+/** Entries in each generation of a memo. */
 const MEMO_LIMIT = 200_000;
-const remember = <V>(m: Map<string, V>, k: string, v: V) => {
-  if (m.size >= MEMO_LIMIT) m.clear();
-  m.set(k, v);
-};
+
+/**
+ * Each key's first index among those the memo does not hold, and what it holds for the others, read before any
+ * await: remembering new results may drop a generation, and another batch may run meanwhile.
+ */
+function split<V>(
+  keys: readonly string[],
+  memo: Generations<string, V> | undefined,
+): { firstOf: Map<string, number>; known: Map<string, V> } {
+  const firstOf = new Map<string, number>();
+  const known = new Map<string, V>();
+  keys.forEach((k, i) => {
+    if (firstOf.has(k) || known.has(k)) return;
+    const v = memo?.find(k);
+    if (v === undefined) firstOf.set(k, i);
+    else known.set(k, v);
+  });
+  return { firstOf, known };
+}
 
 /** Writes statements for unique (question, answer) items; falls back to the rule writer when the model writer fails. */
 async function writeStatements(
@@ -54,10 +73,7 @@ async function writeStatements(
   memo?: Memo['statements'],
 ): Promise<{ out: string[]; name: string; fallback?: string }> {
   const keys = items.map((it) => `${it.question}\u0000${it.answer}`);
-  const firstOf = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (!firstOf.has(k) && !memo?.has(k)) firstOf.set(k, i);
-  });
+  const { firstOf, known } = split(keys, memo);
   const unique = [...firstOf.keys()];
   const uniqueItems = unique.map((k) => items[firstOf.get(k)!]!);
   let written: string[] = [];
@@ -76,19 +92,16 @@ async function writeStatements(
     }
   const byKey = new Map(unique.map((k, i) => [k, { text: written[i]!, name }] as const));
   // Only the configured writer's statements are remembered: after a fallback the next batch tries it again.
-  if (memo && !fallback) for (const [k, v] of byKey) remember(memo, k, v);
-  const out = keys.map((k) => (byKey.get(k) ?? memo!.get(k)!).text);
-  const names = new Set(keys.map((k) => (byKey.get(k) ?? memo!.get(k)!).name));
+  if (memo && !fallback) for (const [k, v] of byKey) memo.set(k, v);
+  const out = keys.map((k) => (byKey.get(k) ?? known.get(k)!).text);
+  const names = new Set(keys.map((k) => (byKey.get(k) ?? known.get(k)!).name));
   return { out, name: names.size === 1 ? [...names][0]! : name, ...(fallback ? { fallback } : {}) };
 }
 
 /** Classifies unique pairs once, shortest first in fixed-size batches, and maps results back. */
 export async function classifyUnique(nli: Nli, pairs: NliPair[], memo?: Memo['nli']): Promise<NliDistribution[]> {
   const keys = pairs.map((p) => `${p.premise}\u0000${p.hypothesis}`);
-  const firstOf = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (!firstOf.has(k) && !memo?.has(k)) firstOf.set(k, i);
-  });
+  const { firstOf, known } = split(keys, memo);
   const unique = [...firstOf.keys()];
   const order = unique.map((_, i) => i).sort((a, b) => unique[a]!.length - unique[b]!.length);
   const results = new Map<string, NliDistribution>();
@@ -98,8 +111,8 @@ export async function classifyUnique(nli: Nli, pairs: NliPair[], memo?: Memo['nl
     if (out.length !== chunk.length) throw new Error(`the NLI model returned ${out.length} results for ${chunk.length} pairs`);
     chunk.forEach((k, i) => results.set(k, out[i]!));
   }
-  if (memo) for (const [k, v] of results) remember(memo, k, v);
-  return keys.map((k) => results.get(k) ?? memo!.get(k)!);
+  if (memo) for (const [k, v] of results) memo.set(k, v);
+  return keys.map((k) => results.get(k) ?? known.get(k)!);
 }
 
 /**
@@ -109,7 +122,12 @@ export async function classifyUnique(nli: Nli, pairs: NliPair[], memo?: Memo['nl
 export class EvidenceCache {
   private readonly cache = new WeakMap<QaItem, Promise<EvidenceResult>>();
   private readonly rules = createRuleWriter();
-  private readonly memo: Memo = { statements: new Map(), nli: new Map() };
+  private readonly memo: Memo;
+
+  /** `memoLimit`: entries in each generation of the statement and NLI memos. */
+  constructor(memoLimit = MEMO_LIMIT) {
+    this.memo = { statements: new Generations(memoLimit), nli: new Generations(memoLimit) };
+  }
 
   /** Evidence for each item, with the run's models in `ctx`; an item seen before is not computed again. */
   get(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {

@@ -13,8 +13,11 @@ export function boundedMemo<A, T>(f: (a: A) => T, max = 50_000, keyOf?: (a: A) =
   return keyOf === undefined ? (a) => entries.get(a, f, a) : (a) => entries.get(keyOf(a), f, a);
 }
 
-/** Two generations of up to `max` entries each (see boundedMemo). */
-class Generations<K, V> {
+/**
+ * Two generations of up to `max` entries each (see boundedMemo): when the current one fills it becomes the old one
+ * and the one before is dropped, so what is in use survives and memory stays bounded.
+ */
+export class Generations<K, V> {
   private cache = new Map<K, V>();
   private old = new Map<K, V>();
   constructor(private readonly max: number) {}
@@ -24,12 +27,26 @@ class Generations<K, V> {
     let out = this.cache.get(k);
     if (out !== undefined || this.cache.has(k)) return out as V;
     out = this.old.has(k) ? (this.old.get(k) as V) : make(arg);
-    if (this.cache.size >= this.max) {
+    this.set(k, out);
+    return out;
+  }
+
+  /** The entry for `k` if either generation has it (an old one moves to the current); undefined if not. */
+  find(k: K): V | undefined {
+    const out = this.cache.get(k);
+    if (out !== undefined || !this.old.has(k)) return out;
+    const v = this.old.get(k) as V;
+    this.set(k, v);
+    return v;
+  }
+
+  /** Keeps `v` for `k` in the current generation. */
+  set(k: K, v: V): void {
+    if (this.cache.size >= this.max && !this.cache.has(k)) {
       this.old = this.cache;
       this.cache = new Map();
     }
-    this.cache.set(k, out);
-    return out;
+    this.cache.set(k, v);
   }
 }
 
