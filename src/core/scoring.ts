@@ -80,6 +80,8 @@ export interface ScoreOptions {
   scoreSync?: (rows: QaItem[]) => Promise<RowResults[]>;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Synchronous metrics asked for their scores alone (scoreRow): the caller keeps nothing else of theirs. */
+  scoresOnly?: ReadonlySet<string>;
 }
 
 /**
@@ -102,7 +104,7 @@ export async function scoreRows(
   for (let start = 0; start < rows.length; start += size) {
     opts.signal?.throwIfAborted();
     const chunk = rows.slice(start, start + size);
-    const part = sync.length && opts.scoreSync ? await opts.scoreSync(chunk) : chunk.map((r) => scoreRow(r, sync));
+    const part = sync.length && opts.scoreSync ? await opts.scoreSync(chunk) : chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
     // Rows with a field over the limit never reach a model.
     const tooLong = chunk.map(overLimit);
     const fit = chunk.filter((_, i) => tooLong[i] === null);
