@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import ref from '../../../test/fixtures/agreement-reference.json' with { type: 'json' };
 import { mulberry32 } from '../util/random.ts';
-import {
-  AUC_BOOTSTRAP_ROWS,
-  BINARY_METRICS,
-  bestThreshold,
-  binaryReport,
-  upperTailZ,
-  type BinaryMetric,
-  type Objective,
-} from './binary.ts';
+import { upperTailZ } from '../util/normal.ts';
+import { AUC_BOOTSTRAP_ROWS, BINARY_METRICS, bestThreshold, binaryReport, type BinaryMetric, type Objective } from './binary.ts';
 import { accuracy, balancedAccuracy, f1, kappa, mcc, precision, recall, type Confusion } from './binary.ts';
 import { aucWithVariance, quantileSorted, rocAuc } from './stats.ts';
 

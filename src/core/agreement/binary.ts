@@ -4,7 +4,7 @@
  * "no information" is never reported as a value.
  */
 import { mulberry32 } from '../util/random.ts';
-import { normalUpperTail } from '../util/normal.ts';
+import { upperTailZ } from '../util/normal.ts';
 import { binomial, multinomial } from './binomial.ts';
 import { argsort, aucOfSorted, quantileSorted, sortedByClass } from './stats.ts';
 import { DEFAULTS } from '../defaults.ts';
@@ -315,18 +315,6 @@ function aucCellBootstrap(pos: Float64Array, neg: Float64Array, resamples: numbe
     out.push(area / (nA * nB));
   }
   return out;
-}
-
-/** z with P(Z ≥ z) = q for a standard normal Z, q in (0, ½], by bisection on the upper tail (to ~1e-15). */
-export function upperTailZ(q: number): number {
-  let lo = 0;
-  let hi = 40;
-  for (let i = 0; i < 100 && hi - lo > 1e-15; i++) {
-    const mid = (lo + hi) / 2;
-    if (normalUpperTail(mid) > q) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 export interface ThresholdResult {

@@ -43,15 +43,17 @@ export function erfc(x: number): number {
 /** P(Z ≥ z) for a standard normal Z. */
 export const normalUpperTail = (z: number): number => 0.5 * erfc(z / Math.SQRT2);
 
-/** The z with P(−z ≤ Z ≤ z) = level, by bisection on the normal tail (level 0.95 → 1.95996…). */
-export function twoSidedZ(level: number): number {
-  const tail = (1 - level) / 2;
+/** z with P(Z ≥ z) = q for a standard normal Z, q in (0, ½], by bisection on the upper tail (to the last bit). */
+export function upperTailZ(q: number): number {
   let lo = 0;
   let hi = 40;
   for (let k = 0; k < 200; k++) {
     const mid = (lo + hi) / 2;
-    if (normalUpperTail(mid) > tail) lo = mid;
+    if (normalUpperTail(mid) > q) lo = mid;
     else hi = mid;
   }
   return (lo + hi) / 2;
 }
+
+/** The z with P(−z ≤ Z ≤ z) = level (0.95 → 1.95996…). */
+export const twoSidedZ = (level: number): number => upperTailZ((1 - level) / 2);
