@@ -163,7 +163,8 @@ function chromiumByType(): Record<string, number> {
   return out;
 }
 
-function chromiumRssMb(): number {
+/** Every Chromium process's PSS together, MB (what the targets call its memory). */
+function chromiumPssMb(): number {
   return Object.values(chromiumByType()).reduce((a, b) => a + b, 0);
 }
 
@@ -508,7 +509,7 @@ async function main() {
     if (!compareOnly) {
       // 1. The 100 MB file.
       let page = await browser.newPage();
-      const idle = chromiumRssMb();
+      const idle = chromiumPssMb();
       const mem = sampleMemory();
       const openSeconds = await openFile(page, file100, rows100);
       const peak100 = mem.stop();
