@@ -22,6 +22,11 @@ describe('tailName: a person named by the end of the name', () => {
     expect(tailName('Who was the first president?', 'George Washington', 'Not Martha Washington: Washington.')).toEqual({
       extra: ['not', 'martha'],
     });
+    // The longest tail wherever it ends, though the surname came earlier alone.
+    expect(tailName('Who painted the Mona Lisa?', 'Leonardo da Vinci', 'Not Vinci the town: da Vinci painted it.')).toEqual({
+      extra: ['not', 'town'],
+    });
+    expect(tailName('Who wrote it?', 'Charles John Dickens', 'Dickens? John Dickens, surely.')).toEqual({ extra: ['surely'] });
     expect(tailName('What would Kevin Scale have been called?', 'William Scale', 'The Kelvin Scale.')).toBeNull();
     // No person: "York" is not "New York".
     expect(tailName('Which city?', 'New York', 'York')).toBeNull();

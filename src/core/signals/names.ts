@@ -75,6 +75,12 @@ const goldWords = textMemo((gold: string): readonly string[] =>
 /** The most words a person's name is taken to have ("Juan Carlos Alfonso Víctor María de Borbón y Borbón-Dos Sicilias" has 10). */
 const MAX_NAME_WORDS = 12;
 
+/** Whether `words` has `run` at `i` (all but its last word compared: the caller found that one there). */
+function startsAt(words: readonly string[], i: number, run: readonly string[]): boolean {
+  for (let j = 0; j + 1 < run.length; j++) if (words[i + j] !== run[j]) return false;
+  return true;
+}
+
 /** What the candidate says besides the name: its words that are neither function words nor the question's. */
 export interface TailName {
   extra: string[];
@@ -89,17 +95,22 @@ export function tailName(question: string, gold: string, candidate: string): Tai
   // A person's name is a few words; a longer gold is no name, and the search below grows with gold × candidate.
   if (g.length < 2 || g.length > MAX_NAME_WORDS) return null;
   const { text, c, low } = candidateSide(candidate);
-  // Every tail ends with the gold's last word: without it in the candidate (most golds of a row), no tail is there.
+  // Every tail ends with the gold's last word, so a tail can only end where the candidate has it (most golds of a
+  // row: nowhere).
   const last = g[g.length - 1]!;
-  if (last.length < 3 || !low.includes(last)) return null;
+  if (last.length < 3) return null;
+  const ends: number[] = [];
+  for (let p = 0; p < low.length; p++) if (low[p] === last) ends.push(p);
+  if (ends.length === 0) return null;
   const asked = askedWords(question);
-  // The longest tail first: "da Vinci" before "Vinci".
+  // The longest tail first: "da Vinci" before "Vinci"; the first place in the candidate first.
   for (let k = g.length - 1; k >= 1; k--) {
     const tail = g.slice(g.length - k);
     // A tail the question says too ("Kevin Scale" for "William Scale") names nothing.
     if (tail.every((t) => asked.has(t))) continue;
-    for (let i = 0; i + k <= low.length; i++) {
-      if (!tail.every((t, j) => low[i + j] === t)) continue;
+    for (const end of ends) {
+      const i = end - k + 1;
+      if (i < 0 || !startsAt(low, i, tail)) continue;
       // Initials before the tail must fit the first names; another name-like word there is another person.
       let s = i;
       while (s > 0 && isInitials(c[s - 1]!.text)) s--;
