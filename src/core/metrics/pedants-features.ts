@@ -6,7 +6,7 @@
 import type { WordNet } from '../lexicon/index.ts';
 import type { QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { overlapCount, overlapWithCounts, tokenCounts } from './common.ts';
+import { overlapWithCounts, tokenCounts } from './common.ts';
 import { log1p } from '../util/fmath.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 import { textMemo } from '../util/memo.ts';
@@ -339,7 +339,8 @@ export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analy
   const candNums = cand.filter(isNumberToken);
   const numbersAgree = bestGoldNums.length > 0 && bestGoldNums.every((n) => candNums.includes(n)) ? 1 : 0;
   const numbersConflict = goldHasNumber && candNums.length > 0 && !candNums.some((n) => golds.some((x) => x.nums.includes(n))) ? 1 : 0;
-  const qOverlap = cand.length > 0 ? overlapCount(cand, question) / cand.length : 0;
+  // The multiset overlap is symmetric: the candidate's counts serve the question too.
+  const qOverlap = cand.length > 0 ? overlapWithCounts(candCounts, question) / cand.length : 0;
   const dense = [
     bestF1,
     bestPrecision,
