@@ -93,4 +93,11 @@ describe('ChunkPacker', () => {
     expect(() => p.add(rows[0]!)).toThrow('holds 3 rows');
     expect(() => new ChunkPacker(1, ['x'], new Set()).add(rows[0]!)).toThrow('row 0 has no result for x');
   });
+
+  it('names the metrics whose scores alone it keeps: no explanation and no details', () => {
+    expect([...new ChunkPacker(1, ['t', 'm', 'x'], new Set(['m']), new Set(['m'])).scoresOnly]).toEqual(['t', 'x']);
+    expect([...new ChunkPacker(1, ['t', 'm', 'x'], new Set(['m']), new Set(['t'])).scoresOnly]).toEqual(['x']);
+    // Every explanation kept (no `explained`): none.
+    expect([...new ChunkPacker(1, ['t', 'm'], new Set()).scoresOnly]).toEqual([]);
+  });
 });

@@ -50,6 +50,8 @@ export class ChunkPacker {
   private n = 0;
   private readonly explains: boolean[];
   private readonly notes: [number, string][] = [];
+  /** The metrics it keeps neither explanations nor details of: they need give their scores alone (scoreRow). */
+  readonly scoresOnly: ReadonlySet<string>;
 
   /** `explained`: the metrics whose explanations are kept (all when absent; see ResultTable.explainWith). */
   constructor(
@@ -69,6 +71,7 @@ export class ChunkPacker {
       strings: [],
       ...(detailed.has(m) ? { details: new Array<Record<string, unknown> | undefined>(rows) } : {}),
     }));
+    this.scoresOnly = new Set(metrics.filter((m, k) => !this.explains[k] && !detailed.has(m)));
     this.index = metrics.map(() => new Map());
     this.nameIndex = metrics.map(() => new Map());
   }

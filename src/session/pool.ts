@@ -91,8 +91,6 @@ export async function scoreJob(
   // Explanations stay out as details do (the session computes them again for the rows asked for).
   const detailed = new Set(job.detailed);
   const out = new ChunkPacker(job.rows.length, job.plan.metrics, detailed, detailed);
-  // So the metrics need not build what the packer drops.
-  const scoresOnly = new Set(job.plan.metrics.filter((m) => !detailed.has(m)));
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     if (beat && (job.precise || performance.now() - since > sliceMs)) {
@@ -100,7 +98,7 @@ export async function scoreJob(
       since = performance.now();
     }
     const why = skip.get(i);
-    if (why === undefined) out.add(scoreRow(job.rows[i]!, metrics, scoresOnly));
+    if (why === undefined) out.add(scoreRow(job.rows[i]!, metrics, out.scoresOnly));
     else out.addUnscored(why);
     yielder?.check();
   }

@@ -323,15 +323,14 @@ export class Runner {
     const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
     const sliceMs = this.deps.sliceMs ?? 50;
     const detailed = detailedOf(a.metrics);
-    const out = new ChunkPacker(end - start, names, detailed, detailed);
     // The embedded metrics' explanations are not kept (again() makes a row's when it is shown).
-    const scoresOnly = new Set(names.filter((n) => !detailed.has(n)));
+    const out = new ChunkPacker(end - start, names, detailed, detailed);
     let since = performance.now();
     for (let s = start; s < end; s += slice) {
       this.stop?.signal.throwIfAborted();
       const part = await scoreRows(a.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, {
         batchSize: DEFAULTS.rowsPerBatch.session,
-        scoresOnly,
+        scoresOnly: out.scoresOnly,
         ...(this.stop ? { signal: this.stop.signal } : {}),
       });
       for (const r of part) out.add(r);
