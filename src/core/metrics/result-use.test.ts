@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lexicon } from '../../../test/lexicon.ts';
+import { mapRows } from '../io/fields.ts';
+import { parseTable } from '../io/parse.ts';
 import type { MetricResult, QaItem } from '../types.ts';
 import { createSyncMetric, LEXICAL_METRICS } from './index.ts';
 
 /** The development set's rows, and a few edge cases (no gold, an empty gold, an empty answer). */
 const rows: QaItem[] = [
-  ...readFileSync(new URL('../../../test/fixtures/taxonomy-dev.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { question: string; gold: string[]; candidate: string })
-    .map((r) => ({ question: r.question, golds: r.gold, candidate: r.candidate })),
+  ...mapRows(
+    parseTable(readFileSync(new URL('../../../test/fixtures/taxonomy-dev.jsonl', import.meta.url)), 'taxonomy-dev.jsonl'),
+  ).rows.map(({ question, golds, candidate }) => ({ question, golds, candidate })),
   { question: 'Who?', golds: [], candidate: 'Nobody' },
   { question: 'Who?', golds: ['', '...'], candidate: 'Nobody' },
   { question: 'Who?', golds: ['Ada Lovelace'], candidate: '' },
