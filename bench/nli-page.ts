@@ -5,7 +5,7 @@
  * into the served copy of the app; nothing here is part of the app.
  */
 import type { Remote } from 'comlink';
-import { classifyUnique } from '../src/core/evidence.ts';
+import { classifyUnique, MEMO_LIMIT } from '../src/core/evidence.ts';
 import { Generations } from '../src/core/util/memo.ts';
 import { hostContext } from '../src/runtime/context.ts';
 import type { ModelSpec } from '../src/runtime/messages.ts';
@@ -39,7 +39,7 @@ const bench = {
     pairs: NliPair[],
     perCall: number,
   ): Promise<{ ms: number; dists: NliDistribution[]; tokens: { real: number; padded: number; batches: number } }> {
-    const memo = new Generations<string, NliDistribution>(200_000);
+    const memo = new Generations<string, NliDistribution>(MEMO_LIMIT);
     const step = perCall > 0 ? perCall : pairs.length;
     const dists: NliDistribution[] = [];
     const t = performance.now();

@@ -33,7 +33,7 @@ import { buildBertNliModel } from '../scripts/fixtures/generate.ts';
 import { bertTokenizerJson, bertVocab } from '../scripts/fixtures/vocab.ts';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { createRuleWriter } from '../src/core/statements/rules.ts';
-import { classifyUnique } from '../src/core/evidence.ts';
+import { classifyUnique, MEMO_LIMIT } from '../src/core/evidence.ts';
 import { Generations } from '../src/core/util/memo.ts';
 import { createNodeHost, parseModelArg } from '../src/runtime/node.ts';
 import { DEFAULT_BATCH_SIZE, DYNAMIC_QUANT_DTYPES, lengthBatches, nliLabelIndex, padRows, type Encodings } from '../src/runtime/host.ts';
@@ -346,7 +346,7 @@ async function main(): Promise<void> {
       await nli.classify(pairs.slice(0, 4));
       const before = cpuSnap();
       const t = performance.now();
-      const memo = new Generations<string, NliDistribution>(200_000);
+      const memo = new Generations<string, NliDistribution>(MEMO_LIMIT);
       const step = PER_CALL > 0 ? PER_CALL : pairs.length;
       for (let i = 0; i < pairs.length; i += step) await classifyUnique(nli, pairs.slice(i, i + step), memo);
       node[dtype] = { pairsPerSecond: pairs.length / ((performance.now() - t) / 1000), disturbance: disturbance(before, cpuSnap()) };
