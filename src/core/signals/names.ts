@@ -94,11 +94,11 @@ export function tailName(question: string, gold: string, candidate: string): Tai
   const g = goldWords(gold);
   // A person's name is a few words; a longer gold is no name, and the search below grows with gold × candidate.
   if (g.length < 2 || g.length > MAX_NAME_WORDS) return null;
-  const { text, c, low } = candidateSide(candidate);
   // Every tail ends with the gold's last word, so a tail can only end where the candidate has it (most golds of a
-  // row: nowhere).
+  // row: nowhere); a last word under three letters names no one.
   const last = g[g.length - 1]!;
   if (last.length < 3) return null;
+  const { text, c, low } = candidateSide(candidate);
   const ends: number[] = [];
   for (let p = 0; p < low.length; p++) if (low[p] === last) ends.push(p);
   if (ends.length === 0) return null;
