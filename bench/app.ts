@@ -152,7 +152,10 @@ function chromiumPids(): { pid: number; type: string }[] {
  */
 function chromiumByType(): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const { pid, type } of chromiumPids()) {
+  const pids = chromiumPids();
+  rssAtRead = chromiumRssMb(pids);
+  pssReadAt = performance.now();
+  for (const { pid, type } of pids) {
     try {
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       out[type] = (out[type] ?? 0) + Number(m?.[1] ?? 0) / 1024;
@@ -163,19 +166,50 @@ function chromiumByType(): Record<string, number> {
   return out;
 }
 
+/** The page size, kB (statm counts pages). */
+const PAGE_KB = Number(spawnSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).stdout.trim() || 4096) / 1024;
+
+/** Resident memory (RSS) of the processes, MB, from /proc/<pid>/statm: kernel counters, no page-table walk. */
+function chromiumRssMb(pids: { pid: number }[]): number {
+  let pages = 0;
+  for (const { pid } of pids) {
+    try {
+      pages += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1] ?? 0);
+    } catch {
+      /* the process ended */
+    }
+  }
+  return (pages * PAGE_KB) / 1024;
+}
+
+/** Summed RSS at the last PSS reading, and when that reading was taken. */
+let rssAtRead = Infinity;
+let pssReadAt = -Infinity;
+/** How far RSS may rise past its value at the last PSS reading before PSS is read again (MB): the peak's error bound. */
+const RSS_SLACK_MB = 8;
+/** The longest time between two PSS readings (ms), whatever RSS does. */
+const PSS_EVERY_MS = 2000;
+
 /** Every Chromium process's PSS together, MB (what the targets call its memory). */
 function chromiumPssMb(): number {
   return Object.values(chromiumByType()).reduce((a, b) => a + b, 0);
 }
 
 /**
- * The peaks being watched, all fed by one reading every 200 ms. A reading costs this process 10–30 ms of CPU
- * (smaps_rollup walks the renderer's page tables): two samplers of their own took a fifth of a core from the
- * two-core machine whose speed the bench measures.
+ * The peaks being watched, all fed by one sampler every 200 ms. A PSS reading costs this process 10–30 ms of CPU
+ * (smaps_rollup walks the renderer's page tables): read every 200 ms, it took 14% of a core from the two-core
+ * machine whose speed the bench measures (per-process CPU over a million-row run's scoring). So each tick reads
+ * the processes' RSS (statm: kernel counters, ~0.1 ms) and reads PSS only when RSS has risen more than
+ * RSS_SLACK_MB since the last PSS reading, or PSS_EVERY_MS has passed. Summed over the processes, PSS rises by no
+ * more than RSS does (a page newly mapped adds to both; a page one more of them maps adds to RSS alone), so while
+ * RSS stays within the slack, PSS stays within the slack of the last reading, which every watcher has seen (each
+ * reads afresh when it starts) — save for pages some of them stop sharing (their PSS moves to the others with no
+ * rise in RSS), which the reading every PSS_EVERY_MS catches.
  */
 const watchers = new Set<(by: Record<string, number>) => void>();
 let ticker: ReturnType<typeof setInterval> | null = null;
 const readAll = () => {
+  if (performance.now() - pssReadAt < PSS_EVERY_MS && chromiumRssMb(chromiumPids()) <= rssAtRead + RSS_SLACK_MB) return;
   const by = chromiumByType();
   for (const w of watchers) w(by);
 };
