@@ -11,7 +11,7 @@ import { VerityError } from '../core/types.ts';
 import { escapeControls, say } from './say.ts';
 import { incompleteInputs } from './input.ts';
 import { ioMessage, removePending } from './output.ts';
-import { endScoringThread } from './thread.ts';
+import { defaultScoringThreads, endScoringThreads, setScoringThreads } from './thread.ts';
 import { failedModels } from './models.ts';
 import { writing } from './scoring.ts';
 import * as score from './commands/score.ts';
@@ -81,9 +81,10 @@ function cliMessage(e: VerityError): string {
 export async function main(argv: string[]): Promise<number> {
   failedModels.clear();
   incompleteInputs.length = 0;
+  setScoringThreads(defaultScoringThreads());
   const onSignal = (signal: NodeJS.Signals) => {
     say(`interrupted (${signal})${writing.sink?.target !== undefined ? `; nothing was written to ${writing.sink.target}` : ''}`);
-    void Promise.all([endScoringThread(), writing.sink?.abort(), removePending()]).finally(() =>
+    void Promise.all([endScoringThreads(), writing.sink?.abort(), removePending()]).finally(() =>
       process.exit(signal === 'SIGINT' ? EXIT_CODES.sigint : EXIT_CODES.sigterm),
     );
   };
@@ -112,6 +113,6 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await endScoringThread();
+    await endScoringThreads();
   }
 }

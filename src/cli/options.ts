@@ -9,6 +9,7 @@ import { parseCalibration, type Calibration } from '../core/agreement/index.ts';
 import { VerityError, type AnyMetric } from '../core/types.ts';
 import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
 import { metricsOf, type RunCalibration, type RunConfig } from '../core/run-config.ts';
+import { setScoringThreads } from './thread.ts';
 import { nodeLexicon } from '../runtime/lexicon-node.ts';
 
 export interface CommonOptions {
@@ -28,6 +29,7 @@ export interface CommonOptions {
   modelCache?: string;
   modelDir?: string;
   skipCanary?: boolean;
+  threads?: string;
 }
 
 export const KNOWN_METRICS: ReadonlySet<string> = new Set([...METRIC_NAMES, ...VARIANT_METRICS]);
@@ -94,6 +96,11 @@ export interface BuiltRun {
 
 /** The run the flags describe, and its metrics (with WordNet, read here for every scoring command). */
 export function buildMetrics(o: CommonOptions): BuiltRun {
+  if (o.threads !== undefined) {
+    const n = intOption(o.threads, '--threads', 0);
+    if (n < 1) throw new VerityError(`--threads expects a whole number ≥ 1, got "${o.threads}"`, 'usage');
+    setScoringThreads(n);
+  }
   const config = compileRun(o);
   return { config, metrics: metricsOf(config, { lexicon: nodeLexicon() }) };
 }
@@ -132,6 +139,7 @@ export function common(cmd: Command): Command {
     .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
     .option('--skip-canary', 'use the models without their canary check (every output row records that the check was skipped)')
     .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
+    .option('--threads <n>', 'threads scoring the embedded metrics (default: one per core beside the main one, 1 to 4)')
     .option('--progress', 'always show the progress bar')
     .option('--no-progress', 'never show the progress bar');
 }

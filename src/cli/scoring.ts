@@ -8,7 +8,7 @@ import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';
 import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/scoring.ts';
 import { overLimit } from '../core/limits.ts';
-import { VerityError, type QaRow } from '../core/types.ts';
+import { isBatchMetric, VerityError, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
@@ -132,7 +132,11 @@ export async function scoreFile(
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
   const { metrics, config } = run;
-  const summary = await readRows(file, {
+  // Without models, a batch is read (and the one before written) while the scoring threads score it; a model runs
+  // in this thread, one batch at a time.
+  const overlap = !metrics.some(isBatchMetric);
+  let written: Promise<void> = Promise.resolve();
+  const reading = readRows(file, {
     mapOptions: config.mapping,
     batch: BATCH,
     onNote: cliNote,
@@ -147,15 +151,32 @@ export async function scoreFile(
       // Models load with the first rows, so that an unreadable file fails before any download.
       ctx ??= await modelContext(metrics, o);
       const rows = read.filter((r) => inShard(r) && keep(r));
-      const results = await scoreRows(rows, metrics, ctx, {
+      const had = ctx;
+      const scored = scoreRows(rows, metrics, had, {
         batchSize: DEFAULTS.rowsPerBatch.cli,
-        onProgress: (d) => bar?.update(done + d),
+        ...(overlap ? {} : { onProgress: (d: number) => bar?.update(done + d) }),
         ...inThread(run),
       });
-      done += rows.length;
-      await onScored(rows, results, ctx);
+      scored.catch(() => {}); // awaited below, after the batch before is written
+      const before = written;
+      // Written in the order read, each batch after the one before.
+      written = before.then(async () => {
+        const results = await scored;
+        done += rows.length;
+        bar?.update(done);
+        await onScored(rows, results, had);
+      });
+      written.catch(() => {}); // awaited by the next batch, or below
+      // At most two batches in hand: this one scoring, the one before being written (with models, none ahead).
+      await (overlap ? before : written);
     },
   });
+  // A read that fails leaves the batch in hand to finish first: nothing is written once the caller gives up.
+  const summary = await reading.catch(async (e: unknown) => {
+    await written.catch(() => {});
+    throw e;
+  });
+  await written;
   bar?.stop();
   return { skipped: summary.skipped, records, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
 }

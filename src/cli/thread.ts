@@ -1,7 +1,9 @@
 /**
- * The main thread's side of the scoring thread (score-thread.ts): one thread for the process, started on first
- * use, kept alive only while it has work, ended by endScoringThread().
+ * The main thread's side of the scoring threads (score-thread.ts): up to `setScoringThreads(n)` threads for the
+ * process (by default one per core beside the main thread's, at most four), started as the work needs them, each
+ * kept alive only while it has work, all ended by endScoringThreads().
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RowResults } from '../core/scoring.ts';
 import type { QaItem } from '../core/types.ts';
@@ -29,7 +31,7 @@ function spawn(): Worker {
 class ScoringThread {
   private readonly worker = spawn();
   private next = 0;
-  private readonly pending = new Map<number, { resolve: (r: RowResults[]) => void; reject: (e: Error) => void }>();
+  readonly pending = new Map<number, { resolve: (r: RowResults[]) => void; reject: (e: Error) => void }>();
 
   constructor() {
     this.worker.unref();
@@ -44,7 +46,8 @@ class ScoringThread {
     const fail = (e: Error) => {
       for (const p of this.pending.values()) p.reject(e);
       this.pending.clear();
-      if (thread === this) thread = null;
+      const i = threads.indexOf(this);
+      if (i >= 0) threads.splice(i, 1);
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`the scoring thread stopped (exit code ${code})`)));
@@ -65,16 +68,33 @@ class ScoringThread {
   }
 }
 
-let thread: ScoringThread | null = null;
+/** The default number of scoring threads: the cores beside the main thread's (which reads and writes), 1 to 4. */
+export const defaultScoringThreads = (cores = availableParallelism()): number => Math.max(1, Math.min(4, cores - 1));
 
-/** Scores rows with a plan's synchronous metrics in the scoring thread. */
-export function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
-  return (thread ??= new ScoringThread()).score(plan, rows);
+let limit = defaultScoringThreads();
+const threads: ScoringThread[] = [];
+
+/** How many scoring threads may run at once (a whole number ≥ 1; from --threads). */
+export function setScoringThreads(n: number): void {
+  limit = Math.max(1, Math.floor(n));
 }
 
-/** Ends the scoring thread at once (an interrupt), whatever it is scoring. */
-export async function endScoringThread(): Promise<void> {
-  const t = thread;
-  thread = null;
-  await t?.end();
+/**
+ * Scores rows with a plan's synchronous metrics in a scoring thread: the least busy one, or a new one while every
+ * thread has work and there may be more. Each thread builds the same metrics from the plan, so which thread scores
+ * a row does not change its results.
+ */
+export function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
+  let t = threads.reduce<ScoringThread | undefined>((a, b) => (a && a.pending.size <= b.pending.size ? a : b), undefined);
+  if (!t || (t.pending.size > 0 && threads.length < limit)) threads.push((t = new ScoringThread()));
+  return t.score(plan, rows);
+}
+
+/** Scoring threads running now. */
+export const scoringThreads = (): number => threads.length;
+
+/** Ends every scoring thread at once (an interrupt, or the end of a command), whatever they are scoring. */
+export async function endScoringThreads(): Promise<void> {
+  const all = threads.splice(0);
+  await Promise.all(all.map((t) => t.end()));
 }

@@ -101,10 +101,15 @@ export async function scoreRows(
   // One evidence cache per run: a caller that scores a run in several calls passes its own in ctx.evidence.
   const run = ctx.evidence ? ctx : withEvidenceCache(ctx);
   const out: RowResults[] = [];
-  for (let start = 0; start < rows.length; start += size) {
+  const chunks: QaItem[][] = [];
+  for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
+  // Every batch is handed to scoreSync at once, so scoring threads (the CLI's) take them side by side.
+  const scoreSync = sync.length ? opts.scoreSync : undefined;
+  const elsewhere = scoreSync ? chunks.map((c) => scoreSync(c)) : null;
+  elsewhere?.forEach((p) => p.catch(() => {})); // awaited below in order; one left behind when another fails is not unhandled
+  for (const [i, chunk] of chunks.entries()) {
     opts.signal?.throwIfAborted();
-    const chunk = rows.slice(start, start + size);
-    const part = sync.length && opts.scoreSync ? await opts.scoreSync(chunk) : chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
+    const part = elsewhere ? await elsewhere[i]! : chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
     // Rows with a field over the limit never reach a model.
     const tooLong = chunk.map(overLimit);
     const fit = chunk.filter((_, i) => tooLong[i] === null);
