@@ -139,7 +139,7 @@ export function common(cmd: Command): Command {
     .option('--mirror <url>', 'download models from a mirror with the hub URL layout')
     .option('--skip-canary', 'use the models without their canary check (every output row records that the check was skipped)')
     .option('--model-cache <dir>', 'where downloaded models are kept (default ~/.cache/verity/models)')
-    .option('--threads <n>', 'threads scoring the embedded metrics (default: one per core beside the main one, 1 to 4)')
+    .option('--threads <n>', 'threads scoring the embedded metrics (default: one per core, 1 to 4)')
     .option('--progress', 'always show the progress bar')
     .option('--no-progress', 'never show the progress bar');
 }

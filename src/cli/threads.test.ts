@@ -70,8 +70,8 @@ describe('verity score --threads', () => {
 describe('the scoring threads', () => {
   afterAll(() => endScoringThreads());
 
-  it('default to the cores beside the main one, 1 to 4', () => {
-    expect([1, 2, 3, 5, 16].map((c) => defaultScoringThreads(c))).toEqual([1, 1, 2, 4, 4]);
+  it('default to one per core, 1 to 4', () => {
+    expect([1, 2, 3, 5, 16].map((c) => defaultScoringThreads(c))).toEqual([1, 2, 3, 4, 4]);
   });
 
   it('start up to the limit while every thread has work, and score each job as this thread would', async () => {
