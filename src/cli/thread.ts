@@ -1,7 +1,7 @@
 /**
  * The main thread's side of the scoring threads (score-thread.ts): up to `setScoringThreads(n)` threads for the
- * process (by default one per core, at most four), started as the work needs them, each
- * kept alive only while it has work, all ended by endScoringThreads().
+ * process (by default one per core, at most four), started as the work needs them, each kept alive only while it
+ * has work, all ended by endScoringThreads().
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

@@ -84,6 +84,9 @@ export interface ScoreOptions {
   scoresOnly?: ReadonlySet<string>;
 }
 
+/** Batches with ScoreOptions.scoreSync at a time (two for each of up to four threads). */
+const SYNC_AHEAD = 8;
+
 /**
  * Scores rows with any mix of synchronous and model-based metrics, batch by batch. A model metric that fails
  * on a batch gives nulls with the reason for those rows; the other metrics and batches go on. Metrics share
@@ -101,15 +104,28 @@ export async function scoreRows(
   // One evidence cache per run: a caller that scores a run in several calls passes its own in ctx.evidence.
   const run = ctx.evidence ? ctx : withEvidenceCache(ctx);
   const out: RowResults[] = [];
-  const chunks: QaItem[][] = [];
-  for (let start = 0; start < rows.length; start += size) chunks.push(rows.slice(start, start + size));
-  // Every batch is handed to scoreSync at once, so scoring threads (the CLI's) take them side by side.
+  const chunkAt = (k: number) => rows.slice(k * size, (k + 1) * size);
+  const chunks = Math.ceil(rows.length / size);
+  // Up to SYNC_AHEAD batches are with scoreSync at a time, so scoring threads (the CLI's) take them side
+  // by side while the copies in their queues stay few.
   const scoreSync = sync.length ? opts.scoreSync : undefined;
-  const elsewhere = scoreSync ? chunks.map((c) => scoreSync(c)) : null;
-  elsewhere?.forEach((p) => p.catch(() => {})); // awaited below in order; one left behind when another fails is not unhandled
-  for (const [i, chunk] of chunks.entries()) {
+  const sent = new Map<number, Promise<RowResults[]>>();
+  const send = (k: number) => {
+    if (!scoreSync || k >= chunks) return;
+    const p = scoreSync(chunkAt(k));
+    p.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
+    sent.set(k, p);
+  };
+  for (let k = 0; k < SYNC_AHEAD; k++) send(k);
+  for (let k = 0; k < chunks; k++) {
     opts.signal?.throwIfAborted();
-    const part = elsewhere ? await elsewhere[i]! : chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
+    const chunk = chunkAt(k);
+    let part: RowResults[];
+    if (scoreSync) {
+      part = await sent.get(k)!;
+      sent.delete(k);
+      send(k + SYNC_AHEAD);
+    } else part = chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
     // Rows with a field over the limit never reach a model.
     const tooLong = chunk.map(overLimit);
     const fit = chunk.filter((_, i) => tooLong[i] === null);
