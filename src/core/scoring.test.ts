@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scoreRows } from './scoring.ts';
+import { scoreRows, type RowResults } from './scoring.ts';
 import type { Metric, QaItem, ResultUse } from './types.ts';
-import type { RowResults } from './scoring.ts';
 
 /** A metric that records what each call asked for. */
 function recording(name: string) {

@@ -109,20 +109,23 @@ export async function scoreRows(
   // Up to SYNC_AHEAD batches are with scoreSync at a time, so scoring threads (the CLI's) take them side
   // by side while the copies in their queues stay few.
   const scoreSync = sync.length ? opts.scoreSync : undefined;
-  const sent = new Map<number, Promise<RowResults[]>>();
+  // Each batch sent keeps its rows, so the loop below reads them without slicing again.
+  const sent = new Map<number, { chunk: QaItem[]; result: Promise<RowResults[]> }>();
   const send = (k: number) => {
     if (!scoreSync || k >= chunks) return;
-    const p = scoreSync(chunkAt(k));
-    p.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
-    sent.set(k, p);
+    const chunk = chunkAt(k);
+    const result = scoreSync(chunk);
+    result.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
+    sent.set(k, { chunk, result });
   };
   for (let k = 0; k < SYNC_AHEAD; k++) send(k);
   for (let k = 0; k < chunks; k++) {
     opts.signal?.throwIfAborted();
-    const chunk = chunkAt(k);
+    const away = sent.get(k);
+    const chunk = away?.chunk ?? chunkAt(k);
     let part: RowResults[];
-    if (scoreSync) {
-      part = await sent.get(k)!;
+    if (away) {
+      part = await away.result;
       sent.delete(k);
       send(k + SYNC_AHEAD);
     } else part = chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
