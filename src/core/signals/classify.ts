@@ -503,7 +503,9 @@ function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Om
   if (yn) return done(yn);
   let bestK = 0;
   let bestSeverity = -Infinity;
-  for (let k = 0; k < item.golds.length; k++) {
+  // A gold's step is at most equivalent, and a later gold must do strictly better to be chosen: once one gold is
+  // equivalent, the others cannot change the verdict (their person-name test is the costliest signal of a new gold).
+  for (let k = 0; k < item.golds.length && bestSeverity < SEVERITY.equivalent; k++) {
     const severity = SEVERITY[goldStep(item, signals, k, false).cls];
     if (severity > bestSeverity) {
       bestK = k;
