@@ -20,6 +20,7 @@
 import { withoutParentheses } from '../text/parens.ts';
 import { ANTONYM_PAIRS } from './antonyms.ts';
 import { clausesOf, contentStems, stem, tokens, wordStemSet } from './words.ts';
+import { lastMemo, textMemo } from '../util/memo.ts';
 
 export interface PolaritySignal {
   /** denial also covers the question's own number restated with another value (two words of context: "atomic number 2"). */
@@ -78,11 +79,14 @@ function negations(text: string): string[] {
   return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
 }
 
+/** The question's negation cues, counted (kept for the last question: a row asks twice, and its question's rows are often together). */
+const questionNegations = lastMemo((question: string) => negations(question).length);
+
 const YES_NO_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|must)\b/iu;
 const YES = new Set(['yes', 'yeah', 'yep', 'true', 'correct', 'indeed']);
 const NO = new Set(['no', 'nope', 'false', 'incorrect']);
-/** "yes" / "no" for a yes/no gold, else null. */
-export function yesNo(text: string): 'yes' | 'no' | null {
+/** "yes" / "no" for a yes/no gold, else null (cached: a row asks it of each of its golds, and golds recur). */
+export const yesNo: (text: string) => 'yes' | 'no' | null = textMemo((text: string) => {
   const bare = withoutParentheses(text).trim();
   const t = tokens(bare);
   // "Yes", "No, it is not"; not a name that starts with the word ("False widow").
@@ -90,7 +94,7 @@ export function yesNo(text: string): 'yes' | 'no' | null {
   if (YES.has(t[0]!)) return 'yes';
   if (NO.has(t[0]!)) return 'no';
   return null;
-}
+});
 
 const DENIAL =
   /^(?:no[,.!;:—–-]|no\s+(?!doubt\b|later\b|earlier\b|one\s+knows)\w+|none\b|neither\b|nothing\b|nobody\b|(?:that|this|it)(?:'s|’s| is| was) (?:not (?:true|correct|right|the case)|false|incorrect|a (?:myth|misconception|common misconception))|(?:there|it) (?:is|are|was|were) no\b|(?:there|it) (?:isn[’']t|aren[’']t|wasn[’']t|weren[’']t)\b(?!\s+until\b)|actually,? (?:no|none)\b|contrary to popular belief\b)/iu;
@@ -164,7 +168,7 @@ export function candidateYesNo(question: string, candidate: string): 'yes' | 'no
   if (!first) return null;
   const lead = yesNo(first.split(/\s+/)[0]!);
   if (lead) return lead;
-  return (negations(first).length + negations(question).length) % 2 === 0 ? 'yes' : 'no';
+  return (negations(first).length + questionNegations(question)) % 2 === 0 ? 'yes' : 'no';
 }
 
 const QUESTION_DIGIT = /\d/;
@@ -173,7 +177,7 @@ const QUESTION_DIGIT = /\d/;
 export function polarity(item: PolarityItem): PolaritySignal | null {
   const clauses = clausesOf(item.candidate);
   if (clauses.length === 0) return null;
-  const qNeg = negations(item.question).length;
+  const qNeg = questionNegations(item.question);
   const goldStems = item.golds.map((g) => contentStems(g));
 
   // Yes/no golds, for a question shaped as one ("Is …?", "Can …?") or a first gold that is yes or no.

@@ -62,13 +62,14 @@ const stripArticle = (ws: string[]): string[] => (ws.length > 1 && ARTICLES.has(
 
 interface Term {
   text: string;
+  /** The words of `text`. */
+  words: readonly string[];
   synsets: number[];
 }
 
 function termOf(wn: WordNet, ws: readonly string[]): Term | null {
-  const text = ws.join(' ');
   const synsets = wn.synsets(ws.join('_'), TERM_POS);
-  return synsets.length ? { text, synsets } : null;
+  return synsets.length ? { text: ws.join(' '), words: ws, synsets } : null;
 }
 
 /**
@@ -82,7 +83,7 @@ function goldTerm(wn: WordNet, ws: readonly string[]): Term | null {
   const plural = [...wn.synsets(`${key}s`, ['n']), ...(/(?:s|x|z|ch|sh)$/.test(key) ? wn.synsets(`${key}es`, ['n']) : [])].filter((s) =>
     wn.lemmaNames(s).some((n) => n.toLowerCase() === `${key}s` || n.toLowerCase() === `${key}es`),
   );
-  return { text: t.text, synsets: [...new Set([...t.synsets, ...plural])] };
+  return { text: t.text, words: t.words, synsets: [...new Set([...t.synsets, ...plural])] };
 }
 
 /**
@@ -183,10 +184,11 @@ function antonymFrame(wn: WordNet, gold: string, candidate: string): { goldWord:
  * A gold's term, once per gold text and lexicon: golds recur on every row of their question (every system's), and
  * looking each up again — its plural's senses too — was a tenth of the default set's time.
  */
-const goldTerms = memoPer((wn: WordNet, gold: string): Term | null => {
+const goldTerms = memoPer((wn: WordNet, gold: string): (Term & { wordSet: ReadonlySet<string> }) | null => {
   const gw = stripArticle(words(gold));
   // A number is the quantity signals' to judge ("v" and "5" share WordNet's synonym set of five).
-  return gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
+  const t = gw.some((w) => /^\d/.test(w)) ? null : goldTerm(wn, gw);
+  return t && { ...t, wordSet: new Set(t.words) };
 });
 
 const RANK: Record<WordNetRelation, number> = { synonym: 3, narrower: 2, broader: 1, antonym: 0 };
@@ -208,10 +210,9 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
   item.golds.forEach((gold, k) => {
     const g = goldTermOf(gold);
     if (g) {
-      const goldWords = new Set(g.text.split(' '));
       for (const t of terms) {
         // The gold's own words, or some of them ("Leonardo" of "Leonardo da Vinci"): the word signals judge those.
-        if (t.text.split(' ').every((w) => goldWords.has(w))) continue;
+        if (t.words.every((w) => g.wordSet.has(w))) continue;
         if (shares(g.synsets, t.synsets)) {
           offer({
             relation: 'synonym',
