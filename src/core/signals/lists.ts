@@ -7,6 +7,7 @@
  */
 import { contentStems } from './words.ts';
 import { textMemo } from '../util/memo.ts';
+import { asciiTwin } from '../text/ascii-twin.ts';
 import { goldForms } from './aliases.ts';
 
 export interface ListSignal {
@@ -31,6 +32,13 @@ const TAIL =
 const VAGUE = /^(?:something(?: else)?|others?|etc\.?|more|and so on|many more|some (?:others|more))$/iu;
 /** A word that makes an item a clause ("it is lovely"), not a noun phrase. */
 const CLAUSE_WORD = /\b(?:is|are|was|were|be|been|has|have|had|does|do|did|can|will|would|it|they|he|she|we|i)\b/iu;
+/** Where items part: commas, "and", "or", "&". */
+const ITEM_CUT = /,\s*(?:and|or|&)\s+|\s+(?:and|or|&)\s+|,\s*/iu;
+/** The patterns every answer's first sentence meets, each in its faster form where that reads the same (ascii-twin.ts). */
+const lead = asciiTwin(LEAD);
+const tail = asciiTwin(TAIL);
+const clauseWord = asciiTwin(CLAUSE_WORD);
+const itemCut = asciiTwin(ITEM_CUT);
 /** Items are noun phrases, not clauses. */
 const MAX_ITEM_WORDS = 4;
 
@@ -50,17 +58,18 @@ function itemsOf(first: string, commas = false): { items: string[]; hedge: boole
   // Cut an appositive or relative tail, unless that cuts a list of names itself ("China, India, the United States,
   // and Indonesia": ", the" starts an item there).
   const conj = (t: string) => /\s(?:or|and|&)\s/i.test(t);
-  const cut = first.replace(TAIL, '').replace(LEAD, '');
-  const whole = first.replace(LEAD, '');
+  const tailless = first.replace(tail(first), '');
+  const cut = tailless.replace(lead(tailless), '');
+  const whole = first.replace(lead(first), '');
   const body = conj(cut) || !conj(whole) ? cut : whole;
   const hasOr = /\s(?:or)\s/i.test(body);
   const hasAnd = /\s(?:and|&)\s/i.test(body);
   if (!hasOr && !hasAnd && !(commas && (body.match(/,/g)?.length ?? 0) >= 2)) return null;
   const items = body
-    .split(/,\s*(?:and|or|&)\s+|\s+(?:and|or|&)\s+|,\s*/iu)
+    .split(itemCut(body))
     .map((x) => x.replace(/^(?:the|a|an)\s+/i, '').trim())
     .filter(Boolean);
-  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS || CLAUSE_WORD.test(x))) return null;
+  if (items.length < 2 || items.some((x) => x.split(/\s+/).length > MAX_ITEM_WORDS || clauseWord(x).test(x))) return null;
   // Kept whole, a list of names only: "Mercury, the smallest planet, and Venus" is two items and an appositive.
   if (body !== cut && items.some((x) => !/^[\p{Lu}\d]/u.test(x))) return null;
   return { items, hedge: hasOr || hedgeCue };

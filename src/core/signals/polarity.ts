@@ -21,6 +21,7 @@ import { withoutParentheses } from '../text/parens.ts';
 import { ANTONYM_PAIRS } from './antonyms.ts';
 import { clausesOf, contentStems, stem, tokens, wordStemSet } from './words.ts';
 import { lastMemo, textMemo } from '../util/memo.ts';
+import { asciiTwin } from '../text/ascii-twin.ts';
 
 export interface PolaritySignal {
   /** denial also covers the question's own number restated with another value (two words of context: "atomic number 2"). */
@@ -46,6 +47,10 @@ const NOT_DENIAL =
 
 /** NEGATION, for a quick test: a text with no cue at all has none once the non-denials are blanked out either. */
 const ANY_NEGATION = new RegExp(NEGATION.source, 'iu');
+/** The patterns every answer is tested with, each in its faster form where that reads the same (ascii-twin.ts). */
+const anyNegation = asciiTwin(ANY_NEGATION);
+const negation = asciiTwin(NEGATION);
+const notDenial = asciiTwin(NOT_DENIAL);
 
 /** A quoted title or phrase ("Can't Nobody Hold Me Down", “Not Fair”): its words deny nothing. */
 const QUOTED = /"[^"]*"|“[^”]*”/gu;
@@ -74,9 +79,10 @@ function blankQuotes(text: string): string {
 
 /** Negation cues in a text, without the ones that do not deny. */
 function negations(text: string): string[] {
-  if (!ANY_NEGATION.test(text)) return [];
-  const cleaned = blankQuotes(unescapeCsvQuotes(text)).replace(NOT_DENIAL, ' ');
-  return [...cleaned.matchAll(NEGATION)].map((m) => m[0].toLowerCase());
+  if (!anyNegation(text).test(text)) return [];
+  const blanked = blankQuotes(unescapeCsvQuotes(text));
+  const cleaned = blanked.replace(notDenial(blanked), ' ');
+  return [...cleaned.matchAll(negation(cleaned))].map((m) => m[0].toLowerCase());
 }
 
 /** The question's negation cues, counted (kept for the last question: a row asks twice, and its question's rows are often together). */
@@ -172,6 +178,8 @@ export function candidateYesNo(question: string, candidate: string): 'yes' | 'no
 }
 
 const QUESTION_DIGIT = /\d/;
+/** Where a clause's scope ends: commas, dashes, parentheses, a relative pronoun. */
+const scopeCut = asciiTwin(/\s*[,—–()]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu);
 
 /** The way the candidate contradicts a gold, or null. */
 export function polarity(item: PolarityItem): PolaritySignal | null {
@@ -217,9 +225,7 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     // Scope: the part of the clause (cut at commas, dashes, parentheses and relative pronouns) that carries the
     // gold, so "Mercury, which is not a solid" does not negate "Mercury", and "Lyon (not Paris)" negates "Paris".
     const goldSet = new Set(goldStems[found.gold]!);
-    const parts = found.clause
-      .split(/\s*[,—–()]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu)
-      .filter(Boolean);
+    const parts = found.clause.split(scopeCut(found.clause)).filter(Boolean);
     let scope = parts[0]!;
     let most = -1;
     for (const part of parts) {

@@ -11,6 +11,7 @@
 import Qty from 'js-quantities';
 import { canonicalNumberTokens } from '../text/numbers.ts';
 import { boundedMemo, textMemo } from '../util/memo.ts';
+import { asciiTwin } from '../text/ascii-twin.ts';
 
 export interface Quantity {
   /** The text it was read from ("212 degrees Fahrenheit"). */
@@ -104,6 +105,9 @@ const unitKind = boundedMemo((unit: string): string | null => {
 
 /** Cheap test: a digit, or a word that can be a number ("eight", "half", "quarter"). */
 const MAYBE_NUMBER = new RegExp(`\\d|\\b(?:${NUMBER_WORD}|half|quarter|third|thirds|fourths?)\\b`, 'iu');
+/** The patterns a text's quantities test it with every time, each in its faster form where that reads the same (ascii-twin.ts). */
+const maybeNumber = asciiTwin(MAYBE_NUMBER);
+const wordRun = asciiTwin(WORD_RUN);
 
 const ORDINAL_WORDS = [
   'first',
@@ -245,7 +249,7 @@ function compounds(s: string): { s: string; written: Map<string, string> | null 
 /** Every quantity in a text, in order (a date's months, then a name's number, after the others). */
 export function quantities(text: string): Quantity[] {
   const regnal = regnalNumbers(text);
-  if (!MAYBE_NUMBER.test(text)) return regnal;
+  if (!maybeNumber(text).test(text)) return regnal;
   const dated = dates(` ${text.toLowerCase()} `);
   // An ordinal's suffix is no unit ("3rd" is not 3 rods, "1st" not 1 stone).
   let s = /\d(?:st|nd|rd|th)\b/.test(dated.s) ? dated.s.replace(/(\d)(?:st|nd|rd|th)\b/g, '$1') : dated.s;
@@ -254,7 +258,7 @@ export function quantities(text: string): Quantity[] {
   if (s.includes('ty')) s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
   if (s.includes('half') || s.includes('quarter') || s.includes('fourth') || s.includes('third'))
     for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
-  s = s.replace(WORD_RUN, (run) => {
+  s = s.replace(wordRun(s), (run) => {
     const words = run.split(/[\s-]+/);
     // "3 million" is read by QUANTITY with its scale word; a lone scale word is not a number here.
     if (/^(?:hundred|thousand|million|billion|trillion)$/.test(words[0]!)) return run;
@@ -343,29 +347,34 @@ export function sameQuantity(a: Quantity, b: Quantity): boolean {
 
 const LOWER = /\b(?:more than|over|above|greater than|at least|upwards of)\s+$/iu;
 const UPPER = /\b(?:less than|under|below|fewer than|at most|up to)\s+$/iu;
+const lower = asciiTwin(LOWER);
+const upper = asciiTwin(UPPER);
+const betweenOf = asciiTwin(/\bbetween\s+(.+?)\s+and\s+(\S+(?:\s+\S+)?)/iu);
 
 type Range = { lo?: Quantity; hi?: Quantity; text: string } | null;
 let lastRange: { text: string; range: Range } | null = null;
-/** range(), kept for the last text: it is asked of the candidate once per conflicting gold. */
-function candidateRange(text: string): Range {
-  if (lastRange?.text !== text) lastRange = { text, range: range(text) };
+/** range(), kept for the last text: it is asked of the candidate once per conflicting gold. `qs`: quantities(text). */
+function candidateRange(text: string, qs: Quantity[]): Range {
+  if (lastRange?.text !== text) lastRange = { text, range: range(text, qs) };
   return lastRange.range;
 }
 
-/** A range a text gives ("more than five", "between 10 and 15"), with the quantities it bounds by. */
-function range(text: string): Range {
+/** A range a text gives ("more than five", "between 10 and 15"), with the quantities it bounds by (`qs`, the text's). */
+function range(text: string, qs: Quantity[]): Range {
   const low = text.toLowerCase();
-  const between = /\bbetween\s+(.+?)\s+and\s+(\S+(?:\s+\S+)?)/iu.exec(low);
+  const between = betweenOf(low).exec(low);
   if (between) {
     const [a] = quantities(between[1]!);
     const [b] = quantities(between[2]!);
     if (a && b) return { lo: a, hi: { ...b, unit: b.unit || a.unit, kind: b.unit ? b.kind : a.kind }, text: between[0] };
   }
-  for (const q of quantities(text)) {
+  for (const q of qs) {
     const at = low.indexOf(q.text.split(' ')[0]!);
     const before = low.slice(0, Math.max(0, at));
-    if (LOWER.test(before)) return { lo: q, text: `${LOWER.exec(before)![0]}${q.text}` };
-    if (UPPER.test(before)) return { hi: q, text: `${UPPER.exec(before)![0]}${q.text}` };
+    const lo = lower(before).exec(before);
+    if (lo) return { lo: q, text: `${lo[0]}${q.text}` };
+    const hi = upper(before).exec(before);
+    if (hi) return { hi: q, text: `${hi[0]}${q.text}` };
   }
   return null;
 }
@@ -419,11 +428,12 @@ function onGoldScale(g: Quantity[], c: Quantity[]): Quantity[] {
   return c.map((x) => (x.kind === 'angle' && /^degrees?$/.test(x.unit) ? { ...x, unit: t.unit, kind: t.kind } : x));
 }
 
-/** How the quantities of a candidate compare with a gold's. */
+/** How the quantities of a candidate compare with a gold's (`candidateQuantities`: quantities(candidate), when the caller has it). */
 export function compareQuantities(gold: string, candidate: string, candidateQuantities?: Quantity[]): QuantitySignal {
   const g = goldQuantities(gold);
   if (g.length === 0) return { relation: 'none', gold: g, candidate: candidateQuantities ?? [] };
-  const c = onGoldScale(g, candidateQuantities ?? quantities(candidate));
+  const own = candidateQuantities ?? quantities(candidate);
+  const c = onGoldScale(g, own);
   if (c.length === 0) return { relation: 'none', gold: g, candidate: c };
   const used = new Set<number>();
   let matched = 0;
@@ -463,7 +473,7 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
     if (other) conflict = other;
   }
   if (conflict) {
-    const r = matched === 0 ? candidateRange(candidate) : null;
+    const r = matched === 0 ? candidateRange(candidate, own) : null;
     if (r && g.every((gq) => within(gq, r))) return { relation: 'range', gold: g, candidate: c, at: { ...(r.lo ?? r.hi)!, text: r.text } };
     return { relation: 'conflict', gold: g, candidate: c, at: conflict };
   }
