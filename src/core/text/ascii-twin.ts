@@ -24,11 +24,11 @@ const NEEDS_UNICODE = /[\u017f\u212a\ud800-\udfff]/;
  */
 export function asciiTwin(re: RegExp): (s: string) => RegExp {
   if (!re.flags.includes('u')) return () => re;
-  twinned.add(re);
   // (Any \u escape is refused: one could name a cased letter that the check below does not see.)
   if (/\\[pPu]/.test(re.source)) throw new Error(`asciiTwin: ${re.source} needs the u flag`);
   for (const c of re.source)
     if (c.charCodeAt(0) > 0x7f && c.toLowerCase() !== c.toUpperCase()) throw new Error(`asciiTwin: ${re.source} has the cased letter ${c}`);
   const twin = new RegExp(re.source, re.flags.replace('u', ''));
+  twinned.add(re);
   return (s) => (NEEDS_UNICODE.test(s) ? re : twin);
 }
