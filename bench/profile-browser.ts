@@ -3,7 +3,10 @@
  * TriviaQA rows in a page (scores only, as the pool workers keep them), under Chromium's sampling profiler. The
  * Node profile (bench/profile.ts) runs another V8; the two differ (the Unicode patterns' cost, which lines are hot).
  *
- *   npx tsx bench/profile-browser.ts [--warm 40000] [--rows 20000] [--top 15] [--json out.json]
+ *   npx tsx bench/profile-browser.ts [--warm 40000] [--rows 20000] [--unseen] [--top 15] [--json out.json]
+ *
+ * `--unseen`: answers not seen before, as in a file whose answers do not repeat (bench/profile.ts's): the first half
+ * of EVOUNA's rows (by question) warm the JIT, and the second half is profiled once; --warm and --rows do not apply.
  *
  * The profiler runs from the start, so the optimized code keeps its source lines (started later, V8 puts an
  * optimized function's samples on its first line). The warm-up is discarded: the first cycles are cold, and V8
@@ -24,6 +27,7 @@ const arg = (name: string, dflt: string) => {
 const WARM = Number(arg('--warm', '40000'));
 const N = Number(arg('--rows', '20000'));
 const TOP = Number(arg('--top', '15'));
+const UNSEEN = process.argv.includes('--unseen');
 
 const bundle = (
   await build({
@@ -63,14 +67,19 @@ try {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  const size = await page.evaluate(() => (globalThis as unknown as { verityProfile: { setup(): Promise<number> } }).verityProfile.setup());
-  const cycle = (n: number) =>
-    page.evaluate((k) => (globalThis as unknown as { verityProfile: { cycle(n: number): number } }).verityProfile.cycle(k), n);
+  type Page = { setup(): Promise<number>; cycle(n: number): number; pass(from: number, to: number): number };
+  const size = await page.evaluate(() => (globalThis as unknown as { verityProfile: Page }).verityProfile.setup());
+  const cycle = (n: number) => page.evaluate((k) => (globalThis as unknown as { verityProfile: Page }).verityProfile.cycle(k), n);
+  const pass = (from: number, to: number) =>
+    page.evaluate(([a, b]) => (globalThis as unknown as { verityProfile: Page }).verityProfile.pass(a, b), [from, to] as const);
+  // The rows are in question order, so the halves share no question (nor its golds).
+  const half = Math.floor(size / 2);
   const warm: number[] = [];
-  for (let done = 0; done < WARM; done += size) warm.push(await cycle(Math.min(size, WARM - done)));
+  if (UNSEEN) warm.push(await pass(0, half));
+  else for (let done = 0; done < WARM; done += size) warm.push(await cycle(Math.min(size, WARM - done)));
   await cdp.send('Profiler.stop');
   await cdp.send('Profiler.start');
-  const usPerRow = await cycle(N);
+  const usPerRow = UNSEEN ? await pass(half, size) : await cycle(N);
   const { profile } = await cdp.send('Profiler.stop');
 
   const total = profile.samples!.length;
@@ -98,7 +107,8 @@ try {
   const pct = (x: number) => `${((100 * x) / total).toFixed(1)}%`;
   const userAgent = await page.evaluate(() => navigator.userAgent);
   console.log(
-    `${N} rows after ${WARM} (EVOUNA's ${size}, cycled), default set, scores only, ${userAgent.replace(/^.*(Chrome\/\S+).*$/, '$1')}: ` +
+    `${UNSEEN ? `EVOUNA's second half (${size - half} rows) once, after its first` : `${N} rows after ${WARM} (EVOUNA's ${size}, cycled)`}, ` +
+      `default set, scores only, ${userAgent.replace(/^.*(Chrome\/\S+).*$/, '$1')}: ` +
       `${usPerRow.toFixed(1)} µs a row under the profiler; warm-up cycles ${warm.map((x) => x.toFixed(0)).join(', ')} µs a row`,
   );
   console.log('\n| function | file | self | \n|---|---|---:|');
@@ -117,8 +127,9 @@ try {
       out,
       JSON.stringify(
         {
-          rows: N,
-          warm: WARM,
+          unseen: UNSEEN,
+          rows: UNSEEN ? size - half : N,
+          warm: UNSEEN ? half : WARM,
           usPerRow,
           functions: topFns.map(([k, t]) => ({ function: k, share: t / total })),
           lines: topLines.map(([line, t]) => ({ file: fileOf[line], code: lines[line - 1]!.trim(), share: t / total })),

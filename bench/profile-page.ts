@@ -13,6 +13,15 @@ export interface ProfilePage {
   setup(): Promise<number>;
   /** Scores `n` rows (cycling the file's), each a fresh copy; µs a row. */
   cycle(n: number): number;
+  /** Scores the file's rows `from` … `to` once, each a fresh copy; µs a row. */
+  pass(from: number, to: number): number;
+}
+
+function score(rows: QaItem[]): number {
+  const copies = rows.map((r) => ({ ...r, golds: [...r.golds] }));
+  const t = performance.now();
+  for (const r of copies) scoreRow(r, metrics, scoresOnly);
+  return ((performance.now() - t) / copies.length) * 1000;
 }
 
 let base: QaItem[] = [];
@@ -29,13 +38,10 @@ const page: ProfilePage = {
     return base.length;
   },
   cycle(n) {
-    const rows = Array.from({ length: n }, (_, k) => {
-      const r = base[k % base.length]!;
-      return { ...r, golds: [...r.golds] };
-    });
-    const t = performance.now();
-    for (const r of rows) scoreRow(r, metrics, scoresOnly);
-    return ((performance.now() - t) / n) * 1000;
+    return score(Array.from({ length: n }, (_, k) => base[k % base.length]!));
+  },
+  pass(from, to) {
+    return score(base.slice(from, to));
   },
 };
 (globalThis as { verityProfile?: ProfilePage }).verityProfile = page;
