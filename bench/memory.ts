@@ -2,7 +2,7 @@
  * `npm run bench:memory [-- ROWS]`: the CLI's peak memory (RSS of the whole process, its
  * scoring thread included) scoring the same rows written as JSONL, CSV, TSV and a JSON array, with exact_match
  * (so reading dominates). Every text format is streamed, so memory should not grow with the rows; the table
- * goes into bench/REPORT.md (memory-section.md). Needs GNU time at /usr/bin/time.
+ * goes into bench/REPORT.md ("Memory per input format"). Needs GNU time at /usr/bin/time.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';

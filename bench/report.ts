@@ -1,6 +1,7 @@
 /**
  * `npm run bench` — runs every benchmark (bench:core, bench:nli, bench:app, bench:cli) one after another and writes
- * bench/REPORT.md with every figure, the machine it ran on and the date.
+ * their figures, the machine it ran on and the date into bench/REPORT.md: only between the report's marker comments
+ * (report-blocks.ts), so the sections written by hand and each section's history stay as they are.
  *
  *   npm run bench                      # all (≈ 45 min on 2 cores)
  *   npm run bench -- --only core,app   # some of them
@@ -11,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../scripts/evouna.ts';
+import { replaceBlocks } from './report-blocks.ts';
 
 const OUT = join(repoRoot, 'bench', 'out');
 const ALL = ['core', 'nli', 'app', 'cli'] as const;
@@ -86,22 +88,15 @@ interface App {
   targets?: { target: number; what: string; value: string; limit: string; met: boolean; note: string }[];
 }
 
-const lines: string[] = [
-  '# Verity benchmark report',
-  '',
-  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Each section says when its figures were measured.`,
-  'Figures on this shared 2-core machine move by about ±30% between runs.',
-  '',
-  '## Machine',
-  '',
-  ...machine(),
-  '',
-];
+const blocks: Record<string, string[] | null> = {
+  written: [`Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Each section says when its figures were measured.`],
+  machine: machine(),
+};
 
 const core = read<Core>('core');
-lines.push('## Core metrics (`npm run bench:core`)', '');
+blocks.core = null;
 if (core) {
-  lines.push(
+  blocks.core = [
     `Measured ${core.date.slice(0, 10)}: ${n0(core.rows)} rows cycled from the shared EVOUNA TriviaQA answers (${n1(core.avgGolds)} golds per row), best of 3 passes, one thread.`,
     '',
     '| metric | rows/s | µs per row | peak RSS (MB) |',
@@ -116,20 +111,17 @@ if (core) {
       ([m, v]) =>
         `| ${m} | ${n0(v.pythonRate)} | ${n0(v.verityRate)} | ${n1(v.verityRate / v.pythonRate)}× | ${v.identical ? 'yes' : 'NO'} |`,
     ),
-    '',
-  );
-} else lines.push('Not run yet.', '');
+  ];
+}
 
 const nli = read<Record<string, unknown>>('nli');
-lines.push('## NLI throughput (`npm run bench:nli`)', '');
-if (nli) lines.push(...renderNli(nli), '');
-else lines.push('Not run yet.', '');
+blocks.nli = nli ? renderNli(nli) : null;
 
 const app = read<App>('app');
-lines.push('## The web app at scale (`npm run bench:app`)', '');
+blocks.app = null;
 if (app) {
   const m = app.million;
-  lines.push(
+  blocks.app = [
     `Measured ${app.date.slice(0, 10)} in headless Chromium against \`vite preview\`. Memory is the summed PSS of all Chromium processes (shared pages counted once).`,
     '',
     '| figure | value |',
@@ -157,9 +149,8 @@ if (app) {
     ...(app.targets ?? []).map(
       (t) => `Issue 16 target ${t.target}, ${t.what}: ${t.value} (limit ${t.limit}): **${t.met ? 'met' : 'not met'}**${t.note}.`,
     ),
-    ...(app.targets?.length ? [''] : []),
-  );
-} else lines.push('Not run yet.', '');
+  ];
+}
 
 interface CliRun {
   command: string;
@@ -171,9 +162,9 @@ interface CliRun {
   written: number;
 }
 const cli = read<{ date: string; metrics: string; runs: CliRun[]; peakRatioLargeToSmall: number; flat: boolean; gbScored: boolean }>('cli');
-lines.push('## The CLI at size (`npm run bench:cli`)', '');
+blocks.cli = null;
 if (cli) {
-  lines.push(
+  blocks.cli = [
     `Measured ${cli.date.slice(0, 10)}: \`verity score --out\` (and \`evaluate\`) on generated JSONL built from the shared TriviaQA answers, metrics ${cli.metrics}; peak RSS of the process (/usr/bin/time).`,
     '',
     '| run | rows | file | time | peak RSS | exit | rows written |',
@@ -184,25 +175,13 @@ if (cli) {
     ),
     '',
     `Target: peak RSS flat in the row count, 3M rows within 1.3× the peak at 300k: **${cli.peakRatioLargeToSmall.toFixed(2)}× — ${cli.flat ? 'met' : 'not met'}**; a 1 GB file scored end to end: **${cli.gbScored ? 'met' : 'not met'}**. \`evaluate\` keeps a label and each metric's score and decision per row (typed arrays), so its memory grows with the rows by design.`,
-    '',
-  );
-} else lines.push('Not run yet.', '');
-
-// Hand-measured sections kept in their own files (their scripts are not part of `npm run bench`).
-for (const f of [
-  'bundle-section.md',
-  'pathological-section.md',
-  'memory-section.md',
-  'taxonomy-section.md',
-  'profile-section.md',
-  'device-section.md',
-  'gpu-kit-section.md',
-]) {
-  const path = join(repoRoot, 'bench', f);
-  if (existsSync(path)) lines.push('', readFileSync(path, 'utf8').trimEnd());
+  ];
 }
-writeFileSync(join(repoRoot, 'bench', 'REPORT.md'), `${lines.join('\n')}\n`);
-process.stderr.write(`wrote bench/REPORT.md\n`);
+
+const reportPath = join(repoRoot, 'bench', 'REPORT.md');
+writeFileSync(reportPath, replaceBlocks(readFileSync(reportPath, 'utf8'), blocks));
+const kept = Object.keys(blocks).filter((k) => blocks[k] === null);
+process.stderr.write(`wrote bench/REPORT.md${kept.length ? ` (kept as they were, no figures here: ${kept.join(', ')})` : ''}\n`);
 
 function renderNli(j: Record<string, unknown>): string[] {
   // bench:nli writes its own section (Verity against the WASM ceiling).
