@@ -19,6 +19,7 @@ import { build } from 'esbuild';
 import { chromium } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
+import type { ProfilePage } from './profile-page.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(name);
@@ -67,11 +68,10 @@ try {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  type Page = { setup(): Promise<number>; cycle(n: number): number; pass(from: number, to: number): number };
-  const size = await page.evaluate(() => (globalThis as unknown as { verityProfile: Page }).verityProfile.setup());
-  const cycle = (n: number) => page.evaluate((k) => (globalThis as unknown as { verityProfile: Page }).verityProfile.cycle(k), n);
+  const size = await page.evaluate(() => (globalThis as unknown as { verityProfile: ProfilePage }).verityProfile.setup());
+  const cycle = (n: number) => page.evaluate((k) => (globalThis as unknown as { verityProfile: ProfilePage }).verityProfile.cycle(k), n);
   const pass = (from: number, to: number) =>
-    page.evaluate(([a, b]) => (globalThis as unknown as { verityProfile: Page }).verityProfile.pass(a, b), [from, to] as const);
+    page.evaluate(([a, b]) => (globalThis as unknown as { verityProfile: ProfilePage }).verityProfile.pass(a, b), [from, to] as const);
   // The rows are in question order, so the halves share no question (nor its golds).
   const half = Math.floor(size / 2);
   const warm: number[] = [];
