@@ -9,7 +9,7 @@ import { VerityError } from '../types.ts';
 import { headerSeparators, parseDelimited } from './delimited.ts';
 import { jsonKind, parseJsonArray, scanJsonValue } from './json-array.ts';
 import { findBadUtf8, refuseBadUtf8, type Utf8Scanner } from './utf8.ts';
-import { keeper } from './share.ts';
+import { cellKeeper } from './share.ts';
 
 import { isPlainObject, type Format, type ParsedTable, type RowIssue } from './table.ts';
 
@@ -98,11 +98,11 @@ export function parseTable(bytes: Uint8Array | string, nameHint = ''): ParsedTab
 }
 
 /**
- * JSONL, one line at a time, so a file can be read whole (parseTable) or streamed in chunks (parseBlob) with the
- * same records and the same messages. `end(finalLine)` takes what followed the last newline: a download cut
- * short ends there, inside its last record.
+ * Strings from SHARE_SHORTEST to SHARE_LONGEST characters, and lists of strings, are kept once per distinct value
+ * across a file's records. A shorter string (an id, a one-word answer) takes about the memory its entry in the
+ * sharing map would: looking it up cost a million-row file a second of its reading and saved nothing.
  */
-/** Strings up to this length, and lists of strings, are kept once per distinct value across a file's records. */
+const SHARE_SHORTEST = 16;
 const SHARE_LONGEST = 400;
 
 /**
@@ -110,23 +110,24 @@ const SHARE_LONGEST = 400;
  * every system judged (EVOUNA: five answers per question, 14 golds each), so a million-row file's records take
  * far less memory. Equal values only, so nothing read from a record changes; the map is emptied past a bound.
  */
-function shareValues(v: Record<string, unknown>, share: (key: string, value: unknown) => unknown): void {
+function shareValues(v: Record<string, unknown>, share: ReturnType<typeof cellKeeper>): void {
   for (const k in v) {
     if (!Object.hasOwn(v, k)) continue;
     const x = v[k];
-    let key: string;
     if (typeof x === 'string') {
-      if (x.length > SHARE_LONGEST) continue;
-      key = `s${x}`;
-    } else if (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string')) key = `a${JSON.stringify(x)}`;
-    else continue;
-    v[k] = share(key, x);
+      if (x.length >= SHARE_SHORTEST && x.length <= SHARE_LONGEST) v[k] = share.text(x);
+    } else if (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string')) v[k] = share.list(x as string[]);
   }
 }
 
+/**
+ * JSONL, one line at a time, so a file can be read whole (parseTable) or streamed in chunks (parseBlob) with the
+ * same records and the same messages. `end(finalLine)` takes what followed the last newline: a download cut
+ * short ends there, inside its last record.
+ */
 export class JsonlReader {
   private records: ParsedTable['records'] = [];
-  private readonly shared = keeper<unknown>();
+  private readonly shared = cellKeeper();
   private readonly issues: RowIssue[] = [];
   private readonly keys = new Set<string>();
   private row = 0;

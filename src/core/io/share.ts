@@ -13,7 +13,7 @@
  */
 import type { Label } from '../types.ts';
 
-/** Distinct values a sharing map keeps (here, the mapper's memos and the parser through `keeper`) before it starts again. */
+/** Distinct values a sharing map keeps (the mapper's memos and the parser's cellKeeper) before it starts again. */
 export const SHARE_BOUND = 100_000;
 
 /** A function that hands out the first value given for each key (`value` itself when the key is new), while the bound allows. */
@@ -25,6 +25,52 @@ export function keeper<T>(): (key: string, value: T) => T {
     if (seen.size >= SHARE_BOUND) seen.clear();
     seen.set(key, value);
     return value;
+  };
+}
+
+/** Lists of strings kept per first element before the oldest gives way (lists that start alike are rare). */
+const LIST_BUCKET = 8;
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/**
+ * A keeper for a parser's cells: strings and non-empty lists of strings, one copy per distinct value while the
+ * bound allows. Keyed by the value itself (a string) or a list's first element, not by a key string made for
+ * each cell: a million-row file spent about a third of its parsing making and hashing such keys.
+ */
+export function cellKeeper(): { text(s: string): string; list(a: string[]): string[] } {
+  const texts = new Map<string, string>();
+  const lists = new Map<string, string[][]>();
+  let kept = 0;
+  const room = () => {
+    if (kept >= SHARE_BOUND) {
+      texts.clear();
+      lists.clear();
+      kept = 0;
+    }
+    kept++;
+  };
+  return {
+    text(s) {
+      const had = texts.get(s);
+      if (had !== undefined) return had;
+      room();
+      texts.set(s, s);
+      return s;
+    },
+    list(a) {
+      const bucket = lists.get(a[0]!);
+      if (bucket) for (const b of bucket) if (sameList(a, b)) return b;
+      room();
+      if (!bucket) lists.set(a[0]!, [a]);
+      else if (bucket.length < LIST_BUCKET) bucket.push(a);
+      else bucket[kept % LIST_BUCKET] = a;
+      return a;
+    },
   };
 }
 
