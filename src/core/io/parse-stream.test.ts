@@ -216,3 +216,21 @@ describe('parseBlob and streamRecords on CSV, TSV and JSON arrays', () => {
     }
   });
 });
+
+describe('progress', () => {
+  it('is told every 4 MiB read and at the end, whatever the read size, for JSONL and CSV alike', async () => {
+    const line = `${JSON.stringify({ question: 'q'.repeat(40), gold: ['g'], candidate: 'c'.repeat(40) })}\n`;
+    const jsonl = line.repeat(Math.ceil((9.5 * 1024 * 1024) / line.length));
+    const csv = `question,gold,candidate\n${`${'q'.repeat(40)},g,${'c'.repeat(40)}\n`.repeat(120_000)}`;
+    for (const text of [jsonl, csv])
+      for (const chunkBytes of [undefined, 1024 * 1024, 3 * 1024 * 1024]) {
+        const seen: number[] = [];
+        const blob = blobOf(text);
+        await parseBlob(blob, 'f', { ...(chunkBytes ? { chunkBytes } : {}), onProgress: (read) => void seen.push(read) });
+        expect(seen.at(-1)).toBe(blob.size);
+        const steps = seen.map((r, i) => r - (seen[i - 1] ?? 0));
+        expect(steps.slice(0, -1).every((s) => s >= 4 * 1024 * 1024 && s < 4 * 1024 * 1024 + (chunkBytes ?? 128 * 1024))).toBe(true);
+        if ((4 * 1024 * 1024) % (chunkBytes ?? 128 * 1024) === 0) expect(seen.length).toBe(Math.floor(blob.size / (4 * 1024 * 1024)) + 1);
+      }
+  });
+});

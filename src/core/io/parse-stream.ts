@@ -9,11 +9,12 @@ import { VerityError } from '../types.ts';
 import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type Format, type ParsedTable, type RowIssue } from './parse.ts';
 import { DelimitedReader } from './delimited.ts';
 import { JsonArrayReader } from './json-array.ts';
-import { refuseBadUtf8, Utf8Scanner } from './utf8.ts';
+import { refuseBadUtf8, Utf8Scanner, Utf8StreamDecoder } from './utf8.ts';
 
 export interface BlobParseOptions {
-  /** Bytes per read (default 4 MiB). */
+  /** Bytes per read (default READ_BYTES). */
   chunkBytes?: number;
+  /** Called after each PROGRESS_BYTES read, and at the end. */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Files up to this size are read whole (default 64 KiB; also how much is read to detect the format). */
   sniffBytes?: number;
@@ -27,6 +28,26 @@ export interface BlobParseOptions {
  * string ("Invalid string length"). Longer lines are passed over without being built, and reported.
  */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Bytes decoded at a time. Chromium decodes a file in pieces of 128 KiB about twice as fast as in pieces of 4 MiB
+ * (the text of a big piece is allocated outside the young generation and walked out of cache): a 517 MB file read
+ * ~15% faster.
+ */
+const READ_BYTES = 128 * 1024;
+/** Bytes read between two progress reports (a report may cross to the page's thread). */
+const PROGRESS_BYTES = 4 * 1024 * 1024;
+
+/** Reports progress every PROGRESS_BYTES, and at the end. */
+const progressEvery = (onProgress?: (read: number, total: number) => void) => {
+  if (!onProgress) return undefined;
+  let told = 0;
+  return (read: number, total: number) => {
+    if (read - told < PROGRESS_BYTES && read < total) return;
+    told = read;
+    onProgress(read, total);
+  };
+};
 
 /** What `lines` yields for a line it passed over: its length. */
 interface LongLine {
@@ -53,7 +74,7 @@ const pieceReader = (format: Exclude<Format, 'jsonl'>, head: string): PieceReade
   format === 'json' ? new JsonArrayReader() : new DelimitedReader(format, head);
 
 export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOptions = {}): Promise<ParsedTable> {
-  const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
+  const chunk = Math.max(1, opts.chunkBytes ?? READ_BYTES);
   const whole = async () => parseTable(new Uint8Array(await blob.arrayBuffer()), nameHint);
   const kind = await streamFormat(blob, nameHint, opts.sniffBytes ?? 64 * 1024);
   if (!kind) return whole();
@@ -61,7 +82,7 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   if (kind.format !== 'jsonl') {
     const reader = pieceReader(kind.format, kind.head);
     const records: ParsedTable['records'] = [];
-    for await (const { text, last } of texts(blob, chunk, scan, opts.onProgress)) {
+    for await (const { text, last } of texts(blob, chunk, scan, progressEvery(opts.onProgress))) {
       reader.push(text, last);
       for (const r of reader.take()) records.push(r);
     }
@@ -72,20 +93,17 @@ export async function parseBlob(blob: Blob, nameHint = '', opts: BlobParseOption
   }
 
   const reader = new JsonlReader();
-  const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
+  const it = lines(blob, chunk, scan, progressEvery(opts.onProgress), opts.maxLineChars);
   let next = await it.next();
   while (!next.done) {
-    const raw = next.value;
-    if (typeof raw !== 'string') {
-      reader.tooLong(raw.skipped);
-      next = await it.next();
-      continue;
-    }
-    // A first line that is not JSON may start a pretty-printed object (small: read it whole).
-    if (!reader.line(raw)) {
-      const bytes = new Uint8Array(await blob.arrayBuffer());
-      if (prettyObject(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''))) return parseTable(bytes, nameHint);
-      reader.line(raw, false, true);
+    for (const raw of next.value) {
+      if (typeof raw !== 'string') reader.tooLong(raw.skipped);
+      // A first line that is not JSON may start a pretty-printed object (small: read it whole).
+      else if (!reader.line(raw)) {
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        if (prettyObject(new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, ''))) return parseTable(bytes, nameHint);
+        reader.line(raw, false, true);
+      }
     }
     next = await it.next();
   }
@@ -119,14 +137,14 @@ export async function streamRecords(
   onRecord: (rec: ParsedTable['records'][number]) => void | Promise<void>,
   opts: BlobParseOptions = {},
 ): Promise<StreamPass | null> {
-  const chunk = Math.max(1, opts.chunkBytes ?? 4 * 1024 * 1024);
+  const chunk = Math.max(1, opts.chunkBytes ?? READ_BYTES);
   const kind = await streamFormat(blob, '', opts.sniffBytes ?? 64 * 1024);
   if (!kind) return null;
   const scan = new Utf8Scanner();
   let records = 0;
   if (kind.format !== 'jsonl') {
     const reader = pieceReader(kind.format, kind.head);
-    for await (const { text, last } of texts(blob, chunk, scan, opts.onProgress)) {
+    for await (const { text, last } of texts(blob, chunk, scan, progressEvery(opts.onProgress))) {
       reader.push(text, last);
       for (const rec of reader.take()) {
         records++;
@@ -148,14 +166,16 @@ export async function streamRecords(
     };
   }
   const reader = new JsonlReader();
-  const it = lines(blob, chunk, scan, opts.onProgress, opts.maxLineChars);
+  const it = lines(blob, chunk, scan, progressEvery(opts.onProgress), opts.maxLineChars);
   let next = await it.next();
   while (!next.done) {
-    if (typeof next.value !== 'string') reader.tooLong(next.value.skipped);
-    else if (!reader.line(next.value)) return null;
-    for (const rec of reader.take()) {
-      records++;
-      await onRecord(rec);
+    for (const raw of next.value) {
+      if (typeof raw !== 'string') reader.tooLong(raw.skipped);
+      else if (!reader.line(raw)) return null;
+      for (const rec of reader.take()) {
+        records++;
+        await onRecord(rec);
+      }
     }
     next = await it.next();
   }
@@ -174,28 +194,31 @@ async function* texts(
   scan: Utf8Scanner,
   onProgress?: (read: number, total: number) => void,
 ): AsyncGenerator<{ text: string; last: boolean }> {
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8StreamDecoder();
   let read = 0;
   for await (const bytes of blobPieces(blob, chunk)) {
     const first = read === 0;
     read += bytes.length;
     const last = read >= blob.size;
-    scan.push(bytes, last);
-    const text = decoder.decode(bytes, { stream: !last });
+    const text = decoder.decode(bytes, last);
+    scan.pushDecoded(bytes, last, text);
     yield { text: first ? text.replace(/^\uFEFF/, '') : text, last };
     onProgress?.(read, blob.size);
   }
 }
 
-/** The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`); returns the text after the last newline. */
+/**
+ * The file's lines, decoded chunk by chunk (bytes that are not UTF-8 become U+FFFD and are noted in `scan`), a
+ * chunk's lines at a time (one await a line cost a promise each); returns the text after the last newline.
+ */
 async function* lines(
   blob: Blob,
   chunk: number,
   scan: Utf8Scanner,
   onProgress?: (read: number, total: number) => void,
   maxLine = MAX_LINE_CHARS,
-): AsyncGenerator<string | LongLine, string> {
-  const decoder = new TextDecoder('utf-8');
+): AsyncGenerator<(string | LongLine)[], string> {
+  const decoder = new Utf8StreamDecoder();
   const total = blob.size;
   let carry = '';
   /** Characters of a too-long line passed over so far (0: none). */
@@ -208,24 +231,39 @@ async function* lines(
     const first = read === 0;
     read += bytes.length;
     const last = read >= total;
-    scan.push(bytes, last);
-    let text = decoder.decode(bytes, { stream: !last });
+    let text = decoder.decode(bytes, last);
+    scan.pushDecoded(bytes, last, text);
     if (first) text = text.replace(/^\uFEFF/, '');
     const buf = carry + text;
+    const out: (string | LongLine)[] = [];
+    // Without a CR, a line ends at the next LF (found natively, not by the pattern).
+    const lfOnly = !buf.includes('\r');
     let start = 0;
     eol.lastIndex = 0;
-    for (let m = eol.exec(buf); m; m = eol.exec(buf)) {
-      // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
-      if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
-      const end = m.index + m[0].length;
+    for (;;) {
+      let at: number;
+      let end: number;
+      if (lfOnly) {
+        at = buf.indexOf('\n', start);
+        if (at < 0) break;
+        end = at + 1;
+      } else {
+        const m = eol.exec(buf);
+        if (!m) break;
+        // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
+        if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
+        at = m.index;
+        end = at + m[0].length;
+        eol.lastIndex = end;
+      }
       if (skipped > 0) {
         // The end of a line too long to keep: say how long it was, and go on with the next.
-        yield { skipped: skipped + m.index - start };
+        out.push({ skipped: skipped + at - start });
         skipped = 0;
-      } else yield buf.slice(start, m.index);
+      } else out.push(buf.slice(start, at));
       start = end;
-      eol.lastIndex = end;
     }
+    if (out.length > 0) yield out;
     carry = buf.slice(start);
     // A line longer than maxLine is not kept: only its length is counted until it ends.
     if (skipped > 0 || carry.length > maxLine) {
@@ -234,6 +272,6 @@ async function* lines(
     }
     onProgress?.(read, total);
   }
-  if (skipped > 0) yield { skipped };
+  if (skipped > 0) yield [{ skipped }];
   return carry;
 }

@@ -77,10 +77,76 @@ export class Utf8Scanner {
     }
   }
 
+  /**
+   * `push`, given the chunk's text as a stream decoder (not fatal) made it: a text without U+FFFD proves the bytes
+   * valid up to the character the decoder holds back, so only lines are counted (natively) and that character
+   * kept. Otherwise, or with a held character of its own, the chunk is scanned as `push` scans it.
+   */
+  pushDecoded(chunk: Uint8Array, final: boolean, text: string): void {
+    if (this.tail.length > 0 || text.includes('\uFFFD')) {
+      this.push(chunk, final);
+      return;
+    }
+    this.consumed += chunk.length;
+    for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) this.line++;
+    if (!final) this.tail = cutCharacter(chunk);
+  }
+
   private report(offset: number, byte: number): void {
     this.count++;
     if (!this.bad.has(this.line)) this.bad.set(this.line, { offset, line: this.line, byte });
   }
+}
+
+/**
+ * A stream decoder giving the text a replacing TextDecoder gives (bytes that are not UTF-8 become U+FFFD), but
+ * decoding as a fatal one while the bytes are valid: Chromium's fatal decoder is about 1.5 times as fast. At the
+ * first chunk that is not UTF-8 it goes on with a replacing decoder, given the cut character the fatal one held.
+ */
+export class Utf8StreamDecoder {
+  #fatal: TextDecoder | null = new TextDecoder('utf-8', { fatal: true });
+  #replacing: TextDecoder | null = null;
+  /** The last bytes decoded (up to 3): the fatal decoder holds back a character they cut. */
+  #recent: Uint8Array = EMPTY;
+  /** Bytes the fatal decoder took. */
+  #fed = 0;
+
+  decode(bytes: Uint8Array, last: boolean): string {
+    if (this.#fatal) {
+      try {
+        const text = this.#fatal.decode(bytes, { stream: !last });
+        this.#fed += bytes.length;
+        // Copied: the caller's buffer may be reused for the next chunk.
+        this.#recent = bytes.length >= 3 ? bytes.slice(bytes.length - 3) : concat(this.#recent, bytes).slice(-3);
+        return text;
+      } catch {
+        this.#fatal = null;
+        const held = cutCharacter(this.#recent);
+        // A byte order mark is dropped only at the very start of the text, as the fatal decoder would drop it.
+        this.#replacing = new TextDecoder('utf-8', { ignoreBOM: this.#fed > held.length });
+        bytes = concat(held, bytes);
+      }
+    }
+    return this.#replacing!.decode(bytes, { stream: !last });
+  }
+}
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+};
+
+/** The end of valid UTF-8 that starts a character without finishing it (empty when the last character is whole). */
+function cutCharacter(b: Uint8Array): Uint8Array {
+  for (let j = b.length - 1; j >= 0 && j >= b.length - 3; j--) {
+    const c = b[j]!;
+    if ((c & 0xc0) === 0x80) continue;
+    return trailing(c) >= b.length - j ? b.slice(j) : EMPTY;
+  }
+  return EMPTY;
 }
 
 /** Scans a whole file. */
