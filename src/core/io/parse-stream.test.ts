@@ -126,6 +126,23 @@ describe('parseBlob encodings and line ends', () => {
     expect(parseTable(text).records).toHaveLength(41);
   });
 
+  it('property: LF, CRLF and CR, and lines over the longest read, at any chunk size, as in chunks of one byte', async () => {
+    // Rows of at most 39 characters, or of 139 or more: a line is passed over once it is past the longest read (70)
+    // at a chunk's end, so only lines at least a chunk (50) past it are passed over at every chunk size.
+    const row = fc
+      .tuple(fc.nat({ max: 99 }), fc.oneof(fc.nat({ max: 10 }), fc.integer({ min: 110, max: 150 })))
+      .map(([i, n]) => JSON.stringify({ gold: `g${i}`, candidate: 'c'.repeat(n) }));
+    const end = fc.constantFrom('\n', '\r\n', '\r');
+    const read = (text: string, chunkBytes: number) => parseBlob(blobOf(text), 'x.jsonl', { chunkBytes, sniffBytes: 16, maxLineChars: 70 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(row, end), { maxLength: 12 }), fc.integer({ min: 2, max: 50 }), async (ls, size) => {
+        const text = `${pad([]).join('')}\n${ls.map(([l, e]) => l + e).join('')}`;
+        expect(await read(text, size)).toEqual(await read(text, 1));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a line over the longest read is passed over unbuilt, named, and the other rows are read', async () => {
     const rows = [0, 1, 2].map((i) => JSON.stringify({ gold: `g${i}`, candidate: `c${i}` }));
     const long = JSON.stringify({ gold: 'x', candidate: 'y'.repeat(5000) });

@@ -221,6 +221,7 @@ async function* lines(
   const decoder = new Utf8StreamDecoder();
   const total = blob.size;
   let carry = '';
+  let carryCr = false;
   /** Characters of a too-long line passed over so far (0: none). */
   let skipped = 0;
   // LF, CRLF and CR end lines in any mix (the first line end once decided for the whole file, and a file
@@ -234,41 +235,50 @@ async function* lines(
     let text = decoder.decode(bytes, last);
     scan.pushDecoded(bytes, last, text);
     if (first) text = text.replace(/^\uFEFF/, '');
-    const buf = carry + text;
-    const out: (string | LongLine)[] = [];
     // Without a CR, a line ends at the next LF (found natively, not by the pattern).
-    const lfOnly = !buf.includes('\r');
-    let start = 0;
-    eol.lastIndex = 0;
-    for (;;) {
-      let at: number;
-      let end: number;
-      if (lfOnly) {
-        at = buf.indexOf('\n', start);
-        if (at < 0) break;
-        end = at + 1;
-      } else {
-        const m = eol.exec(buf);
-        if (!m) break;
-        // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
-        if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
-        at = m.index;
-        end = at + m[0].length;
-        eol.lastIndex = end;
+    const lfOnly = !carryCr && !text.includes('\r');
+    const out: (string | LongLine)[] = [];
+    // No line ends in the piece: it joins the line as it is (a long line is neither searched again nor copied
+    // with every piece).
+    if (lfOnly && !text.includes('\n')) carry += text;
+    else {
+      const buf = carry + text;
+      let start = 0;
+      // The carry holds no line end, bar a CR at its very end (perhaps half a CRLF): the search starts after it.
+      let from = carryCr ? carry.length - 1 : carry.length;
+      eol.lastIndex = from;
+      for (;;) {
+        let at: number;
+        let end: number;
+        if (lfOnly) {
+          at = buf.indexOf('\n', from);
+          if (at < 0) break;
+          end = from = at + 1;
+        } else {
+          const m = eol.exec(buf);
+          if (!m) break;
+          // A CR that ends what is read so far may be the first half of a CRLF: wait for the next piece.
+          if (m[0] === '\r' && m.index === buf.length - 1 && !last) break;
+          at = m.index;
+          end = at + m[0].length;
+          eol.lastIndex = end;
+        }
+        if (skipped > 0) {
+          // The end of a line too long to keep: say how long it was, and go on with the next.
+          out.push({ skipped: skipped + at - start });
+          skipped = 0;
+        } else out.push(buf.slice(start, at));
+        start = end;
       }
-      if (skipped > 0) {
-        // The end of a line too long to keep: say how long it was, and go on with the next.
-        out.push({ skipped: skipped + at - start });
-        skipped = 0;
-      } else out.push(buf.slice(start, at));
-      start = end;
+      carry = buf.slice(start);
+      carryCr = carry.endsWith('\r');
     }
     if (out.length > 0) yield out;
-    carry = buf.slice(start);
-    // A line longer than maxLine is not kept: only its length is counted until it ends.
+    // A line longer than maxLine is not kept: only its length is counted until it ends. A CR at its end stays: it
+    // may be half a CRLF, and the line ends there either way (counted in, the next line was taken for its rest).
     if (skipped > 0 || carry.length > maxLine) {
-      skipped += carry.length;
-      carry = '';
+      skipped += carry.length - (carryCr ? 1 : 0);
+      carry = carryCr ? '\r' : '';
     }
     onProgress?.(read, total);
   }
