@@ -78,9 +78,9 @@ export class Utf8Scanner {
   }
 
   /**
-   * `push`, given the chunk's text as a stream decoder (not fatal) made it: a text without U+FFFD proves the bytes
-   * valid up to the character the decoder holds back, so only lines are counted (natively) and that character
-   * kept. Otherwise, or with a held character of its own, the chunk is scanned as `push` scans it.
+   * `push`, given the chunk's text as a replacing stream decoder gives it (Utf8StreamDecoder): a text without
+   * U+FFFD proves the bytes valid up to the character the decoder holds back, so only lines are counted (natively)
+   * and that character kept. Otherwise, or with a held character of its own, the chunk is scanned as `push` does.
    */
   pushDecoded(chunk: Uint8Array, final: boolean, text: string): void {
     if (this.tail.length > 0 || text.includes('\uFFFD')) {
