@@ -45,7 +45,11 @@ function machine(): string[] {
     : process.platform;
   let chromium = 'not installed';
   try {
-    chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+    // Its stderr is dropped: Debian's launcher script prints a shell error there ("[: …: unexpected operator").
+    chromium = execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     /* keep "not installed" */
   }
