@@ -37,12 +37,7 @@ export class Utf8Scanner {
   private tail: Uint8Array = EMPTY;
 
   push(chunk: Uint8Array, final: boolean): void {
-    let b = chunk;
-    if (this.tail.length) {
-      b = new Uint8Array(this.tail.length + chunk.length);
-      b.set(this.tail);
-      b.set(chunk, this.tail.length);
-    }
+    const b = concat(this.tail, chunk);
     const base = this.consumed - this.tail.length;
     this.consumed += chunk.length;
     this.tail = EMPTY;
