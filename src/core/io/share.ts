@@ -76,12 +76,13 @@ export function cellKeeper(): { text(s: string): string; list(a: string[]): stri
 
 /** Functions that hand out one copy per distinct question, gold list and label (the first one given). */
 export function valueSharer(): { question: (q: string) => string; golds: (g: string[]) => string[]; label: (l: Label) => Label } {
-  const question = keeper<string>();
-  const golds = keeper<string[]>();
+  // One keeper each, so that questions and gold lists keep a bound apiece.
+  const questions = cellKeeper();
+  const golds = cellKeeper();
   const label = keeper<Label>();
   return {
-    question: (q) => question(q, q),
-    golds: (g) => golds(JSON.stringify(g), g),
+    question: (q) => questions.text(q),
+    golds: (g) => (g.length > 0 ? golds.list(g) : g),
     label: (l) => label(l.kind === 'binary' ? `binary:${l.correct}` : `taxonomy:${l.cls}`, l),
   };
 }
