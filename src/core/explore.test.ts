@@ -1,6 +1,7 @@
 /** Views, the run report and calibration over a hand-made run (values worked out by hand). */
 import { describe, expect, it } from 'vitest';
-import { fitThresholds, commonPrefix, queryView, runReport } from './explore.ts';
+import fc from 'fast-check';
+import { fitThresholds, commonPrefix, inFileOrder, queryView, rowAt, runReport, viewLength, viewOf, type ViewQuery } from './explore.ts';
 import { ResultTable } from './result-table.ts';
 import { agreementSummaryOfColumns } from './report.ts';
 import type { RowResults } from './scoring.ts';
@@ -42,6 +43,73 @@ describe('commonPrefix', () => {
     expect(commonPrefix([2, 1, 0], [3, 2, 1, 0])).toBe(0);
     expect(commonPrefix([], [1])).toBe(0);
     expect(commonPrefix([4, 5], [4, 5])).toBe(2);
+  });
+  it('reads a count as that many rows in file order', () => {
+    expect(commonPrefix(3, 5)).toBe(3);
+    expect(commonPrefix(4, [0, 1, 3])).toBe(2);
+    expect(commonPrefix([1, 0], 2)).toBe(0);
+    expect(commonPrefix(0, [0])).toBe(0);
+  });
+});
+
+describe('viewOf', () => {
+  it('keeps the rows in file order as a count, and only for a query that filters and sorts nothing', () => {
+    expect(inFileOrder({})).toBe(true);
+    expect(inFileOrder({ sort: { key: 'row', dir: 'asc' }, search: '  ' })).toBe(true);
+    expect(inFileOrder({ sort: { key: 'row', dir: 'desc' } })).toBe(false);
+    expect(inFileOrder({ sort: { key: 'metric:m', dir: 'asc' } })).toBe(false);
+    expect(inFileOrder({ search: 'x' })).toBe(false);
+    expect(inFileOrder({ decision: { metric: 'm', value: null } })).toBe(false);
+    expect(inFileOrder({ cls: 'exact' })).toBe(false);
+    expect(inFileOrder({ disagreeWith: 'm' })).toBe(false);
+  });
+
+  // Any rows scored so far and any two queries in a row: the view, and what the second keeps of the first, read
+  // the same as from queryView's arrays.
+  it('shows the same rows as queryView, and keeps the same prefix from one view to the next', () => {
+    const classes: CapClass[] = ['exact', 'partial', 'invalid'];
+    const sortAndSearch = {
+      sort: fc.record({ key: fc.constantFrom('row' as const, 'metric:m' as const), dir: fc.constantFrom('asc' as const, 'desc' as const) }),
+      search: fc.constantFrom('', ' ', 'a', 'PAR'),
+    };
+    // Half with a sort and a search at most (most of these in file order), half with filters too.
+    const query: fc.Arbitrary<ViewQuery> = fc.oneof(
+      fc.record(sortAndSearch, { requiredKeys: [] }),
+      fc.record(
+        {
+          ...sortAndSearch,
+          cls: fc.constantFrom(...classes),
+          classBy: fc.constantFrom('label', 'm'),
+          decision: fc.record({ metric: fc.constant('m'), value: fc.constantFrom(true, false, null) }),
+          disagreeWith: fc.constant('m'),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    const scored = fc.array(
+      fc.record({
+        score: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+        cls: fc.constantFrom(...classes),
+        label: fc.option(fc.constantFrom(...classes)),
+        candidate: fc.constantFrom('Paris', 'Lyon', 'a cat', 'Parma'),
+      }),
+      { maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(scored, fc.nat(30), fc.nat(30), query, query, (xs, before, after, q1, q2) => {
+        const rows = xs.map((x, i) =>
+          row(i, { candidate: x.candidate, ...(x.label ? { label: { kind: 'taxonomy' as const, cls: x.label } } : {}) }),
+        );
+        const table = (k: number) => T(xs.slice(0, Math.min(k, xs.length)).map((x) => r(x.score, 0.5, x.cls)));
+        const [t1, t2] = [table(before), table(after)];
+        const rowsOf = (v: ReturnType<typeof viewOf>) => Array.from({ length: viewLength(v) }, (_, p) => rowAt(v, p));
+        const [v1, v2] = [viewOf(rows, t1, q1), viewOf(rows, t2, q2)];
+        const [a1, a2] = [queryView(rows, t1, q1), queryView(rows, t2, q2)];
+        expect(rowsOf(v1)).toEqual([...a1]);
+        expect(rowsOf(v2)).toEqual([...a2]);
+        expect(commonPrefix(v1, v2)).toBe(commonPrefix(a1, a2));
+      }),
+    );
   });
 });
 

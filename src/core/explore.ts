@@ -24,11 +24,35 @@ export interface ViewQuery {
   search?: string;
 }
 
+/**
+ * A view's rows: their indices in display order, or (a number) that many rows in file order, the view a table opens
+ * with and keeps while a run streams in. That one has no array: an array of a million indices made on every refresh
+ * (each two seconds) grew the old generation of the thread that holds the rows, and so its full collections.
+ */
+export type View = ArrayLike<number> | number;
+
+export const viewLength = (v: View): number => (typeof v === 'number' ? v : v.length);
+
+/** The row (index into rows) at a position of a view. */
+export const rowAt = (v: View, position: number): number => (typeof v === 'number' ? position : v[position]!);
+
+/** Whether a query keeps every row in file order: no filter, no search, no sort but by row ascending. */
+export function inFileOrder(q: ViewQuery): boolean {
+  if (q.cls || q.decision || q.disagreeWith || q.search?.trim()) return false;
+  return !q.sort || (q.sort.key === 'row' && q.sort.dir === 'asc');
+}
+
+/** The view a query gives (queryView's indices, or a count for the rows in file order). */
+export const viewOf = (rows: readonly QaRow[], results: ResultTable, q: ViewQuery): View =>
+  inFileOrder(q) ? results.length : queryView(rows, results, q);
+
 /** Indices (into rows) of the rows the query keeps, in display order. */
 export function queryView(rows: readonly QaRow[], results: ResultTable, q: ViewQuery): Uint32Array {
   const res = results;
   const n = res.length;
-  const keep: number[] = [];
+  // Into a typed array of the most it can keep (a list grown to a million numbers copies itself as it grows).
+  const all = new Uint32Array(n);
+  let kept = 0;
   const needle = q.search?.trim().toLowerCase() ?? '';
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
@@ -42,8 +66,9 @@ export function queryView(rows: readonly QaRow[], results: ResultTable, q: ViewQ
       if (!row.label || d == null || d === labelIsCorrect(row.label)) continue;
     }
     if (needle && !matches(row, needle)) continue;
-    keep.push(i);
+    all[kept++] = i;
   }
+  const keep = kept === n ? all : all.slice(0, kept);
   const key = q.sort?.key;
   if (key && key !== 'row') {
     const metric = key.slice('metric:'.length);
@@ -57,14 +82,15 @@ export function queryView(rows: readonly QaRow[], results: ResultTable, q: ViewQ
       return x === y ? a - b : sign * (x - y);
     });
   } else if (q.sort?.dir === 'desc') keep.reverse();
-  return Uint32Array.from(keep);
+  return keep;
 }
 
 /** Length of the common prefix of two views: positions below it show the same rows in both. */
-export function commonPrefix(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const n = Math.min(a.length, b.length);
+export function commonPrefix(a: View, b: View): number {
+  const n = Math.min(viewLength(a), viewLength(b));
+  if (typeof a === 'number' && typeof b === 'number') return n;
   let i = 0;
-  while (i < n && a[i] === b[i]) i++;
+  while (i < n && rowAt(a, i) === rowAt(b, i)) i++;
   return i;
 }
 

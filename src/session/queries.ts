@@ -6,7 +6,18 @@
 import { labelValue, type RowResults } from '../core/scoring.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
-import { fitThresholds, commonPrefix, queryView, runReport, runReportJson, type RunReport, type ViewQuery } from '../core/explore.ts';
+import {
+  fitThresholds,
+  commonPrefix,
+  rowAt,
+  runReport,
+  runReportJson,
+  viewLength,
+  viewOf,
+  type RunReport,
+  type View,
+  type ViewQuery,
+} from '../core/explore.ts';
 import { isBatchMetric, VerityError } from '../core/types.ts';
 import { rowRecord, type SystemRow } from '../core/compare/index.ts';
 import { modelRecords } from '../runtime/context.ts';
@@ -21,8 +32,8 @@ const EMPTY = new ResultTable([]);
 export class SessionQueries {
   /** The run whose results these are; null before a run (or after a remap). */
   run: ActiveRun | null = null;
-  /** The current view (row indices in display order). */
-  private shown: Uint32Array = new Uint32Array(0);
+  /** The current view (explore.ts). */
+  private shown: View = 0;
   private viewId = 0;
   private compared: Comparison | null = null;
   /** The rows as the comparison takes them: with a review's labels in, and the judge it was made for (set by the session). */
@@ -47,7 +58,7 @@ export class SessionQueries {
   reset(run: ActiveRun | null): void {
     this.run = run;
     this.compared = null;
-    this.shown = new Uint32Array(0);
+    this.shown = 0;
   }
 
   /**
@@ -55,16 +66,17 @@ export class SessionQueries {
    * how much of the previous view it kept, then asks for the rows on screen by position.
    */
   view(q: ViewQuery): ViewInfo {
-    const next = queryView(this.input.rows, this.table, q);
+    const next = viewOf(this.input.rows, this.table, q);
     const unchanged = commonPrefix(this.shown, next);
     this.shown = next;
-    return { id: ++this.viewId, length: next.length, unchanged, scored: this.table.length };
+    return { id: ++this.viewId, length: viewLength(next), unchanged, scored: this.table.length };
   }
 
   /** The rows at these positions of the current view, and that view's id (answers for an older view are dropped). */
   rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] } {
     const out: { position: number; row: TableRow }[] = [];
-    for (const p of positions) if (p >= 0 && p < this.shown.length) out.push({ position: p, row: this.tableRow(this.shown[p]!) });
+    const n = viewLength(this.shown);
+    for (const p of positions) if (p >= 0 && p < n) out.push({ position: p, row: this.tableRow(rowAt(this.shown, p)) });
     return { viewId: this.viewId, rows: out };
   }
 
