@@ -11,6 +11,7 @@ import { Journal } from '../src/session/journal.ts';
 import { collectUntil } from '../src/runtime/collect.ts';
 import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
+import { hashOnThread, type HashWorker } from '../src/runtime/hash-thread.ts';
 import type { HoldFlag } from '../src/session/hold.ts';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -40,5 +41,10 @@ expose(
     pool,
     collect: (gone) => void collectUntil(gone),
     lexicon: () => loadLexicon(),
+    hash: (blob) =>
+      hashOnThread(
+        blob,
+        () => new Worker(new URL('./hash.worker.ts', import.meta.url), { type: 'module', name: 'hash' }) as unknown as HashWorker,
+      ),
   }),
 );

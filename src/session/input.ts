@@ -42,12 +42,15 @@ export class SessionInput {
   /** Several systems: the open files when there are several. */
   private parts: SystemFile[] | null = null;
 
+  /** `hash`: a file's content hash (SessionDeps.hash). */
+  constructor(private readonly hash: (blob: Blob) => Promise<string> = contentHash) {}
+
   /** Reads and parses a file (or a bundle of several); throws with the reason when it cannot. */
   async open(blob: Blob, name: string, opts: BlobParseOptions & { hash?: string } = {}): Promise<Inspection> {
-    // Hashed side by side with the parse, so the run does not read the file again. Hashed alone at the run's
-    // start, a million-row file left ~250 MB of spent stream chunks in Chromium until the worker's next full
-    // collection (the hash allocates almost nothing, so no young collection came to free them).
-    const hash = opts.hash !== undefined ? Promise.resolve(opts.hash) : contentHash(blob);
+    // Hashed while the file is parsed (in the app on a thread of its own), not at the run's start: a run waits for
+    // it, and hashed there a million-row file also left ~250 MB of spent stream chunks in this thread's heap until
+    // its next full collection (the hash allocates almost nothing, so no young collection came to free them).
+    const hash = opts.hash !== undefined ? Promise.resolve(opts.hash) : this.hash(blob);
     hash.catch(() => {}); // the run awaits it and says why it failed
     try {
       this.file = { blob, name, hash };
