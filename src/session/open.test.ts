@@ -28,4 +28,16 @@ describe('opening a file', () => {
     expect((await s.runs()).map((r) => r.inputHash)).toEqual(['abababab']);
     expect(hashed).toHaveLength(1);
   });
+
+  it('asks for the lexicon as several files, one per system, open too', async () => {
+    let lexicons = 0;
+    const s = newSession(memoryStore<unknown>(), { lexicon: () => (lexicons++, Promise.resolve(lexicon)) });
+    ok(
+      await s.openFiles([
+        { name: 'a.jsonl', blob: file },
+        { name: 'b.jsonl', blob: file },
+      ]),
+    );
+    expect(lexicons).toBeGreaterThan(0);
+  });
 });

@@ -108,10 +108,7 @@ export class ScoringSession implements SessionApi {
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
   async open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
     if (this.runner.running) return fail(BUSY);
-    // The pool's workers load the metrics' code, and this thread its lexicon, while the file is read: a run's first
-    // chunk waits for neither (the lexicon's fetch took ~0.5 s at a million-row run's start).
-    this.deps.pool?.warm();
-    this.deps.lexicon().catch(() => {}); // a run awaits it again and says why it failed
+    this.prepare();
     const r = await settle(
       () => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
       errorMessage,
@@ -123,12 +120,22 @@ export class ScoringSession implements SessionApi {
   /** Several files, one per system (compare.ts), opened as one input; one file opens as `open` does. */
   async openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
     if (this.runner.running) return fail(BUSY);
+    this.prepare();
     const r = await settle(
       () => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
       errorMessage,
     );
     if (r.ok) this.queries.reset(null);
     return r;
+  }
+
+  /**
+   * While a file is read, the pool's workers load the metrics' code and this thread its lexicon: a run's first chunk
+   * waits for neither (the lexicon's fetch took ~0.5 s at a million-row run's start).
+   */
+  private prepare(): void {
+    this.deps.pool?.warm();
+    this.deps.lexicon().catch(() => {}); // a run awaits it again and says why it failed
   }
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
