@@ -31,23 +31,37 @@ const blob = new Blob(['{"question":"q","gold":"a","candidate":"b"}\n'.repeat(10
 describe('hashOnThread', () => {
   it("gives the worker's hash, the same as this thread's, and ends the worker", async () => {
     const w = serving();
-    expect(await hashOnThread(blob, () => w)).toBe(await contentHash(blob));
+    expect(await hashOnThread(blob, () => w, 0)).toBe(await contentHash(blob));
     expect(w.ended).toBe(1);
   });
 
   it('hashes in this thread when the worker fails, says it cannot, or cannot start', async () => {
     const want = await contentHash(blob);
     const failing = fakeWorker((_, w) => setTimeout(() => w.onerror?.(new Event('error'))));
-    expect(await hashOnThread(blob, () => failing)).toBe(want);
+    expect(await hashOnThread(blob, () => failing, 0)).toBe(want);
     expect(failing.ended).toBe(1);
     const refusing = fakeWorker((_, w) => setTimeout(() => w.onmessage?.({ data: { error: 'no' } } as MessageEvent<HashReply>)));
-    expect(await hashOnThread(blob, () => refusing)).toBe(want);
+    expect(await hashOnThread(blob, () => refusing, 0)).toBe(want);
     expect(refusing.ended).toBe(1);
     expect(
-      await hashOnThread(blob, () => {
-        throw new Error('no nested workers here');
-      }),
+      await hashOnThread(
+        blob,
+        () => {
+          throw new Error('no nested workers here');
+        },
+        0,
+      ),
     ).toBe(want);
+  });
+
+  it('hashes a file of one piece in this thread, starting no worker', async () => {
+    let spawned = 0;
+    const spawn = () => (spawned++, serving());
+    expect(await hashOnThread(blob, spawn)).toBe(await contentHash(blob));
+    expect(await hashOnThread(blob, spawn, blob.size)).toBe(await contentHash(blob));
+    expect(spawned).toBe(0);
+    await hashOnThread(blob, spawn, blob.size - 1);
+    expect(spawned).toBe(1);
   });
 
   it("tells a worker's reader why a file could not be hashed", async () => {

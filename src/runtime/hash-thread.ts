@@ -4,7 +4,7 @@
  * which waits for it (a million-row file: ~1.4 s before the first chunk). On its own thread it runs on the core the
  * parse leaves idle.
  */
-import { contentHash } from '../core/io/hash.ts';
+import { contentHash, HASH_PIECE } from '../core/io/hash.ts';
 
 export type HashReply = { hash: string } | { error: string };
 
@@ -16,8 +16,13 @@ export interface HashWorker {
   terminate(): void;
 }
 
-/** The hash, from a worker made by `spawn` (ended once it answers); in this thread when none starts or it fails. */
-export function hashOnThread(blob: Blob, spawn: () => HashWorker): Promise<string> {
+/**
+ * The hash, from a worker made by `spawn` (ended once it answers); in this thread when none starts or it fails, and
+ * for a file of up to `inThreadUpTo` bytes: one digest call (a 16 MiB file: tens of ms) costs about what starting a
+ * worker does, and a run started at once (the demo's) would wait for that start.
+ */
+export function hashOnThread(blob: Blob, spawn: () => HashWorker, inThreadUpTo = HASH_PIECE): Promise<string> {
+  if (blob.size <= inThreadUpTo) return contentHash(blob);
   let worker: HashWorker;
   try {
     worker = spawn();

@@ -4,7 +4,8 @@
  */
 import { blobPieces } from './pieces.ts';
 
-const HASH_PIECE = 16 * 1024 * 1024;
+/** Bytes hashed at a time: a file of one piece is hashed in one call. */
+export const HASH_PIECE = 16 * 1024 * 1024;
 const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
 
 /**
