@@ -96,6 +96,24 @@ test('Learn: the table exports as CSV, the homework template is served, the CAP 
   await finish(page, 'learn-1024.png', watch);
 });
 
+test('a term link opened before the demo set has loaded keeps its line in view as the charts arrive above it', async ({ page }) => {
+  // The demo set is held back until the line has been scrolled to: the metric sections then mount above the glossary.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/demo/demo-set.jsonl', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const watch = await open(page, '/#/learn?term=mcc', 1024);
+  const line = page.locator('#term-mcc');
+  await expect(line).toBeInViewport();
+  release();
+  await expect(page.getByTestId('learn-card-exact_match')).toBeAttached();
+  await expect(line).toBeInViewport();
+  await expect(line).toHaveClass(/shown/);
+  await finish(page, 'learn-term-late.png', watch);
+});
+
 test("the Score page's report links MCC, κ, AUC and the bootstrap interval to the glossary", async ({ page }) => {
   const watch = await open(page, '/#/score', 1024);
   const rows = [
