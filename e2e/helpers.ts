@@ -45,7 +45,15 @@ export async function finish(page: Page, screenshot: string, watch: Watch): Prom
       if (height === h) break;
       h = height;
       await page.setViewportSize({ width: size.width, height: Math.min(height, 20_000) });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      // Two frames, so the sections now on screen are drawn; a page that draws none in 3 s (once seen in CI, not
+      // reproduced in 40 tries here) is left to the capture's own wait and timeout.
+      await page.evaluate(
+        () =>
+          new Promise((r) => {
+            setTimeout(r, 3000);
+            requestAnimationFrame(() => requestAnimationFrame(r));
+          }),
+      );
     }
   }
   await page.screenshot({ path: test.info().outputPath(screenshot), fullPage: true });
