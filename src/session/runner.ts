@@ -16,6 +16,7 @@ import type { LoadedModel } from '../runtime/messages.ts';
 import type { Journal, SavedRun } from './journal.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
 import type { RunConfig, RunEvent, RunOutcome } from './api.ts';
+import { RecentRate } from './rate.ts';
 
 /**
  * Progress events at most this often (ms), besides the first chunk's and the last: each one wakes the page's main
@@ -185,19 +186,17 @@ export class Runner {
     const ctx = this.modelContext(a, onEvent);
     const t0 = performance.now();
     const total = a.rows.length;
-    const startDone = a.results.length;
     let lastEmit = -Infinity;
     let emitted = -1;
+    const startDone = a.results.length;
+    const rate = new RecentRate(t0, startDone);
     const progress = () => {
       lastEmit = performance.now();
-      emitted = a.results.length;
-      const secs = (lastEmit - t0) / 1000;
-      notify(onEvent, {
-        type: 'progress',
-        done: a.results.length,
-        total,
-        rowsPerSecond: secs > 0 ? (a.results.length - startDone) / secs : 0,
-      });
+      const done = (emitted = a.results.length);
+      const recent = rate.at(lastEmit, done);
+      // While it runs, the recent speed (the time left is told from it); at the end, the whole run's.
+      const rowsPerSecond = done === total && lastEmit > t0 ? ((done - startDone) * 1000) / (lastEmit - t0) : recent;
+      notify(onEvent, { type: 'progress', done, total, rowsPerSecond });
     };
     this.running = true;
     this.stop = new AbortController();
