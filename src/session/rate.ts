@@ -1,7 +1,7 @@
 /**
  * A run's speed, told with its time left: rows a second over the last `windowMs`. Counted from the run's start
  * instead, its first seconds (each pool worker's first pass over answers it has not seen, about a third of its
- * later speed) stayed in the average to the end: a million-row run in the app was told 63 s left at 15 s when 47
+ * later speed) stayed in the average to the end: a million-row run in the app was told 62 s left at 15 s when ~39
  * were, and too long all the way. The CLI's progress bar also estimates from its recent updates.
  */
 export class RecentRate {
