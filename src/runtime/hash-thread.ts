@@ -4,6 +4,7 @@
  * which waits for it (a million-row file: ~1.4 s before the first chunk). On its own thread it runs on the core the
  * parse leaves idle.
  */
+import { messageOf } from '../core/errors.ts';
 import { contentHash, HASH_PIECE } from '../core/io/hash.ts';
 
 export type HashReply = { hash: string } | { error: string };
@@ -48,6 +49,6 @@ export function serveHash(scope: { onmessage: ((e: MessageEvent<Blob>) => void) 
   scope.onmessage = (e) =>
     void contentHash(e.data).then(
       (hash) => scope.postMessage({ hash }),
-      (err: unknown) => scope.postMessage({ error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => scope.postMessage({ error: messageOf(err) }),
     );
 }
