@@ -142,7 +142,15 @@ const REGNAL = new RegExp(
   `(?<![\\p{L}\\d])(\\p{Lu}[\\p{Ll}'’-]+)\\s+(?:(${ROMAN})(?![\\p{L}\\d'’])(?!(?<=\\bI)\\s+(?:am|was|think|believe|have|had|know|guess|would|will|can|could|do|did|mean|say|said|recall|remember|suppose|see|feel|found|hope|need|want)\\b)|the\\s+(${ORDINAL_WORDS.map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`).join('|')})\\b|the\\s+(\\d{1,2})(?:st|nd|rd|th)\\b)`,
   'gu',
 );
-const MAYBE_REGNAL = /\p{Lu}[\p{Ll}'’-]+\s+(?:[IVXL]|the\s)/u;
+/**
+ * What REGNAL needs somewhere, as a quick test: a run of numeral letters ending the word, or "the" before an
+ * ordinal's first letter or a digit ("In the United States" and "Paris In" fail it, as REGNAL would).
+ */
+const MAYBE_REGNAL = /\p{Lu}[\p{Ll}'’-]+\s+(?:[IVXL]+(?![\p{L}\d'’])|the\s+[\dEFNSTefnst])/u;
+/** The part of MAYBE_REGNAL after the name, which is quicker to look for (it starts at a space), tested first. */
+const MAYBE_NUMERAL = /\s(?:[IVXL]+(?![\p{L}\d'’])|the\s+[\dEFNSTefnst])/u;
+/** The patterns above, for their property test (the quick tests must pass every text REGNAL finds a name in). */
+export const REGNAL_PATTERNS = { REGNAL, MAYBE_REGNAL, MAYBE_NUMERAL } as const;
 const ROMAN_VALUE: Record<string, number> = { I: 1, V: 5, X: 10, L: 50 };
 function romanValue(r: string): number {
   let v = 0;
@@ -159,7 +167,7 @@ function romanValue(r: string): number {
  * own kind per name, so that "Elizabeth I" conflicts with "Elizabeth II" and equals "Elizabeth the First".
  */
 function regnalNumbers(text: string): Quantity[] {
-  if (!MAYBE_REGNAL.test(text)) return [];
+  if (!MAYBE_NUMERAL.test(text) || !MAYBE_REGNAL.test(text)) return [];
   const out: Quantity[] = [];
   for (const m of text.matchAll(REGNAL)) {
     const value = m[2] ? romanValue(m[2]) : m[3] ? ORDINAL_WORDS.indexOf(m[3].toLowerCase()) + 1 : Number(m[4]);

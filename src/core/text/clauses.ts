@@ -63,8 +63,17 @@ const ABBREVIATIONS = new Set([
 const CONJUNCTION = /,\s*(?:and|but)(?![\p{L}\p{N}_])/giu;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 /** Trims a piece: whitespace, stray separators, and the leading dots of an ellipsis (its last dot split it). */
-const tidy = (p: string): string => p.replace(/^[\s,;:.]+/u, '').replace(/(?:[\s,;:]|\.{2,})+$/u, '');
-
+export const tidy = (p: string): string => p.replace(/^[\s,;:.]+/u, '').replace(/(?:[\s,;:]|\.{2,})+$/u, '');
+const EDGE = /[\s,;:.]/u;
+/** tidy(p), without its two patterns when neither end has anything to trim (most pieces): the same text. */
+export function tidied(p: string): string {
+  const n = p.length;
+  if (n === 0) return p;
+  const last = p[n - 1]!;
+  // The end keeps a single dot ("Dr. Smith says so." has been split before it anyway): only two or more go.
+  const trail = last === '.' ? n > 1 && p[n - 2] === '.' : EDGE.test(last);
+  return trail || EDGE.test(p[0]!) ? tidy(p) : p;
+}
 /** Whether the `.` at `i` ends a clause (it is followed by whitespace or the end, and does not close an abbreviation). */
 function sentenceDot(s: string, i: number): boolean {
   const next = s[i + 1];
@@ -95,9 +104,12 @@ function splitSentences(s: string): string[] {
 
 /** The clauses of an answer, in order (see the file comment for the rules); [] for an empty answer. */
 export function splitClauses(text: string): string[] {
-  return text
-    .split(CONJUNCTION)
-    .flatMap(splitSentences)
-    .map(tidy)
-    .filter((p) => HAS_WORD.test(p));
+  const out: string[] = [];
+  // One pass, no list between the steps: every row's candidate is split (a conjunction needs a comma).
+  for (const piece of text.includes(',') ? text.split(CONJUNCTION) : [text])
+    for (const sentence of splitSentences(piece)) {
+      const p = tidied(sentence);
+      if (HAS_WORD.test(p)) out.push(p);
+    }
+  return out;
 }
