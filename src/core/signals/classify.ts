@@ -179,10 +179,17 @@ const addsWords = (ex: ExtraSignal, candidate: string): string => (ex.extra.leng
 /** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
 function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
   if (/^(?:sir|dame|lord|lady|dr|mr|mrs|ms|st|saint|king|queen|prince|princess)\b/i.test(tail.trim())) return true;
-  const flat = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
   const turned = flat(`${tail} ${head}`);
-  return golds.some((g) => flat(g) === turned);
+  return golds.some((g) => flatGold(g) === turned);
 }
+const flat = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A gold, flat (cached: asked of every gold of a row, and golds recur). */
+const flatGold = textMemo(flat);
+/** A gold's head and qualifier around its one comma ("Gulfstream Park", "Florida"), or null (cached, as above). */
+const commaParts = textMemo((gold: string): readonly [string, string] | null => {
+  const m = /^([^,]+),\s*([^,]+)$/.exec(gold);
+  return m ? [m[1]!, m[2]!] : null;
+});
 
 /** `why`: build the reason (the caller builds it for the chosen gold only: a row has 14 golds on average in TriviaQA). */
 function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step {
@@ -250,13 +257,13 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
   }
   // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
   // aside, dates) gives the answer.
-  const parts = /^([^,]+),\s*([^,]+)$/.exec(gold);
+  const parts = commaParts(gold);
   if (parts) {
-    const head = parts[1]!;
+    const [head, qualifier] = parts;
     const stems = contentStems(head);
     const said = wordStemSet(item.candidate);
     // The name test last: it compares with every gold, and this runs for every gold of the row.
-    if (stems.length > 0 && stems.every((t) => said.has(t)) && !invertedName(head, parts[2]!, item.golds))
+    if (stems.length > 0 && stems.every((t) => said.has(t)) && !invertedName(head, qualifier, item.golds))
       return ex.extra.length === 0
         ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier` : '' }
         : {

@@ -44,6 +44,8 @@ export interface ExtraContext {
   clauseTexts: readonly string[];
   /** The first five letters of candidateNew's longer stems. */
   candidateNewPrefixes: ReadonlySet<string>;
+  /** The first five letters of each of candidateNew's stems, or null for a shorter one (read once per gold). */
+  candidateNewHeads: readonly (string | null)[];
   /** Every clause's stems together. */
   clauseStems: ReadonlySet<string>;
 }
@@ -60,9 +62,12 @@ const oneOf = asciiTwin(/\bone of (?:them|those|these|the)\b/giu);
 export function extraContext(question: string, candidate: string): ExtraContext {
   const { stems: questionStems, prefixes: questionPrefixes } = questionSide(question);
   const cand = contentStems(candidate.replace(oneOf(candidate), ' '));
-  const candidateNew = [...new Set(cand)].filter(
-    (t) => !questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5))),
-  );
+  const candidateSet = new Set(cand);
+  // The set's order is the stems' first places: the same list as the distinct stems, filtered.
+  const candidateNew: string[] = [];
+  for (const t of candidateSet)
+    if (!questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5)))) candidateNew.push(t);
+  const heads = candidateNew.map((t) => (t.length >= 5 ? t.slice(0, 5) : null));
   const clauseTexts = clausesOf(candidate);
   const clauses = clauseTexts.map((text) => ({ text, stems: contentStems(text) }));
   const clauseStems = new Set<string>();
@@ -71,10 +76,11 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     questionStems,
     questionPrefixes,
     candidateNew,
-    candidateSet: new Set(cand),
+    candidateSet,
     clauses,
     clauseTexts,
-    candidateNewPrefixes: new Set(candidateNew.filter((t) => t.length >= 5).map((t) => t.slice(0, 5))),
+    candidateNewPrefixes: new Set(heads.filter((h): h is string => h !== null)),
+    candidateNewHeads: heads,
     clauseStems,
   };
 }
@@ -108,7 +114,10 @@ export function extraContent(
   const cov = coverage(side.stems, ctx.candidateSet);
   // A word that shares its first five letters with a word of the question or gold restates it ("photosynthesize").
   // (Most golds share no stem with the candidate, nor a prefix with its new words, and then every one stays.)
-  const extra = cov > 0 || someIn(side.prefixList, ctx.candidateNewPrefixes) ? beyondGold(ctx.candidateNew, side) : ctx.candidateNew;
+  const extra =
+    cov > 0 || someIn(side.prefixList, ctx.candidateNewPrefixes)
+      ? beyondGold(ctx.candidateNew, ctx.candidateNewHeads, side)
+      : ctx.candidateNew;
   let restates = false;
   if (extra.length === 0) for (const t of ctx.candidateSet) if (ctx.questionStems.has(t) && !gs.has(t)) restates = true;
   const clauses = someIn(side.stems, ctx.clauseStems) ? clausesWithout(ctx.clauses, gs) : ctx.clauseTexts;
@@ -122,9 +131,13 @@ function someIn<T>(xs: readonly T[], set: ReadonlySet<T>): boolean {
 }
 
 /** The stems that are neither the gold's nor share its first five letters with one of the gold's longer stems. */
-function beyondGold(stems: readonly string[], side: GoldSide): string[] {
+function beyondGold(stems: readonly string[], heads: readonly (string | null)[], side: GoldSide): string[] {
   const out: string[] = [];
-  for (const t of stems) if (!side.set.has(t) && !(t.length >= 5 && side.prefixes.has(t.slice(0, 5)))) out.push(t);
+  for (let i = 0; i < stems.length; i++) {
+    const t = stems[i]!;
+    const h = heads[i]!;
+    if (!side.set.has(t) && !(h !== null && side.prefixes.has(h))) out.push(t);
+  }
   return out;
 }
 

@@ -44,13 +44,14 @@ const MAX_ITEM_WORDS = 4;
 
 /** The first sentence of an answer split into coordinated items, or null when it is not a list of two or more. */
 export function listItems(text: string, commas = false): { items: string[]; hedge: boolean } | null {
-  const first = text
-    .trim()
-    .split(/(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u)[0]!
-    .replace(/\.$/, '')
-    .trim();
+  const t = text.trim();
+  // The text before the first sentence end (a split's first piece, with no list of the others made).
+  const end = SENTENCE_END.exec(t);
+  const first = (end ? t.slice(0, end.index) : t).replace(/\.$/, '').trim();
   return itemsOf(first, commas);
 }
+/** Where an answer's first sentence ends: a full stop after a lower-case word, a stop, a colon, a dash, a bracket. */
+const SENTENCE_END = /(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u;
 
 /** `commas`: three or more items joined by commas alone are a list too (a gold's "China, India, USA, Indonesia"). */
 function itemsOf(first: string, commas = false): { items: string[]; hedge: boolean } | null {

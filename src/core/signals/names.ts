@@ -55,11 +55,16 @@ export const isPerson = textMemo((gold: string): boolean => {
   return g.endsWith(p) && words(g.slice(0, g.length - p.length)).every(isInitials);
 });
 
-/** The last candidate's words with their places (tailName is asked once per gold of a row). */
+/**
+ * The last candidate's words, lower case (tailName is asked once per gold of a row); their places only for a
+ * candidate with a gold's last word (most rows have none).
+ */
 const candidateSide = lastMemo((candidate: string) => {
   const text = foldAccents(candidate);
-  const c = [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length }));
-  return { text, c, low: c.map((w) => w.text.toLowerCase()) };
+  const low = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+  let placed: { text: string; at: number; end: number }[] | null = null;
+  const c = () => (placed ??= [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length })));
+  return { text, c, low };
 });
 
 /** A question's words, lower case (cached: the rows of a question share it). */
@@ -98,10 +103,12 @@ export function tailName(question: string, gold: string, candidate: string): Tai
   // row: nowhere); a last word under three letters names no one.
   const last = g[g.length - 1]!;
   if (last.length < 3) return null;
-  const { text, c, low } = candidateSide(candidate);
+  const side = candidateSide(candidate);
+  const { text, low } = side;
   const ends: number[] = [];
   for (let p = 0; p < low.length; p++) if (low[p] === last) ends.push(p);
   if (ends.length === 0) return null;
+  const c = side.c();
   const asked = askedWords(question);
   // The longest tail first: "da Vinci" before "Vinci"; the first place in the candidate first.
   for (let k = g.length - 1; k >= 1; k--) {

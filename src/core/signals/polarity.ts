@@ -181,6 +181,21 @@ const QUESTION_DIGIT = /\d/;
 /** Where a clause's scope ends: commas, dashes, parentheses, a relative pronoun. */
 const scopeCut = asciiTwin(/\s*[,—–()]\s*|\s+(?=(?:which|who|whom|whose|where|although|though|while|whereas)\b)/iu);
 
+/**
+ * The question's numbers with two words of context ("atomic number 1"), each with the pattern that finds the same
+ * context with a number in an answer (kept for the last question: a row asks once, and its question's rows are
+ * often together).
+ */
+const questionNumbers = lastMemo((question: string): { text: string; value: string; context: RegExp }[] =>
+  QUESTION_DIGIT.test(question)
+    ? [...question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu)].map((m) => ({
+        text: m[0],
+        value: m[2]!.replace(/[,.]$/, ''),
+        context: new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)(?![\\d'’s])`, 'iu'),
+      }))
+    : [],
+);
+
 /** The way the candidate contradicts a gold, or null. */
 export function polarity(item: PolarityItem): PolaritySignal | null {
   const clauses = clausesOf(item.candidate);
@@ -260,11 +275,11 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
   // The question's own number restated with another value: "Hydrogen has atomic number 2" for "… atomic number 1?".
   // Two words of context, and no decade ("the 30s") or date on either side.
   // (The pattern needs a digit: most questions have none.)
-  for (const m of QUESTION_DIGIT.test(item.question) ? item.question.matchAll(/(\p{L}{3,}\s+\p{L}{3,})\s+(\d[\d,.]*)(?![\d'’s])/gu) : []) {
-    const other = new RegExp(`\\b${m[1]}\\s+(\\d[\\d,.]*)(?![\\d'’s])`, 'iu').exec(item.candidate);
-    if (other && other[1]!.replace(/[,.]$/, '') !== m[2]!.replace(/[,.]$/, '')) {
+  for (const n of questionNumbers(item.question)) {
+    const other = n.context.exec(item.candidate);
+    if (other && other[1]!.replace(/[,.]$/, '') !== n.value) {
       const clause = clauses.find((c) => c.includes(other[0])) ?? clauses[0]!;
-      return { kind: 'denial', cue: `${other[0]} (the question says ${m[0]})`, clause, gold: found?.gold ?? 0 };
+      return { kind: 'denial', cue: `${other[0]} (the question says ${n.text})`, clause, gold: found?.gold ?? 0 };
     }
   }
 

@@ -151,6 +151,9 @@ function antonymous(wn: WordNet, a: string, b: string): boolean {
   return false;
 }
 
+/** A question's words (kept for the last question: the rows of a question are often together). */
+const askedWords = lastMemo((question: string): ReadonlySet<string> => new Set(words(question)));
+
 /** A text's words without a leading article (cached: golds recur across rows). Callers must not mutate it. */
 const framedWords = textMemo((s: string): readonly string[] => stripArticle(words(s)));
 /** The last candidate's words without a leading article, and how many are content words (asked once per gold). */
@@ -199,8 +202,9 @@ const RANK: Record<WordNetRelation, number> = { synonym: 3, narrower: 2, broader
  */
 export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal | null {
   if (!wn || item.golds.length === 0) return null;
-  const asked = new Set(words(item.question));
-  const terms = candidateTerms(wn, item.candidate, asked);
+  // The candidate's terms only once a gold has one (many rows' golds have none in WordNet).
+  let terms: Term[] | null = null;
+  const termsOf = (): Term[] => (terms ??= candidateTerms(wn, item.candidate, askedWords(item.question)));
   const found: { best: WordNetSignal | null } = { best: null };
   const offer = (s: WordNetSignal) => {
     const b = found.best;
@@ -210,7 +214,7 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
   item.golds.forEach((gold, k) => {
     const g = goldTermOf(gold);
     if (g) {
-      for (const t of terms) {
+      for (const t of termsOf()) {
         // The gold's own words, or some of them ("Leonardo" of "Leonardo da Vinci"): the word signals judge those.
         if (t.words.every((w) => g.wordSet.has(w))) continue;
         if (shares(g.synsets, t.synsets)) {
@@ -237,7 +241,7 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
         }
         const broader = above(wn, t.synsets, g.synsets, MIN_BROAD_DEPTH);
         // A broader term beside a specific other one ("the largest mammal is the elephant") names that one.
-        if (broader !== null && !terms.some((o) => o !== t && o.text !== g.text && above(wn, t.synsets, o.synsets, 0) !== null))
+        if (broader !== null && !termsOf().some((o) => o !== t && o.text !== g.text && above(wn, t.synsets, o.synsets, 0) !== null))
           offer({
             relation: 'broader',
             gold: k,
