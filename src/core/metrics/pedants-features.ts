@@ -186,6 +186,25 @@ function jaccard(a: CandidateTrigrams, b: Set<number | string>): number {
 
 const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
 
+/** The largest distance that passes for a longer token of `longest`, by the same floating-point test as the similarity. */
+function largestDistance(longest: number): number {
+  let bound = -1;
+  while (bound < longest && 1 - (bound + 1) / longest >= 0.8) bound++;
+  return bound;
+}
+const BOUNDS = Array.from({ length: 65 }, (_, longest) => largestDistance(longest));
+
+/** Whether `b` is `a` (as long, or one shorter, and not equal) with one code unit changed or deleted. */
+function oneEdit(a: string, b: string): boolean {
+  const n = b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // The first difference is the edit: the rest must agree, after it in both (a change) or in `a` alone (a deletion).
+  const skip = a.length === n ? 1 : 0;
+  for (let j = i + skip; j < n; j++) if (a.charCodeAt(j + 1 - skip) !== b.charCodeAt(j)) return false;
+  return true;
+}
+
 let prevRow = new Int32Array(64);
 let curRow = new Int32Array(64);
 
@@ -194,16 +213,16 @@ let curRow = new Int32Array(64);
  * 1 − d / max(|a|, |b|) of at least 0.8. Stops as soon as every cell of a row is past the largest distance that
  * still passes (a row's minimum never falls), on reused buffers.
  */
-function similarSpelling(a: string, b: string): boolean {
+export function similarSpelling(a: string, b: string): boolean {
   if (a === b) return true;
   const m = a.length;
   const n = b.length;
   if (m === 0 || n === 0) return false;
   const longest = Math.max(m, n);
-  // The largest distance that passes, by the same floating-point test as the similarity.
-  let bound = -1;
-  while (bound < longest && 1 - (bound + 1) / longest >= 0.8) bound++;
-  if (Math.abs(m - n) > bound) return false;
+  const bound = longest < BOUNDS.length ? BOUNDS[longest]! : largestDistance(longest);
+  // Tokens of up to four letters pass only when equal; those of five to nine (most words) within one edit.
+  if (bound === 0 || Math.abs(m - n) > bound) return false;
+  if (bound === 1) return m >= n ? oneEdit(a, b) : oneEdit(b, a);
   if (prevRow.length <= n) {
     prevRow = new Int32Array(n + 1);
     curRow = new Int32Array(n + 1);
