@@ -56,14 +56,25 @@ export const isPerson = textMemo((gold: string): boolean => {
 });
 
 /**
- * The last candidate's words, lower case (tailName is asked once per gold of a row); their places only for a
- * candidate with a gold's last word (most rows have none).
+ * The last candidate's words as written and lower case (tailName is asked once per gold of a row); where each is,
+ * only for a candidate with a gold's last word.
  */
 const candidateSide = lastMemo((candidate: string) => {
   const text = foldAccents(candidate);
-  const low = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+  const written = text.match(WORD) ?? [];
+  const low = written.map((w) => w.toLowerCase());
   let placed: { text: string; at: number; end: number }[] | null = null;
-  const c = () => (placed ??= [...text.matchAll(WORD)].map((m) => ({ text: m[0], at: m.index, end: m.index + m[0].length })));
+  // A word's first occurrence after the one before is where WORD found it: nothing between two words is a letter.
+  const c = () => {
+    if (placed) return placed;
+    let from = 0;
+    placed = written.map((w) => {
+      const at = text.indexOf(w, from);
+      from = at + w.length;
+      return { text: w, at, end: from };
+    });
+    return placed;
+  };
   return { text, c, low };
 });
 
