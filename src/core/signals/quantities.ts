@@ -143,14 +143,24 @@ const REGNAL = new RegExp(
   'gu',
 );
 /**
- * What REGNAL needs somewhere, as a quick test: a run of numeral letters ending the word, or "the" before an
- * ordinal's first letter or a digit ("In the United States" and "Paris In" fail it, as REGNAL would).
+ * Whether a text may hold a name and its number, as a quick test before REGNAL: a capitalised word, then a run of
+ * numeral letters ending the word, or "the" before an ordinal's first letter or a digit ("Paris In" and "In the
+ * United States" fail it, as REGNAL would). The part after the name is looked for first (it starts at a space), and
+ * the name is asked for behind each place found.
  */
-const MAYBE_REGNAL = /\p{Lu}[\p{Ll}'’-]+\s+(?:[IVXL]+(?![\p{L}\d'’])|the\s+[\dEFNSTefnst])/u;
-/** The part of MAYBE_REGNAL after the name, which is quicker to look for (it starts at a space), tested first. */
-const MAYBE_NUMERAL = /\s(?:[IVXL]+(?![\p{L}\d'’])|the\s+[\dEFNSTefnst])/u;
-/** The patterns above, for their property test (the quick tests must pass every text REGNAL finds a name in). */
-export const REGNAL_PATTERNS = { REGNAL, MAYBE_REGNAL, MAYBE_NUMERAL } as const;
+function maybeRegnal(text: string): boolean {
+  NUMERAL.lastIndex = 0;
+  for (let m = NUMERAL.exec(text); m; m = NUMERAL.exec(text)) {
+    NAME_BEFORE.lastIndex = m.index;
+    if (NAME_BEFORE.test(text)) return true;
+    NUMERAL.lastIndex = m.index + 1;
+  }
+  return false;
+}
+const NUMERAL = /\s(?:[IVXL]+(?![\p{L}\d'’])|the\s+[\dEFNSTefnst])/gu;
+const NAME_BEFORE = /(?<=\p{Lu}[\p{Ll}'’-]+\s*)/uy;
+/** The patterns above, for their property test. */
+export const REGNAL_TESTS = { REGNAL, maybeRegnal } as const;
 const ROMAN_VALUE: Record<string, number> = { I: 1, V: 5, X: 10, L: 50 };
 function romanValue(r: string): number {
   let v = 0;
@@ -167,7 +177,7 @@ function romanValue(r: string): number {
  * own kind per name, so that "Elizabeth I" conflicts with "Elizabeth II" and equals "Elizabeth the First".
  */
 function regnalNumbers(text: string): Quantity[] {
-  if (!MAYBE_NUMERAL.test(text) || !MAYBE_REGNAL.test(text)) return [];
+  if (!maybeRegnal(text)) return [];
   const out: Quantity[] = [];
   for (const m of text.matchAll(REGNAL)) {
     const value = m[2] ? romanValue(m[2]) : m[3] ? ORDINAL_WORDS.indexOf(m[3].toLowerCase()) + 1 : Number(m[4]);
@@ -192,7 +202,8 @@ const monthQuantity = (m: number, text: string): Quantity => ({ text, value: m, 
  */
 function dates(s: string): { s: string; months: Quantity[] } {
   const months: Quantity[] = [];
-  if (/[a-z]/.test(s))
+  // (A month is found next to a digit only.)
+  if (/[a-z]/.test(s) && /\d/.test(s))
     for (const m of s.matchAll(MONTH_IN_DATE)) {
       const name = (m[1] ?? m[2])!;
       months.push(monthQuantity(MONTHS.findIndex((x) => x.startsWith(name)) + 1, name));
