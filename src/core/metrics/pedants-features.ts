@@ -334,10 +334,13 @@ export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analy
     const gs = gold.str;
     if (gs.length === 0) continue;
     if (gs === candStr) exact = 1;
-    // Flags: once set, the (long) candidate need not be searched again.
-    if (!containsTok && candPadded.includes(gold.padded)) containsTok = 1;
+    // Flags: once set, the (long) candidate need not be searched again. One text holds the other's tokens only
+    // where they share one (tokens have no space): most golds share none, and are searched as a substring alone.
+    if (same > 0) {
+      if (!containsTok && candPadded.includes(gold.padded)) containsTok = 1;
+      if (!goldContains && candStr.length > 0 && gold.padded.includes(candPadded)) goldContains = 1;
+    }
     if (!containsSub && candStr.includes(gs)) containsSub = 1;
-    if (!goldContains && candStr.length > 0 && gold.padded.includes(candPadded)) goldContains = 1;
     // Share of gold tokens that have a close spelling in the candidate (a gold that cannot beat the best so far
     // is left early: the maximum is the same).
     let covered = 0;

@@ -10,7 +10,8 @@ function distance(a: string, b: string): number {
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length]![b.length]!;
 }
-const similar = (a: string, b: string) => a === b || (a.length > 0 && b.length > 0 && 1 - distance(a, b) / Math.max(a.length, b.length) >= 0.8);
+const similar = (a: string, b: string) =>
+  a === b || (a.length > 0 && b.length > 0 && 1 - distance(a, b) / Math.max(a.length, b.length) >= 0.8);
 
 /** A word and a few random edits of it: most pairs are near each other, as the spelling test's pairs are meant to be. */
 const letters = fc.constantFrom('a', 'b', 'c', 'e', 'o', 'é', '😀');

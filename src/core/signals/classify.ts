@@ -37,7 +37,7 @@ import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
 import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
 import type { WordNet } from '../lexicon/index.ts';
-import { lastMemo, textMemo } from '../util/memo.ts';
+import { textMemo } from '../util/memo.ts';
 
 export interface TextItem {
   question: string;
@@ -432,20 +432,23 @@ const sameItem = (a: TextItem, b: TextItem) =>
   a.golds.length === b.golds.length &&
   a.golds.every((g, i) => g === b.golds[i]);
 
-const lastVerdict = lastMemo(
-  ({ item, wn, explain }: { item: TextItem; wn: WordNet | null; explain: boolean }): TextVerdict => ({
-    ...classifyStated(item, wn, explain),
-    item: { question: item.question, golds: [...item.golds], candidate: item.candidate },
-  }),
-  (a, b) => a.wn === b.wn && a.explain === b.explain && sameItem(a.item, b.item),
-  ({ item, wn, explain }) => ({ item: { question: item.question, golds: [...item.golds], candidate: item.candidate }, wn, explain }),
-);
+let lastVerdict: { wn: WordNet | null; explain: boolean; verdict: TextVerdict } | null = null;
 
 /**
  * The class of an item from text signals alone; WordNet's relations join them when a lexicon is given. `explain`
- * false: the reason may be left short (a caller that keeps the class alone); everything else is the same.
+ * false: the reason may be left short (a caller that keeps the class alone); everything else is the same. The
+ * verdict's item, a copy, is also what the next call is compared with (callers must not change it).
  */
-export const classifyText = (item: TextItem, wn: WordNet | null, explain = true): TextVerdict => lastVerdict({ item, wn, explain });
+export function classifyText(item: TextItem, wn: WordNet | null, explain = true): TextVerdict {
+  const last = lastVerdict;
+  if (last && last.wn === wn && last.explain === explain && sameItem(last.verdict.item, item)) return last.verdict;
+  const verdict = {
+    ...classifyStated(item, wn, explain),
+    item: { question: item.question, golds: [...item.golds], candidate: item.candidate },
+  };
+  lastVerdict = { wn, explain, verdict };
+  return verdict;
+}
 
 const isCorrect = (c: CapClass) => SEVERITY[c] >= SEVERITY['overinclusive-valid'];
 

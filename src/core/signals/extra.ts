@@ -65,9 +65,15 @@ export function extraContext(question: string, candidate: string): ExtraContext 
   const candidateSet = new Set(cand);
   // The set's order is the stems' first places: the same list as the distinct stems, filtered.
   const candidateNew: string[] = [];
-  for (const t of candidateSet)
-    if (!questionStems.has(t) && !FILLER.has(t) && !(t.length >= 5 && questionPrefixes.has(t.slice(0, 5)))) candidateNew.push(t);
-  const heads = candidateNew.map((t) => (t.length >= 5 ? t.slice(0, 5) : null));
+  const heads: (string | null)[] = [];
+  const candidateNewPrefixes = new Set<string>();
+  for (const t of candidateSet) {
+    const head = t.length >= 5 ? t.slice(0, 5) : null;
+    if (questionStems.has(t) || FILLER.has(t) || (head !== null && questionPrefixes.has(head))) continue;
+    candidateNew.push(t);
+    heads.push(head);
+    if (head !== null) candidateNewPrefixes.add(head);
+  }
   const clauseTexts = clausesOf(candidate);
   const clauses = clauseTexts.map((text) => ({ text, stems: contentStems(text) }));
   const clauseStems = new Set<string>();
@@ -79,7 +85,7 @@ export function extraContext(question: string, candidate: string): ExtraContext 
     candidateSet,
     clauses,
     clauseTexts,
-    candidateNewPrefixes: new Set(heads.filter((h): h is string => h !== null)),
+    candidateNewPrefixes,
     candidateNewHeads: heads,
     clauseStems,
   };
