@@ -189,6 +189,8 @@ function regnalNumbers(text: string): Quantity[] {
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH_NAME =
   '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)';
+/** The first three letters of every name in MONTH_NAME, lower case as the text dates() reads. */
+const MONTH_START = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/;
 /** A month by name next to a day or year ("March 3", "3rd of March", "May 1990"; not the verb "may"). */
 const MONTH_IN_DATE = new RegExp(`\\b${MONTH_NAME}\\.?(?=\\s+\\d)|(?<=\\d(?:st|nd|rd|th)?\\s+(?:of\\s+)?)${MONTH_NAME}\\b`, 'gu');
 /** Numeric dates with a four-digit year: 3/14/1990, 14.3.1990, 1990-03-14. */
@@ -202,8 +204,8 @@ const monthQuantity = (m: number, text: string): Quantity => ({ text, value: m, 
  */
 function dates(s: string): { s: string; months: Quantity[] } {
   const months: Quantity[] = [];
-  // (A month is found next to a digit only.)
-  if (/[a-z]/.test(s) && /\d/.test(s))
+  // (A month is found next to a digit only, and every month's name starts with one of MONTH_START.)
+  if (/\d/.test(s) && MONTH_START.test(s))
     for (const m of s.matchAll(MONTH_IN_DATE)) {
       const name = (m[1] ?? m[2])!;
       months.push(monthQuantity(MONTHS.findIndex((x) => x.startsWith(name)) + 1, name));
