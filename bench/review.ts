@@ -1,30 +1,30 @@
 /**
  * A review against the share of questions asked: does it turn a few human answers into the right accuracies and
- * ranking of the systems? On EVOUNA TriviaQA's five systems plus two of our making (bench/review-data.ts), as is
- * and with every row's golds cut to the first one, on the 20% of questions held out of pedants' and the
- * priority's fitting and on every question. "verbose" and "missing gold" are systems neither was fitted on.
+ * ranking of the systems, with intervals that hold wherever the person stops? On EVOUNA TriviaQA's five systems plus
+ * two of our making (bench/review-data.ts), as is and with every row's golds cut to the first one, on the 20% of
+ * questions held out of pedants' and the priority's fitting and on every question. "verbose" and "missing gold"
+ * are systems neither was fitted on.
  *
- * For each share of rows' worth of questions (2–30%) and each design, over seeds, a person answers the questions
- * asked with the human label (of the row shown; one answer covers every system that gave the answer):
- *   - verity: `verity review`'s plan (core/review/plan.ts), its lines written as the label file, read back and
- *     folded in as `verity compare --labels` does, and each system's reviewed estimate from compareTable +
- *     leaderboard (the compare JSON's `reviewed`);
- *   - uniform: the same with every answer group equally likely (a simple random sample of distinct answers);
- *   - today: the queue and estimate before answer groups (bench/review-today.ts).
+ * For each seed a review is drawn (core/review/plan.ts) and the person answers its questions in order with the
+ * human label (of the row shown; one answer covers every system that gave it); at each share of rows' worth of
+ * questions (2–30%) the file answered so far is read back and folded in as `verity compare --labels` does, and each
+ * system's reviewed estimate read from compareTable + leaderboard (the compare JSON's `reviewed`). Designs:
+ *   - verity: `verity review`'s weights (more where the judge is likely wrong);
+ *   - uniform: every answer group equally likely, the same estimator.
  * Reported: Kendall τ of the estimates against the systems' human accuracies, the largest |estimate − human|, the
- * mean width of the 95% intervals and the share of systems they cover (mean ± sd over seeds).
+ * mean width of the anytime and the fixed-size 95% intervals, the share of systems each covers at that share, and
+ * the share of (seed, system) whose anytime / fixed interval held the truth at every stopping point up to it.
  *
  *   npm run bench:review [-- --seeds 30]
  */
 import { parseArgs } from 'node:util';
 import { reviewBenchRows, BENCH_SYSTEMS, type BenchRow } from './review-data.ts';
-import { todayFeatures, todayPicks, todayPriorities, reviewedByGroup, PICK_QUEUE, PICK_RANDOM } from './review-today.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 import { scoreRows } from '../src/core/scoring.ts';
 import { ResultTable } from '../src/core/result-table.ts';
 import { askedGroups, designRecord, planReview, reviewLine, type ReviewPlan } from '../src/core/review/plan.ts';
-import { drawDesign } from '../src/core/review/design.ts';
-import { foldLabels, parseReviewLabels } from '../src/core/review/labels.ts';
+import { drawDesign, groupDraw } from '../src/core/review/design.ts';
+import { foldLabels, parseReviewLabels, reviewedFields } from '../src/core/review/labels.ts';
 import { refitThreshold } from '../src/core/review/refit.ts';
 import { compareTable, leaderboard, type CompareRow } from '../src/core/compare/index.ts';
 import { kendallTauB } from '../src/core/agreement/stats.ts';
@@ -32,9 +32,10 @@ import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
 
 const { values } = parseArgs({ options: { seeds: { type: 'string', default: '30' }, only: { type: 'string' } } });
 const SEEDS = Number(values.seeds);
-const SHARES = [0.02, 0.05, 0.1, 0.15, 0.2, 0.3];
+const SHARES = [0.02, 0.05, 0.1, 0.15, 0.2];
 const JUDGE = 'pedants';
-const DESIGNS = ['today', 'verity', 'uniform'] as const;
+const DESIGNS = ['verity', 'uniform'] as const;
+const MAX_SHARE = 0.2;
 
 const lexicon = nodeLexicon();
 const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, { lexicon }));
@@ -46,22 +47,20 @@ interface Run {
   tau: number;
   gap: number;
   width: number | null;
+  fixedWidth: number | null;
   cover: number | null;
+  fixedCover: number | null;
   gaps: number[];
 }
-interface Curve {
-  runs: Run[];
-}
+type Estimate = { value: number; ci: [number, number] | null; fixed: [number, number] | null };
 
-/** Each system's estimate and interval, the way `verity compare --labels` computes it, after a review of `count` questions. */
-function verityEstimates(
-  rows: BenchRow[],
-  results: ResultTable,
-  plan: ReviewPlan,
-  count: number,
-): { value: number; ci: [number, number] | null }[] {
+/**
+ * Each system's estimate and intervals, the way `verity compare --labels` computes them, after a review file of
+ * `count` questions of which the first `answered` are answered.
+ */
+function verityEstimates(rows: BenchRow[], results: ResultTable, plan: ReviewPlan, count: number, answered: number): Estimate[] {
   const design = designRecord(plan, count);
-  const lines = askedGroups(plan, count).map(({ group, order, pi }) => {
+  const lines = askedGroups(plan, count).map(({ group, order, q }) => {
     const members = plan.groups[group]!;
     const first = rows[members[0]!]!;
     const line = reviewLine({
@@ -75,12 +74,12 @@ function verityEstimates(
       why: '',
       weight: plan.design.weights[group]!,
       draw: plan.design.draws[group]!,
-      pi,
+      q,
       design,
       input: INPUT,
     });
     // The person answers the question shown: the first row's answer, for every system that gave it.
-    line.label = first.correct;
+    if (order <= answered) line.label = first.correct;
     return JSON.stringify(line);
   });
   const parsed = parseReviewLabels(lines.join('\n'));
@@ -93,31 +92,14 @@ function verityEstimates(
     golds: r.golds,
     candidate: r.candidate,
     ...(r.label ? { label: r.label } : {}),
-    ...(r.pi !== undefined ? { pi: r.pi, unit: r.unit! } : {}),
+    ...reviewedFields(r),
   }));
   const t = compareTable(compareRows, results, [{ name: JUDGE, threshold: judge.threshold }], { reference: JUDGE });
   const lb = leaderboard(t, { resamples: 0 }).metrics[0]!;
   return BENCH_SYSTEMS.map((s) => {
     const e = lb.entries.find((x) => x.system === s)!;
-    return { value: e.reviewed?.value ?? e.accuracy.value!, ci: e.reviewed?.ci ?? null };
+    return { value: e.reviewed?.value ?? e.accuracy.value!, ci: e.reviewed?.ci ?? null, fixed: e.reviewed?.fixed ?? null };
   });
-}
-
-/** The same with today's queue and estimate, `count` rows asked. */
-function todayEstimates(rows: BenchRow[], results: ResultTable, priorities: Float64Array, count: number, seed: number) {
-  const picks = todayPicks(priorities, count, seed, (k) => rows[k]!.system);
-  const h = new Int8Array(rows.length).fill(-1);
-  const pick = new Int8Array(rows.length);
-  for (const p of picks) {
-    h[p.index] = rows[p.index]!.correct ? 1 : 0;
-    pick[p.index] = p.picked === 'random' ? PICK_RANDOM : p.picked === 'both' ? PICK_RANDOM | PICK_QUEUE : PICK_QUEUE;
-  }
-  const d = Int8Array.from(rows, (_, i) => {
-    const x = results.decision(JUDGE, i);
-    return x === null ? -1 : x ? 1 : 0;
-  });
-  const groups = BENCH_SYSTEMS.map((s) => rows.flatMap((r, i) => (r.system === s ? [i] : [])));
-  return reviewedByGroup(d, h, pick, groups).map((r) => ({ value: r!.value, ci: r!.ci }));
 }
 
 const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
@@ -136,8 +118,7 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
     decision: (i: number) => results.decision(JUDGE, i),
     others: (i: number) => OTHERS.map((o) => results.decision(o, i)),
   };
-  const plan0 = planReview(rows, view, 1);
-  const todayP = todayPriorities(todayFeatures(rows, results, { metric: JUDGE, threshold: judge.threshold }, (i) => rows[i]!.system));
+  const plan0 = planReview(rows, view, 1, INPUT);
   const human = BENCH_SYSTEMS.map((s) => {
     const k = rows.filter((r) => r.system === s);
     return k.filter((r) => r.correct).length / k.length;
@@ -155,44 +136,60 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
     `judge alone vs human accuracy: ${BENCH_SYSTEMS.map((s, k) => `${s} ${judged[k]!.toFixed(3)} vs ${human[k]!.toFixed(3)}`).join('; ')}\n`,
   );
   console.log(
-    '| questions asked (share of rows) | design | Kendall τ | max \\|estimate − human\\| | mean 95% interval width | intervals covering |',
+    '| questions asked (share of rows) | design | Kendall τ | max \\|estimate − human\\| | width: anytime | width: fixed | covering here: anytime | fixed | held at every stop so far: anytime | fixed |',
   );
-  console.log('|---|---|---|---|---|---|');
-  console.log(`| 0% | judge alone | ${judgeTau.toFixed(3)} | ${judgeGap.toFixed(3)} | — | — |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`| 0% | judge alone | ${judgeTau.toFixed(3)} | ${judgeGap.toFixed(3)} | — | — | — | — | — | — |`);
   const at15: Record<string, number[][]> = {};
-  for (const share of SHARES)
-    for (const design of DESIGNS) {
-      const curve: Curve = { runs: [] };
-      const count = Math.min(plan0.groups.length, Math.max(1, Math.round(share * rows.length)));
-      for (let seed = 1; seed <= SEEDS; seed++) {
-        let est: { value: number; ci: [number, number] | null }[];
-        if (design === 'today') est = todayEstimates(rows, results, todayP, count, seed);
-        else {
-          const weights = design === 'verity' ? plan0.design.weights : new Float64Array(plan0.groups.length).fill(1);
-          est = verityEstimates(rows, results, { ...plan0, design: drawDesign(weights, seed) }, count);
-        }
+  const inside = (ci: [number, number] | null, h: number) => !!ci && ci[0] <= h + 1e-12 && h <= ci[1] + 1e-12;
+  for (const design of DESIGNS) {
+    const count = Math.min(plan0.groups.length, Math.max(1, Math.round(MAX_SHARE * rows.length)));
+    const byShare = SHARES.map(() => [] as Run[]);
+    const heldAny = SHARES.map(() => 0);
+    const heldFixed = SHARES.map(() => 0);
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const weights = design === 'verity' ? plan0.design.weights : new Float64Array(plan0.groups.length).fill(1);
+      const draws = Float64Array.from(plan0.groups, (g) => groupDraw(seed, INPUT, rows[g[0]!]!.system, rows[g[0]!]!.id));
+      const plan = { ...plan0, design: drawDesign(weights, draws, seed) };
+      const everAny = BENCH_SYSTEMS.map(() => true);
+      const everFixed = BENCH_SYSTEMS.map(() => true);
+      SHARES.forEach((share, k) => {
+        const answered = Math.min(plan0.groups.length, Math.max(1, Math.round(share * rows.length)));
+        // Past the review's planned size the file is longer: a review planned for 20% and extended.
+        const est = verityEstimates(rows, results, plan, Math.max(count, answered), answered);
+        est.forEach((e, s) => {
+          if (!inside(e.ci, human[s]!)) everAny[s] = false;
+          if (!inside(e.fixed, human[s]!)) everFixed[s] = false;
+        });
+        heldAny[k]! += everAny.filter(Boolean).length;
+        heldFixed[k]! += everFixed.filter(Boolean).length;
         const widths = est.flatMap((e) => (e.ci ? [e.ci[1] - e.ci[0]] : []));
-        const withCi = est.map((e, k) => [e, human[k]!] as const).filter(([e]) => e.ci);
-        curve.runs.push({
+        const fixedWidths = est.flatMap((e) => (e.fixed ? [e.fixed[1] - e.fixed[0]] : []));
+        byShare[k]!.push({
           tau: kendallTauB(
             est.map((e) => e.value),
             human,
           )!,
-          gap: Math.max(...est.map((e, k) => Math.abs(e.value - human[k]!))),
+          gap: Math.max(...est.map((e, s) => Math.abs(e.value - human[s]!))),
           width: widths.length ? mean(widths) : null,
-          cover: withCi.length ? withCi.filter(([e, h]) => e.ci![0] <= h + 1e-12 && h <= e.ci![1] + 1e-12).length / withCi.length : null,
-          gaps: est.map((e, k) => e.value - human[k]!),
+          fixedWidth: fixedWidths.length ? mean(fixedWidths) : null,
+          cover: est.filter((e, s) => inside(e.ci, human[s]!)).length / est.length,
+          fixedCover: est.filter((e, s) => inside(e.fixed, human[s]!)).length / est.length,
+          gaps: est.map((e, s) => e.value - human[s]!),
         });
-      }
-      const r = curve.runs;
+      });
+    }
+    SHARES.forEach((share, k) => {
+      const r = byShare[k]!;
+      const n = Math.min(plan0.groups.length, Math.max(1, Math.round(share * rows.length)));
+      const num = (x: (number | null)[]) => x.flatMap((v) => (v === null ? [] : [v]));
+      const runs = SEEDS * BENCH_SYSTEMS.length;
       console.log(
-        `| ${share * 100}% (${count}) | ${design === 'verity' ? "Verity's design" : design === 'uniform' ? 'uniform, same estimator' : "today's queue"} | ${f(r.map((x) => x.tau))} | ${f(r.map((x) => x.gap))} | ${f(r.flatMap((x) => (x.width === null ? [] : [x.width])))} | ${f(
-          r.flatMap((x) => (x.cover === null ? [] : [x.cover])),
-          2,
-        )} |`,
+        `| ${share * 100}% (${n}) | ${design === 'verity' ? "Verity's design" : 'uniform, same estimator'} | ${f(r.map((x) => x.tau))} | ${f(r.map((x) => x.gap))} | ${f(num(r.map((x) => x.width)))} | ${f(num(r.map((x) => x.fixedWidth)))} | ${f(num(r.map((x) => x.cover)), 2)} | ${f(num(r.map((x) => x.fixedCover)), 2)} | ${(heldAny[k]! / runs).toFixed(2)} | ${(heldFixed[k]! / runs).toFixed(2)} |`,
       );
       if (share === 0.15) at15[design] = r.map((x) => x.gaps);
-    }
+    });
+  }
   console.log(
     `\nAt 15%, each system's mean estimate − human (sd over seeds): ${DESIGNS.map(
       (d) =>
@@ -205,11 +202,15 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
   // The threshold refit after a 15% review: agreement with the humans on the rows nobody was asked about.
   const fits: { applied: boolean; before: number; after: number }[] = [];
   for (let seed = 1; seed <= SEEDS; seed++) {
-    const plan = { ...plan0, design: drawDesign(plan0.design.weights, seed) };
+    const draws = Float64Array.from(plan0.groups, (g) => groupDraw(seed, INPUT, rows[g[0]!]!.system, rows[g[0]!]!.id));
+    const plan = { ...plan0, design: drawDesign(plan0.design.weights, draws, seed) };
     const count = Math.round(0.15 * rows.length);
     const asked = askedGroups(plan, count);
+    // Each asked group weighed by about its inclusion probability at the end (design.ts readSequence).
+    const clock = -Math.log(plan.design.draws[asked.at(-1)!.group]!) / plan.design.weights[asked.at(-1)!.group]!;
     const pi = new Float64Array(rows.length).fill(NaN);
-    for (const a of asked) for (const i of plan.groups[a.group]!) pi[i] = a.pi;
+    for (const a of asked)
+      for (const i of plan.groups[a.group]!) pi[i] = Math.max(a.q, -Math.expm1(-plan.design.weights[a.group]! * clock));
     const cells = rows.map((r, i) => ({
       s: results.score(JUDGE, i),
       h: Number.isNaN(pi[i]!) ? -1 : rows[plan.groups[plan.groupOf[i]!]![0]!]!.correct ? 1 : 0,

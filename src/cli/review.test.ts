@@ -37,8 +37,8 @@ interface Line {
   given_by?: string;
   judge: { metric: string };
   why: string;
-  sample: { weight: number; draw: number; pi: number };
-  design: { seed: number; groups: number; asked: number; cutoff: number | null };
+  sample: { weight: number; draw: number; q: number };
+  design: { seed: number; groups: number; asked: number; total: number };
   input: string;
   label: unknown;
 }
@@ -54,12 +54,12 @@ describe('verity review', () => {
     expect(a.status, a.stderr).toBe(0);
     // 80 rows, 7 questions answered alike: 73 distinct answers; 25% of the rows' worth = 20 questions.
     expect(a.stderr).toMatch(
-      /wrote .*a\.jsonl: 20 questions standing for 2\d of 80 rows \(73 distinct answers; each asked once for every system that gave it\)/,
+      /wrote .*a\.jsonl: 0\.25 of 80 rows = 20 questions \(of 73 distinct answers; each asked once for every system that gave it\), which cover 2\d rows \(2\d%\)/,
     );
     const lines = read(p('a.jsonl'));
     expect(lines.map((l) => l.order)).toEqual(Array.from({ length: 20 }, (_, k) => k + 1));
     expect(lines.every((l) => l.judge.metric === 'pedants' && l.why.length > 0 && l.label === null)).toBe(true);
-    expect(lines.every((l) => l.design.asked === 20 && l.design.groups === 73 && l.sample.pi > 0 && l.sample.pi <= 1)).toBe(true);
+    expect(lines.every((l) => l.design.asked === 20 && l.design.groups === 73 && l.sample.q > 0 && l.sample.q <= 1)).toBe(true);
     for (const l of lines.filter((x) => x.rows)) {
       expect(l.rows!.map((r) => r.system)).toEqual(['a', 'b']);
       expect(l.given_by).toBe('2 systems: a, b');
@@ -169,6 +169,41 @@ describe('review labels folded back (--labels)', () => {
     const g = run('compare', p('answers.json'), '--labels', p('gap.jsonl'), '--resamples', '0', ...M);
     expect(g.status, g.stderr).toBe(0);
     expect(g.stderr).toMatch(/\d+ labels? after question 5 of the review, which has no answer, left out until it has one/);
+  });
+
+  it('reads a review file cut after any line as a shorter review, and its lines in any order; refuses holes and edits', () => {
+    const labels = reviewed('cut', '40', 'answers.json');
+    const lines = readFileSync(labels, 'utf8').trim().split('\n');
+    const json = (f: string) => {
+      const r = run('compare', p('answers.json'), '--labels', f, '--json', '--resamples', '0', ...M);
+      expect(r.status, r.stderr).toBe(0);
+      const board = (
+        JSON.parse(r.stdout) as { leaderboard: { metrics: { entries: { system: string; reviewed: { value: number; ci: number[] } }[] }[] } }
+      ).leaderboard.metrics[0]!;
+      return Object.fromEntries(board.entries.map((e) => [e.system, e.reviewed]));
+    };
+    // The unanswered tail deleted is the same review as the tail left blank.
+    const blank = lines.map((l, k) => (k < 15 ? l : JSON.stringify({ ...(JSON.parse(l) as object), label: null })));
+    writeFileSync(p('blank.jsonl'), `${blank.join('\n')}\n`);
+    writeFileSync(p('cut.jsonl'), `${lines.slice(0, 15).join('\n')}\n`);
+    expect(json(p('cut.jsonl'))).toEqual(json(p('blank.jsonl')));
+    // Shuffled lines are read by their order.
+    const shuffled = lines.map((l, k) => [l, (k * 17) % lines.length] as const).sort((a, b) => a[1] - b[1]);
+    writeFileSync(p('shuffled.jsonl'), `${shuffled.map(([l]) => l).join('\n')}\n`);
+    expect(json(p('shuffled.jsonl'))).toEqual(json(labels));
+    // A line deleted in the middle: refused, naming it.
+    writeFileSync(p('hole.jsonl'), `${lines.filter((_, k) => k !== 6).join('\n')}\n`);
+    const hole = run('compare', p('answers.json'), '--labels', p('hole.jsonl'), '--resamples', '0', ...M);
+    expect(hole.status).not.toBe(0);
+    expect(hole.stderr).toMatch(/lacks the review's question 7 while holding later ones/);
+    // A line moved to another row: its draw is not that row's.
+    const moved = lines.map((l, k) =>
+      k === 3 ? JSON.stringify({ ...(JSON.parse(l) as Line), id: (JSON.parse(lines[30]!) as Line).id, rows: undefined }) : l,
+    );
+    writeFileSync(p('moved.jsonl'), `${moved.join('\n')}\n`);
+    const m = run('compare', p('answers.json'), '--labels', p('moved.jsonl'), '--resamples', '0', ...M);
+    expect(m.status).not.toBe(0);
+    expect(m.stderr).toMatch(/question 4: its draw is not the one seed \d+ gives its row/);
   });
 
   it('verity evaluate: the file gains its reviewed accuracy; every row labelled is as before', () => {

@@ -8,10 +8,11 @@ import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import type { ReviewEstimate, ReviewStop } from './api.ts';
+import { reviewedFields, type ReviewedRow } from '../core/review/labels.ts';
 
 /** Each system's estimate (system null for a run of one), and the "you can stop now" figures. */
 export function reviewEstimates(
-  rows: readonly (SystemRow & { pi?: number; unit?: number })[],
+  rows: readonly (SystemRow & ReviewedRow)[],
   results: ResultTable,
   metrics: readonly { name: string; threshold: number }[],
   judge: string,
@@ -24,7 +25,7 @@ export function reviewEstimates(
     golds: row.golds,
     candidate: row.candidate,
     ...(row.label ? { label: row.label } : {}),
-    ...(row.pi !== undefined ? { pi: row.pi, unit: row.unit! } : {}),
+    ...reviewedFields(row),
   }));
   const t = compareTable(
     compareRows,

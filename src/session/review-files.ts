@@ -6,6 +6,7 @@
  */
 import { VerityError, type QaRow } from '../core/types.ts';
 import { reviewLine } from '../core/review/plan.ts';
+import { stepProbabilities } from '../core/review/design.ts';
 import {
   anotherInput,
   foldNote,
@@ -26,8 +27,11 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
   if (group.size === 0 && own.size === 0 && outside.size === 0)
     throw new VerityError('no question is answered yet: nothing to export', 'usage', 'not-ready');
   const input = a.meta.inputHash;
-  const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, cutoff: r.cutoff };
-  const c = r.cutoff ?? Infinity;
+  const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, total: r.total };
+  const q = stepProbabilities(
+    r.asked.map((g) => g.weight),
+    r.total,
+  );
   const idOf = (i: number) => ({ id: rows[i]!.id, ...(systems ? { system: (rows[i] as SystemRow).system } : {}) });
   const lines = r.asked.map((g, k) => {
     const first = rows[g.rows[0]!]!;
@@ -47,7 +51,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
       why: g.why,
       weight: g.weight,
       draw: g.draw,
-      pi: Math.min(1, g.weight * c),
+      q: q[k]!,
       design,
       input,
     });
@@ -169,13 +173,13 @@ export async function importReview(
   if (seen.size === 0)
     throw new VerityError(noLabelMatches(name, labels.length, unknownIds, 'a row scored in this run'), 'input', 'bad-labels');
   const base: SavedReview = r ?? {
-    version: 2,
+    version: 3,
     run: a.meta.id,
     judge: a.metrics.some((m) => m.name === 'pedants') ? 'pedants' : a.metrics[0]!.name,
     budget: 0,
     seed: 0,
     groups: 0,
-    cutoff: null,
+    total: 1,
     asked: [],
     log: [],
     undone: [],
@@ -222,13 +226,13 @@ function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) =>
     return { rows: rows as number[], weight: line.weight, draw: line.draw, priority: NaN, why: 'asked in the review this file holds' };
   });
   return {
-    version: 2,
+    version: 3,
     run: a.meta.id,
     judge,
     budget: d.asked,
     seed: d.seed,
     groups: d.groups,
-    cutoff: Number.isFinite(d.cutoff) ? d.cutoff : null,
+    total: d.total,
     asked,
     log: [],
     undone: [],

@@ -26,14 +26,14 @@ export interface Answer {
 }
 
 export interface SavedReview {
-  version: 2;
+  version: 3;
   run: string;
   judge: string;
   budget: number;
   seed: number;
-  /** Distinct answers in the run, and the key of the first group not asked (null: every group asked). */
+  /** Distinct answers in the run, and the sum of every group's weight (design.ts). */
   groups: number;
-  cutoff: number | null;
+  total: number;
   asked: SavedGroup[];
   log: Answer[];
   /** Answer ids taken back. */
@@ -45,7 +45,7 @@ export const labelOf = (a: ReviewAnswer): Label | null =>
 
 /** Two logs as one: every answer of both, in the order given; ids taken back by either stay taken back. */
 export function merge(a: SavedReview, b: SavedReview | undefined): SavedReview {
-  if (!b || b.version !== 2 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge) return a;
+  if (!b || b.version !== 3 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge) return a;
   const seen = new Set(a.log.map((x) => x.id));
   const log = [...a.log, ...b.log.filter((x) => !seen.has(x.id))].sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : 1));
   return { ...a, log, undone: [...new Set([...a.undone, ...b.undone])] };

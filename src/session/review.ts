@@ -12,8 +12,9 @@
 import { VerityError, type QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
 import { designRecord, parseBudget, planReview, whyAsked } from '../core/review/plan.ts';
-import { prefixInclusion } from '../core/review/design.ts';
+import { readSequence } from '../core/review/design.ts';
 import { refitThreshold } from '../core/review/refit.ts';
+import type { ReviewedRow } from '../core/review/labels.ts';
 import { CLASS_METRICS, DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -55,15 +56,15 @@ export class SessionReview {
   /** How many answers a saved run's review holds (0 without one). */
   async savedAnswers(runId: string): Promise<number> {
     const r = await this.host.journal.loadReview<SavedReview>(runId);
-    if (r?.version !== 2) return 0;
+    if (r?.version !== 3) return 0;
     const { group, own, outside } = answersOf(r);
     return group.size + own.size + outside.size;
   }
 
-  /** Reads a reopened run's review back (a review of the earlier form is not kept: its picks were rows, not groups). */
+  /** Reads a reopened run's review back (one of an earlier form is not kept: its draw gave no interval valid wherever one stops). */
   async load(runId: string): Promise<void> {
     const r = await this.host.journal.loadReview<SavedReview>(runId);
-    this.saved = r?.version === 2 && r.run === runId ? r : null;
+    this.saved = r?.version === 3 && r.run === runId ? r : null;
     this.folded = null;
   }
 
@@ -172,6 +173,7 @@ export class SessionReview {
     const others = DEFAULT_METRICS.filter((m) => m !== judge.name && names.includes(m));
     const plan = planReview(
       rows.map((row) => ({
+        id: row.id,
         question: row.question,
         golds: row.golds,
         candidate: row.candidate,
@@ -184,6 +186,7 @@ export class SessionReview {
         others: (i) => others.map((m) => a.results.decision(m, i)),
       },
       seed,
+      a.meta.inputHash,
     );
     const budget = parseBudget(String(opts.budget), n, plan.groups.length);
     if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
@@ -201,13 +204,13 @@ export class SessionReview {
       };
     });
     await this.save({
-      version: 2,
+      version: 3,
       run: a.meta.id,
       judge: judge.name,
       budget: count,
       seed,
       groups: design.groups,
-      cutoff: design.cutoff,
+      total: design.total,
       asked,
       log: [],
       undone: [],
@@ -300,23 +303,28 @@ export class SessionReview {
     const r = this.current();
     if (!r) return rows;
     if (this.folded?.key === r && this.folded.rows.length === rows.length) return this.folded.rows;
-    const out = rows.slice() as (QaRow & { pi?: number; unit?: number })[];
+    const out = rows.slice() as (QaRow & ReviewedRow)[];
     const { group, own, outside } = answersOf(r);
     const lines = r.asked.map((g, k) => ({
       order: k + 1,
       weight: g.weight,
       draw: g.draw,
       answered: group.has(k) && group.get(k)!.answer !== 'skip',
+      first: { id: rows[g.rows[0]!]?.id ?? '' },
     }));
-    const { pi } = prefixInclusion(lines, r.cutoff ?? Infinity);
+    // The saved review is this session's own: its draws need no check against the input.
+    const seq = readSequence(lines, { seed: r.seed, total: r.total, input: null });
+    if (!seq.ok) throw new VerityError(seq.error, 'input', 'bad-labels');
+    const { step, q, pi } = seq.value;
     r.asked.forEach((g, k) => {
-      if (Number.isNaN(pi[k]!)) return;
+      const t = step[k]!;
+      if (t < 0) return;
       const label = labelOf(group.get(k)!.answer)!;
       for (const i of g.rows) {
         if (i >= out.length) continue;
         const o = own.get(i);
         const l = o ? (labelOf(o.answer) ?? label) : label;
-        out[i] = { ...out[i]!, label: l, pi: pi[k]!, unit: k };
+        out[i] = { ...out[i]!, label: l, pi: pi[t]!, unit: k, step: t, q: q[t]!, planned: r.asked.length };
       }
     });
     for (const [i, x] of outside) {

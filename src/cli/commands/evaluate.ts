@@ -11,7 +11,7 @@ import { intOption } from '../options.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 import { foldInto, readLabels } from '../labels.ts';
-import type { ParsedLabels, ReviewedRow } from '../../core/review/labels.ts';
+import { reviewedFields, type ParsedLabels, type ReviewedRow } from '../../core/review/labels.ts';
 import type { Reviewed } from '../../core/review/estimate.ts';
 import { compareTable } from '../../core/compare/table.ts';
 import { reviewedReport } from '../../core/compare/reviewed.ts';
@@ -64,7 +64,7 @@ class Kept {
       path,
     );
     this.labels = rows.map((r) => r.label);
-    this.design = rows.map((r) => ({ ...(r.pi !== undefined ? { pi: r.pi } : {}), ...(r.unit !== undefined ? { unit: r.unit } : {}) }));
+    this.design = rows.map(reviewedFields);
   }
 
   /**

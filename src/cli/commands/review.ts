@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
-import { askedGroups, designRecord, parseBudget, planReview, reviewLine, whyAsked } from '../../core/review/plan.ts';
+import { askedGroups, budgetWords, designRecord, parseBudget, planReview, reviewLine, whyAsked } from '../../core/review/plan.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
@@ -22,7 +22,6 @@ import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
-import { count } from '../../core/util/plural.ts';
 
 interface ReviewOptions extends CommonOptions {
   budget: string;
@@ -64,6 +63,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   );
   const others = DEFAULT_METRICS.filter((n) => n !== judge.name);
   const signalRows = rows.map((r) => ({
+    id: r.id,
     question: r.question,
     golds: r.golds,
     candidate: r.candidate,
@@ -78,6 +78,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       others: (i) => others.map((n) => results.decision(n, i)),
     },
     seed,
+    hash ?? '',
   );
   const budget = parseBudget(o.budget, rows.length, plan.groups.length);
   if (!budget.ok) throw new VerityError(`--${budget.error}`, 'usage');
@@ -85,7 +86,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   const asked = askedGroups(plan, budget.value.count);
   const design = designRecord(plan, budget.value.count);
   let covered = 0;
-  const lines = asked.map(({ group, order, pi }) => {
+  const lines = asked.map(({ group, order, q }) => {
     const members = plan.groups[group]!;
     covered += members.length;
     const i = members[0]!;
@@ -107,9 +108,9 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
         why: whyAsked(plan, group),
         weight: plan.design.weights[group]!,
         draw: plan.design.draws[group]!,
-        pi,
+        q,
         design,
-        input: hash!,
+        input: hash ?? '',
       }),
     );
   });
@@ -122,10 +123,9 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     throw e;
   }
   say(
-    `wrote ${o.out}: ${count(asked.length, 'question')} standing for ${covered} of ${count(rows.length, 'row')} (${plan.groups.length} distinct answers; ` +
-      `each asked once for every system that gave it), most where ${judge.name} is likely wrong. Fill in each "label" (true/false or a class name) ` +
-      'from the top: a file answered only in part is a valid review of what was answered, up to the first line left blank. ' +
-      'Give it to --labels of verity compare, evaluate or calibrate',
+    `wrote ${o.out}: ${budgetWords(o.budget, asked.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
+      'Fill in each "label" (true/false or a class name) from the top, and stop where you like: the intervals hold wherever you stop, ' +
+      'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate',
   );
 }
 

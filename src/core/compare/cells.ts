@@ -110,13 +110,23 @@ export function reviewNote(rep: CompareReport): string {
   const how =
     r?.design === 'assumed-random'
       ? 'The labels do not say how their rows were chosen, so they are taken as drawn at random from each system (a file from verity review or the app says how).'
-      : `${sampled} of them were drawn by the review's design, with known probabilities.`;
+      : `${sampled} of them were drawn by the review's design, step by step with known probabilities.`;
+  const anytime = r?.interval === 'anytime';
   return (
-    `reviewed: ${rep.labelled} of ${rep.rows} rows labelled. ${how} Each system's accuracy is estimated from the review: ` +
+    `reviewed: ${rep.labelled} of ${rep.rows} rows labelled. ${how} Each system's accuracy is estimated from the review` +
+    (lb.estimand === 'shared'
+      ? ` on the ${lb.questions} questions every system answered`
+      : lb.estimand === 'own'
+        ? " on each system's own rows"
+        : '') +
+    ': ' +
     (lb.learned
-      ? `a prediction learned from the answers (${lb.reference}'s decisions and what is known of every row, cross-fitted), corrected by the labels weighted by `
+      ? `a prediction learned from the answers (${lb.reference}'s decisions and what is known of every row, ${anytime ? "each step's fitted on the answers before it" : 'cross-fitted'}), corrected by the labels weighted by `
       : `${lb.reference}'s decisions, corrected by the labels weighted by `) +
-    'their inclusion probabilities, with a 95% interval; it ranks the systems, and every metric is measured against it. ' +
+    (anytime
+      ? 'the probability each was drawn with, with a 95% interval that holds wherever you stop (a confidence sequence; the JSON\'s "fixed" interval holds only for a number of answers fixed before the first); '
+      : 'their inclusion probabilities, with a 95% interval; ') +
+    'it ranks the systems, and every metric is measured against it. ' +
     '"can be" is the set of ranks a system can hold given the paired differences (Holm-corrected). ' +
     "The labelled rows' own accuracy is not shown: a review picks them."
   );

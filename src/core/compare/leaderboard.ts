@@ -18,7 +18,7 @@
  * Limits: systems answering different question sets are not comparable by these numbers alone; the paired tests
  *   (paired.ts) compare on shared questions only.
  */
-import type { CompareTable } from './table.ts';
+import type { CompareTable, Estimand } from './table.ts';
 import type { Reviewed } from '../review/estimate.ts';
 import { reviewedReport } from './reviewed.ts';
 import { DEFAULTS } from '../defaults.ts';
@@ -63,6 +63,9 @@ export interface MetricLeaderboard {
   /** When ranked by the review: the metric its estimate was made from, and whether a prediction was learned from the answers. */
   reference?: string;
   learned?: boolean;
+  /** After a review: what the reviewed values are over ('shared': the questions every system answered), and how many questions. */
+  estimand?: Estimand;
+  questions?: number;
   entries: LeaderboardEntry[];
 }
 
@@ -162,7 +165,7 @@ export function leaderboard(t: CompareTable, boot: BootstrapSettings & { alpha?:
       metric: m.name,
       threshold: m.threshold,
       rankedBy: review ? 'reviewed' : 'accuracy',
-      ...(review ? { reference: review.reference, learned: review.learned } : {}),
+      ...(review ? { reference: review.reference, learned: review.learned, estimand: review.estimand, questions: review.questions } : {}),
       entries,
     };
   });

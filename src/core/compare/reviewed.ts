@@ -5,8 +5,11 @@
  * of every two systems by the same estimator, Holm-corrected, and the ranks each system can hold.
  * Every metric's leaderboard shows this one estimate and ranks by it, and every metric is measured against it
  * (ranking.ts), so no metric is measured against its own decisions. Computed once per table.
+ * One estimand: by default every system's value, every pair's difference and so every rank interval are over the
+ * questions all systems answered, so a difference is the difference of the two values and a system's rank interval
+ * holds its leaderboard rank; `own` (each system's own rows; pairs on the questions both answered) is the option.
  */
-import type { CompareTable } from './table.ts';
+import type { CompareTable, Estimand } from './table.ts';
 import { holm } from './holm.ts';
 import { systemPairs } from './pairs.ts';
 import {
@@ -35,6 +38,9 @@ export interface ReviewedReport {
   design: ReviewDesignKind;
   /** Whether the prediction was learned from the answers (else the reference's decisions). */
   learned: boolean;
+  /** What the values are over ('shared': the questions every system answered), and how many questions that is. */
+  estimand: Estimand;
+  questions: number;
   /** Labelled rows, and those in the design's sample. */
   labelled: number;
   sampled: number;
@@ -66,16 +72,20 @@ export function reviewedReport(t: CompareTable, level: number, alpha: number): R
     group: t.review.group,
   });
   const scale = varianceScale(fr);
+  // The questions every system has a counted row for; 'own' (or none shared) is each system's own rows.
+  const everyone = Array.from({ length: Q }, (_, q) => q).filter((q) => t.systems.every((_, s) => !Number.isNaN(fr.f[s * Q + q]!)));
+  const estimand: Estimand = t.review.estimand === 'shared' && everyone.length > 0 ? 'shared' : 'own';
+  const questions = estimand === 'shared' ? everyone : Array.from({ length: Q }, (_, q) => q);
   const systems = t.systems.map((_, s) =>
     reviewedOf(
       fr,
-      Array.from({ length: Q }, (_, q) => s * Q + q),
+      questions.map((q) => s * Q + q),
       level,
       scale,
     ),
   );
   const pairIdx = systemPairs(S);
-  const raw = pairIdx.map(([a, b]) => reviewedPair(fr, a, b, level, scale));
+  const raw = pairIdx.map(([a, b]) => reviewedPair(fr, a, b, level, scale, questions));
   const adj = holm(raw.map((p) => p.p));
   const pairs = pairIdx.map(([a, b], k): ReviewedPairComparison => {
     const p = raw[k]!;
@@ -97,7 +107,17 @@ export function reviewedReport(t: CompareTable, level: number, alpha: number): R
       labelled += r.labelled;
       sampled += r.sampled;
     }
-  const out: ReviewedReport = { reference, design: fr.kind, learned: !fr.hard, labelled, sampled, systems, pairs };
+  const out: ReviewedReport = {
+    reference,
+    design: fr.kind,
+    learned: !fr.hard,
+    estimand,
+    questions: questions.length,
+    labelled,
+    sampled,
+    systems,
+    pairs,
+  };
   byKey.set(key, out);
   return out;
 }

@@ -30,6 +30,10 @@ export interface CompareRow {
   pi?: number;
   /** That review unit: rows of one unit were asked as one. */
   unit?: number;
+  /** For a review drawn step by step: the step (0-based) the row's group was drawn at, its probability then, and the steps planned. */
+  step?: number;
+  q?: number;
+  planned?: number;
   /** The row's text, which a review's estimate reads (answer groups and signals) when the rows are partly labelled. */
   question?: string;
   golds?: readonly string[];
@@ -56,12 +60,22 @@ export interface CompareTable {
    */
   partial: boolean;
   /** The review's sample: per cell the inclusion probability (NaN outside it) and unit (−1); null without a design. */
-  sample: { pi: Float64Array; unit: Int32Array } | null;
+  sample: TableSample | null;
   /** When the rows are partly labelled: what the reviewed estimate reads besides decisions and labels. */
   review: TableReview | null;
   /** Rows dropped because their (system, key) had been seen before. */
   duplicates: number;
 }
+
+/** The review's sample; `steps` when it was drawn step by step (review/design.ts). */
+export interface TableSample {
+  pi: Float64Array;
+  unit: Int32Array;
+  steps: { stepOf: Int32Array; q: Float64Array; planned: number } | null;
+}
+
+/** Which rows a reviewed accuracy is over: the questions every system answered (one estimand for values, pairs and ranks), or each system's own. */
+export type Estimand = 'shared' | 'own';
 
 /** A review's context in the table: the metric whose estimate every metric is measured against, answer groups, signals. */
 export interface TableReview {
@@ -70,6 +84,7 @@ export interface TableReview {
   group: Int32Array | null;
   /** Review signals per cell (review/signals.ts); empty when the rows carry no text. */
   signals: (Float64Array | undefined)[];
+  estimand: Estimand;
 }
 
 /** What the comparison reads of a run's results (a ResultTable): a metric's score and decision on row i, null when none. */
@@ -87,7 +102,7 @@ export function compareTable(
    * Fixed orders (e.g. to keep questions no system answered in the resampled set; rows add what these lack), and
    * the metric a review was made for (default: pedants when compared, else the first metric).
    */
-  order: { systems?: readonly string[]; keys?: readonly string[]; reference?: string } = {},
+  order: { systems?: readonly string[]; keys?: readonly string[]; reference?: string; estimand?: Estimand } = {},
 ): CompareTable {
   if (results.length !== rows.length) throw new RangeError(`rows and results differ in length: ${rows.length} vs ${results.length}`);
   const sIndex = new Map<string, number>();
@@ -111,7 +126,9 @@ export function compareTable(
   let duplicates = 0;
   let labelled = false;
   let unlabelled = false;
-  let sample: { pi: Float64Array; unit: Int32Array } | null = null;
+  let sample: TableSample | null = null;
+  const stepQ: number[] = [];
+  let planned = 0;
   rows.forEach((r, i) => {
     const cell = sIndex.get(r.system)! * Q + qIndex.get(r.key)!;
     if (rowOf[cell] !== -1) {
@@ -124,9 +141,15 @@ export function compareTable(
       labelled = true;
     }
     if (r.label && r.pi !== undefined && r.pi > 0) {
-      sample ??= { pi: new Float64Array(S * Q).fill(NaN), unit: new Int32Array(S * Q).fill(-1) };
+      sample ??= { pi: new Float64Array(S * Q).fill(NaN), unit: new Int32Array(S * Q).fill(-1), steps: null };
       sample.pi[cell] = Math.min(1, r.pi);
       sample.unit[cell] = r.unit ?? -1 - i;
+      if (r.step !== undefined && r.q !== undefined && r.q > 0) {
+        sample.steps ??= { stepOf: new Int32Array(S * Q).fill(-1), q: new Float64Array(0), planned: 0 };
+        sample.steps.stepOf[cell] = r.step;
+        stepQ[r.step] = r.q;
+        planned = Math.max(planned, r.planned ?? 0);
+      }
     }
     for (const m of metrics) {
       const x = results.score(m.name, i);
@@ -140,6 +163,13 @@ export function compareTable(
     }
   });
   const partial = labelled && unlabelled;
+  const steps = (sample as TableSample | null)?.steps;
+  if (steps) {
+    // Steps are numbered from 0 with none missing (review/design.ts readSequence). A step none of whose rows is in
+    // the table (rows dropped as duplicates) adds no residual to any estimate, so its probability is not read.
+    steps.q = Float64Array.from({ length: stepQ.length }, (_, k) => stepQ[k] ?? 1);
+    steps.planned = Math.max(planned, steps.q.length);
+  }
   return {
     systems: [...sIndex.keys()],
     keys: [...qIndex.keys()],
@@ -151,7 +181,7 @@ export function compareTable(
     labelled,
     partial,
     sample,
-    review: partial && metrics.length ? tableReview(rows, results, metrics, rowOf, order.reference) : null,
+    review: partial && metrics.length ? tableReview(rows, results, metrics, rowOf, order.reference, order.estimand ?? 'shared') : null,
     duplicates,
   };
 }
@@ -173,6 +203,7 @@ function tableReview(
   metrics: readonly MetricInfo[],
   rowOf: Int32Array,
   named: string | undefined,
+  estimand: Estimand,
 ): TableReview {
   const ref = referenceMetric(metrics, named);
   const key = JSON.stringify([
@@ -184,8 +215,8 @@ function tableReview(
     rows.at(-1)?.key,
   ]);
   const hit = reviewCache.get(results);
-  if (hit?.key === key) return hit.review;
-  const review = makeTableReview(rows, results, metrics, rowOf, ref);
+  if (hit?.key === key) return { ...hit.review, estimand };
+  const review = makeTableReview(rows, results, metrics, rowOf, ref, estimand);
   reviewCache.set(results, { key, review });
   return review;
 }
@@ -196,9 +227,10 @@ function makeTableReview(
   metrics: readonly MetricInfo[],
   rowOf: Int32Array,
   ref: MetricInfo,
+  estimand: Estimand,
 ): TableReview {
   const texts = rows.every((r) => r.candidate !== undefined && r.question !== undefined && r.golds !== undefined);
-  if (!texts) return { reference: ref.name, group: null, signals: [] };
+  if (!texts) return { reference: ref.name, group: null, signals: [], estimand };
   const textRows = rows as readonly (CompareRow & { question: string; golds: readonly string[]; candidate: string })[];
   const items = textRows.map((r) => ({ question: r.question, golds: [...r.golds], candidate: r.candidate, key: r.key, system: r.system }));
   const { groupOf } = answerGroups(items);
@@ -217,5 +249,5 @@ function makeTableReview(
     group[c] = groupOf[i]!;
     byCell[c] = signals[i];
   }
-  return { reference: ref.name, group, signals: byCell };
+  return { reference: ref.name, group, signals: byCell, estimand };
 }

@@ -1,13 +1,20 @@
 /**
- * The sampling design: the order and inclusion probabilities by hand, every group's probability above zero, and
- * a seeded simulation of the Horvitz–Thompson estimate of a total under priority sampling — unbiased, and its
- * variance estimate unbiased, for a review stopped after any number of answers.
+ * The sampling design: weights and step probabilities by hand; the exponential-key order is successive sampling
+ * (the first group drawn with probability w / Σ w); Des Raj's estimate of a total, unbiased after any number of
+ * steps, with its variance estimate; and a label file's lines checked — a cut tail read as a shorter review, a
+ * hole, an edited draw or a swapped order refused, shuffled lines read right.
  */
 import { describe, expect, it } from 'vitest';
-import { cutoffAfter, designWeights, drawDesign, prefixInclusion } from './design.ts';
+import { designWeights, drawDesign, drawKey, groupDraw, readSequence, stepProbabilities, type AskedGroup } from './design.ts';
 import { answerGroupKey, answerGroups } from './groups.ts';
+import { mulberry32 } from '../util/random.ts';
 
-describe('designWeights and drawDesign', () => {
+const uniform = (n: number, seed: number) => {
+  const rnd = mulberry32(seed);
+  return Float64Array.from({ length: n }, () => (Math.floor(rnd() * 4294967295) + 1) / 4294967297);
+};
+
+describe('designWeights, drawDesign and groupDraw', () => {
   it('weighs a group by √(Σ max(floor, p(1 − p))) over its rows (by hand)', () => {
     const w = designWeights([[0, 1], [2], [3]], [0.5, 0.5, 0.001, 0.9], 0.02);
     expect(Array.from(w).map((x) => Math.round(x * 1e12) / 1e12)).toEqual(
@@ -15,73 +22,154 @@ describe('designWeights and drawDesign', () => {
     );
   });
 
-  it('orders groups by draw / weight, the same for a seed, another for another seed', () => {
+  it('orders groups by −ln(draw) / weight and sums the weights', () => {
     const w = Float64Array.from({ length: 50 }, (_, g) => 0.1 + (g % 7) / 7);
-    const a = drawDesign(w, 1);
-    expect(Array.from(drawDesign(w, 1).order)).toEqual(Array.from(a.order));
-    expect(Array.from(drawDesign(w, 2).order)).not.toEqual(Array.from(a.order));
-    const keys = Array.from(a.order, (g) => a.draws[g]! / w[g]!);
+    const d = drawDesign(w, uniform(50, 1), 1);
+    const keys = Array.from(d.order, (g) => -Math.log(d.draws[g]!) / w[g]!);
     expect(keys).toEqual([...keys].sort((x, y) => x - y));
-    for (const d of a.draws) expect(d > 0 && d < 1).toBe(true);
-  });
-});
-
-describe('prefixInclusion', () => {
-  it('gives π = min(1, w·c), c the key of the first group not answered (by hand)', () => {
-    const asked = [
-      { order: 1, weight: 2, draw: 0.1, answered: true },
-      { order: 2, weight: 0.5, draw: 0.1, answered: true },
-      { order: 3, weight: 1, draw: 0.3, answered: false },
-    ];
-    // c = 0.3 / 1: π = min(1, 0.6), min(1, 0.15); the third is not in the prefix.
-    const { pi, answered } = prefixInclusion(asked, 0.9);
-    expect(answered).toBe(2);
-    expect(pi[0]).toBeCloseTo(0.6, 12);
-    expect(pi[1]).toBeCloseTo(0.15, 12);
-    expect(Number.isNaN(pi[2]!)).toBe(true);
-    // Every one answered: c is the file's cutoff.
-    const all = prefixInclusion(
-      asked.map((a) => ({ ...a, answered: true })),
-      0.8,
+    expect(d.total).toBeCloseTo(
+      w.reduce((a, b) => a + b, 0),
+      12,
     );
-    expect(Array.from(all.pi)).toEqual([1, 0.4, 0.8]);
-    // An answer after an unanswered question waits for it.
-    expect(prefixInclusion([asked[0]!, { ...asked[1]!, answered: false }, { ...asked[2]!, answered: true }], 0.9).answered).toBe(1);
+  });
+
+  it('draws each group from the seed, the input and its first row', () => {
+    const u = groupDraw(7, 'abc', 'sysA', '12');
+    expect(u > 0 && u < 1).toBe(true);
+    expect(groupDraw(7, 'abc', 'sysA', '12')).toBe(u);
+    for (const other of [
+      groupDraw(8, 'abc', 'sysA', '12'),
+      groupDraw(7, 'abd', 'sysA', '12'),
+      groupDraw(7, 'abc', 'sysB', '12'),
+      groupDraw(7, 'abc', 'sysA', '13'),
+    ])
+      expect(other).not.toBe(u);
+    // Spread evenly: 10,000 rows' draws fill the ten tenths to within 15%.
+    const bins = new Array<number>(10).fill(0);
+    for (let i = 0; i < 10_000; i++) bins[Math.floor(groupDraw(1, 'x', undefined, String(i)) * 10)]!++;
+    for (const b of bins) expect(Math.abs(b - 1000)).toBeLessThan(150);
+  });
+
+  it('gives each step the probability w / (the weight left) (by hand)', () => {
+    const q = stepProbabilities([2, 1, 1], 8);
+    expect(Array.from(q)).toEqual([2 / 8, 1 / 6, 1 / 5]);
   });
 });
 
-describe('priority sampling in simulation', () => {
-  // 60 groups, values with no relation to the weights (as a judge's error may have none to the priority).
-  const G = 60;
+describe('successive sampling in simulation', () => {
+  // 40 groups, values with no relation to the weights (as a judge's error may have none to the priority).
+  const G = 40;
   const w = Float64Array.from({ length: G }, (_, g) => Math.sqrt(Math.max(0.02, ((g * 37) % 11) / 22)));
   const y = Float64Array.from({ length: G }, (_, g) => ((g * 13) % 5 === 0 ? 1 : 0) - ((g * 7) % 9 === 0 ? 1 : 0));
   const total = y.reduce((a, b) => a + b, 0);
+  const W = w.reduce((a, b) => a + b, 0);
+  const SEEDS = 6000;
 
-  for (const k of [5, 20, 45])
-    it(`estimates a total without bias, and its variance, after ${k} answers`, () => {
-      const SEEDS = 6000;
+  it('draws the first group with probability w / Σ w', () => {
+    const first = new Array<number>(G).fill(0);
+    for (let seed = 1; seed <= SEEDS; seed++) first[drawDesign(w, uniform(G, seed), seed).order[0]!]!++;
+    let chi = 0;
+    for (let g = 0; g < G; g++) chi += (first[g]! - (SEEDS * w[g]!) / W) ** 2 / ((SEEDS * w[g]!) / W);
+    // χ² with 39 degrees of freedom: under 70 with probability above 0.998.
+    expect(chi).toBeLessThan(70);
+  });
+
+  for (const k of [3, 15, 30])
+    it(`estimates a total without bias, and its variance, after ${k} steps (Des Raj)`, () => {
       const est: number[] = [];
       let vMean = 0;
       for (let seed = 1; seed <= SEEDS; seed++) {
-        const d = drawDesign(w, seed);
-        const c = cutoffAfter(d, k);
-        let t = 0;
-        let v = 0;
-        for (let j = 0; j < k; j++) {
-          const g = d.order[j]!;
-          const pi = Math.min(1, w[g]! * c);
-          t += y[g]! / pi;
-          v += (y[g]! ** 2 * (1 - pi)) / pi ** 2;
-        }
-        est.push(t);
-        vMean += v / SEEDS;
+        const d = drawDesign(w, uniform(G, seed), seed);
+        const order = Array.from(d.order.subarray(0, k));
+        const q = stepProbabilities(
+          order.map((g) => w[g]!),
+          d.total,
+        );
+        let known = 0;
+        const t = order.map((g, j) => {
+          const x = known + y[g]! / q[j]!;
+          known += y[g]!;
+          return x;
+        });
+        const mean = t.reduce((a, b) => a + b, 0) / k;
+        est.push(mean);
+        if (k > 1) vMean += t.reduce((a, b) => a + (b - mean) ** 2, 0) / (k * (k - 1)) / SEEDS;
       }
       const mean = est.reduce((a, b) => a + b, 0) / SEEDS;
       const variance = est.reduce((a, b) => a + (b - mean) ** 2, 0) / (SEEDS - 1);
-      // Within four standard errors of the truth; the variance estimate within 10% of the variance seen.
       expect(Math.abs(mean - total)).toBeLessThan(4 * Math.sqrt(variance / SEEDS));
-      expect(Math.abs(vMean / variance - 1)).toBeLessThan(0.1);
+      if (k > 1) expect(Math.abs(vMean / variance - 1)).toBeLessThan(0.1);
     });
+});
+
+describe('readSequence: a label file checked against its design', () => {
+  const seed = 5;
+  const input = 'f'.repeat(64);
+  const rows = Array.from({ length: 30 }, (_, i) => ({ id: String(i), system: i % 2 ? 'a' : 'b' }));
+  const weights = Float64Array.from(rows, (_, i) => 0.2 + (i % 5) / 10);
+  const draws = Float64Array.from(rows, (r) => groupDraw(seed, input, r.system, r.id));
+  const d = drawDesign(weights, draws, seed);
+  const lines: AskedGroup[] = Array.from(d.order.subarray(0, 12), (g, k) => ({
+    order: k + 1,
+    weight: weights[g]!,
+    draw: draws[g]!,
+    answered: k < 10,
+    first: rows[g]!,
+  }));
+  const design = { seed, total: d.total, input };
+
+  it('reads the answered prefix with each step probability', () => {
+    const r = readSequence(lines, design);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.answered).toBe(10);
+    expect(Array.from(r.value.step)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1]);
+    expect(Array.from(r.value.q)).toEqual(
+      Array.from(
+        stepProbabilities(
+          lines.slice(0, 10).map((l) => l.weight),
+          d.total,
+        ),
+      ),
+    );
+  });
+
+  it('reads a file cut after any line as a review stopped there', () => {
+    for (const n of [1, 5, 11]) {
+      const r = readSequence(lines.slice(0, n), design);
+      if (!r.ok) throw new Error(r.error);
+      expect(r.value.answered).toBe(Math.min(n, 10));
+    }
+  });
+
+  it('reads shuffled lines by their order', () => {
+    const shuffled = [...lines].reverse();
+    const r = readSequence(shuffled, design);
+    if (!r.ok) throw new Error(r.error);
+    expect(Array.from(r.value.step)).toEqual([-1, -1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+  });
+
+  it('refuses a hole, naming the missing questions', () => {
+    const r = readSequence([...lines.slice(0, 3), ...lines.slice(5)], design, 'r.jsonl');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/r\.jsonl lacks the review's questions 4, 5 while holding later ones/);
+  });
+
+  it('refuses a line whose draw is not its row’s, or whose row was changed', () => {
+    const edited = lines.map((l, k) => (k === 3 ? { ...l, draw: l.draw / 2 } : l));
+    const r = readSequence(edited, design);
+    expect(!r.ok && r.error).toMatch(/question 4: its draw is not the one seed 5 gives its row/);
+    const moved = lines.map((l, k) => (k === 3 ? { ...l, first: { id: '99', system: 'a' } } : l));
+    expect(readSequence(moved, design).ok).toBe(false);
+    // Another review's lines (another seed) do not pass.
+    expect(readSequence(lines, { ...design, seed: 6 }).ok).toBe(false);
+  });
+
+  it('refuses lines whose order the draws do not give', () => {
+    const swapped = lines.map((l, k) => (k === 2 ? { ...l, order: 4 } : k === 3 ? { ...l, order: 3 } : l));
+    expect(drawKey(lines[3]!.draw, lines[3]!.weight)).toBeGreaterThan(drawKey(lines[2]!.draw, lines[2]!.weight));
+    const r = readSequence(swapped, design);
+    expect(!r.ok && r.error).toMatch(/question 4 comes before question 3/);
+  });
 });
 
 describe('answerGroups', () => {

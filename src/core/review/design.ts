@@ -1,27 +1,27 @@
 /**
  * The review's sampling design: which answer groups a person is asked about, in which order, and with what
- * probability each was included — what makes the reviewed estimate (estimate.ts) unbiased however the groups were
- * chosen, and valid wherever the person stops.
+ * probability each was drawn at its step — what makes the reviewed estimate (estimate.ts) unbiased at every step
+ * and its confidence sequence valid wherever the person stops.
  *
- * What: priority sampling (Duffield, Lund & Thorup, "Priority sampling for estimation of arbitrary subset sums",
- *   J. ACM 54(6), 2007), also known as sequential Poisson / order sampling. Group g has a weight w_g > 0 and a
- *   uniform draw u_g (seeded); groups are asked in ascending order of the key u_g / w_g. After the first k answers,
- *   with c the key of the (k+1)-th group (∞ when every group was asked), group g's inclusion probability is
- *   π_g = min(1, w_g · c). The Horvitz–Thompson estimate Σ_{asked} y_g / π_g of any total Σ y_g is then exactly
- *   unbiased, the terms are uncorrelated, and Σ_{asked} y_g² (1 − π_g) / π_g² estimates its variance without bias —
- *   for every k, so a review stopped at any point is itself a design with known probabilities.
+ * What: successive sampling (sequential probability-proportional-to-size sampling without replacement). At step t
+ *   the group g is drawn from those not drawn yet with probability q_t(g) = w_g / W_t, W_t the weight of the groups
+ *   left; q_t is fixed given the steps before it, which is what a martingale estimate needs (Des Raj 1956;
+ *   estimate.ts). It is drawn as an order sampling with exponential keys: group g has a uniform draw u_g and key
+ *   −ln(u_g) / w_g, and groups are asked in ascending key. The minimum of independent exponential clocks is g with
+ *   probability w_g / Σ w, and by their lack of memory the clocks left are again independent exponentials, so the
+ *   order is exactly that sequence (Rosén, "On sampling with probability proportional to size", 1997).
+ * Draws: u_g is a hash of the seed, the input's SHA-256 and the group's first row (system and id), so a label
+ *   file can recompute every line's draw: a line edited, moved to other rows or taken from another review does
+ *   not pass (readSequence).
  * Weights: w_g = √(Σ_{rows of g} max(floor, p_i (1 − p_i))), p_i the priority's probability that the judge is
- *   wrong on row i (priority.ts). The estimate's variance is Σ (1 − π)/π · E[(y − f)²] summed over the systems, and
- *   the rows of a group share one label, so π_g ∝ √(Σ_g E[(y − f)²]) minimises it (Neyman allocation); the
- *   prediction f learns what the priority knows (frame.ts), so what is left of a row's error is the priority's
- *   uncertainty p(1 − p) rather than p — on EVOUNA-TQ with one gold, where the judge is wrong on 40% of rows and
- *   the priority knows most of them, that gave τ 0.88 instead of 0.82 at 15% reviewed (bench/review.ts). The floor
- *   keeps every group's probability above zero, so no row is left out by design.
- * Limits: the person must answer in the given order; a group skipped breaks the prefix there (answers after it
- *   wait until it is answered). Stopping may depend on what the answers show (the "you can stop now" line): the
- *   guarantee is exact for a stop decided in advance and close to it otherwise.
+ *   wrong on row i (priority.ts): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
+ *   left of a row's error once the prediction has learned what the priority knows is p(1 − p). The floor keeps
+ *   every group's probability above zero, so no row is left out by design.
+ * Limits: the person answers in the given order; a line not answered ends the part that counts (answers after it
+ *   wait). Lines missing from the end of a file are a review stopped earlier; a line missing before others is
+ *   refused (which lines are missing is said), since the steps after it are not known to be the design's.
  */
-import { mulberry32 } from '../util/random.ts';
+import { fail, ok, type Result } from '../errors.ts';
 
 /** The lowest uncertainty a row counts with in the weights (bench/review.ts). */
 export const DESIGN_FLOOR = 0.02;
@@ -38,55 +38,138 @@ export function designWeights(groups: readonly (readonly number[])[], priority: 
   });
 }
 
+/** 53 bits of a string (cyrb53, public domain): what a draw is made from. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** A group's uniform draw in (0, 1) from the seed, the input's hash and its first row. */
+export function groupDraw(seed: number, input: string, system: string | undefined, id: string): number {
+  return (hash53(`${seed}\u0000${input}\u0000${system ?? ''}\u0000${id}`) + 1) / (2 ** 53 + 2);
+}
+
+/** A group's key in the order: ascending keys are the successive sample. */
+export const drawKey = (draw: number, weight: number): number => -Math.log(draw) / weight;
+
 export interface DrawnDesign {
   seed: number;
   weights: Float64Array;
+  /** The sum of every group's weight (W_1). */
+  total: number;
   /** Each group's uniform draw in (0, 1). */
   draws: Float64Array;
-  /** Group indices in the order they are asked (ascending draw / weight). */
+  /** Group indices in the order they are asked (ascending key). */
   order: Int32Array;
 }
 
-/** Draws the order for `weights` (every weight > 0), deterministic for a seed. */
-export function drawDesign(weights: Float64Array, seed: number): DrawnDesign {
-  const rnd = mulberry32(seed);
-  // mulberry32 can return 0; a draw of 0 would put a group first whatever its weight.
-  const draws = Float64Array.from(weights, () => (Math.floor(rnd() * 4294967295) + 1) / 4294967297);
-  const keys = Float64Array.from(weights, (w, g) => draws[g]! / w);
+/** Draws the order for `weights` (every weight > 0) and the groups' draws. */
+export function drawDesign(weights: Float64Array, draws: Float64Array, seed: number): DrawnDesign {
+  const keys = Float64Array.from(weights, (w, g) => drawKey(draws[g]!, w));
   const order = Int32Array.from(weights, (_, g) => g).sort((a, b) => keys[a]! - keys[b]! || a - b);
-  return { seed, weights, draws, order };
+  let total = 0;
+  for (const w of weights) total += w;
+  return { seed, weights, total, draws, order };
 }
 
-/** One asked group as a label file records it: its place in the order (1-based), weight and draw, and whether it is answered. */
+/** Each step's probability q_t = w / W_t for the first `n` groups of the order. */
+export function stepProbabilities(weights: ArrayLike<number>, total: number): Float64Array {
+  const q = new Float64Array(weights.length);
+  let left = total;
+  for (let t = 0; t < weights.length; t++) {
+    const w = weights[t]!;
+    // The weights left can fall below the next weight by rounding only: such a step was certain.
+    q[t] = left > w ? w / left : 1;
+    left -= w;
+  }
+  return q;
+}
+
+/** One asked line as a label file records it: its place in the order (1-based), weight, draw, first row, answered or not. */
 export interface AskedGroup {
   order: number;
   weight: number;
   draw: number;
   answered: boolean;
+  /** The group's first row, whose draw the line holds. */
+  first: { id: string; system?: string };
+}
+
+export interface Sequence {
+  /** Per line (the caller's order): its step (0-based) when in the answered prefix, else −1. */
+  step: Int32Array;
+  /** Per step of the answered prefix: the probability it was drawn with. */
+  q: Float64Array;
+  /** Per step: about the probability its group is in a sample of the prefix's length (for weighting fits only). */
+  pi: Float64Array;
+  /** Steps answered in order from the first. */
+  answered: number;
+  /** Lines the file holds. */
+  lines: number;
 }
 
 /**
- * Inclusion probabilities of the answered prefix: `asked` are the groups asked so far or to ask (the first ones in
- * the design's order), `cutoff` the key of the first group not asked (∞ when every group was). Returns π for each
- * asked group in the prefix (NaN for those after the first unanswered one) and the prefix's length.
+ * The answered prefix of a review's lines, checked against its design: every line's draw is the one the seed, the
+ * input and its first row give; the orders run 1, 2, 3 … with none missing before the last line held; keys rise
+ * with the order; the weights fit in the total. A refusal says what is wrong and where.
  */
-export function prefixInclusion(asked: readonly AskedGroup[], cutoff: number): { pi: Float64Array; answered: number } {
-  const byOrder = asked.map((a, k) => ({ a, k })).sort((x, y) => x.a.order - y.a.order);
-  let k = 0;
-  // A gap in the order (a line taken out of the file) ends the prefix as an unanswered group does.
-  while (k < byOrder.length && byOrder[k]!.a.answered && byOrder[k]!.a.order === k + 1) k++;
-  const c = k < byOrder.length ? byOrder[k]!.a.draw / byOrder[k]!.a.weight : cutoff;
-  const pi = new Float64Array(asked.length).fill(NaN);
-  for (let j = 0; j < k; j++) {
-    const { a, k: at } = byOrder[j]!;
-    pi[at] = Math.min(1, a.weight * c);
+export function readSequence(
+  lines: readonly AskedGroup[],
+  d: { seed: number; total: number; input: string | null },
+  name = 'the label file',
+): Result<Sequence> {
+  const byOrder = lines.map((a, k) => ({ a, k })).sort((x, y) => x.a.order - y.a.order);
+  const missing: number[] = [];
+  let expect = 1;
+  for (const { a } of byOrder) {
+    for (; expect < a.order && missing.length < 1000; expect++) missing.push(expect);
+    expect = a.order + 1;
   }
-  return { pi, answered: k };
-}
-
-/** The key of the group after the first `asked` ones (∞ when there is none): the cutoff of a file of `asked` groups. */
-export function cutoffAfter(d: DrawnDesign, asked: number): number {
-  if (asked >= d.order.length) return Infinity;
-  const g = d.order[asked]!;
-  return d.draws[g]! / d.weights[g]!;
+  if (missing.length) {
+    const shown = missing.slice(0, 8).join(', ') + (missing.length > 8 ? `, … (${missing.length} in all)` : '');
+    return fail(
+      `${name} lacks the review's question${missing.length === 1 ? '' : 's'} ${shown} while holding later ones: put the missing lines back (a line with "label": null is fine), or cut the file after the last line you kept in order`,
+    );
+  }
+  if (d.input !== null)
+    for (const { a } of byOrder) {
+      const u = groupDraw(d.seed, d.input, a.first.system, a.first.id);
+      if (Math.abs(u - a.draw) > 1e-12 * Math.max(1, u))
+        return fail(
+          `${name}, question ${a.order}: its draw is not the one seed ${d.seed} gives its row (${a.first.system !== undefined ? `${a.first.system}/` : ''}${a.first.id}): the line was edited or comes from another review`,
+        );
+    }
+  let sum = 0;
+  for (let k = 0; k < byOrder.length; k++) {
+    const { a } = byOrder[k]!;
+    sum += a.weight;
+    if (k > 0 && drawKey(a.draw, a.weight) < drawKey(byOrder[k - 1]!.a.draw, byOrder[k - 1]!.a.weight))
+      return fail(`${name}, question ${a.order} comes before question ${a.order - 1} in the design's order: the lines were edited`);
+  }
+  if (sum > d.total * (1 + 1e-9))
+    return fail(`${name}: its questions weigh more than the design's total: the lines were edited or come from several reviews`);
+  let answered = 0;
+  while (answered < byOrder.length && byOrder[answered]!.a.answered) answered++;
+  const q = stepProbabilities(
+    byOrder.slice(0, answered).map(({ a }) => a.weight),
+    d.total,
+  );
+  const step = new Int32Array(lines.length).fill(-1);
+  const pi = new Float64Array(answered);
+  const clock = answered ? drawKey(byOrder[answered - 1]!.a.draw, byOrder[answered - 1]!.a.weight) : 0;
+  for (let t = 0; t < answered; t++) {
+    const { a, k } = byOrder[t]!;
+    step[k] = t;
+    // A group's chance to be drawn by the time the prefix ends: its clock rang before the last one's.
+    pi[t] = Math.max(q[t]!, -Math.expm1(-a.weight * clock));
+  }
+  return ok({ step, q, pi, answered, lines: lines.length });
 }

@@ -30,8 +30,10 @@
  *   rows, π = labelled / N ('assumed-random'); valid when they were.
  */
 import { normalUpperTail, twoSidedZ } from '../util/normal.ts';
+import { sequentialEstimate, terms, type ReviewSequence, type Target } from './sequential.ts';
 
 export type ReviewDesignKind = 'designed' | 'assumed-random';
+export type { ReviewSequence } from './sequential.ts';
 
 /** Everything the estimator reads, over the cells of a system × question table (cell s·Q + q). */
 export interface ReviewFrame {
@@ -50,13 +52,19 @@ export interface ReviewFrame {
   kind: ReviewDesignKind;
   /** Whether f is the judge's 0/1 decision rather than a fitted probability. */
   hard: boolean;
+  /** The review drawn step by step (design.ts), when the labels came from one; then pi and unit are unused. */
+  seq: ReviewSequence | null;
 }
 
 export interface Reviewed {
   /** The estimate of the system's accuracy on its N rows (the interval's centre, clipped with it). */
   value: number;
+  /** The interval: one that holds wherever the review stopped (`interval: 'anytime'`), or for a fixed sample. */
   ci: [number, number] | null;
-  /** Its standard error. */
+  interval: 'anytime' | 'fixed';
+  /** A review drawn step by step: the interval that holds when the number of answers was fixed before the first. */
+  fixed?: [number, number] | null;
+  /** Its standard error (fixed size). */
   se: number;
   /** Rows with a human label, and those of them in the design's sample. */
   labelled: number;
@@ -109,6 +117,7 @@ export function varianceScale(fr: ReviewFrame): number {
 
 /** One system's reviewed accuracy over `cells`; null when no cell counts. `scale` = varianceScale(fr). */
 export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: number, scale: number): Reviewed | null {
+  if (fr.seq) return sequentialOf(fr, fr.seq, cells, level);
   let N = 0;
   let labelled = 0;
   let sampled = 0;
@@ -165,10 +174,48 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
   const theta = (knownSum + lambda * fSum + ht) / N;
   const se = Math.sqrt(Math.max(v, vModel)) / N;
   const z = twoSidedZ(level);
-  const base = { labelled, sampled, rows: N, design: fr.kind, lambda };
+  const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'fixed' as const };
   // Nothing reviewed at random: the prediction alone, with no interval to give.
   if (sampled === 0 && labelled < N) return { value: clip(theta), ci: null, se: NaN, ...base };
   return { value: clip(theta), ci: [clip(theta - z * se), clip(theta + z * se)], se, ...base };
+}
+
+/** A cell labelled outside a sequential design: counted as it is. */
+const knownIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0;
+
+/** One system's reviewed accuracy from a review drawn step by step (sequential.ts). */
+function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly number[], level: number): Reviewed | null {
+  const isKnown = knownIn(fr, seq);
+  const counted = cells.filter((c) => !Number.isNaN(fr.f[c]!));
+  const N = counted.length;
+  if (N === 0) return null;
+  let labelled = 0;
+  let sampled = 0;
+  let right = 0;
+  let wrong = 0;
+  for (const c of counted) {
+    const y = fr.y[c]!;
+    if (y < 0) continue;
+    labelled++;
+    if (y === 1) right++;
+    else wrong++;
+    if (seq.stepOf[c]! >= 0) sampled++;
+  }
+  const target: Target = { cells: counted, signs: counted.map(() => 1), N };
+  const { x, prior } = terms(seq, fr.y, isKnown, target);
+  const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
+  const bounds: [number, number] = [right / N, 1 - wrong / N];
+  const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
+  if (x.length === 0) {
+    // No step yet: the prediction and the labels outside the design, with no interval unless every row is labelled.
+    let v = 0;
+    for (const c of counted) v += isKnown(c) ? fr.y[c]! : seq.epochs[0]!.f[c]!;
+    const value = v / N;
+    const all = labelled === N ? ([value, value] as [number, number]) : null;
+    return { value, ci: all, fixed: all, se: all ? 0 : NaN, ...base };
+  }
+  const e = sequentialEstimate(x, prior, seq.planned, level, bounds);
+  return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
 }
 
 export interface ReviewedPair {
@@ -177,15 +224,25 @@ export interface ReviewedPair {
   accA: number | null;
   accB: number | null;
   diff: number | null;
+  /** The interval of the difference (anytime for a review drawn step by step); `fixed` the fixed-size one there. */
   ci: [number, number] | null;
+  fixed?: [number, number] | null;
   se: number | null;
   /** Two-sided p of "no difference" (normal). */
   p: number | null;
 }
 
 /** The paired difference A − B (system indices) on the questions both answered. */
-export function reviewedPair(fr: ReviewFrame, a: number, b: number, level: number, scale: number): ReviewedPair {
+export function reviewedPair(
+  fr: ReviewFrame,
+  a: number,
+  b: number,
+  level: number,
+  scale: number,
+  questions?: readonly number[],
+): ReviewedPair {
   const { Q } = fr;
+  if (fr.seq) return sequentialPair(fr, fr.seq, a, b, level, questions ?? Array.from({ length: Q }, (_, q) => q));
   // Each reviewed unit's combined residual, its expected square under the prediction, and its probability.
   const units = new Map<number, { r: number; m: number; pi: number }>();
   let n = 0;
@@ -202,7 +259,7 @@ export function reviewedPair(fr: ReviewFrame, a: number, b: number, level: numbe
     e.m += m;
     return base + (fr.y[c]! - base) / fr.pi[c]!;
   };
-  for (let q = 0; q < Q; q++) {
+  for (const q of questions ?? Array.from({ length: Q }, (_, k) => k)) {
     const ca = a * Q + q;
     const cb = b * Q + q;
     if (Number.isNaN(fr.f[ca]!) || Number.isNaN(fr.f[cb]!)) continue;
@@ -228,6 +285,41 @@ export function reviewedPair(fr: ReviewFrame, a: number, b: number, level: numbe
   const z = twoSidedZ(level);
   const p = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(diff) / se)) : diff === 0 ? 1 : 0;
   return { n, accA: sumA / n, accB: sumB / n, diff, ci: [diff - z * se, diff + z * se], se, p };
+}
+
+/** The paired difference A − B from a review drawn step by step, on `questions` where both have a counted row. */
+function sequentialPair(
+  fr: ReviewFrame,
+  seq: ReviewSequence,
+  a: number,
+  b: number,
+  level: number,
+  questions: readonly number[],
+): ReviewedPair {
+  const { Q } = fr;
+  const qs = questions.filter((q) => !Number.isNaN(fr.f[a * Q + q]!) && !Number.isNaN(fr.f[b * Q + q]!));
+  const n = qs.length;
+  if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
+  const isKnown = knownIn(fr, seq);
+  const one = (s: number, sign: number): Target => ({ cells: qs.map((q) => s * Q + q), signs: qs.map(() => sign), N: n });
+  const A = one(a, 1);
+  const B = one(b, -1);
+  const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
+  const mean = (x: Float64Array) => x.reduce((u, v) => u + v, 0) / Math.max(1, x.length);
+  if (d.x.length === 0) {
+    // No step yet: the prediction's difference, with no interval.
+    let v = 0;
+    for (let k = 0; k < n; k++) {
+      const ca = A.cells[k]!;
+      const cb = B.cells[k]!;
+      v += (isKnown(ca) ? fr.y[ca]! : seq.epochs[0]!.f[ca]!) - (isKnown(cb) ? fr.y[cb]! : seq.epochs[0]!.f[cb]!);
+    }
+    return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
+  }
+  const e = sequentialEstimate(d.x, d.prior, seq.planned, level, [-1, 1]);
+  const accA = mean(terms(seq, fr.y, isKnown, A).x);
+  const accB = -mean(terms(seq, fr.y, isKnown, B).x);
+  return { n, accA, accB, diff: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, p: e.p };
 }
 
 /**

@@ -8,17 +8,23 @@ import { foldLabels, foldNote, LabelReader, LABEL_LINE_LIMIT, missingSystems, pa
 import { compareReport } from '../compare/report.ts';
 import { ResultTable } from '../result-table.ts';
 import type { RowResults } from '../scoring.ts';
+import { groupDraw, stepProbabilities } from './design.ts';
 
 const yes = { kind: 'binary' as const, correct: true };
 const no = { kind: 'binary' as const, correct: false };
-const design = { seed: 7, groups: 10, asked: 3, cutoff: 0.9 };
+const design = { seed: 7, groups: 10, asked: 3, total: 20 };
+/** Question `order`'s draw (the seed's, for its row) and a weight that puts its key, −ln(draw) / weight, at `order`. */
+const sampleOf = (order: number) => {
+  const draw = groupDraw(7, 'ab12', 'a', `q${order}`);
+  return { weight: -Math.log(draw) / order, draw };
+};
 const line = (order: number, label: unknown, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     order,
     id: `q${order}`,
     system: 'a',
     label,
-    sample: { weight: 1, draw: order / 10 },
+    sample: sampleOf(order),
     design,
     judge: { metric: 'pedants' },
     input: 'ab12',
@@ -50,7 +56,7 @@ describe('LabelReader', () => {
       { id: 'y', system: 'b', label: no, picked: 'random' },
     ]);
     expect(v).toMatchObject({ pending: 2, input: 'ab12', conflicts: 1 });
-    expect(v.design).toMatchObject({ seed: 7, groups: 10, asked: 3, cutoff: 0.9, judge: 'pedants' });
+    expect(v.design).toMatchObject({ seed: 7, groups: 10, asked: 3, total: 20, judge: 'pedants' });
     expect(v.design!.lines.map((l) => [l.order, l.answered, l.rows.length])).toEqual([
       [1, true, 2],
       [2, false, 1],
@@ -82,6 +88,15 @@ describe('LabelReader', () => {
     expect(bad('{"id":"1","label":true,"input":"aa"}\r{"id":"2","label":true,"input":"bb"}')).toMatch(/line 2 names another input/);
     expect(bad(`${line(1, true)}\n${line(1, false)}`)).toMatch(/line 2: "order" 1 is given twice/);
     expect(bad(line(1, true, { sample: { weight: 0, draw: 0.5 } }))).toMatch(/"sample" needs/);
+    expect(bad(line(1, true, { design: { seed: 7, groups: 10, asked: 3, cutoff: 0.9 } }))).toMatch(
+      /made by an earlier Verity, whose draw \(priority sampling\) gives no interval that holds wherever you stop/,
+    );
+    // A hole, a draw edited, lines of another input: refused, saying which.
+    expect(bad(`${line(1, true)}\n${line(3, true)}`)).toMatch(/lacks the review's question 2 while holding later ones/);
+    expect(bad(line(1, true, { sample: { ...sampleOf(1), draw: 0.5 } }))).toMatch(
+      /question 1: its draw is not the one seed 7 gives its row \(a\/q1\)/,
+    );
+    expect(bad(line(1, true, { input: 'cd34' }))).toMatch(/question 1: its draw is not the one/);
     expect(bad(`${line(1, true)}\n${line(2, true, { design: { ...design, seed: 8 } })}`)).toMatch(/lines of two reviews/);
     expect(bad(line(1, true, { rows: [] }))).toMatch(/"rows" is not a list/);
   });
@@ -107,26 +122,28 @@ describe('foldLabels', () => {
     { id: 'q4', system: 'a' },
   ];
 
-  it('gives the answered prefix its inclusion probabilities and leaves answers after a gap waiting (by hand)', () => {
+  it('gives the answered prefix its steps and their probabilities and leaves answers after a gap waiting (by hand)', () => {
     const text = [
       line(1, true, {
         rows: [
           { id: 'q1', system: 'a' },
           { id: 'q1', system: 'b' },
         ],
-        sample: { weight: 2, draw: 0.1 },
       }),
-      line(2, null, { sample: { weight: 1, draw: 0.4 } }),
-      line(3, false, { sample: { weight: 1, draw: 0.5 } }),
+      line(2, null),
+      line(3, false),
       '{"id":"q4","system":"a","label":true}',
       '{"id":"q9","system":"a","label":true}',
     ].join('\n');
     const parsed = (parseReviewLabels(text) as { value: ParsedLabels }).value;
     const f = foldLabels(rows, parsed);
-    // The prefix is question 1; c = 0.4 / 1 (question 2, unanswered): π = min(1, 2 × 0.4) = 0.8.
+    // The prefix is question 1, drawn first: q = w₁ / total; π (for weighting fits) = 1 − e^(−w₁ · key₁), key₁ = 1.
+    const w1 = sampleOf(1).weight;
+    expect(stepProbabilities([w1], 20)[0]).toBeCloseTo(w1 / 20, 15);
+    const fields = { pi: -Math.expm1(-w1), unit: 1, step: 0, q: w1 / 20, planned: 3 };
     expect(f.rows.slice(0, 2)).toEqual([
-      { id: 'q1', system: 'a', label: yes, pi: 0.8, unit: 1 },
-      { id: 'q1', system: 'b', label: yes, pi: 0.8, unit: 1 },
+      { id: 'q1', system: 'a', label: yes, ...fields },
+      { id: 'q1', system: 'b', label: yes, ...fields },
     ]);
     // Question 3 waits for question 2; q4 is a label outside the design, given to the first of its two rows.
     expect(f.rows[3]).toEqual({ id: 'q3', system: 'a' });

@@ -6,9 +6,10 @@
  * A line of a review: one answer group (groups.ts) — `{"order", "id", "system"?, "rows"?, "label", "sample",
  * "design", "input", …}`: `order` is its place in the design's order (1 = asked first), `id` / `system` its first
  * row, `rows` every row of the group (`{"id", "system"}`, with a `"label"` of its own where a person labelled one
- * system's row otherwise), `sample` its weight and uniform draw, `design` the seed, the number of groups, how many
- * were asked and the key of the first group not asked (`cutoff`, null when every group was). With those the
- * inclusion probabilities of the answered prefix follow (design.ts) and nothing else is needed.
+ * system's row otherwise), `sample` its weight, uniform draw and the probability it was drawn with at its step (`q`),
+ * `design` the seed, the number of groups, how many were asked and the sum of every group's weight (`total`). With
+ * those each answered step's probability follows (design.ts), and every line is checked: its draw recomputed from
+ * the seed, the input's hash and its row; no question missing before a later one; the order the draws give.
  * A plain line: `{"id", "system"?, "label", "time"?, "input"?}` — a label given outside any design (a label
  * column, a hand-made file): the row's truth, counted as it is.
  * A line of the earlier form (`"picked": "uncertain" | "random" | "both"`): its rows keep that design — the
@@ -21,7 +22,7 @@
 import type { CapClass, Label } from '../types.ts';
 import { parseLabel } from '../io/fields.ts';
 import { fail, ok, type Result } from '../errors.ts';
-import { prefixInclusion, type AskedGroup } from './design.ts';
+import { readSequence, type AskedGroup, type Sequence } from './design.ts';
 import { escapeControls } from '../text/visible.ts';
 
 export type Picked = 'uncertain' | 'random' | 'both';
@@ -46,12 +47,14 @@ export interface ReviewDesignInfo {
   /** Groups in the file's input, and how many the review asked. */
   groups: number;
   asked: number;
-  /** The key of the first group not asked (∞ when every group was). */
-  cutoff: number;
+  /** The sum of every group's weight. */
+  total: number;
   /** The metric whose decisions were reviewed. */
   judge: string | null;
   /** Every asked group in the file, answered or not, with its rows. */
   lines: (AskedGroup & { rows: { id: string; system?: string }[] })[];
+  /** The answered prefix, checked (design.ts readSequence): each line's step and probability. */
+  sequence: Sequence;
 }
 
 export interface ParsedLabels {
@@ -83,7 +86,7 @@ export class LabelReader {
   private readonly labels: ReviewLabel[] = [];
   private pending = 0;
   private input: string | null = null;
-  private design: Omit<ReviewDesignInfo, 'lines'> | null = null;
+  private design: Omit<ReviewDesignInfo, 'lines' | 'sequence'> | null = null;
   private readonly lines: ReviewDesignInfo['lines'] = [];
   private readonly orders = new Set<number>();
   private conflicts = 0;
@@ -122,7 +125,12 @@ export class LabelReader {
     if (!this.error && this.carry) this.take(this.carry);
     this.carry = '';
     if (this.error) return fail(this.error);
-    const design = this.design ? { ...this.design, lines: this.lines } : null;
+    let design: ReviewDesignInfo | null = null;
+    if (this.design) {
+      const seq = readSequence(this.lines, { seed: this.design.seed, total: this.design.total, input: this.input }, this.name);
+      if (!seq.ok) return fail(seq.error);
+      design = { ...this.design, lines: this.lines, sequence: seq.value };
+    }
     return ok({ labels: this.labels, pending: this.pending, input: this.input, design, conflicts: this.conflicts });
   }
 
@@ -200,6 +208,7 @@ export class LabelReader {
         weight: s.weight,
         draw: s.draw,
         answered,
+        first: own,
         rows: rows.map((r) => ({ id: r.id, ...(r.system !== undefined ? { system: r.system } : {}) })),
       });
     }
@@ -231,20 +240,23 @@ export class LabelReader {
     if (!isObject(s) || !finite(s.weight) || !(s.weight > 0) || !finite(s.draw) || !(s.draw > 0 && s.draw <= 1))
       return `${where}: "sample" needs the group's "weight" (> 0) and "draw" (0 < draw ≤ 1), as verity review writes them`;
     const d = o.design;
+    if (isObject(d) && d.total === undefined && 'cutoff' in d)
+      return `${where}: this review was made by an earlier Verity, whose draw (priority sampling) gives no interval that holds wherever you stop: make the review again with verity review (or the app) and copy your answers over`;
     if (
       !isObject(d) ||
       !Number.isInteger(d.seed) ||
       !Number.isInteger(d.groups) ||
       !Number.isInteger(d.asked) ||
-      !(d.cutoff === null || finite(d.cutoff))
+      !finite(d.total) ||
+      !(d.total > 0)
     )
-      return `${where}: "design" needs "seed", "groups", "asked" and "cutoff", as verity review writes them`;
+      return `${where}: "design" needs "seed", "groups", "asked" and "total", as verity review writes them`;
     const judge = isObject(o.judge) && typeof o.judge.metric === 'string' ? o.judge.metric : null;
     const info = {
       seed: d.seed as number,
       groups: d.groups as number,
       asked: d.asked as number,
-      cutoff: d.cutoff === null ? Infinity : (d.cutoff as number),
+      total: d.total,
       judge,
     };
     if (
@@ -252,7 +264,7 @@ export class LabelReader {
       (this.design.seed !== info.seed ||
         this.design.groups !== info.groups ||
         this.design.asked !== info.asked ||
-        this.design.cutoff !== info.cutoff)
+        this.design.total !== info.total)
     )
       return `${where}: its "design" differs from the lines before: lines of two reviews in one file`;
     this.design ??= info;
@@ -309,6 +321,20 @@ export interface ReviewedRow {
   pi?: number;
   /** The reviewed unit: rows of one unit were asked as one. */
   unit?: number;
+  /** A review drawn step by step: the step (0-based), its probability, and the steps the review planned. */
+  step?: number;
+  q?: number;
+  planned?: number;
+}
+
+/** A row's design fields alone (to carry them into a comparison's rows). */
+export function reviewedFields(r: ReviewedRow): ReviewedRow {
+  if (r.pi === undefined) return {};
+  return {
+    pi: r.pi,
+    ...(r.unit !== undefined ? { unit: r.unit } : {}),
+    ...(r.step !== undefined ? { step: r.step, q: r.q!, planned: r.planned! } : {}),
+  };
 }
 
 const keyOf = (system: string | undefined, id: string) => `${system ?? ''}\u0000${id}`;
@@ -335,14 +361,14 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
     perSystem.set(r.system ?? '', (perSystem.get(r.system ?? '') ?? 0) + 1);
   });
   const design = parsed.design;
-  const prefix = design ? prefixInclusion(design.lines, design.cutoff) : null;
-  const piOfOrder = new Map<number, number>();
+  const stepOfOrder = new Map<number, number>();
   let gapAt: number | null = null;
-  if (design && prefix) {
+  if (design) {
+    const { sequence } = design;
     design.lines.forEach((l, k) => {
-      if (!Number.isNaN(prefix.pi[k]!)) piOfOrder.set(l.order, prefix.pi[k]!);
+      if (sequence.step[k]! >= 0) stepOfOrder.set(l.order, sequence.step[k]!);
     });
-    if (prefix.answered < design.lines.length) gapAt = prefix.answered + 1;
+    if (sequence.answered < design.lines.length) gapAt = sequence.answered + 1;
   }
   const chosen = new Map<number, ReviewLabel>();
   const matched: { row: number; label: ReviewLabel }[] = [];
@@ -352,7 +378,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
   let ambiguous = 0;
   const unknownIds: string[] = [];
   for (const l of parsed.labels) {
-    if (l.order !== undefined && !piOfOrder.has(l.order)) {
+    if (l.order !== undefined && !stepOfOrder.has(l.order)) {
       waiting++;
       continue;
     }
@@ -378,9 +404,11 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
   for (const [i, l] of chosen) {
     if (rows[i]!.label) replaced++;
     const sys = rows[i]!.system ?? '';
+    const step = l.order !== undefined ? stepOfOrder.get(l.order)! : -1;
+    const seq = parsed.design?.sequence;
     const design =
-      l.order !== undefined
-        ? { pi: piOfOrder.get(l.order)!, unit: l.order }
+      l.order !== undefined && seq
+        ? { pi: seq.pi[step]!, unit: l.order, step, q: seq.q[step]!, planned: parsed.design!.asked }
         : l.picked === 'random' || l.picked === 'both'
           ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
           : {};

@@ -37,6 +37,7 @@ describe('parseBudget', () => {
 
 describe('a plan written as a label file', () => {
   const rows = Array.from({ length: 40 }, (_, i) => ({
+    id: `r${i}`,
     key: String(i % 10),
     system: ['a', 'b', 'c', 'd'][Math.floor(i / 10)]!,
     question: `Question ${i % 10}?`,
@@ -51,14 +52,14 @@ describe('a plan written as a label file', () => {
   };
 
   it('asks each distinct answer once, in order, deterministic for a seed, and reads back with its design', () => {
-    const plan = planReview(rows, view, 5);
+    const plan = planReview(rows, view, 5, 'h');
     expect(plan.groups.flat().sort((x, y) => x - y)).toEqual(rows.map((_, i) => i));
     const asked = askedGroups(plan, 6);
     expect(asked.map((a) => a.order)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(askedGroups(planReview(rows, view, 5), 6)).toEqual(asked);
+    expect(askedGroups(planReview(rows, view, 5, 'h'), 6)).toEqual(asked);
     const design = designRecord(plan, 6);
     const text = asked
-      .map(({ group, order, pi }) => {
+      .map(({ group, order, q }) => {
         const members = plan.groups[group]!;
         const l = reviewLine({
           order,
@@ -71,11 +72,11 @@ describe('a plan written as a label file', () => {
           why: 'w',
           weight: plan.design.weights[group]!,
           draw: plan.design.draws[group]!,
-          pi,
+          q,
           design,
           input: 'h',
         });
-        return JSON.stringify({ ...l, label: order <= 4 });
+        return JSON.stringify({ ...l, label: order <= 4 ? order % 2 === 0 : null });
       })
       .join('\n');
     const parsed = (parseReviewLabels(text) as { value: ParsedLabels }).value;
@@ -84,10 +85,16 @@ describe('a plan written as a label file', () => {
       rows.map((r, i) => ({ id: `r${i}`, system: r.system })),
       parsed,
     );
-    // Every row of the six groups is labelled, with its group's π — as written in the lines' "sample".
-    const n = asked.reduce((k, a) => k + plan.groups[a.group]!.length, 0);
+    // The four answered groups' rows are labelled with their step and its probability, as written in "sample";
+    // the fifth and sixth wait for an answer.
+    const n = asked.slice(0, 4).reduce((k, a) => k + plan.groups[a.group]!.length, 0);
     expect(folded.applied).toBe(n);
-    for (const a of asked) for (const i of plan.groups[a.group]!) expect(folded.rows[i]!.pi).toBeCloseTo(a.pi, 12);
+    for (const a of asked.slice(0, 4))
+      for (const i of plan.groups[a.group]!) {
+        expect(folded.rows[i]!.step).toBe(a.order - 1);
+        expect(folded.rows[i]!.q).toBeCloseTo(a.q, 12);
+        expect(folded.rows[i]!.planned).toBe(6);
+      }
   });
 });
 
@@ -116,5 +123,35 @@ describe('reviewFrame', () => {
     const few = reviewFrame({ ...input, y: Int8Array.from(y, (v, k) => (k < 20 ? v : -1)) });
     expect(few.learned).toBe(false);
     expect(Array.from(few.f.subarray(0, 5))).toEqual(Array.from(decision.subarray(0, 5)));
+  });
+
+  it('predicts a review drawn step by step only from the steps before: a later label changes no earlier prediction or λ', () => {
+    const S = 3;
+    const Q = 80;
+    const rnd = mulberry32(4);
+    const decision = Int8Array.from({ length: S * Q }, () => (rnd() < 0.6 ? 1 : 0));
+    const truth = Int8Array.from(decision, (d) => (rnd() < 0.2 ? 1 - d : d));
+    const signals = Array.from({ length: S * Q }, (_, c) => Float64Array.of(decision[c]!, rnd()));
+    const steps = 150;
+    const stepOf = new Int32Array(S * Q).fill(-1);
+    for (let t = 0; t < steps; t++) stepOf[(t * 37) % (S * Q)] = t;
+    const y = Int8Array.from(truth, (v, c) => (stepOf[c]! >= 0 ? v : -1));
+    const q = Float64Array.from({ length: steps }, (_, t) => 1 / (S * Q - t));
+    const sample = { pi: Float64Array.from(stepOf, (t) => (t >= 0 ? 0.5 : NaN)), unit: stepOf, steps: { stepOf, q, planned: steps } };
+    const input = { S, Q, decision, signals, y, sample, group: null, priority: new Float64Array(S * Q).fill(0.2) };
+    const a = reviewFrame(input);
+    expect(a.learned).toBe(true);
+    const epochs = a.seq!.epochs;
+    expect(epochs.map((e) => e.from)).toEqual([0, 20, 40, 80]);
+    // Flip the label of the cell drawn at step 60: the epochs from 0, 20 and 40 are fitted before it.
+    const c = stepOf.indexOf(60);
+    const flipped = Int8Array.from(y);
+    flipped[c] = 1 - flipped[c]!;
+    const b = reviewFrame({ ...input, y: flipped }).seq!.epochs;
+    for (let e = 0; e < 3; e++) {
+      expect(Array.from(b[e]!.f)).toEqual(Array.from(epochs[e]!.f));
+      expect(b[e]!.lambda).toBe(epochs[e]!.lambda);
+    }
+    expect(Array.from(b[3]!.f)).not.toEqual(Array.from(epochs[3]!.f));
   });
 });

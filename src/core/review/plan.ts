@@ -5,7 +5,7 @@
  */
 import { fail, ok, type Result } from '../errors.ts';
 import { answerGroups } from './groups.ts';
-import { cutoffAfter, designWeights, drawDesign, type DrawnDesign } from './design.ts';
+import { designWeights, drawDesign, groupDraw, stepProbabilities, type DrawnDesign } from './design.ts';
 import { reviewPriorities, priorityReasons } from './priority.ts';
 import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
 
@@ -20,11 +20,16 @@ export interface ReviewPlan {
   design: DrawnDesign;
 }
 
-export function planReview(rows: readonly SignalRow[], view: JudgeView, seed: number): ReviewPlan {
+/**
+ * The plan for `rows` (each with its id, and its system when the input has several): groups, priorities and the
+ * design's order, the draws made from the seed and `input` (the input's SHA-256) so a label file can be checked.
+ */
+export function planReview(rows: readonly (SignalRow & { id: string })[], view: JudgeView, seed: number, input: string): ReviewPlan {
   const { groups, groupOf } = answerGroups(rows);
   const signals = reviewSignals(rows, view);
   const priority = reviewPriorities(signals);
-  return { judge: view.judge, groups, groupOf, priority, signals, design: drawDesign(designWeights(groups, priority), seed) };
+  const draws = Float64Array.from(groups, (g) => groupDraw(seed, input, rows[g[0]!]!.system, rows[g[0]!]!.id));
+  return { judge: view.judge, groups, groupOf, priority, signals, design: drawDesign(designWeights(groups, priority), draws, seed) };
 }
 
 /**
@@ -57,24 +62,42 @@ export function parseBudget(text: string, rows: number, groups: number): Result<
   return ok({ count, note: null });
 }
 
-/** The asked groups, in order: group index, 1-based order, and the inclusion probability once all are answered. */
-export function askedGroups(plan: ReviewPlan, count: number): { group: number; order: number; pi: number }[] {
-  const c = cutoffAfter(plan.design, count);
-  return Array.from({ length: Math.min(count, plan.groups.length) }, (_, k) => {
-    const g = plan.design.order[k]!;
-    return { group: g, order: k + 1, pi: Math.min(1, plan.design.weights[g]! * c) };
-  });
+/**
+ * What a budget stands for, in words: "15% of 3,531 rows = 530 questions (of 1,291 distinct answers), which with
+ * the systems that gave the same answers cover 1,310 rows (37%)".
+ */
+export function budgetWords(budget: string, questions: number, covered: number, rows: number, groups: number): string {
+  const share = /%$|^\s*0?\.\d|^\s*1\.0*\s*$/.test(budget.trim());
+  const pct = (x: number) => `${Math.round((100 * x) / Math.max(1, rows))}%`;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    `${share ? `${budget.trim()} of ${n(rows)} rows = ` : ''}${n(questions)} question${questions === 1 ? '' : 's'} (of ${n(groups)} distinct answers; ` +
+    `each asked once for every system that gave it), which cover ${n(covered)} rows (${pct(covered)})`
+  );
+}
+
+/** The asked groups, in order: group index, 1-based order, and the probability it is drawn with at its step. */
+export function askedGroups(plan: ReviewPlan, count: number): { group: number; order: number; q: number }[] {
+  const n = Math.min(count, plan.groups.length);
+  const order = plan.design.order.subarray(0, n);
+  const q = stepProbabilities(
+    Array.from(order, (g) => plan.design.weights[g]!),
+    plan.design.total,
+  );
+  return Array.from(order, (g, k) => ({ group: g, order: k + 1, q: q[k]! }));
 }
 
 /** The design as a label file line records it (the same on every line of one review). */
-export function designRecord(plan: ReviewPlan, count: number): { seed: number; groups: number; asked: number; cutoff: number | null } {
-  const c = cutoffAfter(plan.design, count);
-  return {
-    seed: plan.design.seed,
-    groups: plan.groups.length,
-    asked: Math.min(count, plan.groups.length),
-    cutoff: Number.isFinite(c) ? c : null,
-  };
+export interface DesignRecord {
+  seed: number;
+  /** Distinct answers in the input, how many the review asks, and the sum of every group's weight. */
+  groups: number;
+  asked: number;
+  total: number;
+}
+
+export function designRecord(plan: ReviewPlan, count: number): DesignRecord {
+  return { seed: plan.design.seed, groups: plan.groups.length, asked: Math.min(count, plan.groups.length), total: plan.design.total };
 }
 
 /** Why a group is asked, in words: the signals that raise its rows' priority most. */
@@ -105,8 +128,8 @@ export function reviewLine(a: {
   why: string;
   weight: number;
   draw: number;
-  pi: number;
-  design: ReturnType<typeof designRecord>;
+  q: number;
+  design: DesignRecord;
   input: string;
 }): Record<string, unknown> {
   const first = a.rows[0]!;
@@ -123,7 +146,7 @@ export function reviewLine(a: {
     judge: a.judge,
     priority: Math.round(a.priority * 1e4) / 1e4,
     why: a.why,
-    sample: { weight: a.weight, draw: a.draw, pi: Math.round(a.pi * 1e6) / 1e6 },
+    sample: { weight: a.weight, draw: a.draw, q: a.q },
     design: a.design,
     input: a.input,
     label: null,

@@ -1,0 +1,215 @@
+/**
+ * The review's intervals in simulation: a population of systems whose judge errs unevenly, a priority that knows
+ * roughly where, answers shared between systems; a review drawn by the design (design.ts) and answered in order;
+ * at every point a person may stop, each system's estimate and intervals (estimate.ts, sequential.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../util/random.ts';
+import { designWeights, drawDesign, stepProbabilities } from './design.ts';
+import { reviewFrame } from './frame.ts';
+import { reviewedOf, reviewedPair, type ReviewFrame } from './estimate.ts';
+import { anytimeRadius, sequentialEstimate, type ReviewSequence } from './sequential.ts';
+
+const S = 6;
+const Q = 300;
+const ROWS = S * Q;
+
+/**
+ * Systems of accuracy 0.55–0.85; the judge under-credits some (a correct answer judged wrong with probability
+ * up to 0.3) and over-credits a little; the priority (a probability the judge is wrong) is high on 70% of its
+ * errors and on 8% of its right calls. Systems 0–2 give the same answer to a quarter of the questions (one group).
+ */
+function population(seed: number) {
+  const rnd = mulberry32(seed);
+  const acc = [0.85, 0.8, 0.75, 0.7, 0.62, 0.55];
+  const under = [0.02, 0.3, 0.1, 0.05, 0.2, 0.08];
+  const y = new Int8Array(ROWS);
+  const d = new Int8Array(ROWS);
+  const prio = new Float64Array(ROWS);
+  const group = new Int32Array(ROWS);
+  const signals: Float64Array[] = [];
+  for (let q = 0; q < Q; q++)
+    for (let s = 0; s < S; s++) {
+      const c = s * Q + q;
+      group[c] = c;
+      if (s > 0 && s < 3 && q % 4 === 0) {
+        // The same answer as system 0: one group, one label.
+        y[c] = y[q]!;
+        d[c] = d[q]!;
+        prio[c] = prio[q]!;
+        group[c] = group[q]!;
+      } else {
+        y[c] = rnd() < acc[s]! ? 1 : 0;
+        const wrong = y[c] === 1 ? rnd() < under[s]! : rnd() < 0.04;
+        d[c] = wrong ? 1 - y[c]! : y[c]!;
+        prio[c] = wrong ? (rnd() < 0.7 ? 0.55 + 0.3 * rnd() : 0.02 + 0.1 * rnd()) : rnd() < 0.08 ? 0.3 + 0.3 * rnd() : 0.01 + 0.08 * rnd();
+      }
+      signals[c] = Float64Array.of(d[c]!, prio[c]!);
+    }
+  const groups = new Map<number, number[]>();
+  group.forEach((g, c) => groups.set(g, [...(groups.get(g) ?? []), c]));
+  const list = [...groups.values()];
+  const truth = Array.from({ length: S }, (_, s) => {
+    let n = 0;
+    for (let q = 0; q < Q; q++) n += y[s * Q + q]!;
+    return n / Q;
+  });
+  return { y, d, prio, group, signals, list, truth, weights: designWeights(list, prio) };
+}
+
+type Pop = ReturnType<typeof population>;
+
+/** The review of one seed, answered up to `max` questions, read as if the person had stopped after `n`. */
+function reviewOf(pop: Pop, seed: number, max: number, learn: boolean) {
+  const rnd = mulberry32(seed * 7919 + 1);
+  const draws = Float64Array.from(pop.list, () => (Math.floor(rnd() * 4294967295) + 1) / 4294967297);
+  const design = drawDesign(pop.weights, draws, seed);
+  const order = design.order.subarray(0, max);
+  const q = stepProbabilities(
+    Array.from(order, (g) => pop.weights[g]!),
+    design.total,
+  );
+  const stepOf = new Int32Array(ROWS).fill(-1);
+  order.forEach((g, t) => {
+    for (const c of pop.list[g]!) stepOf[c] = t;
+  });
+  const y = Int8Array.from(pop.y, (v, c) => (stepOf[c]! >= 0 ? v : -1));
+  const full = reviewFrame({
+    S,
+    Q,
+    decision: pop.d,
+    signals: pop.signals,
+    y,
+    sample: { pi: Float64Array.from(stepOf, (t) => (t >= 0 ? 0.5 : NaN)), unit: stepOf, steps: { stepOf, q, planned: max } },
+    group: pop.group,
+    learn,
+    priority: pop.prio,
+  });
+  /** The frame of a review stopped after n steps: later steps' labels unknown, epochs fitted later dropped. */
+  return (n: number): ReviewFrame => {
+    const seq = full.seq!;
+    const cut: ReviewSequence = {
+      ...seq,
+      q: seq.q.subarray(0, n),
+      stepOf: Int32Array.from(seq.stepOf, (t) => (t < n ? t : -1)),
+      epochs: seq.epochs.filter((e) => e.from < n),
+    };
+    return { ...full, y: Int8Array.from(pop.y, (v, c) => (cut.stepOf[c]! >= 0 ? v : -1)), seq: cut };
+  };
+}
+
+const cells = (s: number) => Array.from({ length: Q }, (_, q) => s * Q + q);
+/** Stopping points: 15 from 5% to 20% of the rows' worth of questions. */
+const STOPS = Array.from({ length: 15 }, (_, k) => Math.round(ROWS * (0.05 + (0.15 * k) / 14)));
+const inside = (ci: [number, number] | null | undefined, x: number) => !!ci && ci[0] <= x + 1e-12 && x <= ci[1] + 1e-12;
+
+describe('the review in simulation, at every point a person may stop', () => {
+  const pop = population(3);
+  for (const learn of [false, true]) {
+    const SEEDS = learn ? 300 : 600;
+    it(
+      `holds its promises with ${learn ? 'a prediction learned from the answers' : "the judge's decisions"} (${SEEDS} seeds)`,
+      { timeout: 600_000 },
+      () => {
+        let everAnytime = 0;
+        let everFixed = 0;
+        let runs = 0;
+        const covered = STOPS.map(() => 0);
+        const bias = STOPS.map(() => new Array<number>(S).fill(0));
+        const widths = STOPS.map(() => [0, 0]);
+        for (let seed = 1; seed <= SEEDS; seed++) {
+          const stop = reviewOf(pop, seed, STOPS.at(-1)!, learn);
+          const missA = new Array<boolean>(S).fill(false);
+          const missF = new Array<boolean>(S).fill(false);
+          STOPS.forEach((n, k) => {
+            const fr = stop(n);
+            for (let s = 0; s < S; s++) {
+              const r = reviewedOf(fr, cells(s), 0.95, 1)!;
+              const t = pop.truth[s]!;
+              if (!inside(r.ci, t)) missA[s] = true;
+              if (!inside(r.fixed, t)) missF[s] = true;
+              else covered[k]!++;
+              bias[k]![s]! += (r.value - t) / SEEDS;
+              widths[k]![0]! += (r.ci![1] - r.ci![0]) / (SEEDS * S);
+              widths[k]![1]! += (r.fixed![1] - r.fixed![0]) / (SEEDS * S);
+            }
+          });
+          for (let s = 0; s < S; s++) {
+            runs++;
+            if (missA[s]) everAnytime++;
+            if (missF[s]) everFixed++;
+          }
+        }
+        const report = STOPS.map(
+          (n, k) =>
+            `${n}: fixed ${(covered[k]! / (SEEDS * S)).toFixed(3)} w ${widths[k]![1]!.toFixed(3)} / anytime w ${widths[k]![0]!.toFixed(3)}`,
+        );
+        if (process.env.VERITY_SIM_REPORT)
+          console.log(
+            `${learn ? 'learned' : 'judge'}: all-time miss anytime ${(everAnytime / runs).toFixed(3)}, fixed ${(everFixed / runs).toFixed(3)}\n${report.join('\n')}\nbias ${bias.map((b) => b.map((x) => x.toFixed(3)).join(',')).join(' | ')}`,
+          );
+        // The confidence sequence: the truth outside it at any stopping point in at most 5% of (seed, system) runs.
+        expect(everAnytime / runs).toBeLessThanOrEqual(0.05);
+        // The fixed-size interval misses somewhere far more often: it is valid only for a stop fixed in advance.
+        expect(everFixed / runs).toBeGreaterThan(0.1);
+        for (let k = 0; k < STOPS.length; k++) {
+          // At each stopping point alone, the fixed-size interval covers as it says.
+          const cov = covered[k]! / (SEEDS * S);
+          expect(cov).toBeGreaterThanOrEqual(0.93);
+          expect(cov).toBeLessThanOrEqual(0.97);
+          // Unbiased wherever one stops.
+          for (const b of bias[k]!) expect(Math.abs(b)).toBeLessThan(0.01);
+        }
+      },
+    );
+  }
+
+  it('gives paired differences that hold wherever one stops, and are the differences of the values', { timeout: 600_000 }, () => {
+    const SEEDS = 150;
+    const pairs: [number, number][] = [];
+    for (let a = 0; a < S; a++) for (let b = a + 1; b < S; b++) pairs.push([a, b]);
+    let ever = 0;
+    let runs = 0;
+    const all = Array.from({ length: Q }, (_, q) => q);
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const stop = reviewOf(pop, seed, STOPS.at(-1)!, true);
+      const miss = pairs.map(() => false);
+      for (const n of STOPS) {
+        const fr = stop(n);
+        pairs.forEach(([a, b], k) => {
+          const p = reviewedPair(fr, a, b, 0.95, 1, all);
+          if (!inside(p.ci, pop.truth[a]! - pop.truth[b]!)) miss[k] = true;
+          // One estimand: the difference is the difference of the two systems' estimates on the same steps.
+          expect(p.diff!).toBeCloseTo(p.accA! - p.accB!, 9);
+          expect(p.p!).toBeGreaterThanOrEqual(0);
+          // The anytime p leaves 0 out of the interval exactly when it is under 5%.
+          if (p.p! < 0.049) expect(p.ci![0] > 0 || p.ci![1] < 0).toBe(true);
+          if (p.p! > 0.051) expect(p.ci![0] <= 0 && p.ci![1] >= 0).toBe(true);
+        });
+      }
+      runs += pairs.length;
+      ever += miss.filter(Boolean).length;
+    }
+    expect(ever / runs).toBeLessThanOrEqual(0.05);
+  });
+});
+
+describe('the confidence sequence', () => {
+  it('is wider than the fixed-size interval and narrows as answers come', () => {
+    // At the planned size, √(2 (l + 1) / l · ln(√(l + 1) / α)) with l = −2 ln α + ln(1 − 2 ln α): 3.04 σ/√n for α = 0.05.
+    const l = -2 * Math.log(0.05) + Math.log(1 - 2 * Math.log(0.05));
+    expect(anytimeRadius(1, 100, 100, 0.05) * 10).toBeCloseTo(Math.sqrt(((2 * (l + 1)) / l) * Math.log(Math.sqrt(l + 1) / 0.05)), 12);
+    expect(anytimeRadius(1, 100, 100, 0.05) * 10).toBeCloseTo(3.035, 2);
+    expect(anytimeRadius(1, 400, 100, 0.05)).toBeLessThan(anytimeRadius(1, 100, 100, 0.05));
+    const e = sequentialEstimate(Float64Array.of(0.5, 0.7, 0.6, 0.4, 0.8), 0, 5, 0.95);
+    expect(e.value).toBeCloseTo(0.6, 12);
+    // σ̂² = Σ (x − x̄)² / (n − 1) with no prior: 0.1 / 4; the fixed interval 1.96 σ̂ / √5.
+    expect(e.fixed![1] - 0.6).toBeCloseTo(1.959964 * Math.sqrt(0.025 / 5), 5);
+    expect(e.anytime![1] - e.anytime![0]).toBeGreaterThan(e.fixed![1] - e.fixed![0]);
+  });
+
+  it('keeps a review that saw no error from a zero-width interval', () => {
+    const e = sequentialEstimate(new Float64Array(50).fill(0.9), 0.04, 50, 0.95);
+    expect(e.fixed![1] - e.fixed![0]).toBeGreaterThan(0.05);
+  });
+});
