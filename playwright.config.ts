@@ -20,7 +20,9 @@ export const PREVIEW_PORT = Number(process.env.PREVIEW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  // Generous: a shared machine under load runs these several times slower; a hang still ends.
+  timeout: 240_000,
+  expect: { timeout: 30_000 },
   retries: 0,
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
@@ -36,13 +38,13 @@ export default defineConfig({
       command: `npx vite preview --port ${PREVIEW_PORT} --strictPort`,
       url: `http://localhost:${PREVIEW_PORT}`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 240_000,
     },
     {
       command: `node e2e/model-mirror.mjs --port ${MIRROR_PORT}`,
       url: `http://127.0.0.1:${MIRROR_PORT}/__health`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 240_000,
     },
   ],
 });

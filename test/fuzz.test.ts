@@ -18,5 +18,5 @@ describe('fuzz: generate, write as JSONL / JSON / CSV / TSV, read back, score', 
       expect(f.rows).toBeGreaterThan(1_800);
       expect(f.errors).toBeGreaterThan(0);
     }
-  }, 120_000);
+  }, 600_000);
 });

@@ -468,14 +468,16 @@ describe('signals during a slow row', () => {
     const err: Buffer[] = [];
     child.stderr.on('data', (b: Buffer) => err.push(b));
     const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-    // Started and well into the first row (scoring the three rows takes far longer than this test waits).
-    await new Promise((r) => setTimeout(r, 2500));
+    // The file read (the CLI says so once its handlers are in place), then well into the first row: a condition, not
+    // a clock, so a loaded machine only makes the test slower.
+    while (!Buffer.concat(err).toString('utf8').includes('rows read')) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
     const sent = Date.now();
     child.kill('SIGTERM');
     expect(await closed).toBe(143);
-    // Before, the signal waited for the row to end (seconds later); now the main thread is free to answer it.
-    expect(Date.now() - sent).toBeLessThan(2000);
+    // Before, the signal waited for the row to end (seconds later, more under load); now the main thread answers it.
+    expect(Date.now() - sent).toBeLessThan(5000);
     expect(Buffer.concat(err).toString('utf8')).toContain(`verity: interrupted (SIGTERM); nothing was written to ${out}`);
     expect(readdirSync(dir).filter((n) => n.startsWith('slow-out'))).toEqual([]);
-  }, 30_000);
+  }, 600_000);
 });

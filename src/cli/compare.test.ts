@@ -418,7 +418,7 @@ describe('verity compare chooses the gold separator', () => {
       [2 / 3, 1 / 3],
     ]);
     expect(auto.stdout).toBe(split.stdout);
-  }, 60_000);
+  }, 600_000);
 });
 
 describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five systems, wide layout)', () => {
@@ -441,7 +441,7 @@ describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five sy
     for (const e of rep.leaderboard.metrics[0].entries)
       expect({ correct: e.human.correct, labelled: e.human.labelled }).toEqual(plain[e.system]);
     expect(Object.values(plain).reduce((a, x) => a + x.correct, 0)).toBe(8221);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('verity compare --split-by', () => {

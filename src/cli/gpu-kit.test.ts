@@ -59,7 +59,7 @@ const runKit = (args: string[], env: Record<string, string> = {}) =>
   };
 
 describe('the GPU kit', () => {
-  it('fits in 60 MB and runs its WASM half end to end, saying plainly whether WebGPU had an adapter', { timeout: 300_000 }, async () => {
+  it('fits in 60 MB and runs its WASM half end to end, saying plainly whether WebGPU had an adapter', { timeout: 600_000 }, async () => {
     const { bytes } = await kit();
     expect(bytes).toBeLessThanOrEqual(KIT_LIMIT_BYTES);
     const r = runKit(small);
@@ -78,7 +78,7 @@ describe('the GPU kit', () => {
 
   it.skipIf(!existsSync(SWIFTSHADER))(
     "runs its WebGPU half on an adapter (Chromium's SwiftShader Vulkan)",
-    { timeout: 300_000 },
+    { timeout: 600_000 },
     async () => {
       await kit();
       const r = runKit([...small, '--devices', 'webgpu'], { VK_ICD_FILENAMES: SWIFTSHADER, LD_LIBRARY_PATH: '/usr/lib/chromium' });

@@ -64,7 +64,7 @@ describe('no row lost', () => {
     );
     expect(o.stderr).toMatch(/verity: the input was not read to its end: /);
     expect(readFileSync(p('open.out.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
-  }, 120_000);
+  }, 600_000);
 
   it('an over-long JSON-array element is skipped and the elements after it are read', () => {
     const el = (i: number) => JSON.stringify({ id: `q${i}`, question: 'Q?', gold: 'a', candidate: 'a' });
@@ -79,7 +79,7 @@ describe('no row lost', () => {
         .map((l) => (JSON.parse(l) as { id: string }).id),
     ).toEqual(['q1', 'q3', 'q4']);
     expect(r.stderr).toMatch(/row 2 \(line 2\): element 2 is [\d,]+ characters long, .*skipped, and the reading goes on after it/);
-  }, 60_000);
+  }, 600_000);
 });
 
 describe('statements and exports', () => {

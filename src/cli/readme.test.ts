@@ -31,7 +31,7 @@ describe("the README's commands", () => {
     expect(commands).toEqual(expect.arrayContaining(['npm ci', 'npm start', 'npm test']));
   });
 
-  it('run as written, in order, each exiting 0', { timeout: 120_000 }, () => {
+  it('run as written, in order, each exiting 0', { timeout: 600_000 }, () => {
     const scripts = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const c of commands) {
       const w = words(c);

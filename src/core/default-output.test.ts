@@ -80,7 +80,7 @@ describe.skipIf(!existsSync(evounaPath()))('default metrics output on EVOUNA (pi
     const together = results.slice(0, 300).flatMap((res) => metrics.map((m) => JSON.stringify(res[m.name])));
     expect(alone).toEqual(together);
     expect({ rows: rows.length, sha256: createHash('sha256').update(text).digest('hex') }).toEqual(PINNED);
-  }, 120_000);
+  }, 600_000);
 
   it('asked for scores alone (a scoring pool), gives the same scores, decisions and classes', () => {
     const metrics = DEFAULT_METRICS.map((n) => createSyncMetric(n, {}, withWordNet));
@@ -101,5 +101,5 @@ describe.skipIf(!existsSync(evounaPath()))('default metrics output on EVOUNA (pi
     });
     // pedants and taxonomy_text leave their explanations out: the work a pool drops is not done.
     expect(lean).toBeGreaterThan(5000);
-  }, 120_000);
+  }, 600_000);
 });

@@ -93,7 +93,7 @@ beforeAll(() => {
   env.allowLocalModels = true;
   env.allowRemoteModels = false;
   env.localModelPath = `${MODELS}/`;
-}, 60_000);
+}, 600_000);
 
 afterAll(() => {
   removeFixtures(firstDir);

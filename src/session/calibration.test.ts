@@ -122,5 +122,5 @@ describe('a calibrated run', () => {
     expect(differ).toBe(0);
     // The whole records too: scores, decisions and explanations (which name the calibrated threshold).
     expect(exported.split('\n').slice(1).join('\n')).toBe(cli);
-  }, 120_000);
+  }, 600_000);
 });

@@ -34,10 +34,11 @@ export interface ReviewState {
   /** Questions to ask (each a distinct answer of the run), and the seed of their draw. */
   budget: number;
   seed: number;
-  /** Questions in the review, the distinct answers of the run, and the rows the questions stand for. */
+  /** Questions in the review, the distinct answers of the run, the rows the questions stand for, and the run's rows. */
   asked: number;
   groups: number;
   rows: number;
+  total: number;
   /** Questions answered (labelled or skipped), labelled, skipped. */
   answered: number;
   labelled: number;

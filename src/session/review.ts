@@ -135,6 +135,7 @@ export class SessionReview {
       asked: r.asked.length,
       groups: r.groups,
       rows: rowsCovered,
+      total: a.results.length,
       answered: group.size,
       labelled: group.size - skipped,
       skipped,

@@ -322,7 +322,7 @@ describe('the app and the CLI', () => {
     await ready(s, blob, 'same.jsonl');
     await s.run(config(metrics));
     expect(rowsOf(await exported(s))).toBe(cli);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('deleting saved runs', () => {

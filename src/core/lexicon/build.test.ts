@@ -20,5 +20,5 @@ describe.skipIf(!existsSync(join(WORDNET, 'data.noun')))('the lexicon build', ()
       env: { ...process.env, LEXICON_OUT: out },
     });
     expect(readFileSync(join(out, 'wordnet-3.0.wnlex')).equals(readFileSync(join(ROOT, 'lexicon/wordnet-3.0.wnlex')))).toBe(true);
-  }, 60_000);
+  }, 600_000);
 });
