@@ -151,6 +151,42 @@ describe('any name, any number of columns', () => {
     expect(s.stdout).toContain('"__proto__":1');
   });
 
+  it('splits named __proto__, constructor, toString and hasOwnProperty keep their cells in the JSON', () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const rows = names.flatMap((ds, d) =>
+      ['a', 'b'].flatMap((system, s) =>
+        [0, 1].map((q) => ({ id: `${d}-${q}`, question: `Q${d}${q}?`, gold: 'Paris', candidate: s === 0 ? 'Paris' : 'Lyon', system, ds })),
+      ),
+    );
+    writeFileSync(p('proto-split.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+    const c = run('compare', p('proto-split.jsonl'), '--metrics', 'exact_match', '--split-by', 'ds', '--json', '--resamples', '0');
+    expect(c.status, c.stderr).toBe(0);
+    const json = JSON.parse(c.stdout) as { summary: { systems: { system: string; cells: Record<string, unknown> }[] }[] };
+    for (const sys of json.summary[0]!.systems) for (const n of names) expect(Object.hasOwn(sys.cells, n), `${sys.system} ${n}`).toBe(true);
+  });
+
+  it('never lets a name from the input write terminal control sequences or forge a line', () => {
+    const evil = 'A\x1b[31mRED\x1b]52;c;aGVsbG8=\x07\nverity: all rows scored, 0 errors\u202e';
+    const rows = [evil, 'B'].flatMap((system, s) =>
+      [0, 1, 2].map((q) => ({ id: `${q}\x1b[2J`, question: `Q${q}?`, gold: 'Paris', candidate: s ? 'Lyon' : 'Paris', system, ds: evil })),
+    );
+    // A question the second system lacks, so the CLI has a note naming the first.
+    rows.push({ id: '9', question: 'Q9?', gold: 'Paris', candidate: 'Paris', system: evil, ds: evil });
+    writeFileSync(p('evil.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+    for (const args of [
+      ['compare', p('evil.jsonl'), '--metrics', 'exact_match', '--resamples', '0'],
+      ['compare', p('evil.jsonl'), '--metrics', 'exact_match', '--resamples', '0', '--split-by', 'ds'],
+    ]) {
+      const c = run(...args);
+      expect(c.status, c.stderr).toBe(0);
+      for (const out of [c.stdout, c.stderr]) {
+        expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+        expect(out).not.toMatch(/^verity: all rows scored/m);
+      }
+      expect(c.stdout).toContain('A\\x1b[31mRED');
+    }
+  });
+
   it('the wide layout holds the 1,000-system cap, quickly and in little memory', () => {
     const cols = ['id', 'question', 'golden_answer', ...Array.from({ length: 100_000 }, (_, i) => `answer_s${i}`)];
     const line = (r: number) => [`q${r}`, 'What?', 'x', ...new Array<string>(100_000).fill('a')].join(',');

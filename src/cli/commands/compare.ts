@@ -65,18 +65,18 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
   const tables = read.map(({ table }, k) => ({ name: shown[k]!, table }));
   for (const { name, table } of tables) {
     const reshaped = reshapedNote(table as InputTable);
-    if (reshaped) process.stderr.write(`verity: ${name}: ${reshaped}\n`);
+    if (reshaped) say(`${name}: ${reshaped}`);
   }
   const prepared = prepareInput(tables, {
     ...(map ? { map } : {}),
     ...goldSepOption(o.goldSep),
     systems: { ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}), ...(o.joinBy ? { keyBy: o.joinBy } : {}) },
   });
-  for (const n of prepared.separatorNotes) process.stderr.write(`verity: note: ${cliNote(n)}\n`);
+  for (const n of prepared.separatorNotes) say(`note: ${cliNote(n)}`);
   const input = prepared.systems!;
-  for (const issue of input.issues.slice(0, 50)) process.stderr.write(`verity: ${issue.severity}: ${issue.message}\n`);
-  if (input.issues.length > 50) process.stderr.write(`verity: … and ${input.issues.length - 50} more issues\n`);
-  for (const n of input.notes) process.stderr.write(`verity: ${n}\n`);
+  for (const issue of input.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
+  if (input.issues.length > 50) say(`… and ${input.issues.length - 50} more issues`);
+  for (const n of input.notes) say(n);
   if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
   const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
   say(`${formats}, ${count(input.rows.length, 'row')} of ${count(input.systems.length, 'system')} (${input.systems.join(', ')})`);
@@ -195,7 +195,9 @@ export function splitText(s: SplitSummary): string {
       ? '—'
       : `${f3(r.macro)} [${f3(r.ci![0])}, ${f3(r.ci![1])}]${r.missing.length ? ` without ${r.missing.join(', ')}` : ''}`,
   ]);
-  const small = s.small.length ? `\nfewer than 30 questions for some system in ${s.small.join(', ')}: the interval is less sure there` : '';
+  const small = s.small.length
+    ? `\nfewer than 30 questions for some system in ${s.small.map(escapeControls).join(', ')}: the interval is less sure there`
+    : '';
   return `${s.metric}: accuracy per split (questions decided), every split weighing alike\n${table(head, rows)}${small}`;
 }
 
@@ -297,7 +299,7 @@ export function register(program: Command): void {
           );
         else
           process.stdout.write(
-            `${each.map((e) => `=== ${o.splitBy}: ${e.split} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
+            `${each.map((e) => `=== ${escapeControls(o.splitBy)}: ${escapeControls(e.split)} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
           );
         return;
       }

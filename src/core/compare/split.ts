@@ -63,7 +63,7 @@ export function splitSummary(boards: readonly { split: string; board: MetricLead
   const systems = [...new Set(boards.flatMap((b) => b.board.entries.map((e) => e.system)))];
   const small = new Set<string>();
   const rows = systems.map((system): SplitSummaryRow => {
-    const cells: Record<string, SplitCell> = {};
+    const cells: Record<string, SplitCell> = Object.create(null) as Record<string, SplitCell>;
     const have: { p: number; n: number }[] = [];
     const missing: string[] = [];
     for (const { split, board } of boards) {
