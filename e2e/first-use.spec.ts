@@ -169,3 +169,12 @@ test('system names that hold the dataset (diver/<dataset>/<model>) are offered a
   await expect(splits.getByTestId('split-macro-human-gpt4')).toContainText('1.000');
   await finish(page, 'split-by-system-names.png', watch);
 });
+
+test('a link whose address after # cannot be read opens the Score page with a one-line note', async ({ page }) => {
+  for (const hash of ['#%', '#%E0%A4%A']) {
+    const watch = await open(page, `/${hash}`, 1024);
+    await expect(page.getByTestId('bad-link')).toContainText('could not be read');
+    await expect(page.getByTestId('demos')).toBeVisible();
+    expect(watch.errors).toEqual([]);
+  }
+});

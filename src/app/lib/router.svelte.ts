@@ -16,18 +16,38 @@ export function pageOf(hash: string, anchorExists: (id: string) => boolean = () 
   const h = hash.replace(/^#\/?/, '').split(/[?/]/)[0] ?? '';
   const page = PAGES.find((p) => p.path === h)?.path;
   if (page) return page;
-  if (!hash.startsWith('#/') && h && anchorExists(decodeURIComponent(hash.slice(1)))) return null;
+  const id = decoded(hash.slice(1));
+  if (!hash.startsWith('#/') && h && id !== null && anchorExists(id)) return null;
   return 'score';
 }
 
+/** A hash's text decoded, or null when it is not valid percent-encoding (a link cut or typed by hand). */
+function decoded(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/** The line the page shows for a link it could not read, or null. */
+export const badLinkNote = (hash: string): string | null =>
+  hash.length > 1 && decoded(hash.slice(1)) === null
+    ? `The link's address after "#" could not be read (${hash.slice(0, 40)}), so the Score page is open.`
+    : null;
+
 const inDocument = (id: string) => globalThis.document?.getElementById(id) != null;
 
-export const route = $state({ page: pageOf(globalThis.location?.hash ?? '') ?? 'score' });
+export const route = $state({
+  page: pageOf(globalThis.location?.hash ?? '') ?? 'score',
+  note: badLinkNote(globalThis.location?.hash ?? ''),
+});
 
 export function startRouter(): () => void {
   const on = () => {
     const page = pageOf(location.hash, inDocument);
     if (page) route.page = page;
+    route.note = badLinkNote(location.hash);
   };
   addEventListener('hashchange', on);
   return () => removeEventListener('hashchange', on);

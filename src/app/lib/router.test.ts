@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageOf } from './router.svelte.ts';
+import { badLinkNote, pageOf } from './router.svelte.ts';
 
 describe('pageOf', () => {
   const anchors = new Set(['main', 'learn-metric-bleu']);
@@ -16,5 +16,14 @@ describe('pageOf', () => {
     expect(pageOf('#learn-metric-bleu', has)).toBeNull();
     // An unknown word that is not an anchor either still falls back to the Score page.
     expect(pageOf('#nothing', has)).toBe('score');
+  });
+  it('a hash that is not valid percent-encoding opens the Score page with a note, and never throws', () => {
+    for (const bad of ['#%', '#%E0%A4%A', '#/%zz', '#main%'])
+      expect(() => pageOf(bad, has)).not.toThrow();
+    expect(pageOf('#%', has)).toBe('score');
+    expect(pageOf('#%E0%A4%A', has)).toBe('score');
+    expect(badLinkNote('#%E0%A4%A')).toMatch(/could not be read \(#%E0%A4%A\), so the Score page is open/);
+    expect(badLinkNote('#/learn')).toBeNull();
+    expect(badLinkNote('')).toBeNull();
   });
 });

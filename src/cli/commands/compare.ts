@@ -299,7 +299,7 @@ export function register(program: Command): void {
           );
         else
           process.stdout.write(
-            `${each.map((e) => `=== ${escapeControls(o.splitBy)}: ${escapeControls(e.split)} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
+            `${each.map((e) => `=== ${escapeControls(o.splitBy ?? '')}: ${escapeControls(e.split)} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
           );
         return;
       }
