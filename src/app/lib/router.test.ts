@@ -18,8 +18,7 @@ describe('pageOf', () => {
     expect(pageOf('#nothing', has)).toBe('score');
   });
   it('a hash that is not valid percent-encoding opens the Score page with a note, and never throws', () => {
-    for (const bad of ['#%', '#%E0%A4%A', '#/%zz', '#main%'])
-      expect(() => pageOf(bad, has)).not.toThrow();
+    for (const bad of ['#%', '#%E0%A4%A', '#/%zz', '#main%']) expect(() => pageOf(bad, has)).not.toThrow();
     expect(pageOf('#%', has)).toBe('score');
     expect(pageOf('#%E0%A4%A', has)).toBe('score');
     expect(badLinkNote('#%E0%A4%A')).toMatch(/could not be read \(#%E0%A4%A\), so the Score page is open/);

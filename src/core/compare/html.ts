@@ -17,6 +17,7 @@ import { chartNames, leaderLine, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
 import { cellText, pairMatrix } from './matrix.ts';
+import { headlineMetric } from './headline-metric.ts';
 import type { PairComparison } from './paired.ts';
 
 /** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
@@ -221,14 +222,16 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   const note = reviewNote(rep);
   if (note) out.push(`<p data-testid="html-review-note">${h(note)}</p>`);
 
-  const headline = rep.leaderboard.metrics[0];
-  if (headline) {
+  const lead = headlineMetric(rep);
+  const headline = rep.leaderboard.metrics.find((m) => m.metric === lead?.metric);
+  if (headline && lead) {
     const board = leaderboardCells(
       headline,
       rep.ranking?.metrics.find((m) => m.metric === headline.metric),
     );
     out.push(
-      `<h2>The answer: ranked by ${h(headline.metric)}</h2>`,
+      `<h2>The answer: ${lead.basis === 'reviewed' ? 'ranked by the reviewed estimate' : `ranked by ${h(headline.metric)}`}</h2>`,
+      `<p data-testid="html-headline-why">${h(lead.why[0]!.toUpperCase() + lead.why.slice(1))}.</p>`,
       tableHtml(
         board.head,
         board.rows.map((r) => r.map(h)),
@@ -268,7 +271,9 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
     ),
   );
 
-  for (const lb of rep.leaderboard.metrics) {
+  // The lead metric's section first, so its who-beats-whom matrix is the first one.
+  const sections = [...rep.leaderboard.metrics].sort((a, b) => Number(b.metric === lead?.metric) - Number(a.metric === lead?.metric));
+  for (const lb of sections) {
     out.push(`<h2>${h(lb.metric)} <span class="muted">(correct when score ≥ ${lb.threshold})</span></h2>`);
     const ranking = rep.ranking?.metrics.find((m) => m.metric === lb.metric);
     const hasHuman = lb.entries.some((e) => e.human);

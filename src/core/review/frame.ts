@@ -14,7 +14,7 @@
  * of either kind) the prediction is the judge's decision.
  *
  * A review drawn step by step (design.ts) is predicted instead by epochs: the prediction and λ used from step m on
- * are fitted on the labels of the steps before m only (m = EPOCH_FIRST, doubling), so each is fixed before the
+ * are fitted on the labels of the steps before m only (m = EPOCH_FIRST, then × 1.5), so each is fixed before the
  * steps it predicts — what the martingale estimate (sequential.ts) needs, at every point the person may stop.
  * There a group's rows share one prediction (their mean), so two systems that gave one answer cancel in a
  * difference, as their one label does.
@@ -31,7 +31,7 @@ export const MIN_LABELS = 40;
 export const MIN_CLASS = 8;
 /** L2 strength of the prediction model (sklearn C = 1/(W · L2)). */
 export const L2 = 0.01;
-/** The first step a sequential review's prediction is refitted at; then at twice the steps each time. */
+/** The first step a sequential review's prediction is refitted at; then at 1.5 times the steps each time. */
 export const EPOCH_FIRST = 20;
 
 export interface FrameInput {
@@ -218,7 +218,7 @@ function sequenceFrame(
   const base = groupMean(judge, inp.group);
   const epochs: ReviewSequence['epochs'] = [{ from: 0, f: base, lambda: 1, learned: false }];
   let learned = false;
-  for (let from = EPOCH_FIRST; from < n; from *= 2) {
+  for (let from = EPOCH_FIRST; from < n; from = Math.ceil(from * 1.5)) {
     let f = base;
     let fitted = false;
     if (inp.learn !== false && hasSignals) {

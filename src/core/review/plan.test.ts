@@ -142,16 +142,16 @@ describe('reviewFrame', () => {
     const a = reviewFrame(input);
     expect(a.learned).toBe(true);
     const epochs = a.seq!.epochs;
-    expect(epochs.map((e) => e.from)).toEqual([0, 20, 40, 80]);
-    // Flip the label of the cell drawn at step 60: the epochs from 0, 20 and 40 are fitted before it.
+    expect(epochs.map((e) => e.from)).toEqual([0, 20, 30, 45, 68, 102]);
+    // Flip the label of the cell drawn at step 60: the epochs from 0, 20, 30 and 45 are fitted before it.
     const c = stepOf.indexOf(60);
     const flipped = Int8Array.from(y);
     flipped[c] = 1 - flipped[c]!;
     const b = reviewFrame({ ...input, y: flipped }).seq!.epochs;
-    for (let e = 0; e < 3; e++) {
+    for (let e = 0; e < 4; e++) {
       expect(Array.from(b[e]!.f)).toEqual(Array.from(epochs[e]!.f));
       expect(b[e]!.lambda).toBe(epochs[e]!.lambda);
     }
-    expect(Array.from(b[3]!.f)).not.toEqual(Array.from(epochs[3]!.f));
+    expect(Array.from(b[4]!.f)).not.toEqual(Array.from(epochs[4]!.f));
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * Which metric a comparison leads with — the report's "The answer" table, its first who-beats-whom matrix and the
+ * app's metric chosen first — and why, in one line. In order: after a review, the review's estimate (every
+ * leaderboard ranks by it; the board shown is the judge the review was made for); with human labels, the metric
+ * whose ranking agrees best with theirs (Kendall τ; ties to the embedded judge, then the order given); otherwise
+ * the embedded default's judge (pedants) when compared, else the first metric. Exact match is never the lead
+ * by default: it under-credits long correct answers, which ranks LLM systems last.
+ */
+import type { CompareReport } from './report.ts';
+
+export const DEFAULT_JUDGE = 'pedants';
+
+export interface HeadlineMetric {
+  metric: string;
+  basis: 'reviewed' | 'labels' | 'judge' | 'first';
+  /** One line: what the headline ranks by and why. */
+  why: string;
+}
+
+export function headlineMetric(rep: CompareReport): HeadlineMetric | null {
+  const boards = rep.leaderboard.metrics;
+  if (!boards.length) return null;
+  const names = boards.map((b) => b.metric);
+  const first = boards[0]!;
+  if (first.rankedBy === 'reviewed') {
+    const metric = first.reference && names.includes(first.reference) ? first.reference : first.metric;
+    return {
+      metric,
+      basis: 'reviewed',
+      why: `ranked by the reviewed estimate (your answers correcting ${metric}'s decisions): every leaderboard ranks by it`,
+    };
+  }
+  const taus = (rep.ranking?.metrics ?? []).filter((m) => m.kendallTau !== null && names.includes(m.metric));
+  if (taus.length) {
+    const best = Math.max(...taus.map((m) => m.kendallTau!));
+    const top = taus.filter((m) => m.kendallTau === best).map((m) => m.metric);
+    const metric = top.includes(DEFAULT_JUDGE) ? DEFAULT_JUDGE : top[0]!;
+    const others = taus
+      .filter((m) => m.metric !== metric)
+      .map((m) => `${m.metric} ${m.kendallTau!.toFixed(2)}`)
+      .join(', ');
+    return {
+      metric,
+      basis: 'labels',
+      why:
+        `ranked by ${metric}: of the metrics, its ranking agrees best with the file's human labels (Kendall τ ${best.toFixed(2)}` +
+        `${others ? `; ${others}` : ''})${top.length > 1 ? `, tied with ${top.filter((m) => m !== metric).join(', ')}` : ''}`,
+    };
+  }
+  if (names.includes(DEFAULT_JUDGE))
+    return {
+      metric: DEFAULT_JUDGE,
+      basis: 'judge',
+      why: `ranked by ${DEFAULT_JUDGE}, the embedded default's judge (no human labels to choose a metric by; exact match under-credits long correct answers)`,
+    };
+  return {
+    metric: first.metric,
+    basis: 'first',
+    why: `ranked by ${first.metric}, the first metric compared (no human labels to choose by)`,
+  };
+}
