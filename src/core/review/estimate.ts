@@ -202,7 +202,7 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly numb
     if (seq.stepOf[c]! >= 0) sampled++;
   }
   const target: Target = { cells: counted, signs: counted.map(() => 1), N };
-  const { x, prior } = terms(seq, fr.y, isKnown, target);
+  const { x, nu, prior } = terms(seq, fr.y, isKnown, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
   const bounds: [number, number] = [right / N, 1 - wrong / N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
@@ -214,7 +214,7 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly numb
     const all = labelled === N ? ([value, value] as [number, number]) : null;
     return { value, ci: all, fixed: all, se: all ? 0 : NaN, ...base };
   }
-  const e = sequentialEstimate(x, prior, seq.planned, level, bounds);
+  const e = sequentialEstimate(x, nu, prior, seq.planned, level, bounds);
   return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
 }
 
@@ -305,7 +305,15 @@ function sequentialPair(
   const A = one(a, 1);
   const B = one(b, -1);
   const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
-  const mean = (x: Float64Array) => x.reduce((u, v) => u + v, 0) / Math.max(1, x.length);
+  const weighted = (x: Float64Array, nu: Float64Array) => {
+    let w = 0;
+    let v = 0;
+    for (let t = 0; t < x.length; t++) {
+      w += nu[t]!;
+      v += nu[t]! * x[t]!;
+    }
+    return w > 0 ? v / w : NaN;
+  };
   if (d.x.length === 0) {
     // No step yet: the prediction's difference, with no interval.
     let v = 0;
@@ -316,9 +324,11 @@ function sequentialPair(
     }
     return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
   }
-  const e = sequentialEstimate(d.x, d.prior, seq.planned, level, [-1, 1]);
-  const accA = mean(terms(seq, fr.y, isKnown, A).x);
-  const accB = -mean(terms(seq, fr.y, isKnown, B).x);
+  const e = sequentialEstimate(d.x, d.nu, d.prior, seq.planned, level, [-1, 1]);
+  const a1 = terms(seq, fr.y, isKnown, A);
+  const b1 = terms(seq, fr.y, isKnown, B);
+  const accA = weighted(a1.x, a1.nu);
+  const accB = -weighted(b1.x, b1.nu);
   return { n, accA, accB, diff: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, p: e.p };
 }
 

@@ -197,6 +197,30 @@ function stepLambda(
   return den > 0 ? Math.min(1, Math.max(0, num / den)) : 1;
 }
 
+/**
+ * The weight of a learned prediction's steps (sequential.ts): the squared residual the priority expects of the
+ * judge over the squared residual the model expects of itself (f(1 − f)), both summed over the steps before `from`
+ * (each over its probability squared, as a step's variance is), clipped to [1/10, 10]; 1 when either is 0.
+ */
+function stepWeight(
+  steps: { stepOf: Int32Array; q: Float64Array },
+  prior: Float64Array,
+  f: Float64Array,
+  from: number,
+  isKnown: (c: number) => boolean,
+): number {
+  let judge = 0;
+  let model = 0;
+  for (let c = 0; c < f.length; c++) {
+    const t = steps.stepOf[c]!;
+    if (t < 0 || t >= from || Number.isNaN(f[c]!) || isKnown(c)) continue;
+    const q2 = steps.q[t]! * steps.q[t]!;
+    judge += prior[c]! / q2;
+    model += (f[c]! * (1 - f[c]!)) / q2;
+  }
+  return judge > 0 && model > 0 ? Math.min(10, Math.max(0.1, judge / model)) : 1;
+}
+
 /** A review drawn step by step: predictions and λ by epochs, each fitted on the steps before it. */
 function sequenceFrame(
   inp: FrameInput,
@@ -216,7 +240,7 @@ function sequenceFrame(
     inp.priority ?? reviewPriorities(Array.from({ length: S * Q }, (_, c) => inp.signals[c] ?? new Float64Array(SIGNALS.length)));
   const prior = Float64Array.from({ length: S * Q }, (_, c) => (inp.priority || inp.signals[c] ? prio[c]! : 0.25));
   const base = groupMean(judge, inp.group);
-  const epochs: ReviewSequence['epochs'] = [{ from: 0, f: base, lambda: 1, learned: false }];
+  const epochs: ReviewSequence['epochs'] = [{ from: 0, f: base, lambda: 1, learned: false, nu: 1 }];
   let learned = false;
   for (let from = EPOCH_FIRST; from < n; from = Math.ceil(from * 1.5)) {
     let f = base;
@@ -232,7 +256,13 @@ function sequenceFrame(
         learned = fitted = true;
       }
     }
-    epochs.push({ from, f, lambda: stepLambda(inp, steps, f, from, isKnown), learned: fitted });
+    epochs.push({
+      from,
+      f,
+      lambda: stepLambda(inp, steps, f, from, isKnown),
+      learned: fitted,
+      nu: fitted ? stepWeight(steps, prior, f, from, isKnown) : 1,
+    });
   }
   const seq: ReviewSequence = { q: steps.q, stepOf: steps.stepOf, planned: steps.planned, epochs, prior };
   const last = epochs[epochs.length - 1]!;

@@ -201,7 +201,7 @@ describe('the confidence sequence', () => {
     expect(anytimeRadius(1, 100, 100, 0.05) * 10).toBeCloseTo(Math.sqrt(((2 * (l + 1)) / l) * Math.log(Math.sqrt(l + 1) / 0.05)), 12);
     expect(anytimeRadius(1, 100, 100, 0.05) * 10).toBeCloseTo(3.035, 2);
     expect(anytimeRadius(1, 400, 100, 0.05)).toBeLessThan(anytimeRadius(1, 100, 100, 0.05));
-    const e = sequentialEstimate(Float64Array.of(0.5, 0.7, 0.6, 0.4, 0.8), 0, 5, 0.95);
+    const e = sequentialEstimate(Float64Array.of(0.5, 0.7, 0.6, 0.4, 0.8), new Float64Array(5).fill(1), 0, 5, 0.95);
     expect(e.value).toBeCloseTo(0.6, 12);
     // σ̂² = Σ (x − x̄)² / (n − 1) with no prior: 0.1 / 4; the fixed interval 1.96 σ̂ / √5.
     expect(e.fixed![1] - 0.6).toBeCloseTo(1.959964 * Math.sqrt(0.025 / 5), 5);
@@ -209,7 +209,7 @@ describe('the confidence sequence', () => {
   });
 
   it('keeps a review that saw no error from a zero-width interval', () => {
-    const e = sequentialEstimate(new Float64Array(50).fill(0.9), 0.04, 50, 0.95);
+    const e = sequentialEstimate(new Float64Array(50).fill(0.9), new Float64Array(50).fill(1), 0.04, 50, 0.95);
     expect(e.fixed![1] - e.fixed![0]).toBeGreaterThan(0.05);
   });
 });

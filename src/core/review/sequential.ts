@@ -10,17 +10,24 @@
  *   Given the steps before it, E[T_t] = N θ for any prediction and λ fixed by then (Des Raj, "Some estimators in
  *   sampling with varying probabilities without replacement", JASA 51, 1956; with a prediction, the active-inference
  *   estimator of Zrnic & Candès, ICML 2024, made sequential). So X_t = T_t / N are martingale differences around θ,
- *   and θ̂_n = mean(X_1 … X_n) is unbiased after any number of steps n.
- * Fixed size: θ̂_n ± z σ̂_n / √n. Des Raj's variance estimate Σ (X_t − θ̂)² / (n (n − 1)) is unbiased for a fixed n
- *   (the terms are uncorrelated); valid when n was chosen before any answer was seen.
+ *   and θ̂_n = Σ ν_t X_t / Σ ν_t is unbiased after any number of steps n for weights ν_t fixed before step t.
+ * Weights: a step predicted by a model learned from the answers has smaller residuals than one predicted by the
+ *   judge; ν_t = 1 for the judge's steps, and for the steps of a learned prediction the ratio of the squared
+ *   residual the priority expects of the judge to the one the model expects of itself, both over the steps before
+ *   it (frame.ts), clipped to [1/10, 10]. One weight per step for every system, so a difference of two systems is
+ *   the difference of their estimates.
+ * Fixed size: θ̂_n ± z √V / Σ ν, V = n/(n − 1) Σ ν_t² (X_t − θ̂)² — with ν = 1, Des Raj's variance estimate, unbiased
+ *   for a fixed n (the terms are uncorrelated); valid when n was chosen before any answer was seen.
  * Anytime: the Gaussian-mixture asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha, Kennedy & Ramdas,
- *   "Time-uniform central limit theory and asymptotic confidence sequences", Ann. Statist. 2024 (Thm 2.2):
- *     θ̂_n ± σ̂_n √( 2 (n ρ² + 1) / (n² ρ²) · ln( √(n ρ² + 1) / α ) ),  ρ² = (−2 ln α + ln(1 − 2 ln α)) / n*,
- *   n* the steps the review planned (where it is tightest). It covers θ at every n at once with probability
- *   → 1 − α: stopping when the figures look good, or at any point at all, keeps it valid.
- * σ̂_n² = the larger of the sample variance and (Σ (X_t − θ̂)² + k σ₀²) / (n − 1 + k), the sample variance with
+ *   "Time-uniform central limit theory and asymptotic confidence sequences", Ann. Statist. 2024 (Thm 2.2), for the
+ *   weighted sum S_n = Σ ν_t (X_t − θ) with variance process V:
+ *     |S_n| ≤ √( (V + 1/ρ²) (2 ln(1/α) + ln(1 + ρ² V)) ),  ρ² = (−2 ln α + ln(1 − 2 ln α)) / (V n* / n),
+ *   n* the steps the review planned (where it is tightest); with ν = 1 it is θ̂_n ± σ̂ √(2 (nρ₀² + 1) / (n² ρ₀²)
+ *   · ln(√(nρ₀² + 1) / α)). It covers θ at every n at once with probability → 1 − α: stopping when the figures look
+ *   good, or at any point at all, keeps it valid.
+ * V is the larger of the sample's and (Σ ν_t² (X_t − θ̂)² + k σ₀²) n / (n − 1 + k), the sample's with
  *   k = PRIOR_STEPS pseudo-steps of the
- *   variance the prediction expects before the step's label, σ₀² = mean_t (m_t / q_t²) / N² (m_t the expected
+ *   variance the prediction expects before the step's label, σ₀² = mean_t ν_t² (m_t / q_t²) / N² (m_t the expected
  *   square of R_t: Σ f(1 − f) for a learned prediction, and for the judge's decision the priority's probability
  *   that it errs). It keeps a review that has seen none of a system's
  *   errors from claiming a zero-width interval, and its weight falls as 1/n, so both intervals keep their
@@ -39,8 +46,8 @@ export interface ReviewSequence {
   stepOf: Int32Array;
   /** Steps the review planned to ask (the confidence sequence is tightest there). */
   planned: number;
-  /** Predictions, each for the steps from `from` on: per cell (NaN where not counted), λ, and whether learned. */
-  epochs: { from: number; f: Float64Array; lambda: number; learned: boolean }[];
+  /** Predictions, each for the steps from `from` on: per cell (NaN where not counted), λ, whether learned, and the steps' weight. */
+  epochs: { from: number; f: Float64Array; lambda: number; learned: boolean; nu: number }[];
   /** Per cell: the squared residual the priority expects of the judge's decision before any label. */
   prior: Float64Array;
 }
@@ -65,13 +72,13 @@ export interface SequentialEstimate {
   steps: number;
 }
 
-/** The terms X_1 … X_n of a target, and σ₀² (the priority's expected variance of a term). */
+/** The terms X_1 … X_n of a target, their weights, and σ₀² (the weighted variance a term is expected to have). */
 export function terms(
   seq: ReviewSequence,
   y: ArrayLike<number>,
   known: (c: number) => boolean,
   t: Target,
-): { x: Float64Array; prior: number } {
+): { x: Float64Array; nu: Float64Array; prior: number } {
   const E = seq.epochs.length;
   let K = 0;
   const F = new Float64Array(E);
@@ -92,13 +99,15 @@ export function terms(
   });
   const n = seq.q.length;
   const x = new Float64Array(n);
+  const nu = new Float64Array(n);
   const drawnF = new Float64Array(E);
   let drawnY = 0;
   let prior = 0;
   let e = 0;
   for (let s = 0; s < n; s++) {
     while (e + 1 < E && seq.epochs[e + 1]!.from <= s) e++;
-    const { f, lambda, learned } = seq.epochs[e]!;
+    const { f, lambda, learned, nu: weight } = seq.epochs[e]!;
+    nu[s] = weight;
     const q = seq.q[s]!;
     let r = 0;
     let sign = 0;
@@ -114,7 +123,7 @@ export function terms(
     }
     x[s] = (K + drawnY + lambda * (F[e]! - drawnF[e]!) + r / q) / t.N;
     // One group, one label: its cells' residuals move together, so their expected square is (Σ a)² times the mean's.
-    if (list.length) prior += (sign * sign * (m / list.length)) / (q * q);
+    if (list.length) prior += (weight * weight * sign * sign * (m / list.length)) / (q * q);
     for (const k of list) {
       const c = t.cells[k]!;
       const a = t.signs[k]!;
@@ -122,35 +131,41 @@ export function terms(
       for (let j = 0; j < E; j++) drawnF[j]! += a * seq.epochs[j]!.f[c]!;
     }
   }
-  return { x, prior: n ? prior / n / (t.N * t.N) : 0 };
+  return { x, nu, prior: n ? prior / n / (t.N * t.N) : 0 };
 }
 
-/** The confidence sequence's half-width for n terms of standard deviation sigma, tightest at `planned` terms. */
-export function anytimeRadius(sigma: number, n: number, planned: number, alpha: number): number {
+/** The confidence sequence's bound on |Σ ν (X − θ)| for variance V over n steps, tightest at `planned` steps. */
+export function anytimeBound(V: number, n: number, planned: number, alpha: number): number {
   const l = -2 * Math.log(alpha) + Math.log(1 - 2 * Math.log(alpha));
-  const rho2 = l / Math.max(1, planned);
-  return sigma * Math.sqrt(((2 * (n * rho2 + 1)) / (n * n * rho2)) * Math.log(Math.sqrt(n * rho2 + 1) / alpha));
+  if (!(V > 0)) return 0;
+  const rho2 = l / ((V * Math.max(1, planned)) / n);
+  return Math.sqrt((V + 1 / rho2) * (2 * Math.log(1 / alpha) + Math.log(1 + rho2 * V)));
 }
+
+/** The half-width for n equally weighted terms of standard deviation sigma (anytimeBound with V = n σ², over n). */
+export const anytimeRadius = (sigma: number, n: number, planned: number, alpha: number): number =>
+  anytimeBound(n * sigma * sigma, n, planned, alpha) / n;
 
 /** The smallest α at which the confidence sequence leaves out 0: the anytime-valid p-value of "θ = 0". */
-function anytimeP(mean: number, sigma: number, n: number, planned: number): number {
-  if (mean === 0) return 1;
-  if (!(sigma > 0)) return 0;
+function anytimeP(sum: number, V: number, n: number, planned: number): number {
+  if (sum === 0) return 1;
+  if (!(V > 0)) return 0;
   let lo = -700;
   let hi = Math.log(0.999999);
-  if (anytimeRadius(sigma, n, planned, Math.exp(hi)) >= Math.abs(mean)) return 1;
-  if (anytimeRadius(sigma, n, planned, Math.exp(lo)) < Math.abs(mean)) return 0;
+  if (anytimeBound(V, n, planned, Math.exp(hi)) >= Math.abs(sum)) return 1;
+  if (anytimeBound(V, n, planned, Math.exp(lo)) < Math.abs(sum)) return 0;
   for (let k = 0; k < 80; k++) {
     const mid = (lo + hi) / 2;
-    if (anytimeRadius(sigma, n, planned, Math.exp(mid)) < Math.abs(mean)) hi = mid;
+    if (anytimeBound(V, n, planned, Math.exp(mid)) < Math.abs(sum)) hi = mid;
     else lo = mid;
   }
   return Math.exp(hi);
 }
 
-/** θ̂ and both intervals from the terms; `bounds` clip the value and the intervals to what the labels allow. */
+/** θ̂ and both intervals from the terms and their weights; `bounds` clip the value and the intervals to what the labels allow. */
 export function sequentialEstimate(
   x: Float64Array,
+  nu: Float64Array,
   prior: number,
   planned: number,
   level: number,
@@ -158,23 +173,27 @@ export function sequentialEstimate(
 ): SequentialEstimate {
   const n = x.length;
   const clip = (v: number) => Math.min(bounds[1], Math.max(bounds[0], v));
-  if (n === 0) return { value: NaN, anytime: null, fixed: null, se: NaN, p: null, steps: 0 };
+  let W = 0;
   let mean = 0;
-  for (const v of x) mean += v;
-  mean /= n;
+  for (let t = 0; t < n; t++) {
+    W += nu[t]!;
+    mean += nu[t]! * x[t]!;
+  }
+  if (n === 0 || !(W > 0)) return { value: NaN, anytime: null, fixed: null, se: NaN, p: null, steps: n };
+  mean /= W;
   let ss = 0;
-  for (const v of x) ss += (v - mean) ** 2;
+  for (let t = 0; t < n; t++) ss += (nu[t]! * (x[t]! - mean)) ** 2;
   // The prior only widens: a prediction that expects fewer errors than seen does not narrow the interval.
-  const sigma = Math.sqrt(Math.max(n > 1 ? ss / (n - 1) : 0, (ss + PRIOR_STEPS * prior) / (n - 1 + PRIOR_STEPS)));
-  const se = sigma / Math.sqrt(n);
+  const V = Math.max(n > 1 ? (ss * n) / (n - 1) : 0, ((ss + PRIOR_STEPS * prior) * n) / (n - 1 + PRIOR_STEPS));
+  const se = Math.sqrt(V) / W;
   const z = twoSidedZ(level);
-  const half = anytimeRadius(sigma, n, planned, 1 - level);
+  const half = anytimeBound(V, n, planned, 1 - level) / W;
   return {
     value: clip(mean),
     anytime: [clip(mean - half), clip(mean + half)],
     fixed: [clip(mean - z * se), clip(mean + z * se)],
     se,
-    p: anytimeP(mean, sigma, n, planned),
+    p: anytimeP(mean * W, V, n, planned),
     steps: n,
   };
 }
