@@ -78,7 +78,9 @@ describe('reviewPriorities', () => {
     const [p0, p1] = reviewPriorities([sure, doubtful]);
     expect(p1).toBeGreaterThan(0.5);
     expect(p0).toBeLessThan(0.1);
-    expect(priorityReasons(doubtful)).toContain('other systems agree with it, the judge rejects it');
-    expect(priorityReasons(sure)).not.toContain('the other metrics decide otherwise');
+    expect(priorityReasons(doubtful).some((r) => /of the other systems' answers agree with it, and the judge rejects it/.test(r))).toBe(
+      true,
+    );
+    expect(priorityReasons(sure).some((r) => /decides? otherwise/.test(r))).toBe(false);
   });
 });

@@ -33,25 +33,44 @@ export function reviewPriorities(signals: readonly ArrayLike<number>[], m: Prior
   return out;
 }
 
-const WORDS: Record<Signal, string> = {
-  near_threshold: 'the score is near the threshold',
-  metrics_disagree: 'the other metrics decide otherwise',
-  text_disagrees: 'the words and the decision disagree',
-  judge_correct: 'judged correct',
-  length: 'a long answer',
-  system_contested: "the judge is often contested on this system's rows",
-  same_answer: 'other systems gave the same answer',
-  consensus: "other systems' answers agree with it",
-  consensus_rejected: 'other systems agree with it, the judge rejects it',
-  type_fits: 'the answer is of the kind the question asks for',
-  system_rejected_more: "the judge rejects this system's answers more often than the others'",
+/** The words a signal's value is long enough for: 60 and more words read as 1 (signals.ts). */
+const wordsOf = (x: number) => Math.round(Math.expm1(x * Math.log1p(60)));
+
+/**
+ * Each signal's reason, worded from its value, or null where the value does not bear the words out (a weight can
+ * lift a row's priority while its signal is modest: "near the threshold" is said of a score within 15% of the
+ * distance the threshold allows, "long" of ten words and more).
+ */
+const CLAIMS: Record<Signal, (x: number) => string | null> = {
+  near_threshold: (x) => (x >= 0.85 ? 'the score is near the threshold' : null),
+  metrics_disagree: (x) =>
+    x >= 1
+      ? 'every other metric decides otherwise'
+      : x >= 0.5
+        ? 'most other metrics decide otherwise'
+        : x > 0
+          ? 'another metric decides otherwise'
+          : null,
+  text_disagrees: (x) => (x === 1 ? 'the words and the decision disagree' : null),
+  judge_correct: (x) => (x === 1 ? 'judged correct' : null),
+  length: (x) => (wordsOf(x) >= 10 ? `a long answer (${x >= 1 ? '60 or more' : wordsOf(x)} words)` : null),
+  system_contested: (x) => (x >= 0.5 ? "the judge is contested on most of this system's rows" : null),
+  same_answer: (x) => (x > 0 ? 'other systems gave the same answer' : null),
+  consensus: (x) => (x > 0 ? `${Math.round(x * 100)}% of the other systems' answers agree with it` : null),
+  consensus_rejected: (x) =>
+    x > 0 ? `${Math.round(x * 100)}% of the other systems' answers agree with it, and the judge rejects it` : null,
+  type_fits: (x) => (x === 1 ? 'the answer is of the kind the question asks for' : null),
+  system_rejected_more: (x) => (x > 0 ? "the judge rejects this system's answers more often than the others'" : null),
 };
 
-/** Why a row ranks high, in words (the signals that add most to its priority). */
+/** Why a row ranks high, in words: the signals that add most to its priority, each only where its value bears it out. */
 export function priorityReasons(x: ArrayLike<number>, m: PriorityModel = MODEL): string[] {
   return m.features
-    .map((f, k) => [f, m.weights[k]! * x[k]!] as const)
-    .filter(([, v]) => v > 0.25)
-    .sort((a, b) => b[1] - a[1])
-    .map(([f]) => WORDS[f as Signal] ?? f);
+    .map((f, k) => [f, k, m.weights[k]! * x[k]!] as const)
+    .filter(([, , v]) => v > 0.25)
+    .sort((a, b) => b[2] - a[2])
+    .flatMap(([f, k]) => {
+      const words = CLAIMS[f as Signal]?.(x[k]!) ?? null;
+      return words === null ? [] : [words];
+    });
 }
