@@ -492,8 +492,69 @@ describe('verity compare --split-by', () => {
     const bad = await verity('compare', file, '--split-by', 'nope');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--split-by nope: row 1 has no value there; the columns not mapped to a field are dataset');
-    const html = await verity('compare', file, '--split-by', 'dataset', '--html', join(dir, 'x.html'));
-    expect(html.code).toBe(1);
+    // Systems in the order of their macro average.
+    for (const sum of out.summary)
+      expect(sum.systems.map((x) => x.macro)).toEqual([...sum.systems.map((x) => x.macro)].sort((a, b) => b - a));
+  });
+
+  it('takes a review, and writes the page to share and the tables, split by a column', async () => {
+    const demo = readFileSync(new URL('../../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { question: string; topic: string });
+    const topic = new Map(demo.map((r) => [r.question, r.topic]));
+    const rows = readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { question: string; system: string; label: string; id: string })
+      .map(({ label: _, ...r }) => ({ ...r, dataset: topic.get(r.question) }));
+    const file = join(dir, 'split-review.jsonl');
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const review = join(dir, 'split-review.review.jsonl');
+    const made = await verity('review', file, '--budget', '20', '--out', review, '--metrics', 'exact_match,pedants');
+    expect(made.code, made.stderr).toBe(0);
+    const truth = new Map(
+      readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; system: string; label: string })
+        .map((r) => [`${r.system}/${r.id}`, !['partial', 'overinclusive-invalid', 'invalid', 'contradictory'].includes(r.label)] as const),
+    );
+    const lines = readFileSync(review, 'utf8').trim().split('\n');
+    writeFileSync(
+      review,
+      `${lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as { id: string; system: string }), label: truth.get(`${(JSON.parse(l) as { system: string }).system}/${(JSON.parse(l) as { id: string }).id}`) })).join('\n')}\n`,
+    );
+    const html = join(dir, 'split.html');
+    const csv = join(dir, 'split.csv');
+    const r = await verity(
+      'compare',
+      file,
+      '--split-by',
+      'dataset',
+      '--labels',
+      review,
+      '--html',
+      html,
+      '--out',
+      csv,
+      '--metrics',
+      'exact_match,pedants',
+      '--resamples',
+      '0',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    // One line for the questions each system lacks in the other split, not one a system.
+    expect(r.stderr).not.toMatch(/questions missing \(present in another input\)/);
+    expect(r.stdout).toMatch(/reviewed estimate: accuracy per split/);
+    expect(r.stdout).toMatch(/In short: by reviewed estimate's macro average over 2 splits, /);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('data-testid="html-splits-reviewed estimate"');
+    expect(page.match(/data-testid="html-split"/g)).toHaveLength(2);
+    expect(page).toContain('The answer: ranked by the reviewed estimate');
+    const table = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(table[0]).toBe('metric,system,science,general,macro,macro_lo,macro_hi');
+    expect(table.filter((l) => l.startsWith('reviewed estimate,'))).toHaveLength(3);
   });
 
   it('system names that hold the dataset (diver/<dataset>/<model>) split at their last "/": the models are the systems', async () => {

@@ -325,7 +325,7 @@ export class SessionReview {
         if (i >= out.length) continue;
         const o = own.get(i);
         const l = o ? (labelOf(o.answer) ?? label) : label;
-        out[i] = { ...out[i]!, label: l, pi: pi[t]!, unit: k, step: t, q: q[t]!, planned: r.asked.length };
+        out[i] = { ...out[i]!, label: l, pi: pi[t]!, unit: k, step: t, q: q[t]!, planned: r.asked.length, steps: seq.value.answered };
       }
     });
     for (const [i, x] of outside) {

@@ -16,8 +16,9 @@ import { goldSepOption, intOption } from '../options.ts';
 import { readHashedInput } from '../input.ts';
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
-import { compareHtml } from '../../core/compare/html.ts';
+import { compareHtml, compareSplitsHtml } from '../../core/compare/html.ts';
 import { compareSplits, SYSTEM_PREFIX, type SplitSummary } from '../../core/compare/split.ts';
+import { splitsCsv } from '../../core/compare/exports.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -76,7 +77,12 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
   const input = prepared.systems!;
   for (const issue of input.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
   if (input.issues.length > 50) say(`… and ${input.issues.length - 50} more issues`);
-  for (const n of input.notes) say(n);
+  // Split by a column, systems that lack the other splits' questions are what the split is for: one line, not one a system.
+  const missing = (n: string) => / questions missing \(present in another input\)| more systems lack questions another system has$/.test(n);
+  const notes = o.splitBy !== undefined ? input.notes.filter((n) => !missing(n)) : input.notes;
+  for (const n of notes) say(n);
+  if (notes.length < input.notes.length)
+    say(`${input.coverage.systems.filter((c) => c.missing > 0).length} systems lack questions others have: each split by ${o.splitBy} is compared on its own`);
   if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
   const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
   say(`${formats}, ${count(input.rows.length, 'row')} of ${count(input.systems.length, 'system')} (${input.systems.join(', ')})`);
@@ -201,6 +207,14 @@ export function splitText(s: SplitSummary): string {
   return `${s.metric}: accuracy per split (questions decided), every split weighing alike\n${table(head, rows)}${small}`;
 }
 
+/** The closing line of a split comparison: the first table's order by macro average. */
+function splitsSummaryLine(summaries: readonly SplitSummary[]): string {
+  const s = summaries[0];
+  if (!s) return '';
+  const order = s.systems.filter((r) => r.macro !== null).map((r) => `${escapeControls(r.system)} ${f3(r.macro)}`);
+  return `\nIn short: by ${escapeControls(s.metric)}'s macro average over ${s.splits.length} splits, ${order.join(' > ')}.`;
+}
+
 // ---------- exports ----------
 
 export function register(program: Command): void {
@@ -248,11 +262,6 @@ export function register(program: Command): void {
         ['--rows-out', o.rowsOut],
         ['--html', o.html],
       ] as const;
-      if (o.splitBy !== undefined && (o.html || o.out || o.rowsOut || o.labels))
-        throw new VerityError(
-          '--split-by prints its comparisons (text, or --json); give --html, --out, --rows-out and --labels without it',
-          'usage',
-        );
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
       const run = buildMetrics(o);
       const { metrics } = run;
@@ -271,13 +280,37 @@ export function register(program: Command): void {
         say(
           `note: the review was made for ${reference}, which is not among the metrics compared; the estimate starts from ${metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name} instead (as valid, its intervals may be wider)`,
         );
+      const written: AtomicFile[] = [];
+      const file = (path: string) => {
+        const f = new AtomicFile(path);
+        written.push(f);
+        return f;
+      };
+      const htmlRun = async () => {
+        const models = await usedModels(ctx);
+        return {
+          verity: pkg.version,
+          metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+          ...(models ? { models } : {}),
+        };
+      };
+      const writeRows = async () => {
+        if (!o.rowsOut) return;
+        const rows = file(o.rowsOut);
+        for (let i = 0; i < input.rows.length; i += 1024) {
+          let text = '';
+          for (let j = i; j < Math.min(input.rows.length, i + 1024); j++)
+            text += `${JSON.stringify(rowRecord(input.rows[j]!, results.row(j), detailed))}\n`;
+          await rows.write(text);
+        }
+      };
       if (o.splitBy !== undefined) {
         const split = compareSplits(
           input.rows,
           results,
           metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
           o.splitBy,
-          { seed, resamples, alpha },
+          { seed, resamples, alpha, ...(reference ? { reference } : {}) },
         );
         if ('missing' in split && o.splitBy === SYSTEM_PREFIX)
           throw new VerityError(
@@ -293,13 +326,25 @@ export function register(program: Command): void {
         }
         const { splits: each, summaries } = split;
         say(`${count(each.length, 'split')} by ${o.splitBy}: ${each.map((p) => `${p.split} (${count(p.rows, 'row')})`).join(', ')}`);
-        if (o.json)
-          process.stdout.write(
-            `${JSON.stringify({ schema: 'verity-compare-splits/1', split_by: o.splitBy, summary: summaries, splits: each.map((e) => ({ split: e.split, report: reportJson(e.report, input) })) })}\n`,
-          );
+        const json = {
+          schema: 'verity-compare-splits/1',
+          split_by: o.splitBy,
+          summary: summaries,
+          splits: each.map((e) => ({ split: e.split, report: reportJson(e.report, input) })),
+        };
+        try {
+          if (o.html) await file(o.html).write(compareSplitsHtml(o.splitBy, each as never, summaries, input, await htmlRun()));
+          if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : splitsCsv(summaries));
+          await writeRows();
+          for (const f of written) await f.commit();
+        } catch (e) {
+          await Promise.all(written.map((f) => f.abort()));
+          throw e;
+        }
+        if (o.json) process.stdout.write(`${JSON.stringify(json)}\n`);
         else
           process.stdout.write(
-            `${each.map((e) => `=== ${escapeControls(o.splitBy ?? '')}: ${escapeControls(e.split)} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${o.splitBy} ===\n\n${summaries.map(splitText).join('\n\n')}\n`,
+            `${each.map((e) => `=== ${escapeControls(o.splitBy ?? '')}: ${escapeControls(e.split)} ===\n\n${reportText(e.report)}`).join('\n')}\n=== systems × ${escapeControls(o.splitBy)} ===\n\n${summaries.map(splitText).join('\n\n')}\n${splitsSummaryLine(summaries)}\n`,
           );
         return;
       }
@@ -310,32 +355,10 @@ export function register(program: Command): void {
         ...(reference ? { reference } : {}),
       });
       const json = reportJson(report, input);
-      const written: AtomicFile[] = [];
-      const file = (path: string) => {
-        const f = new AtomicFile(path);
-        written.push(f);
-        return f;
-      };
       try {
-        if (o.html) {
-          const models = await usedModels(ctx);
-          const run = {
-            verity: pkg.version,
-            metrics: metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
-            ...(models ? { models } : {}),
-          };
-          await file(o.html).write(compareHtml(report, table, input.rows, input, run));
-        }
+        if (o.html) await file(o.html).write(compareHtml(report, table, input.rows, input, await htmlRun()));
         if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : leaderboardCsv(report));
-        if (o.rowsOut) {
-          const rows = file(o.rowsOut);
-          for (let i = 0; i < input.rows.length; i += 1024) {
-            let text = '';
-            for (let j = i; j < Math.min(input.rows.length, i + 1024); j++)
-              text += `${JSON.stringify(rowRecord(input.rows[j]!, results.row(j), detailed))}\n`;
-            await rows.write(text);
-          }
-        }
+        await writeRows();
         for (const f of written) await f.commit();
       } catch (e) {
         await Promise.all(written.map((f) => f.abort()));

@@ -6,6 +6,7 @@
 import Papa from 'papaparse';
 import { outputRecord, type RowResults } from '../scoring.ts';
 import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
+import type { SplitSummary } from './split.ts';
 import type { CompareReport } from './report.ts';
 import type { FilesInput } from '../io/systems.ts';
 
@@ -57,6 +58,24 @@ export function leaderboardRows(rep: CompareReport): Record<string, unknown>[] {
 /** The leaderboard as CSV (formula-looking cells neutralized, as in every export). */
 export function leaderboardCsv(rep: CompareReport): string {
   return `${Papa.unparse(leaderboardRows(rep), { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
+}
+
+/** The systems × splits tables as CSV: a line per metric and system, a column per split, the macro average and its interval. */
+export function splitsCsv(summaries: readonly SplitSummary[]): string {
+  const splits = summaries[0]?.splits ?? [];
+  // Rows as arrays: a split may be named like any column (metric, macro, __proto__).
+  const data = summaries.flatMap((s) =>
+    s.systems.map((r) => [
+      s.metric,
+      r.system,
+      ...splits.map((k) => r.cells[k]?.accuracy ?? null),
+      r.macro,
+      r.ci?.[0] ?? null,
+      r.ci?.[1] ?? null,
+    ]),
+  );
+  const fields = ['metric', 'system', ...splits, 'macro', 'macro_lo', 'macro_hi'];
+  return `${Papa.unparse({ fields, data }, { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
 }
 
 /** The versioned name of the comparison's JSON form (docs/report.schema.json). */

@@ -19,6 +19,7 @@ import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './
 import { cellText, pairMatrix } from './matrix.ts';
 import { headlineMetric } from './headline-metric.ts';
 import type { PairComparison } from './paired.ts';
+import type { SplitSummary } from './split.ts';
 
 /** What made the comparison: Verity's version, the metrics with their thresholds, the models (when any). */
 export interface HtmlRun {
@@ -376,6 +377,62 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   if (notes.length) out.push(`<ul>${notes.map((n) => `<li>${h(n)}</li>`).join('')}</ul>`);
   if (prefix) out.push(`<p class="muted">Every system's name begins with “${h(prefix)}”; the charts leave it out.</p>`);
   out.push('</details>');
+  out.push(
+    `<p class="muted">Made by Verity ${h(run.verity)}, on this machine; nothing in this page was sent anywhere.</p>`,
+    '</body></html>',
+    '',
+  );
+  return out.join('\n');
+}
+
+/**
+ * One page for a comparison split by a column (a dataset, a subject): the systems × splits tables with their macro
+ * averages first, then each split's whole comparison, as compareHtml writes it, under its own heading.
+ */
+export function compareSplitsHtml(
+  column: string,
+  splits: readonly { split: string; rows: number; report: CompareReport; table: CompareTable; splitRows: readonly SystemRow[] }[],
+  summaries: readonly SplitSummary[],
+  input: InputInfo,
+  run: HtmlRun,
+): string {
+  const systems = [...new Set(splits.flatMap((e) => e.report.systems))];
+  const out: string[] = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${h(`Verity comparison by ${column}: ${systems.join(', ')}`)}</title>`,
+    `<style>${CSS}</style></head><body>`,
+    `<h1>Comparison of ${systems.length} systems over ${splits.length} splits by ${h(column)}</h1>`,
+    `<p>${splits.map((e) => `${h(e.split)} (${e.rows.toLocaleString('en')} rows)`).join(', ')}. Every split weighs alike in a macro average.</p>`,
+  ];
+  for (const sum of summaries) {
+    const head = ['system', ...sum.splits.map(h), `macro average [${Math.round(sum.level * 100)}% CI]`];
+    const rows = sum.systems.map((r) => [
+      h(r.system),
+      ...sum.splits.map((k) => {
+        const c = r.cells[k]!;
+        return c.accuracy === null ? '—' : `${f3(c.accuracy)} (${c.n})`;
+      }),
+      r.macro === null
+        ? '—'
+        : `${f3(r.macro)} [${f3(r.ci![0])}, ${f3(r.ci![1])}]${r.missing.length ? ` without ${r.missing.map(h).join(', ')}` : ''}`,
+    ]);
+    out.push(
+      `<h2>${h(sum.metric)}: accuracy per split</h2>`,
+      tableHtml(head, rows, (j) => j > 0, `html-splits-${sum.metric}`),
+    );
+    if (sum.small.length)
+      out.push(
+        `<p class="muted">Fewer than 30 questions for some system in ${sum.small.map(h).join(', ')}: the interval is less sure there.</p>`,
+      );
+  }
+  for (const e of splits) {
+    const page = compareHtml(e.report, e.table, e.splitRows, input, run);
+    const body = page.slice(page.indexOf('<body>') + '<body>'.length, page.lastIndexOf('<p class="muted">Made by Verity'));
+    out.push(`<section data-testid="html-split"><h1>${h(column)}: ${h(e.split)}</h1>`, body.replace(/<h1>[^<]*<\/h1>/, ''), '</section>');
+  }
   out.push(
     `<p class="muted">Made by Verity ${h(run.verity)}, on this machine; nothing in this page was sent anywhere.</p>`,
     '</body></html>',

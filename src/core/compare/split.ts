@@ -9,7 +9,7 @@ import { twoSidedZ } from '../util/normal.ts';
 import type { MetricLeaderboard } from './leaderboard.ts';
 import type { PairedOptions } from './paired.ts';
 import { compareReport, type CompareReport } from './report.ts';
-import type { CompareRow, MetricInfo, ResultColumns } from './table.ts';
+import type { CompareRow, CompareTable, MetricInfo, ResultColumns } from './table.ts';
 
 /** One split's value and the row indices in it (the input's order). */
 export interface Split {
@@ -35,6 +35,8 @@ export interface SplitCell {
   accuracy: number | null;
   /** Questions the system decided in the split. */
   n: number;
+  /** The accuracy's standard error where it is an estimate with its own (a review's); else the binomial one is used. */
+  se?: number;
 }
 
 export interface SplitSummaryRow {
@@ -56,32 +58,40 @@ export interface SplitSummary {
   systems: SplitSummaryRow[];
 }
 
-/** Each system's accuracy on `metric` per split, and the macro average with its interval (level 0.95 by default). */
-export function splitSummary(boards: readonly { split: string; board: MetricLeaderboard }[], level = 0.95): SplitSummary {
+/**
+ * Each system's accuracy on `metric` per split, and the macro average with its interval (level 0.95 by default);
+ * systems in descending order of the macro average (those without one last). `reviewed`: the boards' reviewed
+ * estimates, each split's variance its own standard error.
+ */
+export function splitSummary(boards: readonly { split: string; board: MetricLeaderboard }[], level = 0.95, reviewed = false): SplitSummary {
   const z = twoSidedZ(level);
   const splits = boards.map((b) => b.split);
   const systems = [...new Set(boards.flatMap((b) => b.board.entries.map((e) => e.system)))];
   const small = new Set<string>();
   const rows = systems.map((system): SplitSummaryRow => {
     const cells: Record<string, SplitCell> = Object.create(null) as Record<string, SplitCell>;
-    const have: { p: number; n: number }[] = [];
+    const have: { p: number; n: number; se?: number }[] = [];
     const missing: string[] = [];
     for (const { split, board } of boards) {
       const e = board.entries.find((x) => x.system === system);
-      const cell = { accuracy: e?.decided ? e.accuracy.value : null, n: e?.decided ?? 0 };
+      const r = reviewed ? e?.reviewed : undefined;
+      const cell: SplitCell = r
+        ? { accuracy: r.value, n: r.rows, ...(Number.isFinite(r.se) ? { se: r.se } : {}) }
+        : { accuracy: e?.decided ? e.accuracy.value : null, n: e?.decided ?? 0 };
       cells[split] = cell;
       if (cell.accuracy === null) missing.push(split);
       else {
-        have.push({ p: cell.accuracy, n: cell.n });
+        have.push({ p: cell.accuracy, n: cell.n, ...(cell.se !== undefined ? { se: cell.se } : {}) });
         if (cell.n < 30) small.add(split);
       }
     }
     if (!have.length) return { system, cells, macro: null, ci: null, missing };
     const k = have.length;
     const macro = have.reduce((s, c) => s + c.p, 0) / k;
-    const se = Math.sqrt(have.reduce((s, c) => s + (c.p * (1 - c.p)) / c.n, 0)) / k;
+    const se = Math.sqrt(have.reduce((s, c) => s + (c.se !== undefined ? c.se ** 2 : (c.p * (1 - c.p)) / c.n), 0)) / k;
     return { system, cells, macro, ci: [Math.max(0, macro - z * se), Math.min(1, macro + z * se)], missing };
   });
+  rows.sort((a, b) => (a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro));
   return { metric: boards[0]?.board.metric ?? '', splits, small: splits.filter((s) => small.has(s)), level, systems: rows };
 }
 
@@ -143,6 +153,9 @@ export interface SplitComparison {
   split: string;
   rows: number;
   report: CompareReport;
+  /** The split's table and rows (for its page in the HTML report). */
+  table: CompareTable;
+  splitRows: SplitRow[];
 }
 
 /**
@@ -168,17 +181,22 @@ export function compareSplits(
       score: (m, i) => results.score(m, p.rows[i]!),
       decision: (m, i) => results.decision(m, p.rows[i]!),
     };
-    const { report } = compareReport(
-      p.rows.map((i) => named[i]!),
-      view,
-      metrics,
-      opts,
-    );
-    return { split: p.value, rows: p.rows.length, report };
+    const splitRows = p.rows.map((i) => named[i]!);
+    const { report, table } = compareReport(splitRows, view, metrics, opts);
+    return { split: p.value, rows: p.rows.length, report, table, splitRows };
   });
   const summaries = metrics.map((_, k) => splitSummary(splits.map((e) => ({ split: e.split, board: e.report.leaderboard.metrics[k]! }))));
+  // After a review: each split's reviewed estimate (valid on any part of the rows: review/sequential.ts).
+  if (splits.some((e) => e.report.leaderboard.metrics[0]?.rankedBy === 'reviewed'))
+    summaries.unshift(
+      splitSummary(
+        splits.map((e) => ({ split: e.split, board: { ...e.report.leaderboard.metrics[0]!, metric: 'reviewed estimate' } })),
+        0.95,
+        true,
+      ),
+    );
   // The humans' own accuracy per split, where the rows are labelled: the figure the metrics are read against.
-  if (splits.some((e) => e.report.labelled))
+  else if (splits.some((e) => e.report.labelled))
     summaries.unshift(
       splitSummary(
         splits.map((e) => {

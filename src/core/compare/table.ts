@@ -34,6 +34,7 @@ export interface CompareRow {
   step?: number;
   q?: number;
   planned?: number;
+  steps?: number;
   /** The row's text, which a review's estimate reads (answer groups and signals) when the rows are partly labelled. */
   question?: string;
   golds?: readonly string[];
@@ -129,6 +130,7 @@ export function compareTable(
   let sample: TableSample | null = null;
   const stepQ: number[] = [];
   let planned = 0;
+  let answered = 0;
   rows.forEach((r, i) => {
     const cell = sIndex.get(r.system)! * Q + qIndex.get(r.key)!;
     if (rowOf[cell] !== -1) {
@@ -149,6 +151,7 @@ export function compareTable(
         sample.steps.stepOf[cell] = r.step;
         stepQ[r.step] = r.q;
         planned = Math.max(planned, r.planned ?? 0);
+        answered = Math.max(answered, r.steps ?? 0);
       }
     }
     for (const m of metrics) {
@@ -167,7 +170,8 @@ export function compareTable(
   if (steps) {
     // Steps are numbered from 0 with none missing (review/design.ts readSequence). A step none of whose rows is in
     // the table (rows dropped as duplicates) adds no residual to any estimate, so its probability is not read.
-    steps.q = Float64Array.from({ length: stepQ.length }, (_, k) => stepQ[k] ?? 1);
+    // Every answered step counts, also those after the last one with a row here (a split, or rows dropped).
+    steps.q = Float64Array.from({ length: Math.max(stepQ.length, answered) }, (_, k) => stepQ[k] ?? 1);
     steps.planned = Math.max(planned, steps.q.length);
   }
   return {

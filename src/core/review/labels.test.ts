@@ -140,7 +140,7 @@ describe('foldLabels', () => {
     // The prefix is question 1, drawn first: q = w₁ / total; π (for weighting fits) = 1 − e^(−w₁ · key₁), key₁ = 1.
     const w1 = sampleOf(1).weight;
     expect(stepProbabilities([w1], 20)[0]).toBeCloseTo(w1 / 20, 15);
-    const fields = { pi: -Math.expm1(-w1), unit: 1, step: 0, q: w1 / 20, planned: 3 };
+    const fields = { pi: -Math.expm1(-w1), unit: 1, step: 0, q: w1 / 20, planned: 3, steps: 1 };
     expect(f.rows.slice(0, 2)).toEqual([
       { id: 'q1', system: 'a', label: yes, ...fields },
       { id: 'q1', system: 'b', label: yes, ...fields },

@@ -321,10 +321,11 @@ export interface ReviewedRow {
   pi?: number;
   /** The reviewed unit: rows of one unit were asked as one. */
   unit?: number;
-  /** A review drawn step by step: the step (0-based), its probability, and the steps the review planned. */
+  /** A review drawn step by step: the step (0-based), its probability, the steps the review planned and answered. */
   step?: number;
   q?: number;
   planned?: number;
+  steps?: number;
 }
 
 /** A row's design fields alone (to carry them into a comparison's rows). */
@@ -333,7 +334,7 @@ export function reviewedFields(r: ReviewedRow): ReviewedRow {
   return {
     pi: r.pi,
     ...(r.unit !== undefined ? { unit: r.unit } : {}),
-    ...(r.step !== undefined ? { step: r.step, q: r.q!, planned: r.planned! } : {}),
+    ...(r.step !== undefined ? { step: r.step, q: r.q!, planned: r.planned!, steps: r.steps ?? r.step + 1 } : {}),
   };
 }
 
@@ -408,7 +409,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
     const seq = parsed.design?.sequence;
     const design =
       l.order !== undefined && seq
-        ? { pi: seq.pi[step]!, unit: l.order, step, q: seq.q[step]!, planned: parsed.design!.asked }
+        ? { pi: seq.pi[step]!, unit: l.order, step, q: seq.q[step]!, planned: parsed.design!.asked, steps: seq.answered }
         : l.picked === 'random' || l.picked === 'both'
           ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
           : {};
