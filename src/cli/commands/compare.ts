@@ -19,6 +19,7 @@ import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../co
 import { compareHtml, compareSplitsHtml } from '../../core/compare/html.ts';
 import { compareSplits, SYSTEM_PREFIX, type SplitSummary } from '../../core/compare/split.ts';
 import { splitsCsv } from '../../core/compare/exports.ts';
+import { closingSummary } from '../../core/compare/headline-metric.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
 import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -82,7 +83,9 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
   const notes = o.splitBy !== undefined ? input.notes.filter((n) => !missing(n)) : input.notes;
   for (const n of notes) say(n);
   if (notes.length < input.notes.length)
-    say(`${input.coverage.systems.filter((c) => c.missing > 0).length} systems lack questions others have: each split by ${o.splitBy} is compared on its own`);
+    say(
+      `${input.coverage.systems.filter((c) => c.missing > 0).length} systems lack questions others have: each split by ${o.splitBy} is compared on its own`,
+    );
   if (input.rows.length === 0) throw new VerityError('no usable rows in the input', 'input');
   const formats = [...new Set(tables.map((t) => (t.table as InputTable).source.toUpperCase()))].join('+');
   say(`${formats}, ${count(input.rows.length, 'row')} of ${count(input.systems.length, 'system')} (${input.systems.join(', ')})`);
@@ -185,6 +188,8 @@ export function reportText(rep: CompareReport): string {
     const paired = pairedCells(humanPairs.pairs, false);
     L.push('', '== human labels: paired tests ==', '', table(paired.head, paired.rows, 2));
   }
+  const summary = closingSummary(rep);
+  if (summary.length) L.push('', ...summary.map(escapeControls));
   return `${L.join('\n')}\n`;
 }
 

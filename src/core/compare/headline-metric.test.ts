@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareReport } from './report.ts';
-import { headlineMetric } from './headline-metric.ts';
+import { closingSummary, headlineMetric } from './headline-metric.ts';
 import { compareHtml } from './html.ts';
 import { coverage } from '../io/systems.ts';
 import { ResultTable } from '../result-table.ts';
@@ -86,5 +86,18 @@ describe('headlineMetric', () => {
     );
     expect(html).toContain('<h2>The answer: ranked by pedants</h2>');
     expect(html.indexOf('html-matrix-pedants')).toBeLessThan(html.indexOf('html-matrix-exact_match'));
+  });
+
+  it('closes the text report with five lines: why, the ranking, what is ordered, what is not, what next', () => {
+    const lines = closingSummary(file('all').report);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^In short: ranked by pedants: of the metrics/);
+    expect(lines[1]).toBe('Ranking: A 0.833 > B 0.500.');
+    expect(lines[2]).toMatch(/^Ordered \(95%, Holm-corrected\): (A > B|none)\.$/);
+    expect(lines[4]).toMatch(/^Next: verity evaluate says how each metric agrees/);
+    const none = closingSummary(file('none').report);
+    expect(none[4]).toMatch(/review a few answers: verity review FILE --budget 10%|every pair is ordered by the judge/);
+    const reviewed = closingSummary(file('some').report);
+    expect(reviewed[0]).toMatch(/reviewed estimate/);
   });
 });

@@ -59,3 +59,44 @@ export function headlineMetric(rep: CompareReport): HeadlineMetric | null {
     why: `ranked by ${first.metric}, the first metric compared (no human labels to choose by)`,
   };
 }
+
+/**
+ * The comparison in five lines, for the end of the text report: what it ranks by and why, the ranking, the pairs
+ * that are ordered (significantly, Holm-corrected) and those that are not, and what to do next.
+ */
+export function closingSummary(rep: CompareReport): string[] {
+  const lead = headlineMetric(rep);
+  if (!lead) return [];
+  const board = rep.leaderboard.metrics.find((m) => m.metric === lead.metric)!;
+  const reviewed = lead.basis === 'reviewed';
+  const value = (e: (typeof board.entries)[number]) => (reviewed ? (e.reviewed?.value ?? null) : e.accuracy.value);
+  const ranking = board.entries.map((e) => `${e.system} ${value(e) === null ? '—' : value(e)!.toFixed(3)}`).join(' > ');
+  const pairs = rep.paired.metrics.find((m) => m.metric === (reviewed ? 'reviewed' : lead.metric))?.pairs ?? [];
+  const ordered = pairs.filter((p) => p.accuracy.better !== null).map((p) => ({ p, better: p.accuracy.better! }));
+  const open = pairs.length - ordered.length;
+  const orderedText = ordered.length
+    ? ordered
+        .slice(0, 6)
+        .map(({ p, better }) => `${better} > ${better === p.a ? p.b : p.a}`)
+        .join(', ') + (ordered.length > 6 ? `, and ${ordered.length - 6} more` : '')
+    : 'none';
+  const next =
+    rep.systems.length < 2
+      ? 'one system: compare it with another, or evaluate it against labels (verity evaluate).'
+      : reviewed
+        ? open
+          ? `answer more of the review to order the ${open} pair${open === 1 ? '' : 's'} still open (the intervals hold wherever you stop).`
+          : 'every pair is ordered: the review can stop here.'
+        : rep.labelled
+          ? 'verity evaluate says how each metric agrees with the labels; verity calibrate fits a threshold to them.'
+          : open
+            ? `to know how the humans would rank the ${open} open pair${open === 1 ? '' : 's'}, review a few answers: verity review FILE --budget 10% --out review.jsonl, then compare --labels review.jsonl.`
+            : 'every pair is ordered by the judge; a review (verity review) checks the judge itself.';
+  return [
+    `In short: ${lead.why}.`,
+    `Ranking: ${ranking}.`,
+    `Ordered (95%, Holm-corrected): ${orderedText}.`,
+    `Not ordered: ${open} of ${pairs.length} pair${pairs.length === 1 ? '' : 's'}${open ? ' (their difference could be 0)' : ''}.`,
+    `Next: ${next}`,
+  ];
+}
