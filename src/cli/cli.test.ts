@@ -187,6 +187,31 @@ describe('verity score', () => {
   });
 });
 
+describe('verity evaluate, as text', () => {
+  it('gives every statistic its interval, and says why a statistic has no value', async () => {
+    writeFileSync(
+      p('no-exact.jsonl'),
+      [
+        { id: '1', question: 'Where?', gold: 'Paris', candidate: 'It is Paris, France', label: true },
+        { id: '2', question: 'Where?', gold: 'Lyon', candidate: 'Lyon city', label: true },
+        { id: '3', question: 'Where?', gold: 'Rome', candidate: 'Milan', label: false },
+        { id: '4', question: 'Where?', gold: 'Nice', candidate: 'I think Nice', label: true },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const r = await verity('evaluate', p('no-exact.jsonl'), '--metrics', 'exact_match,token_f1');
+    expect(r.code, r.stderr).toBe(0);
+    const at = r.stdout.indexOf('95% bootstrap intervals:');
+    expect(at).toBeGreaterThan(0);
+    const intervals = r.stdout.slice(at).split('\n');
+    expect(intervals[1]).toMatch(/^metric\s+accuracy\s+precision\s+recall\s+f1\s+mcc\s+balanced_accuracy\s+kappa\s+roc_auc$/);
+    expect(intervals.find((l) => l.startsWith('token_f1'))).toMatch(/^token_f1(\s+\[[\d.]+, [\d.]+\]){8}$/);
+    // exact_match accepts no answer here: its precision and MCC have no value, and the report says why.
+    expect(r.stdout).toMatch(/exact_match: precision, mcc — the metric judged no row correct \(precision is 0\/0\)/);
+  });
+});
+
 describe('verity evaluate --json', () => {
   it('binary labels: accuracy / F1 / MCC / balanced accuracy / κ as computed by hand; taxonomy labels: the CAP report', async () => {
     const [bin, tax] = await Promise.all([

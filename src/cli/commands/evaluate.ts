@@ -110,6 +110,23 @@ function table(header: string[], rows: unknown[][]): string {
   return cells.map((r) => r.map((c, j) => (j === 0 ? String(c).padEnd(widths[j]!) : String(c).padStart(widths[j]!))).join('  ')).join('\n');
 }
 
+interface Confusion {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
+
+/** Why a metric's precision, MCC or AUC has no value: the counts that leave it 0/0. */
+function undefinedWhy(c: Confusion | undefined): string | null {
+  if (!c) return null;
+  const why: string[] = [];
+  if (c.tp + c.fp === 0) why.push('the metric judged no row correct (precision is 0/0)');
+  if (c.tp + c.fn === 0 || c.tn + c.fp === 0) why.push('the labels are all of one kind');
+  if (c.tp + c.fp === 0 || c.tn + c.fn === 0) why.push('the metric decided every row alike (MCC has a 0 in its denominator)');
+  return why.length ? why.join('; ') : null;
+}
+
 function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | null): string {
   const metrics = json.metrics as Record<string, Record<string, unknown>>;
   const lines = [`${json.n} labelled rows (${json.label_kind} labels), ${json.skipped} skipped`, ''];
@@ -121,13 +138,24 @@ function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | 
         Object.entries(metrics).map(([n, m]) => [n, ...cols.map((c) => m[c])]),
       ),
     );
+    const stats = cols.filter((c) => c !== 'threshold');
     lines.push(
       '',
-      '95% bootstrap intervals (MCC): ' +
-        Object.entries(metrics)
-          .map(([n, m]) => `${n} [${((m.ci as Record<string, unknown>).mcc as number[] | null)?.map(fmt).join(', ') ?? '—'}]`)
-          .join('; '),
+      '95% bootstrap intervals:',
+      table(
+        ['metric', ...stats],
+        Object.entries(metrics).map(([n, m]) => {
+          const ci = m.ci as Record<string, number[] | null> | undefined;
+          return [n, ...stats.map((c) => (ci?.[c] ? `[${ci[c].map(fmt).join(', ')}]` : '—'))];
+        }),
+      ),
     );
+    const blanks = Object.entries(metrics).flatMap(([n, m]) => {
+      const why = undefinedWhy(m.confusion as Confusion | undefined);
+      const missing = cols.filter((c) => m[c] === null || m[c] === undefined);
+      return missing.length && why ? [`${n}: ${missing.join(', ')} — ${why}`] : [];
+    });
+    if (blanks.length) lines.push('', 'a "—" is a statistic the counts leave undefined:', ...blanks.map((b) => `  ${b}`));
     if (json.best) lines.push(`best MCC: ${json.best}`);
   } else {
     const cols = ['spearman', 'kendall', 'pairwise_accuracy'];
