@@ -144,12 +144,28 @@ export async function importReview(
     }
   }
   const log: Answer[] = [...(r?.log ?? [])];
+  // What the review already holds: an answer given again is not added twice, and the note says so.
+  const before = r ? answersOf(r) : null;
+  const had = (a: Omit<Answer, 'id' | 'at'>) => {
+    const x = a.position < 0 ? before?.outside.get(a.row!) : a.row !== undefined ? before?.own.get(a.row) : before?.group.get(a.position);
+    return x === undefined ? 'new' : x.answer === a.answer ? 'same' : 'changed';
+  };
+  let added = 0;
+  let changed = 0;
+  let same = 0;
   const now = Date.now();
   let unknown = 0;
   let duplicates = 0;
   const unknownIds: string[] = [];
   const seen = new Set<number>();
   const answeredOrders = new Set<number>();
+  const add = (a: Omit<Answer, 'id'>) => {
+    const was = had(a);
+    if (was === 'same') return void same++;
+    if (was === 'changed') changed++;
+    else added++;
+    log.push({ id: newId(), ...a });
+  };
   for (const l of labels) {
     const i = find(l.id, l.system);
     if (i === null) {
@@ -163,11 +179,11 @@ export async function importReview(
     const when = Number.isNaN(t) ? now : t;
     const answer = labelJson(l.label);
     const pos = l.order !== undefined && r?.asked[l.order - 1]?.rows.includes(i) ? l.order - 1 : -1;
-    if (pos < 0) log.push({ id: newId(), position: -1, row: i, answer, at: when });
-    else if (l.own) log.push({ id: newId(), position: pos, row: i, answer, at: when });
+    if (pos < 0) add({ position: -1, row: i, answer, at: when });
+    else if (l.own) add({ position: pos, row: i, answer, at: when });
     else if (!answeredOrders.has(pos)) {
       answeredOrders.add(pos);
-      log.push({ id: newId(), position: pos, answer, at: when });
+      add({ position: pos, answer, at: when });
     }
   }
   if (seen.size === 0)
@@ -195,7 +211,11 @@ export async function importReview(
     conflicts: parsed.conflicts,
     ambiguous: 0,
   });
-  return { review: { ...base, log }, note: `${name}: ${note}` };
+  const what =
+    added || changed
+      ? `${added} answer${added === 1 ? '' : 's'} added${changed ? `, ${changed} changed` : ''}${same ? `, ${same} already given` : ''}`
+      : `nothing new: all ${same} answer${same === 1 ? ' was' : 's were'} already in this review`;
+  return { review: { ...base, log }, note: `${name}: ${what} (${note})` };
 }
 
 /** A review made from a label file's design: its questions found among this run's rows. */

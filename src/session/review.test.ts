@@ -160,8 +160,12 @@ describe('the review', () => {
 
     const other = await scored(kv);
     const imported = ok(await other.review.importLabels(new Blob([text]), 'labels.jsonl'));
-    expect(imported.note).toMatch(/^labels\.jsonl: \d+ rows labelled by review$/);
+    expect(imported.note).toMatch(/^labels\.jsonl: 2 answers added \(\d+ rows labelled by review\)$/);
     expect(imported.state).toMatchObject({ asked: 10, answered: 2, labelled: 2, inEstimate: 2 });
+    // The same file again: nothing is added twice, and the note says so.
+    const again = ok(await other.review.importLabels(new Blob([text]), 'labels.jsonl'));
+    expect(again.note).toMatch(/^labels\.jsonl: nothing new: all 2 answers were already in this review/);
+    expect(again.state).toMatchObject({ answered: 2, labelled: 2 });
     // The same design: the review goes on where it was, and the estimate equals the first run's.
     const before = ok(await s.review.state())!.estimates.map((e) => e.reviewed?.value);
     expect(imported.state.estimates.map((e) => e.reviewed?.value)).toEqual(before);
