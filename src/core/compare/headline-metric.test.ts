@@ -61,7 +61,19 @@ describe('headlineMetric', () => {
   });
 
   it("heads the HTML report and puts the lead's who-beats-whom matrix first", () => {
-    const { report, table } = file('all');
+    const html = page('all');
+    expect(html).toContain('<h2>The answer: ranked by pedants</h2>');
+    expect(html.indexOf('html-matrix-pedants')).toBeLessThan(html.indexOf('html-matrix-exact_match'));
+    // After a review: the reviewed pairs as a matrix too, and the scatter's axis names the estimate.
+    const reviewed = page('some');
+    expect(reviewed).toContain('<h2>The answer: ranked by the reviewed estimate</h2>');
+    expect(reviewed).toContain('data-testid="html-matrix-reviewed"');
+    expect(reviewed).toContain('text-anchor="middle">reviewed estimate</text>');
+    expect(reviewed).not.toContain('>human accuracy</text>');
+  });
+
+  function page(kind: 'all' | 'some'): string {
+    const { report, table } = file(kind);
     const rows = table.systems.flatMap((system) =>
       table.keys.map((key) => ({ id: key, system, key, question: `${key}?`, golds: ['g'], candidate: 'c', extra: {} })),
     );
@@ -84,9 +96,8 @@ describe('headlineMetric', () => {
         metrics,
       } as never,
     );
-    expect(html).toContain('<h2>The answer: ranked by pedants</h2>');
-    expect(html.indexOf('html-matrix-pedants')).toBeLessThan(html.indexOf('html-matrix-exact_match'));
-  });
+    return html;
+  }
 
   it('closes the text report with five lines: why, the ranking, what is ordered, what is not, what next', () => {
     const lines = closingSummary(file('all').report);

@@ -134,6 +134,7 @@ function scatterSvg(
   gaps: { system: string; metricAccuracy: number; humanAccuracy: number }[],
   short: Map<string, string>,
   metric: string,
+  against = 'human accuracy',
 ): string {
   const size = 340;
   const [ml, mr, mt, mb] = [48, 20, 20, 40];
@@ -145,7 +146,7 @@ function scatterSvg(
   const parts: string[] = [
     `<rect x="${ml}" y="${mt}" width="${size - ml - mr}" height="${size - mt - mb}" fill="none" stroke="#ccc"/>`,
     `<line x1="${px(lo)}" y1="${py(lo)}" x2="${px(hi)}" y2="${py(hi)}" stroke="#555" stroke-dasharray="4 3"/>`,
-    `<text x="${n2((ml + size - mr) / 2)}" y="${size - 8}" text-anchor="middle">human accuracy</text>`,
+    `<text x="${n2((ml + size - mr) / 2)}" y="${size - 8}" text-anchor="middle">${h(against)}</text>`,
     `<text x="12" y="${n2((mt + size - mb) / 2)}" text-anchor="middle" transform="rotate(-90 12 ${n2((mt + size - mb) / 2)})">${h(metric)} accuracy</text>`,
     `<text x="${ml}" y="${size - mb + 14}" text-anchor="middle">${lo.toFixed(1)}</text>`,
     `<text x="${size - mr}" y="${size - mb + 14}" text-anchor="middle">${hi.toFixed(1)}</text>`,
@@ -162,7 +163,7 @@ function scatterSvg(
     parts.push(`<text x="${n2(l.x)}" y="${n2(l.y)}" text-anchor="${l.anchor}">${h(d.text)}</text>`);
   });
   const desc = gaps.map((g) => `${g.system} ${f3(g.metricAccuracy)} vs ${f3(g.humanAccuracy)}`).join(', ');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" role="img"><title>${h(`${metric} accuracy against human accuracy: ${desc}`)}</title>${parts.join('')}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}" role="img"><title>${h(`${metric} accuracy against ${against}: ${desc}`)}</title>${parts.join('')}</svg>`;
 }
 
 const mark = (d: number) => (d === 1 ? '<span class="ok">correct</span>' : d === 0 ? '<span class="bad">wrong</span>' : '—');
@@ -310,7 +311,7 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
         );
         if (points.length)
           out.push(
-            `<figure>${scatterSvg(points, short, lb.metric)}<figcaption class="muted">Below the dashed line the metric under-credits the system.</figcaption></figure>`,
+            `<figure>${scatterSvg(points, short, lb.metric, reviewed ? 'reviewed estimate' : 'human accuracy')}<figcaption class="muted">Below the dashed line the metric under-credits the system.</figcaption></figure>`,
           );
       }
     }
@@ -346,15 +347,25 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
   const reviewedPairs = rep.paired.metrics.find((m) => m.metric === 'reviewed')?.pairs ?? [];
   if (reviewedPairs.length) {
     out.push('<h2>The review: paired differences of the estimated accuracies</h2>');
+    out.push(
+      matrixHtml(
+        (rep.leaderboard.metrics[0]?.entries ?? []).map((e) => e.system),
+        reviewedPairs,
+        short,
+        'html-matrix-reviewed',
+      ),
+    );
     const cells = reviewedPairCells(reviewedPairs);
     const cell = (c: string, j: number) => (j === 6 && c.includes(' > ') ? `<span class="sig">${h(c)}</span>` : h(c));
     out.push(
+      `<details${reviewedPairs.length <= 6 ? ' open' : ''}><summary>Every pair's difference (${reviewedPairs.length} pairs)</summary>`,
       tableHtml(
         cells.head,
         cells.rows.map((r) => r.map(cell)),
         (j) => j > 1 && j !== 6,
         'html-paired-reviewed',
       ),
+      '</details>',
     );
   }
   out.push('<details data-testid="html-notes"><summary>Reading notes: the run, and how the input was read</summary>', '<h2>Run</h2>');
