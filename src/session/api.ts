@@ -182,7 +182,11 @@ export interface SessionApi {
   /** Throws when the scoring pool stopped answering (the page's watchdog then recovers the run). */
   ping(): Pulse;
   runs(): Promise<SavedRunInfo[]>;
-  deleteRun(id: string): Promise<void>;
+  /**
+   * Deletes a saved run. `answersSeen`: the review answers the page showed when the person confirmed; a run that
+   * holds more by now (answered in another tab since) is kept, and the result says how many it holds.
+   */
+  deleteRun(id: string, answersSeen?: number): Promise<{ deleted: boolean; answers: number }>;
   clearRuns(): Promise<void>;
   /** Brings a saved run back (file, mapping, results so far); continueRun scores the rest. */
   resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>>;

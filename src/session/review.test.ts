@@ -119,6 +119,23 @@ describe('the review', () => {
     expect(ok(await s.review.state())).toMatchObject({ answered: 5 });
   });
 
+  it('keeps a run whose answers were given in another tab after this one listed it, until the person confirms them', async () => {
+    const kv = memoryStore<unknown>();
+    const s = await scored(kv);
+    const runId = (await s.runs())[0]!.id;
+    // This tab listed the run before any answer: it shows none.
+    expect((await s.runs())[0]!.answers).toBe(0);
+    const other = newSession(kv);
+    ok(await other.resume(runId));
+    ok(await other.review.start({ budget: 10 }));
+    ok(await other.review.answer(0, true));
+    ok(await other.review.answer(1, false));
+    expect(await s.deleteRun(runId, 0)).toEqual({ deleted: false, answers: 2 });
+    expect((await s.runs()).map((r) => [r.id, r.answers])).toEqual([[runId, 2]]);
+    expect(await s.deleteRun(runId, 2)).toEqual({ deleted: true, answers: 2 });
+    expect(await s.runs()).toEqual([]);
+  });
+
   it("folds the answers into the comparison: one estimate per system, the panel's and the comparison's alike", async () => {
     const s = await scored();
     const st = ok(await s.review.start({ budget: 40 }));

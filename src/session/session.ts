@@ -240,11 +240,17 @@ export class ScoringSession implements SessionApi {
     );
   }
 
-  /** Deletes a saved run; when it is the one here, its rows stay for the table and exports but are not saved again. */
-  async deleteRun(id: string): Promise<void> {
+  /**
+   * Deletes a saved run, unless it holds more review answers than the person was shown when confirming (given in
+   * another tab since); when it is the one here, its rows stay for the table and exports but are not saved again.
+   */
+  async deleteRun(id: string, answersSeen = 0): Promise<{ deleted: boolean; answers: number }> {
+    const answers = await this.reviewer.savedAnswers(id);
+    if (answers > answersSeen) return { deleted: false, answers };
     const a = this.queries.run;
     if (a?.meta.id === id) a.saved = false;
     await this.deps.store.delete(id);
+    return { deleted: true, answers };
   }
 
   async clearRuns(): Promise<void> {

@@ -47,6 +47,8 @@ export class ScoringPage {
   phase = $state<Phase>('empty');
   reading = $state<{ read: number; total: number } | null | 'started'>(null);
   error = $state<string | null>(null);
+  /** Why a delete of a saved run did not happen. */
+  runNote = $state<string | null>(null);
   warnings = $state<string[]>([]);
   inspection = $state.raw<Inspection | null>(null);
   mapping = $state<PageMapping>({ map: {}, goldSep: '' });
@@ -258,10 +260,14 @@ export class ScoringPage {
     return this.#go(() => scoreApi().continueRun(proxy(this.#onEvent)));
   }
 
-  deleteRun(id: string) {
-    return scoreApi()
-      .deleteRun(id)
-      .then(() => this.refreshRuns());
+  /** Deletes a saved run, unless it gained review answers since the list was shown: then the list is refreshed and the person asked again. */
+  async deleteRun(id: string) {
+    const seen = this.saved.find((r) => r.id === id)?.answers ?? 0;
+    const r = await scoreApi().deleteRun(id, seen);
+    await this.refreshRuns();
+    this.runNote = r.deleted
+      ? null
+      : `Not deleted: this run now holds ${r.answers.toLocaleString('en')} review answer${r.answers === 1 ? '' : 's'} (given in another tab since this list was shown). Delete again to delete them with it, or export the review first.`;
   }
 
   clearRuns() {
