@@ -96,7 +96,21 @@ describe('the HTML report', () => {
     expect(html).toContain('rows paired by id');
     expect(html).toContain('Questions where the systems differ');
     expect(html).toContain("Every system's name begins with “evouna/NQ/”");
-    expect(html).toContain('<td>evouna/NQ/&lt;b&gt;fid&lt;/b&gt; vs evouna/NQ/&quot;gpt4&quot;</td>'.replace(' vs ', '</td><td>'));
+    expect(html).toContain('<td data-label="A">evouna/NQ/&lt;b&gt;fid&lt;/b&gt;</td><td data-label="B">evouna/NQ/&quot;gpt4&quot;</td>');
+  });
+
+  it('labels every cell of a table with its column, so that a narrow screen shows each row as a card', () => {
+    for (const [, table] of html.matchAll(/<table class="cards"[^>]*>([\s\S]*?)<\/table>/g)) {
+      const head = [...table!.matchAll(/<th scope="col">([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]*>/g, ''));
+      // A table of name–value lines (the run) has no column names to give.
+      if (head.every((h) => h === '')) continue;
+      for (const [, row] of table!.matchAll(/<tr>(<td[\s\S]*?)<\/tr>/g)) {
+        const labels = [...row!.matchAll(/<td[^>]*?data-label="([^"]*)"/g)].map((m) => m[1]);
+        expect(labels).toEqual(head.slice(0, labels.length).map((h) => h.replaceAll('"', '&quot;')));
+        expect(labels.length).toBe(head.length);
+      }
+    }
+    expect(html).toMatch(/@media \(max-width:48rem\)\{table\.cards/);
   });
 
   it("opens with the answer: the first metric's leaderboard, then every metric; the reading notes folded at the end", () => {

@@ -46,7 +46,7 @@ export function escapeHtml(s: string): string {
 const h = escapeHtml;
 const cut = (s: string) => (s.length > ANSWER_CHARS ? `${s.slice(0, ANSWER_CHARS)}…` : s);
 
-const CSS = `body{font:15px/1.45 system-ui,sans-serif;color:#111;max-width:72rem;margin:1.5rem auto;padding:0 1rem}
+const CSS = `body{font:15px/1.45 system-ui,sans-serif;color:#111;max-width:100rem;margin:1.5rem auto;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ccc}h3{font-size:1.05rem}
 table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
@@ -55,7 +55,12 @@ thead th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap}.muted{colo
 .ex{border:1px solid #ddd;border-radius:6px;padding:.4rem .7rem;margin:.6rem 0}.ex p{margin:.2rem 0}
 .ok{color:#0a6b2b}.bad{color:#a30000}code{background:#f3f3f3;padding:0 .2rem}
 table.matrix td{text-align:center;min-width:2rem}td.win{color:#0a6b2b;font-weight:700}td.loss{color:#a30000;font-weight:700}
-details{margin:.5rem 0}summary{cursor:pointer}`;
+details{margin:.5rem 0}summary{cursor:pointer}
+table.cards{font-size:13px}table.cards th{white-space:normal}
+@media (max-width:48rem){table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards thead{display:none}
+table.cards tr{border:1px solid #ddd;border-radius:6px;margin:.5rem 0;padding:.3rem .5rem}
+table.cards td{border:0;padding:.1rem 0;text-align:left;white-space:normal}
+table.cards td::before{content:attr(data-label);display:inline-block;min-width:45%;color:#555;padding-right:.5rem}}`;
 
 /** Who beats whom on accuracy (row vs column), each cell's Δ and Holm p in its title: pairs of many systems in one screen. */
 function matrixHtml(order: readonly string[], pairs: readonly PairComparison[], short: Map<string, string>, testid: string): string {
@@ -78,12 +83,21 @@ function matrixHtml(order: readonly string[], pairs: readonly PairComparison[], 
   return `<div class="scroll"><table class="matrix" data-testid="${testid}"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div><p class="muted">▲ the row system is significantly more accurate than the column system, ▼ less, · not significant, – no shared question (Holm-corrected; hover a cell for Δ and p).</p>`;
 }
 
+/**
+ * A table that stays whole at any width: on a narrow screen (a phone) each row becomes a card, each cell labelled with
+ * its column's name (data-label, shown by the CSS), as the app's tables do; wider, its type shrinks a little.
+ */
 function tableHtml(head: string[], rows: string[][], numeric: (j: number) => boolean = () => false, testid = ''): string {
   const th = head.map((c) => `<th scope="col">${c}</th>`).join('');
+  // The headers are HTML already (escaped text): an attribute takes the text without tags, quotes escaped.
+  const label = head.map((c) => c.replace(/<[^>]*>/g, '').replaceAll('"', '&quot;'));
   const body = rows
-    .map((r) => `<tr>${r.map((c, j) => (numeric(j) ? `<td class="n">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr>${r.map((c, j) => `<td${numeric(j) ? ' class="n"' : ''}${label[j] ? ` data-label="${label[j]}"` : ''}>${c}</td>`).join('')}</tr>`,
+    )
     .join('\n');
-  return `<div class="scroll"><table${testid ? ` data-testid="${testid}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  return `<div class="scroll"><table class="cards"${testid ? ` data-testid="${testid}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 const n2 = (x: number) => Number(x.toFixed(2));
