@@ -4,7 +4,7 @@ import type { RowResults, ScoreColumns } from '../../core/scoring.ts';
 import { packChunk, ResultTable } from '../../core/result-table.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../../core/report.ts';
 import { HARD_PAIRS } from '../../core/agreement/ordinal.ts';
-import { taxonomyHeadline, taxonomyHeadlineText, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
+import { taxonomyHeadline, taxonomyHeadlineText, tiedNames, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
 import { VerityError, type QaRow, type Label } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { intOption } from '../options.ts';
@@ -127,7 +127,7 @@ function undefinedWhy(c: Confusion | undefined): string | null {
   return why.length ? why.join('; ') : null;
 }
 
-function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | null): string {
+function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | null, mccLeaders: readonly string[] = []): string {
   const metrics = json.metrics as Record<string, Record<string, unknown>>;
   const lines = [`${json.n} labelled rows (${json.label_kind} labels), ${json.skipped} skipped`, ''];
   if (json.label_kind === 'binary') {
@@ -156,7 +156,7 @@ function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | 
       return missing.length && why ? [`${n}: ${missing.join(', ')} — ${why}`] : [];
     });
     if (blanks.length) lines.push('', 'a "—" is a statistic the counts leave undefined:', ...blanks.map((b) => `  ${b}`));
-    if (json.best) lines.push(`best MCC: ${json.best}`);
+    if (json.best) lines.push(`best MCC: ${tiedNames(mccLeaders.length ? mccLeaders : [json.best as string])}`);
   } else {
     const cols = ['spearman', 'kendall', 'pairwise_accuracy'];
     lines.push(
@@ -229,7 +229,9 @@ async function cmdEvaluate(
   const reviewed = labels ? kept.reviewed(metrics, DEFAULTS.bootstrap.level, labels.design?.judge ?? undefined) : null;
   if (reviewed) json.reviewed = reviewed;
   if (models) json.models = models;
-  process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(json, taxonomyHeadline(summary)));
+  process.stdout.write(
+    o.json ? `${JSON.stringify(json)}\n` : reportText(json, taxonomyHeadline(summary), summary.leaders.binary.mcc ?? []),
+  );
 }
 
 export function register(p: Command): void {

@@ -9,7 +9,7 @@ import { mapRows } from '../io/fields.ts';
 import { LEXICAL_METRICS, createSyncMetric } from '../metrics/index.ts';
 import { scoreRows } from '../scoring.ts';
 import { agreementSummary } from '../report.ts';
-import { taxonomyHeadline, taxonomyHeadlineText } from './headline.ts';
+import { taxonomyHeadline, taxonomyHeadlineText, tiedNames } from './headline.ts';
 import { taxonomyTableCsv } from './table-csv.ts';
 import type { CapClass, QaRow } from '../types.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
@@ -117,5 +117,28 @@ describe('taxonomyTableCsv', () => {
     const lm = back.records.find((r) => r.data.metric === 'lexical_match')!.data;
     expect(Number(lm.spearman)).toBe(s.taxonomy!.lexical_match!.spearman);
     expect(back.records.filter((r) => r.data.most_monotone === 'yes').map((r) => r.data.metric)).toEqual([h.best]);
+  });
+
+  it('names every metric tied at the best pairwise accuracy, in the headline and in the CSV, on the homework template', async () => {
+    const rows = mapRows(parseTable(readFileSync('public/demo/homework-template.csv', 'utf8'), 'homework-template.csv')).rows;
+    const names = [...LEXICAL_METRICS, 'pedants', 'taxonomy_text'];
+    const { s, h } = await headlineOf(rows, names);
+    const top = Math.max(...Object.values(s.taxonomy!).map((t) => t.pairwiseAccuracy ?? -1));
+    const tied = Object.entries(s.taxonomy!)
+      .filter(([, t]) => t.pairwiseAccuracy === top)
+      .map(([n]) => n);
+    expect(h.tied).toEqual(tied);
+    for (const n of tied) expect(taxonomyHeadlineText(h)[0]).toContain(n);
+    // On the template pedants and taxonomy_text tie at 0.8148: both are the most monotone.
+    expect(tied).toEqual(['pedants', 'taxonomy_text']);
+    expect(h.names).toBe('pedants and taxonomy_text, tied');
+    const csv = taxonomyTableCsv(s).trim().split('\n').slice(1);
+    expect(csv.filter((l) => l.endsWith(',yes')).map((l) => l.split(',')[0])).toEqual(tied);
+  });
+
+  it('a tie is a tie: two metrics scoring alike are both named', () => {
+    expect(tiedNames(['pedants'])).toBe('pedants');
+    expect(tiedNames(['pedants', 'taxonomy_text'])).toBe('pedants and taxonomy_text, tied');
+    expect(tiedNames(['a', 'b', 'c'])).toBe('a, b and c, tied');
   });
 });

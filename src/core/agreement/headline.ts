@@ -12,6 +12,9 @@ import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './ordinal.ts';
 export interface TaxonomyHeadline {
   /** The metric crowned (best pairwise accuracy, ties counting half; the report's `best.taxonomy`). */
   best: string;
+  /** Every metric with that best pairwise accuracy (a tie is a tie), and their names as the headline says them. */
+  tied: string[];
+  names: string;
   /** "Most monotone by pairwise accuracy (a tie counts half)". */
   lead: string;
   /** The crowned metric's figures: pairwise accuracy, violations with ties, hard pairs. */
@@ -65,10 +68,17 @@ export function taxonomyHeadline(s: AgreementSummary): TaxonomyHeadline | null {
       (coinFlips(r) ? ', every hard pair a coin flip at 0.5).' : ').');
   } else if (t.violations.ties)
     tieNote = `${best} scores ${t.violations.ties} of ${t.violations.of} class pairs alike; each tie counts as half a violation.`;
-  return { best, lead: HEADLINE_LEAD, detail, tieNote };
+  const tied = s.leaders.taxonomy.pairwiseAccuracy?.length ? s.leaders.taxonomy.pairwiseAccuracy : [best];
+  return { best, tied, names: tiedNames(tied), lead: HEADLINE_LEAD, detail, tieNote };
+}
+
+/** "a", or "a and b, tied", or "a, b and c, tied". */
+export function tiedNames(names: readonly string[]): string {
+  if (names.length < 2) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}, tied`;
 }
 
 /** The headline as plain text lines (the CLI's; the pages render the same parts). */
 export function taxonomyHeadlineText(h: TaxonomyHeadline): string[] {
-  return [`${h.lead}: ${h.best} — ${h.detail}.`, ...(h.tieNote ? [h.tieNote] : [])];
+  return [`${h.lead}: ${h.names} — ${h.detail}.`, ...(h.tieNote ? [h.tieNote] : [])];
 }

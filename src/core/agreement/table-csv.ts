@@ -1,7 +1,7 @@
 /**
  * The monotonicity table as CSV (the Learn page's export, for a class's spreadsheet): one line per metric with the
- * report's numbers as they are shown (rounded once, in core/report.ts), violations with their ties, and which metric
- * the headline crowns.
+ * report's numbers as they are shown (rounded once, in core/report.ts), violations with their ties, and which
+ * metrics the headline crowns (every one tied at the best pairwise accuracy).
  */
 import Papa from 'papaparse';
 import type { AgreementSummary } from '../report.ts';
@@ -21,7 +21,8 @@ export function taxonomyTableCsv(s: AgreementSummary): string {
     t.violations.ties,
     t.violations.of,
     ...hard.map((k) => t.hardPairs[k] ?? ''),
-    name === s.best.taxonomy ? 'yes' : '',
+    // Every metric tied at the best pairwise accuracy is the most monotone.
+    (s.leaders.taxonomy.pairwiseAccuracy ?? []).includes(name) ? 'yes' : '',
   ]);
   return `${Papa.unparse({ fields, data }, { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
 }
