@@ -444,18 +444,23 @@ describe.skipIf(!existsSync(EVOUNA))('verity compare on EVOUNA TriviaQA (five sy
   }, 600_000);
 });
 
+/** The demo comparison's rows with a dataset column: the demo set's topic of each question. */
+function demoByTopic() {
+  const demo = readFileSync(new URL('../../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { question: string; topic: string });
+  const topic = new Map(demo.map((r) => [r.question, r.topic]));
+  return readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; question: string; system: string; label: string })
+    .map((r) => ({ ...r, dataset: topic.get(r.question) }));
+}
+
 describe('verity compare --split-by', () => {
   it("one comparison per split, and each system's macro average over the splits, by hand from the labels", async () => {
-    const demo = readFileSync(new URL('../../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { question: string; topic: string });
-    const topic = new Map(demo.map((r) => [r.question, r.topic]));
-    const rows = readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { question: string; system: string; label: string })
-      .map((r) => ({ ...r, dataset: topic.get(r.question) }));
+    const rows = demoByTopic();
     const file = join(dir, 'split.jsonl');
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
     const r = await verity('compare', file, '--split-by', 'dataset', '--metrics', 'exact_match', '--json', '--resamples', '0');
@@ -498,16 +503,7 @@ describe('verity compare --split-by', () => {
   });
 
   it('takes a review, and writes the page to share and the tables, split by a column', async () => {
-    const demo = readFileSync(new URL('../../public/demo/demo-set.jsonl', import.meta.url), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { question: string; topic: string });
-    const topic = new Map(demo.map((r) => [r.question, r.topic]));
-    const rows = readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { question: string; system: string; label: string; id: string })
-      .map(({ label: _, ...r }) => ({ ...r, dataset: topic.get(r.question) }));
+    const rows = demoByTopic().map(({ label: _, ...r }) => r);
     const file = join(dir, 'split-review.jsonl');
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
     const review = join(dir, 'split-review.review.jsonl');

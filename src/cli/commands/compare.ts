@@ -299,6 +299,18 @@ export function register(program: Command): void {
           ...(models ? { models } : {}),
         };
       };
+      /** --html, --out (.json: `json`; else the CSV) and --rows-out, each written whole or none of them at all. */
+      const writeAll = async (html: () => Promise<string>, json: object, csv: () => string) => {
+        try {
+          if (o.html) await file(o.html).write(await html());
+          if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : csv());
+          await writeRows();
+          for (const f of written) await f.commit();
+        } catch (e) {
+          await Promise.all(written.map((f) => f.abort()));
+          throw e;
+        }
+      };
       const writeRows = async () => {
         if (!o.rowsOut) return;
         const rows = file(o.rowsOut);
@@ -337,15 +349,11 @@ export function register(program: Command): void {
           summary: summaries,
           splits: each.map((e) => ({ split: e.split, report: reportJson(e.report, input) })),
         };
-        try {
-          if (o.html) await file(o.html).write(compareSplitsHtml(o.splitBy, each as never, summaries, input, await htmlRun()));
-          if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : splitsCsv(summaries));
-          await writeRows();
-          for (const f of written) await f.commit();
-        } catch (e) {
-          await Promise.all(written.map((f) => f.abort()));
-          throw e;
-        }
+        await writeAll(
+          async () => compareSplitsHtml(o.splitBy!, each as never, summaries, input, await htmlRun()),
+          json,
+          () => splitsCsv(summaries),
+        );
         if (o.json) process.stdout.write(`${JSON.stringify(json)}\n`);
         else
           process.stdout.write(
@@ -360,15 +368,11 @@ export function register(program: Command): void {
         ...(reference ? { reference } : {}),
       });
       const json = reportJson(report, input);
-      try {
-        if (o.html) await file(o.html).write(compareHtml(report, table, input.rows, input, await htmlRun()));
-        if (o.out) await file(o.out).write(/\.json$/i.test(o.out) ? `${JSON.stringify(json, null, 1)}\n` : leaderboardCsv(report));
-        await writeRows();
-        for (const f of written) await f.commit();
-      } catch (e) {
-        await Promise.all(written.map((f) => f.abort()));
-        throw e;
-      }
+      await writeAll(
+        async () => compareHtml(report, table, input.rows, input, await htmlRun()),
+        json,
+        () => leaderboardCsv(report),
+      );
       process.stdout.write(o.json ? `${JSON.stringify(json)}\n` : reportText(report));
     });
 }
