@@ -163,3 +163,15 @@ test('one size per model and device: the sizes listed add up to the download ask
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await finish(page, 'playground-sizes.png', watch);
 });
+
+test('a gold line that lists several answers is said to be one gold, and split on request', async ({ page }) => {
+  const watch = await open(page, '/#/playground', 1024);
+  await page.getByTestId('pg-preset-exact').click();
+  const golds = page.getByLabel(/Gold answers/);
+  await golds.fill('Paris | City of Light');
+  await expect(page.getByTestId('pg-joined')).toContainText('“Paris | City of Light” is read as one gold answer');
+  await page.getByTestId('pg-split').click();
+  await expect(golds).toHaveValue('Paris\nCity of Light');
+  await expect(page.getByTestId('pg-joined')).toHaveCount(0);
+  expect(watch.errors).toEqual([]);
+});

@@ -19,7 +19,7 @@ const isNumber = (s: string): boolean => /^[\d.,]+$/.test(s.trim());
  * date (every item a number: 1/2, 12/05/2001), an acronym pair (AC/DC, TCP/IP) or a unit (60 km/h, mg/L, m/s²:
  * an item that is one letter).
  */
-function joinedBy(v: unknown): string | undefined {
+export function joinedBy(v: unknown): string | undefined {
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
   if (t === '' || t.startsWith('[') || t.startsWith('{')) return undefined;
