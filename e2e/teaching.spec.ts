@@ -88,7 +88,12 @@ test('Learn: the table exports as CSV, the homework template is served, the CAP 
   expect(template.ok()).toBe(true);
   expect(await template.text()).toBe(readFileSync('public/demo/homework-template.csv', 'utf8'));
 
-  await expect(page.locator('#cap-citation')).toContainText('OpenReview QaUpgKM18R');
+  await expect(page.locator('#learn-cap-citation')).toContainText('OpenReview QaUpgKM18R');
+  // The footnote link, followed and then reloaded, opens the Learn page at the reference (not the Score page).
+  await page.locator('a[href="#learn-cap-citation"]').click();
+  await page.reload();
+  await expect(page.locator('#learn-cap-citation')).toBeInViewport();
+  await expect(page.getByTestId('learn-table')).toBeVisible();
 
   // ρ in the table's explanation is a link to its line in the glossary.
   await page.locator('.explain [data-term="spearman"]').click();

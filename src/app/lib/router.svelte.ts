@@ -10,7 +10,8 @@ export type PagePath = (typeof PAGES)[number]['path'];
 /**
  * The page a hash names: `#/learn` (or `#learn`, `#/learn?x`) → learn, none or an unknown route → score.
  * A hash that is not a route but an in-page anchor (`#main`, `#learn-metric-bleu`) names no page: null, so
- * following it keeps the page that is open.
+ * following it keeps the page that is open. An anchor not on the page (a link opened afresh) whose id starts with a
+ * page's path (`#learn-cap-citation`) opens that page.
  */
 export function pageOf(hash: string, anchorExists: (id: string) => boolean = () => false): PagePath | null {
   const h = hash.replace(/^#\/?/, '').split(/[?/]/)[0] ?? '';
@@ -18,7 +19,9 @@ export function pageOf(hash: string, anchorExists: (id: string) => boolean = () 
   if (page) return page;
   const id = decoded(hash.slice(1));
   if (!hash.startsWith('#/') && h && id !== null && anchorExists(id)) return null;
-  return 'score';
+  // An anchor of a page not shown yet (a footnote link reloaded): its id starts with the page's path.
+  const owner = PAGES.find((p) => h.startsWith(`${p.path}-`))?.path;
+  return owner ?? 'score';
 }
 
 /** A hash's text decoded, or null when it is not valid percent-encoding (a link cut or typed by hand). */

@@ -16,6 +16,9 @@ describe('pageOf', () => {
     expect(pageOf('#learn-metric-bleu', has)).toBeNull();
     // An unknown word that is not an anchor either still falls back to the Score page.
     expect(pageOf('#nothing', has)).toBe('score');
+    // A page's anchor opened afresh (a footnote link after a reload): that page.
+    expect(pageOf('#learn-cap-citation')).toBe('learn');
+    expect(pageOf('#learn-cap-citation', (id) => id === 'learn-cap-citation')).toBeNull();
   });
   it('a hash that is not valid percent-encoding opens the Score page with a note, and never throws', () => {
     for (const bad of ['#%', '#%E0%A4%A', '#/%zz', '#main%']) expect(() => pageOf(bad, has)).not.toThrow();
