@@ -33,7 +33,13 @@ function violationsText(t: TaxonomyReport): string {
 /** The hard pairs with both classes present ("" when none is). */
 function hardText(t: TaxonomyReport): string {
   const present = (Object.keys(HARD_PAIRS) as HardPair[]).filter((k) => t.hardPairs[k] !== null);
-  return present.length ? `; hard pairs ${present.map((k) => `${k} ${formatStat(t.hardPairs[k])}`).join(', ')} (0.5 = coin flip)` : '';
+  if (!present.length) return '';
+  // Under 0.5 the metric puts the less correct answer first more often than not: said, not left to the reader.
+  const worse = present.filter((k) => t.hardPairs[k]! < 0.5);
+  return (
+    `; hard pairs ${present.map((k) => `${k} ${formatStat(t.hardPairs[k])}`).join(', ')} (0.5 = coin flip)` +
+    (worse.length ? `; ${worse.join(', ')} below 0.5: ordered the wrong way more often than not` : '')
+  );
 }
 
 const coinFlips = (t: TaxonomyReport): boolean => {
