@@ -2,9 +2,13 @@
  * Reviewed accuracy: each system's accuracy as the humans would give it, estimated from a review of part of the
  * rows and a prediction for every row; the paired difference of two systems; the ranks each system can hold.
  *
+ * A review drawn step by step (a `verity review` file, the app's review: frame.seq) is estimated by sequential.ts,
+ * with an interval that holds wherever the review stops. What follows is the estimate for labels with inclusion
+ * probabilities and no order (a label column taken as a random sample, files of the earlier "picked" form):
+ *
  * What, for a system's N cells (rows with a judge's decision or a label), f_i a prediction of row i's correctness
- * in [0, 1] (the judge's decision, or a model fitted on the review's answers without row i's own — frame.ts),
- * y_i the human label, S the reviewed rows of the sampling design with inclusion probabilities π_i (design.ts):
+ * in [0, 1] (the judge's decision, or a model fitted on the answers without row i's own — frame.ts),
+ * y_i the human label, S the labelled rows taken as sampled with inclusion probabilities π_i:
  *   θ̂ = ( Σ_{i known} y_i + λ Σ_{i other} f_i + Σ_{i∈S} (y_i − λ f_i) / π_i ) / N,
  * the inverse-probability-weighted estimate of active statistical inference (Zrnic & Candès, "Active statistical
  * inference", ICML 2024), unbiased for any f fixed before the answers and any λ. "Known" rows have a label outside

@@ -33,7 +33,7 @@
  *   errors from claiming a zero-width interval, and its weight falls as 1/n, so both intervals keep their
  *   guarantees as n grows (bench/review.ts, estimate.test.ts: coverage at every stopping point in simulation).
  */
-import { normalUpperTail, twoSidedZ } from '../util/normal.ts';
+import { twoSidedZ } from '../util/normal.ts';
 
 /** Pseudo-steps of the priority's expected variance in σ̂² (estimate.test.ts's simulation). */
 export const PRIOR_STEPS = 30;
@@ -197,7 +197,3 @@ export function sequentialEstimate(
     steps: n,
   };
 }
-
-/** The fixed-size p-value of "θ = 0" (normal), beside the anytime one. */
-export const fixedP = (mean: number, se: number): number =>
-  se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(mean) / se)) : mean === 0 ? 1 : 0;
