@@ -14,7 +14,7 @@ import { messageOf } from '../core/errors.ts';
 import { designRecord, parseBudget, planReview, whyAsked } from '../core/review/plan.ts';
 import { readSequence } from '../core/review/design.ts';
 import { refitThreshold } from '../core/review/refit.ts';
-import type { ReviewedRow } from '../core/review/labels.ts';
+import { stepFields, type ReviewedRow } from '../core/review/labels.ts';
 import { CLASS_METRICS, DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -316,7 +316,7 @@ export class SessionReview {
     // The saved review is this session's own: its draws need no check against the input.
     const seq = readSequence(lines, { seed: r.seed, total: r.total, input: null });
     if (!seq.ok) throw new VerityError(seq.error, 'input', 'bad-labels');
-    const { step, q, pi } = seq.value;
+    const { step } = seq.value;
     r.asked.forEach((g, k) => {
       const t = step[k]!;
       if (t < 0) return;
@@ -325,7 +325,7 @@ export class SessionReview {
         if (i >= out.length) continue;
         const o = own.get(i);
         const l = o ? (labelOf(o.answer) ?? label) : label;
-        out[i] = { ...out[i]!, label: l, pi: pi[t]!, unit: k, step: t, q: q[t]!, planned: r.asked.length, steps: seq.value.answered };
+        out[i] = { ...out[i]!, label: l, ...stepFields(seq.value, t, k, r.asked.length) };
       }
     });
     for (const [i, x] of outside) {

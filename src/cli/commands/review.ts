@@ -123,7 +123,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     throw e;
   }
   say(
-    `wrote ${o.out}: ${budgetWords(o.budget, asked.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
+    `wrote ${o.out}: ${budgetWords(budget.value.share, asked.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
       'Fill in each "label" (true/false or a class name) from the top, and stop where you like: the intervals hold wherever you stop, ' +
       'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate',
   );

@@ -328,6 +328,11 @@ export interface ReviewedRow {
   steps?: number;
 }
 
+/** The design fields of a row whose group was answered at `step` of `seq` (line `unit`), in a review planned for `planned` steps. */
+export function stepFields(seq: Sequence, step: number, unit: number, planned: number): Required<ReviewedRow> {
+  return { pi: seq.pi[step]!, unit, step, q: seq.q[step]!, planned, steps: seq.answered };
+}
+
 /** A row's design fields alone (to carry them into a comparison's rows). */
 export function reviewedFields(r: ReviewedRow): ReviewedRow {
   if (r.pi === undefined) return {};
@@ -409,7 +414,7 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
     const seq = parsed.design?.sequence;
     const design =
       l.order !== undefined && seq
-        ? { pi: seq.pi[step]!, unit: l.order, step, q: seq.q[step]!, planned: parsed.design!.asked, steps: seq.answered }
+        ? stepFields(seq, step, l.order, parsed.design!.asked)
         : l.picked === 'random' || l.picked === 'both'
           ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
           : {};

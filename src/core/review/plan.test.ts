@@ -13,12 +13,13 @@ describe('parseBudget', () => {
   it('reads a count of questions, a percentage or a fraction of the rows', () => {
     expect(b('500')).toEqual({
       ok: true,
-      value: { count: 400, note: 'the budget (500) is more than the 400 distinct answers to ask about: every one is asked' },
+      value: { count: 400, note: 'the budget (500) is more than the 400 distinct answers to ask about: every one is asked', share: null },
     });
-    expect(b('150')).toEqual({ ok: true, value: { count: 150, note: null } });
-    expect(b('15%')).toEqual({ ok: true, value: { count: 150, note: null } });
-    expect(b('0.15')).toEqual({ ok: true, value: { count: 150, note: null } });
-    expect(b('1')).toEqual({ ok: true, value: { count: 1, note: null } });
+    expect(b('150')).toEqual({ ok: true, value: { count: 150, note: null, share: null } });
+    expect(b('15%')).toEqual({ ok: true, value: { count: 150, note: null, share: '15%' } });
+    expect(b('0.15')).toEqual({ ok: true, value: { count: 150, note: null, share: '0.15' } });
+    expect(b('1')).toEqual({ ok: true, value: { count: 1, note: null, share: null } });
+    expect(b('1.5e-1')).toEqual({ ok: true, value: { count: 150, note: null, share: '1.5e-1' } });
     // "1.0" is all of the rows, not one question.
     expect(b('1.0')).toMatchObject({ ok: true, value: { count: 400 } });
     expect(b('.5')).toMatchObject({ ok: true, value: { count: 400 } });

@@ -35,18 +35,25 @@ export function planReview(rows: readonly (SignalRow & { id: string })[], view: 
 /**
  * The budget: how many questions (answer groups) to ask. "500" is 500 questions; "15%" and "0.15" are 15% of the
  * rows' worth of questions (one question stands for every row that gave its answer, so 15% of rows asks about
- * 15% × rows groups); "1.0" is every row. At most every group; `note` says when the budget asked for more.
+ * 15% × rows groups); "1.0" is every row. At most every group; `note` says when the budget asked for more;
+ * `share` is the budget as written when it was a share of the rows (null for a count).
  */
-export function parseBudget(text: string, rows: number, groups: number): Result<{ count: number; note: string | null }> {
+export function parseBudget(
+  text: string,
+  rows: number,
+  groups: number,
+): Result<{ count: number; note: string | null; share: string | null }> {
   const v = text.trim();
   const pct = /^(\d+(?:\.\d+)?)\s*%$/.exec(v);
   let count: number;
+  let share: string | null = v;
   if (pct) {
     const f = Number(pct[1]) / 100;
     if (!(f > 0 && f <= 1)) return fail(`budget ${text}: a share of the rows is above 0% and at most 100%`);
     count = Math.max(1, Math.round(f * rows));
   } else if (/^\d+$/.test(v)) {
     count = Number(v);
+    share = null;
     if (count < 1) return fail(`budget ${text}: ask at least one question`);
   } else if (/^(\d*\.\d+|\d+\.\d*|\d+(\.\d*)?e-?\d+)$/i.test(v)) {
     const f = Number(v);
@@ -58,20 +65,20 @@ export function parseBudget(text: string, rows: number, groups: number): Result<
     return ok({
       count: groups,
       note: `the budget (${count}) is more than the ${groups} distinct answers to ask about: every one is asked`,
+      share,
     });
-  return ok({ count, note: null });
+  return ok({ count, note: null, share });
 }
 
 /**
  * What a budget stands for, in words: "15% of 3,531 rows = 530 questions (of 1,291 distinct answers), which with
  * the systems that gave the same answers cover 1,310 rows (37%)".
  */
-export function budgetWords(budget: string, questions: number, covered: number, rows: number, groups: number): string {
-  const share = /%$|^\s*0?\.\d|^\s*1\.0*\s*$/.test(budget.trim());
+export function budgetWords(share: string | null, questions: number, covered: number, rows: number, groups: number): string {
   const pct = (x: number) => `${Math.round((100 * x) / Math.max(1, rows))}%`;
   const n = (x: number) => x.toLocaleString('en-US');
   return (
-    `${share ? `${budget.trim()} of ${n(rows)} rows = ` : ''}${n(questions)} question${questions === 1 ? '' : 's'} (of ${n(groups)} distinct answers; ` +
+    `${share !== null ? `${share} of ${n(rows)} rows = ` : ''}${n(questions)} question${questions === 1 ? '' : 's'} (of ${n(groups)} distinct answers; ` +
     `each asked once for every system that gave it), which cover ${n(covered)} rows (${pct(covered)})`
   );
 }
