@@ -9,7 +9,10 @@
  * human label (of the row shown; one answer covers every system that gave it); at each share of rows' worth of
  * questions (2–30%) the file answered so far is read back and folded in as `verity compare --labels` does, and each
  * system's reviewed estimate read from compareTable + leaderboard (the compare JSON's `reviewed`). Designs:
- *   - verity: `verity review`'s weights (more where the judge is likely wrong);
+ *   - adaptive: the app's review (and `verity review --continue` at each refit): `verity review`'s weights (more
+ *     where the judge is likely wrong), the rest drawn again at each of the estimate's refits from a model of the
+ *     answers so far (core/review/adapt.ts);
+ *   - first draw only: a review file answered in one go, its weights never refitted;
  *   - uniform: every answer group equally likely, the same estimator.
  * Reported: Kendall τ of the estimates against the systems' human accuracies, the largest |estimate − human|, the
  * mean width of the anytime and the fixed-size 95% intervals, the share of systems each covers at that share, and
@@ -22,7 +25,8 @@ import { reviewBenchRows, BENCH_SYSTEMS, type BenchRow } from './review-data.ts'
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 import { scoreRows } from '../src/core/scoring.ts';
 import { ResultTable } from '../src/core/result-table.ts';
-import { askedGroups, designRecord, planReview, reviewLine, type ReviewPlan } from '../src/core/review/plan.ts';
+import { designRecord, planReview, reviewLine, type ReviewPlan } from '../src/core/review/plan.ts';
+import { adaptAt, entryProbabilities, entrySequence, firstEntries, type AskedEntry } from '../src/core/review/adapt.ts';
 import { drawDesign, groupDraw } from '../src/core/review/design.ts';
 import { foldLabels, parseReviewLabels, reviewedFields } from '../src/core/review/labels.ts';
 import { refitThreshold } from '../src/core/review/refit.ts';
@@ -34,7 +38,13 @@ const { values } = parseArgs({ options: { seeds: { type: 'string', default: '30'
 const SEEDS = Number(values.seeds);
 const SHARES = [0.02, 0.05, 0.1, 0.15, 0.2];
 const JUDGE = 'pedants';
-const DESIGNS = ['verity', 'uniform'] as const;
+const DESIGNS = ['adaptive', 'verity', 'uniform-adaptive', 'uniform'] as const;
+const DESIGN_NAMES = {
+  adaptive: "Verity's design, adapting",
+  verity: 'first draw only',
+  'uniform-adaptive': 'uniform first draw, adapting',
+  uniform: 'uniform, same estimator',
+};
 const MAX_SHARE = 0.2;
 
 const lexicon = nodeLexicon();
@@ -58,9 +68,12 @@ type Estimate = { value: number; ci: [number, number] | null; fixed: [number, nu
  * Each system's estimate and intervals, the way `verity compare --labels` computes them, after a review file of
  * `count` questions of which the first `answered` are answered.
  */
-function verityEstimates(rows: BenchRow[], results: ResultTable, plan: ReviewPlan, count: number, answered: number): Estimate[] {
-  const design = designRecord(plan, count);
-  const lines = askedGroups(plan, count).map(({ group, order, q }) => {
+function verityEstimates(rows: BenchRow[], results: ResultTable, plan: ReviewPlan, entries: AskedEntry[], answered: number): Estimate[] {
+  const design = designRecord(plan, entries.length);
+  const qs = entryProbabilities(entries);
+  const lines = entries.map(({ group }, k) => {
+    const order = k + 1;
+    const q = qs[k]!;
     const members = plan.groups[group]!;
     const first = rows[members[0]!]!;
     const line = reviewLine({
@@ -72,8 +85,7 @@ function verityEstimates(rows: BenchRow[], results: ResultTable, plan: ReviewPla
       judge: { metric: JUDGE, score: null, decision: null, explanation: '' },
       priority: 0,
       why: '',
-      weight: plan.design.weights[group]!,
-      draw: plan.design.draws[group]!,
+      entry: entries[k]!,
       q,
       design,
       input: INPUT,
@@ -101,6 +113,9 @@ function verityEstimates(rows: BenchRow[], results: ResultTable, plan: ReviewPla
     return { value: e.reviewed?.value ?? e.accuracy.value!, ci: e.reviewed?.ci ?? null, fixed: e.reviewed?.fixed ?? null };
   });
 }
+
+/** The person's answer for row i: the label of the row the question shows (its group's first), 1 right, 0 wrong. */
+const answerOf = (plan: ReviewPlan, rows: BenchRow[], i: number) => (rows[plan.groups[plan.groupOf[i]!]![0]!]!.correct ? 1 : 0);
 
 const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
 const sd = (x: number[]) => Math.sqrt(x.reduce((a, b) => a + (b - mean(x)) ** 2, 0) / Math.max(1, x.length - 1));
@@ -148,15 +163,21 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
     const heldAny = SHARES.map(() => 0);
     const heldFixed = SHARES.map(() => 0);
     for (let seed = 1; seed <= SEEDS; seed++) {
-      const weights = design === 'verity' ? plan0.design.weights : new Float64Array(plan0.groups.length).fill(1);
+      const weights = design.startsWith('uniform') ? new Float64Array(plan0.groups.length).fill(1) : plan0.design.weights;
       const draws = Float64Array.from(plan0.groups, (g) => groupDraw(seed, INPUT, rows[g[0]!]!.system, rows[g[0]!]!.id));
-      const plan = { ...plan0, design: drawDesign(weights, draws, seed) };
+      // A uniform first draw stands for a priority that knows nothing of this file: every row at 0.5.
+      const priority = design.startsWith('uniform') ? new Float64Array(rows.length).fill(0.5) : plan0.priority;
+      const plan = { ...plan0, priority, design: drawDesign(weights, draws, seed) };
+      const last = Math.min(plan0.groups.length, Math.max(count, Math.round(SHARES.at(-1)! * rows.length)));
+      let entries = firstEntries(plan, last);
+      // The person answers in order; at each refit the rest is drawn again from the answers so far.
+      if (design.endsWith('adaptive')) for (let m = 1; m < last; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i));
       const everAny = BENCH_SYSTEMS.map(() => true);
       const everFixed = BENCH_SYSTEMS.map(() => true);
       SHARES.forEach((share, k) => {
         const answered = Math.min(plan0.groups.length, Math.max(1, Math.round(share * rows.length)));
         // Past the review's planned size the file is longer: a review planned for 20% and extended.
-        const est = verityEstimates(rows, results, plan, Math.max(count, answered), answered);
+        const est = verityEstimates(rows, results, plan, entries.slice(0, Math.max(count, answered)), answered);
         est.forEach((e, s) => {
           if (!inside(e.ci, human[s]!)) everAny[s] = false;
           if (!inside(e.fixed, human[s]!)) everFixed[s] = false;
@@ -185,7 +206,7 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
       const num = (x: (number | null)[]) => x.flatMap((v) => (v === null ? [] : [v]));
       const runs = SEEDS * BENCH_SYSTEMS.length;
       console.log(
-        `| ${share * 100}% (${n}) | ${design === 'verity' ? "Verity's design" : 'uniform, same estimator'} | ${f(r.map((x) => x.tau))} | ${f(r.map((x) => x.gap))} | ${f(num(r.map((x) => x.width)))} | ${f(num(r.map((x) => x.fixedWidth)))} | ${f(num(r.map((x) => x.cover)), 2)} | ${f(num(r.map((x) => x.fixedCover)), 2)} | ${(heldAny[k]! / runs).toFixed(2)} | ${(heldFixed[k]! / runs).toFixed(2)} |`,
+        `| ${share * 100}% (${n}) | ${DESIGN_NAMES[design]} | ${f(r.map((x) => x.tau))} | ${f(r.map((x) => x.gap))} | ${f(num(r.map((x) => x.width)))} | ${f(num(r.map((x) => x.fixedWidth)))} | ${f(num(r.map((x) => x.cover)), 2)} | ${f(num(r.map((x) => x.fixedCover)), 2)} | ${(heldAny[k]! / runs).toFixed(2)} | ${(heldFixed[k]! / runs).toFixed(2)} |`,
       );
       if (share === 0.15) at15[design] = r.map((x) => x.gaps);
     });
@@ -205,12 +226,14 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
     const draws = Float64Array.from(plan0.groups, (g) => groupDraw(seed, INPUT, rows[g[0]!]!.system, rows[g[0]!]!.id));
     const plan = { ...plan0, design: drawDesign(plan0.design.weights, draws, seed) };
     const count = Math.round(0.15 * rows.length);
-    const asked = askedGroups(plan, count);
+    let entries = firstEntries(plan, count);
+    for (let m = 1; m < count; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i));
     // Each asked group weighed by about its inclusion probability at the end (design.ts readSequence).
-    const clock = -Math.log(plan.design.draws[asked.at(-1)!.group]!) / plan.design.weights[asked.at(-1)!.group]!;
+    const seq = entrySequence(plan, entries, count);
     const pi = new Float64Array(rows.length).fill(NaN);
-    for (const a of asked)
-      for (const i of plan.groups[a.group]!) pi[i] = Math.max(a.q, -Math.expm1(-plan.design.weights[a.group]! * clock));
+    entries.forEach((e, t) => {
+      for (const i of plan.groups[e.group]!) pi[i] = seq.pi[t]!;
+    });
     const cells = rows.map((r, i) => ({
       s: results.score(JUDGE, i),
       h: Number.isNaN(pi[i]!) ? -1 : rows[plan.groups[plan.groupOf[i]!]![0]!]!.correct ? 1 : 0,

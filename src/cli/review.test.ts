@@ -206,6 +206,61 @@ describe('review labels folded back (--labels)', () => {
     expect(m.stderr).toMatch(/question 4: its draw is not the one seed \d+ gives its row/);
   });
 
+  it('--continue keeps the answers in order and draws the rest again from them; the file reads back and folds in', () => {
+    const labels = reviewed('cont', '60', 'answers.json', 45);
+    // A label past the first blank line is carried too (here: question 50 answered, 46–49 not).
+    const lines = readFileSync(labels, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    const late = lines[49]!;
+    lines[49] = { ...late, label: truth.get(`${late.system ?? 'b'}/${late.id}`) };
+    writeFileSync(labels, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = run('review', p('answers.json'), '--continue', labels, '--out', p('cont2.jsonl'), ...M);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/45 answers in order; the 15 questions after them drawn again, weighed by what those answers say/);
+    const next = read(p('cont2.jsonl')).filter((l) => l.order !== undefined);
+    expect(next.map((l) => l.order)).toEqual(Array.from({ length: 60 }, (_, k) => k + 1));
+    // The answered part is kept as it was: the same questions, draws and labels.
+    for (let k = 0; k < 45; k++) {
+      expect(next[k]!.id).toBe(lines[k]!.id);
+      expect(next[k]!.sample.draw).toBe(lines[k]!.sample.draw);
+      expect(next[k]!.label).toEqual(lines[k]!.label);
+    }
+    // The rest is a new epoch with its own draws; the late answer stays on its question, wherever it is now.
+    const tail = next.slice(45) as (Line & { sample: { epoch: number; total: number } })[];
+    for (const l of tail) expect(l.sample.epoch).toBe(1);
+    expect(new Set(tail.map((l) => l.sample.total)).size).toBe(1);
+    const all = readFileSync(p('cont2.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    const carried = all.filter(
+      (l) => l.id === late.id && (l.system ?? 'b') === (late.system ?? 'b') && l.label !== null && l.label !== undefined,
+    );
+    expect(carried.length).toBeGreaterThan(0);
+    // Answered on, the continued file folds into compare with its epochs' probabilities.
+    const filled = all.map((l) => (l.order !== undefined && l.order <= 55 ? { ...l, label: truth.get(`${l.system ?? 'b'}/${l.id}`) } : l));
+    writeFileSync(p('cont3.jsonl'), `${filled.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const c = run('compare', p('answers.json'), '--labels', p('cont3.jsonl'), '--json', '--resamples', '0', ...M);
+    expect(c.status, c.stderr).toBe(0);
+    const board = (JSON.parse(c.stdout) as Report).leaderboard.metrics.find((m) => m.metric === 'pedants')!;
+    for (const e of board.entries) expect(e.reviewed!.design).toBe('designed');
+    // An edited epoch (a tail line given the first epoch's draw) is refused by the reader.
+    const edited = filled.map((l, k) => (k === 50 ? { ...l, sample: { ...l.sample, epoch: 0 } } : l));
+    writeFileSync(p('cont4.jsonl'), `${edited.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const bad = run('compare', p('answers.json'), '--labels', p('cont4.jsonl'), '--resamples', '0', ...M);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/question 51: its (draw is not the one|epoch)/);
+    // Another seed than the file's, or the file as its own output: refused before anything is written.
+    const seed = run('review', p('answers.json'), '--continue', labels, '--seed', '99', '--out', p('cont5.jsonl'), ...M);
+    expect(seed.status).not.toBe(0);
+    expect(seed.stderr).toMatch(/drawn with seed \d+: leave out --seed/);
+    const same = run('review', p('answers.json'), '--continue', labels, '--out', labels, ...M);
+    expect(same.status).not.toBe(0);
+    expect(same.stderr).toMatch(/write the continued review to another file/);
+  });
+
   it('verity evaluate: the file gains its reviewed accuracy; every row labelled is as before', () => {
     const labels = reviewed('one', '20', 'one.json');
     const r = run('evaluate', p('one.json'), '--labels', labels, '--json', '--resamples', '0', ...M);

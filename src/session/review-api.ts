@@ -49,6 +49,8 @@ export interface ReviewState {
   waiting: number;
   /** Position of the first question not answered yet (= asked when every one is). */
   next: number;
+  /** Where the questions were last drawn again from the answers before them (position), or null if never. */
+  drawnAgain: number | null;
   /** The run has a class metric: the eight classes can be given. */
   classes: boolean;
   canUndo: boolean;

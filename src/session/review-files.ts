@@ -6,7 +6,7 @@
  */
 import { VerityError, type QaRow } from '../core/types.ts';
 import { reviewLine } from '../core/review/plan.ts';
-import { stepProbabilities } from '../core/review/design.ts';
+import { entryProbabilities } from '../core/review/adapt.ts';
 import {
   anotherInput,
   foldNote,
@@ -19,7 +19,7 @@ import {
 } from '../core/review/labels.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ActiveRun } from './runner.ts';
-import { answersOf, labelOf, newId, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
+import { answersOf, labelOf, newId, savedEntries, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
 
 /** The review as a label file. */
 export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[], systems: boolean): Blob {
@@ -28,10 +28,8 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
     throw new VerityError('no question is answered yet: nothing to export', 'usage', 'not-ready');
   const input = a.meta.inputHash;
   const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, total: r.total };
-  const q = stepProbabilities(
-    r.asked.map((g) => g.weight),
-    r.total,
-  );
+  const entries = savedEntries(r);
+  const q = entryProbabilities(entries);
   const idOf = (i: number) => ({ id: rows[i]!.id, ...(systems ? { system: (rows[i] as SystemRow).system } : {}) });
   const lines = r.asked.map((g, k) => {
     const first = rows[g.rows[0]!]!;
@@ -49,8 +47,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
       },
       priority: g.priority,
       why: g.why,
-      weight: g.weight,
-      draw: g.draw,
+      entry: entries[k]!,
       q: q[k]!,
       design,
       input,
@@ -243,7 +240,15 @@ function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) =>
         'input',
         'bad-labels',
       );
-    return { rows: rows as number[], weight: line.weight, draw: line.draw, priority: NaN, why: 'asked in the review this file holds' };
+    return {
+      rows: rows as number[],
+      epoch: line.epoch,
+      total: line.total,
+      weight: line.weight,
+      draw: line.draw,
+      priority: NaN,
+      why: 'asked in the review this file holds',
+    };
   });
   return {
     version: 3,

@@ -5,9 +5,12 @@
 import type { Label } from '../core/types.ts';
 import type { ReviewAnswer } from './api.ts';
 
-/** An asked group, as saved: its rows (indices), draw, and why it is asked. */
+/** An asked group, as saved: its rows (indices), epoch, weight, draw, the epoch's total, and why it is asked. */
 export interface SavedGroup {
   rows: number[];
+  /** Absent in a review saved before the draw adapted: the first epoch, whose total is the review's. */
+  epoch?: number;
+  total?: number;
   weight: number;
   draw: number;
   priority: number;
@@ -46,10 +49,30 @@ export const labelOf = (a: ReviewAnswer): Label | null =>
 /** Two logs as one: every answer of both, in the order given; ids taken back by either stay taken back. */
 export function merge(a: SavedReview, b: SavedReview | undefined): SavedReview {
   if (!b || b.version !== 3 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge) return a;
-  const seen = new Set(a.log.map((x) => x.id));
-  const log = [...a.log, ...b.log.filter((x) => !seen.has(x.id))].sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : 1));
-  return { ...a, log, undone: [...new Set([...a.undone, ...b.undone])] };
+  // One tab drew the rest of the review again (an epoch began there): the later draw stands, and the other tab's
+  // answers to questions it no longer asks stay as labels of their rows, outside the design.
+  const epochOf = (r: SavedReview) => r.asked.reduce((m, g) => Math.max(m, g.epoch ?? 0), 0);
+  const [win, lose] = epochOf(b) > epochOf(a) ? [b, a] : [a, b];
+  let from = 0;
+  while (from < win.asked.length && from < lose.asked.length && sameGroup(win.asked[from]!, lose.asked[from]!)) from++;
+  const seen = new Set(win.log.map((x) => x.id));
+  const undone = new Set([...a.undone, ...b.undone]);
+  const moved = lose.log
+    .filter((x) => !seen.has(x.id))
+    .flatMap((x): Answer[] => {
+      if (x.position < from || x.position < 0) return [x];
+      if (undone.has(x.id)) return [];
+      const rows = x.row !== undefined ? [x.row] : (lose.asked[x.position]?.rows ?? []);
+      return rows.map((row) => ({ ...x, id: `${x.id}:${row}`, position: -1, row }));
+    })
+    .filter((x) => !seen.has(x.id));
+  const log = [...win.log, ...moved].sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : 1));
+  return { ...a, asked: win.asked, log, undone: [...undone] };
 }
+
+/** Whether two saved questions are one: the same rows drawn in the same epoch with the same draw. */
+export const sameGroup = (x: SavedGroup, y: SavedGroup): boolean =>
+  x.rows[0] === y.rows[0] && (x.epoch ?? 0) === (y.epoch ?? 0) && x.draw === y.draw;
 
 let counter = 0;
 const tab = Math.random().toString(36).slice(2, 10);
@@ -69,4 +92,9 @@ export function answersOf(r: SavedReview): { group: Map<number, Answer>; own: Ma
     else group.set(a.position, a);
   }
   return { group, own, outside };
+}
+
+/** The asked groups as the design reads them (a group saved without an epoch is of the first). */
+export function savedEntries(r: SavedReview): { epoch: number; weight: number; draw: number; total: number }[] {
+  return r.asked.map((g) => ({ epoch: g.epoch ?? 0, weight: g.weight, draw: g.draw, total: g.total ?? r.total }));
 }

@@ -119,6 +119,56 @@ describe('the review', () => {
     expect(ok(await s.review.state())).toMatchObject({ answered: 5 });
   });
 
+  it('draws the questions after the answers again at a refit, keeps what was answered, and exports a file that reads back', async () => {
+    const kv = memoryStore<unknown>();
+    const s = await scored(kv);
+    ok(await s.review.start({ budget: 70 }));
+    const before = Array.from({ length: 70 }, (_, p) => ok(s.review.item(p)).row.id + ok(s.review.item(p)).row.system);
+    const runId = (await s.runs())[0]!.id;
+    // A second tab, loaded before the redraw, answers a question past the answers in order (it waits there).
+    const other = newSession(kv);
+    ok(await other.resume(runId));
+    let p = 0;
+    const epochs = () =>
+      (ok(s.review.exportLabels()) as Blob).text().then((t) =>
+        t
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { sample?: { epoch: number } }),
+      );
+    for (; p < 45; p++) {
+      const it = ok(s.review.item(p));
+      ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
+    }
+    const after = Array.from({ length: 70 }, (_, k) => ok(s.review.item(k)).row.id + ok(s.review.item(k)).row.system);
+    // 45 answers in order (about 50 rows, both kinds): the rest was drawn again; the answered part stays.
+    expect(after.slice(0, 45)).toEqual(before.slice(0, 45));
+    expect(after.slice(45)).not.toEqual(before.slice(45));
+    expect(ok(await s.review.state())).toMatchObject({ drawnAgain: 45 });
+    const lines = await epochs();
+    expect(lines.slice(0, 45).every((l) => (l.sample?.epoch ?? 0) === 0)).toBe(true);
+    expect(lines.slice(45, 70).every((l) => l.sample?.epoch === 1)).toBe(true);
+    const text = await ok(s.review.exportLabels()).text();
+    const parsed = parseReviewLabels(text);
+    expect(parsed.ok && parsed.value.design!.sequence.answered).toBe(45);
+    // The estimate reads the new epoch's probabilities once its questions are answered.
+    for (; p < 55; p++) {
+      const it = ok(s.review.item(p));
+      ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
+    }
+    expect(ok(await s.review.state())).toMatchObject({ inEstimate: 55 });
+    // The other tab, loaded before the redraw, answers what it shows as question 61: that question is no longer
+    // asked there, so the answer is refused with why (never put on the new question 61); looked at again, it is taken.
+    const k = after.findIndex((x, j) => j >= 55 && x !== before[j]);
+    expect(await other.review.answer(k, true)).toMatchObject({ ok: false, error: expect.stringMatching(/drawn again in another tab/) });
+    expect(ok(other.review.item(k)).row.id + ok(other.review.item(k)).row.system).toBe(after[k]);
+    ok(await other.review.answer(k, true));
+    const third = newSession(kv);
+    ok(await third.resume(runId));
+    expect(ok(await third.review.state())).toMatchObject({ inEstimate: k === 55 ? 56 : 55, answered: 56 });
+    expect(Array.from({ length: 70 }, (_, k) => ok(third.review.item(k)).row.id + ok(third.review.item(k)).row.system)).toEqual(after);
+  });
+
   it('keeps a run whose answers were given in another tab after this one listed it, until the person confirms them', async () => {
     const kv = memoryStore<unknown>();
     const s = await scored(kv);

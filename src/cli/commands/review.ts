@@ -10,7 +10,12 @@
 import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
-import { askedGroups, budgetWords, designRecord, parseBudget, planReview, reviewLine, whyAsked } from '../../core/review/plan.ts';
+import { budgetWords, designRecord, parseBudget, planReview, reviewLine, whyAsked, type ReviewPlan } from '../../core/review/plan.ts';
+import { adaptedWeights, entryProbabilities, firstEntries, redraw, type AskedEntry } from '../../core/review/adapt.ts';
+import { MIN_CLASS, MIN_LABELS } from '../../core/review/frame.ts';
+import { labelJson, plainLabelLine, type ParsedLabels, type ReviewLabel } from '../../core/review/labels.ts';
+import { labelIsCorrect } from '../../core/correctness.ts';
+import { readLabels } from '../labels.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
@@ -24,7 +29,8 @@ import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
 
 interface ReviewOptions extends CommonOptions {
-  budget: string;
+  budget?: string;
+  continue?: string;
   judge?: string;
   seed?: string;
   out: string;
@@ -33,7 +39,17 @@ interface ReviewOptions extends CommonOptions {
 async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   if (!/\.jsonl$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl file name`, 'usage');
   await checkOut(o.out);
-  const seed = intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
+  if (o.continue !== undefined && o.continue === o.out)
+    throw new VerityError(`--out ${o.out}: write the continued review to another file than --continue's`, 'usage');
+  const earlier = o.continue !== undefined ? await readLabels(o.continue) : null;
+  const d = earlier?.design;
+  if (earlier && !d) throw new VerityError(`--continue ${o.continue}: not a review file (no line has an "order" and a "design")`, 'usage');
+  if (d && o.seed !== undefined && intOption(o.seed, '--seed', 0) !== d.seed)
+    throw new VerityError(
+      `--continue ${o.continue}: its review was drawn with seed ${d.seed}: leave out --seed, or give that one`,
+      'usage',
+    );
+  const seed = d ? d.seed : intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
   const run = buildMetrics(o);
   const { metrics } = run;
   const judgeName = o.judge ?? (metrics.some((m) => m.name === 'pedants') ? 'pedants' : metrics[0]!.name);
@@ -80,40 +96,71 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     seed,
     hash ?? '',
   );
-  const budget = parseBudget(o.budget, rows.length, plan.groups.length);
+  const prior = earlier ? continued(o.continue!, earlier, plan, rows, judge.name, hash) : null;
+  const budget = o.budget
+    ? parseBudget(o.budget, rows.length, plan.groups.length)
+    : prior
+      ? parseBudget(String(prior.asked), rows.length, plan.groups.length)
+      : null;
+  if (!budget) throw new VerityError('--budget: say how many questions to ask (500, or a share of the rows: 15%)', 'usage');
   if (!budget.ok) throw new VerityError(`--${budget.error}`, 'usage');
   if (budget.value.note) say(`note: ${budget.value.note}`);
-  const asked = askedGroups(plan, budget.value.count);
-  const design = designRecord(plan, budget.value.count);
+  const count = budget.value.count;
+  let entries = firstEntries(plan, count);
+  if (prior) {
+    if (count < prior.answered)
+      throw new VerityError(
+        `--budget ${o.budget}: ${o.continue} already has ${prior.answered} answers in order; ask at least as many`,
+        'usage',
+      );
+    entries = prior.entries;
+    const weights = adaptedWeights(plan, entries, prior.answered, prior.label);
+    const epoch = Math.max(0, ...entries.map((e) => e.epoch)) + 1;
+    // Too few answers to refit: the first draw's weights, drawn afresh (a new epoch is valid with any weights fixed now).
+    entries = redraw(plan, entries, prior.answered, weights ?? plan.design.weights, epoch, count);
+    say(
+      weights
+        ? `${o.continue}: ${prior.answered} answers in order; the ${count - prior.answered} questions after them drawn again, weighed by what those answers say of where ${judge.name} is hard to predict`
+        : `${o.continue}: ${prior.answered} answers in order, too few to refit the draw on (it needs ${MIN_LABELS} labelled rows, ${MIN_CLASS} right and ${MIN_CLASS} wrong); the ${count - prior.answered} questions after them drawn again as at first`,
+    );
+  }
+  const q = entryProbabilities(entries);
+  const design = { ...designRecord(plan, count), asked: entries.length };
   let covered = 0;
-  const lines = asked.map(({ group, order, q }) => {
-    const members = plan.groups[group]!;
+  const placed = new Set<number>();
+  const lines = entries.map((entry, k) => {
+    const members = plan.groups[entry.group]!;
     covered += members.length;
+    placed.add(entry.group);
     const i = members[0]!;
     const r = rows[i]!;
-    return JSON.stringify(
-      reviewLine({
-        order,
-        rows: members.map((k) => ({ id: rows[k]!.id, ...(many ? { system: rows[k]!.system } : {}) })),
-        question: r.question,
-        golds: r.golds,
-        candidate: r.candidate,
-        judge: {
-          metric: judge.name,
-          score: results.score(judge.name, i),
-          decision: results.decision(judge.name, i),
-          explanation: results.explanation(judge.name, i) ?? '',
-        },
-        priority: plan.priority[i]!,
-        why: whyAsked(plan, group),
-        weight: plan.design.weights[group]!,
-        draw: plan.design.draws[group]!,
-        q,
-        design,
-        input: hash ?? '',
-      }),
-    );
+    const line = reviewLine({
+      order: k + 1,
+      rows: members.map((m) => ({ id: rows[m]!.id, ...(many ? { system: rows[m]!.system } : {}) })),
+      question: r.question,
+      golds: r.golds,
+      candidate: r.candidate,
+      judge: {
+        metric: judge.name,
+        score: results.score(judge.name, i),
+        decision: results.decision(judge.name, i),
+        explanation: results.explanation(judge.name, i) ?? '',
+      },
+      priority: plan.priority[i]!,
+      why: whyAsked(plan, entry.group),
+      entry,
+      q: q[k]!,
+      design,
+      input: hash ?? '',
+    });
+    if (prior) carryLabels(line, members, prior.given, (m) => ({ id: rows[m]!.id, ...(many ? { system: rows[m]!.system } : {}) }));
+    return JSON.stringify(line);
   });
+  // Labels of questions the new draw does not ask stay, as labels outside the design (each row's truth).
+  if (prior)
+    for (const [i, l] of prior.given)
+      if (!placed.has(plan.groupOf[i]!))
+        lines.push(plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''));
   const out = new AtomicFile(o.out);
   try {
     await out.write(`${lines.join('\n')}\n`);
@@ -123,10 +170,78 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     throw e;
   }
   say(
-    `wrote ${o.out}: ${budgetWords(budget.value.share, asked.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
+    `wrote ${o.out}: ${budgetWords(budget.value.share, entries.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
       'Fill in each "label" (true/false or a class name) from the top, and stop where you like: the intervals hold wherever you stop, ' +
-      'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate',
+      'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate, or to --continue of verity review ' +
+      'to draw the questions after your answers again from what they say',
   );
+}
+
+/** What a review answered from the top carries into its continuation. */
+interface Prior {
+  /** Its lines as entries, the first `answered` answered in order; how many it asked. */
+  entries: AskedEntry[];
+  answered: number;
+  asked: number;
+  /** Each labelled row's label (whatever line gave it), and whether it was the row's own. */
+  given: Map<number, { label: ReviewLabel['label']; own: boolean }>;
+  label: (row: number) => number;
+}
+
+/** Reads the review to continue: the same input, judge and seed; its answered lines become the new review's first. */
+function continued(
+  path: string,
+  parsed: ParsedLabels,
+  plan: ReviewPlan,
+  rows: readonly SystemRow[],
+  judge: string,
+  hash: string | null,
+): Prior {
+  const d = parsed.design!;
+  if (hash !== null && parsed.input !== null && parsed.input !== hash)
+    throw new VerityError(`--continue ${path}: its review was drawn from another input (SHA-256 ${parsed.input.slice(0, 12)}…)`, 'input');
+  if (d.judge !== null && d.judge !== judge)
+    throw new VerityError(
+      `--continue ${path}: its review asks about ${d.judge}'s decisions, not ${judge}'s: pass --judge ${d.judge}`,
+      'usage',
+    );
+  const at = new Map<string, number>();
+  rows.forEach((r, i) => at.set(JSON.stringify([r.system ?? null, r.id]), i));
+  const find = (id: string, system?: string) => at.get(JSON.stringify([system ?? null, id]));
+  const lines = [...d.lines].sort((a, b) => a.order - b.order);
+  const entries = lines.slice(0, d.sequence.answered).map((l): AskedEntry => {
+    const i = find(l.first.id, l.first.system);
+    if (i === undefined) throw new VerityError(`--continue ${path}, question ${l.order}: names a row this input does not have`, 'input');
+    return { group: plan.groupOf[i]!, epoch: l.epoch, weight: l.weight, draw: l.draw, total: l.total };
+  });
+  const given = new Map<number, { label: ReviewLabel['label']; own: boolean }>();
+  for (const l of parsed.labels) {
+    const i = find(l.id, l.system);
+    if (i !== undefined) given.set(i, { label: l.label, own: l.own === true });
+  }
+  // Only the answers in order feed the refit (the design's sample); later ones are carried, not learned from.
+  const inOrder = new Set(entries.flatMap((e) => plan.groups[e.group]!));
+  const label = (i: number) => {
+    const g = inOrder.has(i) ? given.get(i) : undefined;
+    return g ? (labelIsCorrect(g.label) ? 1 : 0) : -1;
+  };
+  return { entries, answered: entries.length, asked: lines.length, given, label };
+}
+
+/** Puts a continued review's labels on the line of their group: the group's label, and any row's own. */
+function carryLabels(
+  line: Record<string, unknown>,
+  members: readonly number[],
+  given: Prior['given'],
+  idOf: (row: number) => { id: string; system?: string },
+): void {
+  const shared = members.map((m) => given.get(m)).find((g) => g && !g.own);
+  if (shared) line.label = labelJson(shared.label);
+  if (members.some((m) => given.get(m)?.own))
+    line.rows = members.map((m) => {
+      const g = given.get(m);
+      return { ...idOf(m), ...(g?.own ? { label: labelJson(g.label) } : {}) };
+    });
 }
 
 export function register(p: Command): void {
@@ -136,9 +251,16 @@ export function register(p: Command): void {
       .argument('<file>', 'the answers to review (one file, or - for stdin; several systems by a system column or the wide layout)')
       .description('the questions most worth a human answer, each distinct answer once, drawn with known probabilities; JSONL to --out'),
   )
-    .requiredOption('--budget <n>', 'questions to ask: a number (500), or a share of the rows (15% or 0.15)')
+    .option(
+      '--budget <n>',
+      'questions to ask: a number (500), or a share of the rows (15% or 0.15); with --continue, as many as its file by default',
+    )
+    .option(
+      '--continue <file>',
+      'a review of this input answered from the top: keep its answers and draw the questions after them again from what they say',
+    )
     .option('--judge <metric>', 'the metric whose decisions are reviewed (default: pedants if chosen, else the first metric)')
-    .option('--seed <n>', 'seed of the draw', String(DEFAULTS.bootstrap.seed))
+    .option('--seed <n>', `seed of the draw (default ${DEFAULTS.bootstrap.seed}; with --continue, its file's)`)
     .requiredOption('--out <file>', 'the .jsonl file to write')
     .action(cmdReview);
 }

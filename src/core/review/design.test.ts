@@ -102,6 +102,100 @@ describe('successive sampling in simulation', () => {
     });
 });
 
+describe('an adapting draw in simulation: fresh draws under weights fixed at each epoch', () => {
+  // 40 groups; after 5 steps the weights of the groups left change with the values seen (as a refit on the answers
+  // does): at each later step the group drawn has probability w' / Σ w' over those left, so Des Raj stays unbiased.
+  const G = 40;
+  const w = Float64Array.from({ length: G }, (_, g) => Math.sqrt(Math.max(0.02, ((g * 37) % 11) / 22)));
+  const y = Float64Array.from({ length: G }, (_, g) => ((g * 13) % 5 === 0 ? 1 : 0) - ((g * 7) % 9 === 0 ? 1 : 0));
+  const total = y.reduce((a, b) => a + b, 0);
+  const SEEDS = 6000;
+  const AT = 5;
+
+  /** One review of k steps: the first draw, then from step AT an epoch whose weights depend on what was seen. */
+  const review = (seed: number, k: number) => {
+    const first = drawDesign(w, uniform(G, seed), seed);
+    const order = Array.from(first.order.subarray(0, Math.min(k, AT)));
+    const q = Array.from(
+      stepProbabilities(
+        order.map((g) => w[g]!),
+        first.total,
+      ),
+    );
+    if (k > AT) {
+      const seen = order.reduce((a, g) => a + y[g]!, 0);
+      const drawn = new Set(order);
+      const w1 = Float64Array.from(w, (x, g) => (drawn.has(g) ? 0 : x * (y[g] === 1 ? 10 : 1) * (1 + ((g + seen + 10) % 4))));
+      const u1 = uniform(G, seed + 1_000_000);
+      const left = Array.from({ length: G }, (_, g) => g).filter((g) => !drawn.has(g));
+      left.sort((a, b) => drawKey(u1[a]!, w1[a]!) - drawKey(u1[b]!, w1[b]!));
+      const next = left.slice(0, k - AT);
+      const W1 = left.reduce((a, g) => a + w1[g]!, 0);
+      q.push(
+        ...stepProbabilities(
+          next.map((g) => w1[g]!),
+          W1,
+        ),
+      );
+      order.push(...next);
+    }
+    return { order, q };
+  };
+
+  for (const k of [3, 15, 30])
+    it(`estimates a total without bias after ${k} steps`, () => {
+      const est: number[] = [];
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const { order, q } = review(seed, k);
+        let known = 0;
+        const t = order.map((g, j) => {
+          const x = known + y[g]! / q[j]!;
+          known += y[g]!;
+          return x;
+        });
+        est.push(t.reduce((a, b) => a + b, 0) / k);
+      }
+      const mean = est.reduce((a, b) => a + b, 0) / SEEDS;
+      const variance = est.reduce((a, b) => a + (b - mean) ** 2, 0) / (SEEDS - 1);
+      expect(Math.abs(mean - total)).toBeLessThan(4 * Math.sqrt(variance / SEEDS));
+    });
+
+  it('is biased when the new epoch reuses the first draw’s keys with its probabilities (the check has power)', () => {
+    // The same new weights, but the order kept from the first draw: the probabilities written are not the draw's.
+    const est: number[] = [];
+    const k = 15;
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const first = drawDesign(w, uniform(G, seed), seed);
+      const order = Array.from(first.order.subarray(0, k));
+      const q = Array.from(
+        stepProbabilities(
+          order.slice(0, AT).map((g) => w[g]!),
+          first.total,
+        ),
+      );
+      const drawn = new Set(order.slice(0, AT));
+      const w1 = Float64Array.from(w, (x, g) => (drawn.has(g) ? 0 : x * (y[g] === 1 ? 10 : 1)));
+      const W1 = w1.reduce((a, b) => a + b, 0);
+      q.push(
+        ...stepProbabilities(
+          order.slice(AT).map((g) => w1[g]!),
+          W1,
+        ),
+      );
+      let known = 0;
+      const t = order.map((g, j) => {
+        const x = known + y[g]! / q[j]!;
+        known += y[g]!;
+        return x;
+      });
+      est.push(t.reduce((a, b) => a + b, 0) / k);
+    }
+    const mean = est.reduce((a, b) => a + b, 0) / SEEDS;
+    const variance = est.reduce((a, b) => a + (b - mean) ** 2, 0) / (SEEDS - 1);
+    expect(Math.abs(mean - total)).toBeGreaterThan(4 * Math.sqrt(variance / SEEDS));
+  });
+});
+
 describe('readSequence: a label file checked against its design', () => {
   const seed = 5;
   const input = 'f'.repeat(64);
@@ -111,6 +205,8 @@ describe('readSequence: a label file checked against its design', () => {
   const d = drawDesign(weights, draws, seed);
   const lines: AskedGroup[] = Array.from(d.order.subarray(0, 12), (g, k) => ({
     order: k + 1,
+    epoch: 0,
+    total: d.total,
     weight: weights[g]!,
     draw: draws[g]!,
     answered: k < 10,
@@ -162,6 +258,54 @@ describe('readSequence: a label file checked against its design', () => {
     expect(readSequence(moved, design).ok).toBe(false);
     // Another review's lines (another seed) do not pass.
     expect(readSequence(lines, { ...design, seed: 6 }).ok).toBe(false);
+  });
+
+  it('reads a second epoch: fresh draws, its own weights and total, each step over the weight left in its epoch', () => {
+    const drawn = new Set(Array.from(d.order.subarray(0, 6)));
+    const w1 = Float64Array.from(rows, (_, i) => (drawn.has(i) ? 0 : 0.1 + (i % 3) / 5));
+    const u1 = Float64Array.from(rows, (r) => groupDraw(seed, input, r.system, r.id, 1));
+    const left = rows.map((_, i) => i).filter((i) => !drawn.has(i));
+    const W1 = left.reduce((a, i) => a + w1[i]!, 0);
+    left.sort((a, b) => drawKey(u1[a]!, w1[a]!) - drawKey(u1[b]!, w1[b]!));
+    const second: AskedGroup[] = [
+      ...lines.slice(0, 6),
+      ...left
+        .slice(0, 4)
+        .map((i, k) => ({ order: 7 + k, epoch: 1, total: W1, weight: w1[i]!, draw: u1[i]!, answered: true, first: rows[i]! })),
+    ];
+    const r = readSequence(second, design);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.value.answered).toBe(10);
+    const w0 = lines.slice(0, 6).map((l) => l.weight);
+    const want = [
+      ...stepProbabilities(w0, d.total),
+      ...stepProbabilities(
+        left.slice(0, 4).map((i) => w1[i]!),
+        W1,
+      ),
+    ];
+    Array.from(r.value.q).forEach((q, k) => expect(q).toBeCloseTo(want[k]!, 14));
+    // The epoch is in the draw: a second-epoch line with its first-epoch draw does not pass.
+    const first = left[0]!;
+    expect(
+      readSequence(
+        second.map((l) => (l.order === 7 ? { ...l, draw: groupDraw(seed, input, rows[first]!.system, rows[first]!.id) } : l)),
+        design,
+      ).ok,
+    ).toBe(false);
+    // Epochs never go back; one epoch's lines share its total; the first epoch's total is the design's.
+    const back = second.map((l) => (l.order === 8 ? { ...l, epoch: 0, total: d.total } : l));
+    expect(readSequence(back, { ...design, input: null }).ok).toBe(false);
+    const twoTotals = second.map((l) => (l.order === 9 ? { ...l, total: W1 * 1.01 } : l));
+    expect(!readSequence(twoTotals, design).ok && readSequence(twoTotals, design)).toMatchObject({
+      error: expect.stringMatching(/question 9: its epoch's total differs/),
+    });
+    expect(
+      readSequence(
+        lines.map((l) => ({ ...l, total: d.total * 2 })),
+        design,
+      ).ok,
+    ).toBe(false);
   });
 
   it('refuses lines whose order the draws do not give', () => {

@@ -10,9 +10,14 @@
  *   −ln(u_g) / w_g, and groups are asked in ascending key. The minimum of independent exponential clocks is g with
  *   probability w_g / Σ w, and by their lack of memory the clocks left are again independent exponentials, so the
  *   order is exactly that sequence (Rosén, "On sampling with probability proportional to size", 1997).
- * Draws: u_g is a hash of the seed, the input's SHA-256 and the group's first row (system and id), so a label
- *   file can recompute every line's draw: a line edited, moved to other rows or taken from another review does
- *   not pass (readSequence).
+ * Draws: u_g is a hash of the seed, the input's SHA-256, the group's first row (system and id) and the epoch, so
+ *   a label file can recompute every line's draw: a line edited, moved to other rows or taken from another review
+ *   does not pass (readSequence).
+ * Epochs: the draw adapts to the answers (adapt.ts). At an epoch's first step the groups not asked yet get new
+ *   weights, fitted on the answers before it, and fresh draws (the epoch is in the hash); within the epoch they are
+ *   asked in ascending key again. Fresh draws are independent of everything before, so at each step of epoch e the
+ *   group drawn is g with probability w_e(g) / W_e,t, W_e,t the epoch's weights of the groups left — fixed given
+ *   the steps before, as the estimate needs. Each line records its epoch, its weight there and the epoch's total.
  * Weights: w_g = √(Σ_{rows of g} max(floor, p_i (1 − p_i))), p_i the priority's probability that the judge is
  *   wrong on row i (priority.ts): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
  *   left of a row's error once the prediction has learned what the priority knows is p(1 − p). The floor keeps
@@ -52,9 +57,10 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** A group's uniform draw in (0, 1) from the seed, the input's hash and its first row. */
-export function groupDraw(seed: number, input: string, system: string | undefined, id: string): number {
-  return (hash53(`${seed}\u0000${input}\u0000${system ?? ''}\u0000${id}`) + 1) / (2 ** 53 + 2);
+/** A group's uniform draw in (0, 1) from the seed, the input's hash, its first row and the epoch (0: the first). */
+export function groupDraw(seed: number, input: string, system: string | undefined, id: string, epoch = 0): number {
+  const tail = epoch > 0 ? `\u0000e${epoch}` : '';
+  return (hash53(`${seed}\u0000${input}\u0000${system ?? ''}\u0000${id}${tail}`) + 1) / (2 ** 53 + 2);
 }
 
 /** A group's key in the order: ascending keys are the successive sample. */
@@ -93,9 +99,15 @@ export function stepProbabilities(weights: ArrayLike<number>, total: number): Fl
   return q;
 }
 
-/** One asked line as a label file records it: its place in the order (1-based), weight, draw, first row, answered or not. */
+/**
+ * One asked line as a label file records it: its place in the order (1-based), its epoch, its weight there, the
+ * epoch's total, its draw, first row, answered or not.
+ */
 export interface AskedGroup {
   order: number;
+  /** The epoch it was drawn in (0: the first draw) and the weight of the groups not asked before the epoch began. */
+  epoch: number;
+  total: number;
   weight: number;
   draw: number;
   answered: boolean;
@@ -118,8 +130,9 @@ export interface Sequence {
 
 /**
  * The answered prefix of a review's lines, checked against its design: every line's draw is the one the seed, the
- * input and its first row give; the orders run 1, 2, 3 … with none missing before the last line held; keys rise
- * with the order; the weights fit in the total. A refusal says what is wrong and where.
+ * input, its first row and its epoch give; the orders run 1, 2, 3 … with none missing before the last line held;
+ * epochs never go back, the first epoch's total is the design's, and the lines of one epoch share its total; keys
+ * rise with the order within an epoch; an epoch's weights fit in its total. A refusal says what is wrong and where.
  */
 export function readSequence(
   lines: readonly AskedGroup[],
@@ -141,35 +154,54 @@ export function readSequence(
   }
   if (d.input !== null)
     for (const { a } of byOrder) {
-      const u = groupDraw(d.seed, d.input, a.first.system, a.first.id);
+      const u = groupDraw(d.seed, d.input, a.first.system, a.first.id, a.epoch);
       if (Math.abs(u - a.draw) > 1e-12 * Math.max(1, u))
         return fail(
           `${name}, question ${a.order}: its draw is not the one seed ${d.seed} gives its row (${a.first.system !== undefined ? `${a.first.system}/` : ''}${a.first.id}): the line was edited or comes from another review`,
         );
     }
+  const edited = `the lines were edited or come from several reviews`;
   let sum = 0;
   for (let k = 0; k < byOrder.length; k++) {
     const { a } = byOrder[k]!;
+    const prev = k > 0 ? byOrder[k - 1]!.a : null;
+    if (!prev || prev.epoch !== a.epoch) {
+      if (prev && a.epoch < prev.epoch)
+        return fail(`${name}, question ${a.order}: its epoch (${a.epoch}) comes before the one of question ${prev.order}: ${edited}`);
+      if (!prev && a.epoch !== 0) return fail(`${name}, question 1 is not of the first epoch: ${edited}`);
+      if (a.epoch === 0 && Math.abs(a.total - d.total) > 1e-9 * d.total)
+        return fail(`${name}, question ${a.order}: its total is not the design's: ${edited}`);
+      sum = 0;
+    } else {
+      if (a.total !== prev.total)
+        return fail(`${name}, question ${a.order}: its epoch's total differs from question ${prev.order}'s: ${edited}`);
+      if (drawKey(a.draw, a.weight) < drawKey(prev.draw, prev.weight))
+        return fail(`${name}, question ${a.order} comes before question ${prev.order} in the design's order: the lines were edited`);
+    }
     sum += a.weight;
-    if (k > 0 && drawKey(a.draw, a.weight) < drawKey(byOrder[k - 1]!.a.draw, byOrder[k - 1]!.a.weight))
-      return fail(`${name}, question ${a.order} comes before question ${a.order - 1} in the design's order: the lines were edited`);
+    if (sum > a.total * (1 + 1e-9)) return fail(`${name}: the questions of epoch ${a.epoch} weigh more than its total: ${edited}`);
   }
-  if (sum > d.total * (1 + 1e-9))
-    return fail(`${name}: its questions weigh more than the design's total: the lines were edited or come from several reviews`);
   let answered = 0;
   while (answered < byOrder.length && byOrder[answered]!.a.answered) answered++;
-  const q = stepProbabilities(
-    byOrder.slice(0, answered).map(({ a }) => a.weight),
-    d.total,
-  );
+  const q = new Float64Array(answered);
+  // Each epoch's clock where the answered prefix leaves it: the key of its last answered line.
+  const clock = new Map<number, number>();
+  let left = 0;
+  for (let t = 0; t < answered; t++) {
+    const { a } = byOrder[t]!;
+    if (t === 0 || byOrder[t - 1]!.a.epoch !== a.epoch) left = a.total;
+    // The weights left can fall below the next weight by rounding only: such a step was certain.
+    q[t] = left > a.weight ? a.weight / left : 1;
+    left -= a.weight;
+    clock.set(a.epoch, drawKey(a.draw, a.weight));
+  }
   const step = new Int32Array(lines.length).fill(-1);
   const pi = new Float64Array(answered);
-  const clock = answered ? drawKey(byOrder[answered - 1]!.a.draw, byOrder[answered - 1]!.a.weight) : 0;
   for (let t = 0; t < answered; t++) {
     const { a, k } = byOrder[t]!;
     step[k] = t;
-    // A group's chance to be drawn by the time the prefix ends: its clock rang before the last one's.
-    pi[t] = Math.max(q[t]!, -Math.expm1(-a.weight * clock));
+    // About a group's chance to be drawn in its epoch by the time the prefix leaves it: its clock rang before.
+    pi[t] = Math.max(q[t]!, -Math.expm1(-a.weight * clock.get(a.epoch)!));
   }
   return ok({ step, q, pi, answered, lines: lines.length });
 }

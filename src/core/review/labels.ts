@@ -6,10 +6,12 @@
  * A line of a review: one answer group (groups.ts) — `{"order", "id", "system"?, "rows"?, "label", "sample",
  * "design", "input", …}`: `order` is its place in the design's order (1 = asked first), `id` / `system` its first
  * row, `rows` every row of the group (`{"id", "system"}`, with a `"label"` of its own where a person labelled one
- * system's row otherwise), `sample` its weight, uniform draw and the probability it was drawn with at its step (`q`),
- * `design` the seed, the number of groups, how many were asked and the sum of every group's weight (`total`). With
- * those each answered step's probability follows (design.ts), and every line is checked: its draw recomputed from
- * the seed, the input's hash and its row; no question missing before a later one; the order the draws give.
+ * system's row otherwise), `sample` its weight, uniform draw, the probability it was drawn with at its step (`q`),
+ * the epoch it was drawn in and the weight of the groups left when the epoch began (`total`; a line without them is
+ * of the first epoch), `design` the seed, the number of groups, how many were asked and the sum of every group's
+ * weight (`total`). With those each answered step's probability follows (design.ts), and every line is checked: its
+ * draw recomputed from the seed, the input's hash, its row and epoch; no question missing before a later one; the
+ * order the draws give.
  * A plain line: `{"id", "system"?, "label", "time"?, "input"?}` — a label given outside any design (a label
  * column, a hand-made file): the row's truth, counted as it is.
  * A line of the earlier form (`"picked": "uncertain" | "random" | "both"`): its rows keep that design — the
@@ -202,9 +204,12 @@ export class LabelReader {
     // Answered: a label for the group, or one for each of its rows.
     const answered = lineLabel !== undefined || rows.every((r) => r.label);
     if (order !== undefined) {
-      const s = o.sample as { weight: number; draw: number };
+      const s = o.sample as { weight: number; draw: number; epoch?: number; total?: number };
       this.lines.push({
         order: order as number,
+        // A line without an epoch is of the first draw, whose total the design gives.
+        epoch: s.epoch ?? 0,
+        total: s.total ?? (o.design as { total: number }).total,
         weight: s.weight,
         draw: s.draw,
         answered,
@@ -239,6 +244,8 @@ export class LabelReader {
     const s = o.sample;
     if (!isObject(s) || !finite(s.weight) || !(s.weight > 0) || !finite(s.draw) || !(s.draw > 0 && s.draw <= 1))
       return `${where}: "sample" needs the group's "weight" (> 0) and "draw" (0 < draw ≤ 1), as verity review writes them`;
+    if (s.epoch !== undefined && (!Number.isInteger(s.epoch) || (s.epoch as number) < 0 || !finite(s.total) || !(s.total > 0)))
+      return `${where}: "sample" gives an "epoch" (a whole number from 0) with its "total" (> 0), as verity review writes them`;
     const d = o.design;
     if (isObject(d) && d.total === undefined && 'cutoff' in d)
       return `${where}: this review was made by an earlier Verity, whose draw (priority sampling) gives no interval that holds wherever you stop: make the review again with verity review (or the app) and copy your answers over`;

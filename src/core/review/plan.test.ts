@@ -3,7 +3,8 @@
  * label file that reads back whole; and the prediction learned from the answers never seeing a row's own label.
  */
 import { describe, expect, it } from 'vitest';
-import { askedGroups, designRecord, parseBudget, planReview, reviewLine } from './plan.ts';
+import { designRecord, parseBudget, planReview, reviewLine } from './plan.ts';
+import { entryProbabilities, firstEntries } from './adapt.ts';
 import { parseReviewLabels, foldLabels, type ParsedLabels } from './labels.ts';
 import { reviewFrame } from './frame.ts';
 import { mulberry32 } from '../util/random.ts';
@@ -55,12 +56,13 @@ describe('a plan written as a label file', () => {
   it('asks each distinct answer once, in order, deterministic for a seed, and reads back with its design', () => {
     const plan = planReview(rows, view, 5, 'h');
     expect(plan.groups.flat().sort((x, y) => x - y)).toEqual(rows.map((_, i) => i));
-    const asked = askedGroups(plan, 6);
-    expect(asked.map((a) => a.order)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(askedGroups(planReview(rows, view, 5, 'h'), 6)).toEqual(asked);
+    const entries = firstEntries(plan, 6);
+    const qs = entryProbabilities(entries);
+    const asked = entries.map((e, k) => ({ ...e, order: k + 1, q: qs[k]! }));
+    expect(firstEntries(planReview(rows, view, 5, 'h'), 6)).toEqual(entries);
     const design = designRecord(plan, 6);
     const text = asked
-      .map(({ group, order, q }) => {
+      .map(({ group, order, q }, k) => {
         const members = plan.groups[group]!;
         const l = reviewLine({
           order,
@@ -71,8 +73,7 @@ describe('a plan written as a label file', () => {
           judge: { metric: 'j', score: 0.2, decision: false, explanation: '' },
           priority: 0.5,
           why: 'w',
-          weight: plan.design.weights[group]!,
-          draw: plan.design.draws[group]!,
+          entry: entries[k]!,
           q,
           design,
           input: 'h',

@@ -5,7 +5,8 @@
  */
 import { fail, ok, type Result } from '../errors.ts';
 import { answerGroups } from './groups.ts';
-import { designWeights, drawDesign, groupDraw, stepProbabilities, type DrawnDesign } from './design.ts';
+import { designWeights, drawDesign, groupDraw, type DrawnDesign } from './design.ts';
+import type { AskedEntry } from './adapt.ts';
 import { reviewPriorities, priorityReasons } from './priority.ts';
 import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
 
@@ -17,7 +18,13 @@ export interface ReviewPlan {
   /** Per row: the priority (probability the judge is wrong) and the signals it came from. */
   priority: Float64Array;
   signals: Float64Array[];
+  /** The first draw (epoch 0); adapt.ts draws the later epochs. */
   design: DrawnDesign;
+  /** Each group's first row (what its draws are made from), the input's hash, and each row's system (index; −1 none). */
+  heads: { id: string; system?: string }[];
+  input: string;
+  systemOf: Int32Array;
+  systems: number;
 }
 
 /**
@@ -28,8 +35,30 @@ export function planReview(rows: readonly (SignalRow & { id: string })[], view: 
   const { groups, groupOf } = answerGroups(rows);
   const signals = reviewSignals(rows, view);
   const priority = reviewPriorities(signals);
-  const draws = Float64Array.from(groups, (g) => groupDraw(seed, input, rows[g[0]!]!.system, rows[g[0]!]!.id));
-  return { judge: view.judge, groups, groupOf, priority, signals, design: drawDesign(designWeights(groups, priority), draws, seed) };
+  const heads = groups.map((g) => {
+    const r = rows[g[0]!]!;
+    return { id: r.id, ...(r.system !== undefined ? { system: r.system } : {}) };
+  });
+  const draws = Float64Array.from(heads, (h) => groupDraw(seed, input, h.system, h.id));
+  const names = new Map<string, number>();
+  const systemOf = Int32Array.from(rows, (r) => {
+    if (r.system === undefined) return -1;
+    let k = names.get(r.system);
+    if (k === undefined) names.set(r.system, (k = names.size));
+    return k;
+  });
+  return {
+    judge: view.judge,
+    groups,
+    groupOf,
+    priority,
+    signals,
+    design: drawDesign(designWeights(groups, priority), draws, seed),
+    heads,
+    input,
+    systemOf,
+    systems: names.size,
+  };
 }
 
 /**
@@ -83,17 +112,6 @@ export function budgetWords(share: string | null, questions: number, covered: nu
   );
 }
 
-/** The asked groups, in order: group index, 1-based order, and the probability it is drawn with at its step. */
-export function askedGroups(plan: ReviewPlan, count: number): { group: number; order: number; q: number }[] {
-  const n = Math.min(count, plan.groups.length);
-  const order = plan.design.order.subarray(0, n);
-  const q = stepProbabilities(
-    Array.from(order, (g) => plan.design.weights[g]!),
-    plan.design.total,
-  );
-  return Array.from(order, (g, k) => ({ group: g, order: k + 1, q: q[k]! }));
-}
-
 /** The design as a label file line records it (the same on every line of one review). */
 export interface DesignRecord {
   seed: number;
@@ -133,8 +151,7 @@ export function reviewLine(a: {
   judge: { metric: string; score: number | null; decision: boolean | null; explanation: string };
   priority: number;
   why: string;
-  weight: number;
-  draw: number;
+  entry: Omit<AskedEntry, 'group'>;
   q: number;
   design: DesignRecord;
   input: string;
@@ -153,7 +170,7 @@ export function reviewLine(a: {
     judge: a.judge,
     priority: Math.round(a.priority * 1e4) / 1e4,
     why: a.why,
-    sample: { weight: a.weight, draw: a.draw, q: a.q },
+    sample: { weight: a.entry.weight, draw: a.entry.draw, q: a.q, epoch: a.entry.epoch, total: a.entry.total },
     design: a.design,
     input: a.input,
     label: null,

@@ -1,0 +1,172 @@
+/**
+ * The review's draw adapting to the answers: at an epoch's first step, the answers so far refit what the design
+ * weighs the questions left by, and the rest of the review is drawn again from them (design.ts, "Epochs").
+ *
+ * What: the prediction of the human label that the estimate learns (frame.ts: a logistic model of the label on each
+ *   row's review signals and its system, each labelled row weighed by 1/π) is fitted on the answers before the
+ *   epoch; a group's weight is then √Σ_rows max(floor, f(1 − f)) — the residual the estimate is left with where the
+ *   model is unsure, in the form the first draw gives the priority's p(1 − p). So the questions left are asked
+ *   where this file's answers say the judge is hard to predict, not where the data the priority was fitted on said.
+ * Why it stays unbiased: the weights are fixed before the epoch's first step and the epoch's draws are fresh, so
+ *   each step's probability is known given the steps before (design.ts); the floor keeps every group drawable.
+ * When: at the estimate's own refits (EPOCH_FIRST, then × 1.5), once the answers allow a fit (MIN_LABELS rows,
+ *   MIN_CLASS of each kind); before that the first draw goes on. `verity review --continue` draws again at whatever
+ *   step the file was answered to.
+ * Why the learned model alone, not blended with the priority: on EVOUNA-TQ (bench/review.ts) a blend kept most of
+ *   what a priority that knows nothing of the file gets wrong, while the model alone took back most of it; where the
+ *   priority was fitted on the same kind of data, either costs a few percent of width.
+ * Limits: one model for every system (its system term shifts each system's level); the weights follow the labels
+ *   given, so a label corrected after an epoch began does not change that epoch's draw (which stays valid: the
+ *   weights were fixed when it was drawn).
+ */
+import { predictProba, trainLogistic } from '../agreement/logistic.ts';
+import { DESIGN_FLOOR, drawKey, groupDraw, readSequence, type Sequence } from './design.ts';
+import { EPOCH_FIRST, L2, MIN_CLASS, MIN_LABELS } from './frame.ts';
+import type { ReviewPlan } from './plan.ts';
+
+/** One asked question: its group, the epoch it was drawn in, its weight there, its draw, and the epoch's total. */
+export interface AskedEntry {
+  group: number;
+  epoch: number;
+  weight: number;
+  draw: number;
+  total: number;
+}
+
+/** The first `count` questions of the plan's first draw. */
+export function firstEntries(plan: ReviewPlan, count: number): AskedEntry[] {
+  const { order, weights, draws, total } = plan.design;
+  return Array.from(order.subarray(0, Math.min(count, order.length)), (g) => ({
+    group: g,
+    epoch: 0,
+    weight: weights[g]!,
+    draw: draws[g]!,
+    total,
+  }));
+}
+
+/** Whether the estimate refits its prediction at step m (0-based): where the draw may adapt too. */
+export function isEpochStart(m: number): boolean {
+  for (let from = EPOCH_FIRST; from <= m; from = Math.ceil(from * 1.5)) if (from === m) return true;
+  return false;
+}
+
+/** The asked entries' first `answered` steps as the design reads them (probabilities, and π for weighting fits). */
+export function entrySequence(plan: ReviewPlan, entries: readonly AskedEntry[], answered: number): Sequence {
+  const seq = readSequence(
+    entries.map((e, k) => ({
+      order: k + 1,
+      epoch: e.epoch,
+      total: e.total,
+      weight: e.weight,
+      draw: e.draw,
+      answered: k < answered,
+      first: plan.heads[e.group]!,
+    })),
+    { seed: plan.design.seed, total: plan.design.total, input: null },
+  );
+  if (!seq.ok) throw new Error(`a review's own draw does not read back: ${seq.error}`);
+  return seq.value;
+}
+
+/**
+ * The groups' weights refitted on the answers to the first `answered` entries (`label(row)`: 1 right, 0 wrong, −1
+ * none), or null when they are too few to fit.
+ */
+export function adaptedWeights(
+  plan: ReviewPlan,
+  entries: readonly AskedEntry[],
+  answered: number,
+  label: (row: number) => number,
+  floor = DESIGN_FLOOR,
+): Float64Array | null {
+  const seq = entrySequence(plan, entries, answered);
+  const S = plan.systems;
+  const x = (i: number) => {
+    const sig = plan.signals[i]!;
+    const v = new Float64Array(sig.length + S);
+    v.set(sig);
+    if (plan.systemOf[i]! >= 0) v[sig.length + plan.systemOf[i]!] = 1;
+    return v;
+  };
+  const rows: Float64Array[] = [];
+  const ys: number[] = [];
+  const ws: number[] = [];
+  for (let t = 0; t < seq.answered; t++)
+    for (const i of plan.groups[entries[t]!.group]!) {
+      const y = label(i);
+      if (y < 0) continue;
+      rows.push(x(i));
+      ys.push(y);
+      ws.push(1 / seq.pi[t]!);
+    }
+  const pos = ys.reduce((a, b) => a + b, 0);
+  if (ys.length < MIN_LABELS || pos < MIN_CLASS || ys.length - pos < MIN_CLASS) return null;
+  const model = trainLogistic(rows, ys, { l2: L2, sampleWeights: ws });
+  return Float64Array.from(plan.groups, (members) => {
+    let s = 0;
+    for (const i of members) {
+      const f = predictProba(model, x(i));
+      s += Math.max(floor, f * (1 - f));
+    }
+    return Math.sqrt(s);
+  });
+}
+
+/**
+ * The review drawn again from step `kept` on: the first `kept` entries stay, the groups not among them are ordered
+ * by fresh draws of epoch `epoch` under `weights`, up to `count` entries in all.
+ */
+export function redraw(
+  plan: ReviewPlan,
+  entries: readonly AskedEntry[],
+  kept: number,
+  weights: Float64Array,
+  epoch: number,
+  count: number,
+): AskedEntry[] {
+  const head = entries.slice(0, kept);
+  const drawn = new Uint8Array(plan.groups.length);
+  for (const e of head) drawn[e.group] = 1;
+  const left: number[] = [];
+  let total = 0;
+  for (let g = 0; g < plan.groups.length; g++)
+    if (!drawn[g]) {
+      left.push(g);
+      total += weights[g]!;
+    }
+  const draws = new Map<number, number>();
+  const keys = new Map<number, number>();
+  for (const g of left) {
+    const u = groupDraw(plan.design.seed, plan.input, plan.heads[g]!.system, plan.heads[g]!.id, epoch);
+    draws.set(g, u);
+    keys.set(g, drawKey(u, weights[g]!));
+  }
+  left.sort((a, b) => keys.get(a)! - keys.get(b)! || a - b);
+  const tail = left.slice(0, Math.max(0, count - kept)).map((g) => ({ group: g, epoch, weight: weights[g]!, draw: draws.get(g)!, total }));
+  return [...head, ...tail];
+}
+
+/** Each entry's probability at its step: its weight over its epoch's weights left. */
+export function entryProbabilities(entries: readonly Pick<AskedEntry, 'epoch' | 'weight' | 'total'>[]): Float64Array {
+  const q = new Float64Array(entries.length);
+  let left = 0;
+  entries.forEach((e, t) => {
+    if (t === 0 || entries[t - 1]!.epoch !== e.epoch) left = e.total;
+    q[t] = left > e.weight ? e.weight / left : 1;
+    left -= e.weight;
+  });
+  return q;
+}
+
+/**
+ * At step `answered` of `entries` (every step before it answered): the review drawn again when the estimate refits
+ * there and the answers allow a fit, else the entries as they are.
+ */
+export function adaptAt(plan: ReviewPlan, entries: readonly AskedEntry[], answered: number, label: (row: number) => number): AskedEntry[] {
+  if (!isEpochStart(answered) || answered >= entries.length) return entries.slice();
+  const weights = adaptedWeights(plan, entries, answered, label);
+  if (!weights) return entries.slice();
+  const epoch = Math.max(...entries.map((e) => e.epoch)) + 1;
+  return redraw(plan, entries, answered, weights, epoch, entries.length);
+}
