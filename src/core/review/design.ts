@@ -18,8 +18,9 @@
  *   asked in ascending key again. Fresh draws are independent of everything before, so at each step of epoch e the
  *   group drawn is g with probability w_e(g) / W_e,t, W_e,t the epoch's weights of the groups left — fixed given
  *   the steps before, as the estimate needs. Each line records its epoch, its weight there and the epoch's total.
- * Weights: w_g = √(Σ_{rows of g} max(floor, p_i (1 − p_i))), p_i the priority's probability that the judge is
- *   wrong on row i (priority.ts): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
+ * Weights: w_g = √(Σ_{rows of g} c_i max(floor, p_i (1 − p_i))), p_i the priority's probability that the judge is
+ *   wrong on row i (priority.ts), c_i how much a row counts in its system's accuracy (systemScale: 1 when the
+ *   systems are the same size): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
  *   left of a row's error once the prediction has learned what the priority knows is p(1 − p). The floor keeps
  *   every group's probability above zero, so no row is left out by design.
  * Limits: the person answers in the given order; a line not answered ends the part that counts (answers after it
@@ -31,16 +32,44 @@ import { fail, ok, type Result } from '../errors.ts';
 /** The lowest uncertainty a row counts with in the weights (bench/review.ts). */
 export const DESIGN_FLOOR = 0.02;
 
-/** Each group's weight from its rows' priorities. */
-export function designWeights(groups: readonly (readonly number[])[], priority: ArrayLike<number>, floor = DESIGN_FLOOR): Float64Array {
+/**
+ * Each group's weight from its rows' priorities; `scale` (per row) weighs a row's term by how much one row counts in
+ * its system's accuracy (systemScale).
+ */
+export function designWeights(
+  groups: readonly (readonly number[])[],
+  priority: ArrayLike<number>,
+  floor = DESIGN_FLOOR,
+  scale?: ArrayLike<number>,
+): Float64Array {
   return Float64Array.from(groups, (rows) => {
     let s = 0;
     for (const i of rows) {
       const p = Math.min(1, Math.max(0, priority[i]!));
-      s += Math.max(floor, p * (1 - p));
+      s += Math.max(floor, p * (1 - p)) * (scale ? scale[i]! : 1);
     }
     return Math.sqrt(s);
   });
+}
+
+/**
+ * Per row, (N̄ / N_s)², N_s the rows of its system and N̄ their mean: a row of a system with fewer rows counts more in
+ * that system's accuracy, so the sum of the systems' variances, Σ_s Σ_g E[R_gs²] / (N_s² q_g), is smallest for
+ * q_g ∝ √(Σ_rows scale · E[R²]) — each system's estimate served as its size needs (1 for every row when the
+ * systems are the same size, or there is one).
+ */
+export function systemScale(systemOf: ArrayLike<number>, systems: number): Float64Array {
+  const n = new Float64Array(Math.max(1, systems));
+  for (let i = 0; i < systemOf.length; i++) n[Math.max(0, systemOf[i]!)]!++;
+  let used = 0;
+  let sum = 0;
+  for (const x of n)
+    if (x > 0) {
+      used++;
+      sum += x;
+    }
+  const mean = sum / Math.max(1, used);
+  return Float64Array.from(systemOf, (s) => (mean / n[Math.max(0, s)]!) ** 2);
 }
 
 /** 53 bits of a string (cyrb53, public domain): what a draw is made from. */

@@ -5,7 +5,7 @@
  */
 import { fail, ok, type Result } from '../errors.ts';
 import { answerGroups } from './groups.ts';
-import { designWeights, drawDesign, groupDraw, type DrawnDesign } from './design.ts';
+import { DESIGN_FLOOR, designWeights, drawDesign, groupDraw, systemScale, type DrawnDesign } from './design.ts';
 import type { AskedEntry } from './adapt.ts';
 import { reviewPriorities, priorityReasons } from './priority.ts';
 import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
@@ -25,6 +25,8 @@ export interface ReviewPlan {
   input: string;
   systemOf: Int32Array;
   systems: number;
+  /** Per row, how much it counts in its system's accuracy relative to the others (design.ts systemScale). */
+  scale: Float64Array;
 }
 
 /**
@@ -47,13 +49,15 @@ export function planReview(rows: readonly (SignalRow & { id: string })[], view: 
     if (k === undefined) names.set(r.system, (k = names.size));
     return k;
   });
+  const scale = systemScale(systemOf, names.size);
   return {
     judge: view.judge,
     groups,
     groupOf,
     priority,
     signals,
-    design: drawDesign(designWeights(groups, priority), draws, seed),
+    design: drawDesign(designWeights(groups, priority, DESIGN_FLOOR, scale), draws, seed),
+    scale,
     heads,
     input,
     systemOf,

@@ -92,6 +92,7 @@ function drawnSteps(pop: Pop, seed: number, max: number, adapt: boolean): { orde
     input: 'sim',
     systemOf: Int32Array.from({ length: ROWS }, (_, c) => Math.floor(c / Q)),
     systems: S,
+    scale: new Float64Array(ROWS).fill(1),
   } as ReviewPlan;
   let entries = firstEntries(plan, max);
   for (let m = 1; m < max; m++) entries = adaptAt(plan, entries, m, (c) => pop.y[c]!);
