@@ -56,3 +56,13 @@ describe('pedants with the text signals', () => {
     expect(held.pedants.mcc).toBeGreaterThanOrEqual(0.8347);
   });
 });
+
+describe("pedants' card", () => {
+  it('cites PEDANTS and CFMatch as two papers, and says its weights were trained on EVOUNA TriviaQA', async () => {
+    const { card } = await import('./pedants.ts');
+    expect(card.citation).toMatch(/Two papers\./);
+    expect(card.citation).toMatch(/PEDANTS: Cheap but Effective and Interpretable Answer Equivalence, Findings of EMNLP 2024/);
+    expect(card.citation).toMatch(/CFMatch: Aligning Automated Answer Equivalence Evaluation .* arXiv:2401\.13170/);
+    expect(card.defaults).toMatch(/trained on EVOUNA TriviaQA/);
+  });
+});

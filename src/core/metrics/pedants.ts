@@ -37,10 +37,11 @@ export const card: MetricCard = {
   formula:
     'P(correct) = σ(w·[standardized agreement features ; tf-idf("[CLS] cand [SEP] gold [SEP] question")] + b + prior), where prior = −6 for a clear contradiction or another number of the gold\'s name ("Elizabeth I" for "Elizabeth II"), which the training data has too few of to teach, else 0. When taxonomy_text judged a stated final answer ("So the answer is X") instead of the whole candidate, cand is X.',
   defaults:
-    'Weights trained on EVOUNA TriviaQA human judgments (80% of questions; figures on the other 20% are in the model file). Threshold chosen for MCC by cross-validation.',
+    "Verity's own weights, not the papers': trained on EVOUNA TriviaQA's human judgments (Wang et al., 2023; 80% of its questions, figures on the other 20% in the model file), so it knows that set's five systems and answer styles best. Threshold chosen for MCC by cross-validation.",
   limits:
     'Trained on one dataset in English; other datasets and answer styles will differ. Cannot check facts beyond the gold answers and what WordNet 3.0 knows (a synonym, broader or narrower term, an antonym are features).',
-  citation: 'Li et al., 2024. PEDANTS: Cheap but Effective and Interpretable Answer Equivalence (CFMatch). Findings of EMNLP.',
+  citation:
+    'Two papers. Li, Mondal, Liang, Nghiem & Boyd-Graber, 2024: PEDANTS: Cheap but Effective and Interpretable Answer Equivalence, Findings of EMNLP 2024. Li, Mondal, Liang, Nghiem & Boyd-Graber, 2024: CFMatch: Aligning Automated Answer Equivalence Evaluation with Expert Judgments for Open-Domain Question Answering, arXiv:2401.13170. Training data: Wang et al., 2023, Evaluating Open-QA Evaluation (EVOUNA), NeurIPS Datasets and Benchmarks.',
 };
 
 function validate(m: PedantsModel): PedantsModel {
