@@ -104,3 +104,27 @@ describe('csvParts', () => {
     expect(toCsv([rec], []).split('\n')[0]).toBe('id,question,gold,candidate,label');
   });
 });
+
+describe("the Score page's CSV", () => {
+  it("writes each row's golds with the separator the input used, and reads back to the same golds", async () => {
+    const { newSession, ok, runConfig } = await import('../../test/session.ts');
+    const csv = 'id,question,answers,candidate\n1,Capital of France?,Paris | City of Light,Paris\n2,Symbol for gold?,Au,Au\n';
+    const s = newSession();
+    ok(await s.open(new Blob([csv]), 'golds.csv'));
+    const mapping = { map: { question: 'question', gold: 'answers', candidate: 'candidate' }, goldSep: '|' };
+    ok(await s.map(mapping));
+    ok(await s.run(runConfig(mapping, ['exact_match'])));
+    const out = Papa.parse<Record<string, string>>(await ok(await s.exportFile('csv')).text(), { header: true, skipEmptyLines: true });
+    expect(out.data.map((r) => r.gold)).toEqual(['Paris | City of Light', 'Au']);
+    const again = newSession();
+    ok(await again.open(new Blob([Papa.unparse(out.data)]), 'again.csv'));
+    ok(await again.map({ map: { question: 'question', gold: 'gold', candidate: 'candidate' }, goldSep: '|' }));
+    ok(await again.run(runConfig({ map: { question: 'question', gold: 'gold', candidate: 'candidate' }, goldSep: '|' }, ['exact_match'])));
+    const back = (await ok(await again.exportFile('jsonl')).text())
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => (JSON.parse(l) as { gold: string[] }).gold);
+    expect(back).toEqual([['Paris', 'City of Light'], ['Au']]);
+  });
+});

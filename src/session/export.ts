@@ -25,6 +25,8 @@ export interface ExportInput {
   record?: (i: number) => Record<string, unknown>;
   /** The keys of row i's record, where making the record itself costs more (its results are computed again). */
   recordKeys?: (i: number) => Iterable<string>;
+  /** The input's gold separator ('' none): the CSV writes a row's golds as the input did. */
+  goldSep?: string;
   /** Lets the caller answer messages between batches (the worker's watchdog ping). */
   pause?: () => Promise<void>;
   /** Called before each batch's records are made (the session computes the rows' explanations ahead). */
@@ -75,7 +77,7 @@ export async function csvParts(x: ExportInput): Promise<string[]> {
     const first = records[0]!.metrics as Record<string, CellLike>;
     for (const m of withClass) if (first[m]?.class === undefined) first[m] = { ...first[m], class: '' };
     for (const m of withSet) if (first[m]?.set === undefined) first[m] = { ...first[m], set: '' };
-    parts.push(toCsv(records, x.metricNames, from === 0));
+    parts.push(toCsv(records, x.metricNames, from === 0, x.goldSep ?? ''));
   });
   return parts;
 }

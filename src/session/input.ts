@@ -34,6 +34,8 @@ export class SessionInput {
   rows: QaRow[] = [];
   /** The input's systems, when the mapping has several (compare.ts). */
   systems: InputInfo | null = null;
+  /** The gold separator the mapping applied ('' none): exports write golds the same way. */
+  goldSep = '';
   private table: ParsedTable | null = null;
   /** The records were dropped once mapped into rows (they would double the memory of a 10^6-row run). */
   private released = false;
@@ -101,6 +103,7 @@ export class SessionInput {
         : {}),
     });
     const { found, goldSep } = prepared;
+    this.goldSep = goldSep ?? '';
     const sepNotes = found && (goldSep === found.separator || !goldSep) ? [found.note(goldSep === found.separator)] : [];
     const many = prepared.systems;
     // One system found (a one-valued column, or files of one system) is no comparison: no system badge or column.

@@ -168,6 +168,7 @@ export class SessionQueries {
         kind === 'csv'
           ? await csvParts({
               ...input,
+              goldSep: this.input.goldSep,
               ...(systems
                 ? {
                     record: (i: number) => rowRecord(rows[i]!, a.results.row(i), none),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { toCsv, toTsv } from './export.ts';
+import { goldCell, toCsv, toTsv } from './export.ts';
 import { NEEDS_NEUTRALIZING, restoreCell } from './formula.ts';
 import { parseTable } from './parse.ts';
 import { mapRows } from './fields.ts';
@@ -132,5 +132,28 @@ describe.each([
       }),
       RUNS,
     );
+  });
+});
+
+describe("the CSV's gold cell, written with the input's separator", () => {
+  it('reads back as the same golds, whatever they hold (joined where that splits back, a JSON list where not)', () => {
+    fc.assert(
+      fc.property(records, fc.constantFrom('|', ';', ',', '||'), (recs, sep) => {
+        // Text a file can hold (a lone surrogate survives only inside JSON's escapes).
+        fc.pre(recs.every((r) => r.gold.every((g) => g === asFile(g))));
+        const { rows } = mapRows(parseTable(toCsv(recs, NAMES, true, sep)), { goldSep: sep });
+        expect(rows.map((r) => r.golds)).toEqual(recs.map((r) => r.gold));
+      }),
+      RUNS,
+    );
+  });
+
+  it('writes plain golds as people write them (by hand)', () => {
+    expect(goldCell(['Au'], '|')).toBe('Au');
+    expect(goldCell(['Paris', 'City of Light'], '|')).toBe('Paris | City of Light');
+    expect(goldCell(['Paris', 'Lutetia'], ';')).toBe('Paris; Lutetia');
+    // A gold holding the separator, or no separator: a JSON list.
+    expect(goldCell(['A|B', 'C'], '|')).toBe('["A|B","C"]');
+    expect(goldCell(['Au'], '')).toBe('["Au"]');
   });
 });

@@ -24,6 +24,8 @@ export class DelimitedWriter {
   constructor(
     private readonly metricNames: readonly string[],
     private readonly delimiter: ',' | '\t',
+    /** The input's gold separator: the gold cell is written as the input wrote it ('' or none: a JSON list). */
+    private readonly goldSep = '',
   ) {}
 
   observe(r: Record<string, unknown>): void {
@@ -72,7 +74,7 @@ export class DelimitedWriter {
     const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
     const data = records.map((r) => {
       const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
-      const row: unknown[] = [...leading.map((k) => cell(r[k])), r.id, r.question, JSON.stringify(r.gold), r.candidate, r.label ?? ''];
+      const row: unknown[] = [...leading.map((k) => cell(r[k])), r.id, r.question, goldCell(r.gold, this.goldSep), r.candidate, r.label ?? ''];
       for (const m of this.metricNames) {
         const c = cells[m];
         row.push(
@@ -91,14 +93,28 @@ export class DelimitedWriter {
   }
 }
 
+/**
+ * A row's golds in one cell, as the input held them: joined by its separator (spaced as people write it: "Au | Gold")
+ * when that splits them back to the same golds, else — no separator, or a gold that holds it, starts with a bracket
+ * or has spaces at its ends — a JSON list, which every reader takes as the list it is.
+ */
+export function goldCell(gold: unknown, sep: string): string {
+  if (!Array.isArray(gold)) return JSON.stringify(gold);
+  const plain = (g: unknown) => typeof g === 'string' && g !== '' && g.trim() === g && !g.includes(sep) && !/^[[{]/.test(g);
+  if (sep === '' || !gold.every(plain)) return JSON.stringify(gold);
+  if (gold.length === 1) return gold[0] as string;
+  return gold.join(sep.trim() === '' ? sep : ` ${sep.trim()} `.replace(/^ (?=[,;])/, ''));
+}
+
 function toDelimited(
   records: readonly Record<string, unknown>[],
   metricNames: readonly string[],
   header: boolean,
   delimiter: ',' | '\t',
+  goldSep = '',
 ): string {
   // Provenance travels with every row: the models used (CLI) and the app's run configuration, as JSON.
-  const w = new DelimitedWriter(metricNames, delimiter);
+  const w = new DelimitedWriter(metricNames, delimiter, goldSep);
   for (const r of records) w.observe(r);
   // (Papa ends a header with no rows after it in a newline of its own, hence the extra one.)
   if (records.length === 0) return header ? `${w.header()}\n` : '\n';
@@ -106,13 +122,14 @@ function toDelimited(
 }
 
 /**
- * Flattens output records to CSV: id, question, gold (a JSON array, so it re-imports), candidate, label, then
+ * Flattens output records to CSV: id, question, gold (as the input wrote it with `goldSep`, else a JSON array: either
+ * re-imports), candidate, label, then
  * `<metric>.score`, `<metric>.decision` (and `<metric>.class` / `<metric>.set` for the taxonomy and the
  * hierarchy), `<metric>.explanation` per metric, then `models` / `verity_run` (JSON) when the records carry
  * them. Cells starting with = + - @, tab or CR are neutralized.
  */
-export function toCsv(records: readonly Record<string, unknown>[], metricNames: readonly string[], header = true): string {
-  return toDelimited(records, metricNames, header, ',');
+export function toCsv(records: readonly Record<string, unknown>[], metricNames: readonly string[], header = true, goldSep = ''): string {
+  return toDelimited(records, metricNames, header, ',', goldSep);
 }
 
 /** The same columns as `toCsv`, tab-separated (cells with tabs, quotes or newlines are quoted). */
