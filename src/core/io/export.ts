@@ -74,7 +74,14 @@ export class DelimitedWriter {
     const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
     const data = records.map((r) => {
       const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
-      const row: unknown[] = [...leading.map((k) => cell(r[k])), r.id, r.question, goldCell(r.gold, this.goldSep), r.candidate, r.label ?? ''];
+      const row: unknown[] = [
+        ...leading.map((k) => cell(r[k])),
+        r.id,
+        r.question,
+        goldCell(r.gold, this.goldSep),
+        r.candidate,
+        r.label ?? '',
+      ];
       for (const m of this.metricNames) {
         const c = cells[m];
         row.push(
