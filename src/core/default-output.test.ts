@@ -4,7 +4,8 @@
  * every metric's details, and hashed. Any change to a score, decision, class, explanation or detail changes the
  * hash: speed work on the scorers (shared normalisation, shared text signals, workers) must leave it as it is.
  * The hash was computed before that work (commit 0985d77), and changed on purpose since: the WordNet signals and
- * METEOR's synonym stage, with pedants retrained on its new features.
+ * METEOR's synonym stage, with pedants retrained on its new features; the demo set's gen-06-exact rewritten to equal
+ * its first gold.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -64,7 +65,7 @@ function mixedSet(): QaRow[] {
 
 const PINNED = {
   rows: 5701,
-  sha256: 'e69e2eb472f118bfbcbee328cbcdfca2e218db961e96ecd4a8d446d838656739',
+  sha256: '24be33709905fb68ed87e93d81f5d83bf1d16e3ccab518a00e049006b739ef43',
 };
 
 if (!existsSync(evounaPath())) console.log(`skipped: default metrics output on EVOUNA (pinned) ${EVOUNA_NEEDED}`);

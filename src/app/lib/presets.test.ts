@@ -57,6 +57,19 @@ describe('class examples fit their definitions', () => {
     }
   });
 
+  it('every demo-set row; on a multiple-choice question a right answer is one of its choices', () => {
+    const { rows } = mapRows(parseTable(readFileSync(new URL('../../../public/demo/demo-set.jsonl', import.meta.url)), 'demo-set.jsonl'));
+    const misfits = rows.filter((r) => r.label?.kind === 'taxonomy' && !fits(r.label.cls, r.golds, r.candidate)).map((r) => r.id);
+    expect(misfits).toEqual([]);
+    const choice = (r: (typeof rows)[number]) => r.choices!.some((c) => equals(r.candidate, c));
+    const offChoices = rows
+      .filter(
+        (r) => r.choices?.length && r.label?.kind === 'taxonomy' && ['exact', 'alternative-correct'].includes(r.label.cls) && !choice(r),
+      )
+      .map((r) => r.id);
+    expect(offChoices).toEqual([]);
+  });
+
   it('the homework template that ships with the demo set: read without an issue, one row per class, each fitting it', () => {
     const t = parseTable(readFileSync(new URL('../../../public/demo/homework-template.csv', import.meta.url)), 'homework-template.csv');
     const { rows, issues, notes } = mapRows(t);
