@@ -62,6 +62,53 @@ test('projector, 1024×768: the first screen shows one line per metric — score
   await finish(page, 'playground-projector.png', watch);
 });
 
+test('large text: type larger and every reason whole, at 1024×768 and at 150% zoom; remembered and in the link', async ({
+  page,
+  browser,
+}) => {
+  const watch = await open(page, '/#/playground');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByTestId('pg-preset-overinclusive-invalid').click();
+  const cut = () =>
+    page.evaluate(
+      () => [...document.querySelectorAll<HTMLElement>('.glance .reason')].filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+    );
+  // Without it, at a projector's width, some reason is cut with "…".
+  expect(await cut()).toBeGreaterThan(0);
+  await page.getByTestId('large-text').click();
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize)).toBe('20px');
+  await expect(page).toHaveURL(/\?text=large#\/playground/);
+  expect(await cut()).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+  await page.screenshot({ path: test.info().outputPath('large-text-1024x768.png') });
+  await page.locator('.glance').screenshot({ path: test.info().outputPath('large-text-glance-1024x768.png') });
+  // Remembered: a reload, and a page opened without the parameter, keep it; the link's ?text=normal turns it off.
+  await page.reload();
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  await page.goto('/#/learn');
+  await expect(page).toHaveURL(/\?text=large#\/learn/);
+  await page.goto('/?text=normal#/playground');
+  await expect(page.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'false');
+  // A link with ?text=large opens it in a browser that never chose it; at 150% zoom (1024×768 seen at 1.5×) nothing
+  // is cut and nothing scrolls sideways.
+  const zoomed = await browser.newPage({ viewport: { width: 683, height: 512 }, deviceScaleFactor: 1.5 });
+  await zoomed.route(/^(?!https?:\/\/localhost[:/]).*/, (r) => r.abort());
+  await zoomed.goto(`${new URL(page.url()).origin}/?text=large#/playground`);
+  await zoomed.getByTestId('pg-preset-overinclusive-invalid').click();
+  await expect(zoomed.getByTestId('large-text')).toHaveAttribute('aria-pressed', 'true');
+  expect(
+    await zoomed.evaluate(
+      () => [...document.querySelectorAll<HTMLElement>('.glance .reason')].filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+    ),
+  ).toBe(0);
+  expect(await zoomed.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(683);
+  await zoomed.screenshot({ path: test.info().outputPath('large-text-150pct.png') });
+  await zoomed.locator('.glance').screenshot({ path: test.info().outputPath('large-text-glance-150pct.png') });
+  await zoomed.close();
+  await finish(page, 'large-text.png', watch);
+});
+
 test('Learn: the table exports as CSV, the homework template is served, the CAP paper is cited, terms link to the glossary', async ({
   page,
 }) => {
