@@ -15,6 +15,8 @@ function apply(): void {
 
 /** Reads the address, else what was remembered, and applies it (the app's start). */
 export function startTextSize(): void {
+  // Read once at the start: not state the page reacts to.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   const asked = new URLSearchParams(location.search).get(PARAM);
   const kept = globalThis.localStorage?.getItem(KEY);
   textSize.large = asked !== null ? asked === 'large' : kept === 'large';
