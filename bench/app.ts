@@ -8,7 +8,9 @@
  * 3. That finished run: time until the report shows, the table scrolled to its last row and back, and the long
  *    tasks meanwhile (report charts are drawn on the page's thread).
  *
- * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB; `--no-cli` skips the
+ * Files go to bench/out/ (git-ignored). `--rows N` changes the 1M; `--mb M` the 100 MB; `--runs K` (default 5) how
+ * many times the million-row run is made for its memory peak (the highest is the one reported; every run's is kept);
+ * `--no-cli` skips the
  * Node CLI run; `--trace` traces the compare case's main thread (see TRACE). Figures go to bench/out/app.json and
  * stdout; `npm run bench` puts them in bench/REPORT.md.
  *
@@ -485,7 +487,7 @@ async function compareCase(browser: Browser, path: string, rows: number, questio
 }
 
 /** Speed targets 1 and 3 (defined for 1,000,000 rows; target 1 scaled by the rows otherwise). */
-function targets(rows: number, endToEndSeconds: number, peakMb: number) {
+function targets(rows: number, endToEndSeconds: number, peakMb: number, runs: number) {
   const scale = rows / 1_000_000;
   const note = rows === 1_000_000 ? '' : ` [${rows.toLocaleString('en')} rows, not the 1,000,000 the targets are for: indicative only]`;
   const limit1 = 60 * scale;
@@ -498,7 +500,14 @@ function targets(rows: number, endToEndSeconds: number, peakMb: number) {
       met: endToEndSeconds < limit1,
       note,
     },
-    { target: 3, what: 'Chromium memory peak (summed PSS)', value: `${Math.round(peakMb)} MB`, limit: '1500 MB', met: peakMb < 1500, note },
+    {
+      target: 3,
+      what: `Chromium memory peak (summed PSS), the highest of ${runs} run${runs === 1 ? '' : 's'}`,
+      value: `${Math.round(peakMb)} MB`,
+      limit: '1500 MB',
+      met: peakMb < 1500,
+      note,
+    },
   ];
 }
 
@@ -510,6 +519,7 @@ async function main() {
   const file1m = join(OUT, `scale-${bigRows}.jsonl`);
   process.stderr.write('bench:app: writing files…\n');
   const compareOnly = process.argv.includes('--compare-only');
+  const runs = Math.max(1, arg('runs', 5));
   const questions = arg('questions', 100_000);
   const fileSystems = join(OUT, `systems-10x${questions}.jsonl`);
   const rows100 = compareOnly ? 0 : await writeFile(file100, { bytes: mb * 1e6 });
@@ -602,6 +612,24 @@ async function main() {
       const peak1m = Math.max(mem2.stop(), peakRead, peakScore, peakReport);
       const scoringWorkers = await page.evaluate(() => navigator.hardwareConcurrency);
       await page.close();
+      // The same run again in fresh pages, for memory alone: one run in ten or so has peaked ~200 MB above the others,
+      // so one reading says little of the peak a user meets.
+      const peaks = [peak1m];
+      for (let k = 1; k < runs; k++) {
+        process.stderr.write(`bench:app: million-row run ${k + 1} of ${runs} (memory)…\n`);
+        const again = await browser.newPage();
+        const m = sampleMemory();
+        await openFile(again, file1m, bigRows);
+        await again.getByTestId('run').click();
+        await again.getByTestId('run-progress').filter({ hasText: 'done' }).waitFor({ timeout: 3_600_000 });
+        await again
+          .getByTestId('report')
+          .filter({ hasText: `${bigRows.toLocaleString('en')} rows scored` })
+          .waitFor({ timeout: 600_000 });
+        peaks.push(m.stop());
+        await again.close();
+      }
+      const peakAll = Math.max(...peaks);
       Object.assign(figures, {
         file100: {
           path: file100,
@@ -626,13 +654,14 @@ async function main() {
           longestTaskAfterRunMs: afterTasks.length ? Math.round(Math.max(...afterTasks)) : 0,
           cliSeconds,
           cliRowsPerSecond: cliSeconds === null ? null : Math.round(bigRows / cliSeconds),
-          chromiumPeakPssMb: Math.round(peak1m),
+          chromiumPeakPssMb: Math.round(peakAll),
+          chromiumPeakPssMbPerRun: peaks.map(Math.round),
           chromiumPeakByProcessMb: mem2.breakdown(),
           chromiumPeakPssMbByPhase: { read: Math.round(peakRead), score: Math.round(peakScore), report: Math.round(peakReport) },
           chromiumScorePeakByProcessMb: byScore,
           scoringWorkers,
         },
-        targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peak1m),
+        targets: targets(bigRows, parseSeconds + scoreSeconds + reportSeconds, peakAll, peaks.length),
       });
     }
 
