@@ -11,19 +11,20 @@
  */
 import { VerityError, type QaRow } from '../core/types.ts';
 import { messageOf } from '../core/errors.ts';
-import { designRecord, parseBudget, planReview, whyAsked, type ReviewPlan } from '../core/review/plan.ts';
-import { adaptedWeights, firstEntries, isEpochStart, redraw, type AskedEntry } from '../core/review/adapt.ts';
+import { designRecord, parseBudget } from '../core/review/plan.ts';
+import { firstEntries } from '../core/review/adapt.ts';
 import { readSequence } from '../core/review/design.ts';
 import { refitThreshold } from '../core/review/refit.ts';
 import { stepFields, type ReviewedRow } from '../core/review/labels.ts';
-import { CLASS_METRICS, DEFAULT_METRICS } from '../core/metrics/index.ts';
+import { CLASS_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
-import { answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedGroup, type SavedReview } from './review-saved.ts';
+import { answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
+import { lastEpochStart, ReviewDraw, savedGroup } from './review-draw.ts';
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
 
@@ -40,9 +41,15 @@ export class SessionReview {
   private saved: SavedReview | null = null;
   private unsaved: string | undefined;
   private folded: { rows: readonly QaRow[]; key: unknown } | null = null;
-  private planned: { key: string; plan: ReviewPlan } | null = null;
 
-  constructor(private readonly host: ReviewHost) {}
+  private readonly draw: ReviewDraw;
+
+  constructor(private readonly host: ReviewHost) {
+    this.draw = new ReviewDraw(
+      () => host.rows(),
+      () => host.systems(),
+    );
+  }
 
   /** The review of the run in hand (none after a new run). */
   private current(): SavedReview | null {
@@ -171,7 +178,7 @@ export class SessionReview {
     if (!judge) throw new VerityError(`${judgeName} is not a metric of this run (${names.join(', ')})`, 'usage', 'not-ready');
     const n = a.results.length;
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
-    const plan = this.plan(judge.name, seed);
+    const plan = this.draw.plan(a, judge.name, seed);
     const budget = parseBudget(String(opts.budget), n, plan.groups.length);
     if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
     const count = budget.value.count;
@@ -190,68 +197,6 @@ export class SessionReview {
       undone: [],
     });
     return this.state()!;
-  }
-
-  /** The review's plan for the run in hand (kept: each epoch's draw reads it again). */
-  private plan(judgeName: string, seed: number): ReviewPlan {
-    const a = this.scored();
-    const key = `${a.meta.id}\u0000${a.results.length}\u0000${judgeName}\u0000${seed}\u0000${a.config.calibration?.at ?? ''}`;
-    if (this.planned?.key === key) return this.planned.plan;
-    const judge = a.metrics.find((m) => m.name === judgeName)!;
-    const names = a.metrics.map((m) => m.name);
-    const rows = this.host.rows().slice(0, a.results.length);
-    const systems = this.host.systems();
-    // The priority reads the embedded default set beside the judge; those the run lacks count as undecided.
-    const others = DEFAULT_METRICS.filter((m) => m !== judge.name && names.includes(m));
-    const plan = planReview(
-      rows.map((row) => ({
-        id: row.id,
-        question: row.question,
-        golds: row.golds,
-        candidate: row.candidate,
-        ...(systems ? { key: (row as SystemRow).key, system: (row as SystemRow).system } : {}),
-      })),
-      {
-        judge: { metric: judge.name, threshold: judge.threshold },
-        score: (i) => a.results.score(judge.name, i),
-        decision: (i) => a.results.decision(judge.name, i),
-        others: (i) => others.map((m) => a.results.decision(m, i)),
-      },
-      seed,
-      a.meta.inputHash,
-    );
-    this.planned = { key, plan };
-    return plan;
-  }
-
-  /**
-   * Once the answers in order reach a step where the estimate refits (adapt.ts) and none is given past it, the
-   * questions after it are drawn again from what the answers say: a new epoch, saved with the review.
-   */
-  private async adapt(r: SavedReview): Promise<void> {
-    const { group, own } = answersOf(r);
-    let prefix = 0;
-    while (prefix < r.asked.length && group.has(prefix) && group.get(prefix)!.answer !== 'skip') prefix++;
-    if (!isEpochStart(prefix) || prefix >= r.asked.length) return;
-    if ((r.asked[prefix]!.epoch ?? 0) !== (r.asked[prefix - 1]!.epoch ?? 0)) return;
-    if ([...group.keys()].some((p) => p >= prefix) || [...own.values()].some((x) => x.position >= prefix)) return;
-    const plan = this.plan(r.judge, r.seed);
-    const saved = savedEntries(r);
-    const entries = r.asked.map((g, k) => ({ ...saved[k]!, group: plan.groupOf[g.rows[0]!]! }));
-    // Only the answers in order feed the refit (the design's sample).
-    const positionOf = new Map<number, number>();
-    r.asked.slice(0, prefix).forEach((g, k) => g.rows.forEach((i) => positionOf.set(i, k)));
-    const label = (i: number): number => {
-      const k = positionOf.get(i);
-      const x = k === undefined ? undefined : (own.get(i) ?? group.get(k));
-      const l = x ? labelOf(x.answer) : null;
-      return l ? (labelIsCorrect(l) ? 1 : 0) : -1;
-    };
-    const weights = adaptedWeights(plan, entries, prefix, label);
-    if (!weights) return;
-    const epoch = Math.max(...entries.map((e) => e.epoch)) + 1;
-    const next = redraw(plan, entries, prefix, weights, epoch, r.asked.length);
-    await this.save({ ...r, asked: [...r.asked.slice(0, prefix), ...next.slice(prefix).map((e) => savedGroup(plan, e))] });
   }
 
   item(position: number): ReviewItem {
@@ -306,7 +251,8 @@ export class SessionReview {
     if (row !== undefined && !g.rows.includes(row))
       throw new VerityError(`row ${row} is not one of the rows this answer stands for`, 'usage', 'bad-option');
     await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
-    await this.adapt(this.saved!);
+    const again = this.draw.adapted(this.saved!, this.scored());
+    if (again) await this.save(again);
     return this.state()!;
   }
 
@@ -421,25 +367,4 @@ export class SessionReview {
       this.unsaved = messageOf(e);
     }
   }
-}
-
-/** An asked entry as the review saves it: its rows, its draw, and why it is asked (its rows' highest priority). */
-function savedGroup(plan: ReviewPlan, e: AskedEntry): SavedGroup {
-  const rows = plan.groups[e.group]!;
-  const top = rows.reduce((best, i) => (plan.priority[i]! > plan.priority[best]! ? i : best), rows[0]!);
-  return {
-    rows,
-    epoch: e.epoch,
-    total: e.total,
-    weight: e.weight,
-    draw: e.draw,
-    priority: plan.priority[top]!,
-    why: whyAsked(plan, e.group),
-  };
-}
-
-/** The position the last epoch began at (the questions from there drawn again from the answers before), or null. */
-function lastEpochStart(r: SavedReview): number | null {
-  for (let k = r.asked.length - 1; k > 0; k--) if ((r.asked[k]!.epoch ?? 0) !== (r.asked[k - 1]!.epoch ?? 0)) return k;
-  return null;
 }

@@ -20,18 +20,11 @@
  *   weights were fixed when it was drawn).
  */
 import { predictProba, trainLogistic } from '../agreement/logistic.ts';
-import { DESIGN_FLOOR, drawKey, groupDraw, readSequence, type Sequence } from './design.ts';
+import { DESIGN_FLOOR, drawKey, groupDraw, readSequence, type AskedEntry, type Sequence } from './design.ts';
+
+export type { AskedEntry };
 import { EPOCH_FIRST, L2, MIN_CLASS, MIN_LABELS } from './frame.ts';
 import type { ReviewPlan } from './plan.ts';
-
-/** One asked question: its group, the epoch it was drawn in, its weight there, its draw, and the epoch's total. */
-export interface AskedEntry {
-  group: number;
-  epoch: number;
-  weight: number;
-  draw: number;
-  total: number;
-}
 
 /** The first `count` questions of the plan's first draw. */
 export function firstEntries(plan: ReviewPlan, count: number): AskedEntry[] {

@@ -128,6 +128,15 @@ export function stepProbabilities(weights: ArrayLike<number>, total: number): Fl
   return q;
 }
 
+/** One asked question: its group, the epoch it was drawn in, its weight there, its draw, and the epoch's total. */
+export interface AskedEntry {
+  group: number;
+  epoch: number;
+  weight: number;
+  draw: number;
+  total: number;
+}
+
 /**
  * One asked line as a label file records it: its place in the order (1-based), its epoch, its weight there, the
  * epoch's total, its draw, first row, answered or not.

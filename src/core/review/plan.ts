@@ -5,8 +5,7 @@
  */
 import { fail, ok, type Result } from '../errors.ts';
 import { answerGroups } from './groups.ts';
-import { DESIGN_FLOOR, designWeights, drawDesign, groupDraw, systemScale, type DrawnDesign } from './design.ts';
-import type { AskedEntry } from './adapt.ts';
+import { DESIGN_FLOOR, designWeights, drawDesign, groupDraw, systemScale, type AskedEntry, type DrawnDesign } from './design.ts';
 import { reviewPriorities, priorityReasons } from './priority.ts';
 import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
 
