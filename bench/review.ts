@@ -26,8 +26,8 @@ import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts'
 import { scoreRows } from '../src/core/scoring.ts';
 import { ResultTable } from '../src/core/result-table.ts';
 import { designRecord, planReview, reviewLine, type ReviewPlan } from '../src/core/review/plan.ts';
-import { adaptAt, entryProbabilities, entrySequence, firstEntries, type AskedEntry } from '../src/core/review/adapt.ts';
-import { drawDesign, groupDraw } from '../src/core/review/design.ts';
+import { adaptAt, entrySequence, firstEntries } from '../src/core/review/adapt.ts';
+import { drawDesign, entryProbabilities, groupDraw, type AskedEntry } from '../src/core/review/design.ts';
 import { foldLabels, parseReviewLabels, reviewedFields } from '../src/core/review/labels.ts';
 import { refitThreshold } from '../src/core/review/refit.ts';
 import { compareTable, leaderboard, type CompareRow } from '../src/core/compare/index.ts';
@@ -171,7 +171,8 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
       const last = Math.min(plan0.groups.length, Math.max(count, Math.round(SHARES.at(-1)! * rows.length)));
       let entries = firstEntries(plan, last);
       // The person answers in order; at each refit the rest is drawn again from the answers so far.
-      if (design.endsWith('adaptive')) for (let m = 1; m < last; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i));
+      if (design.endsWith('adaptive'))
+        for (let m = 1; m < last; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i)) ?? entries;
       const everAny = BENCH_SYSTEMS.map(() => true);
       const everFixed = BENCH_SYSTEMS.map(() => true);
       SHARES.forEach((share, k) => {
@@ -227,7 +228,7 @@ async function bench(variant: 'as-is' | 'one-gold', subset: 'held-out questions'
     const plan = { ...plan0, design: drawDesign(plan0.design.weights, draws, seed) };
     const count = Math.round(0.15 * rows.length);
     let entries = firstEntries(plan, count);
-    for (let m = 1; m < count; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i));
+    for (let m = 1; m < count; m++) entries = adaptAt(plan, entries, m, (i) => answerOf(plan, rows, i)) ?? entries;
     // Each asked group weighed by about its inclusion probability at the end (design.ts readSequence).
     const seq = entrySequence(plan, entries, count);
     const pi = new Float64Array(rows.length).fill(NaN);

@@ -5,12 +5,13 @@
  */
 import type { QaRow } from '../core/types.ts';
 import { planReview, whyAsked, type ReviewPlan } from '../core/review/plan.ts';
-import { adaptedWeights, isEpochStart, redraw, type AskedEntry } from '../core/review/adapt.ts';
+import { adaptAt, isEpochStart } from '../core/review/adapt.ts';
+import type { AskedEntry } from '../core/review/design.ts';
 import { DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ActiveRun } from './runner.ts';
-import { answersOf, labelOf, savedEntries, type SavedGroup, type SavedReview } from './review-saved.ts';
+import { answeredInOrder, answersOf, labelOf, savedEntries, type SavedGroup, type SavedReview } from './review-saved.ts';
 
 export class ReviewDraw {
   private planned: { key: string; plan: ReviewPlan } | null = null;
@@ -57,11 +58,9 @@ export class ReviewDraw {
    */
   adapted(r: SavedReview, a: ActiveRun): SavedReview | null {
     const { group, own } = answersOf(r);
-    let prefix = 0;
-    while (prefix < r.asked.length && group.has(prefix) && group.get(prefix)!.answer !== 'skip') prefix++;
-    if (!isEpochStart(prefix) || prefix >= r.asked.length) return null;
-    // An epoch begins here already (the same step reached again after an undo): one draw per step.
-    if ((r.asked[prefix]!.epoch ?? 0) !== (r.asked[prefix - 1]!.epoch ?? 0)) return null;
+    const prefix = answeredInOrder(r, group);
+    // The plan (every row's signals) is built only at a step where a draw may happen, not at every answer.
+    if (!isEpochStart(prefix)) return null;
     if ([...group.keys()].some((p) => p >= prefix) || [...own.values()].some((x) => x.position >= prefix)) return null;
     const plan = this.plan(a, r.judge, r.seed);
     const saved = savedEntries(r);
@@ -75,11 +74,8 @@ export class ReviewDraw {
       const l = x ? labelOf(x.answer) : null;
       return l ? (labelIsCorrect(l) ? 1 : 0) : -1;
     };
-    const weights = adaptedWeights(plan, entries, prefix, label);
-    if (!weights) return null;
-    const epoch = Math.max(...entries.map((e) => e.epoch)) + 1;
-    const next = redraw(plan, entries, prefix, weights, epoch, r.asked.length);
-    return { ...r, asked: [...r.asked.slice(0, prefix), ...next.slice(prefix).map((e) => savedGroup(plan, e))] };
+    const next = adaptAt(plan, entries, prefix, label);
+    return next && { ...r, asked: [...r.asked.slice(0, prefix), ...next.slice(prefix).map((e) => savedGroup(plan, e))] };
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { VerityError, type QaRow } from '../core/types.ts';
 import { reviewLine } from '../core/review/plan.ts';
-import { entryProbabilities } from '../core/review/adapt.ts';
+import { entryProbabilities } from '../core/review/design.ts';
 import {
   anotherInput,
   foldNote,
@@ -15,6 +15,7 @@ import {
   missingSystems,
   noLabelMatches,
   plainLabelLine,
+  rowFinder,
   type ParsedLabels,
 } from '../core/review/labels.ts';
 import type { SystemRow } from '../core/compare/index.ts';
@@ -116,16 +117,10 @@ export async function importReview(
   if (other) throw new VerityError(other, 'input', 'bad-labels');
   const missing = missingSystems(name, labels, systems ? 2 : 1);
   if (missing) throw new VerityError(missing, 'input', 'bad-labels');
-  const at = new Map<string, number>();
-  const byId = new Map<string, number>();
-  rows.forEach((row, i) => {
-    const k = `${systems ? (row as SystemRow).system : ''}\u0000${row.id}`;
-    if (!at.has(k)) at.set(k, i);
-    byId.set(row.id, byId.has(row.id) ? -1 : i);
-  });
+  const rowOf = rowFinder(rows.map((row) => ({ id: row.id, ...(systems ? { system: (row as SystemRow).system } : {}) })));
   const find = (id: string, system?: string) => {
-    const i = at.get(`${system ?? ''}\u0000${id}`) ?? (system === undefined ? byId.get(id) : undefined);
-    return i === undefined || i < 0 ? null : i;
+    const i = rowOf.find(id, system);
+    return i < 0 ? null : i;
   };
   if (design) {
     const same =

@@ -4,6 +4,7 @@
  */
 import type { Label } from '../core/types.ts';
 import type { ReviewAnswer } from './api.ts';
+import type { AskedEntry } from '../core/review/design.ts';
 
 /** An asked group, as saved: its rows (indices), epoch, weight, draw, the epoch's total, and why it is asked. */
 export interface SavedGroup {
@@ -94,7 +95,14 @@ export function answersOf(r: SavedReview): { group: Map<number, Answer>; own: Ma
   return { group, own, outside };
 }
 
+/** How many questions are answered in order from the first (a skip ends them): the part the estimate uses. */
+export function answeredInOrder(r: SavedReview, group: ReadonlyMap<number, Answer>): number {
+  let n = 0;
+  while (n < r.asked.length && group.has(n) && group.get(n)!.answer !== 'skip') n++;
+  return n;
+}
+
 /** The asked groups as the design reads them (a group saved without an epoch is of the first). */
-export function savedEntries(r: SavedReview): { epoch: number; weight: number; draw: number; total: number }[] {
+export function savedEntries(r: SavedReview): Omit<AskedEntry, 'group'>[] {
   return r.asked.map((g) => ({ epoch: g.epoch ?? 0, weight: g.weight, draw: g.draw, total: g.total ?? r.total }));
 }

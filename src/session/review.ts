@@ -23,7 +23,7 @@ import type { SystemRow } from '../core/compare/index.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
-import { answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
+import { answeredInOrder, answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
 import { lastEpochStart, ReviewDraw, savedGroup } from './review-draw.ts';
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
@@ -119,8 +119,7 @@ export class SessionReview {
     const { group, own, outside } = answersOf(r);
     let skipped = 0;
     for (const x of group.values()) if (x.answer === 'skip') skipped++;
-    let prefix = 0;
-    while (prefix < r.asked.length && group.has(prefix) && group.get(prefix)!.answer !== 'skip') prefix++;
+    const prefix = answeredInOrder(r, group);
     let next = 0;
     while (next < r.asked.length && group.has(next)) next++;
     const judge = a.metrics.find((m) => m.name === r.judge);

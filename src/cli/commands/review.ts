@@ -11,9 +11,10 @@ import type { Command } from 'commander';
 import { ResultTable } from '../../core/result-table.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
 import { budgetWords, designRecord, parseBudget, planReview, reviewLine, whyAsked, type ReviewPlan } from '../../core/review/plan.ts';
-import { adaptedWeights, entryProbabilities, firstEntries, redraw, type AskedEntry } from '../../core/review/adapt.ts';
+import { adaptedWeights, firstEntries, redraw } from '../../core/review/adapt.ts';
+import { entryProbabilities, type AskedEntry } from '../../core/review/design.ts';
 import { MIN_CLASS, MIN_LABELS } from '../../core/review/frame.ts';
-import { labelJson, plainLabelLine, type ParsedLabels, type ReviewLabel } from '../../core/review/labels.ts';
+import { labelJson, plainLabelLine, rowFinder, type ParsedLabels, type ReviewLabel } from '../../core/review/labels.ts';
 import { labelIsCorrect } from '../../core/correctness.ts';
 import { readLabels } from '../labels.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
@@ -125,7 +126,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     );
   }
   const q = entryProbabilities(entries);
-  const design = { ...designRecord(plan, count), asked: entries.length };
+  const design = designRecord(plan, count);
   let covered = 0;
   const placed = new Set<number>();
   const lines = entries.map((entry, k) => {
@@ -205,19 +206,17 @@ function continued(
       `--continue ${path}: its review asks about ${d.judge}'s decisions, not ${judge}'s: pass --judge ${d.judge}`,
       'usage',
     );
-  const at = new Map<string, number>();
-  rows.forEach((r, i) => at.set(JSON.stringify([r.system ?? null, r.id]), i));
-  const find = (id: string, system?: string) => at.get(JSON.stringify([system ?? null, id]));
+  const rowOf = rowFinder(rows);
   const lines = [...d.lines].sort((a, b) => a.order - b.order);
   const entries = lines.slice(0, d.sequence.answered).map((l): AskedEntry => {
-    const i = find(l.first.id, l.first.system);
-    if (i === undefined) throw new VerityError(`--continue ${path}, question ${l.order}: names a row this input does not have`, 'input');
+    const i = rowOf.find(l.first.id, l.first.system);
+    if (i < 0) throw new VerityError(`--continue ${path}, question ${l.order}: names a row this input does not have`, 'input');
     return { group: plan.groupOf[i]!, epoch: l.epoch, weight: l.weight, draw: l.draw, total: l.total };
   });
   const given = new Map<number, { label: ReviewLabel['label']; own: boolean }>();
   for (const l of parsed.labels) {
-    const i = find(l.id, l.system);
-    if (i !== undefined) given.set(i, { label: l.label, own: l.own === true });
+    const i = rowOf.find(l.id, l.system);
+    if (i >= 0) given.set(i, { label: l.label, own: l.own === true });
   }
   // Only the answers in order feed the refit (the design's sample); later ones are carried, not learned from.
   const inOrder = new Set(entries.flatMap((e) => plan.groups[e.group]!));

@@ -19,11 +19,9 @@
  *   given, so a label corrected after an epoch began does not change that epoch's draw (which stays valid: the
  *   weights were fixed when it was drawn).
  */
-import { predictProba, trainLogistic } from '../agreement/logistic.ts';
+import { predictProba } from '../agreement/logistic.ts';
 import { DESIGN_FLOOR, drawKey, groupDraw, readSequence, type AskedEntry, type Sequence } from './design.ts';
-
-export type { AskedEntry };
-import { EPOCH_FIRST, L2, MIN_CLASS, MIN_LABELS } from './frame.ts';
+import { epochStarts, fitPrediction, predictionFeatures } from './frame.ts';
 import type { ReviewPlan } from './plan.ts';
 
 /** The first `count` questions of the plan's first draw. */
@@ -40,7 +38,7 @@ export function firstEntries(plan: ReviewPlan, count: number): AskedEntry[] {
 
 /** Whether the estimate refits its prediction at step m (0-based): where the draw may adapt too. */
 export function isEpochStart(m: number): boolean {
-  for (let from = EPOCH_FIRST; from <= m; from = Math.ceil(from * 1.5)) if (from === m) return true;
+  for (const from of epochStarts(m + 1)) if (from === m) return true;
   return false;
 }
 
@@ -74,14 +72,7 @@ export function adaptedWeights(
   floor = DESIGN_FLOOR,
 ): Float64Array | null {
   const seq = entrySequence(plan, entries, answered);
-  const S = plan.systems;
-  const x = (i: number) => {
-    const sig = plan.signals[i]!;
-    const v = new Float64Array(sig.length + S);
-    v.set(sig);
-    if (plan.systemOf[i]! >= 0) v[sig.length + plan.systemOf[i]!] = 1;
-    return v;
-  };
+  const x = (i: number) => predictionFeatures(plan.signals[i]!, plan.systemOf[i]!, plan.systems);
   const rows: Float64Array[] = [];
   const ys: number[] = [];
   const ws: number[] = [];
@@ -93,9 +84,8 @@ export function adaptedWeights(
       ys.push(y);
       ws.push(1 / seq.pi[t]!);
     }
-  const pos = ys.reduce((a, b) => a + b, 0);
-  if (ys.length < MIN_LABELS || pos < MIN_CLASS || ys.length - pos < MIN_CLASS) return null;
-  const model = trainLogistic(rows, ys, { l2: L2, sampleWeights: ws });
+  const model = fitPrediction(rows, ys, ws);
+  if (!model) return null;
   return Float64Array.from(plan.groups, (members) => {
     let s = 0;
     for (const i of members) {
@@ -128,38 +118,32 @@ export function redraw(
       left.push(g);
       total += weights[g]!;
     }
-  const draws = new Map<number, number>();
-  const keys = new Map<number, number>();
+  const draws = new Float64Array(plan.groups.length);
+  const keys = new Float64Array(plan.groups.length);
   for (const g of left) {
-    const u = groupDraw(plan.design.seed, plan.input, plan.heads[g]!.system, plan.heads[g]!.id, epoch);
-    draws.set(g, u);
-    keys.set(g, drawKey(u, weights[g]!));
+    draws[g] = groupDraw(plan.design.seed, plan.input, plan.heads[g]!.system, plan.heads[g]!.id, epoch);
+    keys[g] = drawKey(draws[g]!, weights[g]!);
   }
-  left.sort((a, b) => keys.get(a)! - keys.get(b)! || a - b);
-  const tail = left.slice(0, Math.max(0, count - kept)).map((g) => ({ group: g, epoch, weight: weights[g]!, draw: draws.get(g)!, total }));
+  left.sort((a, b) => keys[a]! - keys[b]! || a - b);
+  const tail = left.slice(0, Math.max(0, count - kept)).map((g) => ({ group: g, epoch, weight: weights[g]!, draw: draws[g]!, total }));
   return [...head, ...tail];
-}
-
-/** Each entry's probability at its step: its weight over its epoch's weights left. */
-export function entryProbabilities(entries: readonly Pick<AskedEntry, 'epoch' | 'weight' | 'total'>[]): Float64Array {
-  const q = new Float64Array(entries.length);
-  let left = 0;
-  entries.forEach((e, t) => {
-    if (t === 0 || entries[t - 1]!.epoch !== e.epoch) left = e.total;
-    q[t] = left > e.weight ? e.weight / left : 1;
-    left -= e.weight;
-  });
-  return q;
 }
 
 /**
  * At step `answered` of `entries` (every step before it answered): the review drawn again when the estimate refits
- * there and the answers allow a fit, else the entries as they are.
+ * there, no epoch begins there yet (one draw per step, though the step be reached again after an undo) and the
+ * answers allow a fit; else null.
  */
-export function adaptAt(plan: ReviewPlan, entries: readonly AskedEntry[], answered: number, label: (row: number) => number): AskedEntry[] {
-  if (!isEpochStart(answered) || answered >= entries.length) return entries.slice();
+export function adaptAt(
+  plan: ReviewPlan,
+  entries: readonly AskedEntry[],
+  answered: number,
+  label: (row: number) => number,
+): AskedEntry[] | null {
+  if (!isEpochStart(answered) || answered >= entries.length) return null;
+  if (entries[answered]!.epoch !== entries[answered - 1]!.epoch) return null;
   const weights = adaptedWeights(plan, entries, answered, label);
-  if (!weights) return entries.slice();
+  if (!weights) return null;
   const epoch = Math.max(...entries.map((e) => e.epoch)) + 1;
   return redraw(plan, entries, answered, weights, epoch, entries.length);
 }

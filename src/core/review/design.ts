@@ -138,6 +138,25 @@ export interface AskedEntry {
 }
 
 /**
+ * Each step's probability in a review of several epochs: within an epoch, q_t = w / W_t over the epoch's weight left,
+ * starting from the epoch's total (stepProbabilities, epoch by epoch).
+ */
+export function entryProbabilities(entries: readonly Pick<AskedEntry, 'epoch' | 'weight' | 'total'>[]): Float64Array {
+  const q = new Float64Array(entries.length);
+  for (let start = 0, end = 0; start < entries.length; start = end) {
+    while (end < entries.length && entries[end]!.epoch === entries[start]!.epoch) end++;
+    q.set(
+      stepProbabilities(
+        entries.slice(start, end).map((e) => e.weight),
+        entries[start]!.total,
+      ),
+      start,
+    );
+  }
+  return q;
+}
+
+/**
  * One asked line as a label file records it: its place in the order (1-based), its epoch, its weight there, the
  * epoch's total, its draw, first row, answered or not.
  */
@@ -221,18 +240,10 @@ export function readSequence(
   }
   let answered = 0;
   while (answered < byOrder.length && byOrder[answered]!.a.answered) answered++;
-  const q = new Float64Array(answered);
+  const q = entryProbabilities(byOrder.slice(0, answered).map(({ a }) => a));
   // Each epoch's clock where the answered prefix leaves it: the key of its last answered line.
   const clock = new Map<number, number>();
-  let left = 0;
-  for (let t = 0; t < answered; t++) {
-    const { a } = byOrder[t]!;
-    if (t === 0 || byOrder[t - 1]!.a.epoch !== a.epoch) left = a.total;
-    // The weights left can fall below the next weight by rounding only: such a step was certain.
-    q[t] = left > a.weight ? a.weight / left : 1;
-    left -= a.weight;
-    clock.set(a.epoch, drawKey(a.draw, a.weight));
-  }
+  for (let t = 0; t < answered; t++) clock.set(byOrder[t]!.a.epoch, drawKey(byOrder[t]!.a.draw, byOrder[t]!.a.weight));
   const step = new Int32Array(lines.length).fill(-1);
   const pi = new Float64Array(answered);
   for (let t = 0; t < answered; t++) {

@@ -81,6 +81,26 @@ function sampleOf(inp: FrameInput): { pi: Float64Array; unit: Int32Array; kind: 
   return { pi, unit, kind: 'assumed-random' };
 }
 
+/** A row's features for the prediction: its signals, then its system one-hot among S (none set for −1). */
+export function predictionFeatures(signals: ArrayLike<number>, system: number, S: number): Float64Array {
+  const v = new Float64Array(signals.length + S);
+  v.set(Array.from(signals));
+  if (system >= 0) v[signals.length + system] = 1;
+  return v;
+}
+
+/** The prediction model on these labelled rows (each weighed), or null when too few to fit (MIN_LABELS, MIN_CLASS). */
+export function fitPrediction(rows: Float64Array[], ys: readonly number[], weights: readonly number[]): LogisticModel | null {
+  const pos = ys.reduce((a, b) => a + b, 0);
+  if (ys.length < MIN_LABELS || pos < MIN_CLASS || ys.length - pos < MIN_CLASS) return null;
+  return trainLogistic(rows, ys, { l2: L2, sampleWeights: weights });
+}
+
+/** The steps (0-based) below `limit` where a sequential review's prediction is refitted: EPOCH_FIRST, then × 1.5. */
+export function* epochStarts(limit: number): Generator<number> {
+  for (let from = EPOCH_FIRST; from < limit; from = Math.ceil(from * 1.5)) yield from;
+}
+
 /** Each cell's features for the prediction: its signals, then its system (one-hot); and its fold. */
 function features(inp: FrameInput): { x: Float64Array[]; fold: Int32Array } {
   const { S, Q } = inp;
@@ -91,10 +111,7 @@ function features(inp: FrameInput): { x: Float64Array[]; fold: Int32Array } {
       const c = s * Q + q;
       const sig = inp.signals[c];
       if (!counted(inp, c) || !sig) continue;
-      const v = new Float64Array(sig.length + S);
-      v.set(Array.from(sig));
-      v[sig.length + s] = 1;
-      x[c] = v;
+      x[c] = predictionFeatures(sig, s, S);
       // Folds by answer group (by question without groups), so one label never sits on both sides of a fit.
       const g = inp.group?.[c] ?? -1;
       fold[c] = (Math.imul((g >= 0 ? g : q) + 1, 0x9e3779b1) >>> 0) % FOLDS;
@@ -242,7 +259,7 @@ function sequenceFrame(
   const base = groupMean(judge, inp.group);
   const epochs: ReviewSequence['epochs'] = [{ from: 0, f: base, lambda: 1, learned: false, nu: 1 }];
   let learned = false;
-  for (let from = EPOCH_FIRST; from < n; from = Math.ceil(from * 1.5)) {
+  for (const from of epochStarts(n)) {
     let f = base;
     let fitted = false;
     if (inp.learn !== false && hasSignals) {
@@ -290,7 +307,5 @@ function fitBefore(
     // A reviewed row stands for about 1/π rows of the file; a label outside the design for itself.
     ws.push(isKnown(c) || Number.isNaN(pi[c]!) ? 1 : 1 / pi[c]!);
   }
-  const pos = ys.reduce((a, b) => a + b, 0);
-  if (ys.length < MIN_LABELS || pos < MIN_CLASS || ys.length - pos < MIN_CLASS) return null;
-  return trainLogistic(rows, ys, { l2: L2, sampleWeights: ws });
+  return fitPrediction(rows, ys, ws);
 }

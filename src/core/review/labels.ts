@@ -353,6 +353,29 @@ export function reviewedFields(r: ReviewedRow): ReviewedRow {
 const keyOf = (system: string | undefined, id: string) => `${system ?? ''}\u0000${id}`;
 
 /**
+ * A label's row: by system and id (the first row with both), or, for a label without a system, by the id alone
+ * when only one row has it; −1 when none. `twice`: whether two rows share that system and id.
+ */
+export function rowFinder(rows: readonly { id: string; system?: string }[]): {
+  find(id: string, system?: string): number;
+  twice(id: string, system?: string): boolean;
+} {
+  const at = new Map<string, number>();
+  const byId = new Map<string, number>();
+  const twice = new Set<string>();
+  rows.forEach((r, i) => {
+    const k = keyOf(r.system, r.id);
+    if (at.has(k)) twice.add(k);
+    else at.set(k, i);
+    byId.set(r.id, byId.has(r.id) ? -1 : i);
+  });
+  return {
+    find: (id, system) => at.get(keyOf(system, id)) ?? (system === undefined ? (byId.get(id) ?? -1) : -1),
+    twice: (id, system) => twice.has(keyOf(system, id)),
+  };
+}
+
+/**
  * Puts review labels into rows (matched by system and id; a label without a system matches a file of one system,
  * or the id alone when only one row has it). Rows keep their other fields; a row labelled within the design's
  * answered prefix gains its unit's inclusion probability (`pi`) and unit; labels past the first unanswered group
@@ -362,17 +385,9 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
   rows: readonly R[],
   parsed: Pick<ParsedLabels, 'labels' | 'design' | 'conflicts'>,
 ): FoldedLabels<R> {
-  const at = new Map<string, number>();
-  const byId = new Map<string, number>();
-  const twice = new Set<string>();
+  const rowOf = rowFinder(rows);
   const perSystem = new Map<string, number>();
-  rows.forEach((r, i) => {
-    const k = keyOf(r.system, r.id);
-    if (at.has(k)) twice.add(k);
-    else at.set(k, i);
-    byId.set(r.id, byId.has(r.id) ? -1 : i);
-    perSystem.set(r.system ?? '', (perSystem.get(r.system ?? '') ?? 0) + 1);
-  });
+  for (const r of rows) perSystem.set(r.system ?? '', (perSystem.get(r.system ?? '') ?? 0) + 1);
   const design = parsed.design;
   const stepOfOrder = new Map<number, number>();
   let gapAt: number | null = null;
@@ -395,15 +410,13 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
       waiting++;
       continue;
     }
-    const k = keyOf(l.system, l.id);
-    let i = at.get(k);
-    if (i === undefined && l.system === undefined) i = byId.get(l.id);
-    if (i === undefined || i < 0) {
+    const i = rowOf.find(l.id, l.system);
+    if (i < 0) {
       unknown++;
       if (unknownIds.length < 5) unknownIds.push(l.system !== undefined ? `${l.system}/${l.id}` : l.id);
       continue;
     }
-    if (twice.has(k)) ambiguous++;
+    if (rowOf.twice(l.id, l.system)) ambiguous++;
     if (chosen.has(i)) duplicates++;
     chosen.set(i, l);
     matched.push({ row: i, label: l });

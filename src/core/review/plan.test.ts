@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { designRecord, parseBudget, planReview, reviewLine } from './plan.ts';
-import { entryProbabilities, firstEntries } from './adapt.ts';
+import { firstEntries } from './adapt.ts';
+import { entryProbabilities } from './design.ts';
 import { parseReviewLabels, foldLabels, type ParsedLabels } from './labels.ts';
 import { reviewFrame } from './frame.ts';
 import { mulberry32 } from '../util/random.ts';

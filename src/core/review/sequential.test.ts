@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../util/random.ts';
-import { designWeights, drawDesign, stepProbabilities } from './design.ts';
+import { designWeights, drawDesign, entryProbabilities, stepProbabilities } from './design.ts';
 import { reviewFrame } from './frame.ts';
-import { adaptAt, entryProbabilities, firstEntries } from './adapt.ts';
+import { adaptAt, firstEntries } from './adapt.ts';
 import type { ReviewPlan } from './plan.ts';
 import { reviewedOf, reviewedPair, type ReviewFrame } from './estimate.ts';
 import { anytimeRadius, sequentialEstimate, type ReviewSequence } from './sequential.ts';
@@ -95,7 +95,7 @@ function drawnSteps(pop: Pop, seed: number, max: number, adapt: boolean): { orde
     scale: new Float64Array(ROWS).fill(1),
   } as ReviewPlan;
   let entries = firstEntries(plan, max);
-  for (let m = 1; m < max; m++) entries = adaptAt(plan, entries, m, (c) => pop.y[c]!);
+  for (let m = 1; m < max; m++) entries = adaptAt(plan, entries, m, (c) => pop.y[c]!) ?? entries;
   if (!entries.some((e) => e.epoch > 0)) throw new Error('the simulated review never adapted');
   return { order: entries.map((e) => e.group), q: entryProbabilities(entries) };
 }
