@@ -206,7 +206,7 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly numb
     if (seq.stepOf[c]! >= 0) sampled++;
   }
   const target: Target = { cells: counted, signs: counted.map(() => 1), N };
-  const { x, nu, prior } = terms(seq, fr.y, isKnown, target);
+  const { x, nu, prior, priorSteps } = terms(seq, fr.y, isKnown, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
   const bounds: [number, number] = [right / N, 1 - wrong / N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
@@ -218,7 +218,7 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly numb
     const all = labelled === N ? ([value, value] as [number, number]) : null;
     return { value, ci: all, fixed: all, se: all ? 0 : NaN, ...base };
   }
-  const e = sequentialEstimate(x, nu, prior, seq.planned, level, bounds);
+  const e = sequentialEstimate(x, nu, prior, priorSteps, seq.planned, level, bounds);
   return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
 }
 
@@ -328,7 +328,7 @@ function sequentialPair(
     }
     return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
   }
-  const e = sequentialEstimate(d.x, d.nu, d.prior, seq.planned, level, [-1, 1]);
+  const e = sequentialEstimate(d.x, d.nu, d.prior, d.priorSteps, seq.planned, level, [-1, 1]);
   const a1 = terms(seq, fr.y, isKnown, A);
   const b1 = terms(seq, fr.y, isKnown, B);
   const accA = weighted(a1.x, a1.nu);
