@@ -507,8 +507,36 @@ describe('verity compare --split-by', () => {
     const file = join(dir, 'split-review.jsonl');
     writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
     const review = join(dir, 'split-review.review.jsonl');
-    const made = await verity('review', file, '--budget', '20', '--out', review, '--metrics', 'exact_match,pedants');
+    const made = await verity(
+      'review',
+      file,
+      '--budget',
+      '20',
+      '--out',
+      review,
+      '--metrics',
+      'exact_match,pedants',
+      '--split-by',
+      'dataset',
+    );
     expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain('split by dataset: 2 splits');
+    for (const l of readFileSync(review, 'utf8').trim().split('\n'))
+      expect((JSON.parse(l) as { design: { split?: string } }).design.split).toBe('dataset');
+    const other = await verity(
+      'review',
+      file,
+      '--continue',
+      review,
+      '--split-by',
+      'topic',
+      '--out',
+      join(dir, 'other.jsonl'),
+      '--metrics',
+      'exact_match,pedants',
+    );
+    expect(other.code, other.stderr).toBe(1);
+    expect(other.stderr).toContain('its review was drawn split by dataset: leave out --split-by, or give dataset');
     const truth = new Map(
       readFileSync(new URL('../../public/demo/compare-demo.jsonl', import.meta.url), 'utf8')
         .trim()
@@ -551,6 +579,36 @@ describe('verity compare --split-by', () => {
     const table = readFileSync(csv, 'utf8').trim().split('\n');
     expect(table[0]).toBe('metric,system,science,general,macro,macro_lo,macro_hi');
     expect(table.filter((l) => l.startsWith('reviewed estimate,'))).toHaveLength(3);
+    // One estimate over both splits: each macro average is the mean of its cells (unless clipped to what the labels
+    // allow, where it meets its interval's end), inside its own interval.
+    const j = await verity(
+      'compare',
+      file,
+      '--split-by',
+      'dataset',
+      '--labels',
+      review,
+      '--metrics',
+      'exact_match,pedants',
+      '--json',
+      '--resamples',
+      '0',
+    );
+    const summary = (
+      JSON.parse(j.stdout) as {
+        summary: { metric: string; systems: { cells: Record<string, { accuracy: number }>; macro: number; ci: [number, number] }[] }[];
+      }
+    ).summary[0]!;
+    expect(summary.metric).toBe('reviewed estimate');
+    let clipped = 0;
+    for (const s of summary.systems) {
+      expect(s.ci[0]).toBeLessThanOrEqual(s.macro);
+      expect(s.ci[1]).toBeGreaterThanOrEqual(s.macro);
+      if (s.ci[0] < s.macro && s.macro < s.ci[1])
+        expect(s.macro).toBeCloseTo((s.cells.science!.accuracy + s.cells.general!.accuracy) / 2, 9);
+      else clipped++;
+    }
+    expect(clipped).toBeLessThan(summary.systems.length);
   });
 
   it('system names that hold the dataset (diver/<dataset>/<model>) split at their last "/": the models are the systems', async () => {

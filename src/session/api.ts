@@ -211,7 +211,9 @@ export interface ReviewApi {
    * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
    * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
    */
-  start(opts: { budget: number | string; judge?: string; seed?: number }): Promise<Result<ReviewState>>;
+  start(opts: { budget: number | string; judge?: string; seed?: number; split?: string }): Promise<Result<ReviewState>>;
+  /** Columns a review can be split by (a dataset, a subject): each system's accuracy is then the mean over their values. */
+  splitColumns(): Result<string[]>;
   item(position: number): Result<ReviewItem>;
   /**
    * Records an answer for every row of the question (saved with the run at once), or with `row` for that row

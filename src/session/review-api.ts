@@ -34,6 +34,8 @@ export interface ReviewState {
   /** Questions to ask (each a distinct answer of the run), and the seed of their draw. */
   budget: number;
   seed: number;
+  /** The column the review was drawn split by (each system's accuracy the mean over its values), or null. */
+  split: string | null;
   /** Questions in the review, the distinct answers of the run, the rows the questions stand for, and the run's rows. */
   asked: number;
   groups: number;

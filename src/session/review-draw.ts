@@ -3,15 +3,20 @@
  * calibration stay the same) and, once the answers in order reach a step where the estimate refits, the questions
  * after it drawn again from those answers — a new epoch (core/review/adapt.ts), which the review then saves.
  */
-import type { QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import { planReview, whyAsked, type ReviewPlan } from '../core/review/plan.ts';
 import { adaptAt, isEpochStart } from '../core/review/adapt.ts';
 import type { AskedEntry } from '../core/review/design.ts';
 import { DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import type { SystemRow } from '../core/compare/index.ts';
+import { splitValues } from '../core/compare/split.ts';
 import type { ActiveRun } from './runner.ts';
 import { answeredInOrder, answersOf, labelOf, savedEntries, type SavedGroup, type SavedReview } from './review-saved.ts';
+
+/** Rows as the splits read them: a run of one system keys each row by its id. */
+export const splitView = (rows: readonly QaRow[]) =>
+  rows.map((r) => ({ system: (r as Partial<SystemRow>).system ?? '', key: (r as Partial<SystemRow>).key ?? r.id, extra: r.extra ?? {} }));
 
 export class ReviewDraw {
   private planned: { key: string; plan: ReviewPlan } | null = null;
@@ -22,8 +27,8 @@ export class ReviewDraw {
   ) {}
 
   /** The review's plan for run `a` (kept: each epoch's draw reads it again). */
-  plan(a: ActiveRun, judgeName: string, seed: number): ReviewPlan {
-    const key = `${a.meta.id}\u0000${a.results.length}\u0000${judgeName}\u0000${seed}\u0000${a.config.calibration?.at ?? ''}`;
+  plan(a: ActiveRun, judgeName: string, seed: number, split?: string): ReviewPlan {
+    const key = `${a.meta.id}\u0000${a.results.length}\u0000${judgeName}\u0000${seed}\u0000${a.config.calibration?.at ?? ''}\u0000${split ?? ''}`;
     if (this.planned?.key === key) return this.planned.plan;
     const judge = a.metrics.find((m) => m.name === judgeName)!;
     const names = a.metrics.map((m) => m.name);
@@ -31,13 +36,16 @@ export class ReviewDraw {
     const systems = this.systems();
     // The priority reads the embedded default set beside the judge; those the run lacks count as undecided.
     const others = DEFAULT_METRICS.filter((m) => m !== judge.name && names.includes(m));
+    const splits = split !== undefined ? splitValues(splitView(rows), split) : null;
+    if (splits && 'missing' in splits) throw new VerityError(splits.message.replace(/^--split-by /, 'split by '), 'usage', 'not-ready');
     const plan = planReview(
-      rows.map((row) => ({
+      rows.map((row, i) => ({
         id: row.id,
         question: row.question,
         golds: row.golds,
         candidate: row.candidate,
         ...(systems ? { key: (row as SystemRow).key, system: (row as SystemRow).system } : {}),
+        ...(splits ? { split: splits[i]! } : {}),
       })),
       {
         judge: { metric: judge.name, threshold: judge.threshold },
@@ -47,6 +55,7 @@ export class ReviewDraw {
       },
       seed,
       a.meta.inputHash,
+      split,
     );
     this.planned = { key, plan };
     return plan;
@@ -62,7 +71,7 @@ export class ReviewDraw {
     // The plan (every row's signals) is built only at a step where a draw may happen, not at every answer.
     if (!isEpochStart(prefix)) return null;
     if ([...group.keys()].some((p) => p >= prefix) || [...own.values()].some((x) => x.position >= prefix)) return null;
-    const plan = this.plan(a, r.judge, r.seed);
+    const plan = this.plan(a, r.judge, r.seed, r.split);
     const saved = savedEntries(r);
     const entries = r.asked.map((g, k) => ({ ...saved[k]!, group: plan.groupOf[g.rows[0]!]! }));
     // Only the answers in order feed the refit (the design's sample).

@@ -33,6 +33,7 @@ export function reviewApi(p: ReviewParts): ReviewApi {
     state: () => settle(() => r.syncedState()),
     start: (opts) => (p.running() ? Promise.resolve(fail(`${BUSY} (a review asks about the rows scored)`)) : changed(() => r.start(opts))),
     item: (position) => settleNow(() => r.item(position)),
+    splitColumns: () => settleNow(() => r.splitColumns()),
     answer: (position, answer, row) => changed(() => r.answer(position, answer, row)),
     undo: () => changed(() => r.undo()),
     exportLabels: () => settleNow(() => r.exportLabels()),

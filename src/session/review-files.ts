@@ -28,7 +28,13 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
   if (group.size === 0 && own.size === 0 && outside.size === 0)
     throw new VerityError('no question is answered yet: nothing to export', 'usage', 'not-ready');
   const input = a.meta.inputHash;
-  const design = { seed: r.seed, groups: r.groups, asked: r.asked.length, total: r.total };
+  const design = {
+    seed: r.seed,
+    groups: r.groups,
+    asked: r.asked.length,
+    total: r.total,
+    ...(r.split !== undefined ? { split: r.split } : {}),
+  };
   const entries = savedEntries(r);
   const q = entryProbabilities(entries);
   const idOf = (i: number) => ({ id: rows[i]!.id, ...(systems ? { system: (rows[i] as SystemRow).system } : {}) });
@@ -124,7 +130,12 @@ export async function importReview(
   };
   if (design) {
     const same =
-      r && r.seed === design.seed && r.groups === design.groups && r.asked.length === design.asked && r.judge === (design.judge ?? r.judge);
+      r &&
+      r.seed === design.seed &&
+      r.groups === design.groups &&
+      r.asked.length === design.asked &&
+      r.judge === (design.judge ?? r.judge) &&
+      (r.split ?? null) === design.split;
     if (!same) {
       if (r && r.log.length)
         throw new VerityError(
@@ -253,6 +264,7 @@ function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) =>
     seed: d.seed,
     groups: d.groups,
     total: d.total,
+    ...(d.split !== null ? { split: d.split } : {}),
     asked,
     log: [],
     undone: [],

@@ -38,6 +38,8 @@ export interface SavedReview {
   /** Distinct answers in the run, and the sum of every group's weight (design.ts). */
   groups: number;
   total: number;
+  /** The column the review was drawn split by (its weights depend on it), when it was. */
+  split?: string;
   asked: SavedGroup[];
   log: Answer[];
   /** Answer ids taken back. */
@@ -49,7 +51,8 @@ export const labelOf = (a: ReviewAnswer): Label | null =>
 
 /** Two logs as one: every answer of both, in the order given; ids taken back by either stay taken back. */
 export function merge(a: SavedReview, b: SavedReview | undefined): SavedReview {
-  if (!b || b.version !== 3 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge) return a;
+  if (!b || b.version !== 3 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge || b.split !== a.split)
+    return a;
   // One tab drew the rest of the review again (an epoch began there): the later draw stands, and the other tab's
   // answers to questions it no longer asks stay as labels of their rows, outside the design.
   const epochOf = (r: SavedReview) => r.asked.reduce((m, g) => Math.max(m, g.epoch ?? 0), 0);

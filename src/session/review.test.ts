@@ -327,4 +327,32 @@ describe('the review', () => {
       error: expect.stringMatching(/y\.jsonl, line 1 is not JSON/),
     });
   });
+
+  it('draws for the mean over a split column, says so, exports it, and an import of the file keeps it', async () => {
+    // A "part" column: questions 0–9 small, the other 50 big.
+    const parted = () => new Blob([JSON.stringify(records.map((r, i) => ({ ...r, part: i < 10 ? 'small' : 'big' })))]);
+    const s = await scored(memoryStore<unknown>(), parted(), 'parted.json');
+    expect(ok(s.review.splitColumns())).toContain('part');
+    expect(await s.review.start({ budget: 12, split: 'nope' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^split by nope: row 1 has no value there; the columns not mapped to a field are .*part/),
+    });
+    const st = ok(await s.review.start({ budget: 12, split: 'part' }));
+    expect(st.split).toBe('part');
+    for (let p = 0; p < 4; p++) {
+      const it = ok(s.review.item(p));
+      ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
+    }
+    const text = await ok(s.review.exportLabels()).text();
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { design?: { split?: string } });
+    expect(lines.filter((l) => l.design).every((l) => l.design!.split === 'part')).toBe(true);
+    // The CLI's reader reads the split back; another run of the file takes the review with it.
+    expect(ok(parseReviewLabels(text)).design).toMatchObject({ split: 'part' });
+    const other = await scored(memoryStore<unknown>(), parted(), 'parted.json');
+    ok(await other.review.importLabels(new Blob([text]), 'review.jsonl'));
+    expect(ok(await other.review.state())).toMatchObject({ split: 'part', answered: 4 });
+  });
 });

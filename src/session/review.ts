@@ -20,11 +20,12 @@ import { CLASS_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
+import { splitCandidates } from '../core/compare/split.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
 import { answeredInOrder, answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
-import { lastEpochStart, ReviewDraw, savedGroup } from './review-draw.ts';
+import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw.ts';
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
 
@@ -140,6 +141,7 @@ export class SessionReview {
       threshold: judge?.threshold ?? NaN,
       budget: r.budget,
       seed: r.seed,
+      split: r.split ?? null,
       asked: r.asked.length,
       groups: r.groups,
       rows: rowsCovered,
@@ -161,7 +163,13 @@ export class SessionReview {
     };
   }
 
-  async start(opts: { budget: number | string; judge?: string; seed?: number }): Promise<ReviewState> {
+  /** Columns the scored rows can be split by (compare's candidates): what a review may be drawn for the mean over. */
+  splitColumns(): string[] {
+    const a = this.scored();
+    return splitCandidates(splitView(this.host.rows().slice(0, a.results.length)));
+  }
+
+  async start(opts: { budget: number | string; judge?: string; seed?: number; split?: string }): Promise<ReviewState> {
     const a = this.scored();
     await this.refresh();
     const prev = this.current();
@@ -177,7 +185,7 @@ export class SessionReview {
     if (!judge) throw new VerityError(`${judgeName} is not a metric of this run (${names.join(', ')})`, 'usage', 'not-ready');
     const n = a.results.length;
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
-    const plan = this.draw.plan(a, judge.name, seed);
+    const plan = this.draw.plan(a, judge.name, seed, opts.split || undefined);
     const budget = parseBudget(String(opts.budget), n, plan.groups.length);
     if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
     const count = budget.value.count;
@@ -191,6 +199,7 @@ export class SessionReview {
       seed,
       groups: design.groups,
       total: design.total,
+      ...(design.split !== undefined ? { split: design.split } : {}),
       asked,
       log: [],
       undone: [],

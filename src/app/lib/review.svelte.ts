@@ -31,6 +31,8 @@ export class ReviewPanel {
   error = $state<string | null>(null);
   note = $state<string | null>(null);
   busy = $state(false);
+  /** Columns the review can be split by (a dataset, a subject). */
+  splitColumns = $state.raw<string[]>([]);
 
   #settle: ReturnType<typeof setTimeout> | undefined;
 
@@ -66,6 +68,8 @@ export class ReviewPanel {
   async load(): Promise<void> {
     const r = await scoreApi().review.state();
     if (!r.ok) return void (this.error = r.error);
+    const cols = await scoreApi().review.splitColumns();
+    if (cols.ok) this.splitColumns = cols.value;
     await this.show(r.value, r.value?.next ?? 0);
   }
 
@@ -91,10 +95,11 @@ export class ReviewPanel {
     this.item = r.value;
   }
 
-  start(budget: string, judge: string): Promise<void> {
+  /** `split`: a column to draw for the mean over its values ('' for none). */
+  start(budget: string, judge: string, split = ''): Promise<void> {
     this.note = null;
     return this.act(
-      () => scoreApi().review.start({ budget, judge }),
+      () => scoreApi().review.start({ budget, judge, ...(split ? { split } : {}) }),
       (s) => this.show(s, 0),
     );
   }

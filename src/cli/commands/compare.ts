@@ -17,7 +17,7 @@ import { readHashedInput } from '../input.ts';
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml, compareSplitsHtml } from '../../core/compare/html.ts';
-import { compareSplits, SYSTEM_PREFIX, type SplitSummary } from '../../core/compare/split.ts';
+import { compareSplits, splitMissing, type SplitSummary } from '../../core/compare/split.ts';
 import { splitsCsv } from '../../core/compare/exports.ts';
 import { closingSummary } from '../../core/compare/headline-metric.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
@@ -329,18 +329,7 @@ export function register(program: Command): void {
           o.splitBy,
           { seed, resamples, alpha, ...(reference ? { reference } : {}) },
         );
-        if ('missing' in split && o.splitBy === SYSTEM_PREFIX)
-          throw new VerityError(
-            `--split-by ${SYSTEM_PREFIX}: the system "${input.rows[split.missing]?.system ?? ''}" has no "/" to split its name at`,
-            'usage',
-          );
-        if ('missing' in split) {
-          const columns = [...new Set(input.rows.flatMap((r) => Object.keys(r.extra)))];
-          throw new VerityError(
-            `--split-by ${o.splitBy}: row ${split.missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`,
-            'usage',
-          );
-        }
+        if ('missing' in split) throw new VerityError(splitMissing(input.rows, o.splitBy, split.missing), 'usage');
         const { splits: each, summaries } = split;
         say(`${count(each.length, 'split')} by ${o.splitBy}: ${each.map((p) => `${p.split} (${count(p.rows, 'row')})`).join(', ')}`);
         const json = {

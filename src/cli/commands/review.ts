@@ -28,12 +28,14 @@ import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
+import { splitValues } from '../../core/compare/split.ts';
 
 interface ReviewOptions extends CommonOptions {
   budget?: string;
   continue?: string;
   judge?: string;
   seed?: string;
+  splitBy?: string;
   out: string;
 }
 
@@ -50,6 +52,12 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       `--continue ${o.continue}: its review was drawn with seed ${d.seed}: leave out --seed, or give that one`,
       'usage',
     );
+  if (d && o.splitBy !== undefined && o.splitBy !== (d.split ?? undefined))
+    throw new VerityError(
+      `--continue ${o.continue}: its review was drawn ${d.split !== null ? `split by ${d.split}` : 'without a split'}: ${d.split !== null ? `leave out --split-by, or give ${d.split}` : 'leave out --split-by'}`,
+      'usage',
+    );
+  const splitBy = d ? (d.split ?? undefined) : o.splitBy;
   const seed = d ? d.seed : intOption(o.seed, '--seed', DEFAULTS.bootstrap.seed);
   const run = buildMetrics(o);
   const { metrics } = run;
@@ -79,12 +87,15 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     new Set(metrics.filter(isBatchMetric).map((m) => m.name)),
   );
   const others = DEFAULT_METRICS.filter((n) => n !== judge.name);
-  const signalRows = rows.map((r) => ({
+  const splits = splitBy !== undefined ? splitValues(rows, splitBy) : null;
+  if (splits && 'missing' in splits) throw new VerityError(splits.message, 'usage');
+  const signalRows = rows.map((r, i) => ({
     id: r.id,
     question: r.question,
     golds: r.golds,
     candidate: r.candidate,
     ...(many ? { key: r.key, system: r.system } : {}),
+    ...(splits ? { split: splits[i]! } : {}),
   }));
   const plan = planReview(
     signalRows,
@@ -96,7 +107,14 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     },
     seed,
     hash ?? '',
+    splitBy,
   );
+  if (splits) {
+    const n = new Set(splits).size;
+    say(
+      `split by ${splitBy}: ${n} split${n === 1 ? '' : 's'}, each system's accuracy the mean over them; every split drawn as its own accuracy needs, however few its rows`,
+    );
+  }
   const prior = earlier ? continued(o.continue!, earlier, plan, rows, judge.name, hash) : null;
   const budget = o.budget
     ? parseBudget(o.budget, rows.length, plan.groups.length)
@@ -260,6 +278,10 @@ export function register(p: Command): void {
     )
     .option('--judge <metric>', 'the metric whose decisions are reviewed (default: pedants if chosen, else the first metric)')
     .option('--seed <n>', `seed of the draw (default ${DEFAULTS.bootstrap.seed}; with --continue, its file's)`)
+    .option(
+      '--split-by <column>',
+      'draw for the mean over the values of this column (a dataset, a subject), as compare --split-by reports it: a split with few rows still gets the answers its own accuracy needs; "system/" splits system names at their last "/"',
+    )
     .requiredOption('--out <file>', 'the .jsonl file to write')
     .action(cmdReview);
 }

@@ -20,6 +20,7 @@ import {
   type Reviewed,
   type ReviewedPair,
   type ReviewDesignKind,
+  type ReviewFrame,
 } from '../review/estimate.ts';
 import { reviewFrame } from '../review/frame.ts';
 
@@ -51,6 +52,19 @@ export interface ReviewedReport {
 
 const made = new WeakMap<CompareTable, Map<string, ReviewedReport>>();
 
+/** The review frame of a partly labelled table (review/frame.ts): what every reviewed estimate of it reads. */
+export function tableFrame(t: CompareTable, review: NonNullable<CompareTable['review']>): ReviewFrame & { learned: boolean } {
+  return reviewFrame({
+    S: t.systems.length,
+    Q: t.keys.length,
+    decision: t.decision[review.reference]!,
+    signals: review.signals,
+    y: t.human,
+    sample: t.sample,
+    group: review.group,
+  });
+}
+
 /** The reviewed report of a partly labelled table (null otherwise), once per table and settings. */
 export function reviewedReport(t: CompareTable, level: number, alpha: number): ReviewedReport | null {
   if (!t.partial || !t.review) return null;
@@ -62,15 +76,7 @@ export function reviewedReport(t: CompareTable, level: number, alpha: number): R
   const S = t.systems.length;
   const Q = t.keys.length;
   const reference = t.review.reference;
-  const fr = reviewFrame({
-    S,
-    Q,
-    decision: t.decision[reference]!,
-    signals: t.review.signals,
-    y: t.human,
-    sample: t.sample,
-    group: t.review.group,
-  });
+  const fr = tableFrame(t, t.review);
   const scale = varianceScale(fr);
   // The questions every system has a counted row for; 'own' (or none shared) is each system's own rows.
   const everyone = Array.from({ length: Q }, (_, q) => q).filter((q) => t.systems.every((_, s) => !Number.isNaN(fr.f[s * Q + q]!)));

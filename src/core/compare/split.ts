@@ -9,6 +9,9 @@ import { twoSidedZ } from '../util/normal.ts';
 import type { MetricLeaderboard } from './leaderboard.ts';
 import type { PairedOptions } from './paired.ts';
 import { compareReport, type CompareReport } from './report.ts';
+import { tableFrame } from './reviewed.ts';
+import { compareTable } from './table.ts';
+import { reviewedMean, reviewedOf, varianceScale } from '../review/estimate.ts';
 import type { CompareRow, CompareTable, MetricInfo, ResultColumns } from './table.ts';
 
 /** One split's value and the row indices in it (the input's order). */
@@ -31,11 +34,36 @@ export function splitRows<R extends { extra: Record<string, unknown> }>(rows: re
   return [...by].map(([value, r]) => ({ value, rows: r }));
 }
 
+/**
+ * Each row's split under `column` (SYSTEM_PREFIX: the part of its system name before the last "/"), or the first row
+ * without one, with what to say about it.
+ */
+export function splitValues(rows: readonly SplitRow[], column: string): string[] | { missing: number; message: string } {
+  const named = column === SYSTEM_PREFIX ? bySystemPrefix(rows) : rows;
+  if (!named) {
+    const at = rows.findIndex((r) => cutAt(r.system) < 0);
+    return { missing: at, message: splitMissing(rows, column, at) };
+  }
+  const parts = splitRows(named, column);
+  if ('missing' in parts) return { missing: parts.missing, message: splitMissing(rows, column, parts.missing) };
+  const out = new Array<string>(rows.length);
+  for (const p of parts) for (const i of p.rows) out[i] = p.value;
+  return out;
+}
+
+/** Why a row cannot be split by `column`: it has no value there, and which columns there are. */
+export function splitMissing(rows: readonly SplitRow[], column: string, missing: number): string {
+  if (column === SYSTEM_PREFIX)
+    return `--split-by ${SYSTEM_PREFIX}: the system "${rows[missing]?.system ?? ''}" has no "/" to split its name at`;
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r.extra)))];
+  return `--split-by ${column}: row ${missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`;
+}
+
 export interface SplitCell {
   accuracy: number | null;
   /** Questions the system decided in the split. */
   n: number;
-  /** The accuracy's standard error where it is an estimate with its own (a review's); else the binomial one is used. */
+  /** A reviewed estimate's standard error (fixed size); absent for an accuracy read from decisions or labels. */
   se?: number;
 }
 
@@ -60,39 +88,90 @@ export interface SplitSummary {
 
 /**
  * Each system's accuracy on `metric` per split, and the macro average with its interval (level 0.95 by default);
- * systems in descending order of the macro average (those without one last). `reviewed`: the boards' reviewed
- * estimates, each split's variance its own standard error.
+ * systems in descending order of the macro average (those without one last).
  */
-export function splitSummary(boards: readonly { split: string; board: MetricLeaderboard }[], level = 0.95, reviewed = false): SplitSummary {
+export function splitSummary(boards: readonly { split: string; board: MetricLeaderboard }[], level = 0.95): SplitSummary {
   const z = twoSidedZ(level);
   const splits = boards.map((b) => b.split);
   const systems = [...new Set(boards.flatMap((b) => b.board.entries.map((e) => e.system)))];
   const small = new Set<string>();
   const rows = systems.map((system): SplitSummaryRow => {
     const cells: Record<string, SplitCell> = Object.create(null) as Record<string, SplitCell>;
-    const have: { p: number; n: number; se?: number }[] = [];
+    const have: { p: number; n: number }[] = [];
     const missing: string[] = [];
     for (const { split, board } of boards) {
       const e = board.entries.find((x) => x.system === system);
-      const r = reviewed ? e?.reviewed : undefined;
-      const cell: SplitCell = r
-        ? { accuracy: r.value, n: r.rows, ...(Number.isFinite(r.se) ? { se: r.se } : {}) }
-        : { accuracy: e?.decided ? e.accuracy.value : null, n: e?.decided ?? 0 };
+      const cell: SplitCell = { accuracy: e?.decided ? e.accuracy.value : null, n: e?.decided ?? 0 };
       cells[split] = cell;
       if (cell.accuracy === null) missing.push(split);
       else {
-        have.push({ p: cell.accuracy, n: cell.n, ...(cell.se !== undefined ? { se: cell.se } : {}) });
+        have.push({ p: cell.accuracy, n: cell.n });
         if (cell.n < 30) small.add(split);
       }
     }
     if (!have.length) return { system, cells, macro: null, ci: null, missing };
     const k = have.length;
     const macro = have.reduce((s, c) => s + c.p, 0) / k;
-    const se = Math.sqrt(have.reduce((s, c) => s + (c.se !== undefined ? c.se ** 2 : (c.p * (1 - c.p)) / c.n), 0)) / k;
+    const se = Math.sqrt(have.reduce((s, c) => s + (c.p * (1 - c.p)) / c.n, 0)) / k;
     return { system, cells, macro, ci: [Math.max(0, macro - z * se), Math.min(1, macro + z * se)], missing };
   });
   rows.sort((a, b) => (a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro));
   return { metric: boards[0]?.board.metric ?? '', splits, small: splits.filter((s) => small.has(s)), level, systems: rows };
+}
+
+/**
+ * After a review: each system's reviewed accuracy per split and their mean, all read from one frame over every split
+ * (review/estimate.ts reviewedMean). The splits share the review's steps, so their errors are not independent: the
+ * mean's interval is the confidence sequence of the mean itself, which holds wherever the review stopped. Per split,
+ * the questions every system of that split answered (the compare default), else each system's own.
+ */
+function reviewedSplitSummary(
+  rows: readonly SplitRow[],
+  results: ResultColumns,
+  metrics: readonly MetricInfo[],
+  parts: readonly Split[],
+  reference: string | undefined,
+  level = 0.95,
+): SplitSummary | null {
+  const splitOf = new Array<string>(rows.length);
+  for (const p of parts) for (const i of p.rows) splitOf[i] = p.value;
+  // Two splits may use the same ids: each question keyed with its split.
+  const keyed = rows.map((r, i) => ({ ...r, key: JSON.stringify([splitOf[i], r.key]) }));
+  const t = compareTable(keyed, results, metrics, reference ? { reference } : {});
+  if (!t.partial || !t.review) return null;
+  const fr = tableFrame(t, t.review);
+  const scale = varianceScale(fr);
+  const S = t.systems.length;
+  const Q = t.keys.length;
+  const counted = (s: number, q: number) => !Number.isNaN(fr.f[s * Q + q]!);
+  const splitOfKey = new Map(keyed.map((r, i) => [r.key, splitOf[i]!]));
+  const questions = parts.map((p) => {
+    const qs = t.keys.flatMap((k, q) => (splitOfKey.get(k) === p.value ? [q] : []));
+    const present = Array.from({ length: S }, (_, s) => s).filter((s) => qs.some((q) => counted(s, q)));
+    const shared = qs.filter((q) => present.every((s) => counted(s, q)));
+    return t.review!.estimand === 'shared' && shared.length ? shared : qs;
+  });
+  const small = new Set<string>();
+  const systems = t.systems.map((system, s): SplitSummaryRow => {
+    const cells: Record<string, SplitCell> = Object.create(null) as Record<string, SplitCell>;
+    const missing: string[] = [];
+    const have: number[][] = [];
+    parts.forEach((p, k) => {
+      const mine = questions[k]!.filter((q) => counted(s, q)).map((q) => s * Q + q);
+      const r = mine.length ? reviewedOf(fr, mine, level, scale) : null;
+      cells[p.value] = r ? { accuracy: r.value, n: r.rows, ...(Number.isFinite(r.se) ? { se: r.se } : {}) } : { accuracy: null, n: 0 };
+      if (!r) missing.push(p.value);
+      else {
+        have.push(mine);
+        if (r.rows < 30) small.add(p.value);
+      }
+    });
+    const mean = have.length ? reviewedMean(fr, have, level, scale) : null;
+    return { system, cells, macro: mean?.value ?? null, ci: mean?.ci ?? null, missing };
+  });
+  systems.sort((a, b) => (a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro));
+  const splits = parts.map((p) => p.value);
+  return { metric: 'reviewed estimate', splits, small: splits.filter((x) => small.has(x)), level, systems };
 }
 
 /** Rows with the input's other columns (SystemRow). */
@@ -168,7 +247,7 @@ export function compareSplits(
   results: ResultColumns,
   metrics: readonly MetricInfo[],
   column: string,
-  opts: PairedOptions = {},
+  opts: PairedOptions & { reference?: string } = {},
 ): { splits: SplitComparison[]; summaries: SplitSummary[] } | { missing: number } {
   const scored = rows.slice(0, results.length);
   const named = column === SYSTEM_PREFIX ? bySystemPrefix(scored) : scored;
@@ -186,15 +265,10 @@ export function compareSplits(
     return { split: p.value, rows: p.rows.length, report, table, splitRows };
   });
   const summaries = metrics.map((_, k) => splitSummary(splits.map((e) => ({ split: e.split, board: e.report.leaderboard.metrics[k]! }))));
-  // After a review: each split's reviewed estimate (valid on any part of the rows: review/sequential.ts).
-  if (splits.some((e) => e.report.leaderboard.metrics[0]?.rankedBy === 'reviewed'))
-    summaries.unshift(
-      splitSummary(
-        splits.map((e) => ({ split: e.split, board: { ...e.report.leaderboard.metrics[0]!, metric: 'reviewed estimate' } })),
-        0.95,
-        true,
-      ),
-    );
+  const reviewed = splits.some((e) => e.report.leaderboard.metrics[0]?.rankedBy === 'reviewed')
+    ? reviewedSplitSummary(named, results, metrics, parts, opts.reference)
+    : null;
+  if (reviewed) summaries.unshift(reviewed);
   // The humans' own accuracy per split, where the rows are labelled: the figure the metrics are read against.
   else if (splits.some((e) => e.report.labelled))
     summaries.unshift(

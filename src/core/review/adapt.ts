@@ -4,7 +4,7 @@
  *
  * What: the prediction of the human label that the estimate learns (frame.ts: a logistic model of the label on each
  *   row's review signals and its system, each labelled row weighed by 1/π) is fitted on the answers before the
- *   epoch; a group's weight is then √Σ_rows c · max(floor, f(1 − f)) (c: design.ts systemScale) — the residual the estimate is left with where the
+ *   epoch; a group's weight is then √Σ_rows c · max(floor, f(1 − f)) (c: design.ts stratumScale) — the residual the estimate is left with where the
  *   model is unsure, in the form the first draw gives the priority's p(1 − p). So the questions left are asked
  *   where this file's answers say the judge is hard to predict, not where the data the priority was fitted on said.
  * Why it stays unbiased: the weights are fixed before the epoch's first step and the epoch's draws are fresh, so

@@ -5,7 +5,7 @@
  * hole, an edited draw or a swapped order refused, shuffled lines read right.
  */
 import { describe, expect, it } from 'vitest';
-import { designWeights, drawDesign, drawKey, groupDraw, readSequence, stepProbabilities, systemScale, type AskedGroup } from './design.ts';
+import { designWeights, drawDesign, drawKey, groupDraw, readSequence, stepProbabilities, stratumScale, type AskedGroup } from './design.ts';
 import { answerGroupKey, answerGroups } from './groups.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -24,10 +24,10 @@ describe('designWeights, drawDesign and groupDraw', () => {
 
   it('weighs a row of a smaller system more, by (mean rows / its rows)² (by hand)', () => {
     // System 0 has 3 rows, system 1 has 1: mean 2, so (2/3)² and (2/1)².
-    const c = systemScale([0, 0, 0, 1], 2);
+    const c = stratumScale([0, 0, 0, 1], 2);
     expect(Array.from(c)).toEqual([4 / 9, 4 / 9, 4 / 9, 4]);
-    expect(Array.from(systemScale([0, 1, 0, 1], 2))).toEqual([1, 1, 1, 1]);
-    expect(Array.from(systemScale([-1, -1], 0))).toEqual([1, 1]);
+    expect(Array.from(stratumScale([0, 1, 0, 1], 2))).toEqual([1, 1, 1, 1]);
+    expect(Array.from(stratumScale([-1, -1], 0))).toEqual([1, 1]);
     const w = designWeights([[0, 3], [1], [2]], [0.5, 0.5, 0.5, 0.5], 0.02, c);
     expect(w[0]).toBeCloseTo(Math.sqrt(0.25 * (4 / 9) + 0.25 * 4), 12);
     expect(w[1]).toBeCloseTo(Math.sqrt(0.25 * (4 / 9)), 12);

@@ -19,8 +19,8 @@
  *   group drawn is g with probability w_e(g) / W_e,t, W_e,t the epoch's weights of the groups left — fixed given
  *   the steps before, as the estimate needs. Each line records its epoch, its weight there and the epoch's total.
  * Weights: w_g = √(Σ_{rows of g} c_i max(floor, p_i (1 − p_i))), p_i the priority's probability that the judge is
- *   wrong on row i (priority.ts), c_i how much a row counts in its system's accuracy (systemScale: 1 when the
- *   systems are the same size): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
+ *   wrong on row i (priority.ts), c_i how much a row counts in its stratum's accuracy (stratumScale: 1 when the
+ *   systems, or the systems' parts in each split, are the same size): the step's variance is Σ_g E[R_g²] / q(g), smallest for q(g) ∝ √E[R_g²]; what is
  *   left of a row's error once the prediction has learned what the priority knows is p(1 − p). The floor keeps
  *   every group's probability above zero, so no row is left out by design.
  * Limits: the person answers in the given order; a line not answered ends the part that counts (answers after it
@@ -34,7 +34,7 @@ export const DESIGN_FLOOR = 0.02;
 
 /**
  * Each group's weight from its rows' priorities; `scale` (per row) weighs a row's term by how much one row counts in
- * its system's accuracy (systemScale).
+ * its stratum's accuracy (stratumScale).
  */
 export function designWeights(
   groups: readonly (readonly number[])[],
@@ -53,14 +53,15 @@ export function designWeights(
 }
 
 /**
- * Per row, (N̄ / N_s)², N_s the rows of its system and N̄ their mean: a row of a system with fewer rows counts more in
- * that system's accuracy, so the sum of the systems' variances, Σ_s Σ_g E[R_gs²] / (N_s² q_g), is smallest for
- * q_g ∝ √(Σ_rows scale · E[R²]) — each system's estimate served as its size needs (1 for every row when the
- * systems are the same size, or there is one).
+ * Per row, (N̄ / N_s)², N_s the rows of its stratum and N̄ their mean. A stratum is a system, or a system's part of
+ * one split when the review is split (its accuracy is then the mean over splits, every split weighing alike): a row
+ * of a smaller stratum counts more in its estimate, so the sum of the strata's variances, Σ_s Σ_g E[R_gs²] / (N_s² q_g),
+ * is smallest for q_g ∝ √(Σ_rows scale · E[R²]) — each estimate served as its size needs (1 for every row when the
+ * strata are the same size, or there is one). Rows outside every stratum (−1) count as one stratum.
  */
-export function systemScale(systemOf: ArrayLike<number>, systems: number): Float64Array {
-  const n = new Float64Array(Math.max(1, systems));
-  for (let i = 0; i < systemOf.length; i++) n[Math.max(0, systemOf[i]!)]!++;
+export function stratumScale(stratumOf: ArrayLike<number>, strata: number): Float64Array {
+  const n = new Float64Array(Math.max(1, strata));
+  for (let i = 0; i < stratumOf.length; i++) n[Math.max(0, stratumOf[i]!)]!++;
   let used = 0;
   let sum = 0;
   for (const x of n)
@@ -69,7 +70,7 @@ export function systemScale(systemOf: ArrayLike<number>, systems: number): Float
       sum += x;
     }
   const mean = sum / Math.max(1, used);
-  return Float64Array.from(systemOf, (s) => (mean / n[Math.max(0, s)]!) ** 2);
+  return Float64Array.from(stratumOf, (s) => (mean / n[Math.max(0, s)]!) ** 2);
 }
 
 /** 53 bits of a string (cyrb53, public domain): what a draw is made from. */

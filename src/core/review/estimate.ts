@@ -121,7 +121,7 @@ export function varianceScale(fr: ReviewFrame): number {
 
 /** One system's reviewed accuracy over `cells`; null when no cell counts. `scale` = varianceScale(fr). */
 export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: number, scale: number): Reviewed | null {
-  if (fr.seq) return sequentialOf(fr, fr.seq, cells, level);
+  if (fr.seq) return sequentialOf(fr, fr.seq, [cells], level);
   let N = 0;
   let labelled = 0;
   let sampled = 0;
@@ -187,39 +187,75 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
 /** A cell labelled outside a sequential design: counted as it is. */
 const knownIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0;
 
-/** One system's reviewed accuracy from a review drawn step by step (sequential.ts). */
-function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, cells: readonly number[], level: number): Reviewed | null {
+/**
+ * One system's reviewed accuracy from a review drawn step by step (sequential.ts), over `parts` of its cells: with
+ * one part, its accuracy there; with several (splits), the mean of the parts' accuracies, every part weighing alike
+ * — one target (a row weighs 1 / (K n_k)), so its interval is the confidence sequence of that mean itself.
+ */
+function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (readonly number[])[], level: number): Reviewed | null {
   const isKnown = knownIn(fr, seq);
-  const counted = cells.filter((c) => !Number.isNaN(fr.f[c]!));
-  const N = counted.length;
+  const counted = parts.map((cells) => cells.filter((c) => !Number.isNaN(fr.f[c]!))).filter((cells) => cells.length > 0);
+  const N = counted.reduce((s, cells) => s + cells.length, 0);
   if (N === 0) return null;
+  const K = counted.length;
+  // One part keeps its plain form (a = 1 over N), the figures every other surface pins.
+  const target: Target =
+    K === 1
+      ? { cells: counted[0]!, signs: counted[0]!.map(() => 1), N }
+      : { cells: counted.flat(), signs: counted.flatMap((cells) => cells.map(() => 1 / (K * cells.length))), N: 1 };
   let labelled = 0;
   let sampled = 0;
   let right = 0;
   let wrong = 0;
-  for (const c of counted) {
+  target.cells.forEach((c, k) => {
     const y = fr.y[c]!;
-    if (y < 0) continue;
+    if (y < 0) return;
     labelled++;
-    if (y === 1) right++;
-    else wrong++;
+    if (y === 1) right += target.signs[k]!;
+    else wrong += target.signs[k]!;
     if (seq.stepOf[c]! >= 0) sampled++;
-  }
-  const target: Target = { cells: counted, signs: counted.map(() => 1), N };
+  });
   const { x, nu, prior, priorSteps } = terms(seq, fr.y, isKnown, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
-  const bounds: [number, number] = [right / N, 1 - wrong / N];
+  const bounds: [number, number] = [right / target.N, 1 - wrong / target.N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
   if (x.length === 0) {
     // No step yet: the prediction and the labels outside the design, with no interval unless every row is labelled.
     let v = 0;
-    for (const c of counted) v += isKnown(c) ? fr.y[c]! : seq.epochs[0]!.f[c]!;
-    const value = v / N;
+    target.cells.forEach((c, k) => (v += target.signs[k]! * (isKnown(c) ? fr.y[c]! : seq.epochs[0]!.f[c]!)));
+    const value = v / target.N;
     const all = labelled === N ? ([value, value] as [number, number]) : null;
     return { value, ci: all, fixed: all, se: all ? 0 : NaN, ...base };
   }
   const e = sequentialEstimate(x, nu, prior, priorSteps, seq.planned, level, bounds);
   return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
+}
+
+/**
+ * A system's reviewed accuracy as the mean over `parts` of its cells (splits), every part weighing alike. A review
+ * drawn step by step: one target, its confidence sequence (the parts share steps, so their errors are not
+ * independent). Otherwise each part's estimate, their mean, and the parts' variances summed (their sampled rows
+ * are drawn independently): a fixed-size interval.
+ */
+export function reviewedMean(fr: ReviewFrame, parts: readonly (readonly number[])[], level: number, scale: number): Reviewed | null {
+  if (fr.seq) return sequentialOf(fr, fr.seq, parts, level);
+  const each = parts.map((cells) => reviewedOf(fr, cells, level, scale)).filter((r): r is Reviewed => r !== null);
+  if (!each.length) return null;
+  const K = each.length;
+  const value = each.reduce((s, r) => s + r.value, 0) / K;
+  const se = Math.sqrt(each.reduce((s, r) => s + r.se ** 2, 0)) / K;
+  const z = twoSidedZ(level);
+  const sum = (f: (r: Reviewed) => number) => each.reduce((s, r) => s + f(r), 0);
+  const base = {
+    labelled: sum((r) => r.labelled),
+    sampled: sum((r) => r.sampled),
+    rows: sum((r) => r.rows),
+    design: fr.kind,
+    lambda: each[0]!.lambda,
+    interval: 'fixed' as const,
+  };
+  if (!Number.isFinite(se)) return { value, ci: null, se: NaN, ...base };
+  return { value, ci: [Math.max(0, value - z * se), Math.min(1, value + z * se)], se, ...base };
 }
 
 export interface ReviewedPair {

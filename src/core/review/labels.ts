@@ -53,6 +53,8 @@ export interface ReviewDesignInfo {
   total: number;
   /** The metric whose decisions were reviewed. */
   judge: string | null;
+  /** The column the review was split by (its weights depend on it), or null. */
+  split: string | null;
   /** Every asked group in the file, answered or not, with its rows. */
   lines: (AskedGroup & { rows: { id: string; system?: string }[] })[];
   /** The answered prefix, checked (design.ts readSequence): each line's step and probability. */
@@ -265,13 +267,15 @@ export class LabelReader {
       asked: d.asked as number,
       total: d.total,
       judge,
+      split: typeof d.split === 'string' ? d.split : null,
     };
     if (
       this.design &&
       (this.design.seed !== info.seed ||
         this.design.groups !== info.groups ||
         this.design.asked !== info.asked ||
-        this.design.total !== info.total)
+        this.design.total !== info.total ||
+        this.design.split !== info.split)
     )
       return `${where}: its "design" differs from the lines before: lines of two reviews in one file`;
     this.design ??= info;

@@ -101,6 +101,33 @@ describe('a plan written as a label file', () => {
   });
 });
 
+describe('a plan split by a column', () => {
+  // Two systems; split "small" holds questions 0–1, "big" questions 2–9: each system has 2 rows in one and 8 in the other.
+  const rows = Array.from({ length: 20 }, (_, i) => ({
+    id: `r${i}`,
+    key: String(i % 10),
+    system: i < 10 ? 'a' : 'b',
+    question: `Question ${i % 10}?`,
+    golds: ['gold'],
+    candidate: `answer ${i}`,
+    split: i % 10 < 2 ? 'small' : 'big',
+  }));
+  const view = { judge: { metric: 'j', threshold: 0.5 }, score: () => 0.5, decision: () => true, others: () => [] };
+
+  it('weighs a row by how much it counts in the mean over splits: (mean stratum rows / its stratum rows)², by hand', () => {
+    const plain = planReview(rows, view, 5, 'h');
+    const split = planReview(rows, view, 5, 'h', 'ds');
+    // Strata (system, split): 2, 8, 2, 8 rows, mean 5: (5/2)² = 6.25 and (5/8)² = 0.390625.
+    expect(Array.from(plain.scale)).toEqual(rows.map(() => 1));
+    expect(Array.from(split.scale)).toEqual(rows.map((r) => (r.split === 'small' ? 6.25 : 0.390625)));
+    // Same priorities everywhere: a small split's answer weighs √6.25 / √0.390625 = 4 times a big one's.
+    const w = split.design.weights;
+    expect(w[split.groupOf[0]!]! / w[split.groupOf[5]!]!).toBeCloseTo(4, 12);
+    expect(designRecord(split, 4)).toMatchObject({ split: 'ds' });
+    expect(designRecord(plain, 4)).not.toHaveProperty('split');
+  });
+});
+
 describe('reviewFrame', () => {
   it("predicts each row without its own label (cross-fitted): changing a label leaves that row's prediction alone", () => {
     const S = 3;

@@ -5,7 +5,7 @@
  */
 import { fail, ok, type Result } from '../errors.ts';
 import { answerGroups } from './groups.ts';
-import { DESIGN_FLOOR, designWeights, drawDesign, groupDraw, systemScale, type AskedEntry, type DrawnDesign } from './design.ts';
+import { DESIGN_FLOOR, designWeights, drawDesign, groupDraw, stratumScale, type AskedEntry, type DrawnDesign } from './design.ts';
 import { reviewPriorities, priorityReasons } from './priority.ts';
 import { reviewSignals, type Judge, type JudgeView, type SignalRow } from './signals.ts';
 
@@ -24,15 +24,22 @@ export interface ReviewPlan {
   input: string;
   systemOf: Int32Array;
   systems: number;
-  /** Per row, how much it counts in its system's accuracy relative to the others (design.ts systemScale). */
+  /** Per row, how much it counts in its stratum's accuracy relative to the others (design.ts stratumScale). */
   scale: Float64Array;
+  /** The column the review is split by (each system's accuracy the mean over its values), when it is. */
+  split?: string;
 }
 
+/** A row of a review: what its signals read, its id, and its split's value when the review is split. */
+export type PlanRow = SignalRow & { id: string; split?: string };
+
 /**
- * The plan for `rows` (each with its id, and its system when the input has several): groups, priorities and the
- * design's order, the draws made from the seed and `input` (the input's SHA-256) so a label file can be checked.
+ * The plan for `rows` (each with its id, its system when the input has several, its split's value when the review
+ * is split by `split`): groups, priorities and the design's order, the draws made from the seed and `input` (the
+ * input's SHA-256) so a label file can be checked. Split, every split gets the share of the draw its own accuracy
+ * needs, however few its rows (stratumScale).
  */
-export function planReview(rows: readonly (SignalRow & { id: string })[], view: JudgeView, seed: number, input: string): ReviewPlan {
+export function planReview(rows: readonly PlanRow[], view: JudgeView, seed: number, input: string, split?: string): ReviewPlan {
   const { groups, groupOf } = answerGroups(rows);
   const signals = reviewSignals(rows, view);
   const priority = reviewPriorities(signals);
@@ -48,7 +55,15 @@ export function planReview(rows: readonly (SignalRow & { id: string })[], view: 
     if (k === undefined) names.set(r.system, (k = names.size));
     return k;
   });
-  const scale = systemScale(systemOf, names.size);
+  const strata = new Map<string, number>();
+  const stratumOf = Int32Array.from(rows, (r, i) => {
+    if (split === undefined) return systemOf[i]!;
+    const key = `${systemOf[i]!} ${r.split ?? ''}`;
+    let k = strata.get(key);
+    if (k === undefined) strata.set(key, (k = strata.size));
+    return k;
+  });
+  const scale = stratumScale(stratumOf, split === undefined ? names.size : strata.size);
   return {
     judge: view.judge,
     groups,
@@ -61,6 +76,7 @@ export function planReview(rows: readonly (SignalRow & { id: string })[], view: 
     input,
     systemOf,
     systems: names.size,
+    ...(split !== undefined ? { split } : {}),
   };
 }
 
@@ -122,10 +138,18 @@ export interface DesignRecord {
   groups: number;
   asked: number;
   total: number;
+  /** The column the review was split by, when it was (the weights depend on it). */
+  split?: string;
 }
 
 export function designRecord(plan: ReviewPlan, count: number): DesignRecord {
-  return { seed: plan.design.seed, groups: plan.groups.length, asked: Math.min(count, plan.groups.length), total: plan.design.total };
+  return {
+    seed: plan.design.seed,
+    groups: plan.groups.length,
+    asked: Math.min(count, plan.groups.length),
+    total: plan.design.total,
+    ...(plan.split !== undefined ? { split: plan.split } : {}),
+  };
 }
 
 /** Why a group is asked, in words: the signals that raise its rows' priority most. */
