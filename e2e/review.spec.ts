@@ -3,7 +3,7 @@
  * two systems gave asked once ("given by 2 systems"), the "when to stop" line; a reload in the middle (the saved
  * run reopened: no answer lost, the review where it was left); undo; the review exported as the label file the CLI
  * reads; the comparison's leaderboard ranked by the review's estimate with rank intervals; two tabs answering the
- * same run without losing an answer; deleting a run that holds answers asks first.
+ * same run without losing an answer; deleting a run that holds answers asks first; a review split by a column.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -163,4 +163,29 @@ test('two tabs answering the same saved run keep every answer', async ({ page, c
   await openSaved(page);
   await review.scrollIntoViewIfNeeded();
   await expect(review.getByTestId('review-answered')).toHaveText('5');
+});
+
+test('a review split by a column: offered, drawn for the mean over its values, said, exported', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/#/score');
+  const parted = records.map((r, i) => ({ ...r, part: i < 10 ? 'small' : 'big' }));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'parted.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(parted)) });
+  await expect(page.getByTestId('map-system')).toHaveValue('wide');
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('done');
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await expect(review.getByTestId('review-split')).toBeVisible();
+  await review.getByTestId('review-split').selectOption('part');
+  await review.getByTestId('review-budget').fill('10');
+  await review.getByTestId('review-start').click();
+  await expect(review.getByTestId('review-progress')).toContainText('drawn split by part');
+  await page.keyboard.press('c');
+  await expect(review.getByTestId('review-answered')).toHaveText('1');
+  const download = page.waitForEvent('download');
+  await review.getByTestId('review-export').click();
+  const first = JSON.parse(readFileSync(await (await download).path(), 'utf8').split('\n')[0]!) as { design: { split?: string } };
+  expect(first.design.split).toBe('part');
 });
