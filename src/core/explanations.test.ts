@@ -27,7 +27,15 @@ describe('explanations', () => {
   });
 
   it('name a WordNet synonym as a synonym, not as a gold', () => {
-    expect(explain('pedants', 'the Bard of Avon')).toMatch(/best match "bard of avon", a WordNet synonym of gold "William Shakespeare":/);
+    expect(explain('pedants', 'the Bard of Avon')).toMatch(
+      /holds "Bard of Avon", a WordNet synonym of gold "William Shakespeare", word for word/,
+    );
+  });
+
+  it("name the gold words an answer spells otherwise, as each writes them (pedants' spelling feature)", () => {
+    expect(explain('pedants', 'Wiliam Shakespere')).toMatch(
+      /spelled close to the gold's words: "Wiliam" for "William", "Shakespere" for "Shakespeare"/,
+    );
   });
 
   it('show the words an answer adds as written, all of them up to eight', () => {

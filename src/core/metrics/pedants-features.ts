@@ -264,6 +264,12 @@ export interface Analysis {
   bestIsForm: boolean;
   /** Tokens of "[CLS] candidate [SEP] gold [SEP] question" for the tf-idf part. */
   textTokens: string[];
+  /** What the reason's claims rest on: the golds read (the golds, then the form the signals found), the first one the
+   * candidate holds word for word (−1: none), the candidate's and the best gold's tokens (numeric normalization). */
+  goldTexts: readonly string[];
+  held: number;
+  candTokens: readonly string[];
+  bestTokens: readonly string[];
   /** The text signals' verdict (the same as taxonomy_text's). */
   verdict: TextVerdict;
 }
@@ -307,6 +313,7 @@ export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analy
   let maxRecall = 0;
   let exact = 0;
   let containsTok = 0;
+  let held = -1;
   let containsSub = 0;
   let goldContains = 0;
   let fuzzy = 0;
@@ -337,7 +344,10 @@ export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analy
     // Flags: once set, the (long) candidate need not be searched again. One text holds the other's tokens only
     // where they share one (tokens have no space): most golds share none, and are searched as a substring alone.
     if (same > 0) {
-      if (!containsTok && candPadded.includes(gold.padded)) containsTok = 1;
+      if (!containsTok && candPadded.includes(gold.padded)) {
+        containsTok = 1;
+        held = i;
+      }
       if (!goldContains && candStr.length > 0 && gold.padded.includes(candPadded)) goldContains = 1;
     }
     if (!containsSub && candStr.includes(gs)) containsSub = 1;
@@ -384,7 +394,17 @@ export function analyze(item: QaItem, wn: WordNet | null, explain = true): Analy
     ...signalFeatures(verdict),
   ];
   const textTokens = ['[cls]', ...cand, '[sep]', ...goldTokens, '[sep]', ...question];
-  return { dense, bestGold: goldTexts[bestIdx] ?? '', bestIsForm: bestIdx >= item.golds.length, textTokens, verdict };
+  return {
+    dense,
+    bestGold: goldTexts[bestIdx] ?? '',
+    bestIsForm: bestIdx >= item.golds.length,
+    textTokens,
+    verdict,
+    goldTexts,
+    held,
+    candTokens: cand,
+    bestTokens: goldTokens,
+  };
 }
 
 /** sklearn-style tf-idf (raw counts × smooth idf, L2-normalized) over a fixed vocabulary, as sparse pairs. */

@@ -12,14 +12,100 @@
 import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
 import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
-import { analyze, DENSE_FEATURES, signalPrior, tfidf } from './pedants-features.ts';
-import { quote, round } from './common.ts';
+import { analyze, DENSE_FEATURES, signalPrior, similarSpelling, tfidf, type Analysis } from './pedants-features.ts';
+import { round } from './common.ts';
+import { asWritten, readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
+import { normalizeTokens } from '../text/normalize.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
 
 const QUANTITY_CONFLICT = DENSE_FEATURES.indexOf('quantity_conflict');
 const LESS_SPECIFIC = DENSE_FEATURES.indexOf('less_specific');
+const NUMBERS_AGREE = DENSE_FEATURES.indexOf('numbers_agree');
+const NUMBERS_CONFLICT = DENSE_FEATURES.indexOf('numbers_conflict');
+const isNumber = (t: string) => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
+
+/** Shared tokens as the answer writes them: the word itself, or the token and the word it was read from ("degrees" of "°F"). */
+function written(found: readonly string[], text: string): { word: string; from?: string }[] {
+  const words = text.match(/[^\s]+/g) ?? [];
+  const read = words.map((w) => normalizeTokens(w, 'numeric'));
+  return found.map((t) => {
+    const k = read.findIndex((r) => r.includes(t));
+    if (k < 0) return { word: t };
+    // Sentence punctuation around a word is not part of it; a unit's sign is ("°F", "19%").
+    const bare = words[k]!.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
+    // One word read as one token is shown as written ("Na"); else the token, and the word it came from.
+    if (read[k]!.length === 1 && bare.toLowerCase() === t) return { word: bare };
+    return { word: t, from: bare || words[k]! };
+  });
+}
+
+/** A polarity signal as a claim: its cue, and the words of the answer that show it ("south" of "south (vs north)"). */
+function polarityClaim(polarity: string, cue: string, candidate: string): PedantsClaim {
+  const words = cue.replace(/\s*\([^)]*\)$/, '');
+  return { kind: 'polarity', polarity, cue, ...(words && candidate.toLowerCase().includes(words.toLowerCase()) ? { words } : {}) };
+}
+
+/** The reason's claims, from what decided (pedants-claims.ts): each about the text and gold it names. */
+function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClaim[] {
+  const v = a.verdict;
+  const s = v.signals;
+  const read = v.answer ?? item.candidate;
+  const goldOf = (k: number): PedantsClaim & { kind: 'holds' } =>
+    k < item.golds.length
+      ? { kind: 'holds', text: item.golds[k]!, gold: item.golds[k]! }
+      : {
+          kind: 'holds',
+          text: asWritten(a.goldTexts[k]!, read),
+          gold: item.golds[v.gold] ?? item.golds[0]!,
+          via: v.signal === 'wordnet' ? 'wordnet' : 'alias',
+        };
+  const left = [...a.bestTokens];
+  const shared: string[] = [];
+  for (const t of a.candTokens) {
+    const k = left.indexOf(t);
+    if (k < 0) continue;
+    left.splice(k, 1);
+    if (!shared.includes(t)) shared.push(t);
+  }
+  const candNumbers = [...new Set(a.candTokens.filter(isNumber))];
+  // Gold words the answer spells otherwise (the fuzzy coverage feature's evidence), each with the answer's word.
+  const pairs: { answer: string; gold: string }[] = [];
+  for (const g of a.bestTokens) {
+    if (a.candTokens.includes(g)) continue;
+    const w = a.candTokens.find((t) => t !== g && similarSpelling(t, g));
+    if (w && !pairs.some((x) => x.gold === g)) pairs.push({ answer: written([w], read)[0]!.word, gold: written([g], a.bestGold)[0]!.word });
+  }
+  // The conflict as read, where each side's number is among its text's words as read (a gold misread — "Forty-Fifth"
+  // read as 40 — is no fact to state).
+  let quantity: (PedantsClaim & { kind: 'quantity' }) | null = null;
+  for (let k = 0; k < s.quantities.length && !quantity; k++) {
+    const x = s.quantities[k]!;
+    if (!(x.relation === 'conflict' || x.relation === 'extra-conflict') || !x.at || !readsAs(read, x.at.text)) continue;
+    const g = x.gold.find((gq) => readsAs(item.golds[k]!, gq.text));
+    if (g) quantity = { kind: 'quantity', answer: x.at.text, gold: g.text, goldText: item.golds[k]! };
+  }
+  // An answer that is a gold is no less specific than the golds, whatever one gold's signal says.
+  const isGold = item.golds.some((g) => normalizeTokens(g, 'numeric').join(' ') === normalizeTokens(read, 'numeric').join(' '));
+  const specific = isGold ? -1 : s.specificity.findIndex(Boolean);
+  return [
+    ...(v.answer !== undefined ? [{ kind: 'final-answer', text: v.answer } as const] : []),
+    ...(s.refusal ? [{ kind: 'refusal', cue: s.refusal.cue === 'empty answer' ? '' : s.refusal.cue } as const] : []),
+    ...(s.polarity ? [polarityClaim(s.polarity.kind, s.polarity.cue, item.candidate)] : []),
+    a.held >= 0 ? goldOf(a.held) : ({ kind: 'holds-none' } as const),
+    { kind: 'overlap', text: a.bestIsForm ? asWritten(a.bestGold, read) : a.bestGold, f1: a.dense[0]!, shared: written(shared, read) },
+    ...(pairs.length ? [{ kind: 'spelling', pairs } as const] : []),
+    ...(a.dense[NUMBERS_AGREE] ? [{ kind: 'numbers-in', gold: a.bestGold, numbers: a.bestTokens.filter(isNumber) } as const] : []),
+    ...(a.dense[NUMBERS_CONFLICT] ? [{ kind: 'numbers-not-in', numbers: candNumbers } as const] : []),
+    ...(a.dense[QUANTITY_CONFLICT] && quantity ? [quantity] : []),
+    ...(s.list?.wrong.length ? [{ kind: 'list-wrong', list: s.list.kind, items: s.list.wrong } as const] : []),
+    ...(a.dense[LESS_SPECIFIC] && specific >= 0 ? [{ kind: 'less-specific', gold: item.golds[specific]! } as const] : []),
+    // The text signals' class and the decision can disagree: the other features outweigh them then.
+    { kind: 'text-signals', cls: v.cls, outweighed: CORRECT_CLASSES.has(v.cls) !== correct },
+  ];
+}
+
 /** Every feature's key, to copy (one shape for every row's contributions). */
 const FEATURE_KEYS: Readonly<Record<string, number>> = Object.fromEntries(DENSE_FEATURES.map((f) => [f, 0]));
 
@@ -98,30 +184,12 @@ export function createPedants(options: PedantsOptions): Metric {
       const p = sigmoid(z);
       if (!contributions) return { score: p, decision: p >= threshold, explanation: '' };
       contributions.words = words;
-      const [f1, , , , , containsGold, , , fuzzy, , , numbersAgree, numbersConflict] = a.dense;
-      const s = a.verdict.signals;
-      const facts = [
-        ...(s.refusal ? [`a non-answer ("${s.refusal.cue}")`] : []),
-        ...(s.polarity ? [`${s.polarity.kind} "${s.polarity.cue}" contradicts the gold`] : []),
-        containsGold ? 'contains the gold' : 'does not contain the gold',
-        `token F1 ${round(f1!, 2)}`,
-        `fuzzy gold coverage ${round(fuzzy!, 2)}`,
-        ...(numbersAgree ? ['numbers agree'] : []),
-        ...(numbersConflict ? ['numbers conflict'] : []),
-        ...(a.dense[QUANTITY_CONFLICT] ? ["another value of the gold's quantity"] : []),
-        ...(s.list?.wrong.length ? [`${s.list.kind} with wrong ${s.list.wrong.map((w) => `"${w}"`).join(', ')}`] : []),
-        ...(a.dense[LESS_SPECIFIC] ? ['less specific than the gold'] : []),
-        // The text signals' class and the decision can disagree: the other features outweigh them then.
-        `text signals: ${a.verdict.cls}${CORRECT_CLASSES.has(a.verdict.cls) !== p >= threshold ? ', outweighed by the other features' : ''}`,
-      ];
-      const best = a.bestIsForm
-        ? `best match ${quote(a.bestGold)}, ${a.verdict.signal === 'wordnet' ? 'a WordNet synonym' : 'another name'} of gold ${quote(item.golds[a.verdict.gold] ?? item.golds[0]!)}`
-        : `best gold ${quote(a.bestGold)}`;
+      const claims = pedantsClaims(item, a, p >= threshold);
       return {
         score: p,
         decision: p >= threshold,
-        explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); ${best}: ${facts.join(', ')}`,
-        details: { matched_gold: a.bestGold, logit: z, contributions },
+        explanation: `P(correct)=${round(p)} (threshold ${round(threshold)}); ${renderClaims(claims)}`,
+        details: { matched_gold: a.bestGold, logit: z, contributions, claims },
       };
     },
   };
