@@ -39,10 +39,18 @@ describe('explanations', () => {
   });
 
   it('show the words an answer adds as written, all of them up to eight', () => {
-    expect(explain('taxonomy_text', 'Paris, Texas', ['Paris'], 'Where?')).toMatch(/\(adds Texas\)/);
+    expect(explain('taxonomy_text', 'Paris, Texas', ['Paris'], 'Where?')).toMatch(/\(adds "Texas"\)/);
     expect(explain('taxonomy_text', 'Shakespeare wrote it in 1601, though some say Marlowe')).toMatch(
-      /adds 1601, though, some, say, Marlowe\)/,
+      /adds "1601", "though", "some", "say", "Marlowe"\)/,
     );
+    // As written, not as read: number words, ordinals, apostrophes, diacritics and hyphens kept.
+    expect(explain('taxonomy_text', 'The ostrich, the first and fifth highest-pitch bird', ['Ostrich'], 'Which bird?')).toMatch(
+      /adds "first", "fifth", "highest-pitch"\)/,
+    );
+    expect(explain('taxonomy_text', "Röntgen, who isn't French", ['Wilhelm Röntgen'], 'Who discovered X-rays?')).toMatch(
+      /adds "isn't", "French"\)/,
+    );
+    expect(explain('taxonomy_text', 'Istanbul, with over 15 million people', ['Istanbul'], 'Which city?')).toMatch(/"15 million"/);
   });
 
   it('quote a gold as written when another value contradicts it', () => {
@@ -58,7 +66,7 @@ describe('explanations', () => {
 
   it('say that the extra claims of an over-inclusive answer are not checked', () => {
     expect(explain('taxonomy_text', 'Shakespeare, who also wrote Macbeth and invented the telephone')).toBe(
-      'overinclusive-valid (words): names "William Shakespeare" by the surname (adds Macbeth, invented, telephone); extra claims not checked (text only)',
+      'overinclusive-valid (words): names "William Shakespeare" by the surname (adds "Macbeth", "invented", "telephone"); extra claims not checked (text only)',
     );
   });
 });

@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { contentStems, stem, wordStemSet } from './words.ts';
+import { contentStems, stem, tokens, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -152,26 +152,43 @@ function listStep(l: ListSignal): Step | null {
 const ADDED_SHOWN = 8;
 
 /**
- * The candidate's words as written for what a signal found (stems, or lower-case words): "Texas" for "texa".
- * Said in a reason for a reader, who sees the answer's words, not the stems the signals compare.
+ * The candidate's words as written for what a signal found (stems of normalized tokens): "Texas" for "texa", "isn't"
+ * for "isnt", "Röntgen" for "rontgen", "first" for "1st". Said in a reader's words, each quoted, since the reader sees
+ * the answer, not the stems the signals compare.
  */
 function asWritten(found: readonly string[], candidate: string): string {
-  const written = candidate.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
-  // Each written word's lower case and stem once (a long answer has many words, and many are asked for).
-  const low = written.map((x) => x.toLowerCase());
-  const stems = low.map(stem);
+  const bare = (w: string) => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
+  const raw = candidate.match(/\S+/g) ?? [];
+  const whole = raw.map(bare).filter(Boolean);
+  // The parts of a joined word ("time" of "three-time", "U" of "U.S") come after the whole words, for what only they give.
+  const written = [...whole, ...whole.flatMap((w) => (/[-–—/.]/.test(w) ? w.split(/[-–—/.]+/).filter(Boolean) : []))];
+  // Each written word's tokens as the signals read them (lower case, number words as digits), and their stems, once.
+  const read = written.map((w) => {
+    const t = tokens(w);
+    return new Set([...t, ...t.map(stem)]);
+  });
   const out: string[] = [];
   for (const f of found) {
-    let shown = f;
-    for (let i = 0; i < written.length; i++)
-      if (low[i] === f || stems[i] === f) {
-        shown = written[i]!;
-        break;
+    const k = read.findIndex((r) => r.has(f));
+    // A number read from two or three words ("8600000" of "8.6 million") is shown as those words.
+    let shown = k >= 0 ? written[k]! : f;
+    for (let n = 2; k < 0 && n <= 3 && shown === f; n++)
+      for (let i = 0; i + n <= raw.length; i++) {
+        const words = bare(raw.slice(i, i + n).join(' '));
+        if (tokens(words).includes(f)) {
+          shown = words;
+          break;
+        }
       }
     if (!out.includes(shown)) out.push(shown);
   }
-  return out.length > ADDED_SHOWN ? `${out.slice(0, ADDED_SHOWN).join(', ')}, …` : out.join(', ');
+  const quoted = out.map((w) => `"${w}"`);
+  return quoted.length > ADDED_SHOWN ? `${quoted.slice(0, ADDED_SHOWN).join(', ')}, …` : quoted.join(', ');
 }
+
+/** Whether the candidate's words hold the gold's, in order and as read. */
+const holdsInOrder = (candidate: string, gold: string): boolean =>
+  ` ${tokens(candidate).join(' ')} `.includes(` ${tokens(gold).join(' ')} `);
 
 /** " (adds …)": the extra words as written, for a reason (built only for the reason that is given). */
 const addsWords = (ex: ExtraSignal, candidate: string): string => (ex.extra.length ? ` (adds ${asWritten(ex.extra, candidate)})` : '');
@@ -235,7 +252,12 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
     return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` : '' };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
-    const how = numbersMatch && ex.coverage < 1 ? `the same quantity as the gold ${q(gold)}` : `contains the gold ${q(gold)}`;
+    const how =
+      numbersMatch && ex.coverage < 1
+        ? `the same quantity as the gold ${q(gold)}`
+        : holdsInOrder(item.candidate, gold)
+          ? `contains the gold ${q(gold)}`
+          : `has every word of the gold ${q(gold)} (in another order or form)`;
     // Number-word and unit differences are not extra claims when the quantities match.
     // A month is a date's claim, not a unit.
     const extra = numbersMatch
@@ -298,7 +320,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
       gold: k,
       signal: 'words',
       reason: why
-        ? `shares ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex, item.candidate)}`
+        ? `shares the stems of ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex, item.candidate)}`
         : '',
     };
   return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };

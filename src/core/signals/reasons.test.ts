@@ -1,0 +1,103 @@
+/**
+ * taxonomy_text's reasons against their rows: what a reason says the answer holds, adds or shares is checked from
+ * the row alone, over every corpus the tests have (the demo set and its comparison, the fixtures, EVOUNA-TQ where it
+ * is present) — none false — and the checks find planted false reasons.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createSyncMetric } from '../metrics/index.ts';
+import { withWordNet } from '../../../test/lexicon.ts';
+import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
+import { contentStems, tokens } from './words.ts';
+import type { QaItem } from '../types.ts';
+
+const taxonomy = createSyncMetric('taxonomy_text', {}, withWordNet);
+
+const padded = (s: string) => ` ${tokens(s).join(' ')} `;
+
+/** What is not so in a reason of `item`, or null. */
+export function checkReason(item: QaItem, reason: string): string | null {
+  // A reason that says the answer was read without its non-ASCII letters is about that text.
+  const text = reason.includes('read without its non-ASCII letters')
+    ? item.candidate.normalize('NFC').replace(/(?![\x00-\x7f])\p{L}/gu, '')
+    : item.candidate;
+  item = { ...item, candidate: text };
+  const cand = text.toLowerCase();
+  const whole = (cand.match(/\S+/g) ?? []).map((w) => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, ''));
+  // A word is written whole, or as a part of a joined word ("time" in "three-time").
+  const words = new Set([...whole, ...whole.flatMap((w) => w.split(/[-–—/.]+/))]);
+  // A gold with quotes in it cannot be read back from the reason: left alone.
+  for (const m of reason.matchAll(/contains the gold "([^"]*)"/g))
+    if (m[1] && !m[1].endsWith('…') && !padded(item.candidate).includes(padded(m[1]!))) return `does not contain "${m[1]}"`;
+  for (const m of reason.matchAll(/has every word of the gold "([^"]*)"/g)) {
+    if (m[1]!.endsWith('…')) continue;
+    const have = new Set(contentStems(item.candidate));
+    const lack = contentStems(m[1]!).filter((t) => !have.has(t));
+    if (lack.length) return `lacks ${lack.join(', ')} of "${m[1]}"`;
+  }
+  for (const m of reason.matchAll(/adds ((?:"[^"]*"(?:, )?)+)/g))
+    for (const w of m[1]!.matchAll(/"([^"]*)"/g)) {
+      const x = w[1]!.toLowerCase();
+      if (x.includes(' ') ? !cand.includes(x) : !words.has(x)) return `the answer has no word "${w[1]}"`;
+    }
+  for (const m of reason.matchAll(/shares the stems of (\d+)% of the gold "([^"]*)"'s words/g)) {
+    if (m[2]!.endsWith('…')) continue;
+    const g = contentStems(m[2]!);
+    const have = new Set(contentStems(item.candidate));
+    const share = Math.round((100 * g.filter((t) => have.has(t)).length) / Math.max(1, g.length));
+    if (share !== Number(m[1])) return `shares ${share}% of "${m[2]}", not ${m[1]}%`;
+  }
+  return null;
+}
+
+const jsonl = (path: string): QaItem[] =>
+  readFileSync(new URL(path, import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { question: string; gold: string[] | string; candidate: string })
+    .map((r) => ({ question: r.question, golds: Array.isArray(r.gold) ? r.gold : [r.gold], candidate: r.candidate }));
+
+function falseReasons(items: readonly QaItem[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const why = checkReason(item, taxonomy.score(item).explanation);
+    if (why) out.push(`${JSON.stringify(item.candidate)} / ${JSON.stringify(item.golds.slice(0, 3))}: ${why}`);
+  }
+  return out;
+}
+
+describe("taxonomy_text's reasons say only what holds of their row", () => {
+  it('on the demo set, its comparison, the fixtures and the walk’s examples', () => {
+    const walk = [
+      ['Which colours?', 'red and green', 'Green and red.'],
+      ['When?', 'March 1995', 'March 18, 1995'],
+      ['What do they do in winter?', 'flying south', 'they fly south'],
+      ['How does he run?', 'running quickly', 'he runs quick'],
+      ['Is it Lyon?', 'Paris', 'Not Lyon, but Paris.'],
+      ['Who discovered X-rays?', 'Wilhelm Röntgen', "Röntgen, who isn't French"],
+      ['Which bird?', 'Ostrich', 'The ostrich, the first and fifth highest-pitch bird'],
+    ].map(([question, gold, candidate]) => ({ question: question!, golds: [gold!], candidate: candidate! }));
+    const items = [
+      ...jsonl('../../../public/demo/demo-set.jsonl'),
+      ...jsonl('../../../public/demo/compare-demo.jsonl'),
+      ...jsonl('../../../test/fixtures/labelled-small.jsonl'),
+      ...jsonl('../../../test/fixtures/nli-taxonomy.jsonl'),
+      ...walk,
+    ];
+    expect(falseReasons(items)).toEqual([]);
+  });
+
+  if (!existsSync(evounaPath())) console.log(`skipped: taxonomy_text's reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
+  it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
+    expect(falseReasons(loadEvouna()).slice(0, 20)).toEqual([]);
+  });
+
+  it('finds planted false reasons', () => {
+    const item = { question: 'Where?', golds: ['Paris'], candidate: 'Paris, Texas' };
+    expect(checkReason(item, 'contains the gold "Lyon"')).not.toBeNull();
+    expect(checkReason(item, 'has every word of the gold "Paris France"')).not.toBeNull();
+    expect(checkReason(item, 'contains the gold "Paris" (adds "texa")')).not.toBeNull();
+    expect(checkReason(item, 'shares the stems of 50% of the gold "Paris"\'s words')).not.toBeNull();
+    expect(checkReason(item, 'contains the gold "Paris" (adds "Texas")')).toBeNull();
+  });
+});
