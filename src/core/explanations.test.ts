@@ -59,6 +59,17 @@ describe('explanations', () => {
     );
   });
 
+  it('say why no n-gram matched only where one could: BLEU on answers or golds shorter than the n-gram', () => {
+    expect(explain('bleu', 'Paris', ['Paris'])).toContain('a 1-word candidate has no 2-gram to match, so ≈0 as in nltk');
+    expect(explain('bleu', 'Paris France', ['Paris'])).toContain('no gold has a 2-gram to match (the longest has 1 word)');
+    expect(explain('bleu', 'The city of Paris', ['Paris is a city'])).toContain('no matching 2-gram');
+  });
+
+  it("give METEOR's fragmentation penalty, which halves a perfect one-word match", () => {
+    expect(explain('meteor', 'Paris', ['Paris'])).toContain('Fmean=1.0000 × (1 − fragmentation penalty 0.5000)');
+    expect(explain('meteor', 'Paris', ['Paris'])).toMatch(/^METEOR 0\.5000 /);
+  });
+
   it('say when the other features outweigh the text signals', () => {
     expect(explain('pedants', 'Wiliam Shakespere')).toMatch(/text signals: invalid, outweighed by the other features$/);
     expect(explain('pedants', 'Marlowe')).toMatch(/text signals: invalid$/);

@@ -166,7 +166,11 @@ export function createBleu(options: BleuOptions = {}): Metric {
         (zero === 0
           ? 'no token in common with any gold; '
           : zero > 0 && smoothing === 'none'
-            ? `no matching ${zero + 1}-gram, so ≈0 as in nltk; `
+            ? `${noGram(
+                zero + 1,
+                hyp.length,
+                refs.reduce((m, r) => Math.max(m, r.length), 0),
+              )}, so ≈0 as in nltk; `
             : '') + (glued ? `${glued}; ` : '');
       return {
         score,
@@ -176,6 +180,13 @@ export function createBleu(options: BleuOptions = {}): Metric {
       };
     },
   };
+}
+
+/** Why no n-gram matched: none can, when the candidate or every gold is shorter than n words. */
+function noGram(n: number, candidate: number, longestGold: number): string {
+  if (candidate < n) return `a ${candidate}-word candidate has no ${n}-gram to match`;
+  if (longestGold < n) return `no gold has a ${n}-gram to match (the longest has ${longestGold} word${longestGold === 1 ? '' : 's'})`;
+  return `no matching ${n}-gram`;
 }
 
 export const descriptor: LexicalDescriptor = {

@@ -153,7 +153,7 @@ export function createMeteor(options: MeteorOptions): Metric {
         explanation:
           (d.matches === 0
             ? `METEOR 0: no token of the candidate aligns with any gold.`
-            : `METEOR ${d.score.toFixed(4)} vs gold ${quote(gold)}: ${d.matches} aligned words (${stages}) in ${d.chunks} chunk(s), P=${d.precision.toFixed(3)} R=${d.recall.toFixed(3)}.`) +
+            : `METEOR ${d.score.toFixed(4)} vs gold ${quote(gold)}: ${d.matches} aligned words (${stages}) in ${d.chunks} chunk(s), P=${d.precision.toFixed(3)} R=${d.recall.toFixed(3)}, Fmean=${d.fmean.toFixed(4)} × (1 − fragmentation penalty ${d.penalty.toFixed(4)})${d.chunks === 1 && d.matches === 1 ? ' (one aligned word is one chunk of one: the penalty halves it)' : ''}.`) +
           (glued ? ` ${glued}.` : ''),
         details: { matched_gold: gold, matched_gold_index: best, ...d, per_gold: perGold },
       };
