@@ -259,6 +259,12 @@ describe('review labels folded back (--labels)', () => {
     const same = run('review', p('answers.json'), '--continue', labels, '--out', labels, ...M);
     expect(same.status).not.toBe(0);
     expect(same.stderr).toMatch(/write the continued review to another file/);
+    // A budget no larger than the answers in order: nothing is drawn again, and it says so.
+    const full = run('review', p('answers.json'), '--continue', labels, '--budget', '45', '--out', p('cont6.jsonl'), ...M);
+    expect(full.status, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/45 answers in order and a budget of 45: no question is left to draw/);
+    const kept = read(p('cont6.jsonl')).filter((l) => l.order !== undefined);
+    expect(kept.map((l) => l.id)).toEqual(lines.slice(0, 45).map((l) => l.id));
   });
 
   it('verity evaluate: the file gains its reviewed accuracy; every row labelled is as before', () => {

@@ -133,6 +133,12 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
         'usage',
       );
     entries = prior.entries;
+  }
+  if (prior && count === prior.answered)
+    say(
+      `${o.continue}: ${prior.answered} answers in order and a budget of ${count}: no question is left to draw (give a larger --budget to ask more)`,
+    );
+  else if (prior) {
     const weights = adaptedWeights(plan, entries, prior.answered, prior.label);
     const epoch = Math.max(0, ...entries.map((e) => e.epoch)) + 1;
     // Too few answers to refit: the first draw's weights, drawn afresh (a new epoch is valid with any weights fixed now).
