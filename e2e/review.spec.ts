@@ -11,11 +11,9 @@ import { reviewAnswers } from '../test/review-answers.ts';
 
 const records = reviewAnswers(30);
 
-async function scoreAnswers(page: Page): Promise<void> {
+async function scoreAnswers(page: Page, rows: readonly object[] = records, name = 'answers.json'): Promise<void> {
   await page.goto('/#/score');
-  await page
-    .getByTestId('file-input')
-    .setInputFiles({ name: 'answers.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(records)) });
+  await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rows)) });
   await expect(page.getByTestId('map-system')).toHaveValue('wide');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText('done');
@@ -167,14 +165,11 @@ test('two tabs answering the same saved run keep every answer', async ({ page, c
 
 test('a review split by a column: offered, drawn for the mean over its values, said, exported', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto('/#/score');
-  const parted = records.map((r, i) => ({ ...r, part: i < 10 ? 'small' : 'big' }));
-  await page
-    .getByTestId('file-input')
-    .setInputFiles({ name: 'parted.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(parted)) });
-  await expect(page.getByTestId('map-system')).toHaveValue('wide');
-  await page.getByTestId('run').click();
-  await expect(page.getByTestId('run-progress')).toContainText('done');
+  await scoreAnswers(
+    page,
+    records.map((r, i) => ({ ...r, part: i < 10 ? 'small' : 'big' })),
+    'parted.json',
+  );
   const review = page.getByTestId('review');
   await review.scrollIntoViewIfNeeded();
   await expect(review.getByTestId('review-split')).toBeVisible();

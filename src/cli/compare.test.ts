@@ -551,22 +551,9 @@ describe('verity compare --split-by', () => {
     );
     const html = join(dir, 'split.html');
     const csv = join(dir, 'split.csv');
-    const r = await verity(
-      'compare',
-      file,
-      '--split-by',
-      'dataset',
-      '--labels',
-      review,
-      '--html',
-      html,
-      '--out',
-      csv,
-      '--metrics',
-      'exact_match,pedants',
-      '--resamples',
-      '0',
-    );
+    const compareSplit = (...more: string[]) =>
+      verity('compare', file, '--split-by', 'dataset', '--labels', review, '--metrics', 'exact_match,pedants', '--resamples', '0', ...more);
+    const r = await compareSplit('--html', html, '--out', csv);
     expect(r.code, r.stderr).toBe(0);
     // One line for the questions each system lacks in the other split, not one a system.
     expect(r.stderr).not.toMatch(/questions missing \(present in another input\)/);
@@ -581,19 +568,7 @@ describe('verity compare --split-by', () => {
     expect(table.filter((l) => l.startsWith('reviewed estimate,'))).toHaveLength(3);
     // One estimate over both splits: each macro average is the mean of its cells (unless clipped to what the labels
     // allow, where it meets its interval's end), inside its own interval.
-    const j = await verity(
-      'compare',
-      file,
-      '--split-by',
-      'dataset',
-      '--labels',
-      review,
-      '--metrics',
-      'exact_match,pedants',
-      '--json',
-      '--resamples',
-      '0',
-    );
+    const j = await compareSplit('--json');
     const summary = (
       JSON.parse(j.stdout) as {
         summary: { metric: string; systems: { cells: Record<string, { accuracy: number }>; macro: number; ci: [number, number] }[] }[];

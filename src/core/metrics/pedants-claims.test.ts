@@ -4,7 +4,7 @@
  * examples a lecturer's walk found false before, and generated rows — with none false; and the checker itself
  * finds a planted false claim of every kind.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createPedants } from './pedants.ts';
@@ -13,15 +13,9 @@ import { lexicon } from '../../../test/lexicon.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import type { QaItem } from '../types.ts';
+import { corpusItems } from '../../../test/corpora.ts';
 
 const pedants = createPedants({ lexicon });
-
-const jsonl = (path: string): QaItem[] =>
-  readFileSync(new URL(path, import.meta.url), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { question: string; gold: string[] | string; candidate: string })
-    .map((r) => ({ question: r.question, golds: Array.isArray(r.gold) ? r.gold : [r.gold], candidate: r.candidate }));
 
 /** The false claims in a corpus's reasons: row, claim and what is not so. */
 function falseClaims(items: readonly QaItem[]): string[] {
@@ -61,13 +55,7 @@ const WALK: [string, string, string][] = [
 
 describe("pedants' reasons say only what holds of their row", () => {
   it('on the demo set, its comparison, the fixtures and the walk’s examples', () => {
-    const items = [
-      ...jsonl('../../../public/demo/demo-set.jsonl'),
-      ...jsonl('../../../public/demo/compare-demo.jsonl'),
-      ...jsonl('../../../test/fixtures/labelled-small.jsonl'),
-      ...jsonl('../../../test/fixtures/nli-taxonomy.jsonl'),
-      ...WALK.map(([question, gold, candidate]) => ({ question, golds: [gold], candidate })),
-    ];
+    const items = [...corpusItems(), ...WALK.map(([question, gold, candidate]) => ({ question, golds: [gold], candidate }))];
     expect(items.length).toBeGreaterThan(300);
     expect(falseClaims(items)).toEqual([]);
   });

@@ -3,13 +3,14 @@
  * the row alone, over every corpus the tests have (the demo set and its comparison, the fixtures, EVOUNA-TQ where it
  * is present) — none false — and the checks find planted false reasons.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSyncMetric } from '../metrics/index.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import { contentStems, tokens } from './words.ts';
 import type { QaItem } from '../types.ts';
+import { corpusItems } from '../../../test/corpora.ts';
 
 const taxonomy = createSyncMetric('taxonomy_text', {}, withWordNet);
 
@@ -50,13 +51,6 @@ export function checkReason(item: QaItem, reason: string): string | null {
   return null;
 }
 
-const jsonl = (path: string): QaItem[] =>
-  readFileSync(new URL(path, import.meta.url), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { question: string; gold: string[] | string; candidate: string })
-    .map((r) => ({ question: r.question, golds: Array.isArray(r.gold) ? r.gold : [r.gold], candidate: r.candidate }));
-
 function falseReasons(items: readonly QaItem[]): string[] {
   const out: string[] = [];
   for (const item of items) {
@@ -77,13 +71,7 @@ describe("taxonomy_text's reasons say only what holds of their row", () => {
       ['Who discovered X-rays?', 'Wilhelm Röntgen', "Röntgen, who isn't French"],
       ['Which bird?', 'Ostrich', 'The ostrich, the first and fifth highest-pitch bird'],
     ].map(([question, gold, candidate]) => ({ question: question!, golds: [gold!], candidate: candidate! }));
-    const items = [
-      ...jsonl('../../../public/demo/demo-set.jsonl'),
-      ...jsonl('../../../public/demo/compare-demo.jsonl'),
-      ...jsonl('../../../test/fixtures/labelled-small.jsonl'),
-      ...jsonl('../../../test/fixtures/nli-taxonomy.jsonl'),
-      ...walk,
-    ];
+    const items = [...corpusItems(), ...walk];
     expect(falseReasons(items)).toEqual([]);
   });
 
