@@ -7,7 +7,8 @@
  * (pedants-model.json, < 1 MB) come from `npm run train:pedants`.
  *
  * pedants({question: 'What is the fastest animal on two legs?', golds: ['Ostrich'], candidate: 'The ostrich.'})
- * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.425); best gold "Ostrich": contains the gold, …' }
+ * // → { score: 0.999…, decision: true, explanation: 'P(correct)=0.999 (threshold 0.465); holds gold "Ostrich" word for word, …' }
+ * The reason is a list of typed claims (pedants-claims.ts), each checkable against the row.
  */
 import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
