@@ -9,6 +9,7 @@
 import type { CapClass, QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
+import { isNumberToken } from './pedants-features.ts';
 
 export type PedantsClaim =
   /** The candidate's stated final answer ("So the answer is X") was read instead of the whole. */
@@ -89,7 +90,6 @@ export const renderClaims = (claims: readonly PedantsClaim[]): string => claims.
 const tokens = (s: string) => normalizeTokens(s, 'numeric');
 const padded = (s: string) => ` ${tokens(s).join(' ')} `;
 const lower = (s: string) => s.toLowerCase();
-const isNumber = (t: string) => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
 
 /** Edit distance, plainly (the checker's own: pedants' features compute it with early exits). */
 function levenshtein(a: string, b: string): number {
@@ -105,7 +105,7 @@ function levenshtein(a: string, b: string): number {
 /** Whether `text` reads as `quantity` does: every number of the quantity among the text's words as read. */
 export function readsAs(text: string, quantity: string): boolean {
   const read = tokens(text);
-  const numbers = tokens(quantity).filter(isNumber);
+  const numbers = tokens(quantity).filter(isNumberToken);
   return numbers.length > 0 && numbers.every((n) => read.includes(n));
 }
 
@@ -184,14 +184,14 @@ export function checkClaim(item: QaItem, claims: readonly PedantsClaim[], c: Ped
       const a = tokens(read);
       const g = tokens(c.gold);
       if (!item.golds.includes(c.gold) && !claims.some((x) => x.kind === 'holds' && x.text === c.gold)) return `"${c.gold}" is not a gold`;
-      const goldNumbers = g.filter(isNumber);
+      const goldNumbers = g.filter(isNumberToken);
       if (goldNumbers.length === 0 || goldNumbers.join() !== c.numbers.map((n) => tokens(n).join(' ')).join())
         return `the gold's numbers are ${goldNumbers.join(', ') || 'none'}`;
       return goldNumbers.every((n) => a.includes(n)) ? null : `the answer lacks some of ${goldNumbers.join(', ')}`;
     }
     case 'numbers-not-in': {
-      const a = tokens(read).filter(isNumber);
-      const golds = item.golds.flatMap((g) => tokens(g).filter(isNumber));
+      const a = tokens(read).filter(isNumberToken);
+      const golds = item.golds.flatMap((g) => tokens(g).filter(isNumberToken));
       if (c.numbers.some((n) => !a.includes(n))) return `the answer does not give ${c.numbers.join(', ')}`;
       const shared = c.numbers.filter((n) => golds.includes(n));
       return shared.length ? `${shared.join(', ')} is a gold's number` : null;

@@ -184,7 +184,8 @@ function jaccard(a: CandidateTrigrams, b: Set<number | string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
+/** A number token as the numeric normalization writes it ("1813", "2.5", "1st"). */
+export const isNumberToken = (t: string): boolean => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
 
 /** The largest distance that passes for a longer token of `longest`, by the same floating-point test as the similarity. */
 function largestDistance(longest: number): number {

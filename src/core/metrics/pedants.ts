@@ -13,7 +13,7 @@
 import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
 import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
-import { analyze, DENSE_FEATURES, signalPrior, similarSpelling, tfidf, type Analysis } from './pedants-features.ts';
+import { analyze, DENSE_FEATURES, isNumberToken, signalPrior, similarSpelling, tfidf, type Analysis } from './pedants-features.ts';
 import { round } from './common.ts';
 import { asWritten, readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
 import { normalizeTokens } from '../text/normalize.ts';
@@ -25,7 +25,6 @@ const QUANTITY_CONFLICT = DENSE_FEATURES.indexOf('quantity_conflict');
 const LESS_SPECIFIC = DENSE_FEATURES.indexOf('less_specific');
 const NUMBERS_AGREE = DENSE_FEATURES.indexOf('numbers_agree');
 const NUMBERS_CONFLICT = DENSE_FEATURES.indexOf('numbers_conflict');
-const isNumber = (t: string) => /^\d+(\.\d+)?(st|nd|rd|th)?$/.test(t);
 
 /** Shared tokens as the answer writes them: the word itself, or the token and the word it was read from ("degrees" of "°F"). */
 function written(found: readonly string[], text: string): { word: string; from?: string }[] {
@@ -70,7 +69,7 @@ function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClai
     left.splice(k, 1);
     if (!shared.includes(t)) shared.push(t);
   }
-  const candNumbers = [...new Set(a.candTokens.filter(isNumber))];
+  const candNumbers = [...new Set(a.candTokens.filter(isNumberToken))];
   // Gold words the answer spells otherwise (the fuzzy coverage feature's evidence), each with the answer's word.
   const pairs: { answer: string; gold: string }[] = [];
   for (const g of a.bestTokens) {
@@ -97,7 +96,7 @@ function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClai
     a.held >= 0 ? goldOf(a.held) : ({ kind: 'holds-none' } as const),
     { kind: 'overlap', text: a.bestIsForm ? asWritten(a.bestGold, read) : a.bestGold, f1: a.dense[0]!, shared: written(shared, read) },
     ...(pairs.length ? [{ kind: 'spelling', pairs } as const] : []),
-    ...(a.dense[NUMBERS_AGREE] ? [{ kind: 'numbers-in', gold: a.bestGold, numbers: a.bestTokens.filter(isNumber) } as const] : []),
+    ...(a.dense[NUMBERS_AGREE] ? [{ kind: 'numbers-in', gold: a.bestGold, numbers: a.bestTokens.filter(isNumberToken) } as const] : []),
     ...(a.dense[NUMBERS_CONFLICT] ? [{ kind: 'numbers-not-in', numbers: candNumbers } as const] : []),
     ...(a.dense[QUANTITY_CONFLICT] && quantity ? [quantity] : []),
     ...(s.list?.wrong.length ? [{ kind: 'list-wrong', list: s.list.kind, items: s.list.wrong } as const] : []),
