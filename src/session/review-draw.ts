@@ -37,7 +37,7 @@ export class ReviewDraw {
     // The priority reads the embedded default set beside the judge; those the run lacks count as undecided.
     const others = DEFAULT_METRICS.filter((m) => m !== judge.name && names.includes(m));
     const splits = split !== undefined ? splitValues(splitView(rows), split) : null;
-    if (splits && 'missing' in splits) throw new VerityError(splits.message.replace(/^--split-by /, 'split by '), 'usage', 'not-ready');
+    if (splits && 'missing' in splits) throw new VerityError(`split by ${splits.message}`, 'usage', 'not-ready');
     const plan = planReview(
       rows.map((row, i) => ({
         id: row.id,

@@ -329,7 +329,7 @@ export function register(program: Command): void {
           o.splitBy,
           { seed, resamples, alpha, ...(reference ? { reference } : {}) },
         );
-        if ('missing' in split) throw new VerityError(splitMissing(input.rows, o.splitBy, split.missing), 'usage');
+        if ('missing' in split) throw new VerityError(`--split-by ${splitMissing(input.rows, o.splitBy, split.missing)}`, 'usage');
         const { splits: each, summaries } = split;
         say(`${count(each.length, 'split')} by ${o.splitBy}: ${each.map((p) => `${p.split} (${count(p.rows, 'row')})`).join(', ')}`);
         const json = {

@@ -88,7 +88,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   );
   const others = DEFAULT_METRICS.filter((n) => n !== judge.name);
   const splits = splitBy !== undefined ? splitValues(rows, splitBy) : null;
-  if (splits && 'missing' in splits) throw new VerityError(splits.message, 'usage');
+  if (splits && 'missing' in splits) throw new VerityError(`--split-by ${splits.message}`, 'usage');
   const signalRows = rows.map((r, i) => ({
     id: r.id,
     question: r.question,

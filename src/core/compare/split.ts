@@ -51,12 +51,14 @@ export function splitValues(rows: readonly SplitRow[], column: string): string[]
   return out;
 }
 
-/** Why a row cannot be split by `column`: it has no value there, and which columns there are. */
+/**
+ * Why a row cannot be split by `column` ("COLUMN: row 3 has no value there; …"): it has no value there, and which
+ * columns there are. Each surface says how the column was chosen before it ("--split-by ", "split by ").
+ */
 export function splitMissing(rows: readonly SplitRow[], column: string, missing: number): string {
-  if (column === SYSTEM_PREFIX)
-    return `--split-by ${SYSTEM_PREFIX}: the system "${rows[missing]?.system ?? ''}" has no "/" to split its name at`;
+  if (column === SYSTEM_PREFIX) return `${SYSTEM_PREFIX}: the system "${rows[missing]?.system ?? ''}" has no "/" to split its name at`;
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r.extra)))];
-  return `--split-by ${column}: row ${missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`;
+  return `${column}: row ${missing + 1} has no value there; the columns not mapped to a field are ${columns.join(', ') || 'none'}`;
 }
 
 export interface SplitCell {
@@ -85,6 +87,10 @@ export interface SplitSummary {
   level: number;
   systems: SplitSummaryRow[];
 }
+
+/** Descending macro average, those without one last. */
+const byMacro = (a: SplitSummaryRow, b: SplitSummaryRow): number =>
+  a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro;
 
 /**
  * Each system's accuracy on `metric` per split, and the macro average with its interval (level 0.95 by default);
@@ -115,7 +121,7 @@ export function splitSummary(boards: readonly { split: string; board: MetricLead
     const se = Math.sqrt(have.reduce((s, c) => s + (c.p * (1 - c.p)) / c.n, 0)) / k;
     return { system, cells, macro, ci: [Math.max(0, macro - z * se), Math.min(1, macro + z * se)], missing };
   });
-  rows.sort((a, b) => (a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro));
+  rows.sort(byMacro);
   return { metric: boards[0]?.board.metric ?? '', splits, small: splits.filter((s) => small.has(s)), level, systems: rows };
 }
 
@@ -169,7 +175,7 @@ function reviewedSplitSummary(
     const mean = have.length ? reviewedMean(fr, have, level, scale) : null;
     return { system, cells, macro: mean?.value ?? null, ci: mean?.ci ?? null, missing };
   });
-  systems.sort((a, b) => (a.macro === b.macro ? 0 : a.macro === null ? 1 : b.macro === null ? -1 : b.macro - a.macro));
+  systems.sort(byMacro);
   const splits = parts.map((p) => p.value);
   return { metric: 'reviewed estimate', splits, small: splits.filter((x) => small.has(x)), level, systems };
 }
