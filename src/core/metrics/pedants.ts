@@ -17,6 +17,7 @@ import { analyze, DENSE_FEATURES, isNumberToken, signalPrior, similarSpelling, t
 import { round } from './common.ts';
 import { asWritten, readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
 import { normalizeTokens } from '../text/normalize.ts';
+import { bareWord } from '../signals/words.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -33,8 +34,7 @@ function written(found: readonly string[], text: string): { word: string; from?:
   return found.map((t) => {
     const k = read.findIndex((r) => r.includes(t));
     if (k < 0) return { word: t };
-    // Sentence punctuation around a word is not part of it; a unit's sign is ("°F", "19%").
-    const bare = words[k]!.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
+    const bare = bareWord(words[k]!);
     // One word read as one token is shown as written ("Na"); else the token, and the word it came from.
     if (read[k]!.length === 1 && bare.toLowerCase() === t) return { word: bare };
     return { word: t, from: bare || words[k]! };

@@ -120,7 +120,7 @@ export function terms(
       const a = t.signs[k]!;
       r += a * (y[c]! - lambda * f[c]!);
       sign += a;
-      m += seq.prior[c]!;
+      if (!learned) m += seq.prior[c]!;
     }
     x[s] = (K + drawnY + lambda * (F[e]! - drawnF[e]!) + r / q) / t.N;
     if (!learned) {

@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { contentStems, stem, tokens, wordStemSet } from './words.ts';
+import { bareWord, contentStems, stem, tokens, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -157,9 +157,8 @@ const ADDED_SHOWN = 8;
  * the answer, not the stems the signals compare.
  */
 function asWritten(found: readonly string[], candidate: string): string {
-  const bare = (w: string) => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
   const raw = candidate.match(/\S+/g) ?? [];
-  const whole = raw.map(bare).filter(Boolean);
+  const whole = raw.map(bareWord).filter(Boolean);
   // The parts of a joined word ("time" of "three-time", "U" of "U.S") come after the whole words, for what only they give.
   const written = [...whole, ...whole.flatMap((w) => (/[-–—/.]/.test(w) ? w.split(/[-–—/.]+/).filter(Boolean) : []))];
   // Each written word's tokens as the signals read them (lower case, number words as digits), and their stems, once.
@@ -174,7 +173,7 @@ function asWritten(found: readonly string[], candidate: string): string {
     let shown = k >= 0 ? written[k]! : f;
     for (let n = 2; k < 0 && n <= 3 && shown === f; n++)
       for (let i = 0; i + n <= raw.length; i++) {
-        const words = bare(raw.slice(i, i + n).join(' '));
+        const words = bareWord(raw.slice(i, i + n).join(' '));
         if (tokens(words).includes(f)) {
           shown = words;
           break;

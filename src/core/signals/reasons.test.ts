@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createSyncMetric } from '../metrics/index.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
-import { contentStems, tokens } from './words.ts';
+import { bareWord, contentStems, tokens } from './words.ts';
 import type { QaItem } from '../types.ts';
 import { corpusItems } from '../../../test/corpora.ts';
 
@@ -24,7 +24,7 @@ export function checkReason(item: QaItem, reason: string): string | null {
     : item.candidate;
   item = { ...item, candidate: text };
   const cand = text.toLowerCase();
-  const whole = (cand.match(/\S+/g) ?? []).map((w) => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, ''));
+  const whole = (cand.match(/\S+/g) ?? []).map(bareWord);
   // A word is written whole, or as a part of a joined word ("time" in "three-time").
   const words = new Set([...whole, ...whole.flatMap((w) => w.split(/[-–—/.]+/))]);
   // A gold with quotes in it cannot be read back from the reason: left alone.

@@ -17,6 +17,9 @@ export const FUNCTION_WORDS = new Set(
   ).split(' '),
 );
 
+/** A written word without the sentence punctuation around it ("Paris." → "Paris"); a unit's sign stays ("°F", "19%"). */
+export const bareWord = (w: string): string => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
+
 /** Lowercase tokens with number words as digits ("eight" → "8"). */
 export const tokens = (s: string): string[] => normalizeTokens(s, 'numeric');
 
