@@ -371,6 +371,53 @@ describe('wording and notes', () => {
     }
     expect([map.code, map.stderr]).toEqual([1, 'verity: --map candidate=nope: no such column; the columns are gold, candidate\n']);
   });
+
+  it('a CSV or TSV --out writes the gold cell as the input wrote it, which reads back to the same golds; merge too', async () => {
+    writeFileSync(p('sep-in.csv'), 'gold,candidate\nParis | Paris France,Paris\nRome | Roma,Roma\nAu,Au\n');
+    writeFileSync(
+      p('slash.jsonl'),
+      ['Scorpio/Skorpio', 'Lyon/Lugdunum'].map((g) => JSON.stringify({ gold: g, candidate: 'x' })).join('\n'),
+    );
+    const [csv, tsv, none, slash, part] = await Promise.all([
+      verity(['score', p('sep-in.csv'), '--metrics', 'exact_match', '--out', p('sep-out.csv')]),
+      verity(['score', p('sep-in.csv'), '--metrics', 'exact_match', '--out', p('sep-out.tsv')]),
+      verity(['score', p('sep-in.csv'), '--metrics', 'exact_match', '--gold-sep', 'none', '--out', p('none-out.csv')]),
+      verity(['score', p('slash.jsonl'), '--metrics', 'exact_match', '--out', p('slash-out.csv')]),
+      verity(['score', p('sep-in.csv'), '--metrics', 'exact_match', '--shard', '1/1', '--out', p('sep-part.jsonl')]),
+    ]);
+    for (const r of [csv, tsv, none, slash, part]) expect(r.code, r.stderr).toBe(0);
+    const goldColumn = (file: string) =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(file.endsWith('.tsv') ? '\t' : ',')[2]);
+    expect(goldColumn(p('sep-out.csv'))).toEqual(['Paris | Paris France', 'Rome | Roma', 'Au']);
+    expect(goldColumn(p('sep-out.tsv'))).toEqual(['Paris | Paris France', 'Rome | Roma', 'Au']);
+    expect(goldColumn(p('slash-out.csv'))).toEqual(['Scorpio / Skorpio', 'Lyon / Lugdunum']);
+    // Read whole (no separator), each cell is one gold: a JSON list says so without being split again.
+    expect(readFileSync(p('none-out.csv'), 'utf8')).toContain('"[""Paris | Paris France""]"');
+    const merged = await verity(['merge', p('sep-merged.csv'), p('sep-part.jsonl')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(readFileSync(p('sep-merged.csv'), 'utf8')).toBe(readFileSync(p('sep-out.csv'), 'utf8'));
+    // Each written file, scored again, has the golds of its input.
+    const golds = (out: string) =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { gold: string[] }).gold);
+    const [again, againNone, againSlash] = await Promise.all([
+      verity(['score', p('sep-out.csv'), '--metrics', 'exact_match']),
+      verity(['score', p('none-out.csv'), '--metrics', 'exact_match']),
+      verity(['score', p('slash-out.csv'), '--metrics', 'exact_match']),
+    ]);
+    expect(golds(again.stdout)).toEqual([['Paris', 'Paris France'], ['Rome', 'Roma'], ['Au']]);
+    expect(golds(againNone.stdout)).toEqual([['Paris | Paris France'], ['Rome | Roma'], ['Au']]);
+    expect(golds(againSlash.stdout)).toEqual([
+      ['Scorpio', 'Skorpio'],
+      ['Lyon', 'Lugdunum'],
+    ]);
+  });
 });
 
 describe('every input format in score, not only in compare', () => {

@@ -51,6 +51,8 @@ export interface ReadOptions {
   /** Called once the number of records is known (before the first onRows). */
   onTotal?: (records: number) => void;
   onNote: (n: MappingNote) => string;
+  /** Told the gold separator chosen for the input ('' for none: each gold cell is one gold), before any row. */
+  onGoldSep?: (sep: string) => void;
   /** Chunk and sniff sizes for the streamed reader (tests use small ones). */
   chunkBytes?: number;
   sniffBytes?: number;
@@ -151,6 +153,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       const shape = { format: p1.format, columns: p1.columns, ...(p1.headerLine !== undefined ? { headerLine: p1.headerLine } : {}) };
       if (p1.records === 0) mapRows({ ...shape, records: [], issues: p1.issues }); // throws why
       const plan = planInput([{ ...shape, records: sample, issues: [] }], o.mapOptions);
+      o.onGoldSep?.(plan.goldSep ?? '');
       const mapper = plan.mapper(p1.columns);
       o.onTotal?.(p1.records);
       const issues: RowIssue[] = [...p1.issues];
@@ -209,6 +212,7 @@ export async function readRows(file: string, o: ReadOptions): Promise<ReadSummar
       if (reshaped) say(`note: ${reshaped}`);
       // The pipeline the session and Learn use (core/io/prepare.ts), on the whole table.
       const mapped = prepareInput([{ name: file, table: input }], o.mapOptions);
+      o.onGoldSep?.(mapped.goldSep ?? '');
       o.onTotal?.(mapped.rows.length);
       report(mapped.issues);
       notes = [...mapped.separatorNotes, ...mapped.notes];

@@ -190,7 +190,13 @@ export function stdoutSink(): RecordSink {
  * An --out file. JSONL is written as it comes; CSV/TSV columns depend on every record, so the records are
  * kept in a temporary JSONL file and turned into the table at the end (memory stays one batch).
  */
-export async function fileSink(out: string, kind: OutKind, metricNames: readonly string[]): Promise<RecordSink> {
+export async function fileSink(
+  out: string,
+  kind: OutKind,
+  metricNames: readonly string[],
+  /** The input's gold separator, asked at the end: CSV / TSV gold cells are written as the input wrote them. */
+  goldSep: () => string = () => '',
+): Promise<RecordSink> {
   const file = new AtomicFile(out);
   if (kind === 'jsonl')
     return {
@@ -219,12 +225,12 @@ export async function fileSink(out: string, kind: OutKind, metricNames: readonly
           chars += line.length;
           // A thousand rows, or fewer when they carry long columns of the input: each piece fits in one string.
           if (batch.length >= 1024 || chars >= 8 << 20) {
-            await file.write(table.rows(batch));
+            await file.write(table.rows(batch, goldSep()));
             batch = [];
             chars = 0;
           }
         }
-        await file.write(table.rows(batch));
+        await file.write(table.rows(batch, goldSep()));
         await file.commit();
       } finally {
         await spool.abort();

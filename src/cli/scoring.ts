@@ -123,6 +123,8 @@ export async function scoreFile(
     shard?: { k: number; n: number };
     /** Told the number of records before any row is scored. */
     onRecords?: (n: number) => void;
+    /** Told the input's gold separator before any row is scored ('' for none). */
+    onGoldSep?: (sep: string) => void;
   } = {},
 ): Promise<{ skipped: number; hash?: string; records: number }> {
   const { hash = false, shard } = more;
@@ -140,6 +142,7 @@ export async function scoreFile(
     mapOptions: config.mapping,
     batch: BATCH,
     onNote: cliNote,
+    ...(more.onGoldSep ? { onGoldSep: more.onGoldSep } : {}),
     hash,
     rowWarning: (r) => (keep(r) && overLimit(r) ? `${overLimit(r)}; it is not scored (every metric gives null with the reason)` : null),
     onTotal: (n) => {

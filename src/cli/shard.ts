@@ -34,6 +34,8 @@ export interface ShardHeader {
     records: number;
     /** Everything that decides the records: Verity's version, metrics and thresholds, settings, models. */
     config: unknown;
+    /** The input's gold separator (how a CSV / TSV writes the gold cell); absent in parts of older versions. */
+    goldSep?: string;
   };
 }
 

@@ -13,12 +13,13 @@ import { say } from '../say.ts';
 async function cmdMerge(out: string, parts: string[]): Promise<void> {
   if (out !== '-') await checkOut(out);
   const ordered = await orderParts(parts);
-  // The metrics, for a CSV's columns: the first part's header says them.
+  // The metrics, for a CSV's columns, and the input's gold separator, for its gold cells: the first part's header says them.
   const first = JSON.parse((await readFile(ordered[0]!, 'utf8')).split('\n', 1)[0]!) as {
-    verity_shard: { config: { metrics: { name: string }[] } };
+    verity_shard: { config: { metrics: { name: string }[] }; goldSep?: string };
   };
   const names = first.verity_shard.config.metrics.map((m) => m.name);
-  const sink: RecordSink = out === '-' ? stdoutSink() : await fileSink(out, outKind(out), names);
+  const goldSep = first.verity_shard.goldSep ?? '';
+  const sink: RecordSink = out === '-' ? stdoutSink() : await fileSink(out, outKind(out), names, () => goldSep);
   let rows = 0;
   await writeThrough(sink, async () => {
     let batch: Record<string, unknown>[] = [];

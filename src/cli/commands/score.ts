@@ -29,7 +29,8 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
   const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
   const names = metrics.map((m) => m.name);
   const input = shard ? await contentHash(await openAsBlob(file)) : '';
-  const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names) : stdoutSink();
+  let goldSep = '';
+  const sink: RecordSink = o.out !== undefined ? await fileSink(o.out, kind!, names, () => goldSep) : stdoutSink();
   let records = 0;
   let header = false;
   /** A shard's first line: which slice, of what input, scored how (what merge checks the parts by). */
@@ -48,7 +49,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
       },
       models: models ?? null,
     };
-    await sink.write([{ verity_shard: { k: shard.k, n: shard.n, input, records, config } }]);
+    await sink.write([{ verity_shard: { k: shard.k, n: shard.n, input, records, config, goldSep } }]);
   };
   await writeThrough(sink, async () => {
     let models: Record<string, unknown> | undefined;
@@ -62,7 +63,7 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
         await sink.write(rows.map((r, i) => ({ ...outputRecord(r, results[i]!, detailed), ...(models ? { models } : {}) })));
       },
       undefined,
-      { ...(shard ? { shard } : {}), onRecords: (n) => (records = n) },
+      { ...(shard ? { shard } : {}), onRecords: (n) => (records = n), onGoldSep: (sep) => (goldSep = sep) },
     );
     await writeHeader(models);
   });

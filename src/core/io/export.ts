@@ -67,21 +67,14 @@ export class DelimitedWriter {
     return `${Papa.unparse({ fields, data: [] }, { header: true, delimiter: this.delimiter, newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING }).replace(/\n$/, '')}\n`;
   }
 
-  /** Lines for these records (each with its newline); '' for none. */
-  rows(records: readonly Record<string, unknown>[]): string {
+  /** Lines for these records (each with its newline); '' for none. `goldSep` as in the constructor. */
+  rows(records: readonly Record<string, unknown>[], goldSep = this.goldSep): string {
     if (records.length === 0) return '';
     const [leading, trailing] = [this.leading, this.trailing];
     const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
     const data = records.map((r) => {
       const cells = (r.metrics ?? {}) as Record<string, MetricCell>;
-      const row: unknown[] = [
-        ...leading.map((k) => cell(r[k])),
-        r.id,
-        r.question,
-        goldCell(r.gold, this.goldSep),
-        r.candidate,
-        r.label ?? '',
-      ];
+      const row: unknown[] = [...leading.map((k) => cell(r[k])), r.id, r.question, goldCell(r.gold, goldSep), r.candidate, r.label ?? ''];
       for (const m of this.metricNames) {
         const c = cells[m];
         row.push(
