@@ -57,3 +57,22 @@ export function upperTailZ(q: number): number {
 
 /** The z with P(−z ≤ Z ≤ z) = level (0.95 → 1.95996…). */
 export const twoSidedZ = (level: number): number => upperTailZ((1 - level) / 2);
+
+/**
+ * The t with P(−t ≤ T ≤ t) = level for Student's T with `df` degrees of freedom: exact for 1 and 2, else the
+ * Cornish–Fisher expansion in 1/df around the normal quantile (Abramowitz & Stegun 26.7.5): at 95%, within 0.004 of
+ * the exact quantile at df = 3 (a 0.1% wider interval) and 1e-4 from df = 10; at 99%, within 0.05 at df = 3. Used
+ * where an interval rests on few clusters.
+ */
+export function twoSidedT(level: number, df: number): number {
+  const p = (1 + level) / 2;
+  if (df === 1) return Math.tan(Math.PI * (p - 0.5));
+  if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+  const z = twoSidedZ(level);
+  const [z3, z5, z7, z9] = [z ** 3, z ** 5, z ** 7, z ** 9];
+  const g1 = (z3 + z) / 4;
+  const g2 = (5 * z5 + 16 * z3 + 3 * z) / 96;
+  const g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384;
+  const g4 = (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160;
+  return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
+}
