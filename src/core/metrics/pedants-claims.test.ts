@@ -44,6 +44,8 @@ const WALK: [string, string, string][] = [
   ['When?', 'March 1995', 'March 18, 1995'],
   ['What do they do in winter?', 'flying south', 'they fly south'],
   ['How many people?', 'about 2.1 million', '2,100,000'],
+  ['How many people?', '2,100,000', 'about 2.1 million'],
+  ['How many legs?', '8', 'eight'],
   ['At what temperature does water boil?', '100 °C', '212 °F'],
   ['At what temperature does water boil?', '100 °C', '373.15 K'],
   ['At what temperature does water boil?', '100 °C', '100 °C (212 °F)'],
@@ -61,7 +63,24 @@ describe("pedants' reasons say only what holds of their row", () => {
   });
 
   it('on generated rows of awkward text (300 runs)', () => {
-    const piece = fc.constantFrom(...ADVERSARIAL_PIECES, 'Paris', '20%', '1,000', 'the', 'not', 'and', 'March 1995', '°C', 'Na');
+    const piece = fc.constantFrom(
+      ...ADVERSARIAL_PIECES,
+      'Paris',
+      '20%',
+      '1,000',
+      'the',
+      'not',
+      'and',
+      'March 1995',
+      '°C',
+      'Na',
+      '2.1 million',
+      '2,100,000',
+      'eight',
+      'about',
+      'one hundred',
+      '°F',
+    );
     const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((p) => p.join(' '));
     fc.assert(
       fc.property(text, fc.array(text, { minLength: 1, maxLength: 3 }), (candidate, golds) => {

@@ -10,6 +10,7 @@ import type { CapClass, QaItem } from '../types.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
 import { isNumberToken } from './pedants-features.ts';
+import { holdsAsWritten } from '../signals/words.ts';
 
 export type PedantsClaim =
   /** The candidate's stated final answer ("So the answer is X") was read instead of the whole. */
@@ -18,8 +19,11 @@ export type PedantsClaim =
   | { kind: 'refusal'; cue: string }
   /** What flips the meaning: the signal's cue, and the answer's words that show it when the answer has them. */
   | { kind: 'polarity'; polarity: string; cue: string; words?: string }
-  /** The answer holds `text` word for word: a gold, or (`via`) another name of gold `gold` the signals found. */
-  | { kind: 'holds'; text: string; gold: string; via?: 'wordnet' | 'alias' }
+  /**
+   * The answer holds `text` word for word: a gold, or (`via`) another name of gold `gold` the signals found; or, with
+   * `as`, holds it as read but writes it otherwise ("2.1 million" for "2,100,000": number words and units read alike).
+   */
+  | { kind: 'holds'; text: string; gold: string; via?: 'wordnet' | 'alias'; as?: string }
   | { kind: 'holds-none' }
   /**
    * Word overlap with `text` (the words as read: lower case, numbers as digits, units spelled out), F1 of the shared
@@ -61,6 +65,7 @@ function render(c: PedantsClaim): string {
           } contradicts the gold`
         : `${c.polarity} (${c.cue}) contradicts the gold`;
     case 'holds':
+      if (c.as !== undefined) return `holds gold ${quote(c.text)} as ${quote(c.as)} (numbers and units read alike)`;
       return c.via
         ? `holds ${quote(c.text)}, ${c.via === 'wordnet' ? 'a WordNet synonym' : 'another name'} of gold ${quote(c.gold)}, word for word`
         : `holds gold ${quote(c.text)} word for word`;
@@ -133,7 +138,11 @@ export function checkClaim(item: QaItem, claims: readonly PedantsClaim[], c: Ped
       if (c.words === undefined) return null;
       return lower(item.candidate).includes(lower(c.words)) ? null : `the answer has no "${c.words}"`;
     case 'holds': {
-      if (!inRead(c.text)) return `the answer does not hold "${c.text}" word for word`;
+      if (c.as !== undefined) {
+        if (!lower(read).includes(lower(c.as))) return `the answer has no "${c.as}"`;
+        if (!padded(c.as).includes(padded(c.text))) return `"${c.as}" does not read as "${c.text}"`;
+        if (holdsAsWritten(read, c.text)) return `the answer holds "${c.text}" word for word`;
+      } else if (!holdsAsWritten(read, c.text)) return `the answer does not hold "${c.text}" word for word`;
       if (!item.golds.includes(c.gold)) return `"${c.gold}" is not a gold`;
       if (!c.via && c.text !== c.gold) return `"${c.text}" is not the gold "${c.gold}"`;
       if (c.via && c.text === c.gold) return `"${c.text}" is the gold itself, not another name of it`;
@@ -200,7 +209,9 @@ export function checkClaim(item: QaItem, claims: readonly PedantsClaim[], c: Ped
       if (!readsAs(read, c.answer)) return `the answer does not read ${c.answer}`;
       if (!item.golds.includes(c.goldText)) return `"${c.goldText}" is not a gold`;
       if (!readsAs(c.goldText, c.gold)) return `"${c.goldText}" does not read ${c.gold}`;
-      return tokens(c.answer).join(' ') === tokens(c.gold).join(' ') ? `${c.answer} is the gold's ${c.gold}` : null;
+      // The values as read, signs kept ("1" is not "-1", which the words as read would make alike).
+      const bare = (x: string) => x.replace(/\s+/g, '').toLowerCase();
+      return bare(c.answer) === bare(c.gold) ? `${c.answer} is the gold's ${c.gold}` : null;
     }
     case 'list-wrong': {
       for (const w of c.items) {

@@ -17,7 +17,7 @@ import { analyze, DENSE_FEATURES, isNumberToken, signalPrior, similarSpelling, t
 import { round } from './common.ts';
 import { asWritten, readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { bareWord } from '../signals/words.ts';
+import { bareWord, holdsAsWritten } from '../signals/words.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -33,12 +33,35 @@ function written(found: readonly string[], text: string): { word: string; from?:
   const read = words.map((w) => normalizeTokens(w, 'numeric'));
   return found.map((t) => {
     const k = read.findIndex((r) => r.includes(t));
-    if (k < 0) return { word: t };
+    // A token read from several words together ("2100000" from "2.1 million"): the words it came from.
+    if (k < 0) {
+      const span = readFrom([t], text);
+      return span ? { word: t, from: span } : { word: t };
+    }
     const bare = bareWord(words[k]!);
     // One word read as one token is shown as written ("Na"); else the token, and the word it came from.
     if (read[k]!.length === 1 && bare.toLowerCase() === t) return { word: bare };
     return { word: t, from: bare || words[k]! };
   });
+}
+
+/**
+ * The shortest run of `text`'s words that reads as `tokens` do (number words as digits, units spelled out): what the
+ * answer wrote for them ("2.1 million" for 2100000), sentence punctuation at its ends dropped; null when none does.
+ */
+function readFrom(want: readonly string[], text: string): string | null {
+  const words = [...text.matchAll(/[^\s]+/g)];
+  const target = ` ${want.join(' ')} `;
+  // A number or unit is written in at most a few more words than it is read in ("two thousand one hundred").
+  const longest = Math.min(words.length, 2 * want.length + 4);
+  for (let len = 1; len <= longest; len++)
+    for (let at = 0; at + len <= words.length; at++) {
+      // The run as the text writes it, its own spaces included.
+      const last = words[at + len - 1]!;
+      const run = text.slice(words[at]!.index, last.index + last[0].length);
+      if (` ${normalizeTokens(run, 'numeric').join(' ')} `.includes(target)) return bareWord(run);
+    }
+  return null;
 }
 
 /** A polarity signal as a claim: its cue, and the words of the answer that show it ("south" of "south (vs north)"). */
@@ -52,9 +75,15 @@ function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClai
   const v = a.verdict;
   const s = v.signals;
   const read = v.answer ?? item.candidate;
+  // Held as read but not as written ("2.1 million" for "2,100,000"): the claim names what the answer wrote.
+  const writtenAs = (text: string) => {
+    if (holdsAsWritten(read, text)) return {};
+    const as = readFrom(normalizeTokens(text, 'numeric'), read);
+    return as ? { as } : {};
+  };
   const goldOf = (k: number): PedantsClaim & { kind: 'holds' } =>
     k < item.golds.length
-      ? { kind: 'holds', text: item.golds[k]!, gold: item.golds[k]! }
+      ? { kind: 'holds', text: item.golds[k]!, gold: item.golds[k]!, ...writtenAs(item.golds[k]!) }
       : {
           kind: 'holds',
           text: asWritten(a.goldTexts[k]!, read),

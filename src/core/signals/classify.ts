@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { bareWord, contentStems, stem, tokens, wordStemSet } from './words.ts';
+import { bareWord, contentStems, holdsAsWritten, stem, tokens, wordStemSet } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -185,7 +185,7 @@ function asWritten(found: readonly string[], candidate: string): string {
   return quoted.length > ADDED_SHOWN ? `${quoted.slice(0, ADDED_SHOWN).join(', ')}, …` : quoted.join(', ');
 }
 
-/** Whether the candidate's words hold the gold's, in order and as read. */
+/** Whether the candidate's words hold the gold's, in order and as read (number words as digits). */
 const holdsInOrder = (candidate: string, gold: string): boolean =>
   ` ${tokens(candidate).join(' ')} `.includes(` ${tokens(gold).join(' ')} `);
 
@@ -251,12 +251,16 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
     return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` : '' };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
+    // "contains" only where the answer holds the gold as written; the same quantity where it is read alike ("2.1
+    // million" for "2,100,000").
     const how =
       numbersMatch && ex.coverage < 1
         ? `the same quantity as the gold ${q(gold)}`
-        : holdsInOrder(item.candidate, gold)
+        : holdsAsWritten(item.candidate, gold)
           ? `contains the gold ${q(gold)}`
-          : `has every word of the gold ${q(gold)} (in another order or form)`;
+          : numbersMatch && holdsInOrder(item.candidate, gold)
+            ? `the same quantity as the gold ${q(gold)}`
+            : `has every word of the gold ${q(gold)} (in another order or form)`;
     // Number-word and unit differences are not extra claims when the quantities match.
     // A month is a date's claim, not a unit.
     const extra = numbersMatch

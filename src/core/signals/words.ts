@@ -20,6 +20,27 @@ export const FUNCTION_WORDS = new Set(
 /** A written word without the sentence punctuation around it ("Paris." → "Paris"); a unit's sign stays ("°F", "19%"). */
 export const bareWord = (w: string): string => w.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, '');
 
+/**
+ * Whether `text` holds `part` as written: its words in order, case, accents, punctuation and articles aside (as SQuAD
+ * normalises, for any script: "J.G." is "JG", "Lomé" is "Lome"; a dash or slash parts words; "%" is a word) — what a
+ * reader takes "contains" and "word for word" to mean. Number words are not read as digits here: "about 2.1 million"
+ * does not hold "2,100,000" as written, nor "four years" "4 years".
+ */
+export function holdsAsWritten(text: string, part: string): boolean {
+  const p = writtenWords(part);
+  return p.length > 0 && ` ${writtenWords(text).join(' ')} `.includes(` ${p.join(' ')} `);
+}
+
+const writtenWords = (s: string): string[] =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\p{Pd}/]/gu, ' ')
+    .replace(/\p{P}/gu, (ch) => (ch === '%' ? ' % ' : ''))
+    .split(/\s+/)
+    .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the');
+
 /** Lowercase tokens with number words as digits ("eight" → "8"). */
 export const tokens = (s: string): string[] => normalizeTokens(s, 'numeric');
 
