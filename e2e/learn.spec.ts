@@ -34,7 +34,7 @@ function cliHeadline(): string[] {
   });
   const lines = out.split('\n');
   const at = lines.findIndex((l) => l.startsWith('Most monotone'));
-  return lines.slice(at, at + 2);
+  return lines.slice(at, at + 3);
 }
 /** As the CLI's text report prints a number (the one formatter every surface uses). */
 const fmt = formatStat;
@@ -60,8 +60,13 @@ test('the monotonicity table matches `verity evaluate` on the demo set', async (
   // whose ties the next line explains.
   const leader = cli.best;
   expect(leader).not.toBe('exact_match');
-  const [headline, tieNote] = cliHeadline();
+  const [headline, leadNote, tieNote] = cliHeadline();
   await expect(page.getByTestId('learn-headline')).toHaveText(headline!);
+  // Whether the lead over the next metric is real, with its interval: the CLI's line.
+  expect(leadNote).toMatch(
+    /^Lead over the next metric, \S+: [+-]?\d\.\d{4} pairwise accuracy \(95% interval -?\d\.\d{4} to -?\d\.\d{4}\): /,
+  );
+  await expect(page.getByTestId('learn-lead')).toHaveText(leadNote!);
   await expect(page.getByTestId('learn-tie-note')).toHaveText(tieNote!);
   expect(tieNote).toMatch(/^exact_match has no class pairs out of order only because it scores 20 of 27 pairs alike/);
   await expect(page.getByTestId('learn-best')).toContainText(leader);

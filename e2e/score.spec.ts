@@ -52,6 +52,14 @@ function cliRecords(content: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/** `verity evaluate` on the same content: its text lines. */
+function cliEvaluate(content: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-'));
+  const file = join(dir, 'sample.jsonl');
+  writeFileSync(file, content);
+  return execFileSync('node', ['bin/verity.mjs', 'evaluate', file], { encoding: 'utf8' }).split('\n');
+}
+
 async function upload(page: Page, name: string, content: string | Buffer) {
   await page
     .getByTestId('file-input')
@@ -116,6 +124,10 @@ test('scores an uploaded file with the embedded default; table, detail, report a
   // Report: agreement with the labels.
   const report = page.getByTestId('report');
   await expect(report.getByTestId('agreement-lexical_match-accuracy')).toContainText('1.000');
+  // Whether the best MCC's lead is real: the CLI's line, word for word (five rows: within noise).
+  const leadLine = cliEvaluate(sample).find((l) => l.startsWith('Lead over the next metric'));
+  expect(leadLine).toMatch(/within noise; these 5 rows do not separate them\.$/);
+  await expect(report.getByTestId('binary-lead')).toHaveText(leadLine!);
   await page.screenshot({ path: test.info().outputPath('score.png'), fullPage: true });
   await page.setViewportSize({ width: 420, height: 900 });
   await page.screenshot({ path: test.info().outputPath('score-narrow.png'), fullPage: true });

@@ -190,6 +190,7 @@ export function runReport(
       score: (m, i) => res.score(m, i),
       decision: (m, i) => res.decision(m, i),
       explanation: (m, i) => res.explanation(m, i),
+      question: (i) => scored[i]!.question,
     },
     metrics,
     { resamples, binaryFromClasses: true },

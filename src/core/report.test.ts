@@ -4,6 +4,10 @@ import { agreementJson, agreementSummary, formatStat, roundStat } from './report
 import { agreement, type RowResults } from './scoring.ts';
 import type { CapClass } from './types.ts';
 import { row } from '../../test/rows.ts';
+import { leadSentence } from './agreement/headline.ts';
+import { pairwiseLead } from './agreement/lead.ts';
+import { SEVERITY } from './agreement/ordinal.ts';
+import { mulberry32 } from './util/random.ts';
 
 const res = (scores: Record<string, number | null>, why = 'needs an NLI model, or nli probabilities in the input'): RowResults =>
   Object.fromEntries(
@@ -79,5 +83,89 @@ describe('agreementSummary', () => {
     expect(j.metrics.a!.spearman).toBe(s.taxonomy!.a!.spearman);
     expect(j.metrics.a!.pairwise_accuracy).toBe(s.taxonomy!.a!.pairwiseAccuracy);
     expect(Object.keys(j.metrics)).toEqual(['a', 'b']);
+  });
+});
+
+describe('the lead of the best metric', () => {
+  // 400 class-labelled rows: sharp and sharp2 read the class with little noise (alike), blunt with much more.
+  const CLASSES: CapClass[] = [
+    'exact',
+    'equivalent',
+    'overinclusive-valid',
+    'partial',
+    'overinclusive-invalid',
+    'invalid',
+    'contradictory',
+  ];
+  const r = mulberry32(7);
+  const labels = Array.from({ length: 400 }, () => CLASSES[Math.floor(r() * CLASSES.length)]!);
+  const rows = labels.map((cls, i) => row(i, { label: { kind: 'taxonomy', cls } }));
+  const noisy = (cls: CapClass, sd: number) => SEVERITY[cls] / 7 + sd * (r() - 0.5);
+  const results = labels.map((cls) => res({ sharp: noisy(cls, 0.3), sharp2: noisy(cls, 0.3), blunt: noisy(cls, 2) }));
+  const metrics = ['sharp', 'sharp2', 'blunt'].map((name) => ({ name, threshold: 0.5 }));
+
+  it('is over the best metric below the leaders, the difference of their pairwise accuracies, with an interval', () => {
+    const s = agreementSummary(rows, results, metrics, { binaryFromClasses: true, resamples: 0 });
+    const [first, second] = s.best.taxonomy === 'sharp' ? ['sharp', 'sharp2'] : ['sharp2', 'sharp'];
+    const l = s.lead.taxonomy!;
+    expect([l.best, l.over, l.n]).toEqual([first, second, 400]);
+    expect(l.difference).toBe(roundStat(s.taxonomy![first]!.pairwiseAccuracy! - s.taxonomy![second]!.pairwiseAccuracy!));
+    const sev = labels.map((c) => SEVERITY[c]);
+    const exact = pairwiseLead(
+      [first, second],
+      sev,
+      results.map((x) => x[first]!.score),
+      results.map((x) => x[second]!.score),
+    )!;
+    expect(l.ci).toEqual(exact.ci!.map((x) => roundStat(x)));
+    // Two metrics alike: within noise, said so.
+    expect(l.real).toBe(false);
+    expect(leadSentence(l, 'pairwise accuracy')).toMatch(/within noise; these 400 rows do not separate them\.$/);
+    expect(agreementJson(s).lead).toEqual({
+      best: l.best,
+      over: l.over,
+      difference: l.difference,
+      ci: l.ci,
+      n: 400,
+      questions: 400,
+      real: false,
+    });
+    const { clusters, ...binary } = s.lead.binary!;
+    expect(agreementJson(s).lead_binary).toEqual({ ...binary, questions: clusters });
+  });
+
+  it('counts the answers to one question as one draw; a row without a question as its own', () => {
+    const asked = rows.map((x, i) => ({ ...x, question: i < 300 ? `q${i % 50}` : '' }));
+    const s = agreementSummary(asked, results, metrics, { resamples: 0 });
+    const l = s.lead.taxonomy!;
+    expect([l.n, l.clusters]).toEqual([400, 150]);
+    const sev = labels.map((c) => SEVERITY[c]);
+    const cluster = asked.map((x, i) => (x.question === '' ? -1 - i : x.question));
+    const exact = pairwiseLead(
+      [l.best, l.over],
+      sev,
+      results.map((x) => x[l.best]!.score),
+      results.map((x) => x[l.over]!.score),
+      { cluster },
+    )!;
+    expect(l.ci).toEqual(exact.ci!.map((x) => roundStat(x)));
+    expect(leadSentence(l, 'pairwise accuracy')).toContain('these 400 rows (answers to 150 questions) do not separate them.');
+  });
+
+  it('is real when the next metric is much worse, and absent when every metric leads', () => {
+    const s = agreementSummary(
+      rows,
+      results,
+      metrics.filter((m) => m.name !== 'sharp2'),
+      { binaryFromClasses: true, resamples: 0 },
+    );
+    expect(s.lead.taxonomy).toMatchObject({ best: 'sharp', over: 'blunt', real: true });
+    expect(s.lead.binary).toMatchObject({ best: 'sharp', over: 'blunt', real: true });
+    expect(leadSentence(s.lead.taxonomy, 'pairwise accuracy')).toMatch(
+      /^Lead over the next metric, blunt: \+0\.\d{4} pairwise accuracy \(95% interval 0\.\d{4} to 0\.\d{4}\): a lead these 400 rows support\.$/,
+    );
+    const alone = agreementSummary(rows, results, metrics.slice(0, 1), { binaryFromClasses: true, resamples: 0 });
+    expect(alone.lead).toEqual({ binary: null, taxonomy: null });
+    expect(leadSentence(null, 'MCC')).toBeNull();
   });
 });

@@ -8,7 +8,9 @@
 import { labelIsCorrect } from './correctness.ts';
 import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './scoring.ts';
 import type { RowResults } from './scoring.ts';
-import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
+import { HARD_PAIRS, SEVERITY, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
+import { mccLead, pairwiseLead, type Lead } from './agreement/lead.ts';
+import type { CapClass } from './types.ts';
 import type { BinaryMetric, BinaryReport, BootstrapOptions, Estimate } from './agreement/binary.ts';
 import type { QaRow } from './types.ts';
 
@@ -83,6 +85,12 @@ export interface AgreementSummary {
   best: { binary: string | null; taxonomy: string | null };
   /** Per column, every metric with the best value shown (fewest violations; otherwise highest). */
   leaders: { binary: Partial<Record<BinaryColumn, string[]>>; taxonomy: Partial<Record<TaxonomyColumn, string[]>> };
+  /**
+   * Whether the crowned metric's lead is real: its MCC (binary) or pairwise accuracy (classes) minus that of the best
+   * metric below the leaders, on the rows both scored, with a 95% interval (agreement/lead.ts); null when no metric is
+   * below the leaders.
+   */
+  lead: { binary: Lead | null; taxonomy: Lead | null };
   /** Metrics left out of the tables because they scored no labelled row (e.g. their model did not load), and why. */
   omitted: Record<string, string>;
 }
@@ -169,6 +177,7 @@ export function agreementSummary(
       score: (m, i) => results[i]![m]?.score ?? null,
       decision: (m, i) => results[i]![m]?.decision ?? null,
       explanation: (m, i) => results[i]![m]?.explanation,
+      question: (i) => rows[i]!.question,
     },
     metrics,
     opts,
@@ -218,6 +227,35 @@ export function agreementSummaryOfColumns(
   const leaders: AgreementSummary['leaders'] = { binary: {}, taxonomy: {} };
   if (b.length) for (const c of BINARY_COLUMNS) leaders.binary[c] = leadersOf(b, (x) => x.report.metrics[c].value);
   if (t.length) for (const c of TAXONOMY_COLUMNS) leaders.taxonomy[c] = leadersOf(t, (x) => taxonomyValue(x, c), c === 'violations');
+  const scoreOf = (m: string) => labelled.map((i) => cols.score(m, i));
+  // Answers to one question move together: they are one draw in the lead's interval (a row without one is its own).
+  const cluster = labelled.map((i) => {
+    const q = cols.question?.(i);
+    return q === undefined || q === '' ? -1 - i : q;
+  });
+  const binaryLead = b.length
+    ? leadOver(
+        b,
+        leaders.binary.mcc,
+        (x) => x.report.metrics.mcc.value,
+        (best, over) => {
+          const decided = (m: string) => labelled.map((i) => (cols.score(m, i) == null ? null : cols.decision(m, i)));
+          const truth = labelled.map((i) => labelIsCorrect(labels[i]!));
+          return mccLead([best, over], truth, decided(best), decided(over), { cluster, ...(level !== undefined ? { level } : {}) });
+        },
+      )
+    : null;
+  const taxonomyLead = t.length
+    ? leadOver(
+        t,
+        leaders.taxonomy.pairwiseAccuracy,
+        (x) => x.pairwiseAccuracy,
+        (best, over) => {
+          const severity = labelled.map((i) => SEVERITY[(labels[i] as { cls: CapClass }).cls]);
+          return pairwiseLead([best, over], severity, scoreOf(best), scoreOf(over), { cluster, ...(level !== undefined ? { level } : {}) });
+        },
+      )
+    : null;
   return {
     n: labelled.length,
     skipped: labels.length - labelled.length,
@@ -229,8 +267,30 @@ export function agreementSummaryOfColumns(
       taxonomy: rounded.taxonomy ? (leaders.taxonomy.pairwiseAccuracy?.[0] ?? null) : null,
     },
     leaders,
+    lead: { binary: binaryLead, taxonomy: taxonomyLead },
     omitted,
   };
+}
+
+/** The first leader's lead over the best metric below the leaders (the highest value among the others), rounded. */
+function leadOver<R>(
+  entries: [string, R][],
+  leaders: readonly string[] | undefined,
+  value: (r: R) => number | null,
+  compute: (best: string, over: string) => Lead | null,
+): Lead | null {
+  const best = leaders?.[0];
+  if (!best) return null;
+  let over: [string, number] | null = null;
+  for (const [m, r] of entries) {
+    const v = value(r);
+    if (v !== null && !leaders.includes(m) && (!over || v > over[1])) over = [m, v];
+  }
+  const l = over && compute(best, over[0]);
+  if (!l) return null;
+  // Rounded as the report is, and called real on the rounded interval: what is shown is what is said.
+  const ci: [number, number] | null = l.ci && [roundStat(l.ci[0]), roundStat(l.ci[1])];
+  return { ...l, difference: roundStat(l.difference), ci, real: ci !== null && ci[0] > 0 };
 }
 
 const SNAKE: Partial<Record<BinaryMetric, string>> = { balancedAccuracy: 'balanced_accuracy', auc: 'roc_auc' };
@@ -257,6 +317,17 @@ function binaryJson(binary: Record<string, BinaryMetricReport>): Record<string, 
   }
   return metrics;
 }
+
+/** The lead in the JSON form: over which metric, by how much (MCC or pairwise accuracy), its interval, and whether it is real. */
+const leadJson = (l: Lead): Record<string, unknown> => ({
+  best: l.best,
+  over: l.over,
+  difference: l.difference,
+  ci: l.ci,
+  n: l.n,
+  questions: l.clusters,
+  real: l.real,
+});
 
 /**
  * The report's JSON form, the same on every surface (`verity evaluate --json`, the Score page's report export):
@@ -287,6 +358,7 @@ export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<st
         excluded: t.excluded,
       };
   const best = s.labelKind === 'taxonomy' ? s.best.taxonomy : s.best.binary;
+  const lead = s.labelKind === 'taxonomy' ? s.lead.taxonomy : s.lead.binary;
   return {
     schema: REPORT_SCHEMA,
     n: s.n,
@@ -294,7 +366,10 @@ export function agreementJson(s: AgreementSummary, skippedInFile = 0): Record<st
     label_kind: s.labelKind,
     metrics,
     best,
-    ...(s.labelKind === 'taxonomy' && s.binary ? { binary_from_classes: binaryJson(s.binary), best_binary: s.best.binary } : {}),
+    lead: lead && leadJson(lead),
+    ...(s.labelKind === 'taxonomy' && s.binary
+      ? { binary_from_classes: binaryJson(s.binary), best_binary: s.best.binary, lead_binary: s.lead.binary && leadJson(s.lead.binary) }
+      : {}),
     ...(Object.keys(s.omitted).length ? { omitted: s.omitted } : {}),
   };
 }

@@ -211,6 +211,11 @@ export interface ScoreColumns {
   decision(metric: string, row: number): boolean | null;
   /** Why a metric gave what it gave on a row (for the report's "left out" reasons); optional. */
   explanation?(metric: string, row: number): string | undefined;
+  /**
+   * The row's question (or a number standing for it): answers to one question count as one draw in the interval of
+   * the best metric's lead. Without it, or for an empty question, each row is its own.
+   */
+  question?(row: number): string | number;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RowResults, ScoreColumns } from '../../core/scoring.ts';
 import { packChunk, ResultTable } from '../../core/result-table.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../../core/report.ts';
 import { HARD_PAIRS } from '../../core/agreement/ordinal.ts';
-import { taxonomyHeadline, taxonomyHeadlineText, tiedNames, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
+import { leadSentence, taxonomyHeadline, taxonomyHeadlineText, tiedNames, type TaxonomyHeadline } from '../../core/agreement/headline.ts';
 import { VerityError, type QaRow, type Label } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { intOption } from '../options.ts';
@@ -32,6 +32,15 @@ class Kept {
   private design: ReviewedRow[] = [];
   readonly table: ResultTable;
   private readonly why = new Map<string, string>();
+  /** Each row's question as a number (one per distinct question; memory for the questions, not every row's text). */
+  private readonly questions: (number | string)[] = [];
+  private readonly questionIds = new Map<string, number>();
+  private questionId(q: string): number | string {
+    if (q === '') return '';
+    let id = this.questionIds.get(q);
+    if (id === undefined) this.questionIds.set(q, (id = this.questionIds.size));
+    return id;
+  }
 
   constructor(
     private readonly names: readonly string[],
@@ -47,6 +56,7 @@ class Kept {
     rows.forEach((r, i) => {
       this.labels.push(r.label);
       this.ids.push(r.id);
+      this.questions.push(this.questionId(r.question));
       this.texts?.push({ question: r.question, golds: r.golds, candidate: r.candidate });
       if (!r.label) return;
       for (const m of this.names) {
@@ -95,6 +105,7 @@ class Kept {
       score: (m, i) => this.table.score(m, i),
       decision: (m, i) => this.table.decision(m, i),
       explanation: (m) => this.why.get(m),
+      question: (i) => this.questions[i]!,
     };
   }
 }
@@ -127,7 +138,12 @@ function undefinedWhy(c: Confusion | undefined): string | null {
   return why.length ? why.join('; ') : null;
 }
 
-function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | null, mccLeaders: readonly string[] = []): string {
+function reportText(
+  json: Record<string, unknown>,
+  headline: TaxonomyHeadline | null,
+  mccLeaders: readonly string[] = [],
+  mccLead: string | null = null,
+): string {
   const metrics = json.metrics as Record<string, Record<string, unknown>>;
   const lines = [`${json.n} labelled rows (${json.label_kind} labels), ${json.skipped} skipped`, ''];
   if (json.label_kind === 'binary') {
@@ -157,6 +173,7 @@ function reportText(json: Record<string, unknown>, headline: TaxonomyHeadline | 
     });
     if (blanks.length) lines.push('', 'a "—" is a statistic the counts leave undefined:', ...blanks.map((b) => `  ${b}`));
     if (json.best) lines.push(`best MCC: ${tiedNames(mccLeaders.length ? mccLeaders : [json.best as string])}`);
+    if (json.best && mccLead) lines.push(mccLead);
   } else {
     const cols = ['spearman', 'kendall', 'pairwise_accuracy'];
     lines.push(
@@ -230,7 +247,9 @@ async function cmdEvaluate(
   if (reviewed) json.reviewed = reviewed;
   if (models) json.models = models;
   process.stdout.write(
-    o.json ? `${JSON.stringify(json)}\n` : reportText(json, taxonomyHeadline(summary), summary.leaders.binary.mcc ?? []),
+    o.json
+      ? `${JSON.stringify(json)}\n`
+      : reportText(json, taxonomyHeadline(summary), summary.leaders.binary.mcc ?? [], leadSentence(summary.lead.binary, 'MCC')),
   );
 }
 

@@ -72,6 +72,8 @@ describe('taxonomyHeadline', () => {
     expect(h.best).toBe('rouge_l');
     expect(taxonomyHeadlineText(h)).toEqual([
       'Most monotone by pairwise accuracy (a tie counts half): rouge_l — pairwise accuracy 0.8077; 1 of 10 class pairs out of order, 1 tied; hard pairs Eq>Part 0.0000 (0.5 = coin flip); Eq>Part below 0.5: ordered the wrong way more often than not.',
+      // Ten rows cannot tell rouge_l from the next metric (lexical_match, 0.7564): the headline says so.
+      'Lead over the next metric, lexical_match: +0.0513 pairwise accuracy (95% interval -0.1736 to 0.2762): within noise; these 10 rows do not separate them.',
       'exact_match has no class pairs out of order only because it scores 6 of 10 pairs alike: a tie orders nothing, so it counts as half a violation here (pairwise accuracy 0.7051, every hard pair a coin flip at 0.5).',
     ]);
   });

@@ -8,6 +8,7 @@
  */
 import { formatStat, type AgreementSummary } from '../report.ts';
 import { HARD_PAIRS, type HardPair, type TaxonomyReport } from './ordinal.ts';
+import type { Lead } from './lead.ts';
 
 export interface TaxonomyHeadline {
   /** The metric crowned (best pairwise accuracy, ties counting half; the report's `best.taxonomy`). */
@@ -21,6 +22,22 @@ export interface TaxonomyHeadline {
   detail: string;
   /** Why another metric looks better by violations alone, or what the crowned metric's ties mean; null when none. */
   tieNote: string | null;
+  /** Whether the lead over the next metric is real (leadSentence); null when no metric is below the leaders. */
+  leadNote: string | null;
+}
+
+/**
+ * Whether the crowned metric's lead over the next one is real, in one sentence: the difference and its 95% interval,
+ * and "within noise" when the interval holds 0. Null without a lead.
+ */
+export function leadSentence(l: Lead | null, stat: 'MCC' | 'pairwise accuracy'): string | null {
+  if (!l) return null;
+  const by = `${l.difference > 0 ? '+' : ''}${formatStat(l.difference)} ${stat}`;
+  const start = `Lead over the next metric, ${l.over}: ${by}`;
+  const rows = `${l.n} rows${l.clusters < l.n ? ` (answers to ${l.clusters} questions)` : ''}`;
+  if (!l.ci) return `${start} on ${rows}, too few for an interval.`;
+  const ci = `95% interval ${formatStat(l.ci[0])} to ${formatStat(l.ci[1])}`;
+  return l.real ? `${start} (${ci}): a lead these ${rows} support.` : `${start} (${ci}): within noise; these ${rows} do not separate them.`;
 }
 
 export const HEADLINE_LEAD = 'Most monotone by pairwise accuracy (a tie counts half)';
@@ -75,7 +92,15 @@ export function taxonomyHeadline(s: AgreementSummary): TaxonomyHeadline | null {
   } else if (t.violations.ties)
     tieNote = `${best} scores ${t.violations.ties} of ${t.violations.of} class pairs alike; each tie counts as half a violation.`;
   const tied = s.leaders.taxonomy.pairwiseAccuracy?.length ? s.leaders.taxonomy.pairwiseAccuracy : [best];
-  return { best, tied, names: tiedNames(tied), lead: HEADLINE_LEAD, detail, tieNote };
+  return {
+    best,
+    tied,
+    names: tiedNames(tied),
+    lead: HEADLINE_LEAD,
+    detail,
+    tieNote,
+    leadNote: leadSentence(s.lead.taxonomy, 'pairwise accuracy'),
+  };
 }
 
 /** "a", or "a and b, tied", or "a, b and c, tied". */
@@ -86,5 +111,5 @@ export function tiedNames(names: readonly string[]): string {
 
 /** The headline as plain text lines (the CLI's; the pages render the same parts). */
 export function taxonomyHeadlineText(h: TaxonomyHeadline): string[] {
-  return [`${h.lead}: ${h.names} — ${h.detail}.`, ...(h.tieNote ? [h.tieNote] : [])];
+  return [`${h.lead}: ${h.names} — ${h.detail}.`, ...(h.leadNote ? [h.leadNote] : []), ...(h.tieNote ? [h.tieNote] : [])];
 }

@@ -99,7 +99,8 @@ export function mccLead(
   const mean = left.reduce((p, q) => p + q, 0) / G;
   const v = ((G - 1) / G) * left.reduce((p, q) => p + (q - mean) ** 2, 0);
   const half = twoSidedT(opts.level ?? DEFAULTS.bootstrap.level, G - 1) * Math.sqrt(v);
-  return lead(names[0], names[1], point, [point - half, point + half], n, G);
+  // An MCC is in [−1, 1], so the difference of two is in [−2, 2].
+  return lead(names[0], names[1], point, [Math.max(-2, point - half), Math.min(2, point + half)], n, G);
 }
 
 /** One metric's confusion from the eight cells; `bit` picks its decision (2: the first metric, 1: the second). */
@@ -202,5 +203,5 @@ export function pairwiseLead(
   let ss = 0;
   for (const v of sums.values()) ss += v * v;
   const half = twoSidedT(opts.level ?? DEFAULTS.bootstrap.level, G - 1) * Math.sqrt((G / (G - 1)) * (ss / (n * n)));
-  return lead(names[0], names[1], difference, [difference - half, difference + half], n, G);
+  return lead(names[0], names[1], difference, [Math.max(-1, difference - half), Math.min(1, difference + half)], n, G);
 }
