@@ -42,4 +42,21 @@ describe('hedging and lists', () => {
     expect(listItems('Paris')).toBeNull();
     expect(listItems('The platypus lays eggs and nurses its young with milk from skin patches.')).toBeNull();
   });
+
+  it('a name the question writes, a participle phrase and a range are not cut into items', () => {
+    // The title is the question's: one name, not "Pride" and "Prejudice".
+    expect(listSignal('Who wrote Pride and Prejudice?', ['Jane Austen'], 'Pride and Prejudice, first published in 1813')).toBeNull();
+    expect(listItems('Pride and Prejudice')?.items).toEqual(['Pride', 'Prejudice']);
+    // A participle phrase after a comma is a tail, not an item: the title's items match the gold's.
+    expect(listSignal('Which novel?', ['Pride and Prejudice'], 'Pride and Prejudice, first published in 1813')).toMatchObject({
+      wrong: [],
+      covered: 1,
+    });
+    expect(listItems('Mercury and Venus, named after Roman gods')?.items).toEqual(['Mercury', 'Venus']);
+    // A range is one item.
+    expect(listItems('Between 1914 and 1925')).toBeNull();
+    expect(listItems('Michelangelo, between 1508 and 1512')).toBeNull();
+    // A question's "X and Y" elsewhere does not keep another answer's list whole.
+    expect(listSignal('Who wrote Pride and Prejudice?', ['Jane Austen'], 'Austen and Brontë')?.items).toEqual(['Austen', 'Brontë']);
+  });
 });

@@ -25,9 +25,12 @@ export interface ListSignal {
 
 const LEAD =
   /^(?:(?:i think|i believe|probably|possibly|perhaps|maybe|likely|either|it(?:'s|’s| is)|it (?:could|might|may) be|they(?:'re|’re| are)|the answers? (?:is|are|would be)|answer:|(?:the )?(?:two|three|four|five|\d+)(?: \w+)? (?:are|were))\s*)+/iu;
-/** Where an appositive or relative clause starts after a list: "Mercury and Venus, both of which …". */
+/**
+ * Where an appositive or relative clause starts after a list: "Mercury and Venus, both of which …", or a participle
+ * phrase: "Pride and Prejudice, first published in 1813", "…, written by Austen".
+ */
 const TAIL =
-  /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|\s+[—–(].*$/iu;
+  /,\s*(?:which|who|whose|where|both|all|each|neither|with|from|because|since|as|one|two|three|a|an|the|plus|along)\b.*$|,\s*(?:(?:first|originally|later|also|once|now)\s+)?[a-z]+(?:ed|en|wn|orn|ung|ilt|eld|ade|ought|ote)\s+(?:in|by|on|at|from|as|for|to|with|under|after|about|into|over)\b.*$|\s+[—–(].*$/iu;
 /** Items that name nothing ("something else", "others"): not wrong, just missing. */
 const VAGUE = /^(?:something(?: else)?|others?|etc\.?|more|and so on|many more|some (?:others|more))$/iu;
 /** A word that makes an item a clause ("it is lovely"), not a noun phrase. */
@@ -42,14 +45,36 @@ const itemCut = asciiTwin(ITEM_CUT);
 /** Items are noun phrases, not clauses. */
 const MAX_ITEM_WORDS = 4;
 
-/** The first sentence of an answer split into coordinated items, or null when it is not a list of two or more. */
-export function listItems(text: string, commas = false): { items: string[]; hedge: boolean } | null {
-  const t = text.trim();
+/**
+ * The first sentence of an answer split into coordinated items, or null when it is not a list of two or more.
+ * `whole`: texts (the question) whose "X and Y" / "X or Y" is one name where the answer writes it too ("Pride and
+ * Prejudice" in "Who wrote Pride and Prejudice?"): not cut there. Nor is a range ("between 1508 and 1512").
+ */
+export function listItems(text: string, commas = false, whole: readonly string[] = []): { items: string[]; hedge: boolean } | null {
+  const t = keepWhole(text.trim(), whole);
   // The text before the first sentence end (a split's first piece, with no list of the others made).
   const end = SENTENCE_END.exec(t);
   const first = (end ? t.slice(0, end.index) : t).replace(/\.$/, '').trim();
-  return itemsOf(first, commas);
+  const found = itemsOf(first, commas);
+  return found && { ...found, items: found.items.map((x) => x.replaceAll(JOIN, ' ')) };
 }
+
+/** Stands for a space inside a name kept whole (a private-use character: no answer's text is cut at it). */
+const JOIN = '\uE000';
+const CONJOINED = /([\p{L}\p{N}'’.-]+)(\s+)(and|or|&)(\s+)([\p{L}\p{N}'’-]+)/giu;
+
+/** `text` with the spaces of each "X and Y" that one of `whole` writes joined, so that no item cut falls there. */
+function keepWhole(text: string, whole: readonly string[]): string {
+  if (!/\s(?:and|or|&)\s/i.test(text)) return text;
+  const within = whole.map((w) => ` ${w.toLowerCase().replace(/[^\p{L}\p{N}&'’-]+/gu, ' ')} `);
+  const joined = text.replace(RANGE, (m: string) => m.replace(/\s+/g, JOIN));
+  if (!within.length) return joined;
+  return joined.replace(CONJOINED, (m: string, a: string, _s1: string, c: string, _s2: string, b: string) =>
+    within.some((w) => w.includes(` ${a.toLowerCase()} ${c.toLowerCase()} ${b.toLowerCase()} `)) ? `${a}${JOIN}${c}${JOIN}${b}` : m,
+  );
+}
+/** A range, one item: "between 1508 and 1512". */
+const RANGE = /\bbetween\s+\S+\s+and\s+\S+/giu;
 /** Where an answer's first sentence ends: a full stop after a lower-case word, a stop, a colon, a dash, a bracket. */
 const SENTENCE_END = /(?<=[^A-Z]\.)\s|[;:!?—–(]|\s-\s/u;
 
@@ -97,7 +122,8 @@ const namesItem = (c: readonly string[], names: readonly string[][]) => names.so
 
 /** The hedge or list reading of a candidate against the golds, or null when the candidate is not a list. */
 export function listSignal(question: string, golds: readonly string[], candidate: string): ListSignal | null {
-  const cand = listItems(candidate);
+  // Only the question's names are kept whole: a gold's "Zen and the Art of …" is matched item by item as it always was.
+  const cand = listItems(candidate, false, [question]);
   if (!cand) return null;
   // A choice question ("Is it X or Y?") answered with both names is a restatement, not a hedge.
   if (cand.hedge && /\sor\s/i.test(question)) return null;
