@@ -11,6 +11,7 @@ import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
 import { isNumberToken } from './pedants-features.ts';
 import { holdsAsWritten } from '../signals/words.ts';
+export { asWritten } from '../signals/words.ts';
 
 export type PedantsClaim =
   /** The candidate's stated final answer ("So the answer is X") was read instead of the whole. */
@@ -114,12 +115,6 @@ export function readsAs(text: string, quantity: string): boolean {
   return numbers.length > 0 && numbers.every((n) => read.includes(n));
 }
 
-/** `text` as `source` writes it, spaces aside ("19%" for "19 %"), or `text` when the source has no such run. */
-export function asWritten(text: string, source: string): string {
-  const chars = [...text.replace(/\s+/g, '')].map((ch) => ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (!chars.length) return text;
-  return new RegExp(chars.join('\\s*'), 'iu').exec(source)?.[0] ?? text;
-}
 /**
  * Whether a claim holds of the row, from the row alone: null when it does, else what is not so. `read` is the text
  * the claims are about (the final answer when one was read, else the candidate).

@@ -17,7 +17,7 @@ import { analyze, DENSE_FEATURES, isNumberToken, signalPrior, similarSpelling, t
 import { round } from './common.ts';
 import { asWritten, readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { bareWord, holdsAsWritten } from '../signals/words.ts';
+import { bareWord, holdsAsWritten, writtenRun } from '../signals/words.ts';
 import { sigmoid } from '../agreement/logistic.ts';
 import modelJson from './pedants-model.json' with { type: 'json' };
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -35,7 +35,7 @@ function written(found: readonly string[], text: string): { word: string; from?:
     const k = read.findIndex((r) => r.includes(t));
     // A token read from several words together ("2100000" from "2.1 million"): the words it came from.
     if (k < 0) {
-      const span = readFrom([t], text);
+      const span = writtenRun([t], text);
       return span ? { word: t, from: span } : { word: t };
     }
     const bare = bareWord(words[k]!);
@@ -43,25 +43,6 @@ function written(found: readonly string[], text: string): { word: string; from?:
     if (read[k]!.length === 1 && bare.toLowerCase() === t) return { word: bare };
     return { word: t, from: bare || words[k]! };
   });
-}
-
-/**
- * The shortest run of `text`'s words that reads as `tokens` do (number words as digits, units spelled out): what the
- * answer wrote for them ("2.1 million" for 2100000), sentence punctuation at its ends dropped; null when none does.
- */
-function readFrom(want: readonly string[], text: string): string | null {
-  const words = [...text.matchAll(/[^\s]+/g)];
-  const target = ` ${want.join(' ')} `;
-  // A number or unit is written in at most a few more words than it is read in ("two thousand one hundred").
-  const longest = Math.min(words.length, 2 * want.length + 4);
-  for (let len = 1; len <= longest; len++)
-    for (let at = 0; at + len <= words.length; at++) {
-      // The run as the text writes it, its own spaces included.
-      const last = words[at + len - 1]!;
-      const run = text.slice(words[at]!.index, last.index + last[0].length);
-      if (` ${normalizeTokens(run, 'numeric').join(' ')} `.includes(target)) return bareWord(run);
-    }
-  return null;
 }
 
 /** A polarity signal as a claim: its cue, and the words of the answer that show it ("south" of "south (vs north)"). */
@@ -78,7 +59,7 @@ function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClai
   // Held as read but not as written ("2.1 million" for "2,100,000"): the claim names what the answer wrote.
   const writtenAs = (text: string) => {
     if (holdsAsWritten(read, text)) return {};
-    const as = readFrom(normalizeTokens(text, 'numeric'), read);
+    const as = writtenRun(normalizeTokens(text, 'numeric'), read);
     return as ? { as } : {};
   };
   const goldOf = (k: number): PedantsClaim & { kind: 'holds' } =>

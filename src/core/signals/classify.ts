@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { bareWord, contentStems, holdsAsWritten, stem, tokens, wordStemSet } from './words.ts';
+import { bareWord, contentStems, holdsAsWritten, stem, tokens, wordStemSet, writtenRun, asWritten as spacedAsWritten } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -189,6 +189,9 @@ function asWritten(found: readonly string[], candidate: string): string {
 const holdsInOrder = (candidate: string, gold: string): boolean =>
   ` ${tokens(candidate).join(' ')} `.includes(` ${tokens(gold).join(' ')} `);
 
+/** A quantity as `text` writes it ("six" for 6, "2%" for "2 %"), or as read where no run of its words reads so. */
+const said = (read: string, text: string): string => writtenRun(tokens(read), text) ?? spacedAsWritten(read, text);
+
 /** " (adds …)": the extra words as written, for a reason (built only for the reason that is given). */
 const addsWords = (ex: ExtraSignal, candidate: string): string => (ex.extra.length ? ` (adds ${asWritten(ex.extra, candidate)})` : '');
 
@@ -224,13 +227,13 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
           cls: 'overinclusive-invalid',
           gold: k,
           signal: 'quantities',
-          reason: why ? `gives the gold's value and also ${q(qs.at!.text)}, another value of the same quantity` : '',
+          reason: why ? `gives the gold's value and also ${q(said(qs.at!.text, item.candidate))}, another value of the same quantity` : '',
         }
       : {
           cls: 'invalid',
           gold: k,
           signal: 'quantities',
-          reason: why ? `${q(qs.at!.text)} is another value than the gold ${q(gold)} gives` : '',
+          reason: why ? `${q(said(qs.at!.text, item.candidate))} is another value than the gold ${q(gold)} gives` : '',
         };
   }
   if (qs.relation === 'extra-conflict')
@@ -238,17 +241,24 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
       cls: 'overinclusive-invalid',
       gold: k,
       signal: 'quantities',
-      reason: why ? `gives the gold's ${q(qs.gold.map((x) => x.text).join(', '))} but also ${q(qs.at!.text)}, another amount of it` : '',
+      reason: why
+        ? `gives the gold's ${q(qs.gold.map((x) => said(x.text, gold)).join(', '))} but also ${q(said(qs.at!.text, item.candidate))}, another amount of it`
+        : '',
     };
   if (qs.relation === 'range')
     return {
       cls: 'partial',
       gold: k,
       signal: 'quantities',
-      reason: why ? `${q(qs.at!.text)} holds the gold's ${q(gold)} but is less specific` : '',
+      reason: why ? `${q(said(qs.at!.text, item.candidate))} holds the gold's ${q(gold)} but is less specific` : '',
     };
   if (qs.relation === 'missing-unit')
-    return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `${q(qs.at!.text)} lacks the gold's unit (${q(gold)})` : '' };
+    return {
+      cls: 'partial',
+      gold: k,
+      signal: 'quantities',
+      reason: why ? `${q(said(qs.at!.text, item.candidate))} lacks the gold's unit (${q(gold)})` : '',
+    };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
     // "contains" only where the answer holds the gold as written; the same quantity where it is read alike ("2.1

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createSyncMetric } from '../metrics/index.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
-import { bareWord, contentStems, holdsAsWritten } from './words.ts';
+import { bareWord, contentStems, holdsAsWritten, tokens } from './words.ts';
+import { quantities, sameQuantity } from './quantities.ts';
 import type { QaItem } from '../types.ts';
 import { corpusItems } from '../../../test/corpora.ts';
 
@@ -40,6 +41,37 @@ export function checkReason(item: QaItem, reason: string): string | null {
       const x = w[1]!.toLowerCase();
       if (x.includes(' ') ? !cand.includes(x) : !words.has(x)) return `the answer has no word "${w[1]}"`;
     }
+  // Quantity reasons: each quoted value is the answer's as written, each gold a gold (or a part of one) as written.
+  const hasText = (whole: string, part: string) => part.endsWith('…') || whole.toLowerCase().includes(part.toLowerCase());
+  const isGold = (g: string) => g.endsWith('…') || item.golds.some((x) => x === g || x.includes(g));
+  const inGold = (g: string) => g.endsWith('…') || item.golds.some((x) => x.includes(g));
+  for (const m of reason.matchAll(/"([^"]*)" is another value than the gold "([^"]*)" gives/g)) {
+    if (!text.includes(m[1]!)) return `the answer does not write "${m[1]}"`;
+    if (!isGold(m[2]!)) return `"${m[2]}" is not a gold`;
+  }
+  for (const m of reason.matchAll(/gives the gold's "([^"]*)" but also "([^"]*)", another amount of it/g)) {
+    if (!m[1]!.split(', ').every(inGold)) return `"${m[1]}" is not written in a gold`;
+    if (!text.includes(m[2]!)) return `the answer does not write "${m[2]}"`;
+  }
+  for (const m of reason.matchAll(/"([^"]*)" (?:lacks the gold's unit \("([^"]*)"\)|holds the gold's "([^"]*)" but is less specific)/g)) {
+    if (!hasText(text, m[1]!)) return `the answer does not write "${m[1]}"`;
+    if (!isGold(m[2] ?? m[3]!)) return `"${m[2] ?? m[3]}" is not a gold`;
+  }
+  // "The same quantity": the gold's numbers as read are the answer's, or a quantity of the answer converts to one of
+  // the gold's (212 °F, 100 °C).
+  for (const m of reason.matchAll(/the same quantity as the gold "([^"]*)"/g)) {
+    const g = m[1]!;
+    if (g.endsWith('…')) continue;
+    if (!isGold(g)) return `"${g}" is not a gold`;
+    const numbersIn = (x: string) => tokens(x).flatMap((t) => t.match(/\d+(?:\.\d+)?/g) ?? []);
+    const read = new Set(numbersIn(text));
+    const numbers = numbersIn(g);
+    const same = numbers.length > 0 && numbers.every((n) => read.has(n));
+    // Or as the quantity reader reads them: a conversion (212 °F, 100 °C), a regnal number ("II" for 2).
+    const answer = quantities(text);
+    const converts = quantities(g).some((x) => answer.some((y) => sameQuantity(x, y) || y.value === x.value));
+    if (!same && !converts) return `no quantity of the answer is the gold "${g}"'s`;
+  }
   for (const m of reason.matchAll(/shares the stems of (\d+)% of the gold "([^"]*)"'s words/g)) {
     if (m[2]!.endsWith('…')) continue;
     const g = contentStems(m[2]!);
@@ -89,5 +121,14 @@ describe("taxonomy_text's reasons say only what holds of their row", () => {
     expect(checkReason(item, 'contains the gold "Paris" (adds "texa")')).not.toBeNull();
     expect(checkReason(item, 'shares the stems of 50% of the gold "Paris"\'s words')).not.toBeNull();
     expect(checkReason(item, 'contains the gold "Paris" (adds "Texas")')).toBeNull();
+    // Quantities: the answer's value as written, the gold a gold, the same quantity only where it is.
+    const hot = { question: 'How hot?', golds: ['100 °C'], candidate: 'six hundred, or 212 °F' };
+    expect(checkReason(hot, '"600" is another value than the gold "100 °C" gives')).not.toBeNull();
+    expect(checkReason(hot, '"six hundred" is another value than the gold "100 °F" gives')).not.toBeNull();
+    expect(checkReason(hot, '"six hundred" is another value than the gold "100 °C" gives')).toBeNull();
+    expect(checkReason(hot, 'the same quantity as the gold "100 °C"')).toBeNull();
+    expect(checkReason({ ...hot, candidate: '300 °F' }, 'the same quantity as the gold "100 °C"')).not.toBeNull();
+    expect(checkReason(hot, 'gives the gold\'s "100 °C" but also "6", another amount of it')).not.toBeNull();
+    expect(checkReason(hot, '"212 °F" lacks the gold\'s unit ("100 °K")')).not.toBeNull();
   });
 });

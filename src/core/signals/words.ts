@@ -41,6 +41,34 @@ const writtenWords = (s: string): string[] =>
     .split(/\s+/)
     .filter((w) => w !== '' && w !== 'a' && w !== 'an' && w !== 'the');
 
+/**
+ * The shortest run of `text`'s words that reads as `tokens` do (number words as digits, units spelled out): what the
+ * answer wrote for them ("2.1 million" for 2100000), sentence punctuation at its ends dropped; null when none does.
+ */
+export function writtenRun(want: readonly string[], text: string): string | null {
+  const words = [...text.matchAll(/[^\s]+/g)];
+  // An ordinal is its number here: a quantity read from "20th Century" is "20 century".
+  const ordinal = (t: string) => t.replace(/^(\d+)(?:st|nd|rd|th)$/, '$1');
+  const target = ` ${want.map(ordinal).join(' ')} `;
+  // A number or unit is written in at most a few more words than it is read in ("two thousand one hundred").
+  const longest = Math.min(words.length, 2 * want.length + 4);
+  for (let len = 1; len <= longest; len++)
+    for (let at = 0; at + len <= words.length; at++) {
+      // The run as the text writes it, its own spaces included.
+      const last = words[at + len - 1]!;
+      const run = text.slice(words[at]!.index, last.index + last[0].length);
+      if (` ${normalizeTokens(run, 'numeric').map(ordinal).join(' ')} `.includes(target)) return bareWord(run);
+    }
+  return null;
+}
+
+/** `text` as `source` writes it, spaces aside ("19%" for "19 %"), or `text` when the source has no such run. */
+export function asWritten(text: string, source: string): string {
+  const chars = [...text.replace(/\s+/g, '')].map((ch) => ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (!chars.length) return text;
+  return new RegExp(chars.join('\\s*'), 'iu').exec(source)?.[0] ?? text;
+}
+
 /** Lowercase tokens with number words as digits ("eight" → "8"). */
 export const tokens = (s: string): string[] => normalizeTokens(s, 'numeric');
 
