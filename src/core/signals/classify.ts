@@ -189,6 +189,17 @@ function asWritten(found: readonly string[], candidate: string): string {
 const holdsInOrder = (candidate: string, gold: string): boolean =>
   ` ${tokens(candidate).join(' ')} `.includes(` ${tokens(gold).join(' ')} `);
 
+/**
+ * What flips the meaning, as the answer has it: the cue in its clause where the clause writes the cue ("not" in "not
+ * Paris"); else what the clause is read as ("False" reads as "no"; "Tooth decay", with no negation, as a yes).
+ */
+function polarityWords(p: { kind: string; cue: string; clause: string }): string {
+  const word = p.cue.replace(/\s*\([^)]*\)$/, '').replace(/[.,;:]+$/, '');
+  if (p.clause.toLowerCase().includes(word.toLowerCase())) return `${p.kind} ${q(p.cue)} in ${q(p.clause)}`;
+  if (p.cue === 'no negation') return `${p.kind}: ${q(p.clause)}, with no negation, reads as a yes and`;
+  return `${p.kind}: ${q(p.clause)} reads as ${q(p.cue)} and`;
+}
+
 /** A quantity as `text` writes it ("six" for 6, "2%" for "2 %"), or as read where no run of its words reads so. */
 const said = (read: string, text: string): string => writtenRun(tokens(read), text) ?? spacedAsWritten(read, text);
 
@@ -400,7 +411,7 @@ function formStep(item: TextItem): Step | null {
         cls: 'contradictory',
         gold: k,
         signal: 'polarity',
-        reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies ${q(named)}, the gold ${q(gold)}`,
+        reason: `${polarityWords(p)} denies ${q(named)}, the gold ${q(gold)}`,
         form: named,
       };
     const ex = extraContent(item.question, named, item.candidate);
@@ -538,7 +549,7 @@ function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Om
       cls: 'contradictory',
       gold: p.gold,
       signal: 'polarity',
-      reason: `${p.kind} ${q(p.cue)} in ${q(p.clause)} denies gold ${q(item.golds[p.gold]!)}`,
+      reason: `${polarityWords(p)} denies gold ${q(item.golds[p.gold]!)}`,
     });
   const exact = exactStep(item, signals);
   if (exact) return done(exact);

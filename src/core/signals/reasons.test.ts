@@ -10,6 +10,7 @@ import { withWordNet } from '../../../test/lexicon.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import { bareWord, contentStems, holdsAsWritten, tokens } from './words.ts';
 import { quantities, sameQuantity } from './quantities.ts';
+import { goldForms } from './aliases.ts';
 import type { QaItem } from '../types.ts';
 import { corpusItems } from '../../../test/corpora.ts';
 
@@ -72,6 +73,58 @@ export function checkReason(item: QaItem, reason: string): string | null {
     const converts = quantities(g).some((x) => answer.some((y) => sameQuantity(x, y) || y.value === x.value));
     if (!same && !converts) return `no quantity of the answer is the gold "${g}"'s`;
   }
+  // Every gold a reason names is one (a part of one, or one of its other names), and a numbered gold is that gold.
+  const prefix = (quoted: string) => quoted.replace(/…$/, '');
+  const aGold = (g: string) =>
+    item.golds.some(
+      (x) => x.includes(prefix(g)) || goldForms(x).some((f) => f.includes(prefix(g))) || (g.endsWith('…') && x.startsWith(prefix(g))),
+    );
+  for (const m of reason.matchAll(/\bgold(?: #(\d+))? "([^"]*)"/g)) {
+    if (!aGold(m[2]!)) return `"${m[2]}" is no gold`;
+    if (m[1] && !item.golds[Number(m[1]) - 1]?.startsWith(prefix(m[2]!))) return `gold #${m[1]} is not "${m[2]}"`;
+  }
+  for (const m of reason.matchAll(/the first gold "([^"]*)"/g))
+    if (!item.golds[0]?.startsWith(prefix(m[1]!))) return `the first gold is not "${m[1]}"`;
+  for (const m of reason.matchAll(/gold #(\d+), an alternative/g)) if (Number(m[1]) > item.golds.length) return `there is no gold #${m[1]}`;
+  // What the reason quotes from the answer is written there: list and hedge items, a cue and its clause, a stated
+  // answer, a qualifier's head, a surname.
+  const written = (x: string) => cand.includes(prefix(x).toLowerCase());
+  const quotedIn = (list: string) => [...list.matchAll(/"([^"]*)"/g)].map((x) => x[1]!);
+  for (const m of reason.matchAll(
+    /(?:hedges between|names every gold item plus wrong|but also wrong|\bnames) ((?:"[^"]*"(?:, )?)+)(?!,? by the surname)(?=$|[:;,]| but| \()/g,
+  ))
+    for (const x of quotedIn(m[1]!)) if (!written(x)) return `the answer does not name "${x}"`;
+  for (const m of reason.matchAll(/: ((?:"[^"]*"(?:, )?)+) wrong/g))
+    for (const x of quotedIn(m[1]!)) if (!written(x)) return `the answer does not name "${x}"`;
+  for (const m of reason.matchAll(/a non-answer \("([^"]*)"\)/g)) if (!written(m[1]!)) return `the answer has no "${m[1]}"`;
+  for (const m of reason.matchAll(/"([^"]*)" in "([^"]*)" denies/g)) {
+    if (!written(m[2]!)) return `the answer has no clause "${m[2]}"`;
+    // A cue may carry what it stands against: "north (vs south)".
+    const cue = m[1]!.replace(/\s*\([^)]*\)$/, '').toLowerCase();
+    if (!prefix(m[2]!).toLowerCase().includes(cue) && !m[2]!.endsWith('…')) return `"${m[1]}" is not in "${m[2]}"`;
+  }
+  for (const m of reason.matchAll(/: "([^"]*)"(?: reads as "([^"]*)"|, with no negation,)/g)) {
+    if (!written(m[1]!)) return `the answer has no clause "${m[1]}"`;
+    if (m[2] && !m[1]!.endsWith('…') && m[1]!.toLowerCase().includes(m[2].toLowerCase()))
+      return `"${m[2]}" is written in "${m[1]}": say so`;
+    if (!m[2] && /\b(?:not|no|never|n't)\b/i.test(m[1]!)) return `"${m[1]}" has a negation`;
+  }
+  for (const m of reason.matchAll(/the stated answer "([^"]*)"/g)) if (!written(m[1]!)) return `the answer does not state "${m[1]}"`;
+  for (const m of reason.matchAll(/gives "([^"]*)", the gold "([^"]*)" before its qualifier/g)) {
+    // "gives" its words: the head's content words are the answer's ("In Mississippi" for "Mississippi").
+    const have = new Set(contentStems(text));
+    if (contentStems(prefix(m[1]!)).some((t) => !have.has(t))) return `the answer does not give "${m[1]}"`;
+    if (!prefix(m[2]!).toLowerCase().startsWith(prefix(m[1]!).toLowerCase().split(/\s+/)[0]!)) return `"${m[1]}" does not start "${m[2]}"`;
+  }
+  for (const m of reason.matchAll(/names "([^"]*)" by the surname/g)) {
+    const surname = bareWord(prefix(m[1]!).trim().split(/\s+/).at(-1)!).toLowerCase();
+    if (!m[1]!.endsWith('…') && !words.has(surname) && !cand.includes(surname)) return `the answer has no "${surname}"`;
+  }
+  for (const m of reason.matchAll(/less specific than "[^"]*" \([^:]+: "([^"]*)"\)/g))
+    if (!written(m[1]!)) return `the answer has no "${m[1]}"`;
+  // "equals": the same words as read.
+  for (const m of reason.matchAll(/^equals gold(?: #\d+)? "([^"]*)"/g))
+    if (!m[1]!.endsWith('…') && tokens(m[1]!).join(' ') !== tokens(text).join(' ')) return `the answer does not equal "${m[1]}"`;
   for (const m of reason.matchAll(/shares the stems of (\d+)% of the gold "([^"]*)"'s words/g)) {
     if (m[2]!.endsWith('…')) continue;
     const g = contentStems(m[2]!);
@@ -130,5 +183,18 @@ describe("taxonomy_text's reasons say only what holds of their row", () => {
     expect(checkReason({ ...hot, candidate: '300 °F' }, 'the same quantity as the gold "100 °C"')).not.toBeNull();
     expect(checkReason(hot, 'gives the gold\'s "100 °C" but also "6", another amount of it')).not.toBeNull();
     expect(checkReason(hot, '"212 °F" lacks the gold\'s unit ("100 °K")')).not.toBeNull();
+    // Golds, numbered golds, list items, cues, surnames, equality.
+    const two = { question: 'Who?', golds: ['Paris', 'City of Light'], candidate: 'Not Lyon, Paris and Rome' };
+    expect(checkReason(two, 'equals gold #2 "Paris", an alternative to the first gold "Paris"')).not.toBeNull();
+    expect(checkReason(two, 'does not give the gold "Lyon"')).not.toBeNull();
+    expect(checkReason(two, 'gold #3, an alternative to the first gold "Paris"')).not.toBeNull();
+    expect(checkReason(two, 'names every gold item plus wrong "Madrid"')).not.toBeNull();
+    expect(checkReason(two, 'names every gold item plus wrong "Rome"')).toBeNull();
+    expect(checkReason(two, 'negation "never" in "Not Lyon" denies gold "Paris"')).not.toBeNull();
+    expect(checkReason(two, 'negation "not" in "Not Lyon" denies gold "Paris"')).toBeNull();
+    expect(checkReason(two, 'yes-no: "Not Lyon", with no negation, reads as a yes and denies gold "Paris"')).not.toBeNull();
+    expect(checkReason(two, 'names "Paris Hilton" by the surname')).not.toBeNull();
+    expect(checkReason(two, 'equals gold "Paris" after normalization')).not.toBeNull();
+    expect(checkReason({ ...two, candidate: 'paris.' }, 'equals gold "Paris" after normalization')).toBeNull();
   });
 });
