@@ -6,6 +6,7 @@
  */
 import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
+import { holdsAsWritten, writtenRun } from '../signals/words.ts';
 import { quote } from './common.ts';
 import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
 
@@ -58,10 +59,19 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
       if (use === 'scores') return { score: i >= 0 ? 1 : 0, decision: i >= 0, explanation: '' };
       if (i >= 0) {
         const gold = item.golds[i]!;
+        const where = mode === 'token' ? 'token boundaries' : 'substring';
+        // Found as read but not as written ("2.1 million" for "2,100,000"): the reason says what the candidate wrote.
+        const written = mode === 'token' ? holdsAsWritten(item.candidate, gold) : item.candidate.toLowerCase().includes(gold.toLowerCase());
+        const as = written ? null : (writtenRun(normalizeTokens(gold, norm), item.candidate) ?? '');
         return {
           score: 1,
           decision: true,
-          explanation: `gold ${quote(gold)} occurs in the candidate (${mode === 'token' ? 'token boundaries' : 'substring'})`,
+          explanation:
+            as === null
+              ? `gold ${quote(gold)} occurs in the candidate (${where})`
+              : as
+                ? `gold ${quote(gold)} occurs in the candidate as ${quote(as)}, read alike after ${norm} normalization (${where})`
+                : `gold ${quote(gold)} occurs in the candidate after ${norm} normalization (${where})`,
           details: { matched_gold: gold },
         };
       }
