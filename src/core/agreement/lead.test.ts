@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { twoSidedT } from '../util/normal.ts';
 import { mulberry32 } from '../util/random.ts';
 import { mcc } from './binary.ts';
-import { mccLead, pairComponents, pairwiseLead, type Lead } from './lead.ts';
-import { pairwiseAccuracy } from './ordinal.ts';
+import { mccLead, pairwiseLead, type Lead } from './lead.ts';
+import { pairComponents, pairwiseAccuracy } from './ordinal.ts';
 
 const SEVERITIES = [7, 6, 6, 5, 4, 2, 1, 0];
 const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() + 1e-300)) * Math.cos(2 * Math.PI * r());

@@ -18,7 +18,7 @@
 import { DEFAULTS } from '../defaults.ts';
 import { twoSidedT } from '../util/normal.ts';
 import { mcc } from './binary.ts';
-import { argsort } from './stats.ts';
+import { pairComponents } from './ordinal.ts';
 
 export interface Lead {
   /** The crowned metric and the runner-up it is compared with. */
@@ -114,46 +114,6 @@ function confusion(c: ArrayLike<number>, bit: 1 | 2): { tp: number; fp: number; 
     else decided ? (out.fp += v) : (out.tn += v);
   }
   return out;
-}
-
-/**
- * Each row's agreeing pairs (a tie counting half) and its pairs: the other rows of another severity, a higher severity
- * being the one that should score higher. O(n log n + 8n).
- */
-export function pairComponents(scores: ArrayLike<number>, severity: ArrayLike<number>): { agree: Float64Array; pairs: Float64Array } {
-  const n = scores.length;
-  let levels = 1;
-  for (let i = 0; i < n; i++) levels = Math.max(levels, severity[i]! + 1);
-  const total = new Float64Array(levels);
-  for (let i = 0; i < n; i++) total[severity[i]!] = total[severity[i]!]! + 1;
-  const order = argsort(scores);
-  const below = new Float64Array(levels);
-  const inGroup = new Float64Array(levels);
-  const agree = new Float64Array(n);
-  const pairs = new Float64Array(n);
-  for (let a = 0; a < n;) {
-    let b = a;
-    while (b < n && scores[order[b]!] === scores[order[a]!]) b++;
-    inGroup.fill(0);
-    for (let k = a; k < b; k++) inGroup[severity[order[k]!]!] = inGroup[severity[order[k]!]!]! + 1;
-    for (let k = a; k < b; k++) {
-      const i = order[k]!;
-      const s = severity[i]!;
-      let right = 0;
-      let tied = 0;
-      for (let l = 0; l < levels; l++) {
-        if (l === s) continue;
-        const above = total[l]! - below[l]! - inGroup[l]!;
-        right += l < s ? below[l]! : above;
-        tied += inGroup[l]!;
-      }
-      agree[i] = right + tied / 2;
-      pairs[i] = n - total[s]!;
-    }
-    for (let l = 0; l < levels; l++) below[l] = below[l]! + inGroup[l]!;
-    a = b;
-  }
-  return { agree, pairs };
 }
 
 /**

@@ -67,43 +67,61 @@ export interface TaxonomyReport {
   hardPairs: Record<HardPair, number | null>;
 }
 
-const LEVELS = 8; // severity values 0..7 (3 is unused)
-
 /**
- * Pairwise ranking accuracy in O(n log n + 8n): sweep scores ascending in tie groups while
- * keeping per-severity counts of the strictly lower scores already seen.
+ * Pairwise ranking accuracy: over the pairs of answers of different severity, the share the score orders the right
+ * way, a tie counting half; `pairs` is their number. From each row's components (pairComponents), O(n log n + 8n).
  */
 export function pairwiseAccuracy(scores: ArrayLike<number>, severity: ArrayLike<number>): { value: number | null; pairs: number } {
+  const { agree, pairs } = pairComponents(scores, severity);
+  let right = 0;
+  let all = 0;
+  for (let i = 0; i < agree.length; i++) {
+    right += agree[i]!;
+    all += pairs[i]!;
+  }
+  // Each pair is counted once from each of its rows (a sum of halves and whole numbers: exact).
+  return { value: all === 0 ? null : right / all, pairs: all / 2 };
+}
+
+/**
+ * Each row's agreeing pairs (a tie counting half) and its pairs: the other rows of another severity, a higher severity
+ * being the one that should score higher. O(n log n + 8n): sweep the scores ascending in tie groups, keeping
+ * per-severity counts of the strictly lower scores already seen.
+ */
+export function pairComponents(scores: ArrayLike<number>, severity: ArrayLike<number>): { agree: Float64Array; pairs: Float64Array } {
+  const n = scores.length;
+  let levels = 1;
+  for (let i = 0; i < n; i++) levels = Math.max(levels, severity[i]! + 1);
+  const total = new Float64Array(levels);
+  for (let i = 0; i < n; i++) total[severity[i]!] = total[severity[i]!]! + 1;
   const order = argsort(scores);
-  const below = new Float64Array(LEVELS);
-  const inGroup = new Float64Array(LEVELS);
-  let agree = 0;
-  let disagree = 0;
-  let ties = 0;
-  for (let a = 0; a < order.length;) {
+  const below = new Float64Array(levels);
+  const inGroup = new Float64Array(levels);
+  const agree = new Float64Array(n);
+  const pairs = new Float64Array(n);
+  for (let a = 0; a < n;) {
     let b = a;
-    while (b < order.length && scores[order[b]!] === scores[order[a]!]) b++;
+    while (b < n && scores[order[b]!] === scores[order[a]!]) b++;
     inGroup.fill(0);
+    for (let k = a; k < b; k++) inGroup[severity[order[k]!]!] = inGroup[severity[order[k]!]!]! + 1;
     for (let k = a; k < b; k++) {
-      const s = severity[order[k]!]!;
-      for (let l = 0; l < LEVELS; l++) {
-        if (l < s) agree += below[l]!;
-        else if (l > s) disagree += below[l]!;
+      const i = order[k]!;
+      const s = severity[i]!;
+      let right = 0;
+      let tied = 0;
+      for (let l = 0; l < levels; l++) {
+        if (l === s) continue;
+        const above = total[l]! - below[l]! - inGroup[l]!;
+        right += l < s ? below[l]! : above;
+        tied += inGroup[l]!;
       }
-      inGroup[s] = inGroup[s]! + 1;
+      agree[i] = right + tied / 2;
+      pairs[i] = n - total[s]!;
     }
-    let g = 0;
-    let sq = 0;
-    for (let l = 0; l < LEVELS; l++) {
-      g += inGroup[l]!;
-      sq += inGroup[l]! ** 2;
-      below[l] = below[l]! + inGroup[l]!;
-    }
-    ties += (g * g - sq) / 2; // same score, different severity
+    for (let l = 0; l < levels; l++) below[l] = below[l]! + inGroup[l]!;
     a = b;
   }
-  const pairs = agree + disagree + ties;
-  return { value: pairs === 0 ? null : (agree + 0.5 * ties) / pairs, pairs };
+  return { agree, pairs };
 }
 
 export function taxonomyReport(scores: readonly (number | null)[], labels: readonly CapClass[]): TaxonomyReport {
