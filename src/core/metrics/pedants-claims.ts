@@ -11,7 +11,6 @@ import { normalizeTokens } from '../text/normalize.ts';
 import { quote, round } from './common.ts';
 import { isNumberToken } from './pedants-features.ts';
 import { holdsAsWritten } from '../signals/words.ts';
-export { asWritten } from '../signals/words.ts';
 
 export type PedantsClaim =
   /** The candidate's stated final answer ("So the answer is X") was read instead of the whole. */

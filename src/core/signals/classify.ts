@@ -31,7 +31,7 @@ import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
 import { extraContent, extraContext, specificity, type ExtraSignal, type SpecificitySignal } from './extra.ts';
-import { bareWord, contentStems, holdsAsWritten, stem, tokens, wordStemSet, writtenRun, asWritten as spacedAsWritten } from './words.ts';
+import { bareWord, contentStems, holdsAsWritten, stem, tokens, wordStemSet, writtenRun, asWritten } from './words.ts';
 import { tailName } from './names.ts';
 import { acronymIn, goldForms } from './aliases.ts';
 import { finalAnswer } from './final.ts';
@@ -156,7 +156,7 @@ const ADDED_SHOWN = 8;
  * for "isnt", "Röntgen" for "rontgen", "first" for "1st". Said in a reader's words, each quoted, since the reader sees
  * the answer, not the stems the signals compare.
  */
-function asWritten(found: readonly string[], candidate: string): string {
+function quotedAsWritten(found: readonly string[], candidate: string): string {
   const raw = candidate.match(/\S+/g) ?? [];
   const whole = raw.map(bareWord).filter(Boolean);
   // The parts of a joined word ("time" of "three-time", "U" of "U.S") come after the whole words, for what only they give.
@@ -169,16 +169,8 @@ function asWritten(found: readonly string[], candidate: string): string {
   const out: string[] = [];
   for (const f of found) {
     const k = read.findIndex((r) => r.has(f));
-    // A number read from two or three words ("8600000" of "8.6 million") is shown as those words.
-    let shown = k >= 0 ? written[k]! : f;
-    for (let n = 2; k < 0 && n <= 3 && shown === f; n++)
-      for (let i = 0; i + n <= raw.length; i++) {
-        const words = bareWord(raw.slice(i, i + n).join(' '));
-        if (tokens(words).includes(f)) {
-          shown = words;
-          break;
-        }
-      }
+    // A number read from several words ("8600000" of "8.6 million") is shown as those words.
+    const shown = k >= 0 ? written[k]! : (writtenRun([f], candidate) ?? f);
     if (!out.includes(shown)) out.push(shown);
   }
   const quoted = out.map((w) => `"${w}"`);
@@ -201,10 +193,11 @@ function polarityWords(p: { kind: string; cue: string; clause: string }): string
 }
 
 /** A quantity as `text` writes it ("six" for 6, "2%" for "2 %"), or as read where no run of its words reads so. */
-const said = (read: string, text: string): string => writtenRun(tokens(read), text) ?? spacedAsWritten(read, text);
+const said = (read: string, text: string): string => writtenRun(tokens(read), text) ?? asWritten(read, text);
 
 /** " (adds …)": the extra words as written, for a reason (built only for the reason that is given). */
-const addsWords = (ex: ExtraSignal, candidate: string): string => (ex.extra.length ? ` (adds ${asWritten(ex.extra, candidate)})` : '');
+const addsWords = (ex: ExtraSignal, candidate: string): string =>
+  ex.extra.length ? ` (adds ${quotedAsWritten(ex.extra, candidate)})` : '';
 
 /** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
 function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
@@ -336,7 +329,7 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
           cls: 'overinclusive-valid',
           gold: k,
           signal: 'words',
-          reason: why ? `names ${q(gold)} by the surname (adds ${asWritten(named.extra, item.candidate)})` : '',
+          reason: why ? `names ${q(gold)} by the surname (adds ${quotedAsWritten(named.extra, item.candidate)})` : '',
         };
   if (ex.coverage > 0)
     return {
@@ -463,7 +456,7 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
         cls: 'overinclusive-valid',
         gold: k,
         signal: 'polarity',
-        reason: `answers ${q(item.golds[k]!)} and adds ${asWritten(ex.extra, item.candidate)}`,
+        reason: `answers ${q(item.golds[k]!)} and adds ${quotedAsWritten(ex.extra, item.candidate)}`,
       };
 }
 
