@@ -18,3 +18,17 @@ export const corpusItems = (): QaItem[] => [
   ...jsonl('fixtures/labelled-small.jsonl'),
   ...jsonl('fixtures/nli-taxonomy.jsonl'),
 ];
+
+/** The rows whose reason a checker finds false: each as answer / first golds: what is not so. */
+export function falseReasons(
+  items: readonly QaItem[],
+  reasonOf: (item: QaItem) => string,
+  check: (item: QaItem, reason: string) => string | null,
+): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const why = check(item, reasonOf(item));
+    if (why) out.push(`${JSON.stringify(item.candidate)} / ${JSON.stringify(item.golds.slice(0, 3))}: ${why}`);
+  }
+  return out;
+}

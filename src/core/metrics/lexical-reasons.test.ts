@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createLexicalMatch } from './lexical_match.ts';
 import { holdsAsWritten } from '../signals/words.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { corpusItems } from '../../../test/corpora.ts';
+import { corpusItems, falseReasons } from '../../../test/corpora.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import type { QaItem } from '../types.ts';
 import { quote } from './common.ts';
@@ -38,14 +38,8 @@ export function checkLexicalReason(item: QaItem, reason: string): string | null 
   return null;
 }
 
-function falseReasons(items: readonly QaItem[]): string[] {
-  const out: string[] = [];
-  for (const item of items) {
-    const why = checkLexicalReason(item, metric.score(item).explanation);
-    if (why) out.push(`${JSON.stringify(item.candidate)} / ${JSON.stringify(item.golds.slice(0, 3))}: ${why}`);
-  }
-  return out;
-}
+/** This file's false reasons over `items`. */
+const falseOf = (items: readonly QaItem[]) => falseReasons(items, (item) => metric.score(item).explanation, checkLexicalReason);
 
 describe("lexical_match's reasons say only what holds of their row", () => {
   it('on the demo set, its comparison, the fixtures and rows written with numbers as words', () => {
@@ -54,7 +48,7 @@ describe("lexical_match's reasons say only what holds of their row", () => {
       { question: 'How many legs?', golds: ['8'], candidate: 'eight legs' },
       { question: 'Where?', golds: ['Lome'], candidate: 'Lomé.' },
     ];
-    expect(falseReasons([...corpusItems(), ...words])).toEqual([]);
+    expect(falseOf([...corpusItems(), ...words])).toEqual([]);
     expect(metric.score(words[0]!).explanation).toBe(
       'gold "2,100,000" occurs in the candidate as "2.1 million", read alike after numeric normalization (token boundaries)',
     );
@@ -62,7 +56,7 @@ describe("lexical_match's reasons say only what holds of their row", () => {
 
   if (!existsSync(evounaPath())) console.log(`skipped: lexical_match's reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
   it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
-    expect(falseReasons(loadEvouna()).slice(0, 20)).toEqual([]);
+    expect(falseOf(loadEvouna()).slice(0, 20)).toEqual([]);
   });
 
   it('finds planted false reasons', () => {

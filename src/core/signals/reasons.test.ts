@@ -12,7 +12,7 @@ import { bareWord, contentStems, holdsAsWritten, tokens } from './words.ts';
 import { quantities, sameQuantity } from './quantities.ts';
 import { goldForms } from './aliases.ts';
 import type { QaItem } from '../types.ts';
-import { corpusItems } from '../../../test/corpora.ts';
+import { corpusItems, falseReasons } from '../../../test/corpora.ts';
 
 const taxonomy = createSyncMetric('taxonomy_text', {}, withWordNet);
 
@@ -135,14 +135,8 @@ export function checkReason(item: QaItem, reason: string): string | null {
   return null;
 }
 
-function falseReasons(items: readonly QaItem[]): string[] {
-  const out: string[] = [];
-  for (const item of items) {
-    const why = checkReason(item, taxonomy.score(item).explanation);
-    if (why) out.push(`${JSON.stringify(item.candidate)} / ${JSON.stringify(item.golds.slice(0, 3))}: ${why}`);
-  }
-  return out;
-}
+/** This file's false reasons over `items`. */
+const falseOf = (items: readonly QaItem[]) => falseReasons(items, (item) => taxonomy.score(item).explanation, checkReason);
 
 describe("taxonomy_text's reasons say only what holds of their row", () => {
   it('on the demo set, its comparison, the fixtures and the walk’s examples', () => {
@@ -159,12 +153,12 @@ describe("taxonomy_text's reasons say only what holds of their row", () => {
       ['How hot?', '100 °C', '212 °F'],
     ].map(([question, gold, candidate]) => ({ question: question!, golds: [gold!], candidate: candidate! }));
     const items = [...corpusItems(), ...walk];
-    expect(falseReasons(items)).toEqual([]);
+    expect(falseOf(items)).toEqual([]);
   });
 
   if (!existsSync(evounaPath())) console.log(`skipped: taxonomy_text's reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
   it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
-    expect(falseReasons(loadEvouna()).slice(0, 20)).toEqual([]);
+    expect(falseOf(loadEvouna()).slice(0, 20)).toEqual([]);
   });
 
   it('finds planted false reasons', () => {
