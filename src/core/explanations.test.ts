@@ -16,13 +16,13 @@ describe('explanations', () => {
   it("say which tokens failed and why, where punctuation stays on a word (nltk's whitespace tokens)", () => {
     const long = 'Shakespeare, who also wrote Macbeth and invented the telephone';
     expect(explain('bleu', long)).toContain(
-      "BLEU 0: no token in common with any gold; 'shakespeare,' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word;",
+      'BLEU 0: no token in common with any gold; "shakespeare," ≠ "shakespeare": tokens are split on spaces only, so punctuation stays on the word;',
     );
     expect(explain('meteor', long)).toBe(
-      "METEOR 0: no token of the candidate aligns with any gold. 'shakespeare,' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word.",
+      'METEOR 0: no token of the candidate aligns with any gold. "shakespeare," ≠ "shakespeare": tokens are split on spaces only, so punctuation stays on the word.',
     );
     expect(explain('meteor', 'William Shakespeare.')).toMatch(
-      /^METEOR 0\.2500 vs gold "William Shakespeare": .* 'shakespeare\.' ≠ 'shakespeare': tokens are split on spaces only, so punctuation stays on the word\.$/,
+      /^METEOR 0\.2500 vs gold "William Shakespeare": .* "shakespeare\." ≠ "shakespeare": tokens are split on spaces only, so punctuation stays on the word\.$/,
     );
   });
 

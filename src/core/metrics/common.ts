@@ -86,8 +86,8 @@ const bare = (t: string) => t.replace(/^[!-/:-@[-`{-~]+|[!-/:-@[-`{-~]+$/g, '');
 
 /**
  * Why whitespace tokens did not match where the words do: the first candidate token that equals a gold token once
- * the punctuation glued to it is taken off, said as "'shakespeare,' ≠ 'shakespeare': tokens are split on spaces
- * only, so punctuation stays on the word"; '' when there is none.
+ * the punctuation glued to it is taken off, said as `"shakespeare," ≠ "shakespeare": tokens are split on spaces
+ * only, so punctuation stays on the word` (quoted as JSON: a token may hold quotes); '' when there is none.
  */
 export function gluedPunctuation(candidate: readonly string[], golds: readonly (readonly string[])[]): string {
   const exact = new Set(golds.flat());
@@ -96,7 +96,8 @@ export function gluedPunctuation(candidate: readonly string[], golds: readonly (
     const b = bare(c);
     if (!b) continue;
     for (const g of golds.flat())
-      if (g !== c && bare(g) === b) return `'${c}' ≠ '${g}': tokens are split on spaces only, so punctuation stays on the word`;
+      if (g !== c && bare(g) === b)
+        return `${JSON.stringify(c)} ≠ ${JSON.stringify(g)}: tokens are split on spaces only, so punctuation stays on the word`;
   }
   return '';
 }

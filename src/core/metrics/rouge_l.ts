@@ -93,7 +93,7 @@ export function createRougeL(options: RougeLOptions = {}): Metric {
       return {
         score: fmeasure,
         decision: fmeasure >= threshold,
-        explanation: `ROUGE-L F ${fmeasure.toFixed(4)} vs gold ${quote(gold)}: LCS ${lcs} words, P=${precision.toFixed(3)} R=${recall.toFixed(3)}.`,
+        explanation: `ROUGE-L F ${fmeasure.toFixed(4)} vs gold ${quote(gold)}: LCS ${lcs} word${lcs === 1 ? '' : 's'}, P=${precision.toFixed(3)} R=${recall.toFixed(3)}.`,
         details: {
           matched_gold: gold,
           matched_gold_index: best,
