@@ -87,6 +87,8 @@ interface App {
     cliSeconds: number | null;
     cliRowsPerSecond: number | null;
     chromiumPeakPssMb: number;
+    chromiumPeakPssMbPerRun?: number[];
+    chromiumPeakPhasePerRun?: string[];
     scoringWorkers?: number;
   };
   targets?: { target: number; what: string; value: string; limit: string; met: boolean; note: string }[];
@@ -147,7 +149,14 @@ if (app) {
           `| … table paged and scrolled to row ${n0(m.rows)} / back to row 1 (row shown) | ${n1(m.scrollEndSeconds!)} s / ${n1(m.scrollBackSeconds!)} s |`,
           `| … main-thread tasks over 50 ms meanwhile (report charts drawn) | ${m.longTasksAfterRun}${m.longTasksAfterRun ? ` (longest ${m.longestTaskAfterRunMs} ms)` : ''} |`,
         ]),
-    `| Chromium memory peak during the million-row run | ${n0(m.chromiumPeakPssMb)} MB |`,
+    `| Chromium memory peak during the million-row run${m.chromiumPeakPssMbPerRun && m.chromiumPeakPssMbPerRun.length > 1 ? `, the highest of ${m.chromiumPeakPssMbPerRun.length} runs` : ''} | ${n0(m.chromiumPeakPssMb)} MB |`,
+    ...(m.chromiumPeakPssMbPerRun && m.chromiumPeakPssMbPerRun.length > 1
+      ? [
+          `| … each run's peak (and while it was reading, scoring or showing the report) | ${m.chromiumPeakPssMbPerRun
+            .map((v, i) => `${n0(v)}${m.chromiumPeakPhasePerRun?.[i] ? ` (${m.chromiumPeakPhasePerRun[i]})` : ''}`)
+            .join(', ')} MB |`,
+        ]
+      : []),
     ...(m.scoringWorkers ? [`| scoring workers (navigator.hardwareConcurrency) | ${m.scoringWorkers} |`] : []),
     '',
     ...(app.targets ?? []).map(
