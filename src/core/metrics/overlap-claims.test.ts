@@ -6,6 +6,7 @@
  * finding. Over every corpus the tests have, and EVOUNA-TQ where present.
  */
 import { existsSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createExactMatch } from './exact_match.ts';
 import { createTokenF1 } from './token_f1.ts';
@@ -15,6 +16,7 @@ import { createMeteor } from './meteor.ts';
 import { quote } from './common.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import type { Metric, QaItem } from '../types.ts';
+import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { corpusItems, falseReasons } from '../../../test/corpora.ts';
 import { lexicon } from '../../../test/lexicon.ts';
 import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
@@ -70,7 +72,7 @@ export function checkExactMatch(item: QaItem, reason: string): string | null {
     if (g === undefined) return 'the gold it names is not one';
     return squad(g).join(' ') === cand ? null : `"${g}" does not equal the candidate after normalization`;
   }
-  const m = /^differs from every gold after normalization \(candidate → (".*")\)$/.exec(reason);
+  const m = /^differs from every gold after normalization \(candidate → (".*")\)$/s.exec(reason);
   if (!m) return `a reason this checker does not know: ${reason.slice(0, 80)}`;
   if (m[1] !== quote(cand)) return `the candidate normalizes to ${quote(cand)}, not ${m[1]}`;
   const same = item.golds.find((g) => squad(g).join(' ') === cand);
@@ -79,7 +81,7 @@ export function checkExactMatch(item: QaItem, reason: string): string | null {
 
 export function checkTokenF1(item: QaItem, reason: string): string | null {
   if (reason === 'no gold answer') return item.golds.length === 0 ? null : 'the row has golds';
-  const m = /^best gold (".*"): P=([\d.]+) R=([\d.]+) F1=([\d.]+)$/.exec(reason);
+  const m = /^best gold (".*"): P=([\d.]+) R=([\d.]+) F1=([\d.]+)$/s.exec(reason);
   if (!m) return `a reason this checker does not know: ${reason.slice(0, 80)}`;
   const g = goldNamed(item, reason, 'best gold ');
   if (g === undefined) return 'the gold it names is not one';
@@ -103,7 +105,7 @@ export function checkRougeL(item: QaItem, reason: string): string | null {
   if (reason === 'Empty candidate.') return item.candidate.trim() === '' ? null : 'the candidate is not empty';
   if (reason === 'Candidate has no a–z/0–9 token.')
     return pred.length === 0 && item.candidate.trim() ? null : 'the candidate has such a token';
-  const m = /^ROUGE-L F ([\d.]+) vs gold (".*"): LCS (\d+) words?, P=([\d.]+) R=([\d.]+)\.$/.exec(reason);
+  const m = /^ROUGE-L F ([\d.]+) vs gold (".*"): LCS (\d+) words?, P=([\d.]+) R=([\d.]+)\.$/s.exec(reason);
   if (!m) return `a reason this checker does not know: ${reason.slice(0, 80)}`;
   if (/LCS 1 words|LCS (?!1 )\d+ word,/.test(reason)) return 'the word count and its noun disagree in number';
   const g = goldNamed(item, reason, 'vs gold ');
@@ -156,7 +158,7 @@ export function checkBleu(item: QaItem, reason: string): string | null {
   if (/^No gold answer to compare with\.$/.test(reason)) return item.golds.length === 0 ? null : 'the row has golds';
   if (reason === 'Empty candidate.') return hyp.length === 0 ? null : 'the candidate has words';
   const m =
-    /^BLEU (\S+): (.*?)(p1=\d+\/\d+ p2=\d+\/\d+ p3=\d+\/\d+ p4=\d+\/\d+); (\d+) candidate tokens vs closest gold length (\d+), BP=(\S+)\.$/.exec(
+    /^BLEU (\S+): (.*?)(p1=\d+\/\d+ p2=\d+\/\d+ p3=\d+\/\d+ p4=\d+\/\d+); (\d+) candidate tokens vs closest gold length (\d+), BP=(\S+)\.$/s.exec(
       reason,
     );
   if (!m) return `a reason this checker does not know: ${reason.slice(0, 80)}`;
@@ -204,7 +206,7 @@ export function checkMeteor(item: QaItem, reason: string): string | null {
     return same === undefined ? null : `'${same}' is in a gold as written`;
   }
   const m =
-    /^METEOR ([\d.]+) vs gold (".*"): (\d+) aligned words \((\d+) exact, (\d+) stem, (\d+) synonym\) in (\d+) chunk\(s\), P=([\d.]+) R=([\d.]+), Fmean=([\d.]+) × \(1 − fragmentation penalty ([\d.]+)\)/.exec(
+    /^METEOR ([\d.]+) vs gold (".*"): (\d+) aligned words \((\d+) exact, (\d+) stem, (\d+) synonym\) in (\d+) chunk\(s\), P=([\d.]+) R=([\d.]+), Fmean=([\d.]+) × \(1 − fragmentation penalty ([\d.]+)\)/s.exec(
       reason,
     );
   if (!m) return `a reason this checker does not know: ${reason.slice(0, 80)}`;
@@ -258,6 +260,22 @@ describe("the overlap metrics' reasons say only what holds of their row", () => 
       { question: 'Which?', golds: ['the cat sat on the mat'], candidate: 'the cat sat on the mat' },
     ];
     expect(falseOf([...corpusItems(), ...edge])).toEqual(none);
+  });
+
+  it('on generated rows: words shared in any order, repeated, glued to punctuation and quotes, and hostile pieces', () => {
+    const word = fc.constantFrom('the', 'cat', 'sat', 'mat', 'paris', 'Paris', "'quiver'", 'quiver.', 'a', '1', '20%', 'cats', 'running');
+    const hostile = fc.constantFrom(...ADVERSARIAL_PIECES);
+    const text = fc.oneof(
+      { arbitrary: fc.array(word, { maxLength: 9 }).map((w) => w.join(' ')), weight: 4 },
+      { arbitrary: fc.array(hostile, { maxLength: 6 }).map((w) => w.join(' ')), weight: 1 },
+    );
+    const item = fc.record({ question: fc.constant('Q?'), golds: fc.array(text, { maxLength: 3 }), candidate: text });
+    fc.assert(
+      fc.property(item, (it) => {
+        expect(falseOf([it])).toEqual(none);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   if (!existsSync(evounaPath())) console.log(`skipped: the overlap metrics' reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
