@@ -3,13 +3,11 @@
  * written (case, accents, punctuation and articles aside); "as X" only where the candidate writes X and X reads as G;
  * "no gold occurs" only where none does as read. Over every corpus the tests have, and EVOUNA-TQ where present.
  */
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createLexicalMatch } from './lexical_match.ts';
 import { holdsAsWritten } from '../signals/words.ts';
 import { normalizeTokens } from '../text/normalize.ts';
-import { corpusItems, falseReasons } from '../../../test/corpora.ts';
-import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
+import { corpusItems, falseReasons, itOnEvouna } from '../../../test/corpora.ts';
 import type { QaItem } from '../types.ts';
 import { quote } from './common.ts';
 
@@ -39,7 +37,7 @@ export function checkLexicalReason(item: QaItem, reason: string): string | null 
 }
 
 /** This file's false reasons over `items`. */
-const falseOf = (items: readonly QaItem[]) => falseReasons(items, (item) => metric.score(item).explanation, checkLexicalReason);
+const falseOf = (items: readonly QaItem[]) => falseReasons(items, metric, checkLexicalReason);
 
 describe("lexical_match's reasons say only what holds of their row", () => {
   it('on the demo set, its comparison, the fixtures and rows written with numbers as words', () => {
@@ -54,10 +52,7 @@ describe("lexical_match's reasons say only what holds of their row", () => {
     );
   });
 
-  if (!existsSync(evounaPath())) console.log(`skipped: lexical_match's reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
-  it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
-    expect(falseOf(loadEvouna()).slice(0, 20)).toEqual([]);
-  });
+  itOnEvouna("lexical_match's reasons", (rows) => expect(falseOf(rows).slice(0, 20)).toEqual([]));
 
   it('finds planted false reasons', () => {
     const item = { question: 'How many?', golds: ['2,100,000'], candidate: 'about 2.1 million' };

@@ -5,7 +5,6 @@
  * arithmetic and the choice of gold are done anew), and a reason whose shape this file does not know is itself a
  * finding. Over every corpus the tests have, and EVOUNA-TQ where present.
  */
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createExactMatch } from './exact_match.ts';
@@ -17,9 +16,8 @@ import { quote } from './common.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import type { Metric, QaItem } from '../types.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
-import { corpusItems, falseReasons } from '../../../test/corpora.ts';
+import { corpusItems, falseReasons, itOnEvouna } from '../../../test/corpora.ts';
 import { lexicon } from '../../../test/lexicon.ts';
-import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 
 /** Whether `printed` (as a reason writes a number: fixed decimals or an exponent) is `value` to its last digit. */
 export function shows(printed: string, value: number): boolean {
@@ -242,9 +240,7 @@ const CHECKS: [Metric, (item: QaItem, reason: string) => string | null][] = [
 
 /** Each metric's false reasons over `items`, by metric. */
 const falseOf = (items: readonly QaItem[]) =>
-  Object.fromEntries(
-    CHECKS.map(([metric, check]) => [metric.name, falseReasons(items, (item) => metric.score(item).explanation, check).slice(0, 10)]),
-  );
+  Object.fromEntries(CHECKS.map(([metric, check]) => [metric.name, falseReasons(items, metric, check).slice(0, 10)]));
 const none = Object.fromEntries(CHECKS.map(([m]) => [m.name, []]));
 
 describe("the overlap metrics' reasons say only what holds of their row", () => {
@@ -278,10 +274,7 @@ describe("the overlap metrics' reasons say only what holds of their row", () => 
     );
   });
 
-  if (!existsSync(evounaPath())) console.log(`skipped: the overlap metrics' reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
-  it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 900_000 }, () => {
-    expect(falseOf(loadEvouna())).toEqual(none);
-  });
+  itOnEvouna("the overlap metrics' reasons", (rows) => expect(falseOf(rows)).toEqual(none), 900_000);
 
   it('finds planted false reasons', () => {
     const item = { question: 'Who?', golds: ['William Shakespeare', 'Shakespeare'], candidate: 'Shakespeare wrote Hamlet' };

@@ -4,16 +4,14 @@
  * examples a lecturer's walk found false before, and generated rows — with none false; and the checker itself
  * finds a planted false claim of every kind.
  */
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createPedants } from './pedants.ts';
 import { checkClaim, renderClaims, type PedantsClaim } from './pedants-claims.ts';
 import { lexicon } from '../../../test/lexicon.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
-import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import type { QaItem } from '../types.ts';
-import { corpusItems } from '../../../test/corpora.ts';
+import { corpusItems, itOnEvouna } from '../../../test/corpora.ts';
 
 const pedants = createPedants({ lexicon });
 
@@ -90,12 +88,7 @@ describe("pedants' reasons say only what holds of their row", () => {
     );
   });
 
-  if (!existsSync(evounaPath())) console.log(`skipped: pedants' claims on EVOUNA-TQ ${EVOUNA_NEEDED}`);
-  it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
-    const rows = loadEvouna();
-    const wrong = falseClaims(rows);
-    expect(wrong.slice(0, 20)).toEqual([]);
-  });
+  itOnEvouna("pedants' claims", (rows) => expect(falseClaims(rows).slice(0, 20)).toEqual([]));
 });
 
 describe('the claim checker', () => {

@@ -3,16 +3,14 @@
  * the row alone, over every corpus the tests have (the demo set and its comparison, the fixtures, EVOUNA-TQ where it
  * is present) — none false — and the checks find planted false reasons.
  */
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSyncMetric } from '../metrics/index.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
-import { evounaPath, loadEvouna, EVOUNA_NEEDED } from '../../../scripts/evouna.ts';
 import { bareWord, contentStems, holdsAsWritten, tokens } from './words.ts';
 import { quantities, sameQuantity } from './quantities.ts';
 import { goldForms } from './aliases.ts';
 import type { QaItem } from '../types.ts';
-import { corpusItems, falseReasons } from '../../../test/corpora.ts';
+import { corpusItems, falseReasons, itOnEvouna } from '../../../test/corpora.ts';
 
 const taxonomy = createSyncMetric('taxonomy_text', {}, withWordNet);
 
@@ -136,7 +134,7 @@ export function checkReason(item: QaItem, reason: string): string | null {
 }
 
 /** This file's false reasons over `items`. */
-const falseOf = (items: readonly QaItem[]) => falseReasons(items, (item) => taxonomy.score(item).explanation, checkReason);
+const falseOf = (items: readonly QaItem[]) => falseReasons(items, taxonomy, checkReason);
 
 describe("taxonomy_text's reasons say only what holds of their row", () => {
   it('on the demo set, its comparison, the fixtures and the walk’s examples', () => {
@@ -156,10 +154,7 @@ describe("taxonomy_text's reasons say only what holds of their row", () => {
     expect(falseOf(items)).toEqual([]);
   });
 
-  if (!existsSync(evounaPath())) console.log(`skipped: taxonomy_text's reasons on EVOUNA-TQ ${EVOUNA_NEEDED}`);
-  it.skipIf(!existsSync(evounaPath()))('on every row of EVOUNA-TQ', { timeout: 600_000 }, () => {
-    expect(falseOf(loadEvouna()).slice(0, 20)).toEqual([]);
-  });
+  itOnEvouna("taxonomy_text's reasons", (rows) => expect(falseOf(rows).slice(0, 20)).toEqual([]));
 
   it('finds planted false reasons', () => {
     const item = { question: 'Where?', golds: ['Paris'], candidate: 'Paris, Texas' };
