@@ -612,11 +612,12 @@ async function main() {
       const peak1m = Math.max(mem2.stop(), peakRead, peakScore, peakReport);
       const scoringWorkers = await page.evaluate(() => navigator.hardwareConcurrency);
       await page.close();
-      // The same run again in fresh pages, for memory alone: one run in ten or so has peaked ~200 MB above the others,
-      // so one reading says little of the peak a user meets.
+      // The same run again in fresh pages, for memory alone: the peak depends on when the collectors run (until the
+      // reading and the pool workers asked for collections, one run in ten peaked ~200 MB above the others), so one
+      // reading says little of the peak a user meets.
       const peaks = [peak1m];
-      // Where each run peaked: the outliers have come from the reading (stream chunks left to the collector) and
-      // from the scoring (spent job messages held until a pool worker's full collection).
+      // Where each run peaked: the outliers came from the reading (spent pieces and stream chunks left to the
+      // collector) and from the scoring (spent job messages held until a pool worker's full collection).
       const phaseOf = (read: number, score: number, report: number) =>
         read >= score && read >= report ? 'read' : score >= report ? 'score' : 'report';
       const peakPhases = [phaseOf(peakRead, peakScore, peakReport)];

@@ -6,7 +6,9 @@
  *
  * Why: a million-row file's parsed records (about 150 MB in the scoring worker) are dropped when its run starts,
  * and they then waited in V8's old generation until allocation filled it. That came 15–20 s into the run, while
- * the pool workers' heaps were growing, and made the run's peak (bench/REPORT.md).
+ * the pool workers' heaps were growing, and made the run's peak (bench/REPORT.md). The same holds for what a
+ * thread that never pauses leaves behind: the reading's spent pieces, and a pool worker's job messages, whose bytes
+ * Chromium frees only in a full collection (session/input.ts, session/pool.ts ask every so many bytes).
  */
 export function requestCollection(): number {
   const buffers: ArrayBuffer[] = [];

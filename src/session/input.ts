@@ -18,8 +18,10 @@ import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';
 
 const SAMPLE = 20;
 export const MAX_ISSUES = 500;
-/** Records dropped at once that are worth a collection of their own (SessionDeps.collect). */
+/** Records dropped at once, or mapped, that are worth a collection of their own (SessionDeps.collect). */
 const COLLECT_RECORDS = 100_000;
+/** Bytes of a file read between two collections asked for (SessionDeps.collect). */
+export const READ_COLLECT_BYTES = 64 << 20;
 
 export interface InputFile {
   blob: Blob;
@@ -44,8 +46,12 @@ export class SessionInput {
   /** Several systems: the open files when there are several. */
   private parts: SystemFile[] | null = null;
 
-  /** `hash`: a file's content hash (SessionDeps.hash). */
-  constructor(private readonly hash: (blob: Blob) => Promise<string> = contentHash) {}
+  /** `hash`: a file's content hash (SessionDeps.hash); `collect`: SessionDeps.collect. */
+  constructor(
+    private readonly hash: (blob: Blob) => Promise<string> = contentHash,
+    private readonly collect?: (gone?: Promise<void>) => void,
+    private readonly collectEveryBytes = READ_COLLECT_BYTES,
+  ) {}
 
   /** Reads and parses a file (or a bundle of several); throws with the reason when it cannot. */
   async open(blob: Blob, name: string, opts: BlobParseOptions & { hash?: string } = {}): Promise<Inspection> {
@@ -56,7 +62,7 @@ export class SessionInput {
     hash.catch(() => {}); // the run awaits it and says why it failed
     try {
       this.file = { blob, name, hash };
-      this.table = await this.parse(blob, name, opts.onProgress ? { onProgress: opts.onProgress } : {});
+      this.table = await this.parse(blob, name, this.reading(opts.onProgress));
       this.released = false;
       this.rows = [];
       this.mappedAs = null;
@@ -84,7 +90,10 @@ export class SessionInput {
   async map(m: Mapping): Promise<MappedSummary> {
     this.mappedAs = null;
     // Nested fields the mapping names (lm-eval's doc.question) become columns, as with verity compare --map.
-    const t = withPaths(await this.ensureTable(), Object.values(m.map));
+    const table = await this.ensureTable();
+    // The parse's spent pieces go before the rows are made beside the records.
+    if (table.records.length >= COLLECT_RECORDS) this.collect?.();
+    const t = withPaths(table, Object.values(m.map));
     // Several systems (several files, a system column, the wide layout) are mapped as verity compare maps them.
     // No separator given (a caller other than the page): chosen as the CLI chooses it. The page always gives one
     // ('' for none), starting from Inspection.goldSep, and is told about the detected one either way.
@@ -145,6 +154,23 @@ export class SessionInput {
     return gone;
   }
 
+  /** Parse options that pass the reading's progress on and ask for a collection every `collectEveryBytes` read. */
+  private reading(onProgress?: (read: number, total: number) => void): BlobParseOptions {
+    const collect = this.collect;
+    if (!collect) return onProgress ? { onProgress } : {};
+    const every = this.collectEveryBytes;
+    let next = every;
+    return {
+      onProgress: (read, total) => {
+        if (read >= next) {
+          next = read + every;
+          collect();
+        }
+        onProgress?.(read, total);
+      },
+    };
+  }
+
   /** Reads the input: one file in any format core/io/formats reads, or the bundle of several files (compare.ts). */
   private async parse(blob: Blob, name: string, opts: BlobParseOptions = {}): Promise<ParsedTable> {
     const files = await unbundleFiles(blob);
@@ -178,7 +204,7 @@ export class SessionInput {
   private async ensureTable(): Promise<ParsedTable> {
     if (!this.file) throw new VerityError('open a file first', 'usage', 'not-ready');
     if (!this.table || this.released) {
-      this.table = await this.parse(this.file.blob, this.file.name);
+      this.table = await this.parse(this.file.blob, this.file.name, this.reading());
       this.released = false;
     }
     return this.table;

@@ -3,7 +3,7 @@
  * one scored in the session's own thread, cancel and resume stay exact, a silent worker makes the session's ping
  * fail (the page's watchdog then recovers the run), and a failed worker fails the run with its message.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import { DEFAULT_METRICS, createSyncMetric } from '../core/metrics/index.ts';
@@ -11,7 +11,7 @@ import { scoreRow } from '../core/scoring.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { RunConfig, RunEvent } from './api.ts';
 import { ScoringSession, SYNC_CHUNK } from './session.ts';
-import { createPool, poolSize, scoreJob, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
+import { createPool, poolSize, scoreJob, servePool, type PoolReply, type PoolRequest, type WorkerLike } from './pool.ts';
 import { Yielder, createHoldFlag, hold } from './hold.ts';
 import { fakeSpawn } from '../../test/fake-pool.ts';
 import { lexicon } from '../../test/lexicon.ts';
@@ -245,6 +245,35 @@ describe('the scoring pool', () => {
     expect(table.row(4)[first]).toEqual({ score: null, decision: null, explanation: 'too slow' });
     expect(table.score(first, 3)).toBe(scoreRow(rows[3]!, [createSyncMetric(first, {}, { lexicon })])[first]!.score);
     expect(table.row(3)[first]!.explanation).toBe('computed again');
+  });
+
+  it('a worker asks for a full collection each time the rows it took in pass the budget, and scores the same', async () => {
+    // Each row: 4 + 3 + 3 = 10 characters (question, gold, answer), so a job of two rows is 20.
+    const row = { question: 'Who?', golds: ['Ann'], candidate: 'Bob' };
+    const job = (id: number): PoolRequest => ({
+      id,
+      job: { rows: [row, row], plan: { metrics: ['exact_match'], settings: {} }, detailed: [] },
+    });
+    const serve = (collect?: () => void) => {
+      const replies: PoolReply[] = [];
+      const scope: Parameters<typeof servePool>[0] = { onmessage: null, postMessage: (r) => void replies.push(r) };
+      servePool(scope, Promise.resolve(lexicon), collect, 50);
+      return { scope, replies };
+    };
+    let asked = 0;
+    const w = serve(() => asked++);
+    const at: number[] = [];
+    for (let id = 1; id <= 9; id++) {
+      w.scope.onmessage!({ data: job(id) } as MessageEvent<PoolRequest>);
+      at.push(asked);
+    }
+    // 20, 40, 60 → asked, then from 0 again: 20, 40, 60 → asked …
+    expect(at).toEqual([0, 0, 1, 1, 1, 2, 2, 2, 3]);
+    const plain = serve();
+    for (let id = 1; id <= 9; id++) plain.scope.onmessage!({ data: job(id) } as MessageEvent<PoolRequest>);
+    await vi.waitFor(() => expect(w.replies.filter((r) => r.type === 'done')).toHaveLength(9));
+    await vi.waitFor(() => expect(plain.replies.filter((r) => r.type === 'done')).toHaveLength(9));
+    expect(w.replies.filter((r) => r.type === 'done')).toEqual(plain.replies.filter((r) => r.type === 'done'));
   });
 
   it('a worker that crashes fails the run with its message; the chunks before it stay', async () => {

@@ -58,11 +58,13 @@ export interface SessionDeps {
   /** Workers that score chunks of a run of embedded metrics side by side (see pool.ts); without it, chunks are scored here. */
   pool?: ScorePool;
   /**
-   * Asks the engine for a full garbage collection until `gone` settles (runtime/collect.ts): called when a large
-   * file's parsed records are dropped at a run's start, so they do not wait in the old generation while the run's
-   * memory grows. `gone` settles once they were collected.
+   * Asks the engine for a full garbage collection (runtime/collect.ts): once, or again and again until `gone`
+   * settles. Called when a large file's parsed records are dropped at a run's start (`gone` settles once they were
+   * collected), and once per READ_COLLECT_BYTES read of a file and before a large file is mapped: a thread that
+   * parses or maps keeps allocating, and V8 left its spent pieces (and the stream's buffers) for a full collection
+   * that came late, which made the reading's memory peak vary by ~200 MB from run to run (bench/REPORT.md).
    */
-  collect?: (gone: Promise<void>) => void;
+  collect?: (gone?: Promise<void>) => void;
   /**
    * This thread's WordNet lexicon (loaded once; runtime/lexicon-*.ts), which the metrics that read it are built
    * with: awaited before a run and a resume (a run keeps the metrics it was built with).
@@ -81,7 +83,7 @@ export class ScoringSession implements SessionApi {
   readonly compare: CompareApi;
 
   constructor(private readonly deps: SessionDeps) {
-    this.input = new SessionInput(deps.hash);
+    this.input = new SessionInput(deps.hash, deps.collect);
     this.runner = new Runner(deps);
     this.queries = new SessionQueries(this.input, this.runner, deps.version);
     this.reviewer = new SessionReview({
