@@ -16,7 +16,6 @@ import type { RunConfig, RunEvent } from './api.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { ResultTable } from '../core/result-table.ts';
 import { notify, ScoringSession, SYNC_CHUNK } from './session.ts';
-import { SessionInput } from './input.ts';
 import { CLI } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
 
@@ -393,25 +392,5 @@ describe("a large file's records", () => {
     // The run's mapping differs from the page's here, so it maps again (and asks again) before dropping them.
     expect(asked.slice(0, -1)).toEqual([undefined, undefined]);
     expect(asked.at(-1)).toBeInstanceOf(Promise);
-  });
-
-  it('ask for a collection once per so many bytes read, and a small file for none', async () => {
-    const big = file(100_000);
-    for (const [blob, every] of [
-      [big, 4 << 20],
-      [file(500), 4 << 20],
-      [big, 64 << 20],
-    ] as const) {
-      let asked = 0;
-      const progress: number[] = [];
-      const input = new SessionInput(undefined, () => asked++, every);
-      await input.open(blob, 'f.jsonl', { onProgress: (read) => progress.push(read) });
-      // The reading's progress goes on as before; the asks come with it, at least `every` bytes apart.
-      expect(progress.at(-1)).toBe(blob.size);
-      const crossings = progress.filter((read, i) => Math.floor(read / every) > Math.floor((progress[i - 1] ?? 0) / every)).length;
-      expect(asked, `${blob.size} bytes, every ${every}`).toBe(crossings);
-      expect(asked).toBeLessThanOrEqual(Math.floor(blob.size / every));
-      if (blob.size >= 2 * every) expect(asked).toBeGreaterThan(0);
-    }
   });
 });
