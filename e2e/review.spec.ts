@@ -88,6 +88,21 @@ test('a review survives a reload; the export is a label file; the comparison ran
     expect(['a', 'b']).toContain(l.system);
   }
 
+  // The same as a spreadsheet: a line a question, the label column, the line itself last; imported back, it adds nothing.
+  const [sheet] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export-csv').click()]);
+  expect(sheet.suggestedFilename()).toBe('answers.review.csv');
+  const csv = readFileSync((await sheet.path())!, 'utf8');
+  expect(csv.split('\n')[0]).toBe(
+    'order,id,system,question,golds,candidate,label,judge,judge_score,judge_decision,judge_explanation,why,verity',
+  );
+  expect(csv).toContain(',equivalent,');
+  await review
+    .getByTestId('review-import-file')
+    .setInputFiles({ name: 'answers.review.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(review.getByTestId('review-note')).toContainText(
+    /answers\.review\.csv: nothing new: all \d+ answers were already in this review/,
+  );
+
   // The comparison ranks by the review's estimate, with the ranks each system can hold.
   const cmp = page.getByTestId('comparison');
   await expect(cmp.getByTestId('reviewed-note')).toContainText(/reviewed: \d+ of 60 rows labelled/);

@@ -22,17 +22,23 @@ import {
 } from '../core/review/labels.ts';
 import { VerityError, type Label } from '../core/types.ts';
 import { say } from './say.ts';
+import { isSheet, parseReviewSheet } from '../core/review/sheet.ts';
 
-/** Reads a label file piece by piece (never whole). */
+/** Reads a label file: JSONL piece by piece (never whole), or a review sheet (CSV, core/review/sheet.ts). */
 export async function readLabels(path: string): Promise<ParsedLabels> {
   const reader = new LabelReader(path);
+  // Told by the name, else by the first piece.
+  let sheet: string[] | false | undefined;
   try {
-    for await (const piece of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }))
-      if (!reader.push(piece as string)) break;
+    for await (const piece of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      sheet ??= isSheet(path, piece as string) && [];
+      if (sheet) sheet.push(piece as string);
+      else if (!reader.push(piece as string)) break;
+    }
   } catch (e) {
     throw new VerityError(`--labels ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
   }
-  const parsed = reader.end();
+  const parsed = sheet ? parseReviewSheet(sheet.join(''), path) : reader.end();
   if (!parsed.ok) throw new VerityError(parsed.error, 'input');
   if (parsed.value.pending)
     say(`${path}: ${parsed.value.pending} line${parsed.value.pending === 1 ? '' : 's'} not labelled yet (left out)`);

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../../test/cli.ts';
 
@@ -155,6 +156,36 @@ describe('review labels folded back (--labels)', () => {
     expect(text.stdout).toMatch(/can be/);
     expect(text.stdout).toMatch(/== the review: paired differences of the estimated accuracies ==/);
     expect(text.stdout).toMatch(/metric vs reviewed \(pedants\) ranking/);
+  });
+
+  it('a review written as a spreadsheet (--out .csv), filled in, gives compare and --continue what its JSONL form gives', () => {
+    for (const out of ['sheet.csv', 'sheet.jsonl'])
+      expect(run('review', p('answers.json'), '--budget', '40', '--out', p(out), ...M).status).toBe(0);
+    const lines = read(p('sheet.jsonl'));
+    const [header, ...rows] = Papa.parse<string[]>(readFileSync(p('sheet.csv'), 'utf8').trim()).data;
+    const at = (c: string) => header!.indexOf(c);
+    // One line a question, in the same order, the label column empty; the line itself in the last column.
+    expect(rows.map((r) => ({ ...(JSON.parse(r[at('verity')]!) as object), label: null }))).toEqual(lines);
+    expect(rows.every((r) => r[at('label')] === '' && r[at('question')]!.length > 0)).toBe(true);
+    // Answered from the top as a spreadsheet writes booleans, the JSONL with the same answers.
+    const truthOf = (l: Line) => truth.get(`${l.system ?? 'b'}/${l.id}`);
+    rows.forEach((r, k) => (r[at('label')] = k < 30 ? String(truthOf(lines[k]!)).toUpperCase() : ''));
+    writeFileSync(p('sheet.filled.csv'), `${Papa.unparse([header!, ...rows], { newline: '\r\n' })}\r\n`);
+    const filled = lines.map((l, k) => JSON.stringify({ ...l, label: k < 30 ? truthOf(l) : null }));
+    writeFileSync(p('sheet.filled.jsonl'), `${filled.join('\n')}\n`);
+    const cmp = (f: string) => run('compare', p('answers.json'), '--labels', p(f), '--json', '--resamples', '50', ...M);
+    const [c1, c2] = [cmp('sheet.filled.csv'), cmp('sheet.filled.jsonl')];
+    expect(c1.status, c1.stderr).toBe(0);
+    expect(c1.stdout).toBe(c2.stdout);
+    expect(c1.stderr.replaceAll('sheet.filled.csv', 'F')).toBe(c2.stderr.replaceAll('sheet.filled.jsonl', 'F'));
+    const cont = (f: string, out: string) => run('review', p('answers.json'), '--continue', p(f), '--out', p(out), ...M);
+    expect(cont('sheet.filled.csv', 'next1.jsonl').status).toBe(0);
+    expect(cont('sheet.filled.jsonl', 'next2.jsonl').status).toBe(0);
+    expect(readFileSync(p('next1.jsonl'), 'utf8')).toBe(readFileSync(p('next2.jsonl'), 'utf8'));
+    // Another extension is refused, naming both.
+    const bad = run('review', p('answers.json'), '--budget', '40', '--out', p('sheet.xlsx'), ...M);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/use a \.jsonl file name \(or \.csv for a spreadsheet\)/);
   });
 
   it('uses the answered part of a review, and says how many answers wait for an unanswered question', () => {

@@ -3,6 +3,7 @@
  * Failures come back as data ({ok: false, error}); callbacks the session is given never have their return
  * value used.
  */
+import type { LabelFormat } from '../core/review/sheet.ts';
 import type { SplitSummary } from '../core/compare/split.ts';
 import type { RunConfig as CoreRunConfig } from '../core/run-config.ts';
 import type { RowIssue } from '../core/io/parse.ts';
@@ -222,9 +223,12 @@ export interface ReviewApi {
   answer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>>;
   /** Takes the last answer back. */
   undo(): Promise<Result<ReviewState>>;
-  /** The review as a label file (one line per question, as `verity review` writes it, with the answers in). */
-  exportLabels(): Result<Blob>;
-  /** Labels from a JSONL export of a run of the same input; refused, with the reason, for another input. */
+  /**
+   * The review as a label file (one line per question, as `verity review` writes it, with the answers in): JSONL,
+   * or a spreadsheet (CSV, the label column to fill in) that reads back the same.
+   */
+  exportLabels(format?: LabelFormat): Result<Blob>;
+  /** Labels from an export (JSONL or CSV) of a run of the same input; refused, with the reason, for another input. */
   importLabels(blob: Blob, name: string): Promise<Result<ReviewImported>>;
   /** Fits the judge's threshold again on the reviewed rows; saved with the run as its calibration. */
   refit(): Promise<Result<ReviewRefitted>>;

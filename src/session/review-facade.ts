@@ -36,7 +36,7 @@ export function reviewApi(p: ReviewParts): ReviewApi {
     splitColumns: () => settleNow(() => r.splitColumns()),
     answer: (position, answer, row) => changed(() => r.answer(position, answer, row)),
     undo: () => changed(() => r.undo()),
-    exportLabels: () => settleNow(() => r.exportLabels()),
+    exportLabels: (format) => settleNow(() => r.exportLabels(format)),
     importLabels: (blob, name) => changed(() => r.importLabels(blob, name)),
     // The judge's threshold fitted again on the reviewed rows, saved with the run as its calibration.
     async refit(): Promise<Result<ReviewRefitted>> {

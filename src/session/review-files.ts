@@ -20,10 +20,11 @@ import {
 } from '../core/review/labels.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ActiveRun } from './runner.ts';
+import { isSheet, parseReviewSheet, reviewSheet, type LabelFormat } from '../core/review/sheet.ts';
 import { answersOf, labelOf, newId, savedEntries, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
 
-/** The review as a label file. */
-export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[], systems: boolean): Blob {
+/** The review as a label file: JSONL, or a spreadsheet (core/review/sheet.ts) that reads back the same. */
+export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[], systems: boolean, format: LabelFormat = 'jsonl'): Blob {
   const { group, own, outside } = answersOf(r);
   if (group.size === 0 && own.size === 0 && outside.size === 0)
     throw new VerityError('no question is answered yet: nothing to export', 'usage', 'not-ready');
@@ -70,17 +71,26 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
         const l = o ? labelOf(o.answer) : null;
         return { ...idOf(i), ...(l ? { label: labelJson(l) } : {}) };
       });
-    return JSON.stringify(line);
+    return line;
   });
   for (const [i, x] of outside) {
     const l = labelOf(x.answer);
-    if (l) lines.push(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input));
+    if (l)
+      lines.push(
+        JSON.parse(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input)) as Record<string, unknown>,
+      );
   }
-  return new Blob([`${lines.join('\n')}\n`], { type: 'application/x-ndjson' });
+  if (format === 'csv') return new Blob([reviewSheet(lines)], { type: 'text/csv' });
+  return new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'application/x-ndjson' });
 }
 
-/** A label file read from a Blob as a stream of text (never whole). */
+/** A label file read from a Blob: JSONL as a stream of text (never whole), a review sheet (CSV) whole. */
 export async function readLabelBlob(blob: Blob, name: string): Promise<ParsedLabels> {
+  if (isSheet(name, await blob.slice(0, 256).text())) {
+    const r = parseReviewSheet(await blob.text(), name);
+    if (!r.ok) throw new VerityError(r.error, 'input', 'bad-labels');
+    return r.value;
+  }
   const reader = new LabelReader(name);
   const text = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
   try {

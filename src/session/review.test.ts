@@ -10,6 +10,7 @@ import { memoryStore } from '../runtime/idb-cache.ts';
 import { newSession, ok, runConfig } from '../../test/session.ts';
 import type { Mapping } from './api.ts';
 import { reviewAnswers } from '../../test/review-answers.ts';
+import { SHEET_COLUMNS, parseReviewSheet } from '../core/review/sheet.ts';
 import { parseReviewLabels } from '../core/review/labels.ts';
 
 /** Two systems, wide layout, no labels. */
@@ -252,6 +253,27 @@ describe('the review', () => {
       ok: false,
       error: expect.stringMatching(/plain\.jsonl: 2 of its 2 labels name no "system", and the input has 2 systems/),
     });
+  });
+
+  it('exports the review as a spreadsheet that reads and imports as its JSONL form does', async () => {
+    const kv = memoryStore<unknown>();
+    const s = await scored(kv);
+    ok(await s.review.start({ budget: 10 }));
+    ok(await s.review.answer(0, true));
+    ok(await s.review.answer(1, 'partial'));
+    const [jsonl, csv] = await Promise.all([ok(s.review.exportLabels('jsonl')).text(), ok(s.review.exportLabels('csv')).text()]);
+    expect(csv.split('\n')[0]).toBe(SHEET_COLUMNS.join(','));
+    expect(parseReviewSheet(csv, 'f')).toEqual(parseReviewLabels(jsonl, 'f'));
+    const states = [];
+    for (const [text, name] of [
+      [csv, 'labels.csv'],
+      [jsonl, 'labels.jsonl'],
+    ] as const) {
+      const other = await scored(kv);
+      states.push(ok(await other.review.importLabels(new Blob([text]), name)).state);
+    }
+    expect(states[0]).toMatchObject({ asked: 10, answered: 2, labelled: 2 });
+    expect(states[0]).toEqual(states[1]);
   });
 
   it('refits the judge threshold on the reviewed rows, saved with the run as its calibration', async () => {

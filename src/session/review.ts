@@ -28,6 +28,7 @@ import { answeredInOrder, answersOf, labelOf, merge, newId, sameGroup, savedEntr
 import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw.ts';
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
+import type { LabelFormat } from '../core/review/sheet.ts';
 
 /** What the review needs of the session: the rows, the run, a table row, the journal. */
 export interface ReviewHost {
@@ -274,11 +275,11 @@ export class SessionReview {
     return this.state()!;
   }
 
-  /** The review as a label file: one line per asked question (answered or not), as `verity review` writes it. */
-  exportLabels(): Blob {
+  /** The review as a label file (JSONL or a sheet): one line per asked question (answered or not), as `verity review` writes it. */
+  exportLabels(format: LabelFormat = 'jsonl'): Blob {
     const r = this.current();
     if (!r) throw new VerityError('no review is going on: nothing to export', 'usage', 'not-ready');
-    return exportReview(r, this.scored(), this.host.rows(), this.host.systems());
+    return exportReview(r, this.scored(), this.host.rows(), this.host.systems(), format);
   }
 
   /** Labels from a file (review-files.ts), saved with the run. */

@@ -3,6 +3,7 @@
  * (session/review.ts), saved with the run at each answer; this keeps the page's view of it — the row on screen,
  * the progress, notes and errors — and maps keys to answers, so Review.svelte is layout only.
  */
+import type { LabelFormat } from '../../core/review/sheet.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewState } from '../../session/api.ts';
 import { scoreApi } from './workers.ts';
@@ -151,10 +152,11 @@ export class ReviewPanel {
     return this.answer(a);
   }
 
-  export(): Promise<void> {
+  /** The review as a label file: JSONL, or a CSV sheet for a spreadsheet (both import back the same). */
+  export(format: LabelFormat = 'jsonl'): Promise<void> {
     return this.act(
-      async () => scoreApi().review.exportLabels(),
-      (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.review.jsonl`),
+      async () => scoreApi().review.exportLabels(format),
+      (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.review.${format}`),
     );
   }
 

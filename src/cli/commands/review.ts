@@ -17,6 +17,7 @@ import { MIN_CLASS, MIN_LABELS } from '../../core/review/frame.ts';
 import { labelJson, plainLabelLine, rowFinder, type ParsedLabels, type ReviewLabel } from '../../core/review/labels.ts';
 import { labelIsCorrect } from '../../core/correctness.ts';
 import { readLabels } from '../labels.ts';
+import { reviewSheet } from '../../core/review/sheet.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
@@ -40,7 +41,7 @@ interface ReviewOptions extends CommonOptions {
 }
 
 async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
-  if (!/\.jsonl$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl file name`, 'usage');
+  if (!/\.(jsonl|csv)$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl file name (or .csv for a spreadsheet)`, 'usage');
   await checkOut(o.out);
   if (o.continue !== undefined && o.continue === o.out)
     throw new VerityError(`--out ${o.out}: write the continued review to another file than --continue's`, 'usage');
@@ -179,16 +180,20 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       input: hash ?? '',
     });
     if (prior) carryLabels(line, members, prior.given, (m) => ({ id: rows[m]!.id, ...(many ? { system: rows[m]!.system } : {}) }));
-    return JSON.stringify(line);
+    return line;
   });
   // Labels of questions the new draw does not ask stay, as labels outside the design (each row's truth).
   if (prior)
     for (const [i, l] of prior.given)
       if (!placed.has(plan.groupOf[i]!))
-        lines.push(plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''));
+        lines.push(
+          JSON.parse(
+            plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''),
+          ) as Record<string, unknown>,
+        );
   const out = new AtomicFile(o.out);
   try {
-    await out.write(`${lines.join('\n')}\n`);
+    await out.write(/\.csv$/i.test(o.out) ? reviewSheet(lines) : `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     await out.commit();
   } catch (e) {
     await out.abort();
@@ -288,6 +293,9 @@ export function register(p: Command): void {
       '--split-by <column>',
       'draw for the mean over the values of this column (a dataset, a subject), as compare --split-by reports it: a split with few rows still gets the answers its own accuracy needs; "system/" splits system names at their last "/"',
     )
-    .requiredOption('--out <file>', 'the .jsonl file to write')
+    .requiredOption(
+      '--out <file>',
+      'the .jsonl file to write, or a .csv for a spreadsheet (a line a question, the label column to fill in)',
+    )
     .action(cmdReview);
 }

@@ -125,6 +125,14 @@ export class LabelReader {
     return !this.error;
   }
 
+  /** Feeds one line already read as an object (a review sheet's row, sheet.ts), numbered `line` in its file. */
+  pushLine(o: unknown, line: number): boolean {
+    if (this.error) return false;
+    this.line = line;
+    this.error = this.read(o, `${this.name}, line ${line}`);
+    return !this.error;
+  }
+
   end(): Result<ParsedLabels> {
     if (!this.error && this.carry) this.take(this.carry);
     this.carry = '';
