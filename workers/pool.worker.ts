@@ -4,7 +4,7 @@
  */
 import { servePool } from '../src/session/pool.ts';
 import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
-import { requestCollection } from '../src/runtime/collect.ts';
+import { askForCollection } from '../src/runtime/collect.ts';
 
 // WordNet for the embedded metrics loaded as the worker starts: each job waits for it.
-servePool(self as unknown as Parameters<typeof servePool>[0], loadLexicon(), () => void requestCollection());
+servePool(self as unknown as Parameters<typeof servePool>[0], loadLexicon(), askForCollection);

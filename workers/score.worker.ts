@@ -8,7 +8,7 @@ import { ScoringSession } from '../src/session/session.ts';
 import type { ScoreApi } from '../src/session/api.ts';
 import type { ModelCalls } from '../src/runtime/host-api.ts';
 import { Journal } from '../src/session/journal.ts';
-import { collectUntil, requestCollection } from '../src/runtime/collect.ts';
+import { askForCollection, collectUntil } from '../src/runtime/collect.ts';
 import { loadLexicon } from '../src/runtime/lexicon-browser.ts';
 import { createPool, poolSize, type WorkerLike } from '../src/session/pool.ts';
 import { hashOnThread, type HashWorker } from '../src/runtime/hash-thread.ts';
@@ -39,7 +39,7 @@ expose(
     models: () => modelHost,
     version: pkg.version,
     pool,
-    collect: (gone) => void (gone ? collectUntil(gone) : requestCollection()),
+    collect: (gone) => (gone ? void collectUntil(gone) : askForCollection()),
     lexicon: () => loadLexicon(),
     hash: (blob) =>
       hashOnThread(

@@ -3,7 +3,7 @@
  * young allocation alone never does: without the requests the records below stay).
  */
 import { describe, expect, it } from 'vitest';
-import { collectUntil, whenCollected } from './collect.ts';
+import { askForCollection, collectUntil, whenCollected } from './collect.ts';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -54,5 +54,18 @@ describe('collectUntil', () => {
     };
     expect(await collectUntil(new Promise(() => {}), 1, 5, failing)).toBe(0);
     expect(asked).toBe(1);
+  });
+});
+
+describe('askForCollection', () => {
+  it('asks once, and a request that fails is no error for the work around it', () => {
+    let asked = 0;
+    askForCollection(() => asked++);
+    expect(asked).toBe(1);
+    expect(() =>
+      askForCollection(() => {
+        throw new RangeError('Array buffer allocation failed');
+      }),
+    ).not.toThrow();
   });
 });

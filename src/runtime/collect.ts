@@ -17,6 +17,18 @@ export function requestCollection(): number {
   return buffers.reduce((n, b) => n + b.byteLength, 0);
 }
 
+/**
+ * One requestCollection whose failure (a system that commits the buffers' memory and has none to spare) is ignored:
+ * for callers in the middle of other work (reading a file, scoring a job), which must never fail for it.
+ */
+export function askForCollection(request: () => unknown = requestCollection): void {
+  try {
+    request();
+  } catch {
+    // An optimisation, never worth an error.
+  }
+}
+
 let registry: FinalizationRegistry<() => void> | null = null;
 const settleOnCollection = (settle: () => void): void => settle();
 
