@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionInput } from './input.ts';
 
-/** `n` JSONL rows of about 130 bytes. */
+/** `n` JSONL rows of about 110 bytes. */
 const file = (n: number): Blob =>
   new Blob(
     Array.from(

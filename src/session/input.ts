@@ -142,12 +142,12 @@ export class SessionInput {
   }
 
   /**
-   * Drops the parsed records (the rows are mapped); when they were many and `collect` is given, a promise that
+   * Drops the parsed records (the rows are mapped); when they were many and there is a `collect`, a promise that
    * settles once they were collected.
    */
-  release(collect: boolean): Promise<void> | null {
+  release(): Promise<void> | null {
     const records = this.table!.records;
-    const gone = records.length >= COLLECT_RECORDS && collect ? whenCollected(records) : null;
+    const gone = records.length >= COLLECT_RECORDS && this.collect ? whenCollected(records) : null;
     this.table = { ...this.table!, records: [] };
     this.parts = null;
     this.released = true;

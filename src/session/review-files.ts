@@ -75,10 +75,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
   });
   for (const [i, x] of outside) {
     const l = labelOf(x.answer);
-    if (l)
-      lines.push(
-        JSON.parse(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input)) as Record<string, unknown>,
-      );
+    if (l) lines.push(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input));
   }
   if (format === 'csv') return new Blob([reviewSheet(lines)], { type: 'text/csv' });
   return new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'application/x-ndjson' });

@@ -158,7 +158,7 @@ export class ScoringSession implements SessionApi {
       // The page maps before it runs: mapping the same again would hold a second copy of every row meanwhile.
       if (!this.input.isMapped(c.mapping)) await this.input.map(c.mapping);
       const file = this.input.file!;
-      const dropped = this.input.release(!!this.deps.collect);
+      const dropped = this.input.release();
       const now = Date.now();
       const meta: SavedRun<RunConfig> = {
         version: JOURNAL_VERSION,
@@ -279,7 +279,7 @@ export class ScoringSession implements SessionApi {
       }
       const inspected = await this.input.open(saved.file, meta.fileName, { hash: meta.inputHash });
       const summary = await this.input.map(meta.config.mapping);
-      const dropped = this.input.release(!!this.deps.collect);
+      const dropped = this.input.release();
       if (summary.rows !== meta.total)
         throw new VerityError(`the saved file now maps to ${summary.rows} rows, the run had ${meta.total}`, 'input', 'saved-run');
       const a = new ActiveRun(meta, this.input.rows, await this.deps.lexicon());

@@ -186,11 +186,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   if (prior)
     for (const [i, l] of prior.given)
       if (!placed.has(plan.groupOf[i]!))
-        lines.push(
-          JSON.parse(
-            plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''),
-          ) as Record<string, unknown>,
-        );
+        lines.push(plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''));
   const out = new AtomicFile(o.out);
   try {
     await out.write(/\.csv$/i.test(o.out) ? reviewSheet(lines) : `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);

@@ -298,16 +298,16 @@ export function parseReviewLabels(text: string, name = 'the label file'): Result
   return r.end();
 }
 
-/** A plain label line, as the app's export writes a label outside a design. */
-export function plainLabelLine(l: ReviewLabel, input: string): string {
-  return JSON.stringify({
+/** A plain label line (as an object), as the app's export and `verity review --continue` write a label outside a design. */
+export function plainLabelLine(l: ReviewLabel, input: string): Record<string, unknown> {
+  return {
     id: l.id,
     ...(l.system !== undefined ? { system: l.system } : {}),
     label: labelJson(l.label),
     ...(l.picked ? { picked: l.picked } : {}),
     ...(l.time ? { time: l.time } : {}),
     input,
-  });
+  };
 }
 
 export interface FoldedLabels<R> {

@@ -113,11 +113,9 @@ describe('a review sheet', () => {
 
   it("holds the app's plain label lines too", () => {
     const plainLines = [
-      JSON.parse(
-        plainLabelLine({ id: 'x1', system: 'a', label: { kind: 'binary', correct: true }, time: '2026-12-04T00:00:00.000Z' }, 'h'),
-      ),
-      JSON.parse(plainLabelLine({ id: '=x2', label: { kind: 'taxonomy', cls: 'partial' } }, 'h')),
-    ] as Record<string, unknown>[];
+      plainLabelLine({ id: 'x1', system: 'a', label: { kind: 'binary', correct: true }, time: '2026-12-04T00:00:00.000Z' }, 'h'),
+      plainLabelLine({ id: '=x2', label: { kind: 'taxonomy', cls: 'partial' } }, 'h'),
+    ];
     const sheet = reviewSheet(plainLines);
     expect(parseReviewSheet(sheet, 'f')).toEqual(parseReviewLabels(plainLines.map((l) => JSON.stringify(l)).join('\n'), 'f'));
   });

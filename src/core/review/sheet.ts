@@ -3,8 +3,8 @@
  * The columns a person reads (the question, golds, answer, the judge's verdict and why it was asked) come first;
  * the last, `verity`, holds everything else of the line as JSON (its order, rows, draw and design). Reading the
  * sheet back takes each line from `verity` and the answer from `label` alone, in the order the lines were written,
- * so a spreadsheet that reformats the readable columns (numbers, dates) or sorts the rows changes nothing read: the labels read are exactly
- * those of the JSONL form with the same answers. Cells a spreadsheet would run as formulas are neutralized as in
+ * so a spreadsheet that reformats the readable columns (numbers, dates) or sorts the rows changes nothing read: the
+ * labels read are exactly those of the JSONL form with the same answers. Cells a spreadsheet would run as formulas are neutralized as in
  * every CSV Verity writes (io/formula.ts).
  */
 import Papa from 'papaparse';
@@ -35,11 +35,8 @@ export const SHEET_COLUMNS = [
   'verity',
 ] as const;
 
-/** Shown as people write them: numbers plainly, nothing for null. */
+/** A cell as people write it: texts as they are, numbers plainly, nothing for null (a label waiting for an answer). */
 const plain = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-
-/** The label a line holds, as a cell ('' while it waits for an answer). */
-const labelCell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Review lines (objects, as `verity review` or the app's export writes them as JSONL) as one CSV text. */
 export function reviewSheet(lines: readonly Record<string, unknown>[]): string {
@@ -53,7 +50,7 @@ export function reviewSheet(lines: readonly Record<string, unknown>[]): string {
       plain(o.question),
       Array.isArray(o.golds) ? goldCell(o.golds, '|') : plain(o.golds),
       plain(o.candidate),
-      labelCell(o.label),
+      plain(o.label),
       plain(judge.metric),
       plain(judge.score),
       plain(judge.decision),
@@ -94,7 +91,8 @@ export function sheetLines(text: string, name = 'the review sheet'): Result<{ li
   if (bad) return fail(`${name}, ${bad.message}`);
   const out: { line: number; value: Record<string, unknown> }[] = [];
   for (const r of table.records) {
-    const where = `${name}, line ${r.line ?? r.row + 1}`;
+    const line = r.line ?? r.row + 1;
+    const where = `${name}, line ${line}`;
     let o: unknown;
     try {
       o = JSON.parse(String(r.data.verity));
@@ -103,7 +101,7 @@ export function sheetLines(text: string, name = 'the review sheet'): Result<{ li
     }
     if (!isPlainObject(o)) return fail(`${where}: its "verity" cell is not a JSON object`);
     const label = String(r.data.label ?? '').trim();
-    out.push({ line: r.line ?? r.row + 1, value: { ...o, label: label === '' ? null : label } });
+    out.push({ line, value: { ...o, label: label === '' ? null : label } });
   }
   return ok(out);
 }
