@@ -60,6 +60,7 @@ import { quote, round } from './common.ts';
 import { capSettings } from './cap.ts';
 import type { ModelDescriptor } from './descriptor.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
+import { renderTextClaims } from '../signals/claims.ts';
 import { verdictDetails } from './taxonomy_text.ts';
 
 export const card: MetricCard = {
@@ -386,7 +387,7 @@ function withSignals(item: QaItem, r: MetricResult, wn: WordNet | null): MetricR
     ...r,
     decision: CORRECT_CLASSES.has(cls),
     class: cls,
-    explanation: `${cls} by text signal ${v.signal} (${v.reason}), over NLI's ${r.explanation}`,
+    explanation: `${cls} by text signal ${v.signal} (${renderTextClaims(v.claims)}), over NLI's ${r.explanation}`,
     details: { ...details, class: cls, nli_class: r.class },
   };
 }

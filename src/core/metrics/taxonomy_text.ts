@@ -6,6 +6,7 @@
  */
 import type { WordNet } from '../lexicon/index.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
+import { renderTextClaims } from '../signals/claims.ts';
 import { CAP_CLASSES, type CapClass, type Metric, type MetricCard, type MetricResult, type QaItem, type ResultUse } from '../types.ts';
 import { round } from './common.ts';
 import { thresholdOption, type LexicalDescriptor } from './descriptor.ts';
@@ -68,7 +69,7 @@ export function createTaxonomyText(options: { threshold?: number; lexicon: WordN
         decision: score >= threshold,
         class: v.cls,
         // Text shows that something was added, not whether it is true.
-        explanation: `${v.cls} (${v.signal}): ${v.reason}${v.cls === 'overinclusive-valid' ? '; extra claims not checked (text only)' : ''}`,
+        explanation: `${v.cls} (${v.signal}): ${renderTextClaims(v.claims)}${v.cls === 'overinclusive-valid' ? '; extra claims not checked (text only)' : ''}`,
         details: Object.assign(addVerdictDetails({ class: v.cls }, v), { chosen_gold: item.golds[v.gold], chosen_gold_index: v.gold }),
       };
     },

@@ -26,7 +26,7 @@
 import { normalizeTokens } from '../text/normalize.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import type { CapClass } from '../types.ts';
-import { refusal, type RefusalSignal } from './refusal.ts';
+import { EMPTY_ANSWER, refusal, type RefusalSignal } from './refusal.ts';
 import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
@@ -38,6 +38,7 @@ import { finalAnswer } from './final.ts';
 import { wordnetSignal, type WordNetSignal } from './wordnet.ts';
 import type { WordNet } from '../lexicon/index.ts';
 import { textMemo } from '../util/memo.ts';
+import type { TextClaim } from './claims.ts';
 
 export interface TextItem {
   question: string;
@@ -63,8 +64,8 @@ export interface TextVerdict {
   gold: number;
   /** The signal that decided, named (refusal, polarity, exact, hedge, list, quantities, words, specificity, wordnet, final-answer). */
   signal: string;
-  /** Why, in words. */
-  reason: string;
+  /** Why: typed claims about the row (claims.ts renders them; empty when the caller did not ask for a reason). */
+  claims: TextClaim[];
   /** Another name of gold `gold` that the candidate gives (aliases.ts), when that decided. */
   form?: string;
   /** The candidate's stated final answer (final.ts), when it was judged instead of the whole candidate. */
@@ -77,7 +78,6 @@ export interface TextVerdict {
 const squad = (s: string) => normalizeTokens(s, 'squad').join(' ');
 /** A gold's SQuAD-normalized text (cached: golds recur across rows). */
 const squadGold = textMemo(squad);
-const q = (s: string) => `"${s.length > 50 ? `${s.slice(0, 49)}…` : s}"`;
 
 /** All signals of an item. */
 export function textSignals(item: TextItem): TextSignals {
@@ -103,60 +103,37 @@ function exactStep(item: TextItem, s: TextSignals): Step | null {
   const k = item.golds.findIndex((g) => squadGold(g) === c);
   // Normalization drops a sign: "40" is not "-40".
   if (k < 0 || s.quantities[k]!.relation === 'conflict') return null;
-  if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', reason: `equals gold ${q(item.golds[0]!)} after normalization` };
+  const claim = (sharesFirst: boolean): TextClaim[] => [
+    { kind: 'equals', gold: item.golds[k]!, index: k, first: item.golds[0]!, sharesFirst },
+  ];
+  if (k === 0) return { cls: 'exact', gold: 0, signal: 'exact', claims: claim(true) };
   const first = contentStems(item.golds[0]!);
   const shares = contentStems(item.candidate).some((t) => first.some((f) => f === t || (t.length >= 5 && f.slice(0, 5) === t.slice(0, 5))));
-  return shares
-    ? {
-        cls: 'equivalent',
-        gold: k,
-        signal: 'exact',
-        reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, which shares words with the first gold`,
-      }
-    : {
-        cls: 'alternative-correct',
-        gold: k,
-        signal: 'exact',
-        reason: `equals gold #${k + 1} ${q(item.golds[k]!)}, an alternative to the first gold ${q(item.golds[0]!)}`,
-      };
+  return { cls: shares ? 'equivalent' : 'alternative-correct', gold: k, signal: 'exact', claims: claim(shares) };
 }
 
 /** A list's verdict, except "all items and nothing else", which the word step refines (extra claims after the list). */
 function listStep(l: ListSignal): Step | null {
-  const items = (xs: string[]) => xs.map(q).join(', ');
   if (l.kind === 'hedge') {
     if (l.correct.length && l.wrong.length)
-      return { cls: 'partial', gold: l.gold, signal: 'hedge', reason: `hedges between ${items(l.items)}: ${items(l.wrong)} wrong` };
+      return { cls: 'partial', gold: l.gold, signal: 'hedge', claims: [{ kind: 'hedge', items: l.items, wrong: l.wrong }] };
     return null;
   }
   if (l.covered === 1 && l.wrong.length === 0) return null;
   if (l.covered === 1)
-    return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', reason: `names every gold item plus wrong ${items(l.wrong)}` };
+    return { cls: 'overinclusive-invalid', gold: l.gold, signal: 'list', claims: [{ kind: 'list-plus-wrong', wrong: l.wrong }] };
   if (l.covered > 0 && l.wrong.length === 0)
-    return {
-      cls: 'partial',
-      gold: l.gold,
-      signal: 'list',
-      reason: `names ${items(l.correct)}: ${Math.round(l.covered * 100)}% of the gold's items`,
-    };
+    return { cls: 'partial', gold: l.gold, signal: 'list', claims: [{ kind: 'list-part', correct: l.correct, share: l.covered }] };
   if (l.correct.length === 0) return null;
-  return {
-    cls: 'invalid',
-    gold: l.gold,
-    signal: 'list',
-    reason: `names ${items(l.correct)} but also wrong ${items(l.wrong)}, and misses gold items`,
-  };
+  return { cls: 'invalid', gold: l.gold, signal: 'list', claims: [{ kind: 'list-mixed', correct: l.correct, wrong: l.wrong }] };
 }
-
-/** How many added words a reason names before "…". */
-const ADDED_SHOWN = 8;
 
 /**
  * The candidate's words as written for what a signal found (stems of normalized tokens): "Texas" for "texa", "isn't"
  * for "isnt", "Röntgen" for "rontgen", "first" for "1st". Said in a reader's words, each quoted, since the reader sees
  * the answer, not the stems the signals compare.
  */
-function quotedAsWritten(found: readonly string[], candidate: string): string {
+function asWrittenWords(found: readonly string[], candidate: string): string[] {
   const raw = candidate.match(/\S+/g) ?? [];
   const whole = raw.map(bareWord).filter(Boolean);
   // The parts of a joined word ("time" of "three-time", "U" of "U.S") come after the whole words, for what only they give.
@@ -169,35 +146,34 @@ function quotedAsWritten(found: readonly string[], candidate: string): string {
   const out: string[] = [];
   for (const f of found) {
     const k = read.findIndex((r) => r.has(f));
-    // A number read from several words ("8600000" of "8.6 million") is shown as those words.
-    const shown = k >= 0 ? written[k]! : (writtenRun([f], candidate) ?? f);
+    // A number read from several words ("8600000" of "8.6 million") is shown as those words; a piece of a written
+    // number ("45" of "45,000") as the number.
+    const shown =
+      k >= 0
+        ? written[k]!
+        : (writtenRun([f], candidate) ?? (/^\d/.test(f) ? whole.find((w) => w.split(/[^\p{L}\p{N}]+/u).includes(f)) : undefined) ?? f);
     if (!out.includes(shown)) out.push(shown);
   }
-  const quoted = out.map((w) => `"${w}"`);
-  return quoted.length > ADDED_SHOWN ? `${quoted.slice(0, ADDED_SHOWN).join(', ')}, …` : quoted.join(', ');
+  return out;
 }
 
 /** Whether the candidate's words hold the gold's, in order and as read (number words as digits). */
 const holdsInOrder = (candidate: string, gold: string): boolean =>
   ` ${tokens(candidate).join(' ')} `.includes(` ${tokens(gold).join(' ')} `);
 
-/**
- * What flips the meaning, as the answer has it: the cue in its clause where the clause writes the cue ("not" in "not
- * Paris"); else what the clause is read as ("False" reads as "no"; "Tooth decay", with no negation, as a yes).
- */
-function polarityWords(p: { kind: string; cue: string; clause: string }): string {
-  const word = p.cue.replace(/\s*\([^)]*\)$/, '').replace(/[.,;:]+$/, '');
-  if (p.clause.toLowerCase().includes(word.toLowerCase())) return `${p.kind} ${q(p.cue)} in ${q(p.clause)}`;
-  if (p.cue === 'no negation') return `${p.kind}: ${q(p.clause)}, with no negation, reads as a yes and`;
-  return `${p.kind}: ${q(p.clause)} reads as ${q(p.cue)} and`;
-}
-
 /** A quantity as `text` writes it ("six" for 6, "2%" for "2 %"), or as read where no run of its words reads so. */
 const said = (read: string, text: string): string => writtenRun(tokens(read), text) ?? asWritten(read, text);
+/** Whether `said` found the quantity written in `text` (else the claim gives it as read: "21 million" of "twenty-first million"). */
+const asRead = (value: string, text: string): boolean => !text.toLowerCase().includes(value.toLowerCase());
+/** A quantity of the answer for a claim: as written, or as read where the answer writes it in no run of words. */
+function answerValue(q: { text: string }, candidate: string): { value: string; asRead: boolean } {
+  const value = said(q.text, candidate);
+  return { value, asRead: asRead(value, candidate) };
+}
 
-/** " (adds …)": the extra words as written, for a reason (built only for the reason that is given). */
-const addsWords = (ex: ExtraSignal, candidate: string): string =>
-  ex.extra.length ? ` (adds ${quotedAsWritten(ex.extra, candidate)})` : '';
+/** The extra words as written, for a reason (built only for the reason that is given). */
+const addsWords = (ex: ExtraSignal, candidate: string): string[] => (ex.extra.length ? asWrittenWords(ex.extra, candidate) : []);
+const flip = (p: PolaritySignal) => ({ kind: p.kind, cue: p.cue, clause: p.clause });
 
 /** "Voight, John", "Fleming, Sir John Ambrose": a name written surname first (its head is only the surname). */
 function invertedName(head: string, tail: string, golds: readonly string[]): boolean {
@@ -217,6 +193,7 @@ const commaParts = textMemo((gold: string): readonly [string, string] | null => 
 /** `why`: build the reason (the caller builds it for the chosen gold only: a row has 14 golds on average in TriviaQA). */
 function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step {
   const gold = item.golds[k]!;
+  const claims = (build: () => TextClaim): TextClaim[] => (why ? [build()] : []);
   const qs = s.quantities[k]!;
   const ex = s.extra[k]!;
   const sp = s.specificity[k]!;
@@ -226,55 +203,44 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
     const both =
       qs.gold.every((g) => qs.candidate.some((c) => c !== qs.at && c.kind === g.kind && c.value === g.value)) ||
       (ex.coverage === 1 && !isNameNumber(qs.at!) && !qs.gold.some((g) => g.value === -qs.at!.value));
-    return both
-      ? {
-          cls: 'overinclusive-invalid',
-          gold: k,
-          signal: 'quantities',
-          reason: why ? `gives the gold's value and also ${q(said(qs.at!.text, item.candidate))}, another value of the same quantity` : '',
-        }
-      : {
-          cls: 'invalid',
-          gold: k,
-          signal: 'quantities',
-          reason: why ? `${q(said(qs.at!.text, item.candidate))} is another value than the gold ${q(gold)} gives` : '',
-        };
+    return {
+      cls: both ? 'overinclusive-invalid' : 'invalid',
+      gold: k,
+      signal: 'quantities',
+      claims: claims(() => ({ kind: 'other-value', ...answerValue(qs.at!, item.candidate), gold, alsoGold: both })),
+    };
   }
   if (qs.relation === 'extra-conflict')
     return {
       cls: 'overinclusive-invalid',
       gold: k,
       signal: 'quantities',
-      reason: why
-        ? `gives the gold's ${q(qs.gold.map((x) => said(x.text, gold)).join(', '))} but also ${q(said(qs.at!.text, item.candidate))}, another amount of it`
-        : '',
+      claims: claims(() => ({
+        kind: 'other-amount',
+        goldValues: qs.gold.map((x) => said(x.text, gold)),
+        goldAsRead: qs.gold.some((x) => asRead(said(x.text, gold), gold)),
+        ...answerValue(qs.at!, item.candidate),
+      })),
     };
-  if (qs.relation === 'range')
+  if (qs.relation === 'range' || qs.relation === 'missing-unit')
     return {
       cls: 'partial',
       gold: k,
       signal: 'quantities',
-      reason: why ? `${q(said(qs.at!.text, item.candidate))} holds the gold's ${q(gold)} but is less specific` : '',
-    };
-  if (qs.relation === 'missing-unit')
-    return {
-      cls: 'partial',
-      gold: k,
-      signal: 'quantities',
-      reason: why ? `${q(said(qs.at!.text, item.candidate))} lacks the gold's unit (${q(gold)})` : '',
+      claims: claims(() => ({ kind: qs.relation === 'range' ? 'range' : 'unit-missing', ...answerValue(qs.at!, item.candidate), gold })),
     };
   const numbersMatch = qs.relation === 'same';
   if (numbersMatch || ex.coverage === 1) {
     // "contains" only where the answer holds the gold as written; the same quantity where it is read alike ("2.1
     // million" for "2,100,000").
-    const how =
+    const how = (): 'contains' | 'same-quantity' | 'every-word' =>
       numbersMatch && ex.coverage < 1
-        ? `the same quantity as the gold ${q(gold)}`
+        ? 'same-quantity'
         : holdsAsWritten(item.candidate, gold)
-          ? `contains the gold ${q(gold)}`
+          ? 'contains'
           : numbersMatch && holdsInOrder(item.candidate, gold)
-            ? `the same quantity as the gold ${q(gold)}`
-            : `has every word of the gold ${q(gold)} (in another order or form)`;
+            ? 'same-quantity'
+            : 'every-word';
     // Number-word and unit differences are not extra claims when the quantities match.
     // A month is a date's claim, not a unit.
     const extra = numbersMatch
@@ -285,13 +251,13 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
         cls: 'equivalent',
         gold: k,
         signal: numbersMatch ? 'quantities' : 'words',
-        reason: why ? `${how}${ex.restates ? ', restating the question' : ''} and adds no claim` : '',
+        claims: claims(() => ({ kind: 'holds', how: how(), gold, restates: ex.restates, adds: [] })),
       };
     return {
       cls: 'overinclusive-valid',
       gold: k,
       signal: 'words',
-      reason: why ? `${how}${addsWords(ex, item.candidate)}; no added claim conflicts` : '',
+      claims: claims(() => ({ kind: 'holds', how: how(), gold, restates: ex.restates, adds: addsWords(ex, item.candidate) })),
     };
   }
   // "Gulfstream Park" for "Gulfstream Park, Florida": the head of a gold whose comma adds a qualifier (a place, an
@@ -303,44 +269,43 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
     const said = wordStemSet(item.candidate);
     // The name test last: it compares with every gold, and this runs for every gold of the row.
     if (stems.length > 0 && stems.every((t) => said.has(t)) && !invertedName(head, qualifier, item.golds))
-      return ex.extra.length === 0
-        ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier` : '' }
-        : {
-            cls: 'overinclusive-valid',
-            gold: k,
-            signal: 'words',
-            reason: why ? `gives ${q(head)}, the gold ${q(gold)} before its qualifier${addsWords(ex, item.candidate)}` : '',
-          };
+      return {
+        cls: ex.extra.length === 0 ? 'equivalent' : 'overinclusive-valid',
+        gold: k,
+        signal: 'words',
+        claims: claims(() => ({ kind: 'head', head, gold, adds: addsWords(ex, item.candidate) })),
+      };
   }
   if (qs.relation === 'fewer')
-    return { cls: 'partial', gold: k, signal: 'quantities', reason: why ? `gives only part of the gold's numbers (${q(gold)})` : '' };
+    return { cls: 'partial', gold: k, signal: 'quantities', claims: claims(() => ({ kind: 'numbers-part', gold })) };
   if (sp)
     return {
       cls: 'partial',
       gold: k,
       signal: 'specificity',
-      reason: why ? `less specific than ${q(gold)} (${sp.kind}: ${q(sp.cue)})` : '',
+      claims: claims(() => ({ kind: 'less-specific', gold, how: sp.kind, cue: sp.cue })),
     };
   const named = ex.coverage > 0 ? tailName(item.question, gold, item.candidate) : null;
   if (named)
-    return named.extra.length === 0
-      ? { cls: 'equivalent', gold: k, signal: 'words', reason: why ? `names ${q(gold)} by the surname` : '' }
-      : {
-          cls: 'overinclusive-valid',
-          gold: k,
-          signal: 'words',
-          reason: why ? `names ${q(gold)} by the surname (adds ${quotedAsWritten(named.extra, item.candidate)})` : '',
-        };
+    return {
+      cls: named.extra.length === 0 ? 'equivalent' : 'overinclusive-valid',
+      gold: k,
+      signal: 'words',
+      claims: claims(() => ({ kind: 'surname', gold, adds: asWrittenWords(named.extra, item.candidate) })),
+    };
   if (ex.coverage > 0)
     return {
       cls: 'invalid',
       gold: k,
       signal: 'words',
-      reason: why
-        ? `shares the stems of ${Math.round(ex.coverage * 100)}% of the gold ${q(gold)}'s words but says something else${addsWords(ex, item.candidate)}`
-        : '',
+      claims: claims(() => ({ kind: 'shares-stems', percent: Math.round(ex.coverage * 100), gold, adds: addsWords(ex, item.candidate) })),
     };
-  return { cls: 'invalid', gold: k, signal: 'words', reason: why ? `does not give the gold ${q(gold)}` : '' };
+  return {
+    cls: 'invalid',
+    gold: k,
+    signal: 'words',
+    claims: claims(() => ({ kind: 'misses', gold, empty: contentStems(gold).length === 0 })),
+  };
 }
 
 /** Whether `text` has `form` as written, as a word of its own (a sentence's full stop may follow). */
@@ -400,44 +365,34 @@ function formStep(item: TextItem): Step | null {
     // Denied by that name ("Belgium, not Switzerland" for "Switzer land"): polarity saw only the gold as written.
     const p = polarity({ question: item.question, golds: [named], candidate: item.candidate });
     if (p)
-      return {
-        cls: 'contradictory',
-        gold: k,
-        signal: 'polarity',
-        reason: `${polarityWords(p)} denies ${q(named)}, the gold ${q(gold)}`,
-        form: named,
-      };
+      return { cls: 'contradictory', gold: k, signal: 'polarity', claims: [{ kind: 'denies', flip: flip(p), gold, named }], form: named };
     const ex = extraContent(item.question, named, item.candidate);
-    const how = `${q(named)} names the gold ${q(gold)}`;
-    return ex.extra.length === 0
-      ? { cls: 'equivalent', gold: k, signal: 'words', reason: `${how} and adds no claim`, form: named }
-      : {
-          cls: 'overinclusive-valid',
-          gold: k,
-          signal: 'words',
-          reason: `${how}${addsWords(ex, item.candidate)}; no added claim conflicts`,
-          form: named,
-        };
+    return {
+      cls: ex.extra.length === 0 ? 'equivalent' : 'overinclusive-valid',
+      gold: k,
+      signal: 'words',
+      claims: [{ kind: 'form', form: named, gold, adds: addsWords(ex, item.candidate) }],
+      form: named,
+    };
   }
   return null;
 }
 
 /** The class a WordNet relation gives (wordnet.ts), with its reason; none for a narrower term (see step 7 above). */
 function wordnetStep(item: TextItem, w: WordNetSignal): Step | null {
-  const base = { gold: w.gold, signal: 'wordnet', reason: w.reason };
-  if (w.relation === 'antonym') return { ...base, cls: 'contradictory' };
-  if (w.relation === 'broader') return { ...base, cls: 'partial', reason: `${w.reason}: less specific than the gold` };
   if (w.relation === 'narrower') return null;
+  const claim = { kind: 'wordnet', relation: w.relation, term: w.candidateTerm, goldTerm: w.goldTerm } as const;
+  const base = { gold: w.gold, signal: 'wordnet' };
+  if (w.relation === 'antonym') return { ...base, cls: 'contradictory', claims: [claim] };
+  if (w.relation === 'broader') return { ...base, cls: 'partial', claims: [{ ...claim, steps: w.steps }] };
   // A synonym is another name of the gold (the form pedants reads as one more gold).
   const ex = extraContent(item.question, w.candidateTerm, item.candidate);
-  return ex.extra.length === 0
-    ? { ...base, form: w.candidateTerm, cls: 'equivalent', reason: `${w.reason}, and adds no claim` }
-    : {
-        ...base,
-        form: w.candidateTerm,
-        cls: 'overinclusive-valid',
-        reason: `${w.reason}${addsWords(ex, item.candidate)}; no added claim conflicts`,
-      };
+  return {
+    ...base,
+    form: w.candidateTerm,
+    cls: ex.extra.length === 0 ? 'equivalent' : 'overinclusive-valid',
+    claims: [{ ...claim, adds: addsWords(ex, item.candidate) }],
+  };
 }
 
 /** A yes/no gold answered the same way: equivalent, or overinclusive-valid with claims beyond the question. */
@@ -445,19 +400,12 @@ function yesNoStep(item: TextItem, s: TextSignals): Step | null {
   const k = item.golds.findIndex((g) => yesNo(g) !== null);
   if (k < 0 || candidateYesNo(item.question, item.candidate) !== yesNo(item.golds[k]!)) return null;
   const ex = s.extra[k]!;
-  return ex.extra.length === 0
-    ? {
-        cls: 'equivalent',
-        gold: k,
-        signal: 'polarity',
-        reason: `answers ${q(item.golds[k]!)}${ex.restates ? ', restating the question' : ''}`,
-      }
-    : {
-        cls: 'overinclusive-valid',
-        gold: k,
-        signal: 'polarity',
-        reason: `answers ${q(item.golds[k]!)} and adds ${quotedAsWritten(ex.extra, item.candidate)}`,
-      };
+  return {
+    cls: ex.extra.length === 0 ? 'equivalent' : 'overinclusive-valid',
+    gold: k,
+    signal: 'polarity',
+    claims: [{ kind: 'answers', gold: item.golds[k]!, restates: ex.restates, adds: addsWords(ex, item.candidate) }],
+  };
 }
 
 /**
@@ -507,7 +455,7 @@ function classifyStated(item: TextItem, wn: WordNet | null, explain: boolean): O
     // Equal to a gold, but inside a longer text.
     cls: own.cls === 'exact' ? 'equivalent' : own.cls,
     signal: 'final-answer',
-    reason: `the stated answer ${q(stated.text)} (${stated.cue}) ${own.reason}`,
+    claims: [{ kind: 'stated', text: stated.text, cue: stated.cue }, ...own.claims],
     signals: whole.signals,
     answer: stated.text,
   };
@@ -526,23 +474,28 @@ function asciiGold(item: TextItem, whole: Omit<TextVerdict, 'item'>, wn: WordNet
   if (stripped === item.candidate) return whole;
   const alt = classifyFresh({ ...item, candidate: stripped }, wn, explain);
   if (!isCorrect(alt.cls) || /[^\x00-\x7f]/.test(item.golds[alt.gold] ?? '')) return whole;
-  return { ...alt, reason: `${alt.reason} (read without its non-ASCII letters, as the gold is written)` };
+  return { ...alt, claims: [...alt.claims, { kind: 'ascii' }] };
 }
 
 function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Omit<TextVerdict, 'item'> {
   const signals = textSignals(item);
   const done = (st: Step): Omit<TextVerdict, 'item'> => ({ ...st, signals });
-  if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', reason: 'no gold answer' });
+  if (item.golds.length === 0) return done({ cls: 'invalid', gold: 0, signal: 'words', claims: [{ kind: 'no-gold' }] });
   const anyGold = signals.extra.some((e) => e.coverage > 0) || signals.quantities.some((x) => x.relation === 'same');
   if (signals.refusal && !anyGold)
-    return done({ cls: 'invalid', gold: 0, signal: 'refusal', reason: `a non-answer (${q(signals.refusal.cue)})` });
+    return done({
+      cls: 'invalid',
+      gold: 0,
+      signal: 'refusal',
+      claims: [{ kind: 'refusal', cue: signals.refusal.cue === EMPTY_ANSWER ? '' : signals.refusal.cue }],
+    });
   const p = signals.polarity;
   if (p)
     return done({
       cls: 'contradictory',
       gold: p.gold,
       signal: 'polarity',
-      reason: `${polarityWords(p)} denies gold ${q(item.golds[p.gold]!)}`,
+      claims: [{ kind: 'denies', flip: flip(p), gold: item.golds[p.gold]! }],
     });
   const exact = exactStep(item, signals);
   if (exact) return done(exact);
@@ -569,8 +522,8 @@ function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Om
           cls: 'equivalent',
           gold: l.gold,
           signal: 'list',
-          reason: `names every item of the gold ${q(item.golds[l.gold]!)}, some by another name`,
-        } as const)
+          claims: [{ kind: 'list-by-name', gold: item.golds[l.gold]! }],
+        } satisfies Step)
       : null;
   const named = bestSeverity < SEVERITY['overinclusive-valid'] ? (formStep(item) ?? allItems) : null;
   let b = named ?? goldStep(item, signals, bestK, explain);
@@ -587,7 +540,7 @@ function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Om
       return done({
         ...b,
         cls: 'alternative-correct',
-        reason: `${b.reason}; gold #${b.gold + 1}, an alternative to the first gold ${q(item.golds[0]!)}`,
+        claims: b.claims.length ? [...b.claims, { kind: 'alternative', index: b.gold, first: item.golds[0]! }] : [],
       });
   }
   return done(b);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalAnswer } from './final.ts';
 import { classifyText } from './classify.ts';
+import { renderTextClaims } from './claims.ts';
 import { createPedants } from '../metrics/pedants.ts';
 import { lexicon } from '../../../test/lexicon.ts';
 
@@ -56,7 +57,7 @@ describe('a stated final answer decides when it disagrees with the whole answer'
     ]);
     expect(judge('Sydney\n\nExplanation: Canberra is the capital, but many think Sydney.')).toEqual(['invalid', 'final-answer', false]);
     const v = classifyText({ question, golds, candidate: 'Final answer: Sydney. (Canberra is sometimes named.)' }, lexicon);
-    expect([v.answer, v.reason]).toEqual([
+    expect([v.answer, renderTextClaims(v.claims)]).toEqual([
       'Sydney',
       'the stated answer "Sydney" (after "Final answer:") does not give the gold "Canberra"',
     ]);

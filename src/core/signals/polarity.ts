@@ -209,13 +209,21 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     const want = yesNo(item.golds[k]!);
     if (!want) continue;
     const lead = yesNo(clauses[0]!.split(/\s+/).slice(0, 1).join(' '));
+    const negs = negations(clauses[0]!);
     let got: 'yes' | 'no';
     if (lead) got = lead;
-    else got = (negations(clauses[0]!).length + qNeg) % 2 === 0 ? 'yes' : 'no';
+    else got = (negs.length + qNeg) % 2 === 0 ? 'yes' : 'no';
+    // A yes with negations in it: one cancels the other (the question's, or the clause's own).
+    // "no negation" only where the clause has no negation word ("X, not Y" contrasts, and is read as a yes).
+    const yes = negs.length
+      ? `${negs[0]} (and ${qNeg ? "the question's negation" : 'another negation'})`
+      : anyNegation(clauses[0]!).test(clauses[0]!)
+        ? 'yes'
+        : 'no negation';
     if (got !== want)
       return {
         kind: 'yes-no',
-        cue: lead ?? (got === 'no' ? (negations(clauses[0]!)[0] ?? 'no') : 'no negation'),
+        cue: lead ?? (got === 'no' ? (negs[0] ?? 'no') : yes),
         clause: clauses[0]!,
         gold: k,
       };

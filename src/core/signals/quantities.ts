@@ -56,6 +56,8 @@ const YEAR_WORDS = new RegExp(
   `\\b(${TEENS.join('|')})[\\s-]+((?:${TENS_WORDS})(?:[\\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?)\\b`,
   'giu',
 );
+const ORDINAL_UNITS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'];
+const TENS_ORDINAL = new RegExp(`\\b(${TENS_WORDS})[\\s-]+(${ORDINAL_UNITS.join('|')})\\b`, 'giu');
 const wordsNumber = (w: string): number => Number(canonicalNumberTokens(w.split(/[\s-]+/))[0]);
 /** Hedges that make a value approximate (compared within 2% instead of 0.1%). */
 const APPROX = /\b(?:about|approximately|approx|roughly|around|nearly|almost|some|circa|over|just over|just under)\s*$|~\s*$/iu;
@@ -276,7 +278,11 @@ export function quantities(text: string): Quantity[] {
   let s = /\d(?:st|nd|rd|th)\b/.test(dated.s) ? dated.s.replace(/(\d)(?:st|nd|rd|th)\b/g, '$1') : dated.s;
   // Each rewrite below runs only when a word it needs is there (same result: those words have no letter that
   // case folding could reach from another character, as 's' from 'ſ'). Years said in words: "nineteen eighty-nine" → 1989.
-  if (s.includes('ty')) s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
+  if (s.includes('ty')) {
+    s = s.replace(YEAR_WORDS, (_, hi: string, lo: string) => String(TEENS.indexOf(hi) * 100 + 1000 + wordsNumber(lo)));
+    // An ordinal in words is its number, as "21st" is: "twenty-first" is 21, not 20 and a word "first".
+    s = s.replace(TENS_ORDINAL, (_, tens: string, unit: string) => String(wordsNumber(tens) + ORDINAL_UNITS.indexOf(unit) + 1));
+  }
   if (s.includes('half') || s.includes('quarter') || s.includes('fourth') || s.includes('third'))
     for (const [re, v] of FRACTION_WORDS) s = s.replace(re, v);
   s = s.replace(wordRun(s), (run) => {
@@ -490,7 +496,8 @@ export function compareQuantities(gold: string, candidate: string, candidateQuan
       missingUnit = c[bare];
       continue;
     }
-    const other = c.find((cq, j) => !used.has(j) && cq.kind === gq.kind);
+    // A repeat of a value the gold gives ("twenty … twenty" for "twenty, 1912") is no other value.
+    const other = c.find((cq, j) => !used.has(j) && cq.kind === gq.kind && !g.some((x) => sameQuantity(x, cq)));
     if (other) conflict = other;
   }
   if (conflict) {

@@ -25,15 +25,18 @@ const REFUSAL = [
 /** Any of REFUSAL (all case-insensitive alone): one pass over an answer that declines nothing (most do), then the list in order for the cue. */
 const ANY_REFUSAL = new RegExp(REFUSAL.map((re) => `(?:${re.source})`).join('|'), 'i');
 
+/** The refusal cue of an answer with no letter or digit (a description: the answer has no phrase to quote). */
+export const EMPTY_ANSWER = 'empty answer';
+
 export interface RefusalSignal {
-  /** The phrase that declines to answer. */
+  /** The phrase that declines to answer; EMPTY_ANSWER for an answer with no letter or digit. */
   cue: string;
 }
 
 /** The refusal phrase in a candidate, or null. Empty candidates count as non-answers too. */
 export function refusal(candidate: string): RefusalSignal | null {
   const s = candidate.trim();
-  if (!/[\p{L}\p{N}]/u.test(s)) return { cue: 'empty answer' };
+  if (!/[\p{L}\p{N}]/u.test(s)) return { cue: EMPTY_ANSWER };
   if (!ANY_REFUSAL.test(s)) return null;
   for (const re of REFUSAL) {
     const m = re.exec(s);

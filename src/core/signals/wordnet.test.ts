@@ -11,7 +11,8 @@ describe('wordnetSignal', () => {
   it('finds a synonym set shared by a gold and the candidate, multiword and scientific names included', () => {
     expect(signal('Which animal gives us beef?', 'cow', 'Cattle')).toMatchObject({
       relation: 'synonym',
-      reason: "'cattle' and 'cow' share a WordNet synonym set",
+      candidateTerm: 'cattle',
+      goldTerm: 'cow',
     });
     expect(signal('Who wrote Macbeth?', 'Shakespeare', 'The Bard of Avon')?.relation).toBe('synonym');
     expect(signal('What is the largest animal?', 'blue whale', 'Balaenoptera musculus')?.relation).toBe('synonym');

@@ -31,8 +31,6 @@ export interface WordNetSignal {
   candidateTerm: string;
   /** Hypernym steps between them (narrower, broader). */
   steps?: number;
-  /** Why, in words ("'cattle' and 'cow' share a WordNet synonym set"). */
-  reason: string;
 }
 
 /**
@@ -223,7 +221,6 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
             gold: k,
             goldTerm: g.text,
             candidateTerm: t.text,
-            reason: `'${t.text}' and '${g.text}' share a WordNet synonym set`,
           });
           continue;
         }
@@ -235,7 +232,6 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
             goldTerm: g.text,
             candidateTerm: t.text,
             steps: narrower,
-            reason: `'${t.text}' is a narrower term of '${g.text}' (WordNet: ${narrower} hypernym step${narrower === 1 ? '' : 's'} below it)`,
           });
           continue;
         }
@@ -248,7 +244,6 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
             goldTerm: g.text,
             candidateTerm: t.text,
             steps: broader,
-            reason: `'${t.text}' is a broader term of '${g.text}' (WordNet: ${broader} hypernym step${broader === 1 ? '' : 's'} above it)`,
           });
       }
     }
@@ -260,7 +255,6 @@ export function wordnetSignal(item: TextItem, wn: WordNet | null): WordNetSignal
           gold: k,
           goldTerm: a.goldWord,
           candidateTerm: a.candidateWord,
-          reason: `'${a.candidateWord}' is a WordNet antonym of '${a.goldWord}' in the gold's frame`,
         });
     }
   });

@@ -52,13 +52,16 @@ export function writtenRun(want: readonly string[], text: string): string | null
   const target = ` ${want.map(ordinal).join(' ')} `;
   // A number or unit is written in at most a few more words than it is read in ("two thousand one hundred").
   const longest = Math.min(words.length, 2 * want.length + 4);
-  for (let len = 1; len <= longest; len++)
-    for (let at = 0; at + len <= words.length; at++) {
-      // The run as the text writes it, its own spaces included.
-      const last = words[at + len - 1]!;
-      const run = text.slice(words[at]!.index, last.index + last[0].length);
-      if (` ${normalizeTokens(run, 'numeric').map(ordinal).join(' ')} `.includes(target)) return bareWord(run);
-    }
+  // A run that reads exactly so first ("twenty" for 20, not the "20%" that holds it), then one that holds it.
+  for (const exact of [true, false])
+    for (let len = 1; len <= longest; len++)
+      for (let at = 0; at + len <= words.length; at++) {
+        // The run as the text writes it, its own spaces included.
+        const last = words[at + len - 1]!;
+        const run = text.slice(words[at]!.index, last.index + last[0].length);
+        const read = ` ${normalizeTokens(run, 'numeric').map(ordinal).join(' ')} `;
+        if (exact ? read === target : read.includes(target)) return bareWord(run);
+      }
   return null;
 }
 
@@ -94,6 +97,8 @@ function stemsKey(s: string): string {
   return end === s.length ? s : s.slice(0, end);
 }
 
+const INVISIBLE = /^\p{Cf}+$/u;
+
 /**
  * Content-word stems of a string, in order. Cached by string without trailing punctuation (golds and questions
  * recur across a file's rows, and an answer's one clause is the answer). Callers must not mutate the result.
@@ -102,7 +107,8 @@ export const contentStems: (s: string) => string[] = textMemo(
   // Tokens of s itself: the normalization memo most likely has them already.
   (s: string) =>
     tokens(s)
-      .filter((t) => !FUNCTION_WORDS.has(t))
+      // An invisible format character (a byte-order mark, a zero-width space) is no word.
+      .filter((t) => !FUNCTION_WORDS.has(t) && !INVISIBLE.test(t))
       .map(stem),
   stemsKey,
 );
