@@ -58,7 +58,7 @@ export interface ReviewState {
   canUndo: boolean;
   /** Rows labelled otherwise than their group. */
   conflicts: number;
-  /** Labels imported for rows outside the review's questions (each row's truth, counted as it is). */
+  /** Labels imported for rows outside the review's questions (each row's truth; not counted in the review's estimates). */
   outside: number;
   estimates: ReviewEstimate[];
   stop: ReviewStop;

@@ -12,7 +12,8 @@
  *   θ̂ = ( Σ_{i known} y_i + λ Σ_{i other} f_i + Σ_{i∈S} (y_i − λ f_i) / π_i ) / N,
  * the inverse-probability-weighted estimate of active statistical inference (Zrnic & Candès, "Active statistical
  * inference", ICML 2024), unbiased for any f fixed before the answers and any λ. "Known" rows have a label outside
- * the design (a label column, a census row with π = 1): their truth is counted as it is.
+ * the design (a label column, a census row with π = 1): their truth is counted as it is. (Beside a review drawn step
+ * by step no label outside the draw is: see outsideDraw.)
  * λ (power tuning, PPI++: Angelopoulos, Duchi & Zrnic 2023) minimises the estimated variance:
  *   λ = Σ_S a_i y_i f_i / Σ_S a_i f_i², clipped to [0, 1] — λ = 0 is the labels alone, so it is never worse than
  *   them; a_i = (1 − π_i) / π_i². With fewer than POWER_TUNING_MIN reviewed rows (λ would be noise) λ = 1.
@@ -184,8 +185,14 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
   return { value: clip(theta), ci: [clip(theta - z * se), clip(theta + z * se)], se, ...base };
 }
 
-/** A cell labelled outside a sequential design: counted as it is. */
-const knownIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0;
+/**
+ * No label outside a review drawn step by step counts as known (a census row): the design could still draw its row,
+ * and a drawable row counted as it is adds its residual to every later step's expectation — a bias (a third of the
+ * answer groups labelled so raised a system's estimate by up to 3 points in simulation: sequential.test.ts). Such labels
+ * still bound the value (what the labels allow) and help fit the prediction (frame.ts); only a design that leaves a
+ * group out of its draw could make its labels known.
+ */
+const outsideDraw = (): boolean => false;
 
 /**
  * One system's reviewed accuracy from a review drawn step by step (sequential.ts), over `parts` of its cells: with
@@ -193,7 +200,6 @@ const knownIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]
  * — one target (a row weighs 1 / (K n_k)), so its interval is the confidence sequence of that mean itself.
  */
 function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (readonly number[])[], level: number): Reviewed | null {
-  const isKnown = knownIn(fr, seq);
   const counted = parts.map((cells) => cells.filter((c) => !Number.isNaN(fr.f[c]!))).filter((cells) => cells.length > 0);
   const N = counted.reduce((s, cells) => s + cells.length, 0);
   if (N === 0) return null;
@@ -215,17 +221,18 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (rea
     else wrong += target.signs[k]!;
     if (seq.stepOf[c]! >= 0) sampled++;
   });
-  const { x, nu, prior, priorSteps } = terms(seq, fr.y, isKnown, target);
+  const { x, nu, prior, priorSteps } = terms(seq, fr.y, outsideDraw, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
   const bounds: [number, number] = [right / target.N, 1 - wrong / target.N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
   if (x.length === 0) {
-    // No step yet: the prediction and the labels outside the design, with no interval unless every row is labelled.
+    // No step yet: the prediction, with no interval unless every row is labelled (then the labels are the truth).
+    const all = labelled === N;
     let v = 0;
-    target.cells.forEach((c, k) => (v += target.signs[k]! * (isKnown(c) ? fr.y[c]! : seq.epochs[0]!.f[c]!)));
+    target.cells.forEach((c, k) => (v += target.signs[k]! * (all ? fr.y[c]! : seq.epochs[0]!.f[c]!)));
     const value = v / target.N;
-    const all = labelled === N ? ([value, value] as [number, number]) : null;
-    return { value, ci: all, fixed: all, se: all ? 0 : NaN, ...base };
+    const exact = all ? ([value, value] as [number, number]) : null;
+    return { value, ci: exact, fixed: exact, se: all ? 0 : NaN, ...base };
   }
   const e = sequentialEstimate(x, nu, prior, priorSteps, seq.planned, level, bounds);
   return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
@@ -340,11 +347,10 @@ function sequentialPair(
   const qs = questions.filter((q) => !Number.isNaN(fr.f[a * Q + q]!) && !Number.isNaN(fr.f[b * Q + q]!));
   const n = qs.length;
   if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
-  const isKnown = knownIn(fr, seq);
   const one = (s: number, sign: number): Target => ({ cells: qs.map((q) => s * Q + q), signs: qs.map(() => sign), N: n });
   const A = one(a, 1);
   const B = one(b, -1);
-  const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
+  const d = terms(seq, fr.y, outsideDraw, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
   const weighted = (x: Float64Array, nu: Float64Array) => {
     let w = 0;
     let v = 0;
@@ -360,13 +366,13 @@ function sequentialPair(
     for (let k = 0; k < n; k++) {
       const ca = A.cells[k]!;
       const cb = B.cells[k]!;
-      v += (isKnown(ca) ? fr.y[ca]! : seq.epochs[0]!.f[ca]!) - (isKnown(cb) ? fr.y[cb]! : seq.epochs[0]!.f[cb]!);
+      v += seq.epochs[0]!.f[ca]! - seq.epochs[0]!.f[cb]!;
     }
     return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
   }
   const e = sequentialEstimate(d.x, d.nu, d.prior, d.priorSteps, seq.planned, level, [-1, 1]);
-  const a1 = terms(seq, fr.y, isKnown, A);
-  const b1 = terms(seq, fr.y, isKnown, B);
+  const a1 = terms(seq, fr.y, outsideDraw, A);
+  const b1 = terms(seq, fr.y, outsideDraw, B);
   const accA = weighted(a1.x, a1.nu);
   const accB = -weighted(b1.x, b1.nu);
   return { n, accA, accB, diff: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, p: e.p };

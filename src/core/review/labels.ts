@@ -13,7 +13,8 @@
  * draw recomputed from the seed, the input's hash, its row and epoch; no question missing before a later one; the
  * order the draws give.
  * A plain line: `{"id", "system"?, "label", "time"?, "input"?}` — a label given outside any design (a label
- * column, a hand-made file): the row's truth, counted as it is.
+ * column, a hand-made file): the row's truth, counted as it is — except beside a review drawn step by step, whose
+ * estimate does not count it (its row could be drawn: estimate.ts).
  * A line of the earlier form (`"picked": "uncertain" | "random" | "both"`): its rows keep that design — the
  * uncertain queue counted as it is, the random slice as a uniform sample of the system's rows.
  * `label`: true/false (or correct/wrong…) or one of the eight class names; null, absent or "skip" = not answered.
@@ -336,7 +337,7 @@ export interface FoldedLabels<R> {
 
 /** What a reviewed row carries besides its label: the inclusion probability of its design unit and the unit. */
 export interface ReviewedRow {
-  /** The inclusion probability of the reviewed unit; absent for a label outside a design (its truth, counted as it is). */
+  /** The inclusion probability of the reviewed unit; absent for a label outside a design (its row's truth). */
   pi?: number;
   /** The reviewed unit: rows of one unit were asked as one. */
   unit?: number;
