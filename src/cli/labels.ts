@@ -16,13 +16,17 @@ import {
   foldNote,
   LabelReader,
   missingSystems,
+  knownMissing,
   noLabelMatches,
   type ParsedLabels,
   type ReviewedRow,
 } from '../core/review/labels.ts';
 import { VerityError, type Label } from '../core/types.ts';
 import { say } from './say.ts';
-import { isSheet, parseReviewSheet } from '../core/review/sheet.ts';
+import { isSheet, parseReviewSheet, sheetLines } from '../core/review/sheet.ts';
+import { LabelMemory, lineVerdict } from '../core/review/memory.ts';
+import { createInterface } from 'node:readline';
+import { readFile } from 'node:fs/promises';
 
 /** Reads a label file: JSONL piece by piece (never whole), or a review sheet (CSV, core/review/sheet.ts). */
 export async function readLabels(path: string): Promise<ParsedLabels> {
@@ -43,6 +47,46 @@ export async function readLabels(path: string): Promise<ParsedLabels> {
   if (parsed.value.pending)
     say(`${path}: ${parsed.value.pending} line${parsed.value.pending === 1 ? '' : 's'} not labelled yet (left out)`);
   return parsed.value;
+}
+
+/**
+ * The label memory of `paths` (label files of any input: reviews, their sheets, files with known lines): every
+ * verdict with what it judged, the later one kept for the same answer. A line that is not JSON fails, with where.
+ */
+export async function readMemory(paths: readonly string[]): Promise<LabelMemory> {
+  const memory = new LabelMemory();
+  for (const path of paths) {
+    const cannot = (e: unknown) =>
+      new VerityError(`--known ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
+    if (/\.csv$/i.test(path)) {
+      const lines = sheetLines(await readFile(path, 'utf8').catch((e: unknown) => Promise.reject(cannot(e))), `--known ${path}`);
+      if (!lines.ok) throw new VerityError(lines.error, 'input');
+      for (const { value } of lines.value) {
+        const v = lineVerdict(value);
+        if (v) memory.add(v);
+      }
+      continue;
+    }
+    let n = 0;
+    try {
+      for await (const raw of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+        n++;
+        const line = raw.trim();
+        if (!line) continue;
+        let o: unknown;
+        try {
+          o = JSON.parse(line);
+        } catch {
+          throw new VerityError(`--known ${path}, line ${n} is not JSON: each line of a label file is one JSON object`, 'input');
+        }
+        const v = typeof o === 'object' && o !== null && !Array.isArray(o) ? lineVerdict(o as Record<string, unknown>) : null;
+        if (v) memory.add(v);
+      }
+    } catch (e) {
+      throw e instanceof VerityError ? e : cannot(e);
+    }
+  }
+  return memory;
 }
 
 /**
@@ -82,6 +126,8 @@ export function foldInto<R extends { id: string; system?: string; label?: Label 
   const f = foldLabels(rows, parsed);
   if (parsed.labels.length > 0 && f.applied === 0 && f.waiting < parsed.labels.length)
     throw new VerityError(noLabelMatches(path, parsed.labels.length, f.unknownIds, 'a row of the input'), 'input');
+  const lacking = knownMissing(path, f);
+  if (lacking) throw new VerityError(lacking, 'input');
   say(`${path}: ${foldNote(f)}`);
   return f.rows;
 }

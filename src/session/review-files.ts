@@ -135,6 +135,12 @@ export async function importReview(
     const i = rowOf.find(id, system);
     return i < 0 ? null : i;
   };
+  if (design?.known)
+    throw new VerityError(
+      `${name} is a review drawn beside ${design.known} earlier verdicts (verity review --known), which the app cannot continue yet: give it to verity compare --labels, or continue it with verity review --continue`,
+      'input',
+      'bad-labels',
+    );
   if (design) {
     const same =
       r &&
@@ -220,6 +226,7 @@ export async function importReview(
     gapAt: null,
     conflicts: parsed.conflicts,
     ambiguous: 0,
+    known: 0,
   });
   const what =
     added || changed

@@ -16,7 +16,8 @@ import { entryProbabilities, type AskedEntry } from '../../core/review/design.ts
 import { MIN_CLASS, MIN_LABELS } from '../../core/review/frame.ts';
 import { labelJson, plainLabelLine, rowFinder, type ParsedLabels, type ReviewLabel } from '../../core/review/labels.ts';
 import { labelIsCorrect } from '../../core/correctness.ts';
-import { readLabels } from '../labels.ts';
+import { readLabels, readMemory } from '../labels.ts';
+import { knownLine, type LabelMemory, type Verdict } from '../../core/review/memory.ts';
 import { reviewSheet } from '../../core/review/sheet.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -34,6 +35,7 @@ import { splitValues } from '../../core/compare/split.ts';
 interface ReviewOptions extends CommonOptions {
   budget?: string;
   continue?: string;
+  known?: string[];
   judge?: string;
   seed?: string;
   splitBy?: string;
@@ -45,7 +47,13 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   await checkOut(o.out);
   if (o.continue !== undefined && o.continue === o.out)
     throw new VerityError(`--out ${o.out}: write the continued review to another file than --continue's`, 'usage');
+  if (o.continue !== undefined && o.known?.length)
+    throw new VerityError(
+      `--known with --continue: a continued review keeps the known verdicts it was drawn beside; give --known to a new review`,
+      'usage',
+    );
   const earlier = o.continue !== undefined ? await readLabels(o.continue) : null;
+  const memory = o.known?.length ? await readMemory(o.known) : null;
   const d = earlier?.design;
   if (earlier && !d) throw new VerityError(`--continue ${o.continue}: not a review file (no line has an "order" and a "design")`, 'usage');
   if (d && o.seed !== undefined && intOption(o.seed, '--seed', 0) !== d.seed)
@@ -98,6 +106,8 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     ...(many ? { key: r.key, system: r.system } : {}),
     ...(splits ? { split: splits[i]! } : {}),
   }));
+  // Verdicts known before this review: remembered (--known), or the ones the review to continue was drawn beside.
+  const knownOf = knownVerdicts(rows, memory, earlier);
   const plan = planReview(
     signalRows,
     {
@@ -109,7 +119,14 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     seed,
     hash ?? '',
     splitBy,
+    knownOf ? (i) => knownOf[i] !== undefined : undefined,
   );
+  if (memory) {
+    const groups = plan.known.reduce((s, k) => s + k, 0);
+    say(
+      `${o.known!.join(', ')}: ${memory.size} earlier verdict${memory.size === 1 ? '' : 's'}; ${groups} of this file's distinct answers (${plan.knownRows} rows) known, not asked again and counted as they are`,
+    );
+  }
   if (splits) {
     const n = new Set(splits).size;
     say(
@@ -117,14 +134,16 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     );
   }
   const prior = earlier ? continued(o.continue!, earlier, plan, rows, judge.name, hash) : null;
+  const drawable = plan.design.order.length;
   const budget = o.budget
-    ? parseBudget(o.budget, rows.length, plan.groups.length)
+    ? parseBudget(o.budget, rows.length, drawable)
     : prior
-      ? parseBudget(String(prior.asked), rows.length, plan.groups.length)
+      ? parseBudget(String(prior.asked), rows.length, drawable)
       : null;
   if (!budget) throw new VerityError('--budget: say how many questions to ask (500, or a share of the rows: 15%)', 'usage');
   if (!budget.ok) throw new VerityError(`--${budget.error}`, 'usage');
-  if (budget.value.note) say(`note: ${budget.value.note}`);
+  if (drawable === 0) say(`every distinct answer of ${file} is known from earlier verdicts: nothing is left to ask`);
+  else if (budget.value.note) say(`note: ${budget.value.note}`);
   const count = budget.value.count;
   let entries = firstEntries(plan, count);
   if (prior) {
@@ -185,8 +204,24 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   // Labels of questions the new draw does not ask stay, as labels outside the design (each row's truth).
   if (prior)
     for (const [i, l] of prior.given)
-      if (!placed.has(plan.groupOf[i]!))
+      if (!placed.has(plan.groupOf[i]!) && !l.known)
         lines.push(plainLabelLine({ id: rows[i]!.id, ...(many ? { system: rows[i]!.system } : {}), label: l.label }, hash ?? ''));
+  // The known verdicts, one line a row, with what they judged: the review counts them, and the next one remembers them.
+  if (knownOf)
+    plan.groups.forEach((members, g) => {
+      if (!plan.known[g]) return;
+      const v = knownOf[members[0]!]!;
+      for (const m of members) {
+        const r = rows[m]!;
+        lines.push(
+          knownLine(
+            { id: r.id, ...(many ? { system: r.system } : {}), question: r.question, golds: r.golds, candidate: r.candidate },
+            v,
+            hash ?? '',
+          ),
+        );
+      }
+    });
   const out = new AtomicFile(o.out);
   try {
     await out.write(/\.csv$/i.test(o.out) ? reviewSheet(lines) : `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
@@ -196,7 +231,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     throw e;
   }
   say(
-    `wrote ${o.out}: ${budgetWords(budget.value.share, entries.length, covered, rows.length, plan.groups.length)}, most where ${judge.name} is likely wrong. ` +
+    `wrote ${o.out}: ${budgetWords(budget.value.share, entries.length, covered, rows.length, drawable)}, most where ${judge.name} is likely wrong. ` +
       'Fill in each "label" (true/false or a class name) from the top, and stop where you like: the intervals hold wherever you stop, ' +
       'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate, or to --continue of verity review ' +
       'to draw the questions after your answers again from what they say',
@@ -209,8 +244,8 @@ interface Prior {
   entries: AskedEntry[];
   answered: number;
   asked: number;
-  /** Each labelled row's label (whatever line gave it), and whether it was the row's own. */
-  given: Map<number, { label: ReviewLabel['label']; own: boolean }>;
+  /** Each labelled row's label (whatever line gave it), whether it was the row's own, and whether it was known. */
+  given: Map<number, { label: ReviewLabel['label']; own: boolean; known: boolean }>;
   label: (row: number) => number;
 }
 
@@ -238,10 +273,10 @@ function continued(
     if (i < 0) throw new VerityError(`--continue ${path}, question ${l.order}: names a row this input does not have`, 'input');
     return { group: plan.groupOf[i]!, epoch: l.epoch, weight: l.weight, draw: l.draw, total: l.total };
   });
-  const given = new Map<number, { label: ReviewLabel['label']; own: boolean }>();
+  const given = new Map<number, { label: ReviewLabel['label']; own: boolean; known: boolean }>();
   for (const l of parsed.labels) {
     const i = rowOf.find(l.id, l.system);
-    if (i >= 0) given.set(i, { label: l.label, own: l.own === true });
+    if (i >= 0) given.set(i, { label: l.label, own: l.own === true, known: l.known === true });
   }
   // Only the answers in order feed the refit (the design's sample); later ones are carried, not learned from.
   const inOrder = new Set(entries.flatMap((e) => plan.groups[e.group]!));
@@ -250,6 +285,27 @@ function continued(
     return g ? (labelIsCorrect(g.label) ? 1 : 0) : -1;
   };
   return { entries, answered: entries.length, asked: lines.length, given, label };
+}
+
+/**
+ * Each row's verdict known before the review (undefined where none), or null when nothing is: from the memory of
+ * --known, or the known lines of the review to continue (the draw it continues left those out).
+ */
+function knownVerdicts(
+  rows: readonly SystemRow[],
+  memory: LabelMemory | null,
+  earlier: ParsedLabels | null,
+): (Verdict | undefined)[] | null {
+  if (memory) return rows.map((r) => memory.find(r));
+  const known = earlier?.labels.filter((l) => l.known) ?? [];
+  if (!known.length) return null;
+  const rowOf = rowFinder(rows);
+  const out: (Verdict | undefined)[] = new Array(rows.length);
+  for (const l of known) {
+    const i = rowOf.find(l.id, l.system);
+    if (i >= 0) out[i] = { ...rows[i]!, golds: [...rows[i]!.golds], label: l.label, ...(l.time ? { time: l.time } : {}) };
+  }
+  return out;
 }
 
 /** Puts a continued review's labels on the line of their group: the group's label, and any row's own. */
@@ -282,6 +338,10 @@ export function register(p: Command): void {
     .option(
       '--continue <file>',
       'a review of this input answered from the top: keep its answers and draw the questions after them again from what they say',
+    )
+    .option(
+      '--known <files...>',
+      'earlier reviews (their files, or files with known lines): answers they judged are not asked again and count as they were judged',
     )
     .option('--judge <metric>', 'the metric whose decisions are reviewed (default: pedants if chosen, else the first metric)')
     .option('--seed <n>', `seed of the draw (default ${DEFAULTS.bootstrap.seed}; with --continue, its file's)`)

@@ -114,7 +114,7 @@ export function redraw(
   const left: number[] = [];
   let total = 0;
   for (let g = 0; g < plan.groups.length; g++)
-    if (!drawn[g]) {
+    if (!drawn[g] && !plan.known[g]) {
       left.push(g);
       total += weights[g]!;
     }

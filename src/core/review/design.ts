@@ -107,12 +107,17 @@ export interface DrawnDesign {
   order: Int32Array;
 }
 
-/** Draws the order for `weights` (every weight > 0) and the groups' draws. */
-export function drawDesign(weights: Float64Array, draws: Float64Array, seed: number): DrawnDesign {
+/**
+ * Draws the order for `weights` (every weight > 0) and the groups' draws. Groups `known` (a label remembered from an
+ * earlier review: a census stratum, π = 1) are left out of the draw: not in the order, not in the total.
+ */
+export function drawDesign(weights: Float64Array, draws: Float64Array, seed: number, known?: Uint8Array): DrawnDesign {
   const keys = Float64Array.from(weights, (w, g) => drawKey(draws[g]!, w));
-  const order = Int32Array.from(weights, (_, g) => g).sort((a, b) => keys[a]! - keys[b]! || a - b);
+  const order = Int32Array.from(weights, (_, g) => g)
+    .filter((g) => !known?.[g])
+    .sort((a, b) => keys[a]! - keys[b]! || a - b);
   let total = 0;
-  for (const w of weights) total += w;
+  for (const g of order) total += weights[g]!;
   return { seed, weights, total, draws, order };
 }
 

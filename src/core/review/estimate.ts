@@ -13,7 +13,7 @@
  * the inverse-probability-weighted estimate of active statistical inference (Zrnic & Candès, "Active statistical
  * inference", ICML 2024), unbiased for any f fixed before the answers and any λ. "Known" rows have a label outside
  * the design (a label column, a census row with π = 1): their truth is counted as it is. (Beside a review drawn step
- * by step no label outside the draw is: see outsideDraw.)
+ * by step only a census row is: see censusIn.)
  * λ (power tuning, PPI++: Angelopoulos, Duchi & Zrnic 2023) minimises the estimated variance:
  *   λ = Σ_S a_i y_i f_i / Σ_S a_i f_i², clipped to [0, 1] — λ = 0 is the labels alone, so it is never worse than
  *   them; a_i = (1 − π_i) / π_i². With fewer than POWER_TUNING_MIN reviewed rows (λ would be noise) λ = 1.
@@ -186,13 +186,14 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
 }
 
 /**
- * No label outside a review drawn step by step counts as known (a census row): the design could still draw its row,
- * and a drawable row counted as it is adds its residual to every later step's expectation — a bias (a third of the
- * answer groups labelled so raised a system's estimate by up to 3 points in simulation: sequential.test.ts). Such labels
- * still bound the value (what the labels allow) and help fit the prediction (frame.ts); only a design that leaves a
- * group out of its draw could make its labels known.
+ * Which labels outside a review drawn step by step count as known: only a census row (π = 1), one whose group the
+ * design left out of its draw (a verdict remembered from an earlier review: plan.ts). Any other label outside the
+ * draw (plain lines, a label column, answers carried past a blank) is not counted: the design could still draw its
+ * row, and a drawable row counted as it is adds its residual to every later step's expectation — a bias (a third of
+ * the answer groups labelled so raised a system's estimate by up to 3 points in simulation: sequential.test.ts).
+ * Such labels still bound the value (what the labels allow) and help fit the prediction (frame.ts).
  */
-const outsideDraw = (): boolean => false;
+const censusIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0 && fr.pi[c]! >= 1;
 
 /**
  * One system's reviewed accuracy from a review drawn step by step (sequential.ts), over `parts` of its cells: with
@@ -200,6 +201,7 @@ const outsideDraw = (): boolean => false;
  * — one target (a row weighs 1 / (K n_k)), so its interval is the confidence sequence of that mean itself.
  */
 function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (readonly number[])[], level: number): Reviewed | null {
+  const isKnown = censusIn(fr, seq);
   const counted = parts.map((cells) => cells.filter((c) => !Number.isNaN(fr.f[c]!))).filter((cells) => cells.length > 0);
   const N = counted.reduce((s, cells) => s + cells.length, 0);
   if (N === 0) return null;
@@ -221,15 +223,15 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (rea
     else wrong += target.signs[k]!;
     if (seq.stepOf[c]! >= 0) sampled++;
   });
-  const { x, nu, prior, priorSteps } = terms(seq, fr.y, outsideDraw, target);
+  const { x, nu, prior, priorSteps } = terms(seq, fr.y, isKnown, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
   const bounds: [number, number] = [right / target.N, 1 - wrong / target.N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
   if (x.length === 0) {
-    // No step yet: the prediction, with no interval unless every row is labelled (then the labels are the truth).
+    // No step yet: the prediction and the census rows, with no interval unless every row is labelled (then the labels are the truth).
     const all = labelled === N;
     let v = 0;
-    target.cells.forEach((c, k) => (v += target.signs[k]! * (all ? fr.y[c]! : seq.epochs[0]!.f[c]!)));
+    target.cells.forEach((c, k) => (v += target.signs[k]! * (all || isKnown(c) ? fr.y[c]! : seq.epochs[0]!.f[c]!)));
     const value = v / target.N;
     const exact = all ? ([value, value] as [number, number]) : null;
     return { value, ci: exact, fixed: exact, se: all ? 0 : NaN, ...base };
@@ -347,10 +349,11 @@ function sequentialPair(
   const qs = questions.filter((q) => !Number.isNaN(fr.f[a * Q + q]!) && !Number.isNaN(fr.f[b * Q + q]!));
   const n = qs.length;
   if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
+  const isKnown = censusIn(fr, seq);
   const one = (s: number, sign: number): Target => ({ cells: qs.map((q) => s * Q + q), signs: qs.map(() => sign), N: n });
   const A = one(a, 1);
   const B = one(b, -1);
-  const d = terms(seq, fr.y, outsideDraw, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
+  const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
   const weighted = (x: Float64Array, nu: Float64Array) => {
     let w = 0;
     let v = 0;
@@ -366,13 +369,13 @@ function sequentialPair(
     for (let k = 0; k < n; k++) {
       const ca = A.cells[k]!;
       const cb = B.cells[k]!;
-      v += seq.epochs[0]!.f[ca]! - seq.epochs[0]!.f[cb]!;
+      v += (isKnown(ca) ? fr.y[ca]! : seq.epochs[0]!.f[ca]!) - (isKnown(cb) ? fr.y[cb]! : seq.epochs[0]!.f[cb]!);
     }
     return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
   }
   const e = sequentialEstimate(d.x, d.nu, d.prior, d.priorSteps, seq.planned, level, [-1, 1]);
-  const a1 = terms(seq, fr.y, outsideDraw, A);
-  const b1 = terms(seq, fr.y, outsideDraw, B);
+  const a1 = terms(seq, fr.y, isKnown, A);
+  const b1 = terms(seq, fr.y, isKnown, B);
   const accA = weighted(a1.x, a1.nu);
   const accB = -weighted(b1.x, b1.nu);
   return { n, accA, accB, diff: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, p: e.p };

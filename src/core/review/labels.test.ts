@@ -243,3 +243,33 @@ describe('a comparison after a review', () => {
     expect(report.splits.human).toBeUndefined();
   });
 });
+
+describe('known lines (verdicts remembered from an earlier review)', () => {
+  it('fold as census rows (π = 1), say how many, and count those the design lacks', () => {
+    const text = [
+      JSON.stringify({ id: 'q1', label: true, known: true, question: 'Q?', golds: ['a'], candidate: 'a' }),
+      JSON.stringify({ id: 'q2', label: 'wrong', known: true }),
+    ].join('\n');
+    const parsed = parseReviewLabels(text);
+    expect(parsed.ok && parsed.value.labels.map((l) => l.known)).toEqual([true, true]);
+    if (!parsed.ok) return;
+    const rows = [{ id: 'q1' }, { id: 'q2' }, { id: 'q3' }];
+    const f = foldLabels(rows, parsed.value);
+    expect(f.rows.map((r) => r.pi)).toEqual([1, 1, undefined]);
+    expect([f.known, f.knownMissing]).toEqual([2, 0]);
+    expect(foldNote(f)).toContain('2 of them known from earlier verdicts');
+    // A design that left 3 rows out as known, with only 2 known lines: one is missing.
+    const sequence = { step: new Int32Array(0), q: new Float64Array(0), pi: new Float64Array(0), answered: 0, lines: 0 };
+    const d = { seed: 7, groups: 3, asked: 0, total: 1, judge: null, split: null, known: 3, lines: [], sequence };
+    const short = foldLabels(rows, { ...parsed.value, design: d });
+    expect(short.knownMissing).toBe(1);
+  });
+
+  it('are refused on a review line, without a label, or with "known" other than true', () => {
+    const line = (o: object) => parseReviewLabels(JSON.stringify({ id: 'q1', label: true, ...o }));
+    expect(line({ known: true, order: 1 })).toMatchObject({ ok: false });
+    expect(line({ known: true, label: null })).toMatchObject({ ok: false });
+    expect(line({ known: 'yes' })).toMatchObject({ ok: false });
+    expect(line({ known: true })).toMatchObject({ ok: true });
+  });
+});

@@ -42,6 +42,8 @@ export interface ReviewLabel {
   picked?: Picked;
   /** When it was given (ISO 8601). */
   time?: string;
+  /** Known from an earlier review: its group was left out of this review's draw (a census row, π = 1). */
+  known?: true;
 }
 
 /** What a label file says of its review's design. */
@@ -56,6 +58,8 @@ export interface ReviewDesignInfo {
   judge: string | null;
   /** The column the review was split by (its weights depend on it), or null. */
   split: string | null;
+  /** Rows whose labels were known from an earlier review and left out of the draw (the file's known lines). */
+  known: number;
   /** Every asked group in the file, answered or not, with its rows. */
   lines: (AskedGroup & { rows: { id: string; system?: string }[] })[];
   /** The answered prefix, checked (design.ts readSequence): each line's step and probability. */
@@ -211,6 +215,9 @@ export class LabelReader {
       const bad = this.readDesign(o, where);
       if (bad) return bad;
     }
+    if (o.known !== undefined && (o.known !== true || order !== undefined || o.rows !== undefined))
+      return `${where}: "known" is true on a plain line (one row's label remembered from an earlier review) or absent`;
+    if (o.known === true && parsed.value === undefined) return `${where}: a known line needs its "label"`;
     const lineLabel = parsed.value;
     // Answered: a label for the group, or one for each of its rows.
     const answered = lineLabel !== undefined || rows.every((r) => r.label);
@@ -241,6 +248,7 @@ export class LabelReader {
         ...(order !== undefined && answered ? { order: order as number } : {}),
         ...(r.label ? { own: true as const } : {}),
         ...(o.picked ? { picked: o.picked as Picked } : {}),
+        ...(o.known === true ? { known: true as const } : {}),
         ...time,
       });
     }
@@ -277,6 +285,7 @@ export class LabelReader {
       total: d.total,
       judge,
       split: typeof d.split === 'string' ? d.split : null,
+      known: Number.isInteger(d.known) && (d.known as number) > 0 ? (d.known as number) : 0,
     };
     if (
       this.design &&
@@ -284,7 +293,8 @@ export class LabelReader {
         this.design.groups !== info.groups ||
         this.design.asked !== info.asked ||
         this.design.total !== info.total ||
-        this.design.split !== info.split)
+        this.design.split !== info.split ||
+        this.design.known !== info.known)
     )
       return `${where}: its "design" differs from the lines before: lines of two reviews in one file`;
     this.design ??= info;
@@ -333,6 +343,9 @@ export interface FoldedLabels<R> {
   ambiguous: number;
   /** Every label that matched a row, in the labels' order (a row labelled twice appears twice; the last counts). */
   matched: { row: number; label: ReviewLabel }[];
+  /** Rows given a known label (a census row), and how many of the design's known rows the file lacks. */
+  known: number;
+  knownMissing: number;
 }
 
 /** What a reviewed row carries besides its label: the inclusion probability of its design unit and the unit. */
@@ -440,17 +453,21 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
     if (l.picked === 'random' || l.picked === 'both') sliceSize.set(rows[i]!.system ?? '', (sliceSize.get(rows[i]!.system ?? '') ?? 0) + 1);
   const out: (R & ReviewedRow)[] = rows.slice();
   let replaced = 0;
+  let known = 0;
   for (const [i, l] of chosen) {
     if (rows[i]!.label) replaced++;
     const sys = rows[i]!.system ?? '';
     const step = l.order !== undefined ? stepOfOrder.get(l.order)! : -1;
     const seq = parsed.design?.sequence;
+    if (l.known) known++;
     const design =
       l.order !== undefined && seq
         ? stepFields(seq, step, l.order, parsed.design!.asked)
-        : l.picked === 'random' || l.picked === 'both'
-          ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
-          : {};
+        : l.known
+          ? { pi: 1, unit: -1 - i }
+          : l.picked === 'random' || l.picked === 'both'
+            ? { pi: sliceSize.get(sys)! / perSystem.get(sys)!, unit: -1 - i }
+            : {};
     out[i] = { ...rows[i]!, label: l.label, ...design };
   }
   return {
@@ -465,6 +482,8 @@ export function foldLabels<R extends { id: string; system?: string; label?: unkn
     conflicts: parsed.conflicts,
     ambiguous,
     matched,
+    known,
+    knownMissing: Math.max(0, (design?.known ?? 0) - known),
   };
 }
 
@@ -495,14 +514,24 @@ export function missingSystems(name: string, labels: readonly ReviewLabel[], sys
     : null;
 }
 
+/**
+ * The refusal when a review drawn beside earlier verdicts lacks some of them: those rows were never drawable, so
+ * without their labels the estimate would count them as nobody's answer (a cut file read as complete); null when none is missing.
+ */
+export function knownMissing(name: string, f: Pick<FoldedLabels<unknown>, 'known' | 'knownMissing'>): string | null {
+  if (!f.knownMissing) return null;
+  return `${name}: its review left ${f.known + f.knownMissing} rows out of the draw as known from earlier verdicts, but holds the known lines of only ${f.known}: put the missing lines ("known": true) back`;
+}
+
 /** One line for what folding did — for stderr and the page. */
 export function foldNote(
   f: Pick<
     FoldedLabels<unknown>,
-    'applied' | 'duplicates' | 'unknown' | 'unknownIds' | 'replaced' | 'waiting' | 'gapAt' | 'conflicts' | 'ambiguous'
+    'applied' | 'duplicates' | 'unknown' | 'unknownIds' | 'replaced' | 'waiting' | 'gapAt' | 'conflicts' | 'ambiguous' | 'known'
   >,
 ): string {
   const parts = [`${f.applied} row${f.applied === 1 ? '' : 's'} labelled by review`];
+  if (f.known) parts.push(`${f.known} of them known from earlier verdicts (left out of the draw, counted as they are)`);
   if (f.duplicates) parts.push(`${f.duplicates} labelled twice (the last label kept)`);
   if (f.replaced) parts.push(`${f.replaced} replacing the file's own label`);
   if (f.conflicts)

@@ -28,6 +28,10 @@ export interface ReviewPlan {
   scale: Float64Array;
   /** The column the review is split by (each system's accuracy the mean over its values), when it is. */
   split?: string;
+  /** Per group: 1 when its label is known from an earlier review (never drawn: a census stratum, π = 1). */
+  known: Uint8Array;
+  /** Rows of the known groups. */
+  knownRows: number;
 }
 
 /** A row of a review: what its signals read, its id, and its split's value when the review is split. */
@@ -39,8 +43,19 @@ export type PlanRow = SignalRow & { id: string; split?: string };
  * input's SHA-256) so a label file can be checked. Split, every split gets the share of the draw its own accuracy
  * needs, however few its rows (stratumScale).
  */
-export function planReview(rows: readonly PlanRow[], view: JudgeView, seed: number, input: string, split?: string): ReviewPlan {
+export function planReview(
+  rows: readonly PlanRow[],
+  view: JudgeView,
+  seed: number,
+  input: string,
+  split?: string,
+  knownRow?: (row: number) => boolean,
+): ReviewPlan {
   const { groups, groupOf } = answerGroups(rows);
+  // A group is known when its first row is (its rows share the answer, the question and the golds).
+  const known = Uint8Array.from(groups, (g) => (knownRow?.(g[0]!) ? 1 : 0));
+  let knownRows = 0;
+  groups.forEach((g, k) => (knownRows += known[k]! ? g.length : 0));
   const signals = reviewSignals(rows, view);
   const priority = reviewPriorities(signals);
   const heads = groups.map((g) => {
@@ -70,7 +85,9 @@ export function planReview(rows: readonly PlanRow[], view: JudgeView, seed: numb
     groupOf,
     priority,
     signals,
-    design: drawDesign(designWeights(groups, priority, DESIGN_FLOOR, scale), draws, seed),
+    design: drawDesign(designWeights(groups, priority, DESIGN_FLOOR, scale), draws, seed, known),
+    known,
+    knownRows,
     scale,
     heads,
     input,
@@ -140,15 +157,18 @@ export interface DesignRecord {
   total: number;
   /** The column the review was split by, when it was (the weights depend on it). */
   split?: string;
+  /** Rows whose label was known from an earlier review, left out of the draw (each in the file as a known line). */
+  known?: number;
 }
 
 export function designRecord(plan: ReviewPlan, count: number): DesignRecord {
   return {
     seed: plan.design.seed,
     groups: plan.groups.length,
-    asked: Math.min(count, plan.groups.length),
+    asked: Math.min(count, plan.design.order.length),
     total: plan.design.total,
     ...(plan.split !== undefined ? { split: plan.split } : {}),
+    ...(plan.knownRows > 0 ? { known: plan.knownRows } : {}),
   };
 }
 
