@@ -55,6 +55,18 @@ export default ts.config(
     },
   },
   {
+    // The same layers for components: a .svelte file imports nothing from the CLI or the workers (import cycles are
+    // the .ts rule's: components are leaves).
+    files: ['src/**/*.svelte'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json', '.svelte'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [{ target: './src/app', from: ['./src/cli', './workers'] }] }],
+    },
+  },
+  {
     // One error convention at the session's edge: what it refuses is a VerityError with a code (core/types.ts),
     // which settle() (core/errors.ts) turns into the { ok: false, error } the page gets.
     files: ['src/session/**/*.ts', 'workers/**/*.ts'],
