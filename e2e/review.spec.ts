@@ -199,3 +199,45 @@ test('a review split by a column: offered, drawn for the mean over its values, s
   const first = JSON.parse(readFileSync(await (await download).path(), 'utf8').split('\n')[0]!) as { design: { split?: string } };
   expect(first.design.split).toBe('part');
 });
+
+test('verdicts are remembered across runs: the next review of the file leaves them out; exported, and forgotten on request', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await scoreAnswers(page);
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await review.getByTestId('review-budget').fill('100%');
+  await review.getByTestId('review-start').click();
+  await expect(review.getByTestId('review-progress')).toContainText('of 55 questions answered');
+  for (let k = 1; k <= 5; k++) {
+    await page.keyboard.press(k % 2 ? 'c' : 'w');
+    await expect(review.getByTestId('review-answered')).toHaveText(String(k));
+  }
+
+  // A new run of the same file: the five verdicts are offered, and a review with them asks the 50 other answers.
+  await scoreAnswers(page);
+  await review.scrollIntoViewIfNeeded();
+  await expect(review.getByTestId('review-memory')).toContainText('5 verdicts remembered in this browser');
+  await expect(review.getByTestId('review-known')).toContainText('Leave out the 5 distinct answers');
+  await expect(review.getByTestId('review-known-check')).toBeChecked();
+  const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-memory-export').click()]);
+  expect(download.suggestedFilename()).toBe('verity.verdicts.jsonl');
+  const verdicts = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n');
+  expect(verdicts).toHaveLength(5);
+  expect(verdicts.every((l) => 'question' in JSON.parse(l) && 'candidate' in JSON.parse(l))).toBe(true);
+  await review.getByTestId('review-budget').fill('100%');
+  await review.getByTestId('review-start').click();
+  await expect(review.getByTestId('review-progress')).toContainText('of 50 questions answered');
+  await expect(review.getByTestId('review-known-rows')).toContainText('judged in an earlier review');
+
+  // Forgotten on request (after the review is discarded): nothing is offered any more.
+  await review.getByTestId('review-discard').click();
+  await review.getByTestId('review-discard-yes').click();
+  await review.getByTestId('review-memory-forget').click();
+  await review.getByTestId('review-memory-forget-yes').click();
+  await expect(review.getByTestId('review-memory')).toHaveCount(0);
+  await expect(review.getByTestId('review-known')).toHaveCount(0);
+});

@@ -600,7 +600,7 @@ test('"Clear everything" on the Models page deletes the saved runs with their in
   await page.getByTestId('clear-everything').click();
   // nothing goes before the question, which names each part and its size, is answered.
   await expect(page.getByTestId('clear-everything-confirm')).toContainText(
-    /^Delete 0 cached models \(0\.00 MB\), 1 saved run with their input files and results \([\d.]+ MB\), and the settings, from this browser\?/,
+    /^Delete 0 cached models \(0\.00 MB\), 1 saved run with their input files and results \([\d.]+ MB\), the verdicts remembered from your reviews, and the settings, from this browser\?/,
     { timeout: 15_000 },
   );
   await expect(page.getByTestId('cleared-note')).toHaveCount(0);

@@ -160,8 +160,17 @@ export type ExportKind = 'jsonl' | 'csv' | 'report';
 
 // ---------- the review (review-api.ts) ----------
 
-export type { ReviewAnswer, ReviewEstimate, ReviewImported, ReviewItem, ReviewRefitted, ReviewStop, ReviewState } from './review-api.ts';
-import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState } from './review-api.ts';
+export type {
+  ReviewAnswer,
+  ReviewEstimate,
+  ReviewImported,
+  ReviewItem,
+  ReviewMemory,
+  ReviewRefitted,
+  ReviewStop,
+  ReviewState,
+} from './review-api.ts';
+import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewMemory, ReviewRefitted, ReviewState } from './review-api.ts';
 
 /**
  * What the scoring session answers (ScoringSession implements it; the scoring worker exposes the session as it
@@ -212,7 +221,16 @@ export interface ReviewApi {
    * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
    * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
    */
-  start(opts: { budget: number | string; judge?: string; seed?: number; split?: string }): Promise<Result<ReviewState>>;
+  start(opts: { budget: number | string; judge?: string; seed?: number; split?: string; known?: boolean }): Promise<Result<ReviewState>>;
+  /**
+   * The verdicts remembered in this browser (session/verdicts.ts) and how many of this run's distinct answers (and
+   * rows) they judge: a review started with `known` leaves those out of its draw and counts them as judged.
+   */
+  memory(): Promise<Result<ReviewMemory>>;
+  /** The remembered verdicts as a file `verity review --known` reads. */
+  exportVerdicts(): Promise<Result<Blob>>;
+  /** Forgets every remembered verdict (the saved runs and their reviews stay). */
+  forgetVerdicts(): Promise<Result<null>>;
   /** Columns a review can be split by (a dataset, a subject): each system's accuracy is then the mean over their values. */
   splitColumns(): Result<string[]>;
   item(position: number): Result<ReviewItem>;

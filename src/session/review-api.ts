@@ -60,6 +60,8 @@ export interface ReviewState {
   conflicts: number;
   /** Labels imported for rows outside the review's questions (each row's truth; not counted in the review's estimates). */
   outside: number;
+  /** Rows whose verdict was remembered from an earlier review: left out of the draw, counted as judged. */
+  known: number;
   estimates: ReviewEstimate[];
   stop: ReviewStop;
   /** Why the labels could not be saved (they hold until a reload). */
@@ -76,6 +78,14 @@ export interface ReviewItem {
   rows: { index: number; id: string; system?: string; own: ReviewAnswer | null }[];
   judge: { metric: string; score: number | null; decision: boolean | null; explanation: string; class?: string };
   answer: ReviewAnswer | null;
+}
+
+/** The verdicts remembered in this browser, and what of this run they judge. */
+export interface ReviewMemory {
+  verdicts: number;
+  /** The run's distinct answers a verdict judges, and their rows. */
+  groups: number;
+  rows: number;
 }
 
 export interface ReviewImported {

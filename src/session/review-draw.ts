@@ -26,9 +26,13 @@ export class ReviewDraw {
     private readonly systems: () => boolean,
   ) {}
 
-  /** The review's plan for run `a` (kept: each epoch's draw reads it again). */
-  plan(a: ActiveRun, judgeName: string, seed: number, split?: string): ReviewPlan {
-    const key = `${a.meta.id}\u0000${a.results.length}\u0000${judgeName}\u0000${seed}\u0000${a.config.calibration?.at ?? ''}\u0000${split ?? ''}`;
+  /**
+   * The review's plan for run `a` (kept: each epoch's draw reads it again); `known`: rows whose verdict is remembered
+   * (their groups are left out of the draw).
+   */
+  plan(a: ActiveRun, judgeName: string, seed: number, split?: string, known?: ReadonlySet<number>): ReviewPlan {
+    const knownKey = known ? `${known.size}:${[...known].reduce((h, i) => (Math.imul(h, 31) + i) | 0, 7)}` : '';
+    const key = `${a.meta.id}\u0000${a.results.length}\u0000${judgeName}\u0000${seed}\u0000${a.config.calibration?.at ?? ''}\u0000${split ?? ''}\u0000${knownKey}`;
     if (this.planned?.key === key) return this.planned.plan;
     const judge = a.metrics.find((m) => m.name === judgeName)!;
     const names = a.metrics.map((m) => m.name);
@@ -56,6 +60,7 @@ export class ReviewDraw {
       seed,
       a.meta.inputHash,
       split,
+      known ? (i) => known.has(i) : undefined,
     );
     this.planned = { key, plan };
     return plan;
@@ -71,7 +76,7 @@ export class ReviewDraw {
     // The plan (every row's signals) is built only at a step where a draw may happen, not at every answer.
     if (!isEpochStart(prefix)) return null;
     if ([...group.keys()].some((p) => p >= prefix) || [...own.values()].some((x) => x.position >= prefix)) return null;
-    const plan = this.plan(a, r.judge, r.seed, r.split);
+    const plan = this.plan(a, r.judge, r.seed, r.split, knownRows(r));
     const saved = savedEntries(r);
     const entries = r.asked.map((g, k) => ({ ...saved[k]!, group: plan.groupOf[g.rows[0]!]! }));
     // Only the answers in order feed the refit (the design's sample).
@@ -87,6 +92,10 @@ export class ReviewDraw {
     return next && { ...r, asked: [...r.asked.slice(0, prefix), ...next.slice(prefix).map((e) => savedGroup(plan, e))] };
   }
 }
+
+/** The rows a review knows from remembered verdicts, or undefined when none. */
+export const knownRows = (r: SavedReview): ReadonlySet<number> | undefined =>
+  r.known?.length ? new Set(r.known.map((k) => k.row)) : undefined;
 
 /** An asked entry as the review saves it: its rows, its draw, and why it is asked (its rows' highest priority). */
 export function savedGroup(plan: ReviewPlan, e: AskedEntry): SavedGroup {

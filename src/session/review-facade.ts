@@ -5,6 +5,7 @@
 import { fail, settle, settleNow, type Result } from '../core/errors.ts';
 import type { ReviewApi, ReviewRefitted } from './api.ts';
 import type { Journal } from './journal.ts';
+import type { VerdictStore } from './verdicts.ts';
 import { BUSY } from './messages.ts';
 import type { SessionReview } from './review.ts';
 import type { ActiveRun } from './runner.ts';
@@ -15,6 +16,8 @@ export interface ReviewParts {
   /** The run in hand, whose meta a refit saves. */
   run(): ActiveRun | null;
   store: Journal;
+  /** The verdicts remembered across runs. */
+  verdicts: VerdictStore;
   /** Drops what was made from the labels (the comparison). */
   changed(): void;
 }
@@ -32,6 +35,9 @@ export function reviewApi(p: ReviewParts): ReviewApi {
     // The review as saved, with what another tab answered meanwhile.
     state: () => settle(() => r.syncedState()),
     start: (opts) => (p.running() ? Promise.resolve(fail(`${BUSY} (a review asks about the rows scored)`)) : changed(() => r.start(opts))),
+    memory: () => settle(() => r.memory()),
+    exportVerdicts: () => settle(() => p.verdicts.export()),
+    forgetVerdicts: () => settle(async () => (await p.verdicts.clear(), null)),
     item: (position) => settleNow(() => r.item(position)),
     splitColumns: () => settleNow(() => r.splitColumns()),
     answer: (position, answer, row) => changed(() => r.answer(position, answer, row)),

@@ -21,6 +21,7 @@ import {
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ActiveRun } from './runner.ts';
 import { isSheet, parseReviewSheet, reviewSheet, type LabelFormat } from '../core/review/sheet.ts';
+import { knownLine } from '../core/review/memory.ts';
 import { answersOf, labelOf, newId, savedEntries, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
 
 /** The review as a label file: JSONL, or a spreadsheet (core/review/sheet.ts) that reads back the same. */
@@ -35,6 +36,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
     asked: r.asked.length,
     total: r.total,
     ...(r.split !== undefined ? { split: r.split } : {}),
+    ...(r.known?.length ? { known: r.known.length } : {}),
   };
   const entries = savedEntries(r);
   const q = entryProbabilities(entries);
@@ -76,6 +78,19 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
   for (const [i, x] of outside) {
     const l = labelOf(x.answer);
     if (l) lines.push(plainLabelLine({ ...idOf(i), label: l, time: new Date(x.at).toISOString() }, input));
+  }
+  // The remembered verdicts the review was drawn beside: a file that stands alone for --labels, and memory for --known.
+  for (const { row, answer } of r.known ?? []) {
+    const l = labelOf(answer);
+    const q = rows[row]!;
+    if (l)
+      lines.push(
+        knownLine(
+          { ...idOf(row), question: q.question, golds: q.golds, candidate: q.candidate },
+          { ...q, golds: [...q.golds], label: l },
+          input,
+        ),
+      );
   }
   if (format === 'csv') return new Blob([reviewSheet(lines)], { type: 'text/csv' });
   return new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'application/x-ndjson' });

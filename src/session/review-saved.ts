@@ -44,6 +44,8 @@ export interface SavedReview {
   log: Answer[];
   /** Answer ids taken back. */
   undone: string[];
+  /** Rows whose verdict was remembered from an earlier review (every row of their group): never drawn, counted as judged. */
+  known?: { row: number; answer: ReviewAnswer }[];
 }
 
 export const labelOf = (a: ReviewAnswer): Label | null =>
@@ -51,7 +53,16 @@ export const labelOf = (a: ReviewAnswer): Label | null =>
 
 /** Two logs as one: every answer of both, in the order given; ids taken back by either stay taken back. */
 export function merge(a: SavedReview, b: SavedReview | undefined): SavedReview {
-  if (!b || b.version !== 3 || b.run !== a.run || b.seed !== a.seed || b.budget !== a.budget || b.judge !== a.judge || b.split !== a.split)
+  if (
+    !b ||
+    b.version !== 3 ||
+    b.run !== a.run ||
+    b.seed !== a.seed ||
+    b.budget !== a.budget ||
+    b.judge !== a.judge ||
+    b.split !== a.split ||
+    (b.known?.length ?? 0) !== (a.known?.length ?? 0)
+  )
     return a;
   // One tab drew the rest of the review again (an epoch began there): the later draw stands, and the other tab's
   // answers to questions it no longer asks stay as labels of their rows, outside the design.

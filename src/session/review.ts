@@ -29,14 +29,18 @@ import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
 import type { LabelFormat } from '../core/review/sheet.ts';
+import type { VerdictStore } from './verdicts.ts';
+import type { ReviewMemory } from './review-api.ts';
+import { knownAnswers, rememberAnswer, reviewMemory, withKnown } from './review-memory.ts';
 
-/** What the review needs of the session: the rows, the run, a table row, the journal. */
+/** What the review needs of the session: the rows, the run, a table row, the journal, the remembered verdicts. */
 export interface ReviewHost {
   rows(): readonly QaRow[];
   run(): ActiveRun | null;
   systems(): boolean;
   tableRow(i: number): TableRow;
   journal: Journal;
+  verdicts: VerdictStore;
 }
 
 export class SessionReview {
@@ -158,6 +162,7 @@ export class SessionReview {
       canUndo: r.log.some((x) => !r.undone.includes(x.id)),
       conflicts,
       outside: outside.size,
+      known: r.known?.length ?? 0,
       estimates,
       stop,
       ...(this.unsaved ? { unsaved: this.unsaved } : {}),
@@ -170,7 +175,12 @@ export class SessionReview {
     return splitCandidates(splitView(this.host.rows().slice(0, a.results.length)));
   }
 
-  async start(opts: { budget: number | string; judge?: string; seed?: number; split?: string }): Promise<ReviewState> {
+  memory(): Promise<ReviewMemory> {
+    const a = this.scored();
+    return reviewMemory(this.host.rows().slice(0, a.results.length), this.host.systems(), this.host.verdicts);
+  }
+
+  async start(opts: { budget: number | string; judge?: string; seed?: number; split?: string; known?: boolean }): Promise<ReviewState> {
     const a = this.scored();
     await this.refresh();
     const prev = this.current();
@@ -186,8 +196,10 @@ export class SessionReview {
     if (!judge) throw new VerityError(`${judgeName} is not a metric of this run (${names.join(', ')})`, 'usage', 'not-ready');
     const n = a.results.length;
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
-    const plan = this.draw.plan(a, judge.name, seed, opts.split || undefined);
-    const budget = parseBudget(String(opts.budget), n, plan.groups.length);
+    // Remembered verdicts: every row of a group one judges, with that verdict (the group is left out of the draw).
+    const known = opts.known ? await knownAnswers(this.host.rows().slice(0, n), this.host.systems(), this.host.verdicts) : [];
+    const plan = this.draw.plan(a, judge.name, seed, opts.split || undefined, known.length ? new Set(known.map((x) => x.row)) : undefined);
+    const budget = parseBudget(String(opts.budget), n, plan.design.order.length);
     if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
     const count = budget.value.count;
     const design = designRecord(plan, count);
@@ -204,6 +216,7 @@ export class SessionReview {
       asked,
       log: [],
       undone: [],
+      ...(known.length ? { known } : {}),
     });
     return this.state()!;
   }
@@ -260,6 +273,7 @@ export class SessionReview {
     if (row !== undefined && !g.rows.includes(row))
       throw new VerityError(`row ${row} is not one of the rows this answer stands for`, 'usage', 'bad-option');
     await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
+    if (row === undefined) await rememberAnswer(this.host.verdicts, this.host.rows()[g.rows[0]!], answer);
     const again = this.draw.adapted(this.saved!, this.scored());
     if (again) await this.save(again);
     return this.state()!;
@@ -272,6 +286,10 @@ export class SessionReview {
     const last = r && [...r.log].reverse().find((x) => !r.undone.includes(x.id));
     if (!r || !last) throw new VerityError('there is no answer to take back', 'usage', 'not-ready');
     await this.save({ ...r, undone: [...r.undone, last.id] });
+    // The memory keeps the question's answer as it now stands (an earlier one, or none).
+    const asked = last.row === undefined ? r.asked[last.position] : undefined;
+    const now = asked && answersOf(this.saved!).group.get(last.position);
+    if (asked) await rememberAnswer(this.host.verdicts, this.host.rows()[asked.rows[0]!], now?.answer ?? null);
     return this.state()!;
   }
 
@@ -331,6 +349,7 @@ export class SessionReview {
       const l = labelOf(x.answer);
       if (l && i < out.length) out[i] = { ...out[i]!, label: l };
     }
+    withKnown(out, r.known);
     this.folded = { rows: out, key: r };
     return out;
   }

@@ -12,6 +12,7 @@ import { isBatchMetric, VerityError } from '../core/types.ts';
 import type { ModelCalls } from '../runtime/host-api.ts';
 import { fail, messageOf, settle, settleNow } from '../core/errors.ts';
 import { DEFAULTS } from '../core/defaults.ts';
+import { VerdictStore } from './verdicts.ts';
 import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
 import type {
   Calibrated,
@@ -48,6 +49,8 @@ export { notify, SYNC_CHUNK };
 
 export interface SessionDeps {
   store: Journal;
+  /** The verdicts remembered across runs (session/verdicts.ts); by default this browser's IndexedDB. */
+  verdicts?: VerdictStore;
   /** The model host for model-based metrics, once connected. */
   models?: () => ModelCalls | null;
   /** Written into every export. */
@@ -86,12 +89,14 @@ export class ScoringSession implements SessionApi {
     this.input = new SessionInput(deps.hash, deps.collect);
     this.runner = new Runner(deps);
     this.queries = new SessionQueries(this.input, this.runner, deps.version);
+    const verdicts = deps.verdicts ?? new VerdictStore();
     this.reviewer = new SessionReview({
       rows: () => this.input.rows,
       run: () => this.queries.run,
       systems: () => this.input.systems !== null,
       tableRow: (i) => this.queries.tableRow(i),
       journal: deps.store,
+      verdicts,
     });
     this.queries.withLabels = (rows) => ({
       rows: this.reviewer.rowsWithLabels(rows) as readonly SystemRow[],
@@ -102,6 +107,7 @@ export class ScoringSession implements SessionApi {
       running: () => this.runner.running,
       run: () => this.queries.run,
       store: deps.store,
+      verdicts,
       changed: () => this.queries.invalidate(),
     });
     this.compare = compareApi({ comparison: () => this.queries.comparison(), compareRun: () => this.queries.compareRun() });

@@ -5,7 +5,7 @@
  */
 import type { LabelFormat } from '../../core/review/sheet.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
-import type { Result, ReviewAnswer, ReviewItem, ReviewState } from '../../session/api.ts';
+import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
 import { scoreApi } from './workers.ts';
 import { saveBlob } from './download.ts';
 
@@ -34,6 +34,8 @@ export class ReviewPanel {
   busy = $state(false);
   /** Columns the review can be split by (a dataset, a subject). */
   splitColumns = $state.raw<string[]>([]);
+  /** The verdicts remembered in this browser, and how much of this run they judge (shown before a review starts). */
+  memory = $state.raw<ReviewMemory | null>(null);
 
   #settle: ReturnType<typeof setTimeout> | undefined;
 
@@ -71,7 +73,28 @@ export class ReviewPanel {
     if (!r.ok) return void (this.error = r.error);
     const cols = await scoreApi().review.splitColumns();
     if (cols.ok) this.splitColumns = cols.value;
+    await this.loadMemory();
     await this.show(r.value, r.value?.next ?? 0);
+  }
+
+  private async loadMemory(): Promise<void> {
+    const m = await scoreApi().review.memory();
+    this.memory = m.ok ? m.value : null;
+  }
+
+  /** The remembered verdicts as a file (`verity review --known` reads it). */
+  exportMemory(): Promise<void> {
+    return this.act(
+      () => scoreApi().review.exportVerdicts(),
+      (blob) => saveBlob(blob, 'verity.verdicts.jsonl'),
+    );
+  }
+
+  forgetMemory(): Promise<void> {
+    return this.act(
+      () => scoreApi().review.forgetVerdicts(),
+      () => this.loadMemory(),
+    );
   }
 
   go(position: number): Promise<void> {
@@ -96,11 +119,11 @@ export class ReviewPanel {
     this.item = r.value;
   }
 
-  /** `split`: a column to draw for the mean over its values ('' for none). */
-  start(budget: string, judge: string, split = ''): Promise<void> {
+  /** `split`: a column to draw for the mean over its values ('' for none); `known`: leave out the answers remembered verdicts judge. */
+  start(budget: string, judge: string, split = '', known = false): Promise<void> {
     this.note = null;
     return this.act(
-      () => scoreApi().review.start({ budget, judge, ...(split ? { split } : {}) }),
+      () => scoreApi().review.start({ budget, judge, ...(split ? { split } : {}), ...(known ? { known } : {}) }),
       (s) => this.show(s, 0),
     );
   }
@@ -197,11 +220,12 @@ export class ReviewPanel {
   discard(): Promise<void> {
     return this.act(
       () => scoreApi().review.discard(),
-      () => {
+      async () => {
         this.state = null;
         this.item = null;
         this.note = null;
         this.changed();
+        await this.loadMemory();
       },
     );
   }

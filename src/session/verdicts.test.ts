@@ -1,0 +1,78 @@
+/**
+ * The app's label memory: every answer given in a review remembered (an answer taken back forgotten), offered to
+ * the next review of the file with how much of it it judges; a review started with it never asks those answers,
+ * counts them as judged (a census, π = 1) and exports them as known lines; the memory exported for the CLI and
+ * forgotten on request.
+ */
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../runtime/idb-cache.ts';
+import { newSession, ok, runConfig } from '../../test/session.ts';
+import type { Mapping } from './api.ts';
+import { reviewAnswers } from '../../test/review-answers.ts';
+import { parseReviewLabels } from '../core/review/labels.ts';
+import { lineVerdict, verdictKey } from '../core/review/memory.ts';
+import { VerdictStore } from './verdicts.ts';
+
+const blob = () => new Blob([JSON.stringify(reviewAnswers(60))]);
+const mapping: Mapping = { map: { question: 'question', gold: 'golden_answer' }, goldSep: '', systems: { wide: true } };
+
+async function scored(verdicts: VerdictStore) {
+  const s = newSession(memoryStore<unknown>(), { verdicts });
+  ok(await s.open(blob(), 'answers.json'));
+  ok(await s.map(mapping));
+  ok(await s.run(runConfig(mapping, ['exact_match', 'token_f1', 'pedants'])));
+  return s;
+}
+
+/** The person: system a's answers are right, b's right on even questions. */
+const truth = (system: string | undefined, id: string) => system === 'a' || Number(id.slice(1)) % 2 === 0;
+
+describe('the label memory in the app', () => {
+  it('remembers each answer, and the next review of the file leaves those out, counts them and exports them', async () => {
+    const verdicts = new VerdictStore(memoryStore<unknown>());
+    const first = await scored(verdicts);
+    ok(await first.review.start({ budget: 20 }));
+    for (let p = 0; p < 20; p++) {
+      const it = ok(first.review.item(p));
+      ok(await first.review.answer(p, truth(it.rows[0]!.system, it.row.id)));
+    }
+    expect((await verdicts.all()).length).toBe(20);
+    // An answer taken back is forgotten; given again, remembered.
+    ok(await first.review.undo());
+    expect((await verdicts.all()).length).toBe(19);
+    const last = ok(first.review.item(19));
+    ok(await first.review.answer(19, truth(last.rows[0]!.system, last.row.id)));
+    const remembered = new Set((await verdicts.all()).map((v) => verdictKey(v)));
+    expect(remembered.size).toBe(20);
+
+    // Another run of the same file: the memory judges those 20 answers and every row that gave them.
+    const second = await scored(verdicts);
+    const offer = ok(await second.review.memory());
+    expect(offer).toMatchObject({ verdicts: 20, groups: 20 });
+    const st = ok(await second.review.start({ budget: 15, known: true }));
+    expect(st.known).toBe(offer.rows);
+    expect(st.groups).toBe(110);
+    for (let p = 0; p < st.asked; p++) {
+      const it = ok(second.review.item(p));
+      expect(remembered.has(verdictKey(it.row)), `question ${p + 1} was judged before`).toBe(false);
+      ok(await second.review.answer(p, truth(it.rows[0]!.system, it.row.id)));
+    }
+    // Counted as judged, outside the draw's sample, in every system's estimate.
+    const after = ok(await second.review.state())!;
+    const outsideSample = after.estimates.reduce((n, e) => n + (e.system !== null ? e.reviewed!.labelled - e.reviewed!.sampled : 0), 0);
+    expect(outsideSample).toBe(offer.rows);
+    const file = parseReviewLabels(await ok(second.review.exportLabels()).text());
+    expect(file.ok && file.value.design?.known).toBe(offer.rows);
+    expect(file.ok && file.value.labels.filter((l) => l.known).length).toBe(offer.rows);
+
+    // Exported for the CLI's --known, every verdict with what it judged; then forgotten.
+    const lines = (await ok(await second.review.exportVerdicts()).text()).trim().split('\n');
+    const exported = lines.map((l) => lineVerdict(JSON.parse(l) as Record<string, unknown>));
+    expect(exported.every((v) => v !== null)).toBe(true);
+    const keys = new Set(exported.map((v) => verdictKey(v!)));
+    expect([...remembered].every((k) => keys.has(k))).toBe(true);
+    expect(lines.length).toBe(20 + 15);
+    ok(await second.review.forgetVerdicts());
+    expect(ok(await second.review.memory())).toMatchObject({ verdicts: 0, groups: 0, rows: 0 });
+  });
+});
