@@ -6,7 +6,7 @@
  * same run without losing an answer; deleting a run that holds answers asks first; a review split by a column.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { reviewAnswers } from '../test/review-answers.ts';
 
 const records = reviewAnswers(30);
@@ -19,6 +19,16 @@ async function scoreAnswers(page: Page, rows: readonly object[] = records, name 
   await expect(page.getByTestId('run-progress')).toContainText('done');
 }
 
+/** A run of the answers, and a review of every distinct answer started on it: the review panel. */
+async function reviewEveryAnswer(page: Page): Promise<Locator> {
+  await scoreAnswers(page);
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await review.getByTestId('review-budget').fill('100%');
+  await review.getByTestId('review-start').click();
+  return review;
+}
+
 async function openSaved(page: Page): Promise<void> {
   await page.getByTestId('saved-runs').locator('summary').click();
   await page.getByTestId('saved-run').filter({ hasText: 'answers.json' }).getByTestId('open-run').click();
@@ -27,11 +37,7 @@ async function openSaved(page: Page): Promise<void> {
 
 test('a review survives a reload; the export is a label file; the comparison ranks by the estimate', async ({ page }) => {
   test.setTimeout(120_000);
-  await scoreAnswers(page);
-  const review = page.getByTestId('review');
-  await review.scrollIntoViewIfNeeded();
-  await review.getByTestId('review-budget').fill('100%');
-  await review.getByTestId('review-start').click();
+  const review = await reviewEveryAnswer(page);
   const item = review.getByTestId('review-item');
   await expect(item).toBeVisible();
   await expect(review.getByTestId('review-answered')).toHaveText('0');
@@ -204,11 +210,7 @@ test('verdicts are remembered across runs: the next review of the file leaves th
   page,
 }) => {
   test.setTimeout(120_000);
-  await scoreAnswers(page);
-  const review = page.getByTestId('review');
-  await review.scrollIntoViewIfNeeded();
-  await review.getByTestId('review-budget').fill('100%');
-  await review.getByTestId('review-start').click();
+  const review = await reviewEveryAnswer(page);
   await expect(review.getByTestId('review-progress')).toContainText('of 55 questions answered');
   for (let k = 1; k <= 5; k++) {
     await page.keyboard.press(k % 2 ? 'c' : 'w');
