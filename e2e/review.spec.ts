@@ -206,7 +206,7 @@ test('a review split by a column: offered, drawn for the mean over its values, s
   expect(first.design.split).toBe('part');
 });
 
-test('verdicts are remembered across runs: the next review of the file leaves them out; exported, and forgotten on request', async ({
+test('verdicts are remembered across runs: the next review of the file leaves them out; listed, exported and forgotten on request', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -230,6 +230,12 @@ test('verdicts are remembered across runs: the next review of the file leaves th
     .split('\n');
   expect(verdicts).toHaveLength(5);
   expect(verdicts.every((l) => 'question' in JSON.parse(l) && 'candidate' in JSON.parse(l))).toBe(true);
+  // Listed: each with its question, answer, verdict and when (three correct, two wrong, as given).
+  await review.getByTestId('review-memory-list').click();
+  const table = review.getByTestId('review-memory-table');
+  await expect(table.locator('tbody tr')).toHaveCount(5);
+  await expect(table.locator('tbody tr').filter({ hasText: 'correct' })).toHaveCount(3);
+  await expect(table.locator('tbody tr').filter({ hasText: 'wrong' })).toHaveCount(2);
   await review.getByTestId('review-budget').fill('100%');
   await review.getByTestId('review-start').click();
   await expect(review.getByTestId('review-progress')).toContainText('of 50 questions answered');

@@ -22,6 +22,9 @@ export function answerForKey(key: string, classes: boolean): ReviewAnswer | 'und
   return null;
 }
 
+/** How many remembered verdicts the panel lists (all of them are in the export). */
+export const MEMORY_SHOWN = 200;
+
 /** A default budget: 10% of the rows' worth of questions, or 20 questions for a small run. */
 export const defaultBudget = (rows: number): string => (rows >= 200 ? '10%' : String(Math.min(rows, 20)));
 
@@ -82,6 +85,25 @@ export class ReviewPanel {
     this.memory = m.ok ? m.value : null;
   }
 
+  /** The remembered verdicts, newest first (at most MEMORY_SHOWN), for the panel's list. */
+  memoryList = $state.raw<{ question: string; candidate: string; label: string; time: string }[] | null>(null);
+
+  async listMemory(): Promise<void> {
+    const r = await scoreApi().review.exportVerdicts();
+    if (!r.ok) return void (this.error = r.error);
+    const lines = (await r.value.text()).split('\n').filter(Boolean);
+    this.memoryList = lines
+      .map((l) => JSON.parse(l) as { question: string; candidate: string; label: unknown; time?: string })
+      .map((v) => ({
+        question: v.question,
+        candidate: v.candidate,
+        label: v.label === true ? 'correct' : v.label === false ? 'wrong' : String(v.label),
+        time: v.time ?? '',
+      }))
+      .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0))
+      .slice(0, MEMORY_SHOWN);
+  }
+
   /** The remembered verdicts as a file (`verity review --known` reads it). */
   exportMemory(): Promise<void> {
     return this.act(
@@ -93,7 +115,7 @@ export class ReviewPanel {
   forgetMemory(): Promise<void> {
     return this.act(
       () => scoreApi().review.forgetVerdicts(),
-      () => this.loadMemory(),
+      () => ((this.memoryList = null), this.loadMemory()),
     );
   }
 
