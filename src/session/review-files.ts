@@ -150,9 +150,11 @@ export async function importReview(
     const i = rowOf.find(id, system);
     return i < 0 ? null : i;
   };
-  if (design?.known)
+  // A review drawn beside remembered verdicts holds them as known lines: all of them, or the file was cut.
+  const known = labels.filter((l) => l.known).length;
+  if (design && known < design.known)
     throw new VerityError(
-      `${name} is a review drawn beside ${design.known} earlier verdicts (verity review --known), which the app cannot continue yet: give it to verity compare --labels, or continue it with verity review --continue`,
+      `${name}: its review left ${design.known} rows out of the draw as known from earlier verdicts, but holds the known lines of only ${known}: import the whole file the app or verity review wrote`,
       'input',
       'bad-labels',
     );
@@ -163,7 +165,8 @@ export async function importReview(
       r.groups === design.groups &&
       r.asked.length === design.asked &&
       r.judge === (design.judge ?? r.judge) &&
-      (r.split ?? null) === design.split;
+      (r.split ?? null) === design.split &&
+      (r.known?.length ?? 0) === design.known;
     if (!same) {
       if (r && r.log.length)
         throw new VerityError(
@@ -198,6 +201,8 @@ export async function importReview(
     log.push({ id: newId(), ...a });
   };
   for (const l of labels) {
+    // Known verdicts are the review's own (reviewFrom), not answers.
+    if (l.known && design?.known) continue;
     const i = find(l.id, l.system);
     if (i === null) {
       unknown++;
@@ -217,7 +222,7 @@ export async function importReview(
       add({ position: pos, answer, at: when });
     }
   }
-  if (seen.size === 0)
+  if (seen.size === 0 && !r?.known?.length)
     throw new VerityError(noLabelMatches(name, labels.length, unknownIds, 'a row scored in this run'), 'input', 'bad-labels');
   const base: SavedReview = r ?? {
     version: 3,
@@ -297,5 +302,17 @@ function reviewFrom(parsed: ParsedLabels, find: (id: string, system?: string) =>
     asked,
     log: [],
     undone: [],
+    ...(d.known ? { known: knownOf(parsed, find) } : {}),
   };
+}
+
+/** The known lines of a review file as the review saves them: every row with its remembered verdict. */
+function knownOf(parsed: ParsedLabels, find: (id: string, system?: string) => number | null): NonNullable<SavedReview['known']> {
+  return parsed.labels.flatMap((l) => {
+    const row = l.known ? find(l.id, l.system) : null;
+    if (!l.known) return [];
+    if (row === null)
+      throw new VerityError(`a known line names a row this run does not have (${l.id}): labels of another input?`, 'input', 'bad-labels');
+    return [{ row, answer: labelJson(l.label) }];
+  });
 }

@@ -1,8 +1,8 @@
 /**
  * The app's label memory: every answer given in a review remembered (an answer taken back forgotten), offered to
  * the next review of the file with how much of it it judges; a review started with it never asks those answers,
- * counts them as judged (a census, π = 1) and exports them as known lines; the memory exported for the CLI and
- * forgotten on request.
+ * counts them as judged (a census, π = 1) and exports them as known lines, which another run imports back (a file
+ * short of them refused); the memory exported for the CLI and forgotten on request.
  */
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
@@ -61,9 +61,22 @@ describe('the label memory in the app', () => {
     const after = ok(await second.review.state())!;
     const outsideSample = after.estimates.reduce((n, e) => n + (e.system !== null ? e.reviewed!.labelled - e.reviewed!.sampled : 0), 0);
     expect(outsideSample).toBe(offer.rows);
-    const file = parseReviewLabels(await ok(second.review.exportLabels()).text());
+    const reviewFile = ok(second.review.exportLabels());
+    const file = parseReviewLabels(await reviewFile.text());
     expect(file.ok && file.value.design?.known).toBe(offer.rows);
     expect(file.ok && file.value.labels.filter((l) => l.known).length).toBe(offer.rows);
+    // Imported into another run of the file (another browser): the same review, its known verdicts and answers.
+    const third = await scored(new VerdictStore(memoryStore<unknown>()));
+    const imported = ok(await third.review.importLabels(reviewFile, 'answers.review.jsonl')).state;
+    expect(imported).toMatchObject({ known: offer.rows, asked: after.asked, labelled: after.labelled });
+    expect(imported.estimates.map((e) => e.reviewed?.value)).toEqual(after.estimates.map((e) => e.reviewed?.value));
+    // A file that lost a known line is a cut file: refused.
+    const cut = (await reviewFile.text())
+      .split('\n')
+      .filter((l, k, all) => !(l.includes('"known":true') && k === all.findIndex((x) => x.includes('"known":true'))));
+    const fourth = await scored(new VerdictStore(memoryStore<unknown>()));
+    const refused = await fourth.review.importLabels(new Blob([cut.join('\n')]), 'cut.jsonl');
+    expect(refused.ok || refused.error).toMatch(/holds the known lines of only/);
 
     // Exported for the CLI's --known, every verdict with what it judged; then forgotten.
     const lines = (await ok(await second.review.exportVerdicts()).text()).trim().split('\n');
