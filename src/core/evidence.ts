@@ -12,6 +12,7 @@ import type { ModelContext, Nli, NliDistribution, NliPair, StatementItem, Statem
 import type { MetricResult, ProvidedNli, QaItem } from './types.ts';
 import { createRuleWriter } from './statements/rules.ts';
 import { Generations } from './util/memo.ts';
+import { fail, ok, type Result } from './errors.ts';
 
 export interface Evidence {
   /** One statement per gold, in gold order. */
@@ -25,8 +26,6 @@ export interface Evidence {
   nli: ProvidedNli[];
   nliSource: 'input' | 'model';
 }
-
-export type EvidenceResult = { ok: true; evidence: Evidence } | { ok: false; reason: string };
 
 /**
  * Distinct pairs per model call. Large, so the model host sees many pairs at once: it sorts them by token
@@ -120,7 +119,7 @@ export async function classifyUnique(nli: Nli, pairs: NliPair[], memo?: Memo['nl
  * statements and NLI pairs. Belongs to one run and its models; a new run makes a new one.
  */
 export class EvidenceCache {
-  private readonly cache = new WeakMap<QaItem, Promise<EvidenceResult>>();
+  private readonly cache = new WeakMap<QaItem, Promise<Result<Evidence>>>();
   private readonly rules = createRuleWriter();
   private readonly memo: Memo;
 
@@ -130,7 +129,7 @@ export class EvidenceCache {
   }
 
   /** Evidence for each item, with the run's models in `ctx`; an item seen before is not computed again. */
-  get(ctx: ModelContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
+  get(ctx: ModelContext, items: readonly QaItem[]): Promise<Result<Evidence>[]> {
     const missing = items.filter((it) => !this.cache.has(it));
     if (missing.length > 0) {
       const batch = this.compute(ctx, missing);
@@ -144,7 +143,7 @@ export class EvidenceCache {
     return Promise.all(items.map((it) => this.cache.get(it)!));
   }
 
-  private async compute(ctx: ModelContext, items: QaItem[]): Promise<EvidenceResult[]> {
+  private async compute(ctx: ModelContext, items: QaItem[]): Promise<Result<Evidence>[]> {
     const nli = ctx.nli;
     const usable = items.map((it) => it.nli !== undefined || nli !== undefined);
     // Statements: from the input, else written (model writer with rule fallback, or rules).
@@ -159,7 +158,7 @@ export class EvidenceCache {
       if (toWrite.length) written = await writeStatements(toWrite, ctx.writer ?? this.rules, this.rules, this.memo.statements);
     } catch (e) {
       const reason = `statement writing failed: ${(e as Error).message}`;
-      return items.map(() => ({ ok: false, reason }));
+      return items.map(() => fail(reason));
     }
     let w = 0;
     const statements = items.map((it, i) => {
@@ -181,28 +180,25 @@ export class EvidenceCache {
         dists = await classifyUnique(nli, pairs, this.memo.nli);
       } catch (e) {
         const reason = `the NLI model failed: ${(e as Error).message}`;
-        return items.map(() => ({ ok: false, reason }));
+        return items.map(() => fail(reason));
       }
     }
     let d = 0;
-    return items.map((it, i): EvidenceResult => {
+    return items.map((it, i): Result<Evidence> => {
       const st = statements[i];
-      if (!st) return { ok: false, reason: 'needs an NLI model, or nli probabilities in the input' };
+      if (!st) return fail('needs an NLI model, or nli probabilities in the input');
       const fromInput = it.nli !== undefined;
       const perGold: ProvidedNli[] = fromInput
         ? it.nli!
         : st.gold.map(() => ({ goldToCandidate: dists[d++]!, candidateToGold: dists[d++]! }));
-      return {
-        ok: true,
-        evidence: {
-          goldStatements: st.gold,
-          candidateStatement: st.candidate,
-          writer: st.writer,
-          ...(st.writer !== 'input' && written.fallback ? { writerFallback: written.fallback } : {}),
-          nli: perGold,
-          nliSource: fromInput ? 'input' : 'model',
-        },
-      };
+      return ok({
+        goldStatements: st.gold,
+        candidateStatement: st.candidate,
+        writer: st.writer,
+        ...(st.writer !== 'input' && written.fallback ? { writerFallback: written.fallback } : {}),
+        nli: perGold,
+        nliSource: fromInput ? 'input' : 'model',
+      });
     });
   }
 }
@@ -216,7 +212,7 @@ export function withEvidenceCache<C extends ModelContext>(ctx: C): C & { evidenc
 }
 
 /** Evidence for each item, shared through the run's cache (`ctx.evidence`; none → computed for this call only). */
-export function getEvidence(ctx: RunContext, items: readonly QaItem[]): Promise<EvidenceResult[]> {
+export function getEvidence(ctx: RunContext, items: readonly QaItem[]): Promise<Result<Evidence>[]> {
   return (ctx.evidence ?? new EvidenceCache()).get(ctx, items);
 }
 
@@ -246,9 +242,9 @@ export function unusableEvidence(ev: Evidence): string | null {
 export async function usableEvidence(ctx: ModelContext, items: readonly QaItem[]): Promise<(Evidence | MetricResult)[]> {
   const evidence = await getEvidence(ctx, items);
   return evidence.map((e): Evidence | MetricResult => {
-    if (!e.ok) return { score: null, decision: null, explanation: e.reason };
-    const why = unusableEvidence(e.evidence);
-    return why ? { score: null, decision: null, explanation: why, details: evidenceDetails(e.evidence) } : e.evidence;
+    if (!e.ok) return { score: null, decision: null, explanation: e.error };
+    const why = unusableEvidence(e.value);
+    return why ? { score: null, decision: null, explanation: why, details: evidenceDetails(e.value) } : e.value;
   });
 }
 

@@ -9,6 +9,7 @@
 import type { ModelContext, Nli, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyUnique } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
+import { fail, ok, type Result } from '../errors.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { argmax, quote, round } from './common.ts';
 import { contains } from './lexical_match.ts';
@@ -50,9 +51,8 @@ export interface NliLexReference {
   lm: 0 | 1;
 }
 
-export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexReference[] } | { ok: false; reason: string };
-
-/** Index of the largest value, the first on ties. */
+/** An item's se and lm (each the best over its references), or why it cannot be scored. */
+export type NliLexRow = Result<{ se: number; lm: 0 | 1; perReference: NliLexReference[] }>;
 
 /**
  * se and lm per reference and per item (each maxed over references), with one batched, de-duplicated NLI
@@ -60,13 +60,13 @@ export type NliLexRow = { ok: true; se: number; lm: 0 | 1; perReference: NliLexR
  */
 export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined): Promise<NliLexRow[]> {
   if (!nli) {
-    return items.map((it) => ({
-      ok: false,
-      reason:
+    return items.map((it) =>
+      fail(
         it.nli !== undefined
           ? 'needs an NLI model: the nli probabilities in the input are for statement pairs, not nli_lex\'s "question: … answer: …" premise'
           : 'needs an NLI model',
-    }));
+      ),
+    );
   }
   const pairs: NliPair[] = [];
   for (const it of items) {
@@ -78,7 +78,7 @@ export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined)
     dists = pairs.length ? await classifyUnique(nli, pairs) : [];
   } catch (e) {
     const reason = `the NLI model failed: ${(e as Error).message}`;
-    return items.map(() => ({ ok: false, reason }));
+    return items.map(() => fail(reason));
   }
   let d = 0;
   return items.map((it): NliLexRow => {
@@ -92,11 +92,11 @@ export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined)
         lm: contains(cand, normalizeTokens(reference, 'numeric'), 'token') ? 1 : 0,
       };
     });
-    if (perReference.length === 0) return { ok: false, reason: 'no gold answer' };
-    if (!perReference.every((r) => Number.isFinite(r.se))) return { ok: false, reason: 'the NLI probabilities are not finite numbers' };
+    if (perReference.length === 0) return fail('no gold answer');
+    if (!perReference.every((r) => Number.isFinite(r.se))) return fail('the NLI probabilities are not finite numbers');
     const se = perReference.reduce((m, r) => Math.max(m, r.se), -Infinity); // not Math.max(...): one argument per gold overflows the stack
     const lm = perReference.some((r) => r.lm === 1) ? 1 : 0;
-    return { ok: true, se, lm, perReference };
+    return ok({ se, lm, perReference });
   });
 }
 
@@ -106,7 +106,7 @@ export async function nliLexRows(items: readonly QaItem[], nli: Nli | undefined)
  */
 export async function nliLexFeatures(items: readonly QaItem[], ctx: ModelContext): Promise<([number, number] | null)[]> {
   const rows = await nliLexRows(items, ctx.nli);
-  return rows.map((r) => (r.ok ? [r.se, r.lm] : null));
+  return rows.map((r) => (r.ok ? [r.value.se, r.value.lm] : null));
 }
 
 export interface NliLexOptions {
@@ -131,8 +131,9 @@ export function createNliLex(options: NliLexOptions = {}): BatchMetric {
     needs: ['nli'],
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const rows = await nliLexRows(items, ctx.nli);
-      return rows.map((r, i): MetricResult => {
-        if (!r.ok) return { score: null, decision: null, explanation: r.reason };
+      return rows.map((row, i): MetricResult => {
+        if (!row.ok) return { score: null, decision: null, explanation: row.error };
+        const r = row.value;
         const item = items[i]!;
         const logit = w.se * r.se + w.lm * r.lm + w.bias;
         const score = sigmoid(logit);
