@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RowResults } from './scoring.ts';
 import { ChunkPacker, chunkBuffers, packChunk, ResultTable } from './result-table.ts';
+import { VerityError, type CapClass } from './types.ts';
 
 const rows: RowResults[] = [
   {
@@ -99,5 +100,23 @@ describe('ChunkPacker', () => {
     expect([...new ChunkPacker(1, ['t', 'm', 'x'], new Set(['m']), new Set(['t'])).scoresOnly]).toEqual(['x']);
     // Every explanation kept (no `explained`): none.
     expect([...new ChunkPacker(1, ['t', 'm'], new Set()).scoresOnly]).toEqual([]);
+  });
+});
+
+describe('more than 255 classes and sets', () => {
+  // The table stores class and set names as data (up to 255), whatever metric gave them; the types name only eight.
+  it('is refused as bad input (a typed error with its code), not a broken invariant', () => {
+    const many = Array.from({ length: 256 }, (_, k): RowResults => ({
+      t: { score: 0.5, decision: true, class: `class ${k}` as CapClass, explanation: '' },
+    }));
+    let error: unknown;
+    try {
+      ResultTable.of(many, ['t'], new Set());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(VerityError);
+    expect(error).toMatchObject({ kind: 'input', code: 'too-many-classes' });
+    expect(() => ResultTable.of(many.slice(0, 255), ['t'], new Set())).not.toThrow();
   });
 });

@@ -9,7 +9,7 @@
  * `ResultChunk` is the same layout for a run of rows: what a scoring worker sends back (typed arrays transfer)
  * and what a saved run stores per chunk.
  */
-import type { MetricResult } from './types.ts';
+import { VerityError, type MetricResult } from './types.ts';
 import type { RowResults } from './scoring.ts';
 
 /** One metric's column over a run of rows. */
@@ -101,7 +101,7 @@ export class ChunkPacker {
 
   private name(k: number, m: string, s: string): number {
     const n = id(s, this.columns[k]!.names, this.nameIndex[k]!) + 1;
-    if (n > 255) throw new Error(`${m}: more than 255 distinct classes and sets`);
+    if (n > 255) throw new VerityError(`${m}: more than 255 distinct classes and sets`, 'input', 'too-many-classes');
     return n;
   }
 
@@ -229,7 +229,7 @@ export class ResultTable {
     let k = this.nameIndex.get(s);
     if (k === undefined) {
       k = this.names.length;
-      if (k >= 255) throw new Error('more than 255 distinct classes and sets in one run');
+      if (k >= 255) throw new VerityError('more than 255 distinct classes and sets in one run', 'input', 'too-many-classes');
       this.names.push(s);
       this.nameIndex.set(s, k);
     }

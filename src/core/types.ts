@@ -139,6 +139,8 @@ export type VerityErrorCode =
   | 'unavailable'
   | 'network'
   | 'bad-response'
+  | 'too-nested'
+  | 'too-many-classes'
   | 'other';
 
 export class VerityError extends Error {

@@ -2,7 +2,7 @@
  * Cell values as the fields need them: text, lists of golds (JSON, Python and NumPy lists, answer objects, a
  * separator), provided NLI and statements, and the text of chat messages and model API responses.
  */
-import { type ProvidedNli } from '../types.ts';
+import { VerityError, type ProvidedNli } from '../types.ts';
 import type { NliDistribution } from '../capabilities.ts';
 import { isPlainObject } from './parse.ts';
 import { fail, messageOf, ok, type Result } from '../errors.ts';
@@ -14,7 +14,7 @@ export function toText(v: unknown): string {
   try {
     return JSON.stringify(v);
   } catch (e) {
-    throw new Error(`a value cannot be turned into text (${messageOf(e)})`, { cause: e });
+    throw new VerityError(`a value cannot be turned into text (${messageOf(e)})`, 'input', 'too-nested');
   }
 }
 

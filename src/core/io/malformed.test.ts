@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFormat, parseTable, type ParsedTable } from './parse.ts';
 import { mapRows } from './fields.ts';
+import { toText } from './cells.ts';
 import { toCsv, toTsv } from './export.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../metrics/index.ts';
 import { scoreRows } from '../scoring.ts';
@@ -314,5 +315,15 @@ describe('wrong values', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ row: 2, severity: 'error' });
     expect(issues[0]!.message).toMatch(/^row 2: a value cannot be turned into text \(.+\); skipped$/);
+    // Bad input, not a broken invariant: a typed error, as toText throws it.
+    let nested: unknown = [];
+    for (let k = 0; k < 100_000; k++) nested = [nested];
+    let thrown: unknown;
+    try {
+      toText(nested);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toMatchObject({ name: 'VerityError', kind: 'input', code: 'too-nested' });
   });
 });
