@@ -22,7 +22,7 @@ import {
   type ProbeInfo,
   type Role,
 } from '../src/runtime/messages.ts';
-import { messageOf, type Result } from '../src/core/errors.ts';
+import { messageOf, ok, type Result } from '../src/core/errors.ts';
 
 // The device each model was measured fastest on (runtime/device-choice.ts): cleared with the models.
 const choices = idbStore<StoredChoice>('verity-device-choice', 'choices');
@@ -53,8 +53,8 @@ const api: ModelHostApi = {
   },
 
   /** Answers while the worker is alive (the page's watchdog during model runs). */
-  ping(): true {
-    return true;
+  ping(): Result<true> {
+    return ok(true);
   },
 
   /** Serves this API on another port too: the scoring worker talks to the same loaded models directly. */

@@ -39,7 +39,7 @@ export interface ModelCalls {
 export interface ModelHostApi extends ModelCalls {
   probe(): Promise<ProbeInfo>;
   /** Answers while the worker is alive (the page's watchdog during model runs). */
-  ping(): true;
+  ping(): Result<true>;
   /** Serves this API on another port too: the scoring worker talks to the same loaded models directly. */
   connect(port: MessagePort): void;
   /** WASM threads for sessions created from now on (call it before the first load); returns the value in effect. */

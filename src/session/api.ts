@@ -190,7 +190,8 @@ export interface SessionApi {
   continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>>;
   cancel(): void;
   /** Throws when the scoring pool stopped answering (the page's watchdog then recovers the run). */
-  ping(): Pulse;
+  /** The worker is alive and where it is; a failure when a scoring pool worker stopped answering (the run is dead). */
+  ping(): Result<Pulse>;
   runs(): Promise<SavedRunInfo[]>;
   /**
    * Deletes a saved run. `answersSeen`: the review answers the page showed when the person confirmed; a run that

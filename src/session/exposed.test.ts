@@ -55,7 +55,7 @@ describe('the session over comlink', () => {
     expect(m).toMatchObject({ ok: true, value: { rows: 12 } });
     const r = await s.run({ metrics: ['exact_match'], settings: {}, models: {}, mapping });
     expect(r).toMatchObject({ ok: true });
-    expect(await s.ping()).toMatchObject({ done: 12, running: false });
+    expect(await s.ping()).toEqual({ ok: true, value: { done: 12, running: false } });
 
     expect(await s.review.state()).toEqual({ ok: true, value: null });
     const started = await s.review.start({ budget: 2, seed: 1 });

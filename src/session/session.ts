@@ -10,7 +10,7 @@ import { packChunk } from '../core/result-table.ts';
 import type { RunReport, ViewQuery } from '../core/explore.ts';
 import { isBatchMetric, VerityError } from '../core/types.ts';
 import type { ModelCalls } from '../runtime/host-api.ts';
-import { fail, messageOf, settle, settleNow } from '../core/errors.ts';
+import { fail, messageOf, ok, settle, settleNow } from '../core/errors.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { VerdictStore } from './verdicts.ts';
 import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
@@ -218,11 +218,11 @@ export class ScoringSession implements SessionApi {
   }
 
   /** Answers while alive, even mid-chunk (scoring yields between slices): a silent worker is dead, not busy. */
-  ping(): Pulse {
-    // A pool worker that stopped answering makes the session look dead, so the page recovers the run.
+  ping(): Result<Pulse> {
+    // A pool worker that stopped answering makes the session answer as dead, so the page recovers the run.
     const stalled = this.runner.stalled();
-    if (stalled) throw new VerityError(stalled, 'output', 'unavailable');
-    return { done: this.queries.table.length, running: this.runner.running };
+    if (stalled) return fail(stalled);
+    return ok({ done: this.queries.table.length, running: this.runner.running });
   }
 
   /** The saved runs, newest first, with what each run's results and each input take. */

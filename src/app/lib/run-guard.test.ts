@@ -10,7 +10,7 @@ describe('watch', () => {
     const onDead = vi.fn();
     // Answers each ping after 300 ms (a slice of long rows in progress).
     const stop = watch({
-      pingScore: () => new Promise((r) => setTimeout(r, 300)),
+      pingScore: () => new Promise((r) => setTimeout(() => r({ ok: true, value: 1 }), 300)),
       pingModels: () => null,
       onDead,
       interval: 2000,
@@ -23,7 +23,13 @@ describe('watch', () => {
 
   it('declares a silent worker dead once, and which one', async () => {
     const onDead = vi.fn();
-    watch({ pingScore: () => Promise.resolve(1), pingModels: () => new Promise(() => {}), onDead, interval: 2000, timeout: 8000 });
+    watch({
+      pingScore: () => Promise.resolve({ ok: true, value: 1 }),
+      pingModels: () => new Promise(() => {}),
+      onDead,
+      interval: 2000,
+      timeout: 8000,
+    });
     await vi.advanceTimersByTimeAsync(9_000);
     expect(onDead).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(2_000);
@@ -37,6 +43,16 @@ describe('watch', () => {
     watch({ pingScore: () => Promise.reject(new Error('gone')), pingModels: () => null, onDead });
     await vi.advanceTimersByTimeAsync(2_100);
     expect(onDead).toHaveBeenCalledWith('scoring');
+    // A ping that answers a failure (a scoring pool worker stopped answering) is death as well.
+    const failed = vi.fn();
+    const stopFailed = watch({
+      pingScore: () => Promise.resolve({ ok: false, error: 'scoring worker 1 of 2 stopped answering' }),
+      pingModels: () => null,
+      onDead: failed,
+    });
+    await vi.advanceTimersByTimeAsync(2_100);
+    stopFailed();
+    expect(failed).toHaveBeenCalledWith('scoring');
     const quiet = vi.fn();
     const stop = watch({ pingScore: () => new Promise(() => {}), pingModels: () => null, onDead: quiet });
     await vi.advanceTimersByTimeAsync(3_000);

@@ -6,16 +6,17 @@
  * repeated recoveries is stopped with a message naming the rows, instead of restarting forever.
  */
 import type { ModelSpec, Role } from '../../runtime/messages.ts';
+import type { Result } from '../../core/errors.ts';
 import { loadModels } from './models.ts';
 import { connectScoringToModels, modelHostApi } from './workers.ts';
 
 export type Worker_ = 'scoring' | 'models';
 
 export interface GuardOptions {
-  /** Pings the scoring worker (resolves while it is alive). */
-  pingScore: () => Promise<unknown>;
+  /** Pings the scoring worker: a Result, ok while it is alive. */
+  pingScore: () => Promise<Result<unknown>>;
   /** Pings the model worker, or null when the run uses none. */
-  pingModels: () => Promise<unknown> | null;
+  pingModels: () => Promise<Result<unknown>> | null;
   /** A worker did not answer in time. Called at most once per start(). */
   onDead: (who: Worker_) => void;
   interval?: number;
@@ -28,11 +29,12 @@ export function watch(o: GuardOptions): () => void {
   let waiting = false;
   let stopped = false;
   const late = () => new Promise<'dead'>((r) => setTimeout(() => r('dead'), timeout));
-  const answered = (p: Promise<unknown> | null) =>
+  // Dead: no answer in time, a rejected call, or a ping that answers a failure (a pool worker stopped answering).
+  const answered = (p: Promise<Result<unknown>> | null) =>
     p
       ? Promise.race([
           p.then(
-            () => 'alive' as const,
+            (r) => (r.ok ? ('alive' as const) : ('dead' as const)),
             () => 'dead' as const,
           ),
           late(),
