@@ -83,14 +83,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
   for (const { row, answer } of r.known ?? []) {
     const l = labelOf(answer);
     const q = rows[row]!;
-    if (l)
-      lines.push(
-        knownLine(
-          { ...idOf(row), question: q.question, golds: q.golds, candidate: q.candidate },
-          { ...q, golds: [...q.golds], label: l },
-          input,
-        ),
-      );
+    if (l) lines.push(knownLine({ ...idOf(row), question: q.question, golds: q.golds, candidate: q.candidate }, { label: l }, input));
   }
   if (format === 'csv') return new Blob([reviewSheet(lines)], { type: 'text/csv' });
   return new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'application/x-ndjson' });

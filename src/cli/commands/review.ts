@@ -287,6 +287,9 @@ function continued(
   return { entries, answered: entries.length, asked: lines.length, given, label };
 }
 
+/** What a known line writes of a verdict (knownLine). */
+type KnownVerdict = Pick<Verdict, 'label' | 'reviewer' | 'time'>;
+
 /**
  * Each row's verdict known before the review (undefined where none), or null when nothing is: from the memory of
  * --known, or the known lines of the review to continue (the draw it continues left those out).
@@ -295,15 +298,15 @@ function knownVerdicts(
   rows: readonly SystemRow[],
   memory: LabelMemory | null,
   earlier: ParsedLabels | null,
-): (Verdict | undefined)[] | null {
+): (KnownVerdict | undefined)[] | null {
   if (memory) return rows.map((r) => memory.find(r));
   const known = earlier?.labels.filter((l) => l.known) ?? [];
   if (!known.length) return null;
   const rowOf = rowFinder(rows);
-  const out: (Verdict | undefined)[] = new Array(rows.length);
+  const out: (KnownVerdict | undefined)[] = new Array(rows.length);
   for (const l of known) {
     const i = rowOf.find(l.id, l.system);
-    if (i >= 0) out[i] = { ...rows[i]!, golds: [...rows[i]!.golds], label: l.label, ...(l.time ? { time: l.time } : {}) };
+    if (i >= 0) out[i] = { label: l.label, ...(l.time ? { time: l.time } : {}) };
   }
   return out;
 }

@@ -16,7 +16,7 @@ import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { analyze, DENSE_FEATURES, isNumberToken, signalPrior, similarSpelling, tfidf, type Analysis } from './pedants-features.ts';
 import { round } from './common.ts';
 import { readsAs, renderClaims, type PedantsClaim } from './pedants-claims.ts';
-import { EMPTY_ANSWER } from '../signals/refusal.ts';
+import { quotableCue } from '../signals/refusal.ts';
 import { normalizeTokens } from '../text/normalize.ts';
 import { asWritten, bareWord, holdsAsWritten, writtenRun } from '../signals/words.ts';
 import { sigmoid } from '../agreement/logistic.ts';
@@ -102,7 +102,7 @@ function pedantsClaims(item: QaItem, a: Analysis, correct: boolean): PedantsClai
   const specific = isGold ? -1 : s.specificity.findIndex(Boolean);
   return [
     ...(v.answer !== undefined ? [{ kind: 'final-answer', text: v.answer } as const] : []),
-    ...(s.refusal ? [{ kind: 'refusal', cue: s.refusal.cue === EMPTY_ANSWER ? '' : s.refusal.cue } as const] : []),
+    ...(s.refusal ? [{ kind: 'refusal', cue: quotableCue(s.refusal) } as const] : []),
     ...(s.polarity ? [polarityClaim(s.polarity.kind, s.polarity.cue, item.candidate)] : []),
     a.held >= 0 ? goldOf(a.held) : ({ kind: 'holds-none' } as const),
     { kind: 'overlap', text: a.bestIsForm ? asWritten(a.bestGold, read) : a.bestGold, f1: a.dense[0]!, shared: written(shared, read) },

@@ -88,7 +88,7 @@ export function lineVerdict(o: Record<string, unknown>): Verdict | null {
  */
 export function knownLine(
   row: { id: string; system?: string; question: string; golds: readonly string[]; candidate: string },
-  v: Verdict,
+  v: Pick<Verdict, 'label' | 'reviewer' | 'time'>,
   input: string,
 ): Record<string, unknown> {
   return {

@@ -26,7 +26,7 @@
 import { normalizeTokens } from '../text/normalize.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import type { CapClass } from '../types.ts';
-import { EMPTY_ANSWER, refusal, type RefusalSignal } from './refusal.ts';
+import { quotableCue, refusal, type RefusalSignal } from './refusal.ts';
 import { candidateYesNo, polarity, yesNo, type PolaritySignal } from './polarity.ts';
 import { listSignal, type ListSignal } from './lists.ts';
 import { compareQuantities, isNameNumber, quantities, type QuantitySignal } from './quantities.ts';
@@ -215,12 +215,15 @@ function goldStep(item: TextItem, s: TextSignals, k: number, why: boolean): Step
       cls: 'overinclusive-invalid',
       gold: k,
       signal: 'quantities',
-      claims: claims(() => ({
-        kind: 'other-amount',
-        goldValues: qs.gold.map((x) => said(x.text, gold)),
-        goldAsRead: qs.gold.some((x) => asRead(said(x.text, gold), gold)),
-        ...answerValue(qs.at!, item.candidate),
-      })),
+      claims: claims(() => {
+        const goldValues = qs.gold.map((x) => said(x.text, gold));
+        return {
+          kind: 'other-amount',
+          goldValues,
+          goldAsRead: goldValues.some((v) => asRead(v, gold)),
+          ...answerValue(qs.at!, item.candidate),
+        };
+      }),
     };
   if (qs.relation === 'range' || qs.relation === 'missing-unit')
     return {
@@ -487,7 +490,7 @@ function classifyFresh(item: TextItem, wn: WordNet | null, explain: boolean): Om
       cls: 'invalid',
       gold: 0,
       signal: 'refusal',
-      claims: [{ kind: 'refusal', cue: signals.refusal.cue === EMPTY_ANSWER ? '' : signals.refusal.cue }],
+      claims: [{ kind: 'refusal', cue: quotableCue(signals.refusal) }],
     });
   const p = signals.polarity;
   if (p)

@@ -196,6 +196,15 @@ const questionNumbers = lastMemo((question: string): { text: string; value: stri
     : [],
 );
 
+/**
+ * What a clause read as a yes says: a yes with negations in it names them, one cancelling the other (the question's,
+ * or the clause's own); "no negation" only where the clause has no negation word ("X, not Y" contrasts: "yes").
+ */
+function yesCue(clause: string, negs: readonly string[], qNeg: number): string {
+  if (negs.length) return `${negs[0]} (and ${qNeg ? "the question's negation" : 'another negation'})`;
+  return anyNegation(clause).test(clause) ? 'yes' : 'no negation';
+}
+
 /** The way the candidate contradicts a gold, or null. */
 export function polarity(item: PolarityItem): PolaritySignal | null {
   const clauses = clausesOf(item.candidate);
@@ -213,17 +222,10 @@ export function polarity(item: PolarityItem): PolaritySignal | null {
     let got: 'yes' | 'no';
     if (lead) got = lead;
     else got = (negs.length + qNeg) % 2 === 0 ? 'yes' : 'no';
-    // A yes with negations in it: one cancels the other (the question's, or the clause's own).
-    // "no negation" only where the clause has no negation word ("X, not Y" contrasts, and is read as a yes).
-    const yes = negs.length
-      ? `${negs[0]} (and ${qNeg ? "the question's negation" : 'another negation'})`
-      : anyNegation(clauses[0]!).test(clauses[0]!)
-        ? 'yes'
-        : 'no negation';
     if (got !== want)
       return {
         kind: 'yes-no',
-        cue: lead ?? (got === 'no' ? (negs[0] ?? 'no') : yes),
+        cue: lead ?? (got === 'no' ? (negs[0] ?? 'no') : yesCue(clauses[0]!, negs, qNeg)),
         clause: clauses[0]!,
         gold: k,
       };

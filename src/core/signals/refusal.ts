@@ -26,7 +26,10 @@ const REFUSAL = [
 const ANY_REFUSAL = new RegExp(REFUSAL.map((re) => `(?:${re.source})`).join('|'), 'i');
 
 /** The refusal cue of an answer with no letter or digit (a description: the answer has no phrase to quote). */
-export const EMPTY_ANSWER = 'empty answer';
+const EMPTY_ANSWER = 'empty answer';
+
+/** The phrase a reason may quote from the answer: the cue, or '' for an answer with no letter or digit. */
+export const quotableCue = (r: RefusalSignal): string => (r.cue === EMPTY_ANSWER ? '' : r.cue);
 
 export interface RefusalSignal {
   /** The phrase that declines to answer; EMPTY_ANSWER for an answer with no letter or digit. */
