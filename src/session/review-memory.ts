@@ -18,6 +18,8 @@ function remembered(
   systems: boolean,
   memory: LabelMemory,
 ): { groups: number[][]; verdict: (Verdict | undefined)[] } {
+  // Nothing remembered (the usual case): the rows, up to a run's million, are not grouped for nothing.
+  if (memory.size === 0) return { groups: [], verdict: [] };
   const { groups } = answerGroups(rows.map((r) => ({ ...r, ...(systems ? { key: (r as SystemRow).key } : {}) })));
   return { groups, verdict: groups.map((g) => memory.find(rows[g[0]!]!)) };
 }

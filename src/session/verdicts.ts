@@ -25,8 +25,9 @@ export class VerdictStore {
   /** Remembers a verdict (the later one for the same answer); false when it could not be stored. */
   async add(v: Verdict): Promise<boolean> {
     try {
-      await this.db()?.set(verdictKey(v), v);
-      return this.db() !== null;
+      const db = this.db();
+      await db?.set(verdictKey(v), v);
+      return db !== null;
     } catch {
       return false;
     }

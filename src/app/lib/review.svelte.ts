@@ -5,6 +5,7 @@
  */
 import type { LabelFormat } from '../../core/review/sheet.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
+import { lineVerdict } from '../../core/review/memory.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
 import { scoreApi } from './workers.ts';
 import { saveBlob } from './download.ts';
@@ -92,12 +93,14 @@ export class ReviewPanel {
     const r = await scoreApi().review.exportVerdicts();
     if (!r.ok) return void (this.error = r.error);
     const lines = (await r.value.text()).split('\n').filter(Boolean);
+    // Read as --known reads the file (core/review/memory.ts).
     this.memoryList = lines
-      .map((l) => JSON.parse(l) as { question: string; candidate: string; label: unknown; time?: string })
+      .map((l) => lineVerdict(JSON.parse(l) as Record<string, unknown>))
+      .filter((v) => v !== null)
       .map((v) => ({
         question: v.question,
         candidate: v.candidate,
-        label: v.label === true ? 'correct' : v.label === false ? 'wrong' : String(v.label),
+        label: v.label.kind === 'binary' ? (v.label.correct ? 'correct' : 'wrong') : v.label.cls,
         time: v.time ?? '',
       }))
       .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0))
