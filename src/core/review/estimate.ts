@@ -86,12 +86,12 @@ export interface Reviewed {
 /** Reviewed rows (outside a census) a system needs before λ is tuned. */
 export const POWER_TUNING_MIN = 10;
 
-const inSample = (fr: ReviewFrame, c: number) => !Number.isNaN(fr.pi[c]!) && fr.y[c]! >= 0;
+export const inSample = (fr: ReviewFrame, c: number) => !Number.isNaN(fr.pi[c]!) && fr.y[c]! >= 0;
 /** A label known outside the design: counted as it is. */
-const known = (fr: ReviewFrame, c: number) => fr.y[c]! >= 0 && (Number.isNaN(fr.pi[c]!) || fr.pi[c]! >= 1);
+export const known = (fr: ReviewFrame, c: number) => fr.y[c]! >= 0 && (Number.isNaN(fr.pi[c]!) || fr.pi[c]! >= 1);
 
 /** A sampled cell's squared residual as the prediction expects it, up to the scale: f(1 − f), or 1 for a 0/1 prediction. */
-const expected = (fr: ReviewFrame, f: number) => (fr.hard ? 1 : f * (1 - f));
+export const expected = (fr: ReviewFrame, f: number) => (fr.hard ? 1 : f * (1 - f));
 
 /**
  * How much the residuals vary against what the prediction expects, over every system's sample:
@@ -193,7 +193,7 @@ export function reviewedOf(fr: ReviewFrame, cells: readonly number[], level: num
  * the answer groups labelled so raised a system's estimate by up to 3 points in simulation: sequential.test.ts).
  * Such labels still bound the value (what the labels allow) and help fit the prediction (frame.ts).
  */
-const censusIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0 && fr.pi[c]! >= 1;
+export const censusIn = (fr: ReviewFrame, seq: ReviewSequence) => (c: number) => fr.y[c]! >= 0 && seq.stepOf[c]! < 0 && fr.pi[c]! >= 1;
 
 /**
  * One system's reviewed accuracy from a review drawn step by step (sequential.ts), over `parts` of its cells: with
@@ -223,7 +223,7 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (rea
     else wrong += target.signs[k]!;
     if (seq.stepOf[c]! >= 0) sampled++;
   });
-  const { x, nu, prior, priorSteps } = terms(seq, fr.y, isKnown, target);
+  const { x, nu, prior, priorSteps, touched } = terms(seq, fr.y, isKnown, target);
   const lambda = seq.epochs[seq.epochs.length - 1]!.lambda;
   const bounds: [number, number] = [right / target.N, 1 - wrong / target.N];
   const base = { labelled, sampled, rows: N, design: fr.kind, lambda, interval: 'anytime' as const };
@@ -237,6 +237,8 @@ function sequentialOf(fr: ReviewFrame, seq: ReviewSequence, parts: readonly (rea
     return { value, ci: exact, fixed: exact, se: all ? 0 : NaN, ...base };
   }
   const e = sequentialEstimate(x, nu, prior, priorSteps, seq.planned, level, bounds);
+  // No step drew one of these rows yet: the value is the prediction, and its terms' zero spread is no interval.
+  if (touched === 0 && labelled < N) return { value: e.value, ci: null, fixed: null, se: NaN, ...base };
   return { value: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, ...base };
 }
 
@@ -374,6 +376,8 @@ function sequentialPair(
     return { n, accA: null, accB: null, diff: v / n, ci: null, se: null, p: null };
   }
   const e = sequentialEstimate(d.x, d.nu, d.prior, d.priorSteps, seq.planned, level, [-1, 1]);
+  // Neither system's rows drawn yet: the prediction's difference, with no interval and no test (p = 0 from no spread).
+  if (d.touched === 0) return { n, accA: null, accB: null, diff: e.value, ci: null, fixed: null, se: null, p: null };
   const a1 = terms(seq, fr.y, isKnown, A);
   const b1 = terms(seq, fr.y, isKnown, B);
   const accA = weighted(a1.x, a1.nu);

@@ -73,13 +73,17 @@ export interface SequentialEstimate {
   steps: number;
 }
 
-/** The terms X_1 … X_n of a target, their weights, σ₀² (the weighted variance a judge's term is expected to have) and its pseudo-steps. */
+/**
+ * The terms X_1 … X_n of a target, their weights, σ₀² (the weighted variance a judge's term is expected to have), its
+ * pseudo-steps, and how many steps drew a cell of the target (`touched`: with none, the terms are the prediction
+ * alone, all equal, and their spread of 0 says nothing — the caller gives no interval).
+ */
 export function terms(
   seq: ReviewSequence,
   y: ArrayLike<number>,
   known: (c: number) => boolean,
   t: Target,
-): { x: Float64Array; nu: Float64Array; prior: number; priorSteps: number } {
+): { x: Float64Array; nu: Float64Array; prior: number; priorSteps: number; touched: number } {
   const E = seq.epochs.length;
   let K = 0;
   const F = new Float64Array(E);
@@ -105,6 +109,7 @@ export function terms(
   let drawnY = 0;
   let prior = 0;
   let judgeSteps = 0;
+  let touched = 0;
   let e = 0;
   for (let s = 0; s < n; s++) {
     while (e + 1 < E && seq.epochs[e + 1]!.from <= s) e++;
@@ -115,6 +120,7 @@ export function terms(
     let sign = 0;
     let m = 0;
     const list = byStep.get(s) ?? [];
+    if (list.length) touched++;
     for (const k of list) {
       const c = t.cells[k]!;
       const a = t.signs[k]!;
@@ -140,6 +146,7 @@ export function terms(
     nu,
     prior: judgeSteps ? prior / judgeSteps / (t.N * t.N) : 0,
     priorSteps: n ? (PRIOR_STEPS * judgeSteps) / n : 0,
+    touched,
   };
 }
 
