@@ -115,6 +115,22 @@ test('a review survives a reload; the export is a label file; the comparison ran
   await expect(cmp.getByTestId('lb-a-reviewed')).toHaveText(/^\d\.\d{3}$/);
   await expect(cmp.getByTestId('lb-a-ranks')).toHaveText(/^[12](–2)?$/);
   await expect(review.getByTestId('review-estimate-a')).toBeVisible();
+  // What the review says about the judge: a row per system and one for both, rates as shares with their intervals.
+  const judge = cmp.getByTestId('judge-errors');
+  await judge.scrollIntoViewIfNeeded();
+  const cellsOf = (id: string) => judge.getByTestId(id).locator('td');
+  await expect(cellsOf('judge-a')).toHaveCount(9);
+  await expect(cellsOf('judge-a').nth(1)).toHaveText('30');
+  await expect(cellsOf('judge-a').nth(3)).toHaveText(/^[+−]\d+\.\d$/);
+  await expect(cellsOf('judge-all').nth(0)).toHaveText('all systems');
+  await expect(cellsOf('judge-all').nth(1)).toHaveText('60');
+  // No rate claims certainty from a handful of answers: every interval given has width.
+  for (const id of ['judge-a', 'judge-b', 'judge-all'])
+    for (const k of [4, 6, 8]) {
+      const text = (await cellsOf(id).nth(k).textContent())!;
+      const ends = text.match(/[−+]?\d+\.\d/g)?.map((x) => Number(x.replace('−', '-')));
+      if (ends) expect(ends[1]! - ends[0]!, `${id} ${text}`).toBeGreaterThan(0);
+    }
 
   // The refit says what the labels favour and what it did with it.
   await review.getByTestId('review-refit').click();

@@ -9,8 +9,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../../test/cli.ts';
+import type { JudgeReport } from '../core/review/judge.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-review-'));
 const p = (name: string) => join(dir, name);
@@ -124,6 +126,7 @@ interface Report {
   leaderboard: { metrics: { metric: string; rankedBy: string; reference?: string; entries: Entry[] }[] };
   paired: { reference?: string; metrics: { metric: string }[] };
   ranking: { metrics: { metric: string; against: string; reference?: string; gaps: { system: string; humanAccuracy: number }[] }[] };
+  judge: JudgeReport & { reference: string };
 }
 
 describe('review labels folded back (--labels)', () => {
@@ -156,6 +159,24 @@ describe('review labels folded back (--labels)', () => {
     expect(text.stdout).toMatch(/can be/);
     expect(text.stdout).toMatch(/== the review: paired differences of the estimated accuracies ==/);
     expect(text.stdout).toMatch(/metric vs reviewed \(pedants\) ranking/);
+    // What the review says about the judge: its bias on a system is its accuracy minus the reviewed one, the same
+    // estimate the leaderboard shows; the rates are shares, inside their intervals.
+    expect(json.judge).toMatchObject({ reference: 'pedants', interval: 'anytime' });
+    for (const e of json.judge.systems) {
+      const entry = board.entries.find((x) => x.system === e.system)!;
+      expect(e.rows).toBe(40);
+      expect(e.bias.value).toBeCloseTo(entry.accuracy.value - entry.reviewed!.value, 9);
+      for (const f of [e.falseNegative, e.falsePositive, e.bias])
+        if (f.value !== null) expect(f.ci![0] <= f.value && f.value <= f.ci![1]).toBe(true);
+    }
+    expect(json.judge.overall).toMatchObject({ system: null, rows: 80 });
+    // The reviewed report, judge and all, keeps the published shape.
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+      JSON.parse(readFileSync(join(ROOT, 'docs/report.schema.json'), 'utf8')) as object,
+    );
+    expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    expect(text.stdout).toMatch(/== what the review says about the judge \(pedants\) ==\n\nsystem +rows +reviewed +judge − reviewed/);
+    expect(text.stdout).toMatch(/\nall systems +80 /);
   });
 
   it('a review written as a spreadsheet (--out .csv), filled in, gives compare and --continue what its JSONL form gives', () => {

@@ -21,7 +21,7 @@ import { compareSplits, splitMissing, type SplitSummary } from '../../core/compa
 import { splitsCsv } from '../../core/compare/exports.ts';
 import { closingSummary } from '../../core/compare/headline-metric.ts';
 import { f3, noRankingWhy, pairName } from '../../core/compare/format.ts';
-import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
+import { judgeCells, judgeLines, leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from '../../core/compare/cells.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { modelContext, usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
@@ -183,6 +183,17 @@ export function reportText(rep: CompareReport): string {
   if (reviewedPairs && reviewedPairs.pairs.length) {
     const paired = reviewedPairCells(reviewedPairs.pairs);
     L.push('', '== the review: paired differences of the estimated accuracies ==', '', table(paired.head, paired.rows, 2));
+  }
+  if (rep.judge) {
+    const j = judgeCells(rep.judge);
+    L.push(
+      '',
+      `== what the review says about the judge (${rep.judge.reference}) ==`,
+      '',
+      table(j.head, j.rows, 1),
+      '',
+      ...judgeLines(rep.judge),
+    );
   }
   if (humanPairs && humanPairs.pairs.length) {
     const paired = pairedCells(humanPairs.pairs, false);

@@ -1,12 +1,13 @@
 /**
  * The comparison's tables as plain text cells, one source for `verity compare`'s text report and the HTML report
- * (the app lays its own, with test ids and links): a metric's leaderboard and its paired tests.
+ * (the app lays its own, with test ids and links): a metric's leaderboard and its paired tests, and the judge's errors.
  */
 import type { MetricLeaderboard } from './leaderboard.ts';
 import type { PairComparison } from './paired.ts';
 import type { MetricRanking } from './ranking.ts';
 import type { CompareReport } from './report.ts';
 import { ci, ciSigned, f3, pFmt, rankRange, signed, verdict } from './format.ts';
+import type { JudgeReport } from '../review/judge.ts';
 
 export interface Cells {
   head: string[];
@@ -130,4 +131,68 @@ export function reviewNote(rep: CompareReport): string {
     '"can be" is the set of ranks a system can hold given the paired differences (Holm-corrected). ' +
     "The labelled rows' own accuracy is not shown: a review picks them."
   );
+}
+
+/** A share in percent, one decimal; an interval of shares in percent. */
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
+const pctCi = (c: [number, number] | null | undefined) => (c ? `[${(c[0] * 100).toFixed(1)}, ${(c[1] * 100).toFixed(1)}]` : '');
+/** A difference of shares in points, signed, one decimal. */
+const points = (x: number | null | undefined) =>
+  x === null || x === undefined ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+const pointsCi = (c: [number, number] | null | undefined) => (c ? `[${points(c[0])}, ${points(c[1])}]` : '');
+
+/**
+ * What the review says about the judge, a row per system and one for all of them: the judge's accuracy minus the
+ * reviewed accuracy (points), the share of correct answers it rejects and of wrong ones it credits, with intervals.
+ */
+export function judgeCells(j: JudgeReport): Cells {
+  const level = `${Math.round(j.level * 100)}% CI`;
+  return {
+    head: ['system', 'rows', 'reviewed', 'judge − reviewed (points)', level, 'rejects correct', level, 'credits wrong', level],
+    rows: [...j.systems, j.overall].map((e) => [
+      e.system ?? 'all systems',
+      String(e.rows),
+      String(e.reviewed),
+      points(e.bias.value),
+      pointsCi(e.bias.ci),
+      pct(e.falseNegative.value),
+      pctCi(e.falseNegative.ci),
+      pct(e.falsePositive.value),
+      pctCi(e.falsePositive.ci),
+    ]),
+  };
+}
+
+/**
+ * The judge's findings in sentences, each one only where its interval says it: a system the judge under- or
+ * over-credits (the bias interval leaves out 0), and whether its errors grow or fall with the answers' length.
+ */
+export function judgeLines(j: JudgeReport & { reference: string }): string[] {
+  const level = `${Math.round(j.level * 100)}% CI`;
+  const span = (c: [number, number]) => `${(Math.abs(c[0]) * 100).toFixed(1)} to ${(Math.abs(c[1]) * 100).toFixed(1)}`;
+  const out: string[] = [];
+  for (const e of j.systems) {
+    const c = e.bias.ci;
+    if (!c || e.bias.value === null) continue;
+    if (c[1] < 0)
+      out.push(`${j.reference} under-credits ${e.system} by ${(-e.bias.value * 100).toFixed(1)} points (${level} ${span([c[1], c[0]])}).`);
+    else if (c[0] > 0)
+      out.push(`${j.reference} over-credits ${e.system} by ${(e.bias.value * 100).toFixed(1)} points (${level} ${span(c)}).`);
+  }
+  const L = j.length;
+  if (L) {
+    const bins = L.bins
+      .map((b) => `${pct(b.errors.value)} of ${b.words[0] === b.words[1] ? b.words[0] : `${b.words[0]}–${b.words[1]}`}-word answers`)
+      .join(', ');
+    const how =
+      L.verdict === 'grows'
+        ? 'its errors grow with the answer’s length'
+        : L.verdict === 'falls'
+          ? 'its errors fall with the answer’s length'
+          : 'no trend with the answer’s length is shown';
+    out.push(
+      `${j.reference} errs on ${bins}: ${how} (longest − shortest ${points(L.trend.value)} points, ${level} ${pointsCi(L.trend.ci)}).`,
+    );
+  }
+  return out;
 }

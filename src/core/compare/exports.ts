@@ -99,6 +99,7 @@ export function reportJson(rep: CompareReport, input: InputInfo): Record<string,
     paired: rep.paired,
     ranking: rep.ranking,
     splits: rep.splits,
+    judge: rep.judge,
   };
 }
 

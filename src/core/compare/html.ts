@@ -15,7 +15,7 @@ import type { SystemRow } from '../io/systems.ts';
 import { disagreements } from './disagreements.ts';
 import { chartNames, leaderLine, placeLabels } from './labels.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
-import { leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
+import { judgeCells, judgeLines, leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
 import { cellText, pairMatrix } from './matrix.ts';
 import { headlineMetric } from './headline-metric.ts';
 import type { PairComparison } from './paired.ts';
@@ -380,6 +380,20 @@ export function compareHtml(rep: CompareReport, table: CompareTable, rows: reado
         'html-paired-reviewed',
       ),
       '</details>',
+    );
+  }
+  if (rep.judge) {
+    const j = judgeCells(rep.judge);
+    out.push(
+      `<h2>What the review says about the judge (${h(rep.judge.reference)})</h2>`,
+      `<p class="muted">From your answers: how far ${h(rep.judge.reference)}'s accuracy is from the reviewed one, the share of correct answers it rejects and of wrong ones it credits, ${rep.judge.interval === 'anytime' ? 'with intervals that hold wherever you stopped' : 'with intervals'}.</p>`,
+      tableHtml(
+        j.head,
+        j.rows.map((r) => r.map(h)),
+        (j) => j > 0,
+        'html-judge',
+      ),
+      ...judgeLines(rep.judge).map((l) => `<p data-testid="html-judge-line">${h(l)}</p>`),
     );
   }
   out.push('<details data-testid="html-notes"><summary>Reading notes: the run, and how the input was read</summary>', '<h2>Run</h2>');

@@ -1,7 +1,8 @@
 /**
  * The whole comparison in one call, as the CLI prints it and the app shows it: the leaderboard, the paired
  * tests and the metric-vs-human ranking over one comparison table, with one set of bootstrap settings, so
- * `verity compare` and the app give the same numbers for the same rows, metrics and seed.
+ * `verity compare` and the app give the same numbers for the same rows, metrics and seed. After a review, what it
+ * says about the reference judge beside them.
  */
 import { compareTable, type CompareRow, type CompareTable, type MetricInfo, type ResultColumns } from './table.ts';
 import { leaderboard, type Leaderboard } from './leaderboard.ts';
@@ -9,6 +10,8 @@ import { pairedComparisons, type PairedOptions, type PairedReport } from './pair
 import { metricRanking, type RankingReport } from './ranking.ts';
 import { agreementSplits } from './disagreements.ts';
 import { rankIntervals } from '../review/estimate.ts';
+import { reviewedJudge } from './reviewed.ts';
+import type { JudgeReport } from '../review/judge.ts';
 
 export interface CompareReport {
   systems: string[];
@@ -21,6 +24,8 @@ export interface CompareReport {
   ranking: RankingReport | null;
   /** Per metric (and "human"): how many questions had k of n systems judged correct. */
   splits: Record<string, Record<string, number>>;
+  /** After a review (rows partly labelled): what it says about the reference judge (review/judge.ts); else null. */
+  judge: (JudgeReport & { reference: string }) | null;
 }
 
 export function compareReportOf(t: CompareTable, opts: PairedOptions = {}): CompareReport {
@@ -56,6 +61,7 @@ export function compareReportOf(t: CompareTable, opts: PairedOptions = {}): Comp
     paired,
     ranking: t.labelled ? metricRanking(t, opts) : null,
     splits,
+    judge: reviewedJudge(t, board.bootstrap.level),
   };
 }
 

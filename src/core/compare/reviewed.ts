@@ -5,6 +5,8 @@
  * of every two systems by the same estimator, Holm-corrected, and the ranks each system can hold.
  * Every metric's leaderboard shows this one estimate and ranks by it, and every metric is measured against it
  * (ranking.ts), so no metric is measured against its own decisions. Computed once per table.
+ * The judge: from the same frame, the reference judge's false-negative and false-positive rates and bias per system,
+ * and its errors by answer length (review/judge.ts).
  * One estimand: by default every system's value, every pair's difference and so every rank interval are over the
  * questions all systems answered, so a difference is the difference of the two values and a system's rank interval
  * holds its leaderboard rank; `own` (each system's own rows; pairs on the questions both answered) is the option.
@@ -23,6 +25,7 @@ import {
   type ReviewFrame,
 } from '../review/estimate.ts';
 import { reviewFrame } from '../review/frame.ts';
+import { judgeReport, type JudgeReport } from '../review/judge.ts';
 
 export interface ReviewedPairComparison extends ReviewedPair {
   a: string;
@@ -65,6 +68,62 @@ export function tableFrame(t: CompareTable, review: NonNullable<CompareTable['re
   });
 }
 
+/** What every reviewed figure of a table reads: its frame, the variance scale, and the questions the figures are over. */
+interface Basis {
+  fr: ReturnType<typeof tableFrame>;
+  scale: number;
+  estimand: Estimand;
+  questions: number[];
+}
+const bases = new WeakMap<CompareTable, Basis>();
+
+function basisOf(t: CompareTable, review: NonNullable<CompareTable['review']>): Basis {
+  const hit = bases.get(t);
+  if (hit) return hit;
+  const Q = t.keys.length;
+  const fr = tableFrame(t, review);
+  // The questions every system has a counted row for; 'own' (or none shared) is each system's own rows.
+  const everyone = Array.from({ length: Q }, (_, q) => q).filter((q) => t.systems.every((_, s) => !Number.isNaN(fr.f[s * Q + q]!)));
+  const estimand: Estimand = review.estimand === 'shared' && everyone.length > 0 ? 'shared' : 'own';
+  const questions = estimand === 'shared' ? everyone : Array.from({ length: Q }, (_, q) => q);
+  const basis = { fr, scale: varianceScale(fr), estimand, questions };
+  bases.set(t, basis);
+  return basis;
+}
+
+const judged = new WeakMap<CompareTable, Map<number, JudgeReport & { reference: string }>>();
+
+/**
+ * What the review says about its reference judge (review/judge.ts), over the questions the reviewed values are over;
+ * null when the table is not partly labelled. Apart from the reviewed report: it costs more, and a review's running
+ * estimates do not need it.
+ */
+export function reviewedJudge(t: CompareTable, level: number): (JudgeReport & { reference: string }) | null {
+  if (!t.partial || !t.review) return null;
+  let byLevel = judged.get(t);
+  if (!byLevel) judged.set(t, (byLevel = new Map()));
+  const hit = byLevel.get(level);
+  if (hit) return hit;
+  const { fr, scale, questions } = basisOf(t, t.review);
+  const Q = t.keys.length;
+  const reference = t.review.reference;
+  const out = {
+    reference,
+    ...judgeReport(
+      fr,
+      {
+        decision: t.decision[reference]!,
+        systems: t.systems.map((name, s) => ({ name, cells: questions.map((q) => s * Q + q) })),
+        words: t.review.words,
+      },
+      level,
+      scale,
+    ),
+  };
+  byLevel.set(level, out);
+  return out;
+}
+
 /** The reviewed report of a partly labelled table (null otherwise), once per table and settings. */
 export function reviewedReport(t: CompareTable, level: number, alpha: number): ReviewedReport | null {
   if (!t.partial || !t.review) return null;
@@ -76,12 +135,7 @@ export function reviewedReport(t: CompareTable, level: number, alpha: number): R
   const S = t.systems.length;
   const Q = t.keys.length;
   const reference = t.review.reference;
-  const fr = tableFrame(t, t.review);
-  const scale = varianceScale(fr);
-  // The questions every system has a counted row for; 'own' (or none shared) is each system's own rows.
-  const everyone = Array.from({ length: Q }, (_, q) => q).filter((q) => t.systems.every((_, s) => !Number.isNaN(fr.f[s * Q + q]!)));
-  const estimand: Estimand = t.review.estimand === 'shared' && everyone.length > 0 ? 'shared' : 'own';
-  const questions = estimand === 'shared' ? everyone : Array.from({ length: Q }, (_, q) => q);
+  const { fr, scale, estimand, questions } = basisOf(t, t.review);
   const systems = t.systems.map((_, s) =>
     reviewedOf(
       fr,

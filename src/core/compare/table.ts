@@ -12,7 +12,7 @@
 import type { Label } from '../types.ts';
 import { labelIsCorrect } from '../correctness.ts';
 import { answerGroups } from '../review/groups.ts';
-import { reviewSignals } from '../review/signals.ts';
+import { reviewSignals, wordCount } from '../review/signals.ts';
 
 /** A metric as the comparison needs it: its name and decision threshold. */
 export interface MetricInfo {
@@ -85,6 +85,8 @@ export interface TableReview {
   group: Int32Array | null;
   /** Review signals per cell (review/signals.ts); empty when the rows carry no text. */
   signals: (Float64Array | undefined)[];
+  /** The answer's length in words per cell (what the judge's errors are set against: review/judge.ts); null when the rows carry no text. */
+  words: Int32Array | null;
   estimand: Estimand;
 }
 
@@ -234,7 +236,7 @@ function makeTableReview(
   estimand: Estimand,
 ): TableReview {
   const texts = rows.every((r) => r.candidate !== undefined && r.question !== undefined && r.golds !== undefined);
-  if (!texts) return { reference: ref.name, group: null, signals: [], estimand };
+  if (!texts) return { reference: ref.name, group: null, signals: [], words: null, estimand };
   const textRows = rows as readonly (CompareRow & { question: string; golds: readonly string[]; candidate: string })[];
   const items = textRows.map((r) => ({ question: r.question, golds: [...r.golds], candidate: r.candidate, key: r.key, system: r.system }));
   const { groupOf } = answerGroups(items);
@@ -247,11 +249,13 @@ function makeTableReview(
   });
   const group = new Int32Array(rowOf.length).fill(-1);
   const byCell: (Float64Array | undefined)[] = new Array(rowOf.length);
+  const words = new Int32Array(rowOf.length);
   for (let c = 0; c < rowOf.length; c++) {
     const i = rowOf[c]!;
     if (i < 0) continue;
     group[c] = groupOf[i]!;
     byCell[c] = signals[i];
+    words[c] = wordCount(textRows[i]!.candidate);
   }
-  return { reference: ref.name, group, signals: byCell, estimand };
+  return { reference: ref.name, group, signals: byCell, words, estimand };
 }

@@ -27,6 +27,9 @@ export const SIGNALS = [
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
+/** An answer's length in words (whitespace-separated). */
+export const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
 /** The judge: a metric of the run, and the threshold it decides with. */
 export interface Judge {
   metric: string;
@@ -115,7 +118,7 @@ export function reviewSignals(rows: readonly SignalRow[], view: JudgeView): Floa
     const disagree = decided ? against / decided : 0;
     const t = textRelation(row);
     const textDisagrees = d === true ? !t.shares : d === false ? t.contains : false;
-    const words = row.candidate.split(/\s+/).filter(Boolean).length;
+    const words = wordCount(row.candidate);
     const sys = row.system ?? '';
     let c = perSystem.get(sys);
     if (!c) perSystem.set(sys, (c = { rows: 0, contested: 0, rejected: 0 }));
