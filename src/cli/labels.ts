@@ -24,7 +24,7 @@ import {
 import { VerityError, type Label } from '../core/types.ts';
 import { say } from './say.ts';
 import { isSheet, parseReviewSheet, sheetLines } from '../core/review/sheet.ts';
-import { LabelMemory, lineVerdict } from '../core/review/memory.ts';
+import { LabelMemory, lineVerdict, type Verdict } from '../core/review/memory.ts';
 import { createInterface } from 'node:readline';
 import { readFile } from 'node:fs/promises';
 
@@ -50,21 +50,22 @@ export async function readLabels(path: string): Promise<ParsedLabels> {
 }
 
 /**
- * The label memory of `paths` (label files of any input: reviews, their sheets, files with known lines): every
- * verdict with what it judged, the later one kept for the same answer. A line that is not JSON fails, with where.
+ * Every verdict of `paths` (label files of any input: reviews, their sheets, files with known lines), each with the
+ * file it came from, in the order read. A line that is not JSON fails, with where; `option` names the flag in errors.
  */
-export async function readMemory(paths: readonly string[]): Promise<LabelMemory> {
-  const memory = new LabelMemory();
+export async function readVerdicts(paths: readonly string[], option: string): Promise<{ path: string; verdict: Verdict }[]> {
+  const out: { path: string; verdict: Verdict }[] = [];
+  const take = (path: string, o: unknown) => {
+    const v = typeof o === 'object' && o !== null && !Array.isArray(o) ? lineVerdict(o as Record<string, unknown>) : null;
+    if (v) out.push({ path, verdict: v });
+  };
   for (const path of paths) {
     const cannot = (e: unknown) =>
-      new VerityError(`--known ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
+      new VerityError(`${option} ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'input');
     if (/\.csv$/i.test(path)) {
-      const lines = sheetLines(await readFile(path, 'utf8').catch((e: unknown) => Promise.reject(cannot(e))), `--known ${path}`);
+      const lines = sheetLines(await readFile(path, 'utf8').catch((e: unknown) => Promise.reject(cannot(e))), `${option} ${path}`);
       if (!lines.ok) throw new VerityError(lines.error, 'input');
-      for (const { value } of lines.value) {
-        const v = lineVerdict(value);
-        if (v) memory.add(v);
-      }
+      for (const { value } of lines.value) take(path, value);
       continue;
     }
     let n = 0;
@@ -77,15 +78,21 @@ export async function readMemory(paths: readonly string[]): Promise<LabelMemory>
         try {
           o = JSON.parse(line);
         } catch {
-          throw new VerityError(`--known ${path}, line ${n} is not JSON: each line of a label file is one JSON object`, 'input');
+          throw new VerityError(`${option} ${path}, line ${n} is not JSON: each line of a label file is one JSON object`, 'input');
         }
-        const v = typeof o === 'object' && o !== null && !Array.isArray(o) ? lineVerdict(o as Record<string, unknown>) : null;
-        if (v) memory.add(v);
+        take(path, o);
       }
     } catch (e) {
       throw e instanceof VerityError ? e : cannot(e);
     }
   }
+  return out;
+}
+
+/** The label memory of `paths`: every verdict with what it judged, the later one kept for the same answer. */
+export async function readMemory(paths: readonly string[]): Promise<LabelMemory> {
+  const memory = new LabelMemory();
+  for (const { verdict } of await readVerdicts(paths, '--known')) memory.add(verdict);
   return memory;
 }
 

@@ -18,6 +18,7 @@ describe('main', () => {
       'explain',
       'compare',
       'review',
+      'agreement',
       'metrics',
     ]);
     expect(

@@ -23,11 +23,12 @@ import * as compare from './commands/compare.ts';
 import * as review from './commands/review.ts';
 import * as metrics from './commands/metrics.ts';
 import * as merge from './commands/merge.ts';
+import * as agreement from './commands/agreement.ts';
 import { EXIT_CODES, exitCodeOf } from './exit-codes.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** The commands, in the order --help lists them. */
-const COMMANDS = [score, merge, evaluate, calibrate, statements, explain, compare, review, metrics];
+const COMMANDS = [score, merge, evaluate, calibrate, statements, explain, compare, review, agreement, metrics];
 
 export function program(): Command {
   const p = new Command('verity')

@@ -1,0 +1,141 @@
+/**
+ * `verity agreement`: κ for two reviewers and α for more, the same as the core's on the same verdicts; a line's
+ * reviewer before its file's name; one person's later verdict wins; the adjudicator settles and is not a reviewer;
+ * unsettled answers left out or taken by the majority; the merged file is a label memory `verity review --known` reads.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, ROOT } from '../../test/cli.ts';
+import { cohenKappa, krippendorffAlpha } from '../core/review/reviewers.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'verity-agreement-'));
+const p = (name: string) => join(dir, name);
+const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+
+const rows = Array.from({ length: 12 }, (_, i) => ({
+  id: `q${i}`,
+  question: `What is thing ${i}?`,
+  gold: [`thing ${i}`],
+  candidate: `answer ${i}`,
+}));
+writeFileSync(p('input.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+const ana = [true, true, false, true, false, true, true, false, true, true];
+const ben = [true, false, false, true, false, true, false, false, true, true];
+const verdicts = (labels: boolean[], extra: object = {}) =>
+  `${labels.map((label, i) => JSON.stringify({ question: rows[i]!.question, golds: rows[i]!.gold, candidate: rows[i]!.candidate, label, ...extra })).join('\n')}\n`;
+writeFileSync(p('ana.jsonl'), verdicts(ana));
+writeFileSync(p('ben.jsonl'), verdicts(ben));
+
+describe('verity agreement', () => {
+  it("two reviewers: Cohen's κ as the core computes it, with an interval, and where they differ", () => {
+    const r = run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--json', '--resamples', '200');
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as {
+      statistic: string;
+      reviewers: string[];
+      shared: number;
+      value: number;
+      ci: [number, number];
+      disagreements: { question: string }[];
+    };
+    const code = (x: boolean[]) => x.map((v) => (v ? 'correct' : 'incorrect'));
+    expect(j).toMatchObject({ statistic: 'kappa', reviewers: ['ana', 'ben'], shared: 10 });
+    expect(j.value).toBeCloseTo(cohenKappa(code(ana), code(ben))!, 12);
+    expect(j.ci[0]).toBeLessThanOrEqual(j.value);
+    expect(j.value).toBeLessThanOrEqual(j.ci[1]);
+    expect(j.disagreements.map((d) => d.question)).toEqual(['What is thing 1?', 'What is thing 6?']);
+    const text = run('agreement', p('ana.jsonl'), p('ben.jsonl'));
+    expect(text.stdout).toMatch(/^2 reviewers \(ana, ben\): 10 of 10 answers judged by two or more/);
+    expect(text.stdout).toMatch(/Cohen's κ = \d\.\d{3} \(95% CI/);
+    expect(text.stdout).toMatch(/"What is thing 1\?" — answer "answer 1" \(gold "thing 1"\): ana correct, ben incorrect/);
+  });
+
+  it("a line's reviewer names it; one person's later verdict wins; three reviewers give α", () => {
+    // One file with two people's lines; ana changes her mind on thing 1 later.
+    const both = verdicts(ana, { reviewer: 'ana', time: '2026-01-01T00:00:00Z' }) + verdicts(ben, { reviewer: 'ben' });
+    writeFileSync(p('both.jsonl'), both + verdicts([ana[0]!, false], { reviewer: 'ana', time: '2026-02-01T00:00:00Z' }));
+    const cy = ben.map((v, i) => (i === 0 ? !v : v));
+    writeFileSync(p('cy.jsonl'), verdicts(cy));
+    const r = run('agreement', p('both.jsonl'), p('cy.jsonl'), '--json', '--resamples', '0');
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as { statistic: string; reviewers: string[]; value: number };
+    expect(j.reviewers).toEqual(['ana', 'ben', 'cy']);
+    const anaLater = ana.map((v, i) => (i === 1 ? false : v));
+    const code = (v: boolean) => (v ? 'correct' : 'incorrect');
+    expect(j.value).toBeCloseTo(krippendorffAlpha(ana.map((_, i) => [code(anaLater[i]!), code(ben[i]!), code(cy[i]!)]))!, 12);
+  });
+
+  it('an adjudicator settles; unsettled answers are left out or go to the majority; the merged file is a memory', () => {
+    // The adjudicator judged thing 1 only.
+    writeFileSync(p('dee.jsonl'), verdicts([true, true]).split('\n')[1]! + '\n');
+    const r = run(
+      'agreement',
+      p('ana.jsonl'),
+      p('ben.jsonl'),
+      p('dee.jsonl'),
+      '--adjudicator',
+      'dee',
+      '--out',
+      p('merged.jsonl'),
+      '--json',
+      '--resamples',
+      '0',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as { reviewers: string[]; settling: Record<string, unknown> };
+    expect(j.reviewers).toEqual(['ana', 'ben']);
+    expect(j.settling).toMatchObject({ adjudicator: 'dee', adjudicated: 1, majority: 0, omitted: 1, merged: 9 });
+    const merged = readFileSync(p('merged.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(merged.find((m) => m.question === 'What is thing 1?')).toMatchObject({
+      label: true,
+      settled: 'adjudicated',
+      reviewers: { ana: true, ben: false, dee: true },
+    });
+    expect(merged.some((m) => m.question === 'What is thing 6?')).toBe(false);
+    // Two against one is a majority (things 0, 1 and 6).
+    const three = run('agreement', p('ana.jsonl'), p('ben.jsonl'), p('cy.jsonl'), '--unsettled', 'majority', '--json', '--resamples', '0');
+    expect(JSON.parse(three.stdout).settling).toMatchObject({ majority: 3, omitted: 0, merged: 10 });
+    // verity review --known reads the merged file: its answers are known, not asked.
+    const rev = run(
+      'review',
+      p('input.jsonl'),
+      '--known',
+      p('merged.jsonl'),
+      '--budget',
+      '3',
+      '--out',
+      p('review.jsonl'),
+      '--metrics',
+      'exact_match',
+    );
+    expect(rev.status, rev.stderr).toBe(0);
+    const lines = readFileSync(p('review.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { known?: boolean; id: string });
+    expect(
+      lines
+        .filter((l) => l.known)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q7', 'q8', 'q9']);
+  });
+
+  it('says what is wrong: one reviewer, no shared answer, an adjudicator nobody is, a bad --unsettled', () => {
+    expect(run('agreement', p('ana.jsonl')).stderr).toMatch(/every verdict is ana's: agreement needs two reviewers/);
+    writeFileSync(p('other.jsonl'), `${JSON.stringify({ question: 'Else?', golds: ['x'], candidate: 'y', label: true })}\n`);
+    expect(run('agreement', p('ana.jsonl'), p('other.jsonl')).stderr).toMatch(/no answer was judged by two of them/);
+    expect(run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--adjudicator', 'zed').stderr).toMatch(
+      /--adjudicator zed: no verdict is theirs/,
+    );
+    const bad = run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--unsettled', 'coin');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--unsettled expects majority or omit/);
+  });
+});
