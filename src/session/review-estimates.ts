@@ -9,6 +9,7 @@ import type { SystemRow } from '../core/compare/index.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import type { ReviewEstimate, ReviewStop } from './api.ts';
 import { reviewedFields, type ReviewedRow } from '../core/review/labels.ts';
+import { aheadText } from '../core/compare/headline-metric.ts';
 
 /** Each system's estimate (system null for a run of one), and the "you can stop now" figures. */
 export function reviewEstimates(
@@ -52,7 +53,10 @@ export function reviewEstimates(
 }
 
 /** The "you can stop now" figures: interval widths, pairs still undecided, and the line that says them. */
-export function stopFigures(estimates: readonly ReviewEstimate[], pairs: readonly { better: string | null; n: number }[]): ReviewStop {
+export function stopFigures(
+  estimates: readonly ReviewEstimate[],
+  pairs: readonly { a: string; b: string; better: string | null; n: number; more?: number | null }[],
+): ReviewStop {
   const widths = estimates.flatMap((e) => (e.reviewed?.ci ? [e.reviewed.ci[1] - e.reviewed.ci[0]] : []));
   const widest = widths.length ? Math.max(...widths) : null;
   const mean = widths.length ? widths.reduce((x, y) => x + y, 0) / widths.length : null;
@@ -65,7 +69,7 @@ export function stopFigures(estimates: readonly ReviewEstimate[], pairs: readonl
     const ranking = shared.length
       ? undecided === 0
         ? 'every pair of systems is ordered: the ranking is decided, you can stop now'
-        : `${undecided} of ${shared.length} pairs of systems are not yet ordered (their difference could be 0)`
+        : `${undecided} of ${shared.length} pairs of systems are not yet ordered (their difference could be 0)${aheadText(shared.filter((p) => p.better === null))}`
       : '';
     // An interval narrows as 1/√answers: four times the answers halve it.
     line = `Each accuracy is known to ${pct(mean!)} on average (the widest ${pct(widest)})${ranking ? `; ${ranking}` : ''}. Answers narrow the intervals as 1/√(answers): four times as many halve them.`;

@@ -7,6 +7,7 @@
  * by default: it under-credits long correct answers, which ranks LLM systems last.
  */
 import type { CompareReport } from './report.ts';
+import { pairName } from './format.ts';
 
 export const DEFAULT_JUDGE = 'pedants';
 
@@ -61,6 +62,21 @@ export function headlineMetric(rep: CompareReport): HeadlineMetric | null {
 }
 
 /**
+ * What more answers would buy, for the open pairs of a review drawn step by step (review/ahead.ts): the nearest few
+ * by the answers they need, and how many need more than the file holds; '' when nothing is projected.
+ */
+export function aheadText(open: readonly { a: string; b: string; more?: number | null }[]): string {
+  const projected = open.filter((p) => p.more !== undefined);
+  if (!projected.length) return '';
+  const near = projected.filter((p) => p.more !== null).sort((x, y) => x.more! - y.more!);
+  const far = projected.length - near.length;
+  const named = near.slice(0, 3).map((p) => `about ${p.more!.toLocaleString('en')} more for ${pairName(p.a, p.b)}`);
+  const rest = near.length > 3 ? [`${near.length - 3} more pair${near.length - 3 === 1 ? '' : 's'} further off`] : [];
+  const beyond = far ? [`${far} need${far === 1 ? 's' : ''} more answers than the file holds (a difference near 0)`] : [];
+  return `; if the differences and the answers' spread hold: ${[...named, ...rest, ...beyond].join(', ')}`;
+}
+
+/**
  * The comparison in five lines, for the end of the text report: what it ranks by and why, the ranking, the pairs
  * that are ordered (significantly, Holm-corrected) and those that are not, and what to do next.
  */
@@ -85,7 +101,7 @@ export function closingSummary(rep: CompareReport): string[] {
       ? 'one system: compare it with another, or evaluate it against labels (verity evaluate).'
       : reviewed
         ? open
-          ? `answer more of the review to order the ${open} pair${open === 1 ? '' : 's'} still open (the intervals hold wherever you stop).`
+          ? `answer more of the review to order the ${open} pair${open === 1 ? '' : 's'} still open (the intervals hold wherever you stop)${aheadText(pairs.filter((p) => p.accuracy.better === null).map((p) => ({ a: p.a, b: p.b, ...(p.accuracy.more !== undefined ? { more: p.accuracy.more } : {}) })))}.`
           : 'every pair is ordered: the review can stop here.'
         : rep.labelled
           ? 'verity evaluate says how each metric agrees with the labels; verity calibrate fits a threshold to them.'

@@ -60,6 +60,8 @@ export interface AccuracyComparison {
   pHolm: number | null;
   /** The significantly more accurate system, or null when the difference is not significant. */
   better: string | null;
+  /** The reviewed comparison, a pair still open: about how many more answers would order it (null: more than the file holds). */
+  more?: number | null;
 }
 
 export interface ScoreComparison {
@@ -251,7 +253,18 @@ export function pairedComparisons(t: CompareTable, opts: PairedOptions = {}): Pa
       pairs: review.pairs.map((p) => ({
         a: p.a,
         b: p.b,
-        accuracy: { n: p.n, accA: p.accA, accB: p.accB, diff: p.diff, ci: p.ci, mcnemar: null, p: p.p, pHolm: p.pHolm, better: p.better },
+        accuracy: {
+          n: p.n,
+          accA: p.accA,
+          accB: p.accB,
+          diff: p.diff,
+          ci: p.ci,
+          mcnemar: null,
+          p: p.p,
+          pHolm: p.pHolm,
+          better: p.better,
+          ...(p.more !== undefined ? { more: p.more } : {}),
+        },
       })),
     });
   return { ...(review ? { reference: review.reference } : {}), alpha, bootstrap: settings, metrics };

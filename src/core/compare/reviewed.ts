@@ -14,7 +14,9 @@
 import type { CompareTable, Estimand } from './table.ts';
 import { holm } from './holm.ts';
 import { systemPairs } from './pairs.ts';
+import { answersToOrder, halfWidthAhead } from '../review/ahead.ts';
 import {
+  pairTargets,
   rankIntervals,
   reviewedOf,
   reviewedPair,
@@ -34,6 +36,11 @@ export interface ReviewedPairComparison extends ReviewedPair {
   pHolm: number | null;
   /** The significantly more accurate system, or null. */
   better: string | null;
+  /**
+   * A pair still open in a review drawn step by step: about how many more answers would order it if its difference
+   * and spread hold (review/ahead.ts, at the Holm level of the first open pair); null when more than the file holds.
+   */
+  more?: number | null;
 }
 
 export interface ReviewedReport {
@@ -153,6 +160,21 @@ export function reviewedReport(t: CompareTable, level: number, alpha: number): R
     const better = pHolm !== null && pHolm < alpha && p.diff !== null && p.diff !== 0 ? (p.diff > 0 ? t.systems[a]! : t.systems[b]!) : null;
     return { a: t.systems[a]!, b: t.systems[b]!, ...p, pHolm, better };
   });
+  if (fr.seq) {
+    // What more answers would buy: each open pair at α / (open pairs), Holm's strictest step, so a projection never promises too soon.
+    const open = pairs.filter((p) => p.better === null && p.diff !== null);
+    const steps = fr.seq.q.length;
+    const limit = fr.group ? new Set(Array.from(fr.group).filter((g) => g >= 0)).size : S * Q;
+    const level = 1 - alpha / Math.max(1, open.length);
+    pairs.forEach((p, k) => {
+      if (p.better !== null || p.diff === null) return;
+      const [a, b] = pairIdx[k]!;
+      const { A, B, n } = pairTargets(fr, a, b, questions);
+      const half = n ? halfWidthAhead(fr, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n }, level) : null;
+      const m = half && steps < limit ? answersToOrder(half, p.diff, steps, limit) : null;
+      p.more = m === null ? null : m - steps;
+    });
+  }
   const ranks = rankIntervals(
     S,
     pairIdx.map(([a, b], k) => ({ a, b, winner: pairs[k]!.better === null ? null : pairs[k]!.better === t.systems[a] ? a : b })),

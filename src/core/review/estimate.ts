@@ -339,6 +339,15 @@ export function reviewedPair(
 }
 
 /** The paired difference A − B from a review drawn step by step, on `questions` where both have a counted row. */
+/** The two systems' rows on the questions both have a counted row for: A's with +1, B's with −1, over n questions. */
+export function pairTargets(fr: ReviewFrame, a: number, b: number, questions: readonly number[]): { A: Target; B: Target; n: number } {
+  const { Q } = fr;
+  const qs = questions.filter((q) => !Number.isNaN(fr.f[a * Q + q]!) && !Number.isNaN(fr.f[b * Q + q]!));
+  const n = qs.length;
+  const one = (s: number, sign: number): Target => ({ cells: qs.map((q) => s * Q + q), signs: qs.map(() => sign), N: n });
+  return { A: one(a, 1), B: one(b, -1), n };
+}
+
 function sequentialPair(
   fr: ReviewFrame,
   seq: ReviewSequence,
@@ -347,14 +356,9 @@ function sequentialPair(
   level: number,
   questions: readonly number[],
 ): ReviewedPair {
-  const { Q } = fr;
-  const qs = questions.filter((q) => !Number.isNaN(fr.f[a * Q + q]!) && !Number.isNaN(fr.f[b * Q + q]!));
-  const n = qs.length;
+  const { A, B, n } = pairTargets(fr, a, b, questions);
   if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
   const isKnown = censusIn(fr, seq);
-  const one = (s: number, sign: number): Target => ({ cells: qs.map((q) => s * Q + q), signs: qs.map(() => sign), N: n });
-  const A = one(a, 1);
-  const B = one(b, -1);
   const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
   const weighted = (x: Float64Array, nu: Float64Array) => {
     let w = 0;
