@@ -21,6 +21,7 @@ import { knownLine, type LabelMemory, type Verdict } from '../../core/review/mem
 import { reviewSheet } from '../../core/review/sheet.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
+import { forecastLine, reviewForecast } from '../../core/review/ahead.ts';
 import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
 import { AtomicFile, checkOut } from '../output.ts';
 import { cliNote, say } from '../say.ts';
@@ -236,6 +237,15 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate, or to --continue of verity review ' +
       'to draw the questions after your answers again from what they say',
   );
+  if (!prior && entries.length) {
+    const names: string[] = [];
+    plan.systemOf.forEach((s, i) => (names[Math.max(0, s)] ??= many ? (rows[i]!.system ?? '') : ''));
+    const decision = (i: number) => {
+      const d = results.decision(judge.name, i);
+      return d === null ? -1 : d ? 1 : 0;
+    };
+    say(forecastLine(reviewForecast(plan, names, entries.length, decision, DEFAULTS.bootstrap.level)));
+  }
 }
 
 /** What a review answered from the top carries into its continuation. */
