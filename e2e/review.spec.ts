@@ -44,6 +44,10 @@ test('a review survives a reload; the export is a label file; the comparison ran
   // 60 rows; on 5 questions (q0, q6, …) both systems gave the gold: 55 distinct answers, each asked once.
   await expect(review.getByTestId('review-progress')).toContainText('of 55 questions answered');
   await expect(review.getByTestId('review-stop')).toContainText('When to stop:');
+  // Before the first answer, what to expect: each accuracy's half-width and the pairs likely to be ordered.
+  await expect(review.getByTestId('review-stop')).toContainText(
+    /Expected before any answer, from the judge's priority .*each accuracy known to about ±0\.\d{3} or better after all 55 answers/,
+  );
 
   // Keys: c correct, w wrong; a button: skip.
   const first = await review.getByTestId('review-question').textContent();

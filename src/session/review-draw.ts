@@ -11,6 +11,8 @@ import { DEFAULT_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import { splitValues } from '../core/compare/split.ts';
+import { forecastLine, reviewForecast } from '../core/review/ahead.ts';
+import { DEFAULTS } from '../core/defaults.ts';
 import type { ActiveRun } from './runner.ts';
 import { answeredInOrder, answersOf, labelOf, savedEntries, type SavedGroup, type SavedReview } from './review-saved.ts';
 
@@ -64,6 +66,20 @@ export class ReviewDraw {
     );
     this.planned = { key, plan };
     return plan;
+  }
+
+  /** What the review should give, read before its first answer from the plan alone (core/review/ahead.ts). */
+  forecast(a: ActiveRun, r: SavedReview): string {
+    const plan = this.plan(a, r.judge, r.seed, r.split, knownRows(r));
+    const rows = this.rows();
+    const names: string[] = [];
+    plan.systemOf.forEach((s, i) => (names[Math.max(0, s)] ??= (rows[i] as Partial<SystemRow>).system ?? ''));
+    const decision = (i: number) => {
+      const d = a.results.decision(r.judge, i);
+      return d === null ? -1 : d ? 1 : 0;
+    };
+    const line = forecastLine(reviewForecast(plan, names, r.asked.length, decision, DEFAULTS.bootstrap.level));
+    return line.charAt(0).toUpperCase() + line.slice(1);
   }
 
   /**

@@ -18,6 +18,8 @@ export function reviewEstimates(
   metrics: readonly { name: string; threshold: number }[],
   judge: string,
   systems: boolean,
+  /** Before the first answer: what the review should give (review/ahead.ts), said where no interval is yet. */
+  before?: string,
 ): { estimates: ReviewEstimate[]; stop: ReviewStop } {
   const compareRows: CompareRow[] = rows.map((row, i) => ({
     system: systems ? row.system : '',
@@ -49,7 +51,8 @@ export function reviewEstimates(
     }
     return { system: systems ? system : null, judged: decided ? correct / decided : null, reviewed: rep?.systems[s] ?? null };
   });
-  return { estimates, stop: stopFigures(estimates, rep?.pairs ?? []) };
+  const stop = stopFigures(estimates, rep?.pairs ?? []);
+  return { estimates, stop: before && stop.widest === null ? { ...stop, line: `${stop.line} ${before}.` } : stop };
 }
 
 /** The "you can stop now" figures: interval widths, pairs still undecided, and the line that says them. */

@@ -140,7 +140,8 @@ export class SessionReview {
       pi?: number;
       unit?: number;
     })[];
-    const { estimates, stop } = reviewEstimates(rows, a.results, a.metrics, r.judge, this.host.systems());
+    const before = prefix === 0 && r.asked.length ? this.draw.forecast(a, r) : undefined;
+    const { estimates, stop } = reviewEstimates(rows, a.results, a.metrics, r.judge, this.host.systems(), before);
     return {
       judge: r.judge,
       threshold: judge?.threshold ?? NaN,
