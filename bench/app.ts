@@ -27,16 +27,12 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { TRACE_CATEGORIES, clickTime, longTasks as tracedLongTasks, type TraceEvent } from './trace-tasks.ts';
+import { argFlag, argNumber } from './args.ts';
 
 const PORT = process.env.BENCH_APP_PORT ?? '4312';
 const APP = `http://127.0.0.1:${PORT}/`;
 const ARGS = CHROMIUM_ARGS;
 const OUT = join(repoRoot, 'bench', 'out');
-
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 
 /** Writes `rows` JSONL rows (EVOUNA TQ rows cycled, ids unique) until `bytes` if given. Returns rows written. */
 async function writeFile(path: string, opts: { rows?: number; bytes?: number }): Promise<number> {
@@ -372,8 +368,8 @@ async function settled(page: Page): Promise<void> {
  * the long-task and long-animation-frame entries cannot name. Tracing slows the page: a traced run's 14a is not
  * comparable with an untraced one's.
  */
-const TRACE = process.argv.includes('--trace');
-const TRACE_MIN_MS = arg('trace-min', 30);
+const TRACE = argFlag('trace');
+const TRACE_MIN_MS = argNumber('trace-min', 30);
 const tracedTasks = (trace: Buffer, minMs: number) => {
   const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
@@ -513,14 +509,14 @@ function targets(rows: number, endToEndSeconds: number, peakMb: number, runs: nu
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const bigRows = arg('rows', 1_000_000);
-  const mb = arg('mb', 100);
+  const bigRows = argNumber('rows', 1_000_000);
+  const mb = argNumber('mb', 100);
   const file100 = join(OUT, `scale-${mb}mb.jsonl`);
   const file1m = join(OUT, `scale-${bigRows}.jsonl`);
   process.stderr.write('bench:app: writing files…\n');
-  const compareOnly = process.argv.includes('--compare-only');
-  const runs = Math.max(1, arg('runs', 5));
-  const questions = arg('questions', 100_000);
+  const compareOnly = argFlag('compare-only');
+  const runs = Math.max(1, argNumber('runs', 5));
+  const questions = argNumber('questions', 100_000);
   const fileSystems = join(OUT, `systems-10x${questions}.jsonl`);
   const rows100 = compareOnly ? 0 : await writeFile(file100, { bytes: mb * 1e6 });
   if (!compareOnly) await writeFile(file1m, { rows: bigRows });

@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../scripts/evouna.ts';
+import { argFlag } from './args.ts';
 
 const dist = join(repoRoot, 'dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -26,7 +27,7 @@ const sum = (xs: { raw: number; gzip: number }[]) =>
   xs.reduce((a, x) => ({ raw: a.raw + x.raw, gzip: a.gzip + x.gzip }), { raw: 0, gzip: 0 });
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 const out = { first: sum(initial), firstFiles: initial, onDemand: sum(others), onDemandFiles: others };
-if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(out, null, 1)}\n`);
+if (argFlag('json')) process.stdout.write(`${JSON.stringify(out, null, 1)}\n`);
 else {
   const lines = ['| loaded | files | raw | gzip |', '|---|---:|---:|---:|'];
   lines.push(`| with the Score page | ${initial.length} | ${kb(out.first.raw)} | ${kb(out.first.gzip)} |`);

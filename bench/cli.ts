@@ -14,15 +14,12 @@ import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
+import { argNumber, argText } from './args.ts';
 
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
-const SMALL = Number(arg('--small', '300000'));
-const LARGE = Number(arg('--large', '3000000'));
-const GB = Number(arg('--gb', '1'));
-const METRICS = arg('--metrics', 'exact_match,token_f1');
+const SMALL = argNumber('small', 300_000);
+const LARGE = argNumber('large', 3_000_000);
+const GB = argNumber('gb', 1);
+const METRICS = argText('metrics', 'exact_match,token_f1');
 
 const base = loadEvouna();
 

@@ -17,16 +17,13 @@ import { createSyncMetric, DEFAULT_METRICS, LEXICAL_METRICS } from '../src/core/
 import { scoreRow } from '../src/core/scoring.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { argFlag, argNumber } from './args.ts';
 
 // WordNet, as the app and the CLI score.
 const lexicon = nodeLexicon();
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const N = arg('--rows', 100_000);
-const REPEATS = arg('--repeats', 3);
+const N = argNumber('rows', 100_000);
+const REPEATS = argNumber('repeats', 3);
 
 // Every answer of every system, labelled or not, cycled to N rows.
 function buildRows(): QaItem[] {
@@ -178,5 +175,5 @@ function main(): void {
   }
 }
 
-if (process.argv.includes('--first-pass')) console.log(firstPass(process.argv.includes('--scores-only')).toFixed(2));
+if (argFlag('first-pass')) console.log(firstPass(argFlag('scores-only')).toFixed(2));
 else main();

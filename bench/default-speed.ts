@@ -3,19 +3,19 @@
  * next, so pedants and taxonomy_text share one text analysis), on the shared EVOUNA TriviaQA answers, each
  * row a fresh object. Also each metric alone. bench:core times each metric alone only.
  *
- *   npx tsx bench/default-speed.ts [--rows 20000]
+ *   npm run bench:default-speed [-- --rows 20000]
  */
 import { loadEvouna } from '../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 import { scoreRow } from '../src/core/scoring.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { argNumber } from './args.ts';
 
 // WordNet, as the app and the CLI score.
 const lexicon = nodeLexicon();
 
-const i = process.argv.indexOf('--rows');
-const N = i >= 0 ? Number(process.argv[i + 1]) : 20_000;
+const N = argNumber('rows', 20_000);
 const base = loadEvouna().map(({ question, golds, candidate }) => ({ question, golds, candidate }));
 const fresh = (): QaItem[] =>
   Array.from({ length: N }, (_, k) => ({ ...base[k % base.length]!, golds: [...base[k % base.length]!.golds] }));

@@ -47,23 +47,15 @@ import {
   type Disturbance,
   disturbance,
 } from './nli-browser.ts';
+import { argFlag, argList, argNumber } from './args.ts';
 
-const argv = process.argv.slice(2);
-const QUICK = argv.includes('--quick');
-const arg = (name: string, dflt: number) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
-const list = <T>(name: string, dflt: T[], parse: (s: string) => T): T[] => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1]!.split(',').map(parse) : dflt;
-};
-const PAIRS = arg('--pairs', QUICK ? 300 : 2000);
-const ROUNDS = Math.max(1, arg('--rounds', 2));
-const SWEEP_PAIRS = arg('--sweep-pairs', QUICK ? 150 : 400);
-const SIZES = list('--sizes', QUICK ? [8, 16, 32] : [4, 8, 16, 32, 64], Number);
-const WEBGPU_PAIRS = Math.max(16, arg('--webgpu-pairs', QUICK ? 16 : 32));
-const DTYPES: Dtype[] = list<Dtype>('--dtypes', ['fp32', 'q8'], (s) => {
+const QUICK = argFlag('quick');
+const PAIRS = argNumber('pairs', QUICK ? 300 : 2000);
+const ROUNDS = Math.max(1, argNumber('rounds', 2));
+const SWEEP_PAIRS = argNumber('sweep-pairs', QUICK ? 150 : 400);
+const SIZES = argList('sizes', QUICK ? [8, 16, 32] : [4, 8, 16, 32, 64], Number);
+const WEBGPU_PAIRS = Math.max(16, argNumber('webgpu-pairs', QUICK ? 16 : 32));
+const DTYPES: Dtype[] = argList<Dtype>('dtypes', ['fp32', 'q8'], (s) => {
   if (s !== 'fp32' && s !== 'q8') throw new Error(`--dtypes: fp32 and/or q8, not "${s}"`);
   return s;
 });
@@ -74,7 +66,7 @@ const batchFor = (dtype: Dtype) => (DYNAMIC_QUANT_DTYPES.includes(dtype) ? 1 : B
  * Pairs per classifyUnique call on Verity's side: the app's scoring session hands the evidence code 64 rows at
  * a time (MODEL_CHUNK in src/session/session.ts), and each bench row gives 2 pairs (both directions). 0: all.
  */
-const PER_CALL = arg('--pairs-per-call', 128);
+const PER_CALL = argNumber('pairs-per-call', 128);
 /** The WebGPU target's batch size. */
 const GPU_BATCH = Math.max(16, BATCH);
 const RATIO_TARGET = 0.9;
@@ -331,7 +323,7 @@ async function main(): Promise<void> {
 
   // Context only: onnxruntime-node through the same product path (classifyUnique → ModelHost), one pass.
   const node: Partial<Record<Dtype, { pairsPerSecond: number; disturbance: Disturbance }>> = {};
-  if (!argv.includes('--no-node'))
+  if (!argFlag('no-node'))
     for (const dtype of DTYPES) {
       const host = createNodeHost();
       const loaded = await host.load({ ...parseModelArg('nli', BENCH_MODEL_DIR), dtypes: { cpu: [dtype] }, skipCanary: true });
@@ -356,7 +348,7 @@ async function main(): Promise<void> {
       );
     }
 
-  const bb = await BrowserBench.start(BENCH_MODEL_DIR, !argv.includes('--no-build'));
+  const bb = await BrowserBench.start(BENCH_MODEL_DIR, !argFlag('no-build'));
   if ('error' in bb) throw new Error(`browser bench: ${bb.error}`);
   const main: Partial<Record<Dtype, Alternated | { error: string }>> = {};
   const sweep: Partial<Record<Dtype, (Alternated | { batchSize: number; error: string })[]>> = {};
@@ -401,7 +393,7 @@ async function main(): Promise<void> {
         );
         if (batchFor(dtype) === 1)
           console.log(`  (no batch-size sweep for ${dtype}: a dynamically quantized model runs one pair per model call)`);
-        else if (!argv.includes('--no-sweep')) {
+        else if (!argFlag('no-sweep')) {
           console.log(`  batch-size sweep ${dtype} on the first ${sweepPairs.length} pairs (1 round each, order alternating):`);
           const rows: (Alternated | { batchSize: number; error: string })[] = [];
           for (const [i, size] of SIZES.entries()) {
@@ -423,7 +415,7 @@ async function main(): Promise<void> {
       await page.close();
     }
 
-    if (!argv.includes('--no-webgpu')) {
+    if (!argFlag('no-webgpu')) {
       const gpuPage = await bb.open(true);
       const gpuPairs = pairs.slice(0, WEBGPU_PAIRS);
       try {

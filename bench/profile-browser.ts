@@ -20,15 +20,12 @@ import { chromium } from '@playwright/test';
 import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import type { ProfilePage } from './profile-page.ts';
+import { argFlag, argNumber, argText } from './args.ts';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
-const WARM = Number(arg('--warm', '40000'));
-const N = Number(arg('--rows', '20000'));
-const TOP = Number(arg('--top', '15'));
-const UNSEEN = process.argv.includes('--unseen');
+const WARM = argNumber('warm', 40_000);
+const N = argNumber('rows', 20_000);
+const TOP = argNumber('top', 15);
+const UNSEEN = argFlag('unseen');
 
 const bundle = (
   await build({
@@ -123,7 +120,7 @@ try {
   const topLines = [...at].sort((a, b) => b[1] - a[1]).slice(0, TOP);
   for (const [line, t] of topLines)
     console.log(`| \`${lines[line - 1]!.trim().slice(0, 100).replace(/\|/g, '\\|')}\` | ${fileOf[line]} | ${pct(t)} |`);
-  const out = arg('--json', '');
+  const out = argText('json', '');
   if (out)
     writeFileSync(
       out,

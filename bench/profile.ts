@@ -15,21 +15,18 @@ import * as metricsIndex from '../src/core/metrics/index.ts';
 import * as lexiconNode from '../src/runtime/lexicon-node.ts';
 import { scoreRow } from '../src/core/scoring.ts';
 import type { AnyMetric, Metric, QaItem } from '../src/core/types.ts';
+import { argFlag, argNumber, argText } from './args.ts';
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
-const N = Number(arg('--rows', '20000'));
-const TOP = Number(arg('--top', '10'));
+const N = argNumber('rows', 20_000);
+const TOP = argNumber('top', 10);
 // Rows scored before the profile: a full cycle of EVOUNA (9,690 rows) leaves every text's analyses cached, as a
 // long run over a file that repeats its answers has them.
-const WARM = Number(arg('--warm', '5000'));
+const WARM = argNumber('warm', 5000);
 // Scores without explanations, as the app's scoring workers keep them (the session explains the rows shown).
-const SCORES = process.argv.includes('--scores');
+const SCORES = argFlag('scores');
 // Answers not seen before, as in a file whose answers do not repeat: the JIT warmed on the first half of EVOUNA's
 // questions, the second half profiled once (--rows and --warm then do not apply).
-const UNSEEN = process.argv.includes('--unseen');
+const UNSEEN = argFlag('unseen');
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 // This tree passes WordNet to the metrics; older trees installed it once (installLexicon / useNodeLexicon).
@@ -94,5 +91,5 @@ console.log('\n| function | where | self ms | share |\n|---|---|---:|---:|');
 for (const c of top) console.log(`| ${c.name} | ${c.where} | ${c.ms.toFixed(0)} | ${pct(c.ms)} |`);
 console.log('\n| file | self ms | share |\n|---|---:|---:|');
 for (const [f, t] of files) console.log(`| ${f} | ${t.toFixed(0)} | ${pct(t)} |`);
-const out = arg('--json', '');
+const out = argText('json', '');
 if (out) writeFileSync(out, JSON.stringify({ rows: input.length, rowsPerSecond: input.length / (ms / 1000), top, files }, null, 1));

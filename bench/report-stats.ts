@@ -25,16 +25,13 @@ import { compareReportOf } from '../src/core/compare/report.ts';
 import type { CompareTable } from '../src/core/compare/table.ts';
 import { mulberry32 } from '../src/core/util/random.ts';
 import { CAP_CLASSES, type Label } from '../src/core/types.ts';
+import { argNumber } from './args.ts';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const ROWS = arg('rows', 1_000_000);
-const QUESTIONS = arg('questions', 100_000);
-const SYSTEMS = arg('systems', 10);
-const RESAMPLES = arg('resamples', 1000);
-const REPEATS = arg('repeats', 3);
+const ROWS = argNumber('rows', 1_000_000);
+const QUESTIONS = argNumber('questions', 100_000);
+const SYSTEMS = argNumber('systems', 10);
+const RESAMPLES = argNumber('resamples', 1000);
+const REPEATS = argNumber('repeats', 3);
 const TARGET_S = 5;
 
 const METRICS = [

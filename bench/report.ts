@@ -13,15 +13,17 @@ import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../scripts/evouna.ts';
 import { replaceBlocks } from './report-blocks.ts';
+import { argFlag, argList } from './args.ts';
 
 const OUT = join(repoRoot, 'bench', 'out');
 const ALL = ['core', 'nli', 'app', 'cli'] as const;
 type Bench = (typeof ALL)[number];
 
-const argv = process.argv.slice(2);
-const onlyArg = argv.indexOf('--only');
-const only: Bench[] = onlyArg >= 0 ? (argv[onlyArg + 1]!.split(',') as Bench[]) : [...ALL];
-const reportOnly = argv.includes('--report-only');
+const only = argList<Bench>('only', [...ALL], (s) => {
+  if (!(ALL as readonly string[]).includes(s)) throw new Error(`--only: ${ALL.join(', ')}, not "${s}"`);
+  return s as Bench;
+});
+const reportOnly = argFlag('report-only');
 
 if (!reportOnly)
   for (const b of only) {

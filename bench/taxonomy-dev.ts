@@ -4,7 +4,7 @@
  * Markdown table: Spearman ρ, Kendall τ-b, pairwise accuracy, violations of 27, the four hard pairs, and
  * binary accuracy / MCC with correct = exact, equivalent, alternative-correct, overinclusive-valid.
  *
- *   npx tsx bench/taxonomy-dev.ts [metric,metric,…]   # default: pedants,taxonomy_text
+ *   npm run bench:taxonomy [-- metric,metric,…]   # default: pedants,taxonomy_text
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
