@@ -72,13 +72,9 @@ export class ReviewDraw {
   forecast(a: ActiveRun, r: SavedReview): string {
     const plan = this.plan(a, r.judge, r.seed, r.split, knownRows(r));
     const rows = this.rows();
-    const names: string[] = [];
-    plan.systemOf.forEach((s, i) => (names[Math.max(0, s)] ??= (rows[i] as Partial<SystemRow>).system ?? ''));
-    const decision = (i: number) => {
-      const d = a.results.decision(r.judge, i);
-      return d === null ? -1 : d ? 1 : 0;
-    };
-    const line = forecastLine(reviewForecast(plan, names, r.asked.length, decision, DEFAULTS.bootstrap.level));
+    const system = (i: number) => (rows[i] as Partial<SystemRow>).system ?? '';
+    const decision = (i: number) => a.results.decision(r.judge, i);
+    const line = forecastLine(reviewForecast(plan, system, r.asked.length, decision, DEFAULTS.bootstrap.level));
     return line.charAt(0).toUpperCase() + line.slice(1);
   }
 

@@ -238,13 +238,8 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       'to draw the questions after your answers again from what they say',
   );
   if (!prior && entries.length) {
-    const names: string[] = [];
-    plan.systemOf.forEach((s, i) => (names[Math.max(0, s)] ??= many ? (rows[i]!.system ?? '') : ''));
-    const decision = (i: number) => {
-      const d = results.decision(judge.name, i);
-      return d === null ? -1 : d ? 1 : 0;
-    };
-    say(forecastLine(reviewForecast(plan, names, entries.length, decision, DEFAULTS.bootstrap.level)));
+    const system = (i: number) => (many ? (rows[i]!.system ?? '') : '');
+    say(forecastLine(reviewForecast(plan, system, entries.length, (i) => results.decision(judge.name, i), DEFAULTS.bootstrap.level)));
   }
 }
 

@@ -5,9 +5,9 @@
  *
  * What: after n answers the target's terms (sequential.ts) have weighted spread s² = Σ ν² (X − X̄)² / (n − 1), and
  *   its variance V is the larger of s² n and the spread with the judge's prior pseudo-steps, (s² (n − 1) + k σ₀²)
- *   n / (n − 1 + k). Taking s², σ₀² and the mean weight as they stand, after m answers
+ *   n / (n − 1 + k) (varianceOf). Taking s², σ₀² and the mean weight as they stand, after m answers
  *     V_m = max(s² m, (s² (m − 1) + k σ₀²) m / (m − 1 + k)),  half-width = anytimeBound(V_m, m, planned, α) / (m ν̄)
- *   — the same bound the review's intervals use, the prior's weight fading as it will. A pair with difference Δ̂ is
+ *   — the same variance and bound the review's intervals use (varianceOf at m), the prior's weight fading as it will. A pair with difference Δ̂ is
  *   ordered once the half-width falls below |Δ̂|: the fewest such m is the answers it needs, if Δ̂ and s² hold.
  * Checked: in simulation (ahead.test.ts) the widths projected from the first 90 answers against those reached at
  *   180–360 answers, on average over seeds, within 25%.
@@ -15,7 +15,7 @@
  *   difference is near 0 needs more answers than any file holds (null).
  */
 import { censusIn, type ReviewFrame } from './estimate.ts';
-import { anytimeBound, terms, type Target } from './sequential.ts';
+import { anytimeBound, spreadOf, terms, varianceOf, type Target } from './sequential.ts';
 import type { ReviewPlan } from './plan.ts';
 
 /** The projected half-width as a function of the answers m, from the review so far; null without a step-by-step review or a step of the target. */
@@ -25,21 +25,8 @@ export function halfWidthAhead(fr: ReviewFrame, target: Target, level: number): 
   const { x, nu, prior, priorSteps, touched } = terms(seq, fr.y, censusIn(fr, seq), target);
   const n = x.length;
   if (n < 2 || touched === 0) return null;
-  let W = 0;
-  let mean = 0;
-  for (let t = 0; t < n; t++) {
-    W += nu[t]!;
-    mean += nu[t]! * x[t]!;
-  }
-  mean /= W;
-  let ss = 0;
-  for (let t = 0; t < n; t++) ss += (nu[t]! * (x[t]! - mean)) ** 2;
-  const s2 = ss / (n - 1);
-  const k = priorSteps;
-  return (m) => {
-    const V = Math.max(s2 * m, ((s2 * (m - 1) + k * prior) * m) / (m - 1 + k));
-    return anytimeBound(V, m, seq.planned, 1 - level) / ((m * W) / n);
-  };
+  const { W, ss } = spreadOf(x, nu);
+  return (m) => anytimeBound(varianceOf(ss, n, prior, priorSteps, m), m, seq.planned, 1 - level) / ((m * W) / n);
 }
 
 /** The fewest answers m in (n, limit] at which the projected half-width is below |diff|; null when none is. */
@@ -121,18 +108,20 @@ export interface ReviewForecast {
  * What a fresh review of `count` answers should give, from the plan alone (halfWidthBefore on its drawn order):
  * each system's half-width, and which pairs the judge's own decisions set apart by more than the half-width their
  * reviewed difference should have (at Holm's strictest level over every pair) — the pairs likely to be ordered if
- * the judge is about right. `decision(row)`: the judge's 1 / 0 (−1 none).
+ * the judge is about right. `system(row)`: the row's system ('' for a run of one); `decision(row)`: the judge's
+ * decision (null none).
  */
 export function reviewForecast(
   plan: Pick<ReviewPlan, 'groups' | 'design' | 'priority' | 'systemOf' | 'systems'>,
-  names: readonly string[],
+  system: (row: number) => string,
   count: number,
-  decision: (row: number) => number,
+  decision: (row: number) => boolean | null,
   level: number,
 ): ReviewForecast {
   const S = Math.max(1, plan.systems);
   const rowsOf: number[][] = Array.from({ length: S }, () => []);
   plan.systemOf.forEach((s, i) => rowsOf[Math.max(0, s)]!.push(i));
+  const names = rowsOf.map((rows) => (rows.length ? system(rows[0]!) : ''));
   const { order, weights } = plan.design;
   const half = (target: { rows: number[]; signs: number[]; N: number }, lvl: number) =>
     halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl);
@@ -145,9 +134,9 @@ export function reviewForecast(
     let right = 0;
     for (const i of rows) {
       const d = decision(i);
-      if (d < 0) continue;
+      if (d === null) continue;
       n++;
-      right += d;
+      if (d) right++;
     }
     return n ? right / n : NaN;
   };

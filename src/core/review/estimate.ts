@@ -35,7 +35,7 @@
  *   rows, π = labelled / N ('assumed-random'); valid when they were.
  */
 import { normalUpperTail, twoSidedZ } from '../util/normal.ts';
-import { sequentialEstimate, terms, type ReviewSequence, type Target } from './sequential.ts';
+import { sequentialEstimate, spreadOf, terms, type ReviewSequence, type Target } from './sequential.ts';
 
 export type ReviewDesignKind = 'designed' | 'assumed-random';
 export type { ReviewSequence } from './sequential.ts';
@@ -360,15 +360,6 @@ function sequentialPair(
   if (n === 0) return { n, accA: null, accB: null, diff: null, ci: null, se: null, p: null };
   const isKnown = censusIn(fr, seq);
   const d = terms(seq, fr.y, isKnown, { cells: [...A.cells, ...B.cells], signs: [...A.signs, ...B.signs], N: n });
-  const weighted = (x: Float64Array, nu: Float64Array) => {
-    let w = 0;
-    let v = 0;
-    for (let t = 0; t < x.length; t++) {
-      w += nu[t]!;
-      v += nu[t]! * x[t]!;
-    }
-    return w > 0 ? v / w : NaN;
-  };
   if (d.x.length === 0) {
     // No step yet: the prediction's difference, with no interval.
     let v = 0;
@@ -384,8 +375,8 @@ function sequentialPair(
   if (d.touched === 0) return { n, accA: null, accB: null, diff: e.value, ci: null, fixed: null, se: null, p: null };
   const a1 = terms(seq, fr.y, isKnown, A);
   const b1 = terms(seq, fr.y, isKnown, B);
-  const accA = weighted(a1.x, a1.nu);
-  const accB = -weighted(b1.x, b1.nu);
+  const accA = spreadOf(a1.x, a1.nu).mean;
+  const accB = -spreadOf(b1.x, b1.nu).mean;
   return { n, accA, accB, diff: e.value, ci: e.anytime, fixed: e.fixed, se: e.se, p: e.p };
 }
 

@@ -176,6 +176,9 @@ function family(fr: ReviewFrame, num: Linear, den: Linear | null, level: number,
   };
 }
 
+/** A figure with nothing to say yet (with the fixed-size interval's key when the review is drawn step by step). */
+const noFigure = (seqd: boolean): JudgeFigure => ({ value: null, ci: null, ...(seqd ? { fixed: null } : {}) });
+
 const holds0 = (ci: [number, number] | null) => !!ci && ci[0] <= 0 && 0 <= ci[1];
 const clip01 = (x: number) => Math.min(1, Math.max(0, x));
 
@@ -184,9 +187,9 @@ function ratio(fr: ReviewFrame, num: Linear, den: Linear, level: number, scale: 
   const at = family(fr, num, den, level, scale);
   const e0 = at(0);
   const e1 = at(1);
-  if (!e0 || !e1) return { value: null, ci: null, ...(seqd ? { fixed: null } : {}) };
+  if (!e0 || !e1) return noFigure(seqd);
   const denValue = e0.value - e1.value;
-  if (!(denValue > 0)) return { value: null, ci: null, ...(seqd ? { fixed: null } : {}) };
+  if (!(denValue > 0)) return noFigure(seqd);
   const value = clip01(e0.value / denValue);
   // The R inside: the hull of the coarse grid's, each edge refined by bisection towards its outer neighbour.
   const grid = Array.from({ length: GRID + 1 }, (_, i) => i / GRID);
@@ -225,7 +228,7 @@ function linear(fr: ReviewFrame, t: Linear, level: number, scale: number, bounds
   const e = family(fr, t, null, level, scale)(0);
   const clip = (x: number) => Math.min(bounds[1], Math.max(bounds[0], x));
   const clipCi = (ci: [number, number] | null): [number, number] | null => (ci ? [clip(ci[0]), clip(ci[1])] : null);
-  if (!e) return { value: null, ci: null, ...(seqd ? { fixed: null } : {}) };
+  if (!e) return noFigure(seqd);
   return { value: clip(e.value), ci: clipCi(e.ci), ...(seqd ? { fixed: clipCi(e.fixed) } : {}) };
 }
 
@@ -247,17 +250,16 @@ function errorsOf(
   // judge's own prediction, certain by construction (no false negative is predicted where the judge rejects).
   const census = fr.seq ? censusIn(fr, fr.seq) : (c: number) => known(fr, c);
   const counts = (c: number) => census(c) || (fr.y[c]! >= 0 && (fr.seq ? fr.seq.stepOf[c]! >= 0 : inSample(fr, c)));
-  const none: JudgeFigure = { value: null, ci: null, ...(seqd ? { fixed: null } : {}) };
   const seen = (decision: number) => cells.some((c) => d[c] === decision && counts(c));
   return {
     system,
     rows: N,
     reviewed,
     falseNegative: !seen(0)
-      ? none
+      ? noFigure(seqd)
       : ratio(fr, { cells, a: cells.map((c) => 1 - d[c]!), k: 0, N }, { cells, a: ones, k: 0, N }, level, scale, seqd),
     falsePositive: !seen(1)
-      ? none
+      ? noFigure(seqd)
       : ratio(fr, { cells, a: cells.map((c) => -d[c]!), k: D, N }, { cells, a: ones.map(() => -1), k: N, N }, level, scale, seqd),
     bias: linear(fr, { cells, a: ones.map(() => -1), k: D, N }, level, scale, [-1, 1], seqd),
   };

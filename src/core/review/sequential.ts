@@ -178,6 +178,30 @@ function anytimeP(sum: number, V: number, n: number, planned: number): number {
   return Math.exp(hi);
 }
 
+/** The terms' total weight W, weighted mean X̄ (NaN without weight) and weighted spread Σ ν² (X − X̄)². */
+export function spreadOf(x: Float64Array, nu: Float64Array): { W: number; mean: number; ss: number } {
+  let W = 0;
+  let sum = 0;
+  for (let t = 0; t < x.length; t++) {
+    W += nu[t]!;
+    sum += nu[t]! * x[t]!;
+  }
+  const mean = W > 0 ? sum / W : NaN;
+  let ss = 0;
+  for (let t = 0; t < x.length; t++) ss += (nu[t]! * (x[t]! - mean)) ** 2;
+  return { W, mean, ss };
+}
+
+/**
+ * V of n terms of spread `ss` beside `priorSteps` pseudo-steps of the prior's σ₀² (see the header), or, with m, what
+ * it will be after m terms if the spread per term and σ₀² stay as they are (review/ahead.ts projects with it). The
+ * prior only widens: a prediction that expects fewer errors than seen does not narrow the interval.
+ */
+export function varianceOf(ss: number, n: number, prior: number, priorSteps: number, m = n): number {
+  const spread = m === n ? ss : n > 1 ? (ss * (m - 1)) / (n - 1) : 0;
+  return Math.max(n > 1 ? (ss * m) / (n - 1) : 0, ((spread + priorSteps * prior) * m) / (m - 1 + priorSteps));
+}
+
 /** θ̂ and both intervals from the terms and their weights; `bounds` clip the value and the intervals to what the labels allow. */
 export function sequentialEstimate(
   x: Float64Array,
@@ -190,18 +214,9 @@ export function sequentialEstimate(
 ): SequentialEstimate {
   const n = x.length;
   const clip = (v: number) => Math.min(bounds[1], Math.max(bounds[0], v));
-  let W = 0;
-  let mean = 0;
-  for (let t = 0; t < n; t++) {
-    W += nu[t]!;
-    mean += nu[t]! * x[t]!;
-  }
+  const { W, mean, ss } = spreadOf(x, nu);
   if (n === 0 || !(W > 0)) return { value: NaN, anytime: null, fixed: null, se: NaN, p: null, steps: n };
-  mean /= W;
-  let ss = 0;
-  for (let t = 0; t < n; t++) ss += (nu[t]! * (x[t]! - mean)) ** 2;
-  // The prior only widens: a prediction that expects fewer errors than seen does not narrow the interval.
-  const V = Math.max(n > 1 ? (ss * n) / (n - 1) : 0, ((ss + priorSteps * prior) * n) / (n - 1 + priorSteps));
+  const V = varianceOf(ss, n, prior, priorSteps);
   const se = Math.sqrt(V) / W;
   const z = twoSidedZ(level);
   const half = anytimeBound(V, n, planned, 1 - level) / W;
