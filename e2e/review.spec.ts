@@ -3,7 +3,8 @@
  * two systems gave asked once ("given by 2 systems"), the "when to stop" line; a reload in the middle (the saved
  * run reopened: no answer lost, the review where it was left); undo; the review exported as the label file the CLI
  * reads; the comparison's leaderboard ranked by the review's estimate with rank intervals; two tabs answering the
- * same run without losing an answer; deleting a run that holds answers asks first; a review split by a column.
+ * same run without losing an answer; deleting a run that holds answers asks first; a review split by a column; the
+ * label memory per project.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -226,30 +227,49 @@ test('a review split by a column: offered, drawn for the mean over its values, s
   expect(first.design.split).toBe('part');
 });
 
-test('verdicts are remembered across runs: the next review of the file leaves them out; listed, exported and forgotten on request', async ({
+test('verdicts are remembered across runs, per project: the next review in it leaves them out; listed, exported and forgotten on request', async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  const review = await reviewEveryAnswer(page);
+  await scoreAnswers(page);
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await expect(review.getByTestId('review-project')).toHaveValue('default');
+  await review.getByTestId('review-project').fill('week-1');
+  await review.getByTestId('review-budget').fill('100%');
+  await review.getByTestId('review-start').click();
   await expect(review.getByTestId('review-progress')).toContainText('of 55 questions answered');
+  await expect(review.getByTestId('review-in-project')).toHaveText('week-1');
   for (let k = 1; k <= 5; k++) {
     await page.keyboard.press(k % 2 ? 'c' : 'w');
     await expect(review.getByTestId('review-answered')).toHaveText(String(k));
   }
 
-  // A new run of the same file: the five verdicts are offered, and a review with them asks the 50 other answers.
+  // A new run of the same file: the project answered last is picked, and its five verdicts offered.
   await scoreAnswers(page);
   await review.scrollIntoViewIfNeeded();
-  await expect(review.getByTestId('review-memory')).toContainText('5 verdicts remembered in this browser');
+  await expect(review.getByTestId('review-project')).toHaveValue('week-1');
+  await expect(review.getByTestId('review-memory')).toContainText(
+    '5 verdicts remembered in this browser from your reviews in project week-1',
+  );
+  await expect(review.getByTestId('review-known')).toContainText('Leave out the 5 distinct answers');
+  // Another project knows none of them: nothing offered there.
+  await review.getByTestId('review-project').fill('another benchmark');
+  await review.getByTestId('review-project').press('Tab');
+  await expect(review.getByTestId('review-memory')).toHaveCount(0);
+  await expect(review.getByTestId('review-known')).toHaveCount(0);
+  await review.getByTestId('review-project').fill('week-1');
+  await review.getByTestId('review-project').press('Tab');
   await expect(review.getByTestId('review-known')).toContainText('Leave out the 5 distinct answers');
   await expect(review.getByTestId('review-known-check')).toBeChecked();
   const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-memory-export').click()]);
-  expect(download.suggestedFilename()).toBe('verity.verdicts.jsonl');
+  expect(download.suggestedFilename()).toBe('verity.week-1.verdicts.jsonl');
   const verdicts = readFileSync((await download.path())!, 'utf8')
     .trim()
-    .split('\n');
+    .split('\n')
+    .map((l) => JSON.parse(l) as { question?: string; candidate?: string; project?: string });
   expect(verdicts).toHaveLength(5);
-  expect(verdicts.every((l) => 'question' in JSON.parse(l) && 'candidate' in JSON.parse(l))).toBe(true);
+  expect(verdicts.every((v) => v.question !== undefined && v.candidate !== undefined && v.project === 'week-1')).toBe(true);
   // Listed: each with its question, answer, verdict and when (three correct, two wrong, as given).
   await review.getByTestId('review-memory-list').click();
   const table = review.getByTestId('review-memory-table');

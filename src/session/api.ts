@@ -167,10 +167,11 @@ export type {
   ReviewItem,
   ReviewMemory,
   ReviewRefitted,
+  ReviewStart,
   ReviewStop,
   ReviewState,
 } from './review-api.ts';
-import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewMemory, ReviewRefitted, ReviewState } from './review-api.ts';
+import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewMemory, ReviewRefitted, ReviewStart, ReviewState } from './review-api.ts';
 
 /**
  * What the scoring session answers (ScoringSession implements it; the scoring worker exposes the session as it
@@ -222,16 +223,17 @@ export interface ReviewApi {
    * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
    * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
    */
-  start(opts: { budget: number | string; judge?: string; seed?: number; split?: string; known?: boolean }): Promise<Result<ReviewState>>;
+  start(opts: ReviewStart): Promise<Result<ReviewState>>;
   /**
-   * The verdicts remembered in this browser (session/verdicts.ts) and how many of this run's distinct answers (and
-   * rows) they judge: a review started with `known` leaves those out of its draw and counts them as judged.
+   * The verdicts a project remembers in this browser (session/verdicts.ts; the default project when none is named)
+   * and how many of this run's distinct answers (and rows) they judge: a review started in that project with
+   * `known` leaves those out of its draw and counts them as judged.
    */
-  memory(): Promise<Result<ReviewMemory>>;
-  /** The remembered verdicts as a file `verity review --known` reads. */
-  exportVerdicts(): Promise<Result<Blob>>;
-  /** Forgets every remembered verdict (the saved runs and their reviews stay). */
-  forgetVerdicts(): Promise<Result<null>>;
+  memory(project?: string): Promise<Result<ReviewMemory>>;
+  /** A project's remembered verdicts as a file `verity review --known` reads. */
+  exportVerdicts(project?: string): Promise<Result<Blob>>;
+  /** Forgets a project's remembered verdicts (other projects, the saved runs and their reviews stay). */
+  forgetVerdicts(project?: string): Promise<Result<null>>;
   /** Columns a review can be split by (a dataset, a subject): each system's accuracy is then the mean over their values. */
   splitColumns(): Result<string[]>;
   item(position: number): Result<ReviewItem>;

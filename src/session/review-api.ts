@@ -3,9 +3,23 @@ import type { CapClass } from '../core/types.ts';
 import type { Reviewed } from '../core/review/estimate.ts';
 import type { Refit } from '../core/review/refit.ts';
 import type { TableRow } from './table-row.ts';
+import type { VerdictProject } from './verdicts.ts';
 
 /** What a person says about a row: correct / wrong, one of the eight classes, or skip (not labelled). */
 export type ReviewAnswer = boolean | CapClass | 'skip';
+
+/** How a review starts: its budget, judge, seed, the column it is split by, and its project's remembered verdicts. */
+export interface ReviewStart {
+  /** Questions ("500"), or a share of the rows ("15%", "0.15"). */
+  budget: number | string;
+  judge?: string;
+  seed?: number;
+  split?: string;
+  /** The project whose memory the review reads and keeps its answers in (the default project when absent). */
+  project?: string;
+  /** Leave out of the draw the answers the project's remembered verdicts judge (counted as judged). */
+  known?: boolean;
+}
 
 /** A system's (or the run's) reviewed accuracy for the judge (core/review/estimate.ts). */
 export interface ReviewEstimate {
@@ -62,6 +76,8 @@ export interface ReviewState {
   outside: number;
   /** Rows whose verdict was remembered from an earlier review: left out of the draw, counted as judged. */
   known: number;
+  /** The project whose memory the review reads and adds its answers to. */
+  project: string;
   estimates: ReviewEstimate[];
   stop: ReviewStop;
   /** Why the labels could not be saved (they hold until a reload). */
@@ -80,12 +96,15 @@ export interface ReviewItem {
   answer: ReviewAnswer | null;
 }
 
-/** The verdicts remembered in this browser, and what of this run they judge. */
+/** The verdicts a project remembers in this browser, what of this run they judge, and every project kept. */
 export interface ReviewMemory {
+  project: string;
   verdicts: number;
   /** The run's distinct answers a verdict judges, and their rows. */
   groups: number;
   rows: number;
+  /** Every project with verdicts, the one answered last first. */
+  projects: VerdictProject[];
 }
 
 export interface ReviewImported {

@@ -35,9 +35,9 @@ export function reviewApi(p: ReviewParts): ReviewApi {
     // The review as saved, with what another tab answered meanwhile.
     state: () => settle(() => r.syncedState()),
     start: (opts) => (p.running() ? Promise.resolve(fail(`${BUSY} (a review asks about the rows scored)`)) : changed(() => r.start(opts))),
-    memory: () => settle(() => r.memory()),
-    exportVerdicts: () => settle(() => p.verdicts.export()),
-    forgetVerdicts: () => settle(async () => (await p.verdicts.clear(), null)),
+    memory: (project) => settle(() => r.memory(project)),
+    exportVerdicts: (project) => settle(() => p.verdicts.export(project)),
+    forgetVerdicts: (project) => settle(async () => (await p.verdicts.clear(project), null)),
     item: (position) => settleNow(() => r.item(position)),
     splitColumns: () => settleNow(() => r.splitColumns()),
     answer: (position, answer, row) => changed(() => r.answer(position, answer, row)),

@@ -10,7 +10,7 @@ import { labelJson, type ReviewedRow } from '../core/review/labels.ts';
 import type { LabelMemory, Verdict } from '../core/review/memory.ts';
 import type { ReviewAnswer, ReviewMemory } from './review-api.ts';
 import { labelOf } from './review-saved.ts';
-import type { VerdictStore } from './verdicts.ts';
+import { projectName, type VerdictStore } from './verdicts.ts';
 
 /** The rows grouped as a review groups them, and each group's remembered verdict (or undefined). */
 function remembered(
@@ -24,9 +24,14 @@ function remembered(
   return { groups, verdict: groups.map((g) => memory.find(rows[g[0]!]!)) };
 }
 
-/** How many verdicts are remembered, and the distinct answers (and rows) of `rows` they judge. */
-export async function reviewMemory(rows: readonly QaRow[], systems: boolean, verdicts: VerdictStore): Promise<ReviewMemory> {
-  const memory = await verdicts.memory();
+/** How many verdicts a project remembers, and the distinct answers (and rows) of `rows` they judge; every project kept. */
+export async function reviewMemory(
+  rows: readonly QaRow[],
+  systems: boolean,
+  verdicts: VerdictStore,
+  project: string | undefined,
+): Promise<ReviewMemory> {
+  const memory = await verdicts.memory(project);
   const { groups, verdict } = remembered(rows, systems, memory);
   let known = 0;
   let covered = 0;
@@ -35,29 +40,35 @@ export async function reviewMemory(rows: readonly QaRow[], systems: boolean, ver
     known++;
     covered += g.length;
   });
-  return { verdicts: memory.size, groups: known, rows: covered };
+  return { project: projectName(project), verdicts: memory.size, groups: known, rows: covered, projects: await verdicts.projects() };
 }
 
-/** Every row of a group a remembered verdict judges, with that verdict: what a review started with them knows. */
+/** Every row of a group a project's remembered verdict judges, with that verdict: what a review started with them knows. */
 export async function knownAnswers(
   rows: readonly QaRow[],
   systems: boolean,
   verdicts: VerdictStore,
+  project: string | undefined,
 ): Promise<{ row: number; answer: ReviewAnswer }[]> {
-  const { groups, verdict } = remembered(rows, systems, await verdicts.memory());
+  const { groups, verdict } = remembered(rows, systems, await verdicts.memory(project));
   return groups.flatMap((g, k) => {
     const v = verdict[k];
     return v ? g.map((row) => ({ row, answer: labelJson(v.label) })) : [];
   });
 }
 
-/** Remembers the verdict on `row`'s answer, or forgets it (`null` or a skip: the answer taken back). */
-export async function rememberAnswer(verdicts: VerdictStore, row: QaRow | undefined, answer: ReviewAnswer | null): Promise<void> {
+/** Remembers the verdict on `row`'s answer in a project, or forgets it (`null` or a skip: the answer taken back). */
+export async function rememberAnswer(
+  verdicts: VerdictStore,
+  row: QaRow | undefined,
+  answer: ReviewAnswer | null,
+  project: string | undefined,
+): Promise<void> {
   if (!row) return;
   const label = answer === null ? null : labelOf(answer);
   const what = { question: row.question, golds: [...row.golds], candidate: row.candidate };
-  if (label) await verdicts.add({ ...what, label, time: new Date().toISOString() });
-  else await verdicts.remove(what);
+  if (label) await verdicts.add({ ...what, label, time: new Date().toISOString(), project: projectName(project) });
+  else await verdicts.remove(what, project);
 }
 
 /** Puts the remembered verdicts into `rows`: their groups were never drawable, so they are a census (π = 1). */

@@ -1,9 +1,12 @@
 /**
  * A review as the journal keeps it (`review:<run>`): the asked questions and a log of answers, each with an id, so
- * two tabs answering the same run merge their logs instead of overwriting each other; undo marks an id taken back.
+ * two tabs answering the same run merge their logs instead of overwriting each other; undo marks an id taken back —
+ * and a question as the panel shows it.
  */
-import type { Label } from '../core/types.ts';
-import type { ReviewAnswer } from './api.ts';
+import type { Label, QaRow } from '../core/types.ts';
+import type { ResultTable } from '../core/result-table.ts';
+import type { SystemRow } from '../core/compare/index.ts';
+import type { ReviewAnswer, ReviewItem, TableRow } from './api.ts';
 import type { AskedEntry } from '../core/review/design.ts';
 
 /** An asked group, as saved: its rows (indices), epoch, weight, draw, the epoch's total, and why it is asked. */
@@ -46,6 +49,8 @@ export interface SavedReview {
   undone: string[];
   /** Rows whose verdict was remembered from an earlier review (every row of their group): never drawn, counted as judged. */
   known?: { row: number; answer: ReviewAnswer }[];
+  /** The project whose remembered verdicts the review reads and keeps its answers in (the default when absent). */
+  project?: string;
 }
 
 export const labelOf = (a: ReviewAnswer): Label | null =>
@@ -119,4 +124,38 @@ export function answeredInOrder(r: SavedReview, group: ReadonlyMap<number, Answe
 /** The asked groups as the design reads them (a group saved without an epoch is of the first). */
 export function savedEntries(r: SavedReview): Omit<AskedEntry, 'group'>[] {
   return r.asked.map((g) => ({ epoch: g.epoch ?? 0, weight: g.weight, draw: g.draw, total: g.total ?? r.total }));
+}
+
+/** Question `position` as the panel shows it: its first row, every row it stands for, the judge's call, the answers. */
+export function itemOf(
+  r: SavedReview,
+  g: SavedGroup,
+  position: number,
+  results: ResultTable,
+  host: { rows(): readonly QaRow[]; systems(): boolean; tableRow(i: number): TableRow },
+): ReviewItem {
+  const first = g.rows[0]!;
+  const cls = results.cls(r.judge, first);
+  const { group, own } = answersOf(r);
+  const systems = host.systems();
+  const rows = host.rows();
+  return {
+    position,
+    why: g.why,
+    row: host.tableRow(first),
+    rows: g.rows.map((i) => ({
+      index: i,
+      id: rows[i]!.id,
+      ...(systems ? { system: (rows[i] as SystemRow).system } : {}),
+      own: own.get(i)?.answer ?? null,
+    })),
+    judge: {
+      metric: r.judge,
+      score: results.score(r.judge, first),
+      decision: results.decision(r.judge, first),
+      explanation: results.explanation(r.judge, first) ?? '',
+      ...(cls ? { class: cls } : {}),
+    },
+    answer: group.get(position)?.answer ?? null,
+  };
 }

@@ -24,13 +24,13 @@ import { splitCandidates } from '../core/compare/split.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
-import { answeredInOrder, answersOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
+import { answeredInOrder, answersOf, itemOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
 import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw.ts';
 import { reviewEstimates } from './review-estimates.ts';
 import { exportReview, importReview } from './review-files.ts';
 import type { LabelFormat } from '../core/review/sheet.ts';
-import type { VerdictStore } from './verdicts.ts';
-import type { ReviewMemory } from './review-api.ts';
+import { DEFAULT_PROJECT, projectName, type VerdictStore } from './verdicts.ts';
+import type { ReviewMemory, ReviewStart } from './review-api.ts';
 import { knownAnswers, rememberAnswer, reviewMemory, withKnown } from './review-memory.ts';
 
 /** What the review needs of the session: the rows, the run, a table row, the journal, the remembered verdicts. */
@@ -61,6 +61,13 @@ export class SessionReview {
   private current(): SavedReview | null {
     const a = this.host.run();
     return a && this.saved?.run === a.meta.id ? this.saved : null;
+  }
+
+  /** The review in hand, or why there is none. */
+  private going(): SavedReview {
+    const r = this.current();
+    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
+    return r;
   }
 
   /** The judge of the review in hand (the comparison's estimate starts from it). */
@@ -164,6 +171,7 @@ export class SessionReview {
       conflicts,
       outside: outside.size,
       known: r.known?.length ?? 0,
+      project: projectName(r.project),
       estimates,
       stop,
       ...(this.unsaved ? { unsaved: this.unsaved } : {}),
@@ -176,12 +184,12 @@ export class SessionReview {
     return splitCandidates(splitView(this.host.rows().slice(0, a.results.length)));
   }
 
-  memory(): Promise<ReviewMemory> {
+  memory(project?: string): Promise<ReviewMemory> {
     const a = this.scored();
-    return reviewMemory(this.host.rows().slice(0, a.results.length), this.host.systems(), this.host.verdicts);
+    return reviewMemory(this.host.rows().slice(0, a.results.length), this.host.systems(), this.host.verdicts, project);
   }
 
-  async start(opts: { budget: number | string; judge?: string; seed?: number; split?: string; known?: boolean }): Promise<ReviewState> {
+  async start(opts: ReviewStart): Promise<ReviewState> {
     const a = this.scored();
     await this.refresh();
     const prev = this.current();
@@ -198,7 +206,8 @@ export class SessionReview {
     const n = a.results.length;
     const seed = opts.seed ?? DEFAULTS.bootstrap.seed;
     // Remembered verdicts: every row of a group one judges, with that verdict (the group is left out of the draw).
-    const known = opts.known ? await knownAnswers(this.host.rows().slice(0, n), this.host.systems(), this.host.verdicts) : [];
+    const project = projectName(opts.project);
+    const known = opts.known ? await knownAnswers(this.host.rows().slice(0, n), this.host.systems(), this.host.verdicts, project) : [];
     const plan = this.draw.plan(a, judge.name, seed, opts.split || undefined, known.length ? new Set(known.map((x) => x.row)) : undefined);
     const budget = parseBudget(String(opts.budget), n, plan.design.order.length);
     if (!budget.ok) throw new VerityError(`the ${budget.error}`, 'usage', 'not-ready');
@@ -218,50 +227,28 @@ export class SessionReview {
       log: [],
       undone: [],
       ...(known.length ? { known } : {}),
+      ...(project !== DEFAULT_PROJECT ? { project } : {}),
     });
     return this.state()!;
   }
 
   item(position: number): ReviewItem {
-    const r = this.current();
-    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
+    const r = this.going();
+    return itemOf(r, this.question(r, position), position, this.scored().results, this.host);
+  }
+
+  private question(r: SavedReview, position: number): SavedReview['asked'][number] {
     const g = r.asked[position];
     if (!g) throw new VerityError(`no question at position ${position} of the review (it has ${r.asked.length})`, 'usage', 'bad-option');
-    const a = this.scored();
-    const first = g.rows[0]!;
-    const cls = a.results.cls(r.judge, first);
-    const { group, own } = answersOf(r);
-    const systems = this.host.systems();
-    const rows = this.host.rows();
-    return {
-      position,
-      why: g.why,
-      row: this.host.tableRow(first),
-      rows: g.rows.map((i) => ({
-        index: i,
-        id: rows[i]!.id,
-        ...(systems ? { system: (rows[i] as SystemRow).system } : {}),
-        own: own.get(i)?.answer ?? null,
-      })),
-      judge: {
-        metric: r.judge,
-        score: a.results.score(r.judge, first),
-        decision: a.results.decision(r.judge, first),
-        explanation: a.results.explanation(r.judge, first) ?? '',
-        ...(cls ? { class: cls } : {}),
-      },
-      answer: group.get(position)?.answer ?? null,
-    };
+    return g;
   }
 
   /** Answers question `position`: for every row of its group, or (`row`) for that row alone. */
   async answer(position: number, answer: ReviewAnswer, row?: number): Promise<ReviewState> {
     const shown = this.current()?.asked[position];
     await this.refresh();
-    const r = this.current();
-    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
-    const g = r.asked[position];
-    if (!g) throw new VerityError(`no question at position ${position} of the review (it has ${r.asked.length})`, 'usage', 'bad-option');
+    const r = this.going();
+    const g = this.question(r, position);
     // Another tab drew the rest again meanwhile: the answer was given to a question no longer asked there.
     if (shown && !sameGroup(shown, g))
       throw new VerityError(
@@ -274,7 +261,7 @@ export class SessionReview {
     if (row !== undefined && !g.rows.includes(row))
       throw new VerityError(`row ${row} is not one of the rows this answer stands for`, 'usage', 'bad-option');
     await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
-    if (row === undefined) await rememberAnswer(this.host.verdicts, this.host.rows()[g.rows[0]!], answer);
+    if (row === undefined) await rememberAnswer(this.host.verdicts, this.host.rows()[g.rows[0]!], answer, r.project);
     const again = this.draw.adapted(this.saved!, this.scored());
     if (again) await this.save(again);
     return this.state()!;
@@ -290,7 +277,7 @@ export class SessionReview {
     // The memory keeps the question's answer as it now stands (an earlier one, or none).
     const asked = last.row === undefined ? r.asked[last.position] : undefined;
     const now = asked && answersOf(this.saved!).group.get(last.position);
-    if (asked) await rememberAnswer(this.host.verdicts, this.host.rows()[asked.rows[0]!], now?.answer ?? null);
+    if (asked) await rememberAnswer(this.host.verdicts, this.host.rows()[asked.rows[0]!], now?.answer ?? null, r.project);
     return this.state()!;
   }
 
@@ -361,8 +348,7 @@ export class SessionReview {
    * and after (cross-fitted).
    */
   async refit(): Promise<Omit<ReviewRefitted, 'unsaved'>> {
-    const r = this.current();
-    if (!r) throw new VerityError('no review is going on: start one', 'usage', 'not-ready');
+    const r = this.going();
     const a = this.scored();
     const judge = a.metrics.find((m) => m.name === r.judge)!;
     const rows = this.rowsWithLabels(this.host.rows());

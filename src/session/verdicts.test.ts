@@ -88,4 +88,44 @@ describe('the label memory in the app', () => {
     ok(await second.review.forgetVerdicts());
     expect(ok(await second.review.memory())).toMatchObject({ verdicts: 0, groups: 0, rows: 0 });
   });
+
+  it('keeps each project apart: offered, exported and forgotten per project; verdicts kept before projects are the default one', async () => {
+    const kv = memoryStore<unknown>();
+    const verdicts = new VerdictStore(kv);
+    const first = await scored(verdicts);
+    ok(await first.review.start({ budget: 12, project: ' squad-v2 ' }));
+    for (let p = 0; p < 12; p++) {
+      const it = ok(first.review.item(p));
+      ok(await first.review.answer(p, truth(it.rows[0]!.system, it.row.id)));
+    }
+    expect(ok(await first.review.state())!.project).toBe('squad-v2');
+    // A verdict kept before projects existed: under the answer's key alone, with no project.
+    const old = (await verdicts.all('squad-v2'))[0]!;
+    const bare = { question: old.question, golds: old.golds, candidate: old.candidate, label: old.label };
+    await kv.set(verdictKey(bare), { ...bare, time: '2020-01-01T00:00:00.000Z' });
+
+    const second = await scored(verdicts);
+    const inProject = ok(await second.review.memory('squad-v2'));
+    expect(inProject).toMatchObject({ project: 'squad-v2', verdicts: 12, groups: 12 });
+    expect(inProject.projects.map((p) => [p.name, p.verdicts])).toEqual([
+      ['squad-v2', 12],
+      ['default', 1],
+    ]);
+    // Another project is offered nothing of squad-v2's; the default one only its own verdict.
+    expect(ok(await second.review.memory('other'))).toMatchObject({ project: 'other', verdicts: 0, groups: 0 });
+    expect(ok(await second.review.memory())).toMatchObject({ project: 'default', verdicts: 1, groups: 1 });
+    const st = ok(await second.review.start({ budget: 5, known: true, project: 'other' }));
+    expect(st).toMatchObject({ known: 0, project: 'other' });
+    ok(await second.review.discard());
+
+    const lines = (await ok(await second.review.exportVerdicts('squad-v2')).text()).trim().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines.every((l) => (JSON.parse(l) as { project: string }).project === 'squad-v2')).toBe(true);
+    // Read back as a label file, a line keeps its project.
+    expect(lineVerdict(JSON.parse(lines[0]!) as Record<string, unknown>)?.project).toBe('squad-v2');
+    ok(await second.review.forgetVerdicts('default'));
+    expect((await verdicts.all()).length).toBe(12);
+    ok(await second.review.forgetVerdicts('squad-v2'));
+    expect((await verdicts.all()).length).toBe(0);
+  });
 });

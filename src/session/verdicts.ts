@@ -1,12 +1,32 @@
 /**
  * The app's label memory (core/review/memory.ts): every verdict given in a review, kept in this browser
- * (IndexedDB `verity-verdicts`, apart from the saved runs, so deleting runs keeps them) with what it judged and
- * when — listed, exported as a file `verity review --known` reads, forgotten on request. A later review of any
- * file offers the ones that match it. Storage failures never stop a review: the verdict is simply not remembered.
+ * (IndexedDB `verity-verdicts`, apart from the saved runs, so deleting runs keeps them) with what it judged, when
+ * and in which project — listed, exported as a file `verity review --known` reads, forgotten on request, per
+ * project. A later review in the same project offers the ones that match its file; another project's verdicts are
+ * never offered (a benchmark's "correct" need not be another's). Storage failures never stop a review: the verdict
+ * is simply not remembered.
  */
 import { idbStore, type KeyValueStore } from '../runtime/idb-cache.ts';
 import { LabelMemory, verdictKey, type Verdict } from '../core/review/memory.ts';
 import { labelJson } from '../core/review/labels.ts';
+
+/** The project of a verdict kept without one (as every verdict was before projects). */
+export const DEFAULT_PROJECT = 'default';
+
+/** A project's name as typed: trimmed, the default when empty. */
+export const projectName = (name: string | undefined): string => name?.trim() || DEFAULT_PROJECT;
+
+/** Where a verdict is kept: the default project's under the answer's key alone (as before projects), others' beside their name. */
+function storeKey(project: string, what: Pick<Verdict, 'question' | 'golds' | 'candidate'>): string {
+  return project === DEFAULT_PROJECT ? verdictKey(what) : JSON.stringify([project, verdictKey(what)]);
+}
+
+/** A project with how many verdicts it keeps and when the last was given (ISO 8601; '' when none says). */
+export interface VerdictProject {
+  name: string;
+  verdicts: number;
+  last: string;
+}
 
 export class VerdictStore {
   private kv: KeyValueStore<unknown> | null;
@@ -22,57 +42,79 @@ export class VerdictStore {
     return (this.kv = idbStore<unknown>('verity-verdicts', 'verdict'));
   }
 
-  /** Remembers a verdict (the later one for the same answer); false when it could not be stored. */
+  /** Remembers a verdict in its project (the later one for the same answer); false when it could not be stored. */
   async add(v: Verdict): Promise<boolean> {
+    const project = projectName(v.project);
     try {
       const db = this.db();
-      await db?.set(verdictKey(v), v);
+      await db?.set(storeKey(project, v), { ...v, project });
       return db !== null;
     } catch {
       return false;
     }
   }
 
-  /** Forgets the verdict on an answer (an answer taken back). */
-  async remove(v: Pick<Verdict, 'question' | 'golds' | 'candidate'>): Promise<void> {
+  /** Forgets the verdict on an answer in a project (an answer taken back). */
+  async remove(v: Pick<Verdict, 'question' | 'golds' | 'candidate'>, project?: string): Promise<void> {
     try {
-      await this.db()?.del(verdictKey(v));
+      await this.db()?.del(storeKey(projectName(project), v));
     } catch {
       /* not stored: nothing to forget */
     }
   }
 
-  async all(): Promise<Verdict[]> {
+  /** A project's verdicts, or every project's. */
+  async all(project?: string): Promise<Verdict[]> {
+    let vs: Verdict[];
     try {
-      return ((await this.db()?.values()) ?? []) as Verdict[];
+      vs = ((await this.db()?.values()) ?? []) as Verdict[];
     } catch {
       return [];
     }
+    return project === undefined ? vs : vs.filter((v) => projectName(v.project) === projectName(project));
   }
 
-  async memory(): Promise<LabelMemory> {
+  /** The projects kept, the one answered last first. */
+  async projects(): Promise<VerdictProject[]> {
+    const by = new Map<string, VerdictProject>();
+    for (const v of await this.all()) {
+      const name = projectName(v.project);
+      const p = by.get(name) ?? { name, verdicts: 0, last: '' };
+      p.verdicts++;
+      if ((v.time ?? '') > p.last) p.last = v.time!;
+      by.set(name, p);
+    }
+    return [...by.values()].sort((a, b) => (a.last === b.last ? a.name.localeCompare(b.name) : a.last < b.last ? 1 : -1));
+  }
+
+  async memory(project?: string): Promise<LabelMemory> {
     const m = new LabelMemory();
-    for (const v of await this.all()) m.add(v);
+    for (const v of await this.all(projectName(project))) m.add(v);
     return m;
   }
 
-  /** The verdicts as a file `verity review --known` (and the app) reads: one JSON line each, with what it judged. */
-  async export(): Promise<Blob> {
-    const lines = (await this.all()).map((v) =>
+  /** A project's verdicts as a file `verity review --known` (and the app) reads: one JSON line each, with what it judged. */
+  async export(project?: string): Promise<Blob> {
+    const lines = (await this.all(projectName(project))).map((v) =>
       JSON.stringify({
         question: v.question,
         golds: v.golds,
         candidate: v.candidate,
         label: labelJson(v.label),
+        ...(v.reviewer !== undefined ? { reviewer: v.reviewer } : {}),
         ...(v.time !== undefined ? { time: v.time } : {}),
+        project: projectName(v.project),
       }),
     );
     return new Blob(lines.length ? [`${lines.join('\n')}\n`] : [], { type: 'application/x-ndjson' });
   }
 
-  async clear(): Promise<void> {
+  /** Forgets a project's verdicts (the others stay). */
+  async clear(project?: string): Promise<void> {
+    const name = projectName(project);
     try {
-      await this.db()?.clear();
+      const db = this.db();
+      for (const v of await this.all(name)) await db?.del(storeKey(name, v));
     } catch {
       /* nothing stored */
     }

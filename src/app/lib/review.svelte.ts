@@ -38,8 +38,10 @@ export class ReviewPanel {
   busy = $state(false);
   /** Columns the review can be split by (a dataset, a subject). */
   splitColumns = $state.raw<string[]>([]);
-  /** The verdicts remembered in this browser, and how much of this run they judge (shown before a review starts). */
+  /** The verdicts the project remembers in this browser, and how much of this run they judge (shown before a review starts). */
   memory = $state.raw<ReviewMemory | null>(null);
+  /** The project whose remembered verdicts a review reads and keeps its answers in: the one answered last, until chosen. */
+  project = $state('');
 
   #settle: ReturnType<typeof setTimeout> | undefined;
 
@@ -81,16 +83,22 @@ export class ReviewPanel {
     await this.show(r.value, r.value?.next ?? 0);
   }
 
-  private async loadMemory(): Promise<void> {
-    const m = await scoreApi().review.memory();
+  /** The project's memory (a project typed or picked; at first the one answered last). */
+  async loadMemory(): Promise<void> {
+    const picked = this.project.trim();
+    let m = await scoreApi().review.memory(picked || undefined);
+    const last = m.ok && !picked ? m.value.projects[0]?.name : undefined;
+    if (last !== undefined && m.ok && last !== m.value.project) m = await scoreApi().review.memory(last);
     this.memory = m.ok ? m.value : null;
+    if (m.ok) this.project = m.value.project;
+    this.memoryList = null;
   }
 
   /** The remembered verdicts, newest first (at most MEMORY_SHOWN), for the panel's list. */
   memoryList = $state.raw<{ question: string; candidate: string; label: string; time: string }[] | null>(null);
 
   async listMemory(): Promise<void> {
-    const r = await scoreApi().review.exportVerdicts();
+    const r = await scoreApi().review.exportVerdicts(this.project);
     if (!r.ok) return void (this.error = r.error);
     const lines = (await r.value.text()).split('\n').filter(Boolean);
     // Read as --known reads the file (core/review/memory.ts).
@@ -107,18 +115,20 @@ export class ReviewPanel {
       .slice(0, MEMORY_SHOWN);
   }
 
-  /** The remembered verdicts as a file (`verity review --known` reads it). */
+  /** The project's remembered verdicts as a file (`verity review --known` reads it). */
   exportMemory(): Promise<void> {
+    const project = this.project;
     return this.act(
-      () => scoreApi().review.exportVerdicts(),
-      (blob) => saveBlob(blob, 'verity.verdicts.jsonl'),
+      () => scoreApi().review.exportVerdicts(project),
+      (blob) => saveBlob(blob, `verity.${project.replace(/[^\w.-]+/g, '_')}.verdicts.jsonl`),
     );
   }
 
+  /** Forgets the project's remembered verdicts (other projects' stay). */
   forgetMemory(): Promise<void> {
     return this.act(
-      () => scoreApi().review.forgetVerdicts(),
-      () => ((this.memoryList = null), this.loadMemory()),
+      () => scoreApi().review.forgetVerdicts(this.project),
+      () => this.loadMemory(),
     );
   }
 
@@ -144,11 +154,22 @@ export class ReviewPanel {
     this.item = r.value;
   }
 
-  /** `split`: a column to draw for the mean over its values ('' for none); `known`: leave out the answers remembered verdicts judge. */
+  /**
+   * `split`: a column to draw for the mean over its values ('' for none); `known`: leave out the answers the
+   * project's remembered verdicts judge. The review keeps its answers in the project.
+   */
   start(budget: string, judge: string, split = '', known = false): Promise<void> {
     this.note = null;
+    const project = this.project.trim();
     return this.act(
-      () => scoreApi().review.start({ budget, judge, ...(split ? { split } : {}), ...(known ? { known } : {}) }),
+      () =>
+        scoreApi().review.start({
+          budget,
+          judge,
+          ...(split ? { split } : {}),
+          ...(project ? { project } : {}),
+          ...(known ? { known } : {}),
+        }),
       (s) => this.show(s, 0),
     );
   }

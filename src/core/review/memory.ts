@@ -27,6 +27,8 @@ export interface Verdict {
   reviewer?: string;
   /** When it was given (ISO 8601), when the line says. */
   time?: string;
+  /** The project it was given in (the app keeps each project's verdicts apart), when the line says. */
+  project?: string;
 }
 
 /** What makes two verdicts one: the question, the answer and the golds as the judge reads them. */
@@ -79,6 +81,7 @@ export function lineVerdict(o: Record<string, unknown>): Verdict | null {
     label: label.value,
     ...(text(o.reviewer) ? { reviewer: o.reviewer } : {}),
     ...(text(o.time) ? { time: o.time } : {}),
+    ...(text(o.project) ? { project: o.project } : {}),
   };
 }
 
