@@ -85,6 +85,16 @@ test('a review survives a reload; the export is a label file; the comparison ran
   }
   await expect(review.getByTestId('review-given-by')).toHaveText('Given by 2 systems: a, b');
 
+  // What the answers say about the judge: each system's row and every system's, opened on request and kept up.
+  const aboutJudge = review.getByTestId('review-judge');
+  await aboutJudge.locator('summary').click();
+  await expect(aboutJudge.getByTestId('judge-errors')).toBeVisible();
+  await expect(aboutJudge.getByTestId('judge-a')).toBeVisible();
+  await expect(aboutJudge.getByTestId('judge-b')).toBeVisible();
+  const all = await aboutJudge.getByTestId('judge-all').textContent();
+  await page.keyboard.press('w');
+  await expect(aboutJudge.getByTestId('judge-all')).not.toHaveText(all!);
+
   // The review as a label file: one line per question, the answered ones labelled, with the design.
   const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export').click()]);
   expect(download.suggestedFilename()).toBe('answers.review.jsonl');

@@ -12,6 +12,7 @@ import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { RowResults } from '../core/scoring.ts';
 import type { RunReport, ViewQuery } from '../core/explore.ts';
 import type { CompareReport } from '../core/compare/report.ts';
+import type { JudgeReport } from '../core/review/judge.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy } from '../core/io/systems.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
@@ -237,6 +238,12 @@ export interface ReviewApi {
   /** Columns a review can be split by (a dataset, a subject): each system's accuracy is then the mean over their values. */
   splitColumns(): Result<string[]>;
   item(position: number): Result<ReviewItem>;
+  /**
+   * What the answers so far say about the review's judge: its false-negative and false-positive rates, its bias on
+   * each system's accuracy and its errors by answer length, with intervals that hold wherever the review stops
+   * (core/review/judge.ts); null before any answer.
+   */
+  judgeErrors(): Result<(JudgeReport & { reference: string }) | null>;
   /**
    * Records an answer for every row of the question (saved with the run at once), or with `row` for that row
    * alone; answering again replaces it.

@@ -1,15 +1,42 @@
 /**
  * What a review's answers say so far: each system's estimated accuracy (the comparison's own estimate:
- * core/compare/reviewed.ts, over the rows with the answers in) beside the judge's, and what one more answer buys.
+ * core/compare/reviewed.ts, over the rows with the answers in) beside the judge's, what one more answer buys, and
+ * what they say about the judge.
  */
-import { compareTable, type CompareRow } from '../core/compare/table.ts';
-import { reviewedReport } from '../core/compare/reviewed.ts';
+import { compareTable, type CompareRow, type CompareTable } from '../core/compare/table.ts';
+import { reviewedJudge, reviewedReport } from '../core/compare/reviewed.ts';
+import type { JudgeReport } from '../core/review/judge.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import type { ReviewEstimate, ReviewStop } from './api.ts';
 import { reviewedFields, type ReviewedRow } from '../core/review/labels.ts';
 import { aheadText } from '../core/compare/headline-metric.ts';
+
+/** The rows with the review's answers in as the comparison's table, the review's judge its reference. */
+function reviewTable(
+  rows: readonly (SystemRow & ReviewedRow)[],
+  results: ResultTable,
+  metrics: readonly { name: string; threshold: number }[],
+  judge: string,
+  systems: boolean,
+): CompareTable {
+  const compareRows: CompareRow[] = rows.map((row, i) => ({
+    system: systems ? row.system : '',
+    key: systems ? row.key : String(i),
+    question: row.question,
+    golds: row.golds,
+    candidate: row.candidate,
+    ...(row.label ? { label: row.label } : {}),
+    ...reviewedFields(row),
+  }));
+  return compareTable(
+    compareRows,
+    results,
+    metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
+    { reference: judge },
+  );
+}
 
 /** Each system's estimate (system null for a run of one), and the "you can stop now" figures. */
 export function reviewEstimates(
@@ -21,21 +48,7 @@ export function reviewEstimates(
   /** Before the first answer: what the review should give (review/ahead.ts), said where no interval is yet. */
   before?: string,
 ): { estimates: ReviewEstimate[]; stop: ReviewStop } {
-  const compareRows: CompareRow[] = rows.map((row, i) => ({
-    system: systems ? row.system : '',
-    key: systems ? row.key : String(i),
-    question: row.question,
-    golds: row.golds,
-    candidate: row.candidate,
-    ...(row.label ? { label: row.label } : {}),
-    ...reviewedFields(row),
-  }));
-  const t = compareTable(
-    compareRows,
-    results,
-    metrics.map((m) => ({ name: m.name, threshold: m.threshold })),
-    { reference: judge },
-  );
+  const t = reviewTable(rows, results, metrics, judge, systems);
   const rep = reviewedReport(t, DEFAULTS.bootstrap.level, DEFAULTS.alpha);
   const Q = t.keys.length;
   const dec = t.decision[judge];
@@ -53,6 +66,20 @@ export function reviewEstimates(
   });
   const stop = stopFigures(estimates, rep?.pairs ?? []);
   return { estimates, stop: before && stop.widest === null ? { ...stop, line: `${stop.line} ${before}.` } : stop };
+}
+
+/**
+ * What the answers so far say about the judge (core/review/judge.ts: its false-negative and false-positive rates,
+ * bias and errors by answer length, per system); null before any answer. Asked apart from the estimates: it costs more.
+ */
+export function reviewJudgeErrors(
+  rows: readonly (SystemRow & ReviewedRow)[],
+  results: ResultTable,
+  metrics: readonly { name: string; threshold: number }[],
+  judge: string,
+  systems: boolean,
+): (JudgeReport & { reference: string }) | null {
+  return reviewedJudge(reviewTable(rows, results, metrics, judge, systems), DEFAULTS.bootstrap.level);
 }
 
 /** The "you can stop now" figures: interval widths, pairs still undecided, and the line that says them. */

@@ -39,6 +39,7 @@ export function reviewApi(p: ReviewParts): ReviewApi {
     exportVerdicts: (project) => settle(() => p.verdicts.export(project)),
     forgetVerdicts: (project) => settle(async () => (await p.verdicts.clear(project), null)),
     item: (position) => settleNow(() => r.item(position)),
+    judgeErrors: () => settleNow(() => r.judgeErrors()),
     splitColumns: () => settleNow(() => r.splitColumns()),
     answer: (position, answer, row) => changed(() => r.answer(position, answer, row)),
     undo: () => changed(() => r.undo()),

@@ -190,6 +190,7 @@ describe('the review', () => {
   it("folds the answers into the comparison: one estimate per system, the panel's and the comparison's alike", async () => {
     const s = await scored();
     const st = ok(await s.review.start({ budget: 40 }));
+    expect(ok(s.review.judgeErrors())).toBeNull();
     for (let p = 0; p < st.asked; p++) {
       const it = ok(s.review.item(p));
       ok(await s.review.answer(p, truth(it.row.system, it.row.id)));
@@ -204,6 +205,11 @@ describe('the review', () => {
     for (const e of state.estimates) expect(e.reviewed!.value).toBe(board.entries.find((x) => x.system === e.system)!.reviewed!.value);
     expect(state.stop.line).toMatch(/Each accuracy is known to ±/);
     expect(state.stop.pairs).toBe(1);
+    // What the answers say about the judge: the panel's figures are the comparison's.
+    const judge = ok(s.review.judgeErrors());
+    expect(judge).not.toBeNull();
+    expect(judge).toEqual(rep.judge);
+    expect(judge!.systems.map((x) => x.system).sort()).toEqual(['a', 'b']);
   });
 
   it('exports the review as a label file the CLI reads, imports it into another run of the same input, refuses another input', async () => {

@@ -26,7 +26,8 @@ import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
 import { answeredInOrder, answersOf, itemOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
 import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw.ts';
-import { reviewEstimates } from './review-estimates.ts';
+import { reviewEstimates, reviewJudgeErrors } from './review-estimates.ts';
+import type { JudgeReport } from '../core/review/judge.ts';
 import { exportReview, importReview } from './review-files.ts';
 import type { LabelFormat } from '../core/review/sheet.ts';
 import { DEFAULT_PROJECT, projectName, type VerdictStore } from './verdicts.ts';
@@ -143,10 +144,7 @@ export class SessionReview {
       const g = group.get(pos);
       if (g && g.answer !== 'skip' && x.answer !== g.answer) conflicts++;
     }
-    const rows = this.rowsWithLabels(this.host.rows()).slice(0, a.results.length) as unknown as readonly (SystemRow & {
-      pi?: number;
-      unit?: number;
-    })[];
+    const rows = this.scoredRows(a);
     const before = prefix === 0 && r.asked.length ? this.draw.forecast(a, r) : undefined;
     const { estimates, stop } = reviewEstimates(rows, a.results, a.metrics, r.judge, this.host.systems(), before);
     return {
@@ -176,6 +174,18 @@ export class SessionReview {
       stop,
       ...(this.unsaved ? { unsaved: this.unsaved } : {}),
     };
+  }
+
+  /** What the answers so far say about the judge (null before any answer). */
+  judgeErrors(): (JudgeReport & { reference: string }) | null {
+    const r = this.going();
+    const a = this.scored();
+    return reviewJudgeErrors(this.scoredRows(a), a.results, a.metrics, r.judge, this.host.systems());
+  }
+
+  /** The scored rows with the review's answers in. */
+  private scoredRows(a: ActiveRun): readonly (SystemRow & ReviewedRow)[] {
+    return this.rowsWithLabels(this.host.rows()).slice(0, a.results.length) as unknown as readonly (SystemRow & ReviewedRow)[];
   }
 
   /** Columns the scored rows can be split by (compare's candidates): what a review may be drawn for the mean over. */

@@ -7,6 +7,7 @@ import type { LabelFormat } from '../../core/review/sheet.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
 import { lineVerdict } from '../../core/review/memory.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
+import type { JudgeReport } from '../../core/review/judge.ts';
 import { scoreApi } from './workers.ts';
 import { saveBlob } from './download.ts';
 
@@ -40,6 +41,9 @@ export class ReviewPanel {
   splitColumns = $state.raw<string[]>([]);
   /** The verdicts the project remembers in this browser, and how much of this run they judge (shown before a review starts). */
   memory = $state.raw<ReviewMemory | null>(null);
+  /** What the answers say about the judge, fetched while its section is open (it costs more than the estimates). */
+  judgeErrors = $state.raw<(JudgeReport & { reference: string }) | null>(null);
+  #judgeOpen = false;
   /** The project whose remembered verdicts a review reads and keeps its answers in: the one answered last, until chosen. */
   project = $state('');
 
@@ -132,6 +136,20 @@ export class ReviewPanel {
     );
   }
 
+  /** The judge's section opened (its figures fetched, and again after each change) or closed. */
+  showJudge(open: boolean): void {
+    this.#judgeOpen = open;
+    if (open) this.loadJudge();
+  }
+
+  private loadJudge(): void {
+    void scoreApi()
+      .review.judgeErrors()
+      .then((r) => {
+        if (r.ok) this.judgeErrors = r.value;
+      });
+  }
+
   go(position: number): Promise<void> {
     return this.show(this.state, position);
   }
@@ -147,6 +165,7 @@ export class ReviewPanel {
       return;
     }
     const p = Math.max(0, Math.min(position, s.asked - 1));
+    if (this.#judgeOpen) this.loadJudge();
     const r = await scoreApi().review.item(p);
     this.state = s;
     if (!r.ok) return void (this.error = r.error);
@@ -270,6 +289,7 @@ export class ReviewPanel {
         this.state = null;
         this.item = null;
         this.note = null;
+        this.judgeErrors = null;
         this.changed();
         await this.loadMemory();
       },
