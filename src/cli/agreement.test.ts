@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT } from '../../test/cli.ts';
 import { cohenKappa, krippendorffAlpha } from '../core/review/reviewers.ts';
+import { sheetLines } from '../core/review/sheet.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-agreement-'));
 const p = (name: string) => join(dir, name);
@@ -127,12 +128,56 @@ describe('verity agreement', () => {
     ).toEqual(['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q7', 'q8', 'q9']);
   });
 
+  it('verity review --second writes a share of its questions for a second person, blind to the judge; agreement reads both', () => {
+    for (const ext of ['jsonl', 'csv']) {
+      const out = p(`twice.${ext}`);
+      const r = run('review', p('input.jsonl'), '--budget', '8', '--second', '25%', '--out', out, '--metrics', 'exact_match');
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`wrote .*twice\\.second\\.${ext}: 2 of the 8 questions, drawn at random`));
+      const read = (path: string) =>
+        ext === 'csv'
+          ? (sheetLines(readFileSync(path, 'utf8')) as { value: { value: Record<string, unknown> }[] }).value.map((x) => x.value)
+          : readFileSync(path, 'utf8')
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const first = read(out);
+      const second = read(p(`twice.second.${ext}`));
+      expect(second).toHaveLength(2);
+      for (const l of second) {
+        // What was asked, in the review's order, without the judge's call, the draw or the rows' ids.
+        const same = first.find((f) => f.order === l.order)!;
+        expect(l).toMatchObject({ question: same.question, golds: same.golds, candidate: same.candidate, second: true });
+        expect(Object.keys(l).filter((k) => ['judge', 'id', 'rows', 'design', 'input', 'draw'].includes(k))).toEqual([]);
+      }
+    }
+    // Both answered (JSONL): the second person disagrees on one of the two; agreement is over those two answers.
+    const fill = (path: string, flip: number) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l, k) => {
+          const o = JSON.parse(l) as Record<string, unknown>;
+          return JSON.stringify({ ...o, label: o.known ? o.label : k === flip ? false : true });
+        })
+        .join('\n');
+    writeFileSync(p('me.jsonl'), fill(p('twice.jsonl'), -1));
+    writeFileSync(p('you.jsonl'), fill(p('twice.second.jsonl'), 0));
+    const a = run('agreement', p('me.jsonl'), p('you.jsonl'), '--json', '--resamples', '0');
+    expect(a.status, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toMatchObject({ reviewers: ['me', 'you'], shared: 2, units: 8 });
+    expect((JSON.parse(a.stdout) as { disagreements: unknown[] }).disagreements).toHaveLength(1);
+    const bad = run('review', p('input.jsonl'), '--budget', '8', '--second', '150%', '--out', p('bad.jsonl'), '--metrics', 'exact_match');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/"150%" is not a share of the questions/);
+  });
+
   it('says what is wrong: one reviewer, no shared answer, an adjudicator nobody is, a bad --unsettled', () => {
     expect(run('agreement', p('ana.jsonl')).stderr).toMatch(/every verdict is ana's: agreement needs two reviewers/);
     writeFileSync(p('other.jsonl'), `${JSON.stringify({ question: 'Else?', golds: ['x'], candidate: 'y', label: true })}\n`);
     expect(run('agreement', p('ana.jsonl'), p('other.jsonl')).stderr).toMatch(/no answer was judged by two of them/);
     expect(run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--adjudicator', 'zed').stderr).toMatch(
-      /--adjudicator zed: no verdict is theirs/,
+      /adjudicator zed: no verdict is theirs/,
     );
     const bad = run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--unsettled', 'coin');
     expect(bad.status).toBe(1);

@@ -19,6 +19,7 @@ import { labelIsCorrect } from '../../core/correctness.ts';
 import { readLabels, readMemory } from '../labels.ts';
 import { knownLine, type LabelMemory, type Verdict } from '../../core/review/memory.ts';
 import { reviewSheet } from '../../core/review/sheet.ts';
+import { parseShare, secondReview } from '../../core/review/agreement.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { forecastLine, reviewForecast } from '../../core/review/ahead.ts';
@@ -40,12 +41,18 @@ interface ReviewOptions extends CommonOptions {
   judge?: string;
   seed?: string;
   splitBy?: string;
+  second?: string;
   out: string;
 }
+
+/** Where the second reviewer's questions go: beside --out, `.second` before its ending. */
+export const secondPath = (out: string): string => out.replace(/(\.(jsonl|csv))$/i, '.second$1');
 
 async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   if (!/\.(jsonl|csv)$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .jsonl file name (or .csv for a spreadsheet)`, 'usage');
   await checkOut(o.out);
+  const second = o.second !== undefined ? parseShare(o.second) : null;
+  if (second !== null) await checkOut(secondPath(o.out));
   if (o.continue !== undefined && o.continue === o.out)
     throw new VerityError(`--out ${o.out}: write the continued review to another file than --continue's`, 'usage');
   if (o.continue !== undefined && o.known?.length)
@@ -223,13 +230,20 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
         );
       }
     });
-  const out = new AtomicFile(o.out);
-  try {
-    await out.write(/\.csv$/i.test(o.out) ? reviewSheet(lines) : `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    await out.commit();
-  } catch (e) {
-    await out.abort();
-    throw e;
+  const written = (path: string, ls: readonly Record<string, unknown>[]) =>
+    /\.csv$/i.test(path) ? reviewSheet(ls) : `${ls.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  const files = [{ path: o.out, text: written(o.out, lines) }];
+  const twice = second !== null ? secondReview(lines, second, seed) : [];
+  if (second !== null) files.push({ path: secondPath(o.out), text: written(secondPath(o.out), twice) });
+  for (const f of files) {
+    const out = new AtomicFile(f.path);
+    try {
+      await out.write(f.text);
+      await out.commit();
+    } catch (e) {
+      await out.abort();
+      throw e;
+    }
   }
   say(
     `wrote ${o.out}: ${budgetWords(budget.value.share, entries.length, covered, rows.length, drawable)}, most where ${judge.name} is likely wrong. ` +
@@ -237,6 +251,12 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
       'up to the first line left blank. Give it to --labels of verity compare, evaluate or calibrate, or to --continue of verity review ' +
       'to draw the questions after your answers again from what they say',
   );
+  if (second !== null)
+    say(
+      `wrote ${secondPath(o.out)}: ${twice.length} of the ${entries.length} questions, drawn at random, for a second person to answer ` +
+        "without the judge's call; verity agreement " +
+        `${o.out} ${secondPath(o.out)} then says how far you agree (κ) and where you differ`,
+    );
   if (!prior && entries.length) {
     const system = (i: number) => (many ? (rows[i]!.system ?? '') : '');
     say(forecastLine(reviewForecast(plan, system, entries.length, (i) => results.decision(judge.name, i), DEFAULTS.bootstrap.level)));
@@ -356,6 +376,10 @@ export function register(p: Command): void {
     .option(
       '--split-by <column>',
       'draw for the mean over the values of this column (a dataset, a subject), as compare --split-by reports it: a split with few rows still gets the answers its own accuracy needs; "system/" splits system names at their last "/"',
+    )
+    .option(
+      '--second <share>',
+      "also write a share of the questions (10% or 0.1) to FILE.second.jsonl (or .csv) for a second person, without the judge's call: verity agreement compares the two",
     )
     .requiredOption(
       '--out <file>',
