@@ -299,3 +299,53 @@ test('verdicts are remembered across runs, per project: the next review in it le
   await expect(review.getByTestId('review-memory')).toHaveCount(0);
   await expect(review.getByTestId('review-known')).toHaveCount(0);
 });
+
+test('several reviewers: a share of the questions for a second person, κ and the answers judged otherwise, merged', async ({ page }) => {
+  test.setTimeout(120_000);
+  const review = await reviewEveryAnswer(page);
+  await expect(review.getByTestId('review-item')).toBeVisible();
+  for (let k = 1; k <= 6; k++) {
+    await page.keyboard.press(k === 6 ? 'w' : 'c');
+    await expect(review.getByTestId('review-answered')).toHaveText(String(k));
+  }
+  // Every question, for the test's sake: drawn in the review's order, blind to the judge.
+  await review.getByTestId('review-second-share').fill('100%');
+  const [second] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-second').click()]);
+  expect(second.suggestedFilename()).toBe('answers.second.jsonl');
+  const asked = readFileSync((await second.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(asked).toHaveLength(55);
+  expect(asked.every((l) => l.label === null && l.second === true && !('judge' in l) && !('id' in l))).toBe(true);
+  const [mine] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export').click()]);
+
+  // The second person credits every answer: they differ on the one the first called wrong.
+  const theirs = asked.map((l) => JSON.stringify({ ...l, label: true })).join('\n');
+  const reviewers = review.getByTestId('reviewers');
+  await reviewers.locator('summary').click();
+  await reviewers.getByTestId('reviewers-files').setInputFiles([
+    { name: 'ana.jsonl', mimeType: 'application/x-ndjson', buffer: readFileSync((await mine.path())!) },
+    { name: 'ben.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(theirs) },
+  ]);
+  const said = reviewers.getByTestId('reviewers-line');
+  await expect(said.first()).toHaveText('2 reviewers (ana, ben): 6 of 55 answers judged by two or more, compared as correct / incorrect.');
+  await expect(said.nth(1)).toContainText("Cohen's κ = 0.000 (95% CI");
+  await expect(reviewers.getByTestId('reviewers-disagreements').locator('tbody tr')).toHaveCount(1);
+  await expect(reviewers.getByTestId('reviewers-disagreements')).toContainText('ana wrong, ben correct');
+  await expect(said.last()).toContainText('54 answers have one verdict (of the disagreements: 1 left out');
+  // Two people who differ make no majority: the tie is said to be left out.
+  await reviewers.getByTestId('reviewers-unsettled').selectOption('majority');
+  await expect(said.last()).toContainText('0 by the majority, 1 left out (tied)');
+  const [merged] = await Promise.all([page.waitForEvent('download'), reviewers.getByTestId('reviewers-merged').click()]);
+  const one = readFileSync((await merged.path())!, 'utf8')
+    .trim()
+    .split('\n');
+  expect(one).toHaveLength(54);
+  expect(one.every((l) => 'settled' in JSON.parse(l) && 'reviewers' in JSON.parse(l))).toBe(true);
+  // A file with one person's verdicts only: said why there is nothing to measure.
+  await reviewers
+    .getByTestId('reviewers-files')
+    .setInputFiles([{ name: 'ben.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(theirs) }]);
+  await expect(reviewers.getByTestId('reviewers-error')).toContainText('agreement needs two reviewers');
+});

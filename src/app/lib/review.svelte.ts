@@ -3,7 +3,9 @@
  * (session/review.ts), saved with the run at each answer; this keeps the page's view of it — the row on screen,
  * the progress, notes and errors — and maps keys to answers, so Review.svelte is layout only.
  */
-import type { LabelFormat } from '../../core/review/sheet.ts';
+import { reviewSheet, type LabelFormat } from '../../core/review/sheet.ts';
+import { parseShare, secondReview } from '../../core/review/agreement.ts';
+import { messageOf } from '../../core/errors.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
 import { lineVerdict } from '../../core/review/memory.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
@@ -245,6 +247,32 @@ export class ReviewPanel {
     return this.act(
       async () => scoreApi().review.exportLabels(format),
       (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.review.${format}`),
+    );
+  }
+
+  /**
+   * A share of the review's questions ("10%") for a second person, blind to the judge (core/review/agreement.ts),
+   * in the format asked; the two files filled in, Several reviewers says how far the two agree.
+   */
+  exportSecond(share: string, format: LabelFormat = 'jsonl'): Promise<void> {
+    const seed = this.state?.seed ?? 0;
+    return this.act(
+      async () => {
+        const r = await scoreApi().review.exportLabels('jsonl');
+        if (!r.ok) return r;
+        try {
+          const lines = (await r.value.text())
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>);
+          const second = secondReview(lines, parseShare(share), seed);
+          const text = format === 'csv' ? reviewSheet(second) : `${second.map((l) => JSON.stringify(l)).join('\n')}\n`;
+          return { ok: true as const, value: new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
+        } catch (e) {
+          return { ok: false as const, error: messageOf(e) };
+        }
+      },
+      (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.second.${format}`),
     );
   }
 
