@@ -167,6 +167,27 @@ describe('verity agreement', () => {
     expect(a.status, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout)).toMatchObject({ reviewers: ['me', 'you'], shared: 2, units: 8 });
     expect((JSON.parse(a.stdout) as { disagreements: unknown[] }).disagreements).toHaveLength(1);
+    // Settled into the review: the question they differ on is left unanswered, said, and the estimate has one less.
+    const settled = run('agreement', p('me.jsonl'), p('you.jsonl'), '--settle', p('settled.jsonl'), '--resamples', '0');
+    expect(settled.status, settled.stderr).toBe(0);
+    const differ = (JSON.parse(readFileSync(p('you.jsonl'), 'utf8').split('\n')[0]!) as { order: number }).order;
+    expect(settled.stderr).toContain(
+      `1 agreed, 0 settled by the adjudicator, 0 by the majority, 1 left unsettled (unanswered there: the estimate uses answers in order, so it stops before question ${differ}`,
+    );
+    const back = readFileSync(p('settled.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(back.filter((l) => l.unsettled)).toEqual([expect.objectContaining({ order: differ, label: null })]);
+    expect(back.filter((l) => l.settled === 'agreed')).toHaveLength(1);
+    // Read by --labels: the answers before it count, those after it wait for it.
+    const ev = run('evaluate', p('input.jsonl'), '--labels', p('settled.jsonl'), '--metrics', 'exact_match').stderr;
+    expect(ev).toMatch(
+      new RegExp(
+        `${differ - 1} rows? labelled by review; ${8 - differ} labels? after question ${differ} of the review, which has no answer`,
+      ),
+    );
+    expect(run('agreement', p('ana.jsonl'), p('ben.jsonl'), '--settle', p('x.jsonl')).stderr).toMatch(/is not a review file/);
     const bad = run('review', p('input.jsonl'), '--budget', '8', '--second', '150%', '--out', p('bad.jsonl'), '--metrics', 'exact_match');
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/"150%" is not a share of the questions/);

@@ -5,8 +5,19 @@
  * reviewer is its "reviewer", else its file's name (one person a file).
  */
 import type { Command } from 'commander';
-import { writeFile } from 'node:fs/promises';
-import { agreementJson, agreementLines, agreementReport, mergedJsonl } from '../../core/review/agreement.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  agreementJson,
+  agreementLines,
+  agreementReport,
+  mergedJsonl,
+  settleReview,
+  type AgreementReport,
+} from '../../core/review/agreement.ts';
+import { isSheet, reviewSheet, sheetLines } from '../../core/review/sheet.ts';
+import { messageOf } from '../../core/errors.ts';
+import { AtomicFile } from '../output.ts';
+import { say } from '../say.ts';
 import { VerityError } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
 import { readVerdicts } from '../labels.ts';
@@ -20,6 +31,7 @@ interface AgreementOptions {
   adjudicator?: string;
   unsettled: string;
   out?: string;
+  settle?: string;
 }
 
 async function cmdAgreement(files: string[], o: AgreementOptions): Promise<void> {
@@ -41,8 +53,46 @@ async function cmdAgreement(files: string[], o: AgreementOptions): Promise<void>
     },
   );
   if (o.out) await writeFile(o.out, mergedJsonl(r.merged));
+  if (o.settle !== undefined) await settleFirst(files[0]!, o.settle, r);
   if (o.json) return void process.stdout.write(`${JSON.stringify(agreementJson(r))}\n`);
   process.stdout.write(`${agreementLines(r, o.out).map(escapeControls).join('\n')}\n`);
+}
+
+/** The first file, a review, with its questions' verdicts settled: what `compare --labels` then estimates from. */
+async function settleFirst(review: string, out: string, r: AgreementReport): Promise<void> {
+  const text = await readFile(review, 'utf8').catch((e: unknown) => {
+    throw new VerityError(`--settle: cannot read ${review} (${(e as NodeJS.ErrnoException).code ?? messageOf(e)})`, 'input');
+  });
+  const csv = isSheet(review, text);
+  const read = csv ? sheetLines(text, review) : null;
+  if (read && !read.ok) throw new VerityError(read.error, 'input');
+  const lines = read?.ok
+    ? read.value.map((x) => x.value)
+    : text
+        .split(/\r?\n/)
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+  if (!lines.some((l) => typeof l.order === 'number' && l.design !== undefined))
+    throw new VerityError(`--settle: ${review}, the first file, is not a review file (no line has an "order" and a "design")`, 'usage');
+  if (csv !== /\.csv$/i.test(out))
+    throw new VerityError(`--settle ${out}: write it in the first file's form (.${csv ? 'csv' : 'jsonl'})`, 'usage');
+  const s = settleReview(lines, r.merged);
+  const file = new AtomicFile(out);
+  try {
+    await file.write(csv ? reviewSheet(s.lines) : `${s.lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await file.commit();
+  } catch (e) {
+    await file.abort();
+    throw e;
+  }
+  say(
+    `wrote ${out}: ${review}'s questions judged by two or more — ${s.agreed} agreed, ${s.adjudicated} settled by the adjudicator, ` +
+      `${s.majority} by the majority, ${s.unsettled} left unsettled` +
+      (s.firstUnsettled !== null
+        ? ` (unanswered there: the estimate uses answers in order, so it stops before question ${s.firstUnsettled} until that one is settled)`
+        : '') +
+      '. Give it to --labels of verity compare.',
+  );
 }
 
 export function register(p: Command): void {
@@ -57,6 +107,10 @@ export function register(p: Command): void {
     .option(
       '--out <file.jsonl>',
       "write one verdict per answer, with every reviewer's and how it was settled (for --known of verity review)",
+    )
+    .option(
+      '--settle <file>',
+      "write the first file (a review) with its questions' verdicts settled between the reviewers, for --labels of verity compare",
     )
     .action(cmdAgreement);
 }

@@ -4,7 +4,7 @@
  * text read as the CLI reads the files; the report's sentences say its figures and how each disagreement went.
  */
 import { describe, expect, it } from 'vitest';
-import { agreementLines, agreementReport, mergedJsonl, parseShare, secondReview, verdictsOfText } from './agreement.ts';
+import { agreementLines, agreementReport, mergedJsonl, parseShare, secondReview, settleReview, verdictsOfText } from './agreement.ts';
 import { reviewSheet } from './sheet.ts';
 import { cohenKappa } from './reviewers.ts';
 
@@ -82,5 +82,33 @@ describe('agreement from label files', () => {
     );
     const only = verdictsOfText(filled(ana, 'ana.jsonl'), 'ana.jsonl');
     expect(() => agreementReport(only, { unsettled: 'omit', resamples: 0, seed: 1, level: 0.95 })).toThrow(/agreement needs two reviewers/);
+  });
+
+  it("settles a review's questions: the adjudicator's and the majority's verdicts in, an agreed line's own kept, an unsettled one unanswered", () => {
+    // Four answered questions: ana's review; ben and cy judged them too; dee adjudicates question 2.
+    const review = lines.slice(0, 5).map((l, k) => ({ ...l, label: k < 4 ? (k === 0 ? 'equivalent' : true) : null }));
+    const verdict = (k: number, label: unknown, reviewer: string) => ({ ...lines[k]!, label, reviewer });
+    const others = [
+      verdict(0, 'exact', 'ben'), // agreed (both correct): ana's class stays
+      verdict(1, false, 'ben'),
+      verdict(1, false, 'cy'), // two against one: the majority's
+      verdict(2, false, 'ben'),
+      verdict(2, false, 'dee'), // adjudicated
+      verdict(3, false, 'ben'), // one against one, nobody settles: unanswered
+    ];
+    const read = [
+      ...verdictsOfText(review.map((l) => JSON.stringify(l)).join('\n'), 'ana.jsonl'),
+      ...verdictsOfText(others.map((l) => JSON.stringify(l)).join('\n'), 'rest.jsonl'),
+    ];
+    const r = agreementReport(read, { adjudicator: 'dee', unsettled: 'majority', resamples: 0, seed: 1, level: 0.95 });
+    const s = settleReview(review, r.merged);
+    expect(s).toMatchObject({ agreed: 1, adjudicated: 1, majority: 1, unsettled: 1, firstUnsettled: 4 });
+    expect(s.lines.map((l) => [l.label, l.settled ?? null, l.unsettled ?? false])).toEqual([
+      ['equivalent', 'agreed', false],
+      [false, 'majority', false],
+      [false, 'adjudicated', false],
+      [null, null, true],
+      [null, null, false],
+    ]);
   });
 });

@@ -13,7 +13,7 @@ import { mulberry32 } from '../util/random.ts';
 import { VerityError, type Label } from '../types.ts';
 import { isPlainObject } from '../io/table.ts';
 import { labelJson } from './labels.ts';
-import { lineVerdict, type Verdict } from './memory.ts';
+import { lineVerdict, verdictKey, type Verdict } from './memory.ts';
 import { isSheet, sheetLines } from './sheet.ts';
 import { mergeVerdicts, reviewedUnits, reviewerAgreement, type MergedVerdict, type ReviewerAgreement } from './reviewers.ts';
 
@@ -191,4 +191,42 @@ export function agreementJson(r: AgreementReport): Record<string, unknown> {
     verdicts: d.verdicts.map((v) => ({ reviewer: v.reviewer, label: labelJson(v.label) })),
   }));
   return { ...r.agreement, disagreements, settling: r.settling };
+}
+
+/**
+ * A review file with its questions' verdicts settled between reviewers: an answered question two or more people
+ * judged takes the merged verdict (`settled` says how: agreed, adjudicated, majority); one whose disagreement was
+ * left unsettled becomes unanswered (`unsettled: true`) — a drawn question without a verdict, so the review's
+ * estimate, which uses answers in order, stops before it until it is settled. Other lines stay as they are.
+ */
+export function settleReview(
+  lines: readonly Record<string, unknown>[],
+  merged: readonly MergedVerdict[],
+): {
+  lines: Record<string, unknown>[];
+  agreed: number;
+  adjudicated: number;
+  majority: number;
+  unsettled: number;
+  firstUnsettled: number | null;
+} {
+  const byKey = new Map(merged.map((v) => [verdictKey(v), v]));
+  const counts = { agreed: 0, adjudicated: 0, majority: 0, unsettled: 0 };
+  let firstUnsettled: number | null = null;
+  const out = lines.map((l) => {
+    const v = typeof l.order === 'number' && l.label !== null && l.label !== undefined ? lineVerdict(l) : null;
+    if (!v) return { ...l };
+    const m = byKey.get(verdictKey(v));
+    if (!m) {
+      counts.unsettled++;
+      firstUnsettled = Math.min(firstUnsettled ?? Infinity, l.order as number);
+      return { ...l, label: null, unsettled: true };
+    }
+    if (m.settled === 'one') return { ...l };
+    counts[m.settled]++;
+    // Agreed: the line's own verdict stands (another's may name another class of the same call).
+    if (m.settled === 'agreed') return { ...l, settled: m.settled };
+    return { ...l, label: labelJson(m.label), settled: m.settled };
+  });
+  return { lines: out, ...counts, firstUnsettled };
 }
