@@ -229,8 +229,18 @@ test('a review split by a column: offered, drawn for the mean over its values, s
   await review.getByTestId('review-budget').fill('10');
   await review.getByTestId('review-start').click();
   await expect(review.getByTestId('review-progress')).toContainText('drawn split by part');
-  await page.keyboard.press('c');
-  await expect(review.getByTestId('review-answered')).toHaveText('1');
+  for (let k = 1; k <= 4; k++) {
+    await page.keyboard.press(k === 2 ? 'w' : 'c');
+    await expect(review.getByTestId('review-answered')).toHaveText(String(k));
+  }
+  // Each system's estimate per value of the column and their mean, with its interval, in the panel.
+  const splits = review.getByTestId('review-splits');
+  await splits.locator('summary').click();
+  const table = splits.getByTestId('split-table-reviewed');
+  await expect(table).toBeVisible();
+  await expect(table.locator('thead th')).toHaveText(['system', 'small', 'big', 'macro average [95% CI]']);
+  await expect(table.locator('tbody th')).toHaveText(['a', 'b']);
+  await expect(splits.getByTestId('split-macro-reviewed estimate-a')).toContainText(/\d\.\d{3}/);
   const download = page.waitForEvent('download');
   await review.getByTestId('review-export').click();
   const first = JSON.parse(readFileSync(await (await download).path(), 'utf8').split('\n')[0]!) as { design: { split?: string } };
