@@ -101,8 +101,8 @@ export function stopFigures(
         ? 'every pair of systems is ordered: the ranking is decided, you can stop now'
         : `${undecided} of ${shared.length} pairs of systems are not yet ordered (their difference could be 0)${aheadText(shared.filter((p) => p.better === null))}`
       : '';
-    // An interval narrows as 1/√answers: four times the answers halve it.
-    line = `Each accuracy is known to ${pct(mean!)} on average (the widest ${pct(widest)})${ranking ? `; ${ranking}` : ''}. Answers narrow the intervals as 1/√(answers): four times as many halve them.`;
+    // The confidence sequence's radius: tested in core/review/sequential.test.ts.
+    line = `Each accuracy is known to ${pct(mean!)} on average (the widest ${pct(widest)})${ranking ? `; ${ranking}` : ''}. Four times as many answers narrow the intervals to about half, or less while the review is short of its planned length.`;
   }
   return { widest, mean, undecided, pairs: shared.length, line };
 }

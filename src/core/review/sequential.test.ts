@@ -278,6 +278,17 @@ describe('the confidence sequence', () => {
     expect(e.anytime![1] - e.anytime![0]).toBeGreaterThan(e.fixed![1] - e.fixed![0]);
   });
 
+  it("narrows to about half or less with four times the answers, as the review panel's stop line says", () => {
+    // The line: "four times as many answers narrow them to about half, or less while the review is short of its
+    // planned length". Over planned lengths and points of a review, the spread held fixed.
+    for (const planned of [50, 100, 300, 1000, 5000])
+      for (let n = 10; n <= 4 * planned; n = Math.ceil(n * 1.5)) {
+        const ratio = anytimeRadius(0.4, 4 * n, planned, 0.05) / anytimeRadius(0.4, n, planned, 0.05);
+        expect(ratio, `${n} of ${planned}`).toBeLessThan(0.55);
+        if (n >= planned) expect(ratio, `${n} of ${planned}`).toBeGreaterThan(0.45);
+      }
+  });
+
   it('keeps a review that saw no error from a zero-width interval', () => {
     const e = sequentialEstimate(new Float64Array(50).fill(0.9), new Float64Array(50).fill(1), 0.04, 30, 50, 0.95);
     expect(e.fixed![1] - e.fixed![0]).toBeGreaterThan(0.05);
