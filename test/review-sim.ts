@@ -108,8 +108,11 @@ function drawnSteps(
   return { order: entries.map((e) => e.group), q: entryProbabilities(entries) };
 }
 
-/** The review of one seed, answered up to `max` questions, read as if the person had stopped after `n`. */
-export function reviewOf(pop: Pop, seed: number, max: number, learn: boolean, adapt = false, scale?: Float64Array) {
+/**
+ * The review of one seed, answered up to `max` questions, read as if the person had stopped after `n`; `earlier`:
+ * verdicts from before the review per cell (NaN none), the rows' prediction (frame.ts).
+ */
+export function reviewOf(pop: Pop, seed: number, max: number, learn: boolean, adapt = false, scale?: Float64Array, earlier?: Float64Array) {
   const { order, q } = drawnSteps(pop, seed, max, adapt, scale);
   const stepOf = new Int32Array(ROWS).fill(-1);
   Array.from(order).forEach((g, t) => {
@@ -126,6 +129,7 @@ export function reviewOf(pop: Pop, seed: number, max: number, learn: boolean, ad
     group: pop.group,
     learn,
     priority: pop.prio,
+    ...(earlier ? { earlier } : {}),
   });
   /** The frame of a review stopped after n steps: later steps' labels unknown, epochs fitted later dropped. */
   return (n: number): ReviewFrame => {

@@ -183,6 +183,35 @@ describe('review labels folded back (--labels)', () => {
     expect(text.stdout).toMatch(/\nall systems +80 /);
   });
 
+  it('verity compare --known: earlier verdicts stand in for the judge as the prediction of the rows they judge', () => {
+    const labels = reviewed('known', '12');
+    // Earlier verdicts, true, on every row of system a (a label memory: what each judged).
+    writeFileSync(
+      p('earlier.jsonl'),
+      `${records.map((r) => JSON.stringify({ question: r.question, golds: [r.golden_answer], candidate: r.answer_a, label: r.judge_a })).join('\n')}\n`,
+    );
+    const args = [p('answers.json'), '--labels', labels, '--json', '--resamples', '0', ...M];
+    const plain = run('compare', ...args);
+    const known = run('compare', ...args, '--known', p('earlier.jsonl'));
+    expect(known.status, known.stderr).toBe(0);
+    expect(known.stderr).toMatch(/--known: 40 earlier verdicts judge 4\d rows; they stand in for the judge's prediction/);
+    const entry = (out: string, system: string) =>
+      (JSON.parse(out) as Report).leaderboard.metrics.find((m) => m.metric === 'pedants')!.entries.find((e) => e.system === system)!
+        .reviewed!;
+    // System a: every row's verdict known and right, so the estimate is its accuracy, with a narrower interval.
+    const truthA = records.filter((r) => r.judge_a).length / 40;
+    const [before, after] = [entry(plain.stdout, 'a'), entry(known.stdout, 'a')];
+    expect(after.value).toBeCloseTo(truthA, 9);
+    expect(after.ci![1] - after.ci![0]).toBeLessThan(before.ci![1] - before.ci![0]);
+    // System b, which the verdicts do not judge, is estimated as before.
+    expect(entry(known.stdout, 'b').value).toBeCloseTo(entry(plain.stdout, 'b').value, 9);
+    const alone = run('compare', p('answers.json'), '--known', p('earlier.jsonl'), ...M);
+    expect([alone.status, alone.stderr]).toEqual([
+      1,
+      "verity: --known needs --labels: earlier verdicts stand in for the judge in a review's estimate\n",
+    ]);
+  });
+
   it('a review written as a spreadsheet (--out .csv), filled in, gives compare and --continue what its JSONL form gives', () => {
     for (const out of ['sheet.csv', 'sheet.jsonl'])
       expect(run('review', p('answers.json'), '--budget', '40', '--out', p(out), ...M).status).toBe(0);

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import { reshapedNote, type InputTable } from '../../core/io/formats/index.ts';
 import { prepareInput } from '../../core/io/prepare.ts';
 import { ResultTable } from '../../core/result-table.ts';
-import { compareReport, type CompareReport, type FilesInput, type KeyBy } from '../../core/compare/index.ts';
+import { compareReport, type CompareReport, type FilesInput, type KeyBy, type SystemRow } from '../../core/compare/index.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { AtomicFile, checkOut } from '../output.ts';
 import { cliNote, escapeControls, say } from '../say.ts';
@@ -27,12 +27,15 @@ import { modelContext, usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
 import { scoreAll } from '../scoring.ts';
 import pkg from '../../../package.json' with { type: 'json' };
-import { checkLabelsInput, foldInto, inputsHash, readLabels } from '../labels.ts';
+import { checkLabelsInput, foldInto, inputsHash, readLabels, readMemory } from '../labels.ts';
+import { labelIsCorrect } from '../../core/correctness.ts';
+import type { LabelMemory } from '../../core/review/memory.ts';
 
 export { leaderboardCsv, leaderboardRows, reportJson, rowRecord };
 
 interface CompareOptions {
   labels?: string;
+  known?: string[];
   map?: string;
   goldSep?: string;
   systemColumn?: string;
@@ -233,6 +236,25 @@ function splitsSummaryLine(summaries: readonly SplitSummary[]): string {
 
 // ---------- exports ----------
 
+/**
+ * The rows with the earlier verdicts that judge them. Not labels: the review was not drawn beside them, so counted
+ * as known they would bias the estimate; as the rows' prediction (core/review/frame.ts), on every row they judge
+ * whether the review drew it or not, they keep it unbiased and narrow it where they are right.
+ */
+function withEarlier<R extends SystemRow>(rows: R[], memory: LabelMemory): R[] {
+  let n = 0;
+  const out = rows.map((r) => {
+    const v = memory.find(r);
+    if (!v) return r;
+    n++;
+    return { ...r, earlier: labelIsCorrect(v.label) };
+  });
+  say(
+    `--known: ${memory.size} earlier verdicts judge ${n} row${n === 1 ? '' : 's'}; they stand in for the judge's prediction there (not as labels: the review was not drawn beside them), so every estimate stays unbiased and narrows where they are right`,
+  );
+  return out;
+}
+
 export function register(program: Command): void {
   common(
     program
@@ -250,6 +272,10 @@ export function register(program: Command): void {
     .option(
       '--labels <file>',
       "review labels (.jsonl: id, system, label, picked) folded in: the leaderboard gains each system's reviewed accuracy",
+    )
+    .option(
+      '--known <files...>',
+      "with --labels: earlier verdicts (label files of any input) stand in for the judge's prediction on the rows they judge",
     )
     .option('--json', 'print one JSON object')
     .option('--seed <n>', 'bootstrap seed', String(DEFAULTS.bootstrap.seed))
@@ -279,6 +305,8 @@ export function register(program: Command): void {
         ['--html', o.html],
       ] as const;
       for (const [flag, path] of outputs) if (path !== undefined) await checkOut(path, flag);
+      if (o.known?.length && !o.labels)
+        throw new VerityError("--known needs --labels: earlier verdicts stand in for the judge in a review's estimate", 'usage');
       const run = buildMetrics(o);
       const { metrics } = run;
       const labels = o.labels ? await readLabels(o.labels) : null;
@@ -287,6 +315,7 @@ export function register(program: Command): void {
         checkLabelsInput(o.labels!, labels, files, input.hash);
         input.rows = foldInto(input.rows, labels, o.labels!, input.systems.length);
       }
+      if (o.known?.length) input.rows = withEarlier(input.rows, await readMemory(o.known));
       const ctx = await modelContext(metrics, o);
       const names = metrics.map((m) => m.name);
       const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));

@@ -72,6 +72,7 @@ export function tableFrame(t: CompareTable, review: NonNullable<CompareTable['re
     y: t.human,
     sample: t.sample,
     group: review.group,
+    ...(review.earlier ? { earlier: review.earlier } : {}),
   });
 }
 

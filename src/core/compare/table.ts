@@ -39,6 +39,12 @@ export interface CompareRow {
   question?: string;
   golds?: readonly string[];
   candidate?: string;
+  /**
+   * A verdict on the row's answer from before the review (a label memory: `compare --known`). The review was not
+   * drawn beside it, so it is not a label: it stands in for the judge as the row's prediction (review/frame.ts) —
+   * on every row it judges, drawn or not, since a prediction that changed with the draw would bias the estimate.
+   */
+  earlier?: boolean;
 }
 
 export interface CompareTable {
@@ -88,6 +94,8 @@ export interface TableReview {
   /** The answer's length in words per cell (what the judge's errors are set against: review/judge.ts); null when the rows carry no text. */
   words: Int32Array | null;
   estimand: Estimand;
+  /** Per cell: a verdict from before the review (1 / 0), NaN without one; null when no row has one. */
+  earlier?: Float64Array | null;
 }
 
 /** What the comparison reads of a run's results (a ResultTable): a metric's score and decision on row i, null when none. */
@@ -187,9 +195,21 @@ export function compareTable(
     labelled,
     partial,
     sample,
-    review: partial && metrics.length ? tableReview(rows, results, metrics, rowOf, order.reference, order.estimand ?? 'shared') : null,
+    review:
+      partial && metrics.length
+        ? { ...tableReview(rows, results, metrics, rowOf, order.reference, order.estimand ?? 'shared'), earlier: earlierOf(rows, rowOf) }
+        : null,
     duplicates,
   };
+}
+
+/** Each cell's verdict from before the review (1 / 0, NaN none), or null when no row has one. */
+function earlierOf(rows: readonly CompareRow[], rowOf: Int32Array): Float64Array | null {
+  if (!rows.some((r) => r.earlier !== undefined)) return null;
+  return Float64Array.from(rowOf, (i) => {
+    const r = i >= 0 ? rows[i] : undefined;
+    return r?.earlier !== undefined ? (r.earlier ? 1 : 0) : NaN;
+  });
 }
 
 /** The reference metric: the one named when compared, else pedants when compared, else the first. */

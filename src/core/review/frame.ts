@@ -51,6 +51,22 @@ export interface FrameInput {
   learn?: boolean;
   /** Per cell: the probability the judge is wrong before any label (default: the review priority of the signals). */
   priority?: ArrayLike<number>;
+  /**
+   * Per cell: a verdict given before the review (1 / 0; NaN none) — the row's prediction whatever the judge or the
+   * model says. Fixed before the review, it keeps every estimate unbiased and every interval valid (any fixed
+   * prediction does); where it is right it leaves nothing for the review to correct. Not a label: the review was not
+   * drawn beside it, so counting it as known (π = 1) would bias the estimate.
+   */
+  earlier?: ArrayLike<number>;
+}
+
+/** The prediction with the earlier verdicts in (a copy), or as it is without any. */
+function withEarlier(f: Float64Array, inp: FrameInput): Float64Array {
+  const e = inp.earlier;
+  if (!e) return f;
+  const out = Float64Array.from(f);
+  for (let c = 0; c < out.length; c++) if (!Number.isNaN(e[c]!) && !Number.isNaN(out[c]!)) out[c] = e[c]!;
+  return out;
 }
 
 const counted = (inp: FrameInput, c: number) => inp.decision[c]! >= 0 || inp.y[c]! >= 0;
@@ -136,7 +152,7 @@ export function reviewFrame(inp: FrameInput): ReviewFrame & { learned: boolean }
       right += inp.y[c]!;
     }
   if (inp.learn === false || labels < MIN_LABELS || right < MIN_CLASS || labels - right < MIN_CLASS)
-    return { ...frame, hard: true, learned: false };
+    return { ...frame, f: withEarlier(f, inp), hard: true, learned: false };
   const { x, fold } = features(inp);
   const learned = new Float64Array(S * Q).fill(NaN);
   for (let k = 0; k < FOLDS; k++) {
@@ -157,7 +173,7 @@ export function reviewFrame(inp: FrameInput): ReviewFrame & { learned: boolean }
     for (let c = 0; c < S * Q; c++) if (x[c] && fold[c] === k) learned[c] = predictProba(model, x[c]!);
   }
   for (let c = 0; c < S * Q; c++) if (!Number.isNaN(learned[c]!)) f[c] = learned[c]!;
-  return { ...frame, hard: false, learned: true };
+  return { ...frame, f: withEarlier(f, inp), hard: false, learned: true };
 }
 
 /** Each cell's prediction averaged over its answer group (cells of one group share one label). */
@@ -256,7 +272,7 @@ function sequenceFrame(
   const prio =
     inp.priority ?? reviewPriorities(Array.from({ length: S * Q }, (_, c) => inp.signals[c] ?? new Float64Array(SIGNALS.length)));
   const prior = Float64Array.from({ length: S * Q }, (_, c) => (inp.priority || inp.signals[c] ? prio[c]! : 0.25));
-  const base = groupMean(judge, inp.group);
+  const base = withEarlier(groupMean(judge, inp.group), inp);
   const epochs: ReviewSequence['epochs'] = [{ from: 0, f: base, lambda: 1, learned: false, nu: 1 }];
   let learned = false;
   for (const from of epochStarts(n)) {
@@ -269,7 +285,7 @@ function sequenceFrame(
         for (let c = 0; c < S * Q; c++) if (x[c]) p[c] = predictProba(model, x[c]!);
         // A cell without features keeps the judge's decision.
         for (let c = 0; c < S * Q; c++) if (Number.isNaN(p[c]!) && !Number.isNaN(judge[c]!)) p[c] = judge[c]!;
-        f = groupMean(p, inp.group);
+        f = withEarlier(groupMean(p, inp.group), inp);
         learned = fitted = true;
       }
     }
