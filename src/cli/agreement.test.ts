@@ -182,6 +182,10 @@ describe('verity agreement', () => {
     expect(back.filter((l) => l.settled === 'agreed')).toHaveLength(1);
     // Read by --labels: the answers before it count, those after it wait for it.
     const ev = run('evaluate', p('input.jsonl'), '--labels', p('settled.jsonl'), '--metrics', 'exact_match').stderr;
+    // … and says what the estimate stands on: how the questions judged twice were settled.
+    expect(ev).toContain(
+      'settled.jsonl: 2 questions were judged by two or more reviewers: 1 agreed, 0 settled by an adjudicator, 0 by the majority, 1 unsettled and left unanswered',
+    );
     expect(ev).toMatch(
       new RegExp(
         `${differ - 1} rows? labelled by review; ${8 - differ} labels? after question ${differ} of the review, which has no answer`,

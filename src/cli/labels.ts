@@ -18,6 +18,7 @@ import {
   missingSystems,
   knownMissing,
   noLabelMatches,
+  settledNote,
   type ParsedLabels,
   type ReviewedRow,
 } from '../core/review/labels.ts';
@@ -46,6 +47,7 @@ export async function readLabels(path: string): Promise<ParsedLabels> {
   if (!parsed.ok) throw new VerityError(parsed.error, 'input');
   if (parsed.value.pending)
     say(`${path}: ${parsed.value.pending} line${parsed.value.pending === 1 ? '' : 's'} not labelled yet (left out)`);
+  if (parsed.value.settled) say(`${path}: ${settledNote(parsed.value.settled)}`);
   return parsed.value;
 }
 

@@ -16,6 +16,7 @@ import {
   noLabelMatches,
   plainLabelLine,
   rowFinder,
+  settledNote,
   type ParsedLabels,
 } from '../core/review/labels.ts';
 import type { SystemRow } from '../core/compare/index.ts';
@@ -245,7 +246,8 @@ export async function importReview(
     added || changed
       ? `${added} answer${added === 1 ? '' : 's'} added${changed ? `, ${changed} changed` : ''}${same ? `, ${same} already given` : ''}`
       : `nothing new: all ${same} answer${same === 1 ? ' was' : 's were'} already in this review`;
-  return { review: { ...base, log }, note: `${name}: ${what} (${note})` };
+  const settled = parsed.settled ? `. ${settledNote(parsed.settled)}` : '';
+  return { review: { ...base, log }, note: `${name}: ${what} (${note})${settled}` };
 }
 
 /** A review made from a label file's design: its questions found among this run's rows. */

@@ -75,6 +75,28 @@ export interface ParsedLabels {
   design: ReviewDesignInfo | null;
   /** Rows of a group that a person labelled otherwise than the group. */
   conflicts: number;
+  /** A review settled between reviewers (`verity agreement --settle`): how its questions judged twice were settled. */
+  settled?: Settling;
+}
+
+/** How a review's questions judged by two or more reviewers were settled; `unsettled` ones are left unanswered. */
+export interface Settling {
+  agreed: number;
+  adjudicated: number;
+  majority: number;
+  unsettled: number;
+}
+
+/** What a settled review's estimate stands on, in a sentence. */
+export function settledNote(s: Settling): string {
+  const n = s.agreed + s.adjudicated + s.majority + s.unsettled;
+  return (
+    `${n} question${n === 1 ? ' was' : 's were'} judged by two or more reviewers: ${s.agreed} agreed, ${s.adjudicated} settled by an adjudicator, ` +
+    `${s.majority} by the majority` +
+    (s.unsettled
+      ? `, ${s.unsettled} unsettled and left unanswered (the estimate uses the answers before the first of them, and the rest once it is settled)`
+      : '')
+  );
 }
 
 const PICKED: readonly string[] = ['uncertain', 'random', 'both'];
@@ -99,6 +121,7 @@ export class LabelReader {
   private readonly lines: ReviewDesignInfo['lines'] = [];
   private readonly orders = new Set<number>();
   private conflicts = 0;
+  private readonly settled: Settling = { agreed: 0, adjudicated: 0, majority: 0, unsettled: 0 };
   private carry = '';
   private line = 0;
   private error: string | null = null;
@@ -148,7 +171,9 @@ export class LabelReader {
       if (!seq.ok) return fail(seq.error);
       design = { ...this.design, lines: this.lines, sequence: seq.value };
     }
-    return ok({ labels: this.labels, pending: this.pending, input: this.input, design, conflicts: this.conflicts });
+    const s = this.settled;
+    const settled = s.agreed + s.adjudicated + s.majority + s.unsettled > 0 ? { settled: { ...s } } : {};
+    return ok({ labels: this.labels, pending: this.pending, input: this.input, design, conflicts: this.conflicts, ...settled });
   }
 
   private tooLong(): string {
@@ -236,6 +261,10 @@ export class LabelReader {
       });
     }
     if (!answered) this.pending++;
+    if (order !== undefined) {
+      if (o.unsettled === true) this.settled.unsettled++;
+      else if (o.settled === 'agreed' || o.settled === 'adjudicated' || o.settled === 'majority') this.settled[o.settled]++;
+    }
     for (const r of rows) {
       const label = r.label ?? lineLabel;
       if (!label) continue;
