@@ -7,7 +7,7 @@
  * label memory per project.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { reviewAnswers } from '../test/review-answers.ts';
 
 const records = reviewAnswers(30);
@@ -28,6 +28,14 @@ async function reviewEveryAnswer(page: Page): Promise<Locator> {
   await review.getByTestId('review-budget').fill('100%');
   await review.getByTestId('review-start').click();
   return review;
+}
+
+/** A downloaded JSONL file's lines. */
+async function jsonLines(download: Download): Promise<Record<string, unknown>[]> {
+  return readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 async function openSaved(page: Page): Promise<void> {
@@ -98,10 +106,7 @@ test('a review survives a reload; the export is a label file; the comparison ran
   // The review as a label file: one line per question, the answered ones labelled, with the design.
   const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export').click()]);
   expect(download.suggestedFilename()).toBe('answers.review.jsonl');
-  const lines = readFileSync((await download.path())!, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = await jsonLines(download);
   expect(lines).toHaveLength(55);
   expect(lines.map((l) => l.label)).toContain('equivalent');
   for (const l of lines) {
@@ -284,10 +289,7 @@ test('verdicts are remembered across runs, per project: the next review in it le
   await expect(review.getByTestId('review-known-check')).toBeChecked();
   const [download] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-memory-export').click()]);
   expect(download.suggestedFilename()).toBe('verity.week-1.verdicts.jsonl');
-  const verdicts = readFileSync((await download.path())!, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { question?: string; candidate?: string; project?: string });
+  const verdicts = await jsonLines(download);
   expect(verdicts).toHaveLength(5);
   expect(verdicts.every((v) => v.question !== undefined && v.candidate !== undefined && v.project === 'week-1')).toBe(true);
   // Listed: each with its question, answer, verdict and when (three correct, two wrong, as given).
@@ -322,10 +324,7 @@ test('several reviewers: a share of the questions for a second person, κ and th
   await review.getByTestId('review-second-share').fill('100%');
   const [second] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-second').click()]);
   expect(second.suggestedFilename()).toBe('answers.second.jsonl');
-  const asked = readFileSync((await second.path())!, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const asked = await jsonLines(second);
   expect(asked).toHaveLength(55);
   expect(asked.every((l) => l.label === null && l.second === true && !('judge' in l) && !('id' in l))).toBe(true);
   const [mine] = await Promise.all([page.waitForEvent('download'), review.getByTestId('review-export').click()]);
@@ -348,11 +347,9 @@ test('several reviewers: a share of the questions for a second person, κ and th
   await reviewers.getByTestId('reviewers-unsettled').selectOption('majority');
   await expect(said.last()).toContainText('0 by the majority, 1 left out (tied)');
   const [merged] = await Promise.all([page.waitForEvent('download'), reviewers.getByTestId('reviewers-merged').click()]);
-  const one = readFileSync((await merged.path())!, 'utf8')
-    .trim()
-    .split('\n');
+  const one = await jsonLines(merged);
   expect(one).toHaveLength(54);
-  expect(one.every((l) => 'settled' in JSON.parse(l) && 'reviewers' in JSON.parse(l))).toBe(true);
+  expect(one.every((l) => 'settled' in l && 'reviewers' in l)).toBe(true);
   // A file with one person's verdicts only: said why there is nothing to measure.
   await reviewers
     .getByTestId('reviewers-files')

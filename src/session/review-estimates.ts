@@ -13,14 +13,18 @@ import type { ReviewEstimate, ReviewStop } from './api.ts';
 import { reviewedFields, type ReviewedRow } from '../core/review/labels.ts';
 import { aheadText } from '../core/compare/headline-metric.ts';
 
+/** What a review's figures are read from: the scored rows with its answers in, their results, the metrics, its judge. */
+export interface ReviewRun {
+  rows: readonly (SystemRow & ReviewedRow)[];
+  results: ResultTable;
+  metrics: readonly { name: string; threshold: number }[];
+  judge: string;
+  /** Several systems (else a run of one, whose estimate has no system). */
+  systems: boolean;
+}
+
 /** The rows with the review's answers in as the comparison's table, the review's judge its reference. */
-function reviewTable(
-  rows: readonly (SystemRow & ReviewedRow)[],
-  results: ResultTable,
-  metrics: readonly { name: string; threshold: number }[],
-  judge: string,
-  systems: boolean,
-): CompareTable {
+function reviewTable({ rows, results, metrics, judge, systems }: ReviewRun): CompareTable {
   const compareRows: CompareRow[] = rows.map((row, i) => ({
     system: systems ? row.system : '',
     key: systems ? row.key : String(i),
@@ -40,15 +44,12 @@ function reviewTable(
 
 /** Each system's estimate (system null for a run of one), and the "you can stop now" figures. */
 export function reviewEstimates(
-  rows: readonly (SystemRow & ReviewedRow)[],
-  results: ResultTable,
-  metrics: readonly { name: string; threshold: number }[],
-  judge: string,
-  systems: boolean,
+  run: ReviewRun,
   /** Before the first answer: what the review should give (review/ahead.ts), said where no interval is yet. */
   before?: string,
 ): { estimates: ReviewEstimate[]; stop: ReviewStop } {
-  const t = reviewTable(rows, results, metrics, judge, systems);
+  const { judge, systems } = run;
+  const t = reviewTable(run);
   const rep = reviewedReport(t, DEFAULTS.bootstrap.level, DEFAULTS.alpha);
   const Q = t.keys.length;
   const dec = t.decision[judge];
@@ -72,14 +73,8 @@ export function reviewEstimates(
  * What the answers so far say about the judge (core/review/judge.ts: its false-negative and false-positive rates,
  * bias and errors by answer length, per system); null before any answer. Asked apart from the estimates: it costs more.
  */
-export function reviewJudgeErrors(
-  rows: readonly (SystemRow & ReviewedRow)[],
-  results: ResultTable,
-  metrics: readonly { name: string; threshold: number }[],
-  judge: string,
-  systems: boolean,
-): (JudgeReport & { reference: string }) | null {
-  return reviewedJudge(reviewTable(rows, results, metrics, judge, systems), DEFAULTS.bootstrap.level);
+export function reviewJudgeErrors(run: ReviewRun): (JudgeReport & { reference: string }) | null {
+  return reviewedJudge(reviewTable(run), DEFAULTS.bootstrap.level);
 }
 
 /** The "you can stop now" figures: interval widths, pairs still undecided, and the line that says them. */

@@ -19,14 +19,13 @@ import { stepFields, type ReviewedRow } from '../core/review/labels.ts';
 import { CLASS_METRICS } from '../core/metrics/index.ts';
 import { labelIsCorrect } from '../core/correctness.ts';
 import { DEFAULTS } from '../core/defaults.ts';
-import type { SystemRow } from '../core/compare/index.ts';
 import { splitCandidates } from '../core/compare/split.ts';
 import type { Journal } from './journal.ts';
 import type { ActiveRun } from './runner.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewRefitted, ReviewState, TableRow } from './api.ts';
 import { answeredInOrder, answersOf, itemOf, labelOf, merge, newId, sameGroup, savedEntries, type SavedReview } from './review-saved.ts';
 import { lastEpochStart, ReviewDraw, savedGroup, splitView } from './review-draw.ts';
-import { reviewEstimates, reviewJudgeErrors } from './review-estimates.ts';
+import { reviewEstimates, reviewJudgeErrors, type ReviewRun } from './review-estimates.ts';
 import type { JudgeReport } from '../core/review/judge.ts';
 import { exportReview, importReview } from './review-files.ts';
 import type { LabelFormat } from '../core/review/sheet.ts';
@@ -144,9 +143,8 @@ export class SessionReview {
       const g = group.get(pos);
       if (g && g.answer !== 'skip' && x.answer !== g.answer) conflicts++;
     }
-    const rows = this.scoredRows(a);
     const before = prefix === 0 && r.asked.length ? this.draw.forecast(a, r) : undefined;
-    const { estimates, stop } = reviewEstimates(rows, a.results, a.metrics, r.judge, this.host.systems(), before);
+    const { estimates, stop } = reviewEstimates(this.reviewRun(a, r), before);
     return {
       judge: r.judge,
       threshold: judge?.threshold ?? NaN,
@@ -180,12 +178,13 @@ export class SessionReview {
   judgeErrors(): (JudgeReport & { reference: string }) | null {
     const r = this.going();
     const a = this.scored();
-    return reviewJudgeErrors(this.scoredRows(a), a.results, a.metrics, r.judge, this.host.systems());
+    return reviewJudgeErrors(this.reviewRun(a, r));
   }
 
-  /** The scored rows with the review's answers in. */
-  private scoredRows(a: ActiveRun): readonly (SystemRow & ReviewedRow)[] {
-    return this.rowsWithLabels(this.host.rows()).slice(0, a.results.length) as unknown as readonly (SystemRow & ReviewedRow)[];
+  /** The scored rows with the review's answers in, and what its figures read beside them. */
+  private reviewRun(a: ActiveRun, r: SavedReview): ReviewRun {
+    const rows = this.rowsWithLabels(this.host.rows()).slice(0, a.results.length) as unknown as ReviewRun['rows'];
+    return { rows, results: a.results, metrics: a.metrics, judge: r.judge, systems: this.host.systems() };
   }
 
   /** Columns the scored rows can be split by (compare's candidates): what a review may be drawn for the mean over. */
