@@ -314,7 +314,13 @@ test('verdicts are remembered across runs, per project: the next review in it le
 
 test('several reviewers: a share of the questions for a second person, κ and the answers judged otherwise, merged', async ({ page }) => {
   test.setTimeout(120_000);
-  const review = await reviewEveryAnswer(page);
+  await scoreAnswers(page);
+  const review = page.getByTestId('review');
+  await review.scrollIntoViewIfNeeded();
+  await review.getByTestId('review-reviewer').fill('ana');
+  await review.getByTestId('review-budget').fill('100%');
+  await review.getByTestId('review-start').click();
+  await expect(review.getByTestId('review-progress')).toContainText("as ana's");
   await expect(review.getByTestId('review-item')).toBeVisible();
   for (let k = 1; k <= 6; k++) {
     await page.keyboard.press(k === 6 ? 'w' : 'c');
@@ -334,7 +340,8 @@ test('several reviewers: a share of the questions for a second person, κ and th
   const reviewers = review.getByTestId('reviewers');
   await reviewers.locator('summary').click();
   await reviewers.getByTestId('reviewers-files').setInputFiles([
-    { name: 'ana.jsonl', mimeType: 'application/x-ndjson', buffer: readFileSync((await mine.path())!) },
+    // The first file's lines name their reviewer (ana), whatever the file is called.
+    { name: 'answers.review.jsonl', mimeType: 'application/x-ndjson', buffer: readFileSync((await mine.path())!) },
     { name: 'ben.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(theirs) },
   ]);
   const said = reviewers.getByTestId('reviewers-line');

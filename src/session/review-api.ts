@@ -17,6 +17,8 @@ export interface ReviewStart {
   split?: string;
   /** The project whose memory the review reads and keeps its answers in (the default project when absent). */
   project?: string;
+  /** Who answers: their name goes on each answer exported (`"reviewer"`, which `verity agreement` reads) and remembered. */
+  reviewer?: string;
   /** Leave out of the draw the answers the project's remembered verdicts judge (counted as judged). */
   known?: boolean;
 }
@@ -78,6 +80,8 @@ export interface ReviewState {
   known: number;
   /** The project whose memory the review reads and adds its answers to. */
   project: string;
+  /** Who answers, when they said. */
+  reviewer: string | null;
   estimates: ReviewEstimate[];
   stop: ReviewStop;
   /** Why the labels could not be saved (they hold until a reload). */

@@ -67,6 +67,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
     if (ans && ans.answer !== 'skip') {
       line.label = labelJson(labelOf(ans.answer)!);
       line.time = new Date(ans.at).toISOString();
+      if (r.reviewer) line.reviewer = r.reviewer;
     }
     if (g.rows.some((i) => own.has(i)))
       line.rows = g.rows.map((i) => {

@@ -57,18 +57,28 @@ export async function knownAnswers(
   });
 }
 
-/** Remembers the verdict on `row`'s answer in a project, or forgets it (`null` or a skip: the answer taken back). */
+/**
+ * Remembers the verdict on `row`'s answer in the review's project, with who gave it, or forgets it (`null` or a
+ * skip: the answer taken back).
+ */
 export async function rememberAnswer(
   verdicts: VerdictStore,
   row: QaRow | undefined,
   answer: ReviewAnswer | null,
-  project: string | undefined,
+  by: { project?: string; reviewer?: string },
 ): Promise<void> {
   if (!row) return;
   const label = answer === null ? null : labelOf(answer);
   const what = { question: row.question, golds: [...row.golds], candidate: row.candidate };
-  if (label) await verdicts.add({ ...what, label, time: new Date().toISOString(), project: projectName(project) });
-  else await verdicts.remove(what, project);
+  if (label)
+    await verdicts.add({
+      ...what,
+      label,
+      time: new Date().toISOString(),
+      project: projectName(by.project),
+      ...(by.reviewer ? { reviewer: by.reviewer } : {}),
+    });
+  else await verdicts.remove(what, by.project);
 }
 
 /** Puts the remembered verdicts into `rows`: their groups were never drawable, so they are a census (π = 1). */

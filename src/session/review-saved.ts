@@ -51,6 +51,8 @@ export interface SavedReview {
   known?: { row: number; answer: ReviewAnswer }[];
   /** The project whose remembered verdicts the review reads and keeps its answers in (the default when absent). */
   project?: string;
+  /** Who answers, when they said. */
+  reviewer?: string;
 }
 
 export const labelOf = (a: ReviewAnswer): Label | null =>

@@ -168,6 +168,7 @@ export class SessionReview {
       outside: outside.size,
       known: r.known?.length ?? 0,
       project: projectName(r.project),
+      reviewer: r.reviewer ?? null,
       estimates,
       stop,
       ...(this.unsaved ? { unsaved: this.unsaved } : {}),
@@ -237,6 +238,7 @@ export class SessionReview {
       undone: [],
       ...(known.length ? { known } : {}),
       ...(project !== DEFAULT_PROJECT ? { project } : {}),
+      ...(opts.reviewer?.trim() ? { reviewer: opts.reviewer.trim() } : {}),
     });
     return this.state()!;
   }
@@ -270,7 +272,7 @@ export class SessionReview {
     if (row !== undefined && !g.rows.includes(row))
       throw new VerityError(`row ${row} is not one of the rows this answer stands for`, 'usage', 'bad-option');
     await this.save({ ...r, log: [...r.log, { id: newId(), position, ...(row !== undefined ? { row } : {}), answer, at: Date.now() }] });
-    if (row === undefined) await rememberAnswer(this.host.verdicts, this.host.rows()[g.rows[0]!], answer, r.project);
+    if (row === undefined) await rememberAnswer(this.host.verdicts, this.host.rows()[g.rows[0]!], answer, r);
     const again = this.draw.adapted(this.saved!, this.scored());
     if (again) await this.save(again);
     return this.state()!;
@@ -286,7 +288,7 @@ export class SessionReview {
     // The memory keeps the question's answer as it now stands (an earlier one, or none).
     const asked = last.row === undefined ? r.asked[last.position] : undefined;
     const now = asked && answersOf(this.saved!).group.get(last.position);
-    if (asked) await rememberAnswer(this.host.verdicts, this.host.rows()[asked.rows[0]!], now?.answer ?? null, r.project);
+    if (asked) await rememberAnswer(this.host.verdicts, this.host.rows()[asked.rows[0]!], now?.answer ?? null, r);
     return this.state()!;
   }
 

@@ -93,12 +93,19 @@ describe('the label memory in the app', () => {
     const kv = memoryStore<unknown>();
     const verdicts = new VerdictStore(kv);
     const first = await scored(verdicts);
-    ok(await first.review.start({ budget: 12, project: ' squad-v2 ' }));
+    ok(await first.review.start({ budget: 12, project: ' squad-v2 ', reviewer: ' ana ' }));
     for (let p = 0; p < 12; p++) {
       const it = ok(first.review.item(p));
       ok(await first.review.answer(p, truth(it.rows[0]!.system, it.row.id)));
     }
-    expect(ok(await first.review.state())!.project).toBe('squad-v2');
+    expect(ok(await first.review.state())!).toMatchObject({ project: 'squad-v2', reviewer: 'ana' });
+    // Who answered goes with every answer exported and remembered.
+    const exported = (await ok(first.review.exportLabels()).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { label: unknown; reviewer?: string });
+    expect(exported.filter((l) => l.label !== null).every((l) => l.reviewer === 'ana')).toBe(true);
+    expect((await verdicts.all('squad-v2')).every((v) => v.reviewer === 'ana')).toBe(true);
     // A verdict kept before projects existed: under the answer's key alone, with no project.
     const old = (await verdicts.all('squad-v2'))[0]!;
     const bare = { question: old.question, golds: old.golds, candidate: old.candidate, label: old.label };

@@ -46,6 +46,8 @@ export class ReviewPanel {
   /** What the answers say about the judge, fetched while its section is open (it costs more than the estimates). */
   judgeErrors = $state.raw<(JudgeReport & { reference: string }) | null>(null);
   #judgeOpen = false;
+  /** Who answers (optional): on each answer exported and remembered. */
+  reviewer = $state('');
   /** The project whose remembered verdicts a review reads and keeps its answers in: the one answered last, until chosen. */
   project = $state('');
 
@@ -177,11 +179,12 @@ export class ReviewPanel {
 
   /**
    * `split`: a column to draw for the mean over its values ('' for none); `known`: leave out the answers the
-   * project's remembered verdicts judge. The review keeps its answers in the project.
+   * project's remembered verdicts judge. The review keeps its answers in the project, with the reviewer's name.
    */
   start(budget: string, judge: string, split = '', known = false): Promise<void> {
     this.note = null;
     const project = this.project.trim();
+    const reviewer = this.reviewer.trim();
     return this.act(
       () =>
         scoreApi().review.start({
@@ -189,6 +192,7 @@ export class ReviewPanel {
           judge,
           ...(split ? { split } : {}),
           ...(project ? { project } : {}),
+          ...(reviewer ? { reviewer } : {}),
           ...(known ? { known } : {}),
         }),
       (s) => this.show(s, 0),
