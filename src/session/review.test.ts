@@ -240,6 +240,16 @@ describe('the review', () => {
     const again = ok(await other.review.importLabels(new Blob([text]), 'labels.jsonl'));
     expect(again.note).toMatch(/^labels\.jsonl: nothing new: all 2 answers were already in this review/);
     expect(again.state).toMatchObject({ answered: 2, labelled: 2 });
+    // A review settled between reviewers (verity agreement --settle): the note says how its questions were settled.
+    const settled = lines.map((l, k) =>
+      k === 0 ? { ...l, settled: 'adjudicated' } : k === 1 ? { ...l, label: null, unsettled: true } : l,
+    );
+    const fourth = await scored(kv);
+    const read = ok(await fourth.review.importLabels(new Blob([settled.map((l) => JSON.stringify(l)).join('\n')]), 'settled.jsonl'));
+    expect(read.note).toContain(
+      '2 questions were judged by two or more reviewers: 0 agreed, 1 settled by an adjudicator, 0 by the majority, 1 unsettled and left unanswered',
+    );
+    expect(read.state).toMatchObject({ answered: 1, inEstimate: 1 });
     // The same design: the review goes on where it was, and the estimate equals the first run's.
     const before = ok(await s.review.state())!.estimates.map((e) => e.reviewed?.value);
     expect(imported.state.estimates.map((e) => e.reviewed?.value)).toEqual(before);
