@@ -110,6 +110,18 @@ export class AtomicFile {
     this.check();
   }
 
+  /** Writes `text` as the whole file: in place only once all of it is on disk, else not at all. */
+  static async writeWhole(target: string, text: string): Promise<void> {
+    const f = new AtomicFile(target);
+    try {
+      await f.write(text);
+      await f.commit();
+    } catch (e) {
+      await f.abort();
+      throw e;
+    }
+  }
+
   /** Ends writing; returns the temporary file's path (still to be committed or aborted). */
   async end(): Promise<string> {
     this.check();

@@ -21,7 +21,7 @@ import {
 } from '../core/review/labels.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 import type { ActiveRun } from './runner.ts';
-import { isSheet, parseReviewSheet, reviewSheet, type LabelFormat } from '../core/review/sheet.ts';
+import { isSheet, labelFileText, parseReviewSheet, type LabelFormat } from '../core/review/sheet.ts';
 import { knownLine } from '../core/review/memory.ts';
 import { answersOf, labelOf, newId, savedEntries, type Answer, type SavedGroup, type SavedReview } from './review-saved.ts';
 
@@ -87,8 +87,7 @@ export function exportReview(r: SavedReview, a: ActiveRun, rows: readonly QaRow[
     const q = rows[row]!;
     if (l) lines.push(knownLine({ ...idOf(row), question: q.question, golds: q.golds, candidate: q.candidate }, { label: l }, input));
   }
-  if (format === 'csv') return new Blob([reviewSheet(lines)], { type: 'text/csv' });
-  return new Blob([`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`], { type: 'application/x-ndjson' });
+  return new Blob([labelFileText(lines, format)], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
 }
 
 /** A label file read from a Blob: JSONL as a stream of text (never whole), a review sheet (CSV) whole. */

@@ -3,11 +3,10 @@
  * (session/review.ts), saved with the run at each answer; this keeps the page's view of it — the row on screen,
  * the progress, notes and errors — and maps keys to answers, so Review.svelte is layout only.
  */
-import { reviewSheet, type LabelFormat } from '../../core/review/sheet.ts';
-import { parseShare, secondReview } from '../../core/review/agreement.ts';
+import { labelFileLines, labelFileText, type LabelFormat } from '../../core/review/sheet.ts';
+import { parseShare, secondReview, verdictsOfText } from '../../core/review/agreement.ts';
 import { messageOf } from '../../core/errors.ts';
 import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
-import { lineVerdict } from '../../core/review/memory.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
 import type { JudgeReport } from '../../core/review/judge.ts';
 import { scoreApi } from './workers.ts';
@@ -108,12 +107,9 @@ export class ReviewPanel {
   async listMemory(): Promise<void> {
     const r = await scoreApi().review.exportVerdicts(this.project);
     if (!r.ok) return void (this.error = r.error);
-    const lines = (await r.value.text()).split('\n').filter(Boolean);
     // Read as --known reads the file (core/review/memory.ts).
-    this.memoryList = lines
-      .map((l) => lineVerdict(JSON.parse(l) as Record<string, unknown>))
-      .filter((v) => v !== null)
-      .map((v) => ({
+    this.memoryList = verdictsOfText(await r.value.text(), 'verity.verdicts.jsonl')
+      .map(({ verdict: v }) => ({
         question: v.question,
         candidate: v.candidate,
         label: v.label.kind === 'binary' ? (v.label.correct ? 'correct' : 'wrong') : v.label.cls,
@@ -265,12 +261,9 @@ export class ReviewPanel {
         const r = await scoreApi().review.exportLabels('jsonl');
         if (!r.ok) return r;
         try {
-          const lines = (await r.value.text())
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as Record<string, unknown>);
-          const second = secondReview(lines, parseShare(share), seed);
-          const text = format === 'csv' ? reviewSheet(second) : `${second.map((l) => JSON.stringify(l)).join('\n')}\n`;
+          const lines = labelFileLines(await r.value.text(), 'the review');
+          if (!lines.ok) return lines;
+          const text = labelFileText(secondReview(lines.value, parseShare(share), seed), format);
           return { ok: true as const, value: new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
         } catch (e) {
           return { ok: false as const, error: messageOf(e) };

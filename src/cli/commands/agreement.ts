@@ -5,7 +5,7 @@
  * reviewer is its "reviewer", else its file's name (one person a file).
  */
 import type { Command } from 'commander';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import {
   agreementJson,
   agreementLines,
@@ -14,7 +14,7 @@ import {
   settleReview,
   type AgreementReport,
 } from '../../core/review/agreement.ts';
-import { isSheet, reviewSheet, sheetLines } from '../../core/review/sheet.ts';
+import { formatOf, isSheet, labelFileLines, labelFileText } from '../../core/review/sheet.ts';
 import { messageOf } from '../../core/errors.ts';
 import { AtomicFile } from '../output.ts';
 import { say } from '../say.ts';
@@ -52,7 +52,7 @@ async function cmdAgreement(files: string[], o: AgreementOptions): Promise<void>
       files,
     },
   );
-  if (o.out) await writeFile(o.out, mergedJsonl(r.merged));
+  if (o.out) await AtomicFile.writeWhole(o.out, mergedJsonl(r.merged));
   if (o.settle !== undefined) await settleFirst(files[0]!, o.settle, r);
   if (o.json) return void process.stdout.write(`${JSON.stringify(agreementJson(r))}\n`);
   process.stdout.write(`${agreementLines(r, o.out).map(escapeControls).join('\n')}\n`);
@@ -63,28 +63,15 @@ async function settleFirst(review: string, out: string, r: AgreementReport): Pro
   const text = await readFile(review, 'utf8').catch((e: unknown) => {
     throw new VerityError(`--settle: cannot read ${review} (${(e as NodeJS.ErrnoException).code ?? messageOf(e)})`, 'input');
   });
-  const csv = isSheet(review, text);
-  const read = csv ? sheetLines(text, review) : null;
-  if (read && !read.ok) throw new VerityError(read.error, 'input');
-  const lines = read?.ok
-    ? read.value.map((x) => x.value)
-    : text
-        .split(/\r?\n/)
-        .filter((l) => l.trim())
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const read = labelFileLines(text, review);
+  if (!read.ok) throw new VerityError(read.error, 'input');
+  const lines = read.value;
+  const format = isSheet(review, text) ? 'csv' : 'jsonl';
   if (!lines.some((l) => typeof l.order === 'number' && l.design !== undefined))
     throw new VerityError(`--settle: ${review}, the first file, is not a review file (no line has an "order" and a "design")`, 'usage');
-  if (csv !== /\.csv$/i.test(out))
-    throw new VerityError(`--settle ${out}: write it in the first file's form (.${csv ? 'csv' : 'jsonl'})`, 'usage');
+  if (formatOf(out) !== format) throw new VerityError(`--settle ${out}: write it in the first file's form (.${format})`, 'usage');
   const s = settleReview(lines, r.merged);
-  const file = new AtomicFile(out);
-  try {
-    await file.write(csv ? reviewSheet(s.lines) : `${s.lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    await file.commit();
-  } catch (e) {
-    await file.abort();
-    throw e;
-  }
+  await AtomicFile.writeWhole(out, labelFileText(s.lines, format));
   say(
     `wrote ${out}: ${review}'s questions judged by two or more — ${s.agreed} agreed, ${s.adjudicated} settled by the adjudicator, ` +
       `${s.majority} by the majority, ${s.unsettled} left unsettled` +

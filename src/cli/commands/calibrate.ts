@@ -118,14 +118,7 @@ async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
 }
 
 async function writeCalibration(path: string, cal: Calibration): Promise<void> {
-  const out = new AtomicFile(path);
-  try {
-    await out.write(`${JSON.stringify(cal, null, 2)}\n`);
-    await out.commit();
-  } catch (e) {
-    await out.abort();
-    throw e;
-  }
+  await AtomicFile.writeWhole(path, `${JSON.stringify(cal, null, 2)}\n`);
   say(`wrote ${path}${cal.threshold !== undefined ? ` (threshold ${cal.threshold})` : ''}`);
 }
 

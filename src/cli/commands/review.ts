@@ -18,7 +18,7 @@ import { labelJson, plainLabelLine, rowFinder, type ParsedLabels, type ReviewLab
 import { labelIsCorrect } from '../../core/correctness.ts';
 import { readLabels, readMemory } from '../labels.ts';
 import { knownLine, type LabelMemory, type Verdict } from '../../core/review/memory.ts';
-import { reviewSheet } from '../../core/review/sheet.ts';
+import { formatOf, labelFileText } from '../../core/review/sheet.ts';
 import { parseShare, secondReview } from '../../core/review/agreement.ts';
 import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { DEFAULTS } from '../../core/defaults.ts';
@@ -230,21 +230,9 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
         );
       }
     });
-  const written = (path: string, ls: readonly Record<string, unknown>[]) =>
-    /\.csv$/i.test(path) ? reviewSheet(ls) : `${ls.map((l) => JSON.stringify(l)).join('\n')}\n`;
-  const files = [{ path: o.out, text: written(o.out, lines) }];
+  await AtomicFile.writeWhole(o.out, labelFileText(lines, formatOf(o.out)));
   const twice = second !== null ? secondReview(lines, second, seed) : [];
-  if (second !== null) files.push({ path: secondPath(o.out), text: written(secondPath(o.out), twice) });
-  for (const f of files) {
-    const out = new AtomicFile(f.path);
-    try {
-      await out.write(f.text);
-      await out.commit();
-    } catch (e) {
-      await out.abort();
-      throw e;
-    }
-  }
+  if (second !== null) await AtomicFile.writeWhole(secondPath(o.out), labelFileText(twice, formatOf(o.out)));
   say(
     `wrote ${o.out}: ${budgetWords(budget.value.share, entries.length, covered, rows.length, drawable)}, most where ${judge.name} is likely wrong. ` +
       'Fill in each "label" (true/false or a class name) from the top, and stop where you like: the intervals hold wherever you stop, ' +

@@ -11,10 +11,9 @@
  */
 import { mulberry32 } from '../util/random.ts';
 import { VerityError, type Label } from '../types.ts';
-import { isPlainObject } from '../io/table.ts';
 import { labelJson } from './labels.ts';
 import { lineVerdict, verdictKey, type Verdict } from './memory.ts';
-import { isSheet, sheetLines } from './sheet.ts';
+import { labelFileLines } from './sheet.ts';
 import { mergeVerdicts, reviewedUnits, reviewerAgreement, type MergedVerdict, type ReviewerAgreement } from './reviewers.ts';
 
 /** What a second person is asked: the lines of `share` of a review's questions (0 < share ≤ 1; at least one). */
@@ -50,27 +49,12 @@ export function parseShare(text: string): number {
 
 /** Every verdict a label file's text holds (JSONL, or a review sheet), each with the file it came from. */
 export function verdictsOfText(text: string, name: string): { source: string; verdict: Verdict }[] {
-  const out: { source: string; verdict: Verdict }[] = [];
-  const take = (o: unknown) => {
-    const v = isPlainObject(o) ? lineVerdict(o) : null;
-    if (v) out.push({ source: name, verdict: v });
-  };
-  if (isSheet(name, text)) {
-    const lines = sheetLines(text, name);
-    if (!lines.ok) throw new VerityError(lines.error, 'input');
-    for (const { value } of lines.value) take(value);
-    return out;
-  }
-  text.split(/\r?\n/).forEach((raw, k) => {
-    const line = raw.trim();
-    if (!line) return;
-    try {
-      take(JSON.parse(line));
-    } catch {
-      throw new VerityError(`${name}, line ${k + 1} is not JSON: each line of a label file is one JSON object`, 'input');
-    }
+  const lines = labelFileLines(text, name);
+  if (!lines.ok) throw new VerityError(lines.error, 'input');
+  return lines.value.flatMap((o) => {
+    const v = lineVerdict(o);
+    return v ? [{ source: name, verdict: v }] : [];
   });
-  return out;
 }
 
 /** A reviewer's name from a file's: without its folder and its .jsonl / .csv ending. */

@@ -62,6 +62,39 @@ export function reviewSheet(lines: readonly Record<string, unknown>[]): string {
   return `${Papa.unparse({ fields: [...SHEET_COLUMNS], data }, { newline: '\n', escapeFormulae: NEEDS_NEUTRALIZING })}\n`;
 }
 
+/** Label lines as a file's text: a review sheet, or JSONL (one JSON object a line). */
+export function labelFileText(lines: readonly Record<string, unknown>[], format: LabelFormat): string {
+  return format === 'csv' ? reviewSheet(lines) : `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+/** The format a label file's name asks for: .csv a sheet, else JSONL. */
+export const formatOf = (name: string): LabelFormat => (/\.csv$/i.test(name) ? 'csv' : 'jsonl');
+
+/**
+ * A whole label file's lines as objects, as the JSONL form holds them: a sheet's (sheetLines), or each JSON line's
+ * (blank lines and JSON that is not an object skipped). Refused, with the line, for one that is not JSON.
+ */
+export function labelFileLines(text: string, name: string): Result<Record<string, unknown>[]> {
+  if (isSheet(name, text)) {
+    const lines = sheetLines(text, name);
+    return lines.ok ? ok(lines.value.map((l) => l.value)) : lines;
+  }
+  const out: Record<string, unknown>[] = [];
+  const raw = text.split(/\r?\n/);
+  for (let k = 0; k < raw.length; k++) {
+    const line = raw[k]!.trim();
+    if (!line) continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      return fail(`${name}, line ${k + 1} is not JSON: each line of a label file is one JSON object`);
+    }
+    if (isPlainObject(o)) out.push(o);
+  }
+  return ok(out);
+}
+
 /** Whether a label file's text is a sheet (CSV) rather than JSONL: its name, else its first character. */
 export function isSheet(name: string, text: string): boolean {
   if (/\.csv$/i.test(name)) return true;
