@@ -31,7 +31,7 @@ export async function reviewMemory(
   verdicts: VerdictStore,
   project: string | undefined,
 ): Promise<ReviewMemory> {
-  const memory = await verdicts.memory(project);
+  const { memory, projects } = await verdicts.overview(project);
   const { groups, verdict } = remembered(rows, systems, memory);
   let known = 0;
   let covered = 0;
@@ -40,7 +40,7 @@ export async function reviewMemory(
     known++;
     covered += g.length;
   });
-  return { project: projectName(project), verdicts: memory.size, groups: known, rows: covered, projects: await verdicts.projects() };
+  return { project: projectName(project), verdicts: memory.size, groups: known, rows: covered, projects };
 }
 
 /** Every row of a group a project's remembered verdict judges, with that verdict: what a review started with them knows. */

@@ -28,6 +28,29 @@ export interface VerdictProject {
   last: string;
 }
 
+/** Whether a verdict is of a project. */
+const inProject = (project: string | undefined) => (v: Verdict) => projectName(v.project) === projectName(project);
+
+/** Verdicts as a memory (the later verdict for the same answer kept). */
+function memoryOf(vs: readonly Verdict[]): LabelMemory {
+  const m = new LabelMemory();
+  for (const v of vs) m.add(v);
+  return m;
+}
+
+/** The projects among the verdicts, the one answered last first. */
+function projectsOf(all: readonly Verdict[]): VerdictProject[] {
+  const by = new Map<string, VerdictProject>();
+  for (const v of all) {
+    const name = projectName(v.project);
+    const p = by.get(name) ?? { name, verdicts: 0, last: '' };
+    p.verdicts++;
+    if ((v.time ?? '') > p.last) p.last = v.time!;
+    by.set(name, p);
+  }
+  return [...by.values()].sort((a, b) => (a.last === b.last ? a.name.localeCompare(b.name) : a.last < b.last ? 1 : -1));
+}
+
 export class VerdictStore {
   private kv: KeyValueStore<unknown> | null;
 
@@ -71,26 +94,17 @@ export class VerdictStore {
     } catch {
       return [];
     }
-    return project === undefined ? vs : vs.filter((v) => projectName(v.project) === projectName(project));
+    return project === undefined ? vs : vs.filter(inProject(project));
   }
 
-  /** The projects kept, the one answered last first. */
-  async projects(): Promise<VerdictProject[]> {
-    const by = new Map<string, VerdictProject>();
-    for (const v of await this.all()) {
-      const name = projectName(v.project);
-      const p = by.get(name) ?? { name, verdicts: 0, last: '' };
-      p.verdicts++;
-      if ((v.time ?? '') > p.last) p.last = v.time!;
-      by.set(name, p);
-    }
-    return [...by.values()].sort((a, b) => (a.last === b.last ? a.name.localeCompare(b.name) : a.last < b.last ? 1 : -1));
+  /** A project's memory and every project kept (the one answered last first), from one read of the store. */
+  async overview(project?: string): Promise<{ memory: LabelMemory; projects: VerdictProject[] }> {
+    const all = await this.all();
+    return { memory: memoryOf(all.filter(inProject(project))), projects: projectsOf(all) };
   }
 
   async memory(project?: string): Promise<LabelMemory> {
-    const m = new LabelMemory();
-    for (const v of await this.all(projectName(project))) m.add(v);
-    return m;
+    return memoryOf(await this.all(projectName(project)));
   }
 
   /** A project's verdicts as a file `verity review --known` (and the app) reads: one JSON line each, with what it judged. */
