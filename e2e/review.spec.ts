@@ -55,7 +55,7 @@ test('a review survives a reload; the export is a label file; the comparison ran
   await expect(review.getByTestId('review-stop')).toContainText('When to stop:');
   // Before the first answer, what to expect: each accuracy's half-width and the pairs likely to be ordered.
   await expect(review.getByTestId('review-stop')).toContainText(
-    /Expected before any answer, from the judge's priority .*each accuracy known to about ±0\.\d{3} or better after all 55 answers/,
+    /Expected before any answer, from the judge's priority .*each accuracy known to about ±0\.\d{3} at the widest after all 55 answers/,
   );
 
   // Keys: c correct, w wrong; a button: skip.

@@ -62,6 +62,14 @@ export function population(seed: number) {
 
 export type Pop = ReturnType<typeof population>;
 
+/** One seed's first draw (epoch 0), what a plan holds before any answer. */
+export function firstDraw(pop: Pop, seed: number, scale?: Float64Array) {
+  const rnd = mulberry32(seed * 7919 + 1);
+  const draws = Float64Array.from(pop.list, () => (Math.floor(rnd() * 4294967295) + 1) / 4294967297);
+  const weights = scale ? designWeights(pop.list, pop.prio, DESIGN_FLOOR, scale) : pop.weights;
+  return { weights, design: drawDesign(weights, draws, seed) };
+}
+
 /**
  * The steps of one seed's review of `max` questions: the first draw's order, or (adapting) the order drawn again at
  * each refit from the answers before it (adapt.ts), as the app draws it.
@@ -73,10 +81,7 @@ function drawnSteps(
   adapt: boolean,
   scale?: Float64Array,
 ): { order: ArrayLike<number>; q: Float64Array } {
-  const rnd = mulberry32(seed * 7919 + 1);
-  const draws = Float64Array.from(pop.list, () => (Math.floor(rnd() * 4294967295) + 1) / 4294967297);
-  const weights = scale ? designWeights(pop.list, pop.prio, DESIGN_FLOOR, scale) : pop.weights;
-  const design = drawDesign(weights, draws, seed);
+  const { weights, design } = firstDraw(pop, seed, scale);
   if (!adapt) {
     const order = design.order.subarray(0, max);
     return {

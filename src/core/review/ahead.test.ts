@@ -3,9 +3,9 @@
  * answers reach (simulation, the issue's bar: within 25% on average), and the answers a pair needs by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { answersToOrder, halfWidthAhead, halfWidthBefore } from './ahead.ts';
+import { answersToOrder, halfWidthAhead, reviewForecast } from './ahead.ts';
 import { reviewedOf } from './estimate.ts';
-import { S, STOPS, cells, population, reviewOf } from '../../../test/review-sim.ts';
+import { Q, S, cells, firstDraw, population, reviewOf } from '../../../test/review-sim.ts';
 import { mulberry32 } from '../util/random.ts';
 
 describe('answers ahead', () => {
@@ -50,57 +50,116 @@ describe('answers ahead', () => {
       },
     );
 
+  // The priority taken at its word, as its model is fitted: given the judge's decision on a row, the judge is wrong
+  // there with the probability the priority says.
+  const calibrated = () => {
+    const base = population(3);
+    const rnd = mulberry32(11);
+    const y = Int8Array.from(base.d);
+    for (const rows of base.list) {
+      const wrong = rnd() < base.prio[rows[0]!]!;
+      for (const c of rows) y[c] = wrong ? 1 - base.d[c]! : base.d[c]!;
+    }
+    return { ...base, y };
+  };
+
   it(
-    "expects, before any answer, the widths a review of the judge's decisions reaches, within 25% (100 seeds)",
+    "forecasts what it prints — each system's half-width after half the answers and after all — within 25%, the judge's decisions predicting (4 lengths, 100 seeds)",
     { timeout: 300_000 },
     () => {
-      // The priority taken at its word: the judge is wrong on a row with the probability its priority says.
-      const base = population(3);
-      const rnd = mulberry32(11);
-      const d = Int8Array.from(base.y);
-      for (const rows of base.list) {
-        const wrong = rnd() < base.prio[rows[0]!]!;
-        for (const c of rows) d[c] = wrong ? 1 - base.y[c]! : base.y[c]!;
+      const { ratios, widest, report } = forecastAgainstReached(calibrated(), false);
+      if (process.env.VERITY_SIM_REPORT) console.log(`before, judge's decisions (count: count/2 | count per system; widest)\n${report}`);
+      for (const x of [...ratios, ...widest]) {
+        expect(x).toBeGreaterThan(0.75);
+        expect(x).toBeLessThan(1.25);
       }
-      const pop = { ...base, d, signals: base.signals.map((v, c) => Float64Array.of(d[c]!, base.prio[c]!)) };
-      const at = [STOPS[0]!, STOPS[7]!, STOPS.at(-1)!];
-      const predicted = at.map(() => new Array<number>(S).fill(0));
-      const reached = at.map(() => new Array<number>(S).fill(0));
-      for (let seed = 1; seed <= 100; seed++) {
-        const stop = reviewOf(pop, seed, 360, false);
-        // The review's drawn order, as a plan knows it before any answer.
-        const stepOf = stop(360).seq!.stepOf;
-        const order = new Int32Array(360);
-        const rest: number[] = [];
-        pop.list.forEach((rows, g) => {
-          const t = stepOf[rows[0]!]!;
-          if (t >= 0) order[t] = g;
-          else rest.push(g);
-        });
-        const full = Int32Array.from([...order, ...rest]);
-        at.forEach((n, k) => {
-          for (let s = 0; s < S; s++) {
-            const target = { rows: cells(s), signs: cells(s).map(() => 1), N: cells(s).length };
-            predicted[k]![s]! += halfWidthBefore(pop.list, full, pop.weights, pop.prio, target, 360, 0.95)(n) / 100;
-          }
-          const fr = stop(n);
-          for (let s = 0; s < S; s++) {
-            const r = reviewedOf(fr, cells(s), 0.95, 1)!;
-            reached[k]![s]! += (r.ci![1] - r.ci![0]) / 2 / 100;
-          }
-        });
-      }
-      const ratios = predicted.map((row, k) => row.map((p, s) => p / reached[k]![s]!));
-      if (process.env.VERITY_SIM_REPORT) console.log('before', ratios.map((r) => r.map((x) => x.toFixed(2)).join(' ')).join(' | '));
-      // From the middle stop on, within 25%; at the first (5% of the rows), a system the judge rarely gets wrong has seen
-      // few of its errors and its interval is clipped to what the labels allow, so it is narrower than expected
-      // (measured 1.40 for the 85%-accurate system; the others within 1.18).
-      ratios.forEach((row, k) =>
-        row.forEach((x) => {
-          expect(x).toBeGreaterThan(0.75);
-          expect(x).toBeLessThan(k === 0 ? 1.5 : 1.25);
-        }),
-      );
     },
   );
+
+  it(
+    'forecasts a learned prediction as knowing what the priority knows: narrow by up to a third where it learns less (4 lengths, 100 seeds)',
+    { timeout: 300_000 },
+    () => {
+      // The simulated signals are the judge's decision and the priority itself, which a logistic prediction can only
+      // partly use (its residual² about 0.13 against the 0.09 the priority allows): the forecast comes out narrow.
+      const { ratios, widest, report } = forecastAgainstReached(calibrated(), true);
+      if (process.env.VERITY_SIM_REPORT) console.log(`before, learned (count: count/2 | count per system; widest)\n${report}`);
+      for (const x of ratios) {
+        expect(x).toBeGreaterThan(0.6);
+        expect(x).toBeLessThan(1.25);
+      }
+      // The widest of six noisy widths is wider still than the widest expected (0.78–0.87 with the judge's decisions).
+      for (const x of widest) {
+        expect(x).toBeGreaterThan(0.5);
+        expect(x).toBeLessThan(1.25);
+      }
+    },
+  );
+
+  it("errs wide, up to about 1.8×, with a priority that overstates the judge's errors (4 lengths, 100 seeds)", { timeout: 300_000 }, () => {
+    const { ratios, widest, report } = forecastAgainstReached(population(3), false);
+    if (process.env.VERITY_SIM_REPORT) console.log(`before, overstated (count: count/2 | count per system; widest)\n${report}`);
+    for (const x of [...ratios, ...widest]) {
+      expect(x).toBeGreaterThan(0.9);
+      expect(x).toBeLessThan(2);
+    }
+  });
 });
+
+/**
+ * The forecast as the product prints it (reviewForecast: each system's half-width after half the answers and after
+ * all, and the widest) over the average of 100 reviews stopped there, for reviews planned at 3% to 20% of the rows,
+ * estimated with the judge's decisions or (learn) a prediction learned from the answers, as the product does.
+ */
+function forecastAgainstReached(
+  pop: ReturnType<typeof population>,
+  learn: boolean,
+): { ratios: number[]; widest: number[]; report: string } {
+  const systemOf = Int32Array.from(pop.d, (_, c) => Math.floor(c / Q));
+  const ratios: number[] = [];
+  const widests: number[] = [];
+  const report: string[] = [];
+  for (const count of [60, 120, 180, 360]) {
+    const at = [Math.floor(count / 2), count];
+    const predicted = at.map(() => new Array<number>(S).fill(0));
+    const reached = at.map(() => new Array<number>(S).fill(0));
+    const widest = [0, 0];
+    const widestReached = [0, 0];
+    for (let seed = 1; seed <= 100; seed++) {
+      // Drawn once: drawing again at the refits, as the app does, moved these figures by under 0.05.
+      const stop = reviewOf(pop, seed, count, learn);
+      // The plan as it stands before any answer: the first draw.
+      const plan = { groups: pop.list, design: firstDraw(pop, seed).design, priority: pop.prio, systemOf, systems: S };
+      const f = reviewForecast(
+        plan,
+        (i) => `s${systemOf[i]}`,
+        count,
+        (i) => pop.d[i] === 1,
+        0.95,
+        learn,
+      );
+      at.forEach((n, k) => {
+        const fr = stop(n);
+        const half = f.systems.map((x) => (k === 0 ? x.halfAtHalf : x.half));
+        const got = half.map((_, s) => {
+          const r = reviewedOf(fr, cells(s), 0.95, 1)!;
+          return (r.ci![1] - r.ci![0]) / 2;
+        });
+        for (let s = 0; s < S; s++) {
+          predicted[k]![s]! += half[s]! / 100;
+          reached[k]![s]! += got[s]! / 100;
+        }
+        widest[k]! += Math.max(...half) / 100;
+        widestReached[k]! += Math.max(...got) / 100;
+      });
+    }
+    const per = predicted.map((row, k) => row.map((p, s) => p / reached[k]![s]!));
+    const printed = widest.map((w, k) => w / widestReached[k]!);
+    ratios.push(...per.flat());
+    widests.push(...printed);
+    report.push(
+      `${count}: ${per.map((r) => r.map((x) => x.toFixed(2)).join(' ')).join(' | ')}; widest ${printed.map((x) => x.toFixed(2)).join(' ')}`,
+    );
+  }
+  return { ratios, widest: widests, report: report.join('\n') };
+}

@@ -10,13 +10,16 @@
  *   — the same variance and bound the review's intervals use (varianceOf at m), the prior's weight fading as it will. A pair with difference Δ̂ is
  *   ordered once the half-width falls below |Δ̂|: the fewest such m is the answers it needs, if Δ̂ and s² hold.
  * Checked: in simulation (ahead.test.ts) the widths projected from the first 90 answers against those reached at
- *   180–360 answers, on average over seeds, within 25%.
+ *   180–360 answers, on average over seeds, within 25%; halfWidthBefore's against reviews planned at 3–20% of the
+ *   rows, read at half and at all their answers (the figures in docs/review.md).
  * Limits: a projection, not a promise — Δ̂ and s² move as answers come (a learned prediction shrinks s²); a pair whose
  *   difference is near 0 needs more answers than any file holds (null).
  */
 import { censusIn, type ReviewFrame } from './estimate.ts';
-import { anytimeBound, spreadOf, terms, varianceOf, type Target } from './sequential.ts';
+import { anytimeBound, PRIOR_STEPS, spreadOf, terms, varianceOf, type Target } from './sequential.ts';
+import { epochStarts } from './frame.ts';
 import type { ReviewPlan } from './plan.ts';
+import { normalUpperTail } from '../util/normal.ts';
 
 /** The projected half-width as a function of the answers m, from the review so far; null without a step-by-step review or a step of the target. */
 export function halfWidthAhead(fr: ReviewFrame, target: Target, level: number): ((m: number) => number) | null {
@@ -46,12 +49,21 @@ export function answersToOrder(half: (m: number) => number, diff: number, n: num
 /**
  * Before the first answer: the half-width a target's interval is expected to have after n answers, from the
  * judge's priority and the review's drawn order alone. Step t draws group g from those not yet drawn (U_t) with
- * probability q_g = w_g / W_t; the group adds (Σ_{i∈g} a_i)(y − d) to the term, whose square is (Σ a)² with the
- * priority's chance p̄_g that the judge is wrong there. So step t's term has expected variance
- *   Var_t = Σ_{g∈U_t} (Σ a)² p̄_g / q_g / N² = W_t Σ_{g∈U_t} (Σ a)² p̄_g / w_g / N²
- * (its mean, the judge's bias, left out: small beside it) — smaller as the doubtful groups, drawn first, leave U —
- * and after n answers V = Σ_{t≤n} Var_t, the half-width the confidence sequence's for it, tightest at `planned`.
+ * probability q_g = w_g / W_t; the group adds (Σ_{i∈g} a_i)(y − f) to the term, whose square is (Σ a)² times the
+ * expected square of a row's residual r̄_g. So step t's term has expected variance
+ *   Var_t = Σ_{g∈U_t} (Σ a)² r̄_g / q_g / N² = W_t Σ_{g∈U_t} (Σ a)² r̄_g / w_g / N²
+ * (its mean, the judge's bias, left out: small beside it) — smaller as the doubtful groups, drawn first, leave U.
+ * While the judge's decisions predict (the first EPOCH_FIRST steps, or every step without `learn`), r = p, the
+ * priority's chance the judge errs; once a prediction is learned from the answers (frame.ts, from the same signals
+ * the priority reads), r = p (1 − p), what is left of a row's error once the prediction knows what the priority
+ * knows, and its steps weigh ν (frame.ts stepWeight: the judge's expected squares over the model's, over the steps
+ * before). After n answers V = Σ ν_t² Var_t, raised as the review raises it by the judge's prior pseudo-steps
+ * (varianceOf), and the half-width is the confidence sequence's for it over Σ ν_t, tightest at `planned`.
  * Groups known from earlier verdicts are not in the order and add nothing.
+ * `right` (an accuracy: every sign +1): each row's chance of being right; the review clips its interval to what the
+ * labels allow ([right so far, 1 − wrong so far] over N, estimate.ts), which narrows a system near 0 or 1 most while
+ * answers are few, so the half-width returned is the clipped one expected: h − ½E(θ̂ + h − hi)⁺ − ½E(lo − θ̂ + h)⁺
+ * with θ̂ ~ N(Σ right / N, V / (Σ ν)²) and lo, hi from the rows drawn by then.
  */
 export function halfWidthBefore(
   groups: readonly (readonly number[])[],
@@ -61,38 +73,131 @@ export function halfWidthBefore(
   target: { rows: readonly number[]; signs: readonly number[]; N: number },
   planned: number,
   level: number,
+  opts: { right?: ArrayLike<number>; learn?: boolean } = {},
 ): (n: number) => number {
+  const { right, learn = false } = opts;
   const sign = new Map(target.rows.map((r, k) => [r, target.signs[k]!] as const));
-  // c_g / w_g of each group in the order, and the running sums over the groups not yet drawn.
-  const cw = Float64Array.from(order, (g) => {
+  const T = order.length;
+  // Per group in the order: (Σ a)² r̄ / w for the target, and Σ r / w over every row (stepWeight's sums), for r = p
+  // (the judge's residual) and r = p (1 − p) (a learned prediction's).
+  const judgeT = new Float64Array(T);
+  const modelT = new Float64Array(T);
+  const judgeAll = new Float64Array(T);
+  const modelAll = new Float64Array(T);
+  for (let t = 0; t < T; t++) {
+    const g = order[t]!;
+    const w = weights[g]!;
     let a = 0;
-    let p = 0;
+    let pj = 0;
+    let pm = 0;
     let k = 0;
     for (const r of groups[g]!) {
+      const p = priority[r]!;
+      judgeAll[t]! += p / w;
+      modelAll[t]! += (p * (1 - p)) / w;
       const x = sign.get(r);
       if (x === undefined) continue;
       a += x;
-      p += priority[r]!;
+      pj += p;
+      pm += p * (1 - p);
       k++;
     }
-    return k ? (a * a * (p / k)) / weights[g]! : 0;
-  });
-  const V = new Float64Array(order.length + 1);
-  let W = 0;
-  let C = 0;
-  for (let t = 0; t < order.length; t++) {
-    W += weights[order[t]!]!;
-    C += cw[t]!;
+    if (k) {
+      judgeT[t] = (a * a * (pj / k)) / w;
+      modelT[t] = (a * a * (pm / k)) / w;
+    }
   }
-  for (let t = 0; t < order.length; t++) {
-    V[t + 1] = V[t]! + (W * C) / (target.N * target.N);
-    W -= weights[order[t]!]!;
-    C -= cw[t]!;
+  // Each step's expected variance: W_t times the sums over the groups not yet drawn.
+  const stepVar = (per: Float64Array) => {
+    const out = new Float64Array(T);
+    let W = 0;
+    let C = 0;
+    for (let t = 0; t < T; t++) {
+      W += weights[order[t]!]!;
+      C += per[t]!;
+    }
+    for (let t = 0; t < T; t++) {
+      out[t] = W * C;
+      W -= weights[order[t]!]!;
+      C -= per[t]!;
+    }
+    return out;
+  };
+  const vJ = stepVar(judgeT);
+  const vM = stepVar(modelT);
+  const sJ = stepVar(judgeAll);
+  const sM = stepVar(modelAll);
+  // Each step's weight and whether the judge predicts it.
+  const nu = new Float64Array(T).fill(1);
+  const isJudge = new Uint8Array(T).fill(1);
+  if (learn) {
+    const starts = [...epochStarts(T), T];
+    let sumJ = 0;
+    let sumM = 0;
+    let t = 0;
+    for (let e = 0; e + 1 < starts.length; e++) {
+      for (; t < starts[e]!; t++) {
+        sumJ += sJ[t]!;
+        sumM += sM[t]!;
+      }
+      const w = sumJ > 0 && sumM > 0 ? Math.min(10, Math.max(0.1, sumJ / sumM)) : 1;
+      for (let s = starts[e]!; s < starts[e + 1]!; s++) {
+        nu[s] = w;
+        isJudge[s] = 0;
+      }
+    }
+  }
+  const N2 = target.N * target.N;
+  const V = new Float64Array(T + 1);
+  const Wsum = new Float64Array(T + 1);
+  const prior = new Float64Array(T + 1);
+  const judgeSteps = new Int32Array(T + 1);
+  for (let t = 0; t < T; t++) {
+    V[t + 1] = V[t]! + (nu[t]! * nu[t]! * (isJudge[t] ? vJ[t]! : vM[t]!)) / N2;
+    Wsum[t + 1] = Wsum[t]! + nu[t]!;
+    prior[t + 1] = prior[t]! + (isJudge[t] ? vJ[t]! / N2 : 0);
+    judgeSteps[t + 1] = judgeSteps[t]! + isJudge[t]!;
+  }
+  // Expected right and wrong rows of the target among the first t groups drawn, for the clipping.
+  const R = new Float64Array(T + 1);
+  const Wr = new Float64Array(T + 1);
+  let centre = 0;
+  if (right) {
+    for (const r of target.rows) centre += right[r]!;
+    centre /= target.N;
+    for (let t = 0; t < T; t++) {
+      let a = 0;
+      let b = 0;
+      for (const r of groups[order[t]!]!)
+        if (sign.has(r)) {
+          a += right[r]!;
+          b += 1 - right[r]!;
+        }
+      R[t + 1] = R[t]! + a;
+      Wr[t + 1] = Wr[t]! + b;
+    }
   }
   return (n) => {
-    const m = Math.min(Math.max(1, n), order.length);
-    return anytimeBound(V[m]!, m, planned, 1 - level) / m;
+    const m = Math.min(Math.max(1, n), T);
+    const j = judgeSteps[m]!;
+    // The review's variance: the terms' spread (here its expectation), raised by the judge's prior pseudo-steps.
+    const k = (PRIOR_STEPS * j) / m;
+    const sigma0 = j ? prior[m]! / j : 0;
+    const v = m > 1 ? Math.max(V[m]!, ((V[m]! * (m - 1)) / m + k * sigma0) * (m / (m - 1 + k))) : V[m]!;
+    const h = anytimeBound(v, m, planned, 1 - level) / Wsum[m]!;
+    if (!right) return h;
+    const se = Math.sqrt(v) / Wsum[m]!;
+    const lo = R[m]! / target.N;
+    const hi = 1 - Wr[m]! / target.N;
+    return Math.max(0, h - (beyond(centre + h - hi, se) + beyond(lo - centre + h, se)) / 2);
   };
+}
+
+/** E(X)⁺ for X ~ N(mu, se²). */
+function beyond(mu: number, se: number): number {
+  if (!(se > 0)) return Math.max(0, mu);
+  const z = mu / se;
+  return mu * (1 - normalUpperTail(z)) + (se * Math.exp((-z * z) / 2)) / Math.sqrt(2 * Math.PI);
 }
 
 export interface ReviewForecast {
@@ -117,16 +222,23 @@ export function reviewForecast(
   count: number,
   decision: (row: number) => boolean | null,
   level: number,
+  learn = true,
 ): ReviewForecast {
   const S = Math.max(1, plan.systems);
   const rowsOf: number[][] = Array.from({ length: S }, () => []);
   plan.systemOf.forEach((s, i) => rowsOf[Math.max(0, s)]!.push(i));
   const names = rowsOf.map((rows) => (rows.length ? system(rows[0]!) : ''));
   const { order, weights } = plan.design;
-  const half = (target: { rows: number[]; signs: number[]; N: number }, lvl: number) =>
-    halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl);
+  // The review learns a prediction from the answers (frame.ts) once they allow it.
+  const half = (target: { rows: number[]; signs: number[]; N: number }, lvl: number, right?: Float64Array) =>
+    halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl, { learn, ...(right ? { right } : {}) });
+  // A row's chance of being right, the judge's priority (its chance of being wrong) taken at its word.
+  const right = Float64Array.from(plan.priority, (p, i) => {
+    const d = decision(i);
+    return d === null ? 0.5 : d ? 1 - p : p;
+  });
   const systems = rowsOf.map((rows, s) => {
-    const h = half({ rows, signs: rows.map(() => 1), N: rows.length }, level);
+    const h = half({ rows, signs: rows.map(() => 1), N: rows.length }, level, right);
     return { name: names[s] ?? '', half: h(count), halfAtHalf: h(Math.max(1, Math.floor(count / 2))) };
   });
   const accuracy = (rows: number[]) => {
@@ -171,7 +283,7 @@ export function forecastLine(f: ReviewForecast): string {
       }, so those are likely to be ordered if the judge is about right`
     : '';
   return (
-    "expected before any answer, from the judge's priority (a projection: the answers move it, and a priority that overstates the judge's errors makes it wide): " +
-    `each accuracy known to about ${pts(widest)} or better after all ${f.count.toLocaleString('en')} answers (${pts(widestHalf)} after half of them)${pairs}`
+    "expected before any answer, from the judge's priority (a projection: the answers move it; a priority that overstates the judge's errors makes it wide, and a prediction that learns less from your answers than the priority knows makes it narrow): " +
+    `each accuracy known to about ${pts(widest)} at the widest after all ${f.count.toLocaleString('en')} answers (${pts(widestHalf)} after half of them)${pairs}`
   );
 }
