@@ -123,6 +123,11 @@ export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in
  * - `saved-run`: a saved run that cannot be read back whole (parts gone, another file, a damaged record)
  * - `unavailable`: what the work needs is not there (storage, the model worker, a scoring worker that stopped)
  * - `network`, `bad-response`: a model download that failed on the way, or was answered with something unusable
+ * The model host's codes (runtime/messages.ts HostErrorCode, the same names across the worker boundary as data):
+ * - `unsupported-model`: the runtime cannot use the model for its role; `not-found`: the model or a file of it is not
+ *   there; `invalid-spec`: the id, revision or path is not acceptable (`../`, a typo'd folder, a file that is not a
+ *   regular file); `load-failed`, `canary-failed`: it did not load, or failed its check; `inference-failed`: a call
+ *   on a loaded model failed; `not-loaded`: no model of that role is loaded; `quota`: storage is full
  */
 export type VerityErrorCode =
   | 'missing-column'
@@ -141,6 +146,14 @@ export type VerityErrorCode =
   | 'bad-response'
   | 'too-nested'
   | 'too-many-classes'
+  | 'unsupported-model'
+  | 'not-found'
+  | 'invalid-spec'
+  | 'load-failed'
+  | 'canary-failed'
+  | 'inference-failed'
+  | 'not-loaded'
+  | 'quota'
   | 'other';
 
 export class VerityError extends Error {

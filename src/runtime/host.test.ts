@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildBertNliModel, DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { createNodeHost, parseModelArg } from './node.ts';
 import { hostContext, modelRecords } from './context.ts';
+import { VerityError } from '../core/types.ts';
 import { AutoTokenizer, type Tensor } from '@huggingface/transformers';
 import { lengthBatches, notFluent, padRows, plan, nliLabelIndex, unrunnableOnWebgpu, type Encodings } from './host.ts';
 import type { ModelSpec, ProbeInfo } from './messages.ts';
@@ -177,6 +178,14 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     expect(modelRecords(ctx.provenance)).toEqual({
       nli: { id: dir('tiny-nli'), revision: 'local', device: 'cpu', dtype: 'fp32', canary: 'skipped' },
     });
+  });
+
+  it("hostContext throws a failed load as a VerityError with the host's code", async () => {
+    const ctx = hostContext(createNodeHost(), { nli: local('nli', 'tiny-nli-nolabels') });
+    const e = await ctx.nli!.classify([{ premise: 'a', hypothesis: 'b' }]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(VerityError);
+    expect(e).toMatchObject({ code: 'unsupported-model', message: expect.stringMatching(/not an NLI classifier/) });
+    expect((e as VerityError).details).toMatchObject({ device: 'cpu' });
   });
 });
 

@@ -23,6 +23,7 @@ import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '.
 import { sigmoid } from '../core/agreement/logistic.ts';
 import {
   hostError,
+  isHostErrorCode,
   type Canary,
   type CanaryReport,
   type Device,
@@ -36,6 +37,7 @@ import {
   type Role,
 } from './messages.ts';
 import { messageOf, type Result } from '../core/errors.ts';
+import { VerityError } from '../core/types.ts';
 import { canaryFor, invalidRef } from './specs.ts';
 import type { ModelCalls } from './host-api.ts';
 import { bestTime, byTime, choiceContext, choiceKey, recall, type ChoiceStore, type DeviceChoice } from './device-choice.ts';
@@ -385,15 +387,8 @@ export class ModelHost implements ModelCalls {
     const extra = { modelId: spec.id, device, dtype };
     const explained = this.adapter.explain?.(spec, e);
     if (explained) return { ...extra, ...explained };
-    // A HostError thrown on purpose (by create(), the adapter's prepare or its fetch) keeps its code and message.
-    if (
-      e &&
-      typeof e === 'object' &&
-      'code' in e &&
-      'message' in e &&
-      ['bad-response', 'unsupported-model', 'invalid-spec', 'network', 'not-found'].includes(String((e as HostError).code))
-    )
-      return hostError((e as HostError).code, (e as HostError).message, extra);
+    // An error thrown on purpose (by create(), the adapter's prepare or its fetch) keeps its code and message.
+    if (e instanceof VerityError && isHostErrorCode(e.code)) return hostError(e.code, e.message, extra);
     const msg = messageOf(e);
     if (/not found|404|ENOENT|file was not found|Could not locate/i.test(msg))
       return hostError('not-found', `${spec.id}: a model file was not found (${msg})`, extra);
@@ -419,9 +414,10 @@ export class ModelHost implements ModelCalls {
             : nliLabelIndex((model.config as { id2label?: Record<string, string> }).id2label);
           if (!found) {
             await model.dispose();
-            throw hostError(
-              'unsupported-model',
+            throw new VerityError(
               `${spec.id} is not an NLI classifier: its config has no entailment / neutral / contradiction labels (id2label: ${JSON.stringify((model.config as { id2label?: unknown }).id2label ?? null)})`,
+              'input',
+              'unsupported-model',
             );
           }
           labels = found;
@@ -437,7 +433,8 @@ export class ModelHost implements ModelCalls {
     const refused = await this.adapter.verify?.(spec);
     if (refused) {
       await model.dispose();
-      throw refused;
+      const { code, message, ...details } = refused;
+      throw new VerityError(message, 'input', code, details);
     }
     const info: LoadedModel = {
       role: spec.role,

@@ -2,6 +2,7 @@
  * The typed messages between the app and the model host (a Web Worker in the browser, in-process in Node):
  * requests, results and errors as plain data that survives structured cloning (web-llm's message.ts idea).
  */
+import type { VerityErrorCode } from '../core/types.ts';
 import type { DeviceChoice } from './device-choice.ts';
 import type { Device, Dtype, Role } from './registry.ts';
 
@@ -65,21 +66,22 @@ export type Canary =
       tolerance: number;
     };
 
-export type HostErrorCode =
-  | 'unsupported-model'
-  | 'not-found'
-  | 'bad-response'
-  | 'load-failed'
-  | 'inference-failed'
-  | 'canary-failed'
-  | 'not-loaded'
-  | 'quota'
-  /** The model id, revision or path is not acceptable (`../`, a typo'd folder, a file that is not a regular file). */
-  | 'invalid-spec'
-  /** A download failed on the way (offline, host unreachable, blocked, timed out): nothing to do with storage. */
-  | 'network'
-  /** The model worker or its storage is unavailable. */
-  | 'unavailable';
+/** The codes the model host answers with: part of the one list (core/types.ts VerityErrorCode), each described there. */
+export const HOST_ERROR_CODES = [
+  'unsupported-model',
+  'not-found',
+  'bad-response',
+  'load-failed',
+  'inference-failed',
+  'canary-failed',
+  'not-loaded',
+  'quota',
+  'invalid-spec',
+  'network',
+  'unavailable',
+] as const satisfies readonly VerityErrorCode[];
+export type HostErrorCode = (typeof HOST_ERROR_CODES)[number];
+export const isHostErrorCode = (code: string): code is HostErrorCode => (HOST_ERROR_CODES as readonly string[]).includes(code);
 
 /** An error as data: crosses the worker boundary intact. */
 export interface HostError {

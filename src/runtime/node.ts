@@ -373,13 +373,13 @@ const ESSENTIAL = /^(config|tokenizer|tokenizer_config)\.json$|\.onnx$/;
 
 export function checkLocalFolder(dir: string): void {
   const refuse = (why: string) => {
-    throw hostError('invalid-spec', `${dir}: ${why}; the model was not loaded`);
+    throw new VerityError(`${dir}: ${why}; the model was not loaded`, 'input', 'invalid-spec');
   };
   let top;
   try {
     top = statSync(dir);
   } catch {
-    throw hostError('not-found', `${dir}: no such model folder`);
+    throw new VerityError(`${dir}: no such model folder`, 'input', 'not-found');
   }
   if (!top.isDirectory()) refuse('not a folder');
   const walk = (d: string, depth: number) => {
@@ -403,9 +403,10 @@ export function checkLocalFolder(dir: string): void {
   // transformers.js would go on without these and fail later with an unrelated message.
   const missing = ['config.json', 'tokenizer.json'].filter((f) => !existsSync(join(dir, f)));
   if (missing.length && !(missing[0] !== 'config.json' && existsSync(join(dir, 'tokenizer_config.json'))))
-    throw hostError(
-      'not-found',
+    throw new VerityError(
       `${dir}: no ${missing.join(' and no ')} in the folder; a model folder holds config.json, tokenizer.json (or tokenizer_config.json) and onnx/model*.onnx`,
+      'input',
+      'not-found',
     );
 }
 
