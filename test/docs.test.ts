@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricsPage } from '../scripts/docs.ts';
 import { EXIT_CODES } from '../src/cli/exit-codes.ts';
+import { limitsTable } from '../src/core/limits.ts';
 import { program } from '../src/cli/main.ts';
 import { ROOT } from './cli.ts';
 
@@ -40,6 +41,13 @@ describe('docs', () => {
 
   it('docs/metrics.md is made from the metric cards (npm run docs)', () => {
     expect(read('docs/metrics.md'), 'out of date: npm run docs').toBe(metricsPage());
+  });
+
+  it("docs/inputs.md's table of limits is the code's (LIMITS)", () => {
+    const doc = read('docs/inputs.md');
+    expect(doc.slice(doc.indexOf('## Limits')), 'out of date: paste limitsTable() (src/core/limits.ts)').toContain(
+      limitsTable().join('\n'),
+    );
   });
 
   it("docs/cli.md names every command and exactly the CLI's exit codes", () => {

@@ -19,8 +19,15 @@ import { contentHash } from '../core/io/hash.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 import { say } from './say.ts';
 import { pendingDirs } from './output.ts';
+import { LIMITS } from '../core/limits.ts';
 
-const MAX_SHOWN = 50;
+const MAX_SHOWN = LIMITS.issues.cli;
+
+/** Prints a file's issues, the first LIMITS.issues.cli of them, then how many more. */
+export function sayIssues(issues: readonly { severity: string; message: string }[], more = ' (fix the ones above and run again)'): void {
+  for (const issue of issues.slice(0, MAX_SHOWN)) say(`${issue.severity}: ${issue.message}`);
+  if (issues.length > MAX_SHOWN) say(`… and ${issues.length - MAX_SHOWN} more issues${more}`);
+}
 
 /** Inputs whose end could not be read this run (RowIssue.unread): main() exits non-zero after the work is written. */
 export const incompleteInputs: string[] = [];

@@ -14,7 +14,7 @@ import { DEFAULTS } from '../core/defaults.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
 import { cliNote, say } from './say.ts';
 import { goldSepOption } from './options.ts';
-import { readInputFile, readRows } from './input.ts';
+import { readInputFile, readRows, sayIssues } from './input.ts';
 import { type RecordSink } from './output.ts';
 import { scoreInThread } from './thread.ts';
 import { modelContext } from './models.ts';
@@ -58,8 +58,7 @@ export async function load(file: string, o: Pick<CommonOptions, 'map' | 'goldSep
   });
   const errors = mapped.issues.filter((i) => i.severity === 'error').length;
   const warnings = mapped.issues.length - errors;
-  for (const issue of mapped.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
-  if (mapped.issues.length > 50) say(`… and ${mapped.issues.length - 50} more issues (fix the ones above and run again)`);
+  sayIssues(mapped.issues);
   for (const note of [...mapped.separatorNotes, ...mapped.notes]) say(`note: ${cliNote(note)}`);
   if (mapped.rows.length === 0) throw new VerityError(`no usable rows in ${file} (${errors} rows skipped)`, 'input');
   say(`${table.format.toUpperCase()}, ${count(mapped.rows.length, 'row')} read, ${errors} skipped, ${count(warnings, 'warning')}`);

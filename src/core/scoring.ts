@@ -25,7 +25,7 @@ import {
   type TaxonomyReport,
 } from './agreement/index.ts';
 import { labelIsCorrect } from './correctness.ts';
-import { FIELD_LIMIT, overLimit } from './limits.ts';
+import { LIMITS, overLimit } from './limits.ts';
 import { DEFAULTS } from './defaults.ts';
 
 export type RowResults = Record<string, MetricResult>;
@@ -36,7 +36,7 @@ const finite = (m: { name: string }, r: MetricResult): MetricResult =>
 const notScored = (why: string): MetricResult => ({
   score: null,
   decision: null,
-  explanation: `not scored: ${why}, over the limit of ${FIELD_LIMIT.toLocaleString('en-US')} characters per field`,
+  explanation: `not scored: ${why}, over the limit of ${LIMITS.fieldChars.toLocaleString('en-US')} characters per field`,
 });
 
 /**

@@ -21,6 +21,7 @@ import type { StoredChoice } from './device-choice.ts';
 import { downloadCap, fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns, type DownloadLimits } from './specs.ts';
 import { hostError, type HostError, type ModelSpec, type ProbeInfo } from './messages.ts';
 import { messageOf } from '../core/errors.ts';
+import { LIMITS } from '../core/limits.ts';
 
 export const HUB = 'https://huggingface.co/';
 /**
@@ -148,7 +149,11 @@ export function wasmThreads(): number {
 }
 
 /** Bounds on every model download in the browser (the same defaults as the CLI's, with a 2 GiB cap: WASM's heap is 4 GiB). */
-export const BROWSER_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 2 * 1024 ** 3 };
+export const BROWSER_LIMITS: Readonly<DownloadLimits> = {
+  connectTimeoutMs: LIMITS.downloadConnectMs,
+  idleTimeoutMs: LIMITS.downloadIdleMs,
+  maxFileBytes: LIMITS.modelFileBytes.app,
+};
 /** A body read here (see spool) is gathered into a Blob in pieces of this size, so it need not stay in the worker's memory. */
 const SPOOL_PIECE = 16 * 1024 ** 2;
 

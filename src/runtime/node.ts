@@ -31,6 +31,7 @@ import {
 } from './specs.ts';
 export type { DownloadLimits };
 import { looksLikeHtml } from './idb-cache.ts';
+import { LIMITS } from '../core/limits.ts';
 
 export interface NodeRuntimeOptions {
   /** Where downloaded model files are kept (default ~/.cache/verity/models). */
@@ -49,7 +50,11 @@ function diskPath(cacheDir: string, id: string, revision: string, file: string):
 }
 
 /** Bounds on every model download in Node (NodeRuntimeOptions overrides them). */
-export const DEFAULT_LIMITS: Readonly<DownloadLimits> = { connectTimeoutMs: 30_000, idleTimeoutMs: 60_000, maxFileBytes: 4 * 1024 ** 3 };
+export const DEFAULT_LIMITS: Readonly<DownloadLimits> = {
+  connectTimeoutMs: LIMITS.downloadConnectMs,
+  idleTimeoutMs: LIMITS.downloadIdleMs,
+  maxFileBytes: LIMITS.modelFileBytes.cli,
+};
 /** Redirects followed per request (the hub sends model files to its CDN once). */
 const MAX_REDIRECTS = 5;
 

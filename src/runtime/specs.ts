@@ -1,6 +1,7 @@
 /** Registry entries → load specs (with their canaries), shared by the worker and Node. */
 import { hostError, type Canary, type HostError, type ModelSpec } from './messages.ts';
 import type { RegistryEntry, Role } from './registry.ts';
+import { LIMITS } from '../core/limits.ts';
 
 /** Registry sizes may be rounded ("87.2 MB"): a file within this share of the listed size is accepted. */
 export const SIZE_TOLERANCE = 0.02;
@@ -17,7 +18,7 @@ export interface DownloadLimits {
   maxJsonBytes?: number;
 }
 /** Model JSON files (configs, tokenizers) are megabytes; a quarter gigabyte is already far past any real one. */
-export const MAX_JSON_BYTES = 256 * 1024 ** 2;
+const MAX_JSON_BYTES = LIMITS.modelJsonBytes;
 
 /** The most bytes a download of `file` may bring, and the words that say where that bound comes from. */
 export function downloadCap(file: string, listed: number | undefined, limits: DownloadLimits): { bytes: number; source: string } {

@@ -15,9 +15,10 @@ import { contentHash } from '../core/io/hash.ts';
 import { bundleFiles, bundleName, inputInfo, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
 import { noteMessage } from './messages.ts';
 import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';
+import { LIMITS } from '../core/limits.ts';
 
 const SAMPLE = 20;
-export const MAX_ISSUES = 500;
+const MAX_ISSUES = LIMITS.issues.app;
 /** Records dropped at once, or mapped, that are worth a collection of their own (SessionDeps.collect). */
 const COLLECT_RECORDS = 100_000;
 /** Bytes of a file read between two collections asked for (SessionDeps.collect). */

@@ -16,6 +16,7 @@ import { scoreRow } from '../core/scoring.ts';
 import { isBatchMetric, VerityError, type Metric, type QaItem } from '../core/types.ts';
 import { ChunkPacker, chunkBuffers, type ResultChunk } from '../core/result-table.ts';
 import { Yielder, type HoldFlag } from './hold.ts';
+import { LIMITS } from '../core/limits.ts';
 
 export interface ScoreJob {
   rows: QaItem[];
@@ -184,7 +185,7 @@ interface Slot {
 }
 
 /** Longest a row may take in a pool worker before it is left unscored (ms). */
-export const ROW_BUDGET_MS = 10_000;
+const ROW_BUDGET_MS = LIMITS.rowMs;
 
 /**
  * A pool over `size` workers made by `spawn` (created on first use). A job waits for a free worker. A worker

@@ -13,7 +13,7 @@ import { VerityError, isBatchMetric } from '../../core/types.ts';
 import { AtomicFile, checkOut } from '../output.ts';
 import { cliNote, escapeControls, say } from '../say.ts';
 import { goldSepOption, intOption } from '../options.ts';
-import { readHashedInput } from '../input.ts';
+import { readHashedInput, sayIssues } from '../input.ts';
 import { count } from '../../core/util/plural.ts';
 import { leaderboardCsv, leaderboardRows, reportJson, rowRecord } from '../../core/compare/exports.ts';
 import { compareHtml, compareSplitsHtml } from '../../core/compare/html.ts';
@@ -79,8 +79,7 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
   });
   for (const n of prepared.separatorNotes) say(`note: ${cliNote(n)}`);
   const input = prepared.systems!;
-  for (const issue of input.issues.slice(0, 50)) say(`${issue.severity}: ${issue.message}`);
-  if (input.issues.length > 50) say(`… and ${input.issues.length - 50} more issues`);
+  sayIssues(input.issues, '');
   // Split by a column, systems that lack the other splits' questions are what the split is for: one line, not one a system.
   const missing = (n: string) => / questions missing \(present in another input\)| more systems lack questions another system has$/.test(n);
   const notes = o.splitBy !== undefined ? input.notes.filter((n) => !missing(n)) : input.notes;

@@ -8,6 +8,7 @@ import Papa from 'papaparse';
 import { VerityError } from '../types.ts';
 import { restoreCell } from './formula.ts';
 import type { ParsedTable, RowIssue } from './table.ts';
+import { LIMITS } from '../limits.ts';
 
 /** The separators of a delimited file's header record, outside quotes (a quoted name may hold one, or a line break). */
 export function headerSeparators(text: string): { tabs: number; commas: number; semicolons: number } {
@@ -40,7 +41,7 @@ const Handle = (Papa as unknown as { ParserHandle: new (config: Papa.ParseConfig
  * Longest record held while it is not complete, in characters: a longer one is skipped (and named) once it ends,
  * and a quoted field opened and never closed ends the reading there, with the bytes not read said.
  */
-export const MAX_RECORD_CHARS = 32 * 1024 * 1024;
+const MAX_RECORD_CHARS = LIMITS.recordChars;
 
 /** UTF-8 bytes of a text (a surrogate pair is 4, each half counted 2). */
 export function utf8Length(t: string): number {

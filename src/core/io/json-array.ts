@@ -7,12 +7,13 @@
  */
 import { isPlainObject, type ParsedTable, type RowIssue } from './table.ts';
 import { utf8Length } from './delimited.ts';
+import { LIMITS } from '../limits.ts';
 
 /**
  * Longest element held while it is not complete, in characters (as for a JSONL line, parse-stream.ts): a longer one
  * is skipped (and named) once it closes; one that never closes ends the reading, with the bytes not read said.
  */
-export const MAX_ELEMENT_CHARS = 32 * 1024 * 1024;
+const MAX_ELEMENT_CHARS = LIMITS.recordChars;
 
 /** The bracket-matching of scanJsonValue, resumable across pieces, for an element too long to hold. */
 class ValueSkipper {

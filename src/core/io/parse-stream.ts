@@ -10,6 +10,7 @@ import { detectFormat, detectUtf16, JsonlReader, parseTable, prettyObject, type 
 import { DelimitedReader } from './delimited.ts';
 import { JsonArrayReader } from './json-array.ts';
 import { refuseBadUtf8, Utf8Scanner, Utf8StreamDecoder } from './utf8.ts';
+import { LIMITS } from '../limits.ts';
 
 export interface BlobParseOptions {
   /** Bytes per read (default JSONL_READ_BYTES for JSONL, READ_BYTES for the other formats). */
@@ -27,7 +28,7 @@ export interface BlobParseOptions {
  * characters; a line this long cannot be such a row, and one of ~512 M characters cannot even be made into a
  * string ("Invalid string length"). Longer lines are passed over without being built, and reported.
  */
-export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+const MAX_LINE_CHARS = LIMITS.recordChars;
 
 /**
  * Bytes read at a time from CSV, TSV and JSON arrays: their readers scan an element cut by a piece's end again from

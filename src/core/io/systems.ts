@@ -16,12 +16,13 @@
 import { VerityError, type QaRow } from '../types.ts';
 import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from './fields.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
+import { LIMITS } from '../limits.ts';
 
 /** Column names taken as the system column, in order of preference (as column keys: columnKey). */
 export const SYSTEM_ALIASES = ['system', 'model', 'source', 'run', 'model_name', 'system_name', 'model_id'] as const;
 
 /** The most systems one comparison takes (its pairwise tables grow with the square). */
-export const MAX_SYSTEMS = 1000;
+const MAX_SYSTEMS = LIMITS.systems;
 
 /** Prefixes of a per-system candidate column and of its label column in the wide layout. */
 const WIDE_CANDIDATE = ['answer', 'candidate', 'prediction', 'response', 'output', 'pred', 'completion'];

@@ -5,7 +5,7 @@
  */
 import { VerityError, isBatchMetric, type AnyMetric, type Metric, type MetricCard } from '../types.ts';
 import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
-import { FIELD_LIMIT } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
 import type { WordNet } from '../lexicon/index.ts';
 import { descriptor as exactMatch } from './exact_match.ts';
 import { descriptor as tokenF1 } from './token_f1.ts';
@@ -95,7 +95,7 @@ export const needsLexicon = (names: readonly string[]): boolean => names.some((n
 /** The field-length cap every metric is scored under (applied centrally in scoring.ts), as its card says it. */
 export const withLimitLine = (card: MetricCard): MetricCard => ({
   ...card,
-  limits: `${card.limits} A row with a question, gold or candidate over ${FIELD_LIMIT.toLocaleString('en-US')} characters is not scored (null, with the reason).`,
+  limits: `${card.limits} A row with a question, gold or candidate over ${LIMITS.fieldChars.toLocaleString('en-US')} characters is not scored (null, with the reason).`,
 });
 
 function withFieldLimit<M extends AnyMetric>(m: M): M {

@@ -27,6 +27,7 @@ import { parseLabel } from '../io/fields.ts';
 import { fail, ok, type Result } from '../errors.ts';
 import { readSequence, type AskedGroup, type Sequence } from './design.ts';
 import { escapeControls } from '../text/visible.ts';
+import { LIMITS } from '../limits.ts';
 
 export type Picked = 'uncertain' | 'random' | 'both';
 
@@ -101,7 +102,7 @@ export function settledNote(s: Settling): string {
 
 const PICKED: readonly string[] = ['uncertain', 'random', 'both'];
 /** A line longer than this is not a label line (a review line holds one question, its golds and one answer). */
-export const LABEL_LINE_LIMIT = 8 * 1024 * 1024;
+export const LABEL_LINE_LIMIT = LIMITS.labelLineChars;
 
 /** A label as the JSONL form writes it: true/false, or the class name. */
 export const labelJson = (l: Label): boolean | CapClass => (l.kind === 'binary' ? l.correct : l.cls);

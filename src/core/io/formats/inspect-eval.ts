@@ -16,6 +16,7 @@
 import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import { VerityError } from '../../types.ts';
 import { isPlainObject } from '../parse.ts';
+import { LIMITS } from '../../limits.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ const UNZIP_PIECE = 1 << 14;
  * Largest entry read, once inflated: one entry is decoded into one string, and past ~512 MB a string cannot be
  * made ("Cannot create a string longer…"). A sample of an evaluation is kilobytes to a few megabytes.
  */
-export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+const MAX_ENTRY_BYTES = LIMITS.archiveEntryBytes;
 const mb = (n: number) => `${Math.round(n / (1024 * 1024)).toLocaleString('en')} MB`;
 const tooLarge = (name: string, bytes: number, declared: boolean) =>
   new VerityError(
