@@ -15,7 +15,7 @@
 import { env } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import { ModelHost, type RuntimeAdapter } from './host.ts';
+import type { RuntimeAdapter } from './host.ts';
 import { idbStore, ModelCache, ORIGINAL_LENGTH_HEADER, type KeyValueStore } from './idb-cache.ts';
 import type { StoredChoice } from './device-choice.ts';
 import { downloadCap, fileUrl, redirectAllowed, slowPattern, TOKENIZER_PROBES, tokenizerPatterns, type DownloadLimits } from './specs.ts';
@@ -454,11 +454,6 @@ export function explainFailure(spec: ModelSpec, error: unknown, cache: ModelCach
     );
   }
   return null;
-}
-
-export function createBrowserHost(opts: BrowserRuntimeOptions = {}): { host: ModelHost; cache: ModelCache } {
-  const adapter = browserAdapter(opts);
-  return { host: new ModelHost(adapter), cache: adapter.cache };
 }
 
 /** The cache key of one file imported from a local folder for `id` at `revision`. */

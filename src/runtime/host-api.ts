@@ -1,6 +1,6 @@
 /**
- * What the model worker answers (workers/model-host.worker.ts implements it, over comlink; the page and the
- * scoring worker call it). Everything is plain data: a failure comes back as a Result with a HostError, never as an Error.
+ * What the model worker answers (runtime/browser-host.ts implements it, exposed over comlink as it is; the page
+ * and the scoring worker call it). Everything is plain data: a failure comes back as a Result with a HostError, never as an Error.
  */
 import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import type { CachedModel } from './idb-cache.ts';
