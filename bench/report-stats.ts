@@ -20,7 +20,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { agreementSummaryOfColumns } from '../src/core/report.ts';
-import type { ScoreColumns } from '../src/core/scoring.ts';
+import type { ScoreColumns } from '../src/core/report.ts';
 import { compareReportOf } from '../src/core/compare/report.ts';
 import type { CompareTable } from '../src/core/compare/table.ts';
 import { mulberry32 } from '../src/core/util/random.ts';

@@ -13,7 +13,8 @@ import { parseTable } from '../core/io/parse.ts';
 import { mapRows } from '../core/io/fields.ts';
 import { createSyncMetric } from '../core/metrics/index.ts';
 import { withWordNet } from '../../test/lexicon.ts';
-import { agreement, scoreRows } from '../core/scoring.ts';
+import { scoreRows } from '../core/scoring.ts';
+import { agreement } from '../core/report.ts';
 import { CLI } from '../../test/cli.ts';
 
 /** CLI JSON output, read by path in assertions. */

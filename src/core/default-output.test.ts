@@ -13,7 +13,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadEvouna, evounaPath, repoRoot, EVOUNA_NEEDED } from '../../scripts/evouna.ts';
 import { createSyncMetric, DEFAULT_METRICS } from './metrics/index.ts';
-import { outputRecord, scoreRow, scoreRows } from './scoring.ts';
+import { scoreRow, scoreRows } from './scoring.ts';
+import { outputRecord } from './records.ts';
 import type { MetricResult, QaRow } from './types.ts';
 import { withWordNet } from '../../test/lexicon.ts';
 

@@ -1,7 +1,8 @@
 /** The one agreement report: rounded once, best chosen once, empty metrics left out, the CLI's JSON form. */
 import { describe, expect, it } from 'vitest';
 import { agreementJson, agreementSummary, formatStat, roundStat } from './report.ts';
-import { agreement, type RowResults } from './scoring.ts';
+import { type RowResults } from './scoring.ts';
+import { agreement } from './report.ts';
 import type { CapClass } from './types.ts';
 import { row } from '../../test/rows.ts';
 import { leadSentence } from './agreement/headline.ts';

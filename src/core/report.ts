@@ -6,13 +6,110 @@
  * Renderers print its numbers with `formatStat`, which adds no rounding of its own.
  */
 import { labelIsCorrect } from './correctness.ts';
-import { agreementOfColumns, type BinaryMetricReport, type ScoreColumns } from './scoring.ts';
 import type { RowResults } from './scoring.ts';
 import { HARD_PAIRS, SEVERITY, type HardPair, type TaxonomyReport } from './agreement/ordinal.ts';
 import { mccLead, pairwiseLead, type Lead } from './agreement/lead.ts';
-import type { CapClass } from './types.ts';
-import type { BinaryMetric, BinaryReport, BootstrapOptions, Estimate } from './agreement/binary.ts';
-import type { QaRow } from './types.ts';
+import type { AnyMetric, CapClass, Label, QaRow } from './types.ts';
+import { binaryReport, type BinaryMetric, type BinaryReport, type BootstrapOptions, type Estimate } from './agreement/binary.ts';
+import { taxonomyReport } from './agreement/ordinal.ts';
+
+export type LabelKind = 'binary' | 'taxonomy';
+
+export interface BinaryMetricReport {
+  threshold: number;
+  report: BinaryReport;
+}
+
+export interface AgreementReport {
+  /** Labelled rows used. */
+  n: number;
+  /** Rows not used: unlabelled or bad label (file-level skips are added by the caller). */
+  skipped: number;
+  label_kind: LabelKind;
+  binary?: Record<string, BinaryMetricReport>;
+  taxonomy?: Record<string, TaxonomyReport>;
+}
+
+/**
+ * What an agreement report needs of a run, column by column: a label per row and each metric's score and
+ * decision by row index (so a long run can keep them in typed arrays rather than one object per row).
+ */
+export interface ScoreColumns {
+  labels: readonly (Label | undefined)[];
+  score(metric: string, row: number): number | null;
+  decision(metric: string, row: number): boolean | null;
+  /** Why a metric gave what it gave on a row (for the report's "left out" reasons); optional. */
+  explanation?(metric: string, row: number): string | undefined;
+  /**
+   * The row's question (or a number standing for it): answers to one question count as one draw in the interval of
+   * the best metric's lead. Without it, or for an empty question, each row is its own.
+   */
+  question?(row: number): string | number;
+}
+
+/**
+ * Agreement of each metric with the human labels. Taxonomy when every label is one of the eight classes;
+ * otherwise binary, reducing class labels to correct (exact … overinclusive-valid) / incorrect. Unrounded:
+ * what the surfaces show is `agreementSummary` (core/report.ts), built from this.
+ */
+export function agreement(
+  rows: readonly QaRow[],
+  results: readonly RowResults[],
+  metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
+  bootstrap: BootstrapOptions = {},
+): AgreementReport {
+  return agreementOfColumns(
+    {
+      labels: rows.map((r) => r.label),
+      score: (m, i) => results[i]![m]?.score ?? null,
+      decision: (m, i) => results[i]![m]?.decision ?? null,
+    },
+    metrics,
+    bootstrap,
+  );
+}
+
+/** agreement() over columns. */
+export function agreementOfColumns(
+  cols: ScoreColumns,
+  metrics: readonly Pick<AnyMetric, 'name' | 'threshold'>[],
+  bootstrap: BootstrapOptions = {},
+): AgreementReport {
+  const idx: number[] = [];
+  cols.labels.forEach((l, i) => l && idx.push(i));
+  const labelled = idx.map((i) => cols.labels[i]!);
+  const kind: LabelKind = labelled.length > 0 && labelled.every((l) => l.kind === 'taxonomy') ? 'taxonomy' : 'binary';
+  const out: AgreementReport = { n: idx.length, skipped: cols.labels.length - idx.length, label_kind: kind };
+  if (kind === 'taxonomy') {
+    const classes = labelled.map((l) => (l as { cls: CapClass }).cls);
+    out.taxonomy = Object.fromEntries(
+      metrics.map((m) => [
+        m.name,
+        taxonomyReport(
+          idx.map((i) => cols.score(m.name, i)),
+          classes,
+        ),
+      ]),
+    );
+  } else {
+    const labels = labelled.map(labelIsCorrect);
+    out.binary = Object.fromEntries(
+      metrics.map((m) => [
+        m.name,
+        {
+          threshold: m.threshold,
+          report: binaryReport(
+            idx.map((i) => cols.score(m.name, i)),
+            idx.map((i) => cols.decision(m.name, i)),
+            labels,
+            bootstrap,
+          ),
+        },
+      ]),
+    );
+  }
+  return out;
+}
 
 /** Decimals of every statistic in the report, on every surface. */
 export const REPORT_DECIMALS = 4;

@@ -5,7 +5,7 @@
  * scoring thread. Every metric is made from it by `metricsOf`, here alone, with the lexicon the metrics read.
  */
 import { createMetric, createSyncMetric, type MetricBuild, type MetricSettings } from './metrics/index.ts';
-import { combinedMetric } from './scoring.ts';
+import { combinedMetric } from './metrics/combined.ts';
 import type { Combination } from './agreement/calibrate.ts';
 import type { InputMapping } from './io/prepare.ts';
 import type { AnyMetric } from './types.ts';

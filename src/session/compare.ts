@@ -21,7 +21,7 @@ import {
   type SystemFile,
   type SystemRow,
 } from '../core/compare/index.ts';
-import { labelValue } from '../core/scoring.ts';
+import { labelValue } from '../core/records.ts';
 import type { ResultTable } from '../core/result-table.ts';
 import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import { compareSplits, splitCandidates, SYSTEM_PREFIX } from '../core/compare/split.ts';

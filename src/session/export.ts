@@ -4,7 +4,8 @@
  * one-string forms (`toCsv` over all records, JSONL lines joined by "\n").
  */
 import { toCsv } from '../core/io/export.ts';
-import { outputRecord, type RowResults } from '../core/scoring.ts';
+import { type RowResults } from '../core/scoring.ts';
+import { outputRecord } from '../core/records.ts';
 import type { QaRow } from '../core/types.ts';
 import type { ResultTable } from '../core/result-table.ts';
 

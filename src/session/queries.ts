@@ -3,7 +3,8 @@
  * detail, the report, calibration, exports and the comparison of several systems — all over the run's
  * ResultTable and the input's rows. The page gets small pieces, never the rows.
  */
-import { labelValue, type RowResults } from '../core/scoring.ts';
+import { type RowResults } from '../core/scoring.ts';
+import { labelValue } from '../core/records.ts';
 import { ResultTable } from '../core/result-table.ts';
 import type { HtmlRun } from '../core/compare/html.ts';
 import {

@@ -5,7 +5,8 @@
  */
 import { metricsOf, runConfigProblem } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
-import { itemOf, scoreRow, scoreRows, withEvidenceCache, type RowResults } from '../core/scoring.ts';
+import { itemOf, scoreRow, scoreRows, type RowResults } from '../core/scoring.ts';
+import { withEvidenceCache } from '../core/evidence.ts';
 import { ChunkPacker, ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { isBatchMetric, VerityError, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';

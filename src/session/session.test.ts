@@ -289,7 +289,7 @@ describe('streamed exports', () => {
   };
 
   it('CSV in parts of 2 rows is byte-identical to one toCsv over every row, class and set columns included', async () => {
-    const { outputRecord } = await import('../core/scoring.ts');
+    const { outputRecord } = await import('../core/records.ts');
     const whole = toCsv(
       rows.map((r, i) => ({ ...outputRecord(r, results[i]!), verity_run: i === 0 ? JSON.stringify({ file: 'x' }) : '' })),
       ['taxonomy', 'hierarchy'],

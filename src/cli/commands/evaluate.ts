@@ -1,6 +1,7 @@
 /** `verity evaluate FILE`: each metric's agreement with the human labels, as text or one JSON object. */
 import type { Command } from 'commander';
-import type { RowResults, ScoreColumns } from '../../core/scoring.ts';
+import type { RowResults } from '../../core/scoring.ts';
+import type { ScoreColumns } from '../../core/report.ts';
 import { packChunk, ResultTable } from '../../core/result-table.ts';
 import { agreementJson, agreementSummaryOfColumns, formatStat } from '../../core/report.ts';
 import { HARD_PAIRS } from '../../core/agreement/ordinal.ts';

@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { LEXICAL_METRICS } from '../../core/metrics/index.ts';
-import { outputRecord, scoreRows } from '../../core/scoring.ts';
+import { scoreRows } from '../../core/scoring.ts';
+import { outputRecord } from '../../core/records.ts';
 import type { QaRow } from '../../core/types.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { formatList } from '../../core/io/formats/index.ts';
-import { outputRecord } from '../../core/scoring.ts';
+import { outputRecord } from '../../core/records.ts';
 import { isBatchMetric } from '../../core/types.ts';
 import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { usedModels } from '../models.ts';

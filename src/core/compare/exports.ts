@@ -4,7 +4,8 @@
  * the input's other columns (so results join back to the user's data).
  */
 import Papa from 'papaparse';
-import { outputRecord, type RowResults } from '../scoring.ts';
+import { type RowResults } from '../scoring.ts';
+import { outputRecord } from '../records.ts';
 import { NEEDS_NEUTRALIZING } from '../io/formula.ts';
 import type { SplitSummary } from './split.ts';
 import type { CompareReport } from './report.ts';

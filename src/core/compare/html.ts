@@ -13,7 +13,7 @@ import type { CompareTable } from './table.ts';
 import type { InputInfo } from './exports.ts';
 import type { SystemRow } from '../io/systems.ts';
 import { disagreements } from './disagreements.ts';
-import { chartNames, leaderLine, placeLabels } from './labels.ts';
+import { chartNames, leaderLine, placeLabels } from './chart-names.ts';
 import { f3, noRankingWhy, pairName, signed } from './format.ts';
 import { judgeCells, judgeLines, leaderboardCells, pairedCells, reviewedPairCells, reviewNote } from './cells.ts';
 import { cellText, pairMatrix } from './matrix.ts';

@@ -5,7 +5,7 @@ import { goldCell, toCsv, toTsv } from './export.ts';
 import { NEEDS_NEUTRALIZING, restoreCell } from './formula.ts';
 import { parseTable } from './parse.ts';
 import { mapRows } from './fields.ts';
-import { labelValue } from '../scoring.ts';
+import { labelValue } from '../records.ts';
 import { ADVERSARIAL_PIECES } from '../text/adversarial.ts';
 import { CAP_CLASSES } from '../types.ts';
 

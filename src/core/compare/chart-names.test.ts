@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartNames, leaderLine, placeLabels, sharedPrefix } from './labels.ts';
+import { chartNames, leaderLine, placeLabels, sharedPrefix } from './chart-names.ts';
 
 describe('system names in charts', () => {
   it('drops the prefix every name shares, cut at a separator, never emptying a name', () => {
