@@ -8,8 +8,7 @@
 import { proxy } from 'comlink';
 import type { ModelContext } from '../core/capabilities.ts';
 import type { Result } from '../core/errors.ts';
-import type { HostError, LoadedModel, LoadProgress, ModelSpec, Role } from './messages.ts';
-import { VerityError } from '../core/types.ts';
+import { hostFailure, type HostError, type LoadedModel, type LoadProgress, type ModelSpec, type Role } from './messages.ts';
 import type { ModelCalls } from './host-api.ts';
 import type { DeviceChoice, DeviceTiming } from './device-choice.ts';
 
@@ -52,8 +51,7 @@ export function modelRecords(loaded: Partial<Record<string, LoadedModel>>): Reco
 /** A host answer's value, or its error thrown with the host's code (a metric's batch reports the message). */
 const unwrap = <T>(r: Result<T, HostError>): T => {
   if (r.ok) return r.value;
-  const { code, message, ...details } = r.error;
-  throw new VerityError(message, 'input', code, details);
+  throw hostFailure(r.error);
 };
 
 /** A ModelContext whose capabilities exist for the given specs and load lazily, once. */

@@ -23,6 +23,7 @@ import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '.
 import { sigmoid } from '../core/agreement/logistic.ts';
 import {
   hostError,
+  hostFailure,
   isHostErrorCode,
   type Canary,
   type CanaryReport,
@@ -433,8 +434,7 @@ export class ModelHost implements ModelCalls {
     const refused = await this.adapter.verify?.(spec);
     if (refused) {
       await model.dispose();
-      const { code, message, ...details } = refused;
-      throw new VerityError(message, 'input', code, details);
+      throw hostFailure(refused);
     }
     const info: LoadedModel = {
       role: spec.role,

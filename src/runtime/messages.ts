@@ -2,7 +2,7 @@
  * The typed messages between the app and the model host (a Web Worker in the browser, in-process in Node):
  * requests, results and errors as plain data that survives structured cloning (web-llm's message.ts idea).
  */
-import type { VerityErrorCode } from '../core/types.ts';
+import { VerityError, type VerityErrorCode } from '../core/types.ts';
 import type { DeviceChoice } from './device-choice.ts';
 import type { Device, Dtype, Role } from './registry.ts';
 
@@ -140,3 +140,9 @@ export interface LoadProgress {
 }
 
 export const hostError = (code: HostErrorCode, message: string, extra: Partial<HostError> = {}): HostError => ({ code, message, ...extra });
+
+/** A HostError to throw inside the runtime: a VerityError with its code, the rest as details. */
+export function hostFailure(e: HostError): VerityError {
+  const { code, message, ...details } = e;
+  return new VerityError(message, 'input', code, details);
+}

@@ -183,7 +183,7 @@ export function halfWidthBefore(
     // The review's variance: the terms' spread (here its expectation), raised by the judge's prior pseudo-steps.
     const k = (PRIOR_STEPS * j) / m;
     const sigma0 = j ? prior[m]! / j : 0;
-    const v = m > 1 ? Math.max(V[m]!, ((V[m]! * (m - 1)) / m + k * sigma0) * (m / (m - 1 + k))) : V[m]!;
+    const v = m > 1 ? varianceOf((V[m]! * (m - 1)) / m, m, sigma0, k) : V[m]!;
     const h = anytimeBound(v, m, planned, 1 - level) / Wsum[m]!;
     if (!right) return h;
     const se = Math.sqrt(v) / Wsum[m]!;
