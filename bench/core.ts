@@ -4,7 +4,8 @@
  * in a stdlib-only Python SQuAD-style script on the same rows (bench/squad_baseline.py), printing the ratio.
  * Also checks that both sides agree (sums of scores under SQuAD normalization).
  *
- * Then the default set on answers it has not seen (a fresh process each time), with and without explanations.
+ * Then the rule statement writer's rate, and the default set on answers it has not seen (a fresh process each
+ * time), with and without explanations.
  *
  *   npm run bench:core [-- --rows 100000 --repeats 3]   (rows/s is the best of the repeats, on both sides)
  */
@@ -17,6 +18,7 @@ import { createSyncMetric, DEFAULT_METRICS, LEXICAL_METRICS } from '../src/core/
 import { scoreRow } from '../src/core/scoring.ts';
 import type { QaItem } from '../src/core/types.ts';
 import { nodeLexicon } from '../src/runtime/lexicon-node.ts';
+import { writeStatement } from '../src/core/statements/rules.ts';
 import { argFlag, argNumber } from './args.ts';
 
 // WordNet, as the app and the CLI score.
@@ -135,6 +137,22 @@ function main(): void {
     );
   }
   for (const [label, r] of Object.entries(results)) console.log(`  ${label.padEnd(28)} ${(1e6 / r.rate).toFixed(1).padStart(8)} µs/row`);
+  // The rule statement writer (CAP's default StatementWriter) on every question and answer, gold and candidate.
+  const statementsPerSecond = (() => {
+    const pairs = loadEvouna().flatMap(({ question, golds, candidate }) => [...golds, candidate].map((a) => [question, a] as const));
+    let best = Infinity;
+    for (let rep = 0; rep < REPEATS; rep++) {
+      const t = performance.now();
+      for (const [q, a] of pairs) writeStatement(q, a);
+      best = Math.min(best, (performance.now() - t) / 1000);
+    }
+    console.log(
+      `  ${'rule statements'.padEnd(28)} ${Math.round(pairs.length / best)
+        .toLocaleString('en-US')
+        .padStart(10)} statements/s`,
+    );
+    return pairs.length / best;
+  })();
   const unseen = { full: firstPassChild(false), scoresOnly: firstPassChild(true) };
   console.log(
     `  default set, answers unseen: ${unseen.full.toFixed(1)} µs/row with explanations (the CLI), ${unseen.scoresOnly.toFixed(1)} scores only (the app's workers)`,
@@ -168,7 +186,7 @@ function main(): void {
     const pythonVersion = execFileSync(python(), ['--version'], { encoding: 'utf8' }).trim();
     writeFileSync(
       join(repoRoot, 'bench/out/core.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, python: pythonVersion, rows: rows.length, avgGolds, metrics: results, unseenMicrosPerRow: unseen, vsPython }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, python: pythonVersion, rows: rows.length, avgGolds, metrics: results, statementsPerSecond, unseenMicrosPerRow: unseen, vsPython }, null, 2)}\n`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,49 @@
 // `npm test`: every suite (unit, CLI, browser), each run even when one before it failed, then one line per suite
-// and a non-zero exit when any failed — so a failure in one suite never hides the others' results.
-import { spawnSync } from 'node:child_process';
+// and a non-zero exit when any failed — so a failure in one suite never hides the others' results. A failed suite's
+// failure lines are printed again at the end, because a CI log is often read from its tail only.
+import { spawn } from 'node:child_process';
 
 const suites = ['test:unit', 'test:cli', 'test:e2e'];
-const results = suites.map((suite) => {
-  const t0 = Date.now();
-  const r = spawnSync('npm', ['run', '-s', suite], { stdio: 'inherit', shell: process.platform === 'win32' });
-  return { suite, status: r.status ?? 1, signal: r.signal, seconds: Math.round((Date.now() - t0) / 1000) };
-});
+// ANSI colour codes, so the lines can be matched and reprinted plain.
+const ansi = /\x1b\[[0-9;]*m/g;
+// A failed test or file (Vitest: FAIL, ×; Playwright: ✘, "1) [project] ›"), or an error outside any test.
+const failureLine =
+  /^\s*(FAIL\s|×\s|✘\s|\d+\) \[)|Unhandled (Error|Rejection)|Vitest caught|Error: .*(timed? ?out|Timeout)|\d+ failed\b|Errors? +\d+ error/;
+
+function run(suite) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn('npm', ['run', '-s', suite], { stdio: ['inherit', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    let text = '';
+    const keep = (out) => (chunk) => {
+      out.write(chunk);
+      text += chunk.toString();
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('close', (code, signal) => resolve({ suite, status: code ?? 1, signal, seconds: Math.round((Date.now() - t0) / 1000), text }));
+  });
+}
+
+/** The lines that say what failed, each once, at most 40. */
+function failures(text) {
+  const seen = new Set();
+  for (const line of text.replace(ansi, '').split('\n')) {
+    const l = line.trimEnd();
+    if (failureLine.test(l) && !seen.has(l)) seen.add(l.length > 300 ? `${l.slice(0, 300)}…` : l);
+    if (seen.size >= 40) break;
+  }
+  return [...seen];
+}
+
+const results = [];
+for (const suite of suites) results.push(await run(suite));
 console.log('\nnpm test, suite by suite:');
 for (const r of results)
   console.log(`  ${r.suite}: ${r.status === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.status})`} in ${r.seconds} s`);
+for (const r of results.filter((x) => x.status !== 0)) {
+  const lines = failures(r.text);
+  console.log(`\nwhat failed in ${r.suite}:${lines.length ? '' : ' no failure line found; read its output above'}`);
+  for (const l of lines) console.log(`  ${l.trim()}`);
+}
 process.exit(results.some((r) => r.status !== 0) ? 1 : 0);
