@@ -129,7 +129,14 @@ function forecastAgainstReached(
       // Drawn once: drawing again at the refits, as the app does, moved these figures by under 0.05.
       const stop = reviewOf(pop, seed, count, learn);
       // The plan as it stands before any answer: the first draw.
-      const plan = { groups: pop.list, design: firstDraw(pop, seed).design, priority: pop.prio, systemOf, systems: S };
+      const plan = {
+        groups: pop.list,
+        design: firstDraw(pop, seed).design,
+        priority: pop.prio,
+        signals: pop.signals,
+        systemOf,
+        systems: S,
+      };
       const f = reviewForecast(
         plan,
         (i) => `s${systemOf[i]}`,

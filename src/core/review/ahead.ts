@@ -17,7 +17,7 @@
  */
 import { censusIn, type ReviewFrame } from './estimate.ts';
 import { anytimeBound, PRIOR_STEPS, spreadOf, terms, varianceOf, type Target } from './sequential.ts';
-import { epochStarts } from './frame.ts';
+import { epochStarts, MIN_CLASS, MIN_LABELS } from './frame.ts';
 import type { ReviewPlan } from './plan.ts';
 import { normalUpperTail } from '../util/normal.ts';
 
@@ -53,10 +53,11 @@ export function answersToOrder(half: (m: number) => number, diff: number, n: num
  * expected square of a row's residual r̄_g. So step t's term has expected variance
  *   Var_t = Σ_{g∈U_t} (Σ a)² r̄_g / q_g / N² = W_t Σ_{g∈U_t} (Σ a)² r̄_g / w_g / N²
  * (its mean, the judge's bias, left out: small beside it) — smaller as the doubtful groups, drawn first, leave U.
- * While the judge's decisions predict (the first EPOCH_FIRST steps, or every step without `learn`), r = p, the
- * priority's chance the judge errs; once a prediction is learned from the answers (frame.ts, from the same signals
- * the priority reads), r = p (1 − p), what is left of a row's error once the prediction knows what the priority
- * knows, and its steps weigh ν (frame.ts stepWeight: the judge's expected squares over the model's, over the steps
+ * While the judge's decisions predict (until frame.ts can fit a prediction — MIN_LABELS labels, MIN_CLASS of each
+ * kind — or every step without `learn`), r = p, the priority's chance the judge errs; once a prediction is learned
+ * from the answers (from the same signals the priority reads), r = p (1 − p) (1 + d/n), what is left of a row's
+ * error once the prediction knows what the priority knows, raised by the learning curve of d parameters fitted on
+ * n labels, and its steps weigh ν (frame.ts stepWeight: the judge's expected squares over the model's, over the steps
  * before). After n answers V = Σ ν_t² Var_t, raised as the review raises it by the judge's prior pseudo-steps
  * (varianceOf), and the half-width is the confidence sequence's for it over Σ ν_t, tightest at `planned`.
  * Groups known from earlier verdicts are not in the order and add nothing.
@@ -73,9 +74,9 @@ export function halfWidthBefore(
   target: { rows: readonly number[]; signs: readonly number[]; N: number },
   planned: number,
   level: number,
-  opts: { right?: ArrayLike<number>; learn?: boolean } = {},
+  opts: { right?: ArrayLike<number>; learn?: boolean; features?: number } = {},
 ): (n: number) => number {
-  const { right, learn = false } = opts;
+  const { right, learn = false, features = 0 } = opts;
   const sign = new Map(target.rows.map((r, k) => [r, target.signs[k]!] as const));
   const T = order.length;
   // Per group in the order: (Σ a)² r̄ / w for the target, and Σ r / w over every row (stepWeight's sums), for r = p
@@ -127,23 +128,36 @@ export function halfWidthBefore(
   const vM = stepVar(modelT);
   const sJ = stepVar(judgeAll);
   const sM = stepVar(modelAll);
-  // Each step's weight and whether the judge predicts it.
+  // Each step's weight, whether the judge predicts it, and (learned) how much its residual exceeds p (1 − p).
   const nu = new Float64Array(T).fill(1);
   const isJudge = new Uint8Array(T).fill(1);
+  const excess = new Float64Array(T).fill(1);
   if (learn) {
     const starts = [...epochStarts(T), T];
     let sumJ = 0;
     let sumM = 0;
+    let labels = 0;
+    let rightLabels = 0;
     let t = 0;
     for (let e = 0; e + 1 < starts.length; e++) {
       for (; t < starts[e]!; t++) {
         sumJ += sJ[t]!;
         sumM += sM[t]!;
+        for (const r of groups[order[t]!]!) {
+          labels++;
+          rightLabels += right ? right[r]! : 0.5;
+        }
       }
+      // frame.ts fits only with MIN_LABELS labels and MIN_CLASS of each kind; before that the judge predicts.
+      if (labels < MIN_LABELS || rightLabels < MIN_CLASS || labels - rightLabels < MIN_CLASS) continue;
       const w = sumJ > 0 && sumM > 0 ? Math.min(10, Math.max(0.1, sumJ / sumM)) : 1;
+      // A model of d parameters fitted on n labels misses by about d / n of the residual more (the learning
+      // curve of least squares, E excess = σ² d / n), which a model fitted on the first answers feels most.
+      const f = 1 + Math.min(1, features / labels);
       for (let s = starts[e]!; s < starts[e + 1]!; s++) {
         nu[s] = w;
         isJudge[s] = 0;
+        excess[s] = f;
       }
     }
   }
@@ -153,7 +167,7 @@ export function halfWidthBefore(
   const prior = new Float64Array(T + 1);
   const judgeSteps = new Int32Array(T + 1);
   for (let t = 0; t < T; t++) {
-    V[t + 1] = V[t]! + (nu[t]! * nu[t]! * (isJudge[t] ? vJ[t]! : vM[t]!)) / N2;
+    V[t + 1] = V[t]! + (nu[t]! * nu[t]! * (isJudge[t] ? vJ[t]! : vM[t]! * excess[t]!)) / N2;
     Wsum[t + 1] = Wsum[t]! + nu[t]!;
     prior[t + 1] = prior[t]! + (isJudge[t] ? vJ[t]! / N2 : 0);
     judgeSteps[t + 1] = judgeSteps[t]! + isJudge[t]!;
@@ -217,7 +231,7 @@ export interface ReviewForecast {
  * decision (null none).
  */
 export function reviewForecast(
-  plan: Pick<ReviewPlan, 'groups' | 'design' | 'priority' | 'systemOf' | 'systems'>,
+  plan: Pick<ReviewPlan, 'groups' | 'design' | 'priority' | 'signals' | 'systemOf' | 'systems'>,
   system: (row: number) => string,
   count: number,
   decision: (row: number) => boolean | null,
@@ -231,7 +245,12 @@ export function reviewForecast(
   const { order, weights } = plan.design;
   // The review learns a prediction from the answers (frame.ts) once they allow it.
   const half = (target: { rows: number[]; signs: number[]; N: number }, lvl: number, right?: Float64Array) =>
-    halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl, { learn, ...(right ? { right } : {}) });
+    halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl, {
+      learn,
+      // The prediction's parameters (frame.ts predictionFeatures): the signals, a system one-hot, the intercept.
+      features: (plan.signals.find(Boolean)?.length ?? 0) + S + 1,
+      ...(right ? { right } : {}),
+    });
   // A row's chance of being right, the judge's priority (its chance of being wrong) taken at its word.
   const right = Float64Array.from(plan.priority, (p, i) => {
     const d = decision(i);
