@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 const suites = ['test:unit', 'test:cli', 'test:e2e'];
 // ANSI colour codes, so the lines can be matched and reprinted plain.
 const ansi = /\x1b\[[0-9;]*m/g;
-// A failed test or file (Vitest: FAIL, ×; Playwright: ✘, "1) [project] ›"), or an error outside any test.
-const failureLine =
-  /^\s*(FAIL\s|×\s|✘\s|\d+\) \[)|Unhandled (Error|Rejection)|Vitest caught|Error: .*(timed? ?out|Timeout)|\d+ failed\b|Errors? +\d+ error/;
+// A failed test or file (Vitest: FAIL, ×; Playwright: ✘, "1) [project] ›"), an error's first line, or the count of
+// errors outside any test.
+const failureLine = /^\s*(FAIL\s|×\s|✘\s|\d+\) \[|\w*Error: )|Vitest caught|\d+ failed\b|Errors +\d+ error/;
 
 function run(suite) {
   return new Promise((resolve) => {
