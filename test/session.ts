@@ -2,7 +2,7 @@
 import { memoryStore } from '../src/runtime/idb-cache.ts';
 import { Journal } from '../src/session/journal.ts';
 import { ScoringSession, type SessionDeps } from '../src/session/session.ts';
-import type { RunConfig } from '../src/session/api.ts';
+import type { Result, RunConfig } from '../src/session/api.ts';
 import { lexicon } from './lexicon.ts';
 
 let ids = 0;
@@ -16,9 +16,9 @@ export const newSession = (kv = memoryStore<unknown>(), deps: Partial<SessionDep
     ...deps,
   });
 
-/** The value of a result, or the test fails with its error. */
-export function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!r.ok) throw new Error(r.error);
+/** The value of a result, or the test fails with its error's code and message. */
+export function ok<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.value;
 }
 

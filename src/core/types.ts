@@ -119,6 +119,7 @@ export const isBatchMetric = (m: AnyMetric): m is BatchMetric => 'scoreBatch' in
  * - `encoding`: details `{ encoding: 'utf-16le' | 'utf-16be' }` when a file cannot be read in that encoding
  * - `bad-option`: a malformed option value (details name it); `other`: anything else.
  * - `not-ready`: asked for what the state does not allow yet (nothing scored, no review going, no file open)
+ * - `busy`: asked for what a run going on does not allow (cancel it first)
  * - `bad-labels`: a label file that does not belong to the rows (another input, no labels, a malformed line)
  * - `saved-run`: a saved run that cannot be read back whole (parts gone, another file, a damaged record)
  * - `unavailable`: what the work needs is not there (storage, the model worker, a scoring worker that stopped)
@@ -139,6 +140,7 @@ export type VerityErrorCode =
   | 'encoding'
   | 'bad-option'
   | 'not-ready'
+  | 'busy'
   | 'bad-labels'
   | 'saved-run'
   | 'unavailable'

@@ -17,9 +17,14 @@ import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy } from '../core/io/systems.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
 
-/** Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown. */
-export type { Result } from '../core/errors.ts';
-import type { Result } from '../core/errors.ts';
+import type { Problem, Result as CoreResult } from '../core/errors.ts';
+export type { Problem } from '../core/errors.ts';
+
+/**
+ * Answers cross the worker boundary as result values (core/errors.ts): a failure is data, never thrown — a Problem
+ * (its code, the core's message, the details), which the app words for its own controls (app/lib/messages.ts).
+ */
+export type Result<T> = CoreResult<T, Problem>;
 
 export interface Inspection {
   fileName: string;
@@ -56,8 +61,8 @@ export interface MappedSummary {
   columns: ColumnMap;
   issues: RowIssue[];
   issueCount: number;
-  /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), worded for the page. */
-  notes: { code: MappingNote['code']; text: string; separator?: string; applied?: boolean; suggested?: boolean }[];
+  /** What the mapping noticed (the layout chosen and why, key spellings, a likely gold separator), for the page to word. */
+  notes: MappingNote[];
   /** The systems, when the mapping has several (or several files are open). */
   systems?: SystemsSummary;
 }

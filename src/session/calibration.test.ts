@@ -17,6 +17,7 @@ import type { RunConfig, RunEvent } from './api.ts';
 import { fakeSpawn } from '../../test/fake-pool.ts';
 import { CLI } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
+import { ok } from '../../test/session.ts';
 import { withWordNet } from '../../test/lexicon.ts';
 
 const WORDS = ['red', 'river', 'stone', 'castle', 'north', 'winter', 'glass', 'harbor', 'forest', 'silver', 'eagle', 'bridge'];
@@ -49,11 +50,6 @@ const session = (kv: ReturnType<typeof memoryStore<unknown>>) =>
     newId: () => `cal${++ids}`,
     pool: createPool(fakeSpawn(), 2),
   });
-
-const ok = <T>(r: { ok: true; value: T } | { ok: false; error: string }): T => {
-  if (!r.ok) throw new Error(r.error);
-  return r.value;
-};
 
 /** Cancels at the first progress event (one chunk more saved). */
 const cancelling = (s: ScoringSession, seen?: (id: string) => void) => (e: RunEvent) => {

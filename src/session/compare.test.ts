@@ -16,6 +16,7 @@ import { ScoringSession } from './session.ts';
 import { bundleFiles, unbundleFiles } from './compare.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
+import { ok } from '../../test/session.ts';
 
 const SYSTEMS = ['fid', 'gpt35', 'newbing'];
 const ANSWERS: Record<string, (gold: string, i: number) => string> = {
@@ -56,11 +57,6 @@ const session = (kv = memoryStore<unknown>()) =>
     version: '0.0.0-test',
     newId: () => `run${++ids}`,
   });
-
-function ok<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!r.ok) throw new Error(r.error);
-  return r.value;
-}
 
 function cliJson(files: string[], extra: string[] = []): Record<string, unknown> {
   const out = execFileSync('node', [CLI, 'compare', ...files, '--json', '--metrics', 'exact_match,token_f1,lexical_match', ...extra], {
@@ -299,7 +295,7 @@ describe('several files, one per system', () => {
     const sum = ok(await s.map({ map: insp.detected }));
     expect(sum.systems).toBeUndefined();
     ok(await s.run(config({ map: insp.detected }, ['exact_match'])));
-    expect(await s.compare.report()).toMatchObject({ ok: false, error: expect.stringMatching(/one system/) });
+    expect(await s.compare.report()).toMatchObject({ ok: false, error: { message: expect.stringMatching(/one system/) } });
   });
 
   it('ids unique per row with a source column pair by question text; "pair rows by" overrides', async () => {

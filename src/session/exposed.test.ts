@@ -70,7 +70,10 @@ describe('the session over comlink', () => {
 
   it('answers a refusal as data, not as a thrown error', async () => {
     const s = remoteSession();
-    expect(await s.review.start({ budget: 2 })).toEqual({ ok: false, error: 'nothing is scored: run the metrics first' });
+    expect(await s.review.start({ budget: 2 })).toMatchObject({
+      ok: false,
+      error: { message: 'nothing is scored: run the metrics first' },
+    });
     expect(await s.compare.report()).toMatchObject({ ok: false });
   });
 });

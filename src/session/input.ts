@@ -13,7 +13,6 @@ import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
 import { contentHash } from '../core/io/hash.ts';
 import { bundleFiles, bundleName, inputInfo, readFiles, systemsSummary, unbundleFiles, unionTable } from './compare.ts';
-import { noteMessage } from './messages.ts';
 import type { Inspection, MappedSummary, Mapping, NamedBlob } from './api.ts';
 import { LIMITS } from '../core/limits.ts';
 
@@ -133,11 +132,7 @@ export class SessionInput {
       columns: prepared.columns,
       issues: prepared.issues.slice(0, MAX_ISSUES),
       issueCount: prepared.issues.length,
-      notes: [...sepNotes, ...(many ? [] : this.notesOf(t, m, prepared.notes))].map((n) => ({
-        code: n.code,
-        text: noteMessage(n),
-        ...(n.code === 'gold-separator' ? { separator: n.separator, applied: n.applied, ...(n.suggested ? { suggested: true } : {}) } : {}),
-      })),
+      notes: [...sepNotes, ...(many ? [] : this.notesOf(t, m, prepared.notes))],
       ...(many ? { systems: systemsSummary(many) } : {}),
     };
   }

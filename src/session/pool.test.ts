@@ -83,14 +83,14 @@ function session(kv = memoryStore<unknown>(), pool?: ReturnType<typeof createPoo
 
 async function ready(s: ScoringSession, blob: Blob) {
   const o = await s.open(blob, 'f.jsonl');
-  if (!o.ok) throw new Error(o.error);
+  if (!o.ok) throw new Error(o.error.message);
   const m = await s.map({ map: o.value.detected });
-  if (!m.ok) throw new Error(m.error);
+  if (!m.ok) throw new Error(m.error.message);
 }
 
 async function exported(s: ScoringSession, kind: 'jsonl' | 'csv' | 'report' = 'jsonl'): Promise<string> {
   const r = await s.exportFile(kind);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.message);
   return r.value.text();
 }
 
@@ -180,7 +180,10 @@ describe('the scoring pool', () => {
     const running = s.run(config());
     while (!(s.ping() as { value: { running: boolean } }).value.running) await new Promise((r) => setTimeout(r, 10));
     clock = 9000;
-    expect(s.ping()).toMatchObject({ ok: false, error: expect.stringMatching(/^scoring worker [12] of 2 stopped answering$/) as unknown });
+    expect(s.ping()).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/^scoring worker [12] of 2 stopped answering$/) },
+    });
     s.cancel();
     void running;
   });
@@ -280,7 +283,7 @@ describe('the scoring pool', () => {
     const s = session(undefined, createPool(fakeSpawn({ crash: 2 }), 1));
     await ready(s, file(SYNC_CHUNK * 3));
     const r = await s.run(config());
-    expect(r).toEqual({ ok: false, error: 'out of memory' });
+    expect(r).toMatchObject({ ok: false, error: { message: 'out of memory' } });
     expect(s.ping()).toEqual({ ok: true, value: { done: SYNC_CHUNK, running: expect.any(Boolean) as unknown } });
   });
 

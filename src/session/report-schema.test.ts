@@ -13,6 +13,7 @@ import { Journal } from './journal.ts';
 import { ScoringSession } from './session.ts';
 import { CLI, ROOT } from '../../test/cli.ts';
 import { lexicon } from '../../test/lexicon.ts';
+import { ok } from '../../test/session.ts';
 
 const schema = JSON.parse(readFileSync(join(ROOT, 'docs/report.schema.json'), 'utf8')) as object;
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
@@ -44,10 +45,6 @@ writeFileSync(
     .join('\n'),
 );
 const demo = join(ROOT, 'public/demo/demo-set.jsonl');
-const ok = <T>(r: { ok: true; value: T } | { ok: false; error: string }): T => {
-  if (!r.ok) throw new Error(r.error);
-  return r.value;
-};
 
 describe('docs/report.schema.json', () => {
   it('verity evaluate --json, binary and class labels, validates and says its version', () => {

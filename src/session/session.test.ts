@@ -52,15 +52,15 @@ const session = (kv = memoryStore<unknown>()) =>
 
 async function ready(s: ScoringSession, blob: Blob, name = 'f.jsonl') {
   const o = await s.open(blob, name);
-  if (!o.ok) throw new Error(o.error);
+  if (!o.ok) throw new Error(o.error.message);
   const m = await s.map({ map: o.value.detected });
-  if (!m.ok) throw new Error(m.error);
+  if (!m.ok) throw new Error(m.error.message);
   return m.value;
 }
 
 async function exported(s: ScoringSession, kind: 'jsonl' | 'csv' = 'jsonl'): Promise<string> {
   const r = await s.exportFile(kind);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.message);
   return r.value.text();
 }
 
@@ -77,7 +77,7 @@ async function cancelAtFirstChunk(s: ScoringSession, c = config(), atEvent?: (kv
       s.cancel();
     }
   });
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(r.error.message);
   return { id, outcome: r.value };
 }
 
@@ -162,8 +162,11 @@ describe('ScoringSession', () => {
     const remapped = await s.map({ map: { ...summary.columns, candidate: 'question' } });
     expect(remapped.ok).toBe(true);
     expect(s.view({}).length).toBe(0);
-    expect(s.report()).toEqual({ ok: false, error: 'nothing is scored' });
-    expect(await s.exportFile('jsonl')).toEqual({ ok: false, error: 'the export failed: nothing is scored: run the metrics first' });
+    expect(s.report()).toMatchObject({ ok: false, error: { message: 'nothing is scored' } });
+    expect(await s.exportFile('jsonl')).toMatchObject({
+      ok: false,
+      error: { code: 'not-ready', message: 'nothing is scored: run the metrics first' },
+    });
     expect((await s.calibrate()).ok).toBe(false);
     expect((await s.continueRun()).ok).toBe(false);
   });
@@ -179,7 +182,7 @@ describe('ScoringSession', () => {
     const counted = new Counted([await file(300).text()]);
     const s = session();
     const o = await s.open(counted, 'f.jsonl');
-    if (!o.ok) throw new Error(o.error);
+    if (!o.ok) throw new Error(o.error.message);
     const mapping = { map: o.value.detected };
     expect((await s.map(mapping)).ok).toBe(true);
     const opened = reads;
@@ -356,7 +359,7 @@ describe('explanations of the embedded metrics', () => {
     const detail = s.detail(7)!.results;
     expect(detail.pedants!.explanation).toMatch(/threshold 0\.\d+/);
     const cal = await s.calibrate();
-    if (!cal.ok) throw new Error(cal.error);
+    if (!cal.ok) throw new Error(cal.error.message);
     // The calibrated configuration makes the metrics: each explanation agrees with the decision shown beside it.
     const after = rowsOf(await exported(s))
       .split('\n')

@@ -10,7 +10,7 @@ import { packChunk } from '../core/result-table.ts';
 import type { RunReport, ViewQuery } from '../core/explore.ts';
 import { isBatchMetric, VerityError } from '../core/types.ts';
 import type { ModelCalls } from '../runtime/host-api.ts';
-import { fail, messageOf, ok, settle, settleNow } from '../core/errors.ts';
+import { ok, problemOf, refuse, settle, settleNow } from '../core/errors.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import { VerdictStore } from './verdicts.ts';
 import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
@@ -35,14 +35,13 @@ import type {
   TableRow,
   ViewInfo,
 } from './api.ts';
-import { BUSY, errorMessage } from './messages.ts';
 import type { ScorePool } from './pool.ts';
 import { compareApi } from './compare.ts';
 import { SessionInput } from './input.ts';
 import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
 import { SessionQueries } from './queries.ts';
 import { SessionReview } from './review.ts';
-import { reviewApi } from './review-facade.ts';
+import { busy, reviewApi } from './review-facade.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 
 export { notify, SYNC_CHUNK };
@@ -115,24 +114,18 @@ export class ScoringSession implements SessionApi {
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
   async open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
-    if (this.runner.running) return fail(BUSY);
+    if (this.runner.running) return busy();
     this.prepare();
-    const r = await settle(
-      () => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
-      errorMessage,
-    );
+    const r = await settle(() => this.input.open(blob, name, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}));
     if (r.ok) this.queries.reset(null);
     return r;
   }
 
   /** Several files, one per system (compare.ts), opened as one input; one file opens as `open` does. */
   async openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>> {
-    if (this.runner.running) return fail(BUSY);
+    if (this.runner.running) return busy();
     this.prepare();
-    const r = await settle(
-      () => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}),
-      errorMessage,
-    );
+    const r = await settle(() => this.input.openFiles(files, onProgress ? { onProgress: (a, b) => notify(onProgress, a, b) } : {}));
     if (r.ok) this.queries.reset(null);
     return r;
   }
@@ -148,14 +141,14 @@ export class ScoringSession implements SessionApi {
 
   /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
   async map(m: Mapping): Promise<Result<MappedSummary>> {
-    if (this.runner.running) return fail(BUSY);
+    if (this.runner.running) return busy();
     this.queries.reset(null);
-    return settle(() => this.input.map(m), errorMessage);
+    return settle(() => this.input.map(m));
   }
 
   /** Starts a run from the first row, saved under a new id, and scores every row (or until cancelled). */
   async run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
-    if (this.runner.running) return fail('a run is already going');
+    if (this.runner.running) return busy();
     // Here, not when scoring starts: a cancel that arrives while the run is set up stops it before its first chunk.
     this.runner.arm();
     try {
@@ -191,21 +184,21 @@ export class ScoringSession implements SessionApi {
       // Last before scoring: what the start itself dropped is collected too.
       if (dropped) this.deps.collect?.(dropped);
     } catch (e) {
-      return { ok: false, error: errorMessage(e) };
+      return { ok: false, error: problemOf(e) };
     }
     return this.scoreActive(onEvent);
   }
 
   /** Scores the rows not scored yet of the current run (after a cancel, or after `resume`). */
   async continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
-    if (this.runner.running) return fail('a run is already going');
+    if (this.runner.running) return busy();
     this.runner.arm();
     return this.scoreActive(onEvent);
   }
 
   private async scoreActive(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>> {
     const a = this.queries.run;
-    if (!a) return fail('there is no run to continue');
+    if (!a) return refuse('not-ready', 'there is no run to continue');
     return settle(() => this.runner.score(a, onEvent));
   }
 
@@ -221,7 +214,7 @@ export class ScoringSession implements SessionApi {
   ping(): Result<Pulse> {
     // A pool worker that stopped answering makes the session answer as dead, so the page recovers the run.
     const stalled = this.runner.stalled();
-    if (stalled) return fail(stalled);
+    if (stalled) return refuse('unavailable', stalled);
     return ok({ done: this.queries.table.length, running: this.runner.running });
   }
 
@@ -272,7 +265,7 @@ export class ScoringSession implements SessionApi {
    * WASM, or a smaller model).
    */
   async resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>> {
-    if (this.runner.running) return fail('a run is already going');
+    if (this.runner.running) return busy();
     this.deps.pool?.warm();
     try {
       this.queries.reset(null);
@@ -301,7 +294,7 @@ export class ScoringSession implements SessionApi {
       return { ok: true, value: { inspection: inspected, summary, config: meta.config, done: table.length } };
     } catch (e) {
       this.queries.reset(null);
-      return { ok: false, error: `cannot resume: ${messageOf(e)}` };
+      return { ok: false, error: problemOf(e) };
     }
   }
 
@@ -326,7 +319,7 @@ export class ScoringSession implements SessionApi {
    * run: rows scored later (a continue, a resume) are decided with them too.
    */
   async calibrate(): Promise<Result<Calibrated>> {
-    if (this.runner.running) return fail(`${BUSY} (calibration fits the rows scored when the run stops)`);
+    if (this.runner.running) return busy('calibration fits the rows scored when the run stops');
     return settle(async () => {
       const calibrated = this.queries.calibrate();
       const a = this.queries.run!;
@@ -335,9 +328,6 @@ export class ScoringSession implements SessionApi {
   }
 
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
-    return settle(
-      () => this.queries.exportFile(kind, onProgress),
-      (e) => `the export failed: ${messageOf(e)}`,
-    );
+    return settle(() => this.queries.exportFile(kind, onProgress));
   }
 }

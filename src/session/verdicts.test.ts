@@ -76,7 +76,7 @@ describe('the label memory in the app', () => {
       .filter((l, k, all) => !(l.includes('"known":true') && k === all.findIndex((x) => x.includes('"known":true'))));
     const fourth = await scored(new VerdictStore(memoryStore<unknown>()));
     const refused = await fourth.review.importLabels(new Blob([cut.join('\n')]), 'cut.jsonl');
-    expect(refused.ok || refused.error).toMatch(/holds the known lines of only/);
+    expect(refused.ok || refused.error.message).toMatch(/holds the known lines of only/);
 
     // Exported for the CLI's --known, every verdict with what it judged; then forgotten.
     const lines = (await ok(await second.review.exportVerdicts()).text()).trim().split('\n');

@@ -5,12 +5,13 @@
  */
 import { labelFileLines, labelFileText, type LabelFormat } from '../../core/review/sheet.ts';
 import { parseShare, secondReview, verdictsOfText } from '../../core/review/agreement.ts';
-import { messageOf } from '../../core/errors.ts';
-import { CAP_CLASSES, type CapClass } from '../../core/types.ts';
+import { settle } from '../../core/errors.ts';
+import { CAP_CLASSES, VerityError, type CapClass } from '../../core/types.ts';
 import type { Result, ReviewAnswer, ReviewItem, ReviewMemory, ReviewState } from '../../session/api.ts';
 import type { JudgeReport } from '../../core/review/judge.ts';
 import { scoreApi } from './workers.ts';
 import { saveBlob } from './download.ts';
+import { say } from './messages.ts';
 
 /** Keys: c / y correct, w / n wrong, s skip, u or Backspace undo, 1–8 the classes, ← → move. */
 export function answerForKey(key: string, classes: boolean): ReviewAnswer | 'undo' | 'prev' | 'next' | null {
@@ -73,7 +74,7 @@ export class ReviewPanel {
     this.error = null;
     try {
       const r = await f();
-      if (!r.ok) this.error = r.error;
+      if (!r.ok) this.error = say(r.error);
       else await then(r.value);
     } finally {
       this.busy = false;
@@ -83,7 +84,7 @@ export class ReviewPanel {
   /** The run's review as saved (a reopened run comes back where it was left). */
   async load(): Promise<void> {
     const r = await scoreApi().review.state();
-    if (!r.ok) return void (this.error = r.error);
+    if (!r.ok) return void (this.error = say(r.error));
     const cols = await scoreApi().review.splitColumns();
     if (cols.ok) this.splitColumns = cols.value;
     await this.loadMemory();
@@ -106,7 +107,7 @@ export class ReviewPanel {
 
   async listMemory(): Promise<void> {
     const r = await scoreApi().review.exportVerdicts(this.project);
-    if (!r.ok) return void (this.error = r.error);
+    if (!r.ok) return void (this.error = say(r.error));
     // Read as --known reads the file (core/review/memory.ts).
     this.memoryList = verdictsOfText(await r.value.text(), 'verity.verdicts.jsonl')
       .map(({ verdict: v }) => ({
@@ -168,7 +169,7 @@ export class ReviewPanel {
     if (this.#judgeOpen) this.loadJudge();
     const r = await scoreApi().review.item(p);
     this.state = s;
-    if (!r.ok) return void (this.error = r.error);
+    if (!r.ok) return void (this.error = say(r.error));
     this.position = p;
     this.item = r.value;
   }
@@ -260,14 +261,12 @@ export class ReviewPanel {
       async () => {
         const r = await scoreApi().review.exportLabels('jsonl');
         if (!r.ok) return r;
-        try {
+        return settle(async () => {
           const lines = labelFileLines(await r.value.text(), 'the review');
-          if (!lines.ok) return lines;
+          if (!lines.ok) throw new VerityError(lines.error, 'input', 'bad-labels');
           const text = labelFileText(secondReview(lines.value, parseShare(share), seed), format);
-          return { ok: true as const, value: new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }) };
-        } catch (e) {
-          return { ok: false as const, error: messageOf(e) };
-        }
+          return new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
+        });
       },
       (blob) => saveBlob(blob, `${this.fileName().replace(/\.[^.]+$/, '') || 'verity'}.second.${format}`),
     );

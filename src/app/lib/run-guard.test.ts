@@ -46,7 +46,8 @@ describe('watch', () => {
     // A ping that answers a failure (a scoring pool worker stopped answering) is death as well.
     const failed = vi.fn();
     const stopFailed = watch({
-      pingScore: () => Promise.resolve({ ok: false, error: 'scoring worker 1 of 2 stopped answering' }),
+      pingScore: () =>
+        Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'scoring worker 1 of 2 stopped answering', details: {} } }),
       pingModels: () => null,
       onDead: failed,
     });

@@ -14,9 +14,9 @@ export type Worker_ = 'scoring' | 'models';
 
 export interface GuardOptions {
   /** Pings the scoring worker: a Result, ok while it is alive. */
-  pingScore: () => Promise<Result<unknown>>;
+  pingScore: () => Promise<Result<unknown, unknown>>;
   /** Pings the model worker, or null when the run uses none. */
-  pingModels: () => Promise<Result<unknown>> | null;
+  pingModels: () => Promise<Result<unknown, unknown>> | null;
   /** A worker did not answer in time. Called at most once per start(). */
   onDead: (who: Worker_) => void;
   interval?: number;
@@ -30,7 +30,7 @@ export function watch(o: GuardOptions): () => void {
   let stopped = false;
   const late = () => new Promise<'dead'>((r) => setTimeout(() => r('dead'), timeout));
   // Dead: no answer in time, a rejected call, or a ping that answers a failure (a pool worker stopped answering).
-  const answered = (p: Promise<Result<unknown>> | null) =>
+  const answered = (p: Promise<Result<unknown, unknown>> | null) =>
     p
       ? Promise.race([
           p.then(

@@ -31,6 +31,8 @@ import { ROLE_NAMES, rolesFor } from './models.ts';
 import { guessSystems } from './systems.ts';
 import { demoUrl, type Demo } from './demos.ts';
 import { holdNextFrame, whenDrawn } from './frames.ts';
+import { say } from './messages.ts';
+import { refuse } from '../../core/errors.ts';
 
 /** sessionStorage key: the run to resume once the page has been reloaded (see #workerDied). */
 const RESUME_AFTER_RELOAD = 'verity:resume-after-reload';
@@ -153,7 +155,7 @@ export class ScoringPage {
               fs.map((f) => ({ blob: f, name: f.name })),
               onRead,
             );
-      if (!r.ok) return void (this.error = fs.length === 1 ? `${fs[0]!.name}: ${r.error}` : r.error);
+      if (!r.ok) return void (this.error = fs.length === 1 ? `${fs[0]!.name}: ${say(r.error)}` : say(r.error));
       this.inspection = r.value;
       this.files = fs.length;
       // The systems as verity compare would find them: the wide layout, a system column, else one per file.
@@ -183,10 +185,7 @@ export class ScoringPage {
     this.phase = 'inspected';
     const r = await scoreApi().map($state.snapshot(this.mapping));
     this.summary = r.ok ? r.value : null;
-    // The core speaks CLI ("Use --map candidate=COLUMN"); here the fix is the Columns form.
-    this.error = r.ok
-      ? null
-      : r.error.replace(/\. Use --map (\w+)=COLUMN$/, (_m, f: string) => `. Choose the ${f} column under Columns below.`);
+    this.error = r.ok ? null : say(r.error);
   }
 
   /** Loads the models of the chosen metrics (the user agreed); a role that fails gives "not scored" rows. */
@@ -229,7 +228,7 @@ export class ScoringPage {
     if (r.ok) {
       [this.outcome, this.scored] = [r.value, r.value.done];
       this.progress = { done: r.value.done, total: r.value.total, rowsPerSecond: this.progress?.rowsPerSecond ?? 0 };
-    } else this.error = r.error;
+    } else this.error = say(r.error);
     this.phase = this.scored > 0 ? 'finished' : 'inspected';
     void this.refreshRuns();
   }
@@ -286,7 +285,8 @@ export class ScoringPage {
     this.#resetRun();
     const r = await scoreApi().resume(id, opts.models);
     if (!r.ok) {
-      this.error = /open the file again/i.test(r.error) ? r.error : `${r.error}. Open the file again to start over.`;
+      const why = `cannot resume: ${say(r.error)}`;
+      this.error = /open the file again/i.test(why) ? why : `${why}. Open the file again to start over.`;
       this.phase = this.inspection ? 'inspected' : 'empty';
       return void this.refreshRuns();
     }
@@ -314,7 +314,7 @@ export class ScoringPage {
         models: {},
       };
       await this.#go(async () => ({ ok: true, value }));
-    } else if (opts.go === false) await this.#go(async () => ({ ok: false, error: opts.stopped ?? '' }));
+    } else if (opts.go === false) await this.#go(async () => refuse('other', opts.stopped ?? ''));
     else await this.continueRun();
   }
 
