@@ -14,6 +14,9 @@ for (const suite of ['unit', 'cli']) {
     failed += vitest.numFailedTests;
     // A test file that fails to load has no tests but is still a failure.
     failed += vitest.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+    // A file can fail with every test passed (a hook, an error after its tests): say which, and why.
+    for (const f of vitest.testResults.filter((x) => x.status === 'failed'))
+      console.log(`failed in ${suite}: ${f.name}${f.message ? `: ${String(f.message).split('\n')[0].slice(0, 300)}` : ''}`);
   } else missing.push(suite);
 }
 
