@@ -1,4 +1,5 @@
 /** The scoring session in tests: a session on a storage of its own (or a shared one), and results unwrapped. */
+import { expect } from 'vitest';
 import { memoryStore } from '../src/runtime/idb-cache.ts';
 import { Journal } from '../src/session/journal.ts';
 import { ScoringSession, type SessionDeps } from '../src/session/session.ts';
@@ -15,6 +16,12 @@ export const newSession = (kv = memoryStore<unknown>(), deps: Partial<SessionDep
     lexicon: () => Promise.resolve(lexicon),
     ...deps,
   });
+
+/** What a refused call answers, for toMatchObject: its error's message (a string, or a pattern it matches). */
+export const refusal = (message: string | RegExp) => ({
+  ok: false,
+  error: { message: typeof message === 'string' ? message : expect.stringMatching(message) },
+});
 
 /** The value of a result, or the test fails with its error's code and message. */
 export function ok<T>(r: Result<T>): T {

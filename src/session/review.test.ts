@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../runtime/idb-cache.ts';
-import { newSession, ok, runConfig } from '../../test/session.ts';
+import { newSession, ok, refusal, runConfig } from '../../test/session.ts';
 import type { Mapping } from './api.ts';
 import { reviewAnswers } from '../../test/review-answers.ts';
 import { SHEET_COLUMNS, parseReviewSheet } from '../core/review/sheet.ts';
@@ -73,10 +73,7 @@ describe('the review', () => {
     ok(await again.resume(runId));
     expect(ok(await again.review.state())).toMatchObject({ answered: 3, labelled: 3, next: 2, budget: 12 });
     expect(ok(again.review.item(0)).answer).toBe(true);
-    expect(await again.review.start({ budget: 5 })).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/a review with 5 answers is going on/) },
-    });
+    expect(await again.review.start({ budget: 5 })).toMatchObject(refusal(/a review with 5 answers is going on/));
     ok(await again.review.discard());
     expect(ok(await again.review.state())).toBeNull();
     expect(ok(await again.review.start({ budget: '5%' })).budget).toBe(6);
@@ -98,10 +95,7 @@ describe('the review', () => {
       .find((l) => l.order === p + 1)!;
     expect(line.label).toBe(true);
     expect(line.rows!.find((r) => r.system === 'b')!.label).toBe(false);
-    expect(await s.review.answer(p, true, 99_999)).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/not one of the rows/) },
-    });
+    expect(await s.review.answer(p, true, 99_999)).toMatchObject(refusal(/not one of the rows/));
   });
 
   it('keeps the answers of two tabs answering the same run at once', async () => {
@@ -164,10 +158,7 @@ describe('the review', () => {
     // The other tab, loaded before the redraw, answers what it shows as question 61: that question is no longer
     // asked there, so the answer is refused with why (never put on the new question 61); looked at again, it is taken.
     const k = after.findIndex((x, j) => j >= 55 && x !== before[j]);
-    expect(await other.review.answer(k, true)).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/drawn again in another tab/) },
-    });
+    expect(await other.review.answer(k, true)).toMatchObject(refusal(/drawn again in another tab/));
     expect(ok(other.review.item(k)).row.id + ok(other.review.item(k)).row.system).toBe(after[k]);
     ok(await other.review.answer(k, true));
     const third = newSession(kv);
@@ -262,21 +253,15 @@ describe('the review', () => {
 
     const changed = records.map((r) => ({ ...r, answer_b: `${r.answer_b}!` }));
     const third = await scored(kv, new Blob([JSON.stringify(changed)]), 'answers2.json');
-    expect(await third.review.importLabels(new Blob([text]), 'labels.jsonl')).toMatchObject({
-      ok: false,
-      error: {
-        message: expect.stringMatching(/labels\.jsonl holds labels for another input \(SHA-256 [0-9a-f]{12}…\), not answers2\.json/),
-      },
-    });
+    expect(await third.review.importLabels(new Blob([text]), 'labels.jsonl')).toMatchObject(
+      refusal(/labels\.jsonl holds labels for another input \(SHA-256 [0-9a-f]{12}…\), not answers2\.json/),
+    );
     expect(ok(await third.review.state())).toBeNull();
     expect(ok(await other.review.state())).toMatchObject({ labelled: 2 });
     // Plain labels without a system, for a run of two systems: said precisely.
     expect(
       await third.review.importLabels(new Blob(['{"id":"q1","label":true}\r{"id":"q2","label":false}\r']), 'plain.jsonl'),
-    ).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/plain\.jsonl: 2 of its 2 labels name no "system", and the input has 2 systems/) },
-    });
+    ).toMatchObject(refusal(/plain\.jsonl: 2 of its 2 labels name no "system", and the input has 2 systems/));
   });
 
   it('exports the review as a spreadsheet that reads and imports as its JSONL form does', async () => {
@@ -342,42 +327,23 @@ describe('the review', () => {
 
   it('says what is wrong with a bad request, and changes nothing', async () => {
     const s = await scored();
-    expect(s.review.item(0)).toMatchObject({ ok: false, error: { message: 'no review is going on: start one' } });
-    expect(await s.review.start({ budget: 0 })).toMatchObject({ ok: false, error: { message: 'the budget 0: ask at least one question' } });
-    expect(await s.review.start({ budget: NaN })).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/not a number of questions/) },
-    });
-    expect(await s.review.start({ budget: null as unknown as number })).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/not a number/) },
-    });
-    expect(await s.review.start({ budget: 5, judge: 'bleu' })).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/bleu is not a metric of this run/) },
-    });
+    expect(s.review.item(0)).toMatchObject(refusal('no review is going on: start one'));
+    expect(await s.review.start({ budget: 0 })).toMatchObject(refusal('the budget 0: ask at least one question'));
+    expect(await s.review.start({ budget: NaN })).toMatchObject(refusal(/not a number of questions/));
+    expect(await s.review.start({ budget: null as unknown as number })).toMatchObject(refusal(/not a number/));
+    expect(await s.review.start({ budget: 5, judge: 'bleu' })).toMatchObject(refusal(/bleu is not a metric of this run/));
     ok(await s.review.start({ budget: 5 }));
-    expect(await s.review.answer(99, true)).toMatchObject({
-      ok: false,
-      error: { message: 'no question at position 99 of the review (it has 5)' },
-    });
-    expect(await s.review.undo()).toMatchObject({ ok: false, error: { message: 'there is no answer to take back' } });
-    expect(s.review.exportLabels()).toMatchObject({ ok: false, error: { message: 'no question is answered yet: nothing to export' } });
-    expect(await s.review.importLabels(new Blob(['{"id":"zz","system":"a","label":true}\n']), 'x.jsonl')).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/none of the 1 labels in x\.jsonl matches a row/) },
-    });
+    expect(await s.review.answer(99, true)).toMatchObject(refusal('no question at position 99 of the review (it has 5)'));
+    expect(await s.review.undo()).toMatchObject(refusal('there is no answer to take back'));
+    expect(s.review.exportLabels()).toMatchObject(refusal('no question is answered yet: nothing to export'));
+    expect(await s.review.importLabels(new Blob(['{"id":"zz","system":"a","label":true}\n']), 'x.jsonl')).toMatchObject(
+      refusal(/none of the 1 labels in x\.jsonl matches a row/),
+    );
     // A file of one endless line: read as a stream, stopped at the first line no label line can be.
     expect(
       await s.review.importLabels(new Blob(['{"id":"q1","system":"a","label":true}\n', 'x'.repeat(9 << 20)]), 'huge.jsonl'),
-    ).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/huge\.jsonl, line 2 is longer than 8,388,608 characters/) },
-    });
-    expect(await s.review.importLabels(new Blob(['nope\n']), 'y.jsonl')).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/y\.jsonl, line 1 is not JSON/) },
-    });
+    ).toMatchObject(refusal(/huge\.jsonl, line 2 is longer than 8,388,608 characters/));
+    expect(await s.review.importLabels(new Blob(['nope\n']), 'y.jsonl')).toMatchObject(refusal(/y\.jsonl, line 1 is not JSON/));
   });
 
   it('draws for the mean over a split column, says so, exports it, and an import of the file keeps it', async () => {
@@ -385,10 +351,9 @@ describe('the review', () => {
     const parted = () => new Blob([JSON.stringify(records.map((r, i) => ({ ...r, part: i < 10 ? 'small' : 'big' })))]);
     const s = await scored(memoryStore<unknown>(), parted(), 'parted.json');
     expect(ok(s.review.splitColumns())).toContain('part');
-    expect(await s.review.start({ budget: 12, split: 'nope' })).toMatchObject({
-      ok: false,
-      error: { message: expect.stringMatching(/^split by nope: row 1 has no value there; the columns not mapped to a field are .*part/) },
-    });
+    expect(await s.review.start({ budget: 12, split: 'nope' })).toMatchObject(
+      refusal(/^split by nope: row 1 has no value there; the columns not mapped to a field are .*part/),
+    );
     const st = ok(await s.review.start({ budget: 12, split: 'part' }));
     expect(st.split).toBe('part');
     for (let p = 0; p < 4; p++) {
