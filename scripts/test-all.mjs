@@ -30,7 +30,7 @@ function failures(text) {
   const seen = new Set();
   for (const line of text.replace(ansi, '').split('\n')) {
     const l = line.trimEnd();
-    if (failureLine.test(l) && !seen.has(l)) seen.add(l.length > 300 ? `${l.slice(0, 300)}…` : l);
+    if (failureLine.test(l)) seen.add(l.length > 300 ? `${l.slice(0, 300)}…` : l);
     if (seen.size >= 40) break;
   }
   return [...seen];
