@@ -2,6 +2,7 @@
 // and a non-zero exit when any failed — so a failure in one suite never hides the others' results. A failed suite's
 // failure lines are printed again at the end, because a CI log is often read from its tail only.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 const suites = ['test:unit', 'test:cli', 'test:e2e'];
 // ANSI colour codes, so the lines can be matched and reprinted plain.
@@ -38,6 +39,18 @@ function failures(text) {
 
 const results = [];
 for (const suite of suites) results.push(await run(suite));
+// A browser test that timed out says little by its error; the page as it was (Playwright's error context, its
+// accessibility snapshot) says what the test waited on. Printed before the summary, which stays the log's tail.
+for (const r of results.filter((x) => x.status !== 0))
+  for (const file of new Set([...r.text.replace(ansi, '').matchAll(/Error Context: (\S+)/g)].map((m) => m[1]))) {
+    if (!existsSync(file)) continue;
+    // The snapshot's main region: the error itself is printed already, the banner is the same on every page.
+    const all = readFileSync(file, 'utf8').split('\n');
+    const main = all.findIndex((l) => /^- main\b/.test(l));
+    const text = main < 0 ? all : all.slice(main);
+    console.log(`\nthe page when ${r.suite} failed (${file}, ${Math.min(text.length, 50)} of ${text.length} lines):`);
+    for (const l of text.slice(0, 50)) console.log(`  ${l.length > 200 ? `${l.slice(0, 200)}…` : l}`);
+  }
 console.log('\nnpm test, suite by suite:');
 for (const r of results)
   console.log(`  ${r.suite}: ${r.status === 0 ? 'passed' : `FAILED (exit ${r.signal ?? r.status})`} in ${r.seconds} s`);
