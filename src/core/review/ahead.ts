@@ -17,7 +17,8 @@
  */
 import { censusIn, type ReviewFrame } from './estimate.ts';
 import { anytimeBound, PRIOR_STEPS, spreadOf, terms, varianceOf, type Target } from './sequential.ts';
-import { epochStarts, MIN_CLASS, MIN_LABELS } from './frame.ts';
+import { epochStarts, L2, MIN_CLASS, MIN_LABELS, predictionFeatures } from './frame.ts';
+import { predictProba, trainLogistic } from '../agreement/logistic.ts';
 import type { ReviewPlan } from './plan.ts';
 import { normalUpperTail } from '../util/normal.ts';
 
@@ -55,10 +56,10 @@ export function answersToOrder(half: (m: number) => number, diff: number, n: num
  * (its mean, the judge's bias, left out: small beside it) — smaller as the doubtful groups, drawn first, leave U.
  * While the judge's decisions predict (until frame.ts can fit a prediction — MIN_LABELS labels, MIN_CLASS of each
  * kind — or every step without `learn`), r = p, the priority's chance the judge errs; once a prediction is learned
- * from the answers (from the same signals the priority reads), r = p (1 − p) (1 + d/n), what is left of a row's
- * error once the prediction knows what the priority knows, raised by the learning curve of d parameters fitted on
- * n labels, and its steps weigh ν (frame.ts stepWeight: the judge's expected squares over the model's, over the steps
- * before). After n answers V = Σ ν_t² Var_t, raised as the review raises it by the judge's prior pseudo-steps
+ * from the answers (from the same signals the priority reads), r = r_L (1 + d/n): r_L what is left of a row's error
+ * once the prediction knows what it can learn of the priority's view (`reach`, learnableFit; p (1 − p) without it),
+ * raised by the learning curve of d parameters fitted on n labels, and its steps weigh ν (frame.ts stepWeight: the
+ * judge's expected squares over the model's own, over the steps before). After n answers V = Σ ν_t² Var_t, raised as the review raises it by the judge's prior pseudo-steps
  * (varianceOf), and the half-width is the confidence sequence's for it over Σ ν_t, tightest at `planned`.
  * Groups known from earlier verdicts are not in the order and add nothing.
  * `right` (an accuracy: every sign +1): each row's chance of being right; the review clips its interval to what the
@@ -74,13 +75,14 @@ export function halfWidthBefore(
   target: { rows: readonly number[]; signs: readonly number[]; N: number },
   planned: number,
   level: number,
-  opts: { right?: ArrayLike<number>; learn?: boolean; features?: number } = {},
+  opts: { right?: ArrayLike<number>; learn?: boolean; features?: number; reach?: LearnableFit } = {},
 ): (n: number) => number {
-  const { right, learn = false, features = 0 } = opts;
+  const { right, learn = false, features = 0, reach } = opts;
   const sign = new Map(target.rows.map((r, k) => [r, target.signs[k]!] as const));
   const T = order.length;
   // Per group in the order: (Σ a)² r̄ / w for the target, and Σ r / w over every row (stepWeight's sums), for r = p
-  // (the judge's residual) and r = p (1 − p) (a learned prediction's).
+  // (the judge's residual) and a learned prediction's: p (1 − p), or what `reach` says it can learn (its residual
+  // for the target, its own expected squares f (1 − f) for the weights).
   const judgeT = new Float64Array(T);
   const modelT = new Float64Array(T);
   const judgeAll = new Float64Array(T);
@@ -95,12 +97,12 @@ export function halfWidthBefore(
     for (const r of groups[g]!) {
       const p = priority[r]!;
       judgeAll[t]! += p / w;
-      modelAll[t]! += (p * (1 - p)) / w;
+      modelAll[t]! += (reach ? reach.own[r]! : p * (1 - p)) / w;
       const x = sign.get(r);
       if (x === undefined) continue;
       a += x;
       pj += p;
-      pm += p * (1 - p);
+      pm += reach ? reach.residual[r]! : p * (1 - p);
       k++;
     }
     if (k) {
@@ -207,6 +209,54 @@ export function halfWidthBefore(
   };
 }
 
+/** What a learned prediction can reach, per row: its expected squared residual, and its own expected squares f (1 − f). */
+export interface LearnableFit {
+  residual: Float64Array;
+  own: Float64Array;
+}
+
+/** At most this many rows are fitted (evenly spaced): the forecast of a file of millions stays quick. */
+const LEARNABLE_ROWS = 20_000;
+
+/**
+ * What the prediction the review learns (frame.ts: a logistic model of the signals and the system) can reach if the
+ * priority is right: that model fitted to every row's chance of being right (`right`, as soft labels), and per row
+ * E(y − f)² = right (1 − f)² + (1 − right) f². Where the priority holds what a linear model of the signals cannot
+ * form (it reads the judge's decision together with how sure the signals make it), the prediction learns less than
+ * the priority knows, and its residual is above p (1 − p). Null when the rows cannot be fitted (no signals).
+ */
+export function learnableFit(plan: Pick<ReviewPlan, 'signals' | 'systemOf' | 'systems'>, right: ArrayLike<number>): LearnableFit | null {
+  const n = plan.signals.length;
+  const S = Math.max(1, plan.systems);
+  const x = (i: number) => predictionFeatures(plan.signals[i]!, plan.systemOf[i]!, S);
+  const step = Math.max(1, Math.ceil(n / LEARNABLE_ROWS));
+  const rows: Float64Array[] = [];
+  const ys: number[] = [];
+  const ws: number[] = [];
+  for (let i = 0; i < n; i += step) {
+    if (!plan.signals[i]) continue;
+    const r = right[i]!;
+    rows.push(x(i), x(i));
+    ys.push(1, 0);
+    ws.push(r, 1 - r);
+  }
+  if (!rows.length || !(ws.some((w, k) => w > 0 && ys[k] === 1) && ws.some((w, k) => w > 0 && ys[k] === 0))) return null;
+  const model = trainLogistic(rows, ys, { l2: L2, sampleWeights: ws });
+  const residual = new Float64Array(n);
+  const own = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!plan.signals[i]) {
+      residual[i] = own[i] = 0.25;
+      continue;
+    }
+    const f = predictProba(model, x(i));
+    const r = right[i]!;
+    residual[i] = r * (1 - f) ** 2 + (1 - r) * f * f;
+    own[i] = f * (1 - f);
+  }
+  return { residual, own };
+}
+
 /** E(X)⁺ for X ~ N(mu, se²). */
 function beyond(mu: number, se: number): number {
   if (!(se > 0)) return Math.max(0, mu);
@@ -243,6 +293,12 @@ export function reviewForecast(
   plan.systemOf.forEach((s, i) => rowsOf[Math.max(0, s)]!.push(i));
   const names = rowsOf.map((rows) => (rows.length ? system(rows[0]!) : ''));
   const { order, weights } = plan.design;
+  // A row's chance of being right, the judge's priority (its chance of being wrong) taken at its word.
+  const right = Float64Array.from(plan.priority, (p, i) => {
+    const d = decision(i);
+    return d === null ? 0.5 : d ? 1 - p : p;
+  });
+  const reach = learn ? learnableFit(plan, right) : null;
   // The review learns a prediction from the answers (frame.ts) once they allow it.
   const half = (target: { rows: number[]; signs: number[]; N: number }, lvl: number, right?: Float64Array) =>
     halfWidthBefore(plan.groups, order, weights, plan.priority, target, count, lvl, {
@@ -250,12 +306,8 @@ export function reviewForecast(
       // The prediction's parameters (frame.ts predictionFeatures): the signals, a system one-hot, the intercept.
       features: (plan.signals.find(Boolean)?.length ?? 0) + S + 1,
       ...(right ? { right } : {}),
+      ...(reach ? { reach } : {}),
     });
-  // A row's chance of being right, the judge's priority (its chance of being wrong) taken at its word.
-  const right = Float64Array.from(plan.priority, (p, i) => {
-    const d = decision(i);
-    return d === null ? 0.5 : d ? 1 - p : p;
-  });
   const systems = rowsOf.map((rows, s) => {
     const h = half({ rows, signs: rows.map(() => 1), N: rows.length }, level, right);
     return { name: names[s] ?? '', half: h(count), halfAtHalf: h(Math.max(1, Math.floor(count / 2))) };
@@ -302,7 +354,7 @@ export function forecastLine(f: ReviewForecast): string {
       }, so those are likely to be ordered if the judge is about right`
     : '';
   return (
-    "expected before any answer, from the judge's priority (a projection: the answers move it; a priority that overstates the judge's errors makes it wide, and a prediction that learns less from your answers than the priority knows makes it narrow): " +
+    "expected before any answer, from the judge's priority (a projection: the answers move it; a priority that overstates the judge's errors makes it wide, and a prediction that learns less from your answers than the priority's view allows makes it narrow): " +
     `each accuracy known to about ${pts(widest)} at the widest after all ${f.count.toLocaleString('en')} answers (${pts(widestHalf)} after half of them)${pairs}`
   );
 }
