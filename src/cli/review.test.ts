@@ -59,9 +59,9 @@ describe('verity review', () => {
     expect(a.stderr).toMatch(
       /wrote .*a\.jsonl: 0\.25 of 80 rows = 20 questions \(of 73 distinct answers; each asked once for every system that gave it\), which cover 2\d rows \(2\d%\)/,
     );
-    // What to expect, before any answer: each accuracy's half-width, and the pairs the judge sets apart by more.
+    // What to expect, before any answer: each accuracy's half-width, and the pairs the priority expects apart by more.
     expect(a.stderr).toMatch(
-      /expected before any answer, from the judge's priority .*: each accuracy known to about ±0\.\d{3} at the widest after all 20 answers \(±0\.\d{3} after half of them\); the judge's own decisions set [01] of 1 pair apart/,
+      /expected before any answer, from the judge's priority .*: each accuracy known to about ±0\.\d{3} at the widest after all 20 answers \(±0\.\d{3} after half of them\); the priority expects [01] of 1 pair apart/,
     );
     const lines = read(p('a.jsonl'));
     expect(lines.map((l) => l.order)).toEqual(Array.from({ length: 20 }, (_, k) => k + 1));

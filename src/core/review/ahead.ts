@@ -269,16 +269,21 @@ export interface ReviewForecast {
   count: number;
   /** Per system (plan order): its name and the expected half-width after all the answers and after half of them. */
   systems: { name: string; half: number; halfAtHalf: number }[];
-  /** Per pair: the judge's accuracy difference, the expected half-width of the reviewed difference, and whether the first exceeds the second. */
-  pairs: { a: string; b: string; judgeDiff: number; half: number; likely: boolean }[];
+  /**
+   * Per pair: the accuracy difference the priority expects (each row right with its chance: 1 − p where the judge
+   * credits it, p where it does not), the expected half-width of the reviewed difference, and whether the first
+   * exceeds the second.
+   */
+  pairs: { a: string; b: string; expectedDiff: number; half: number; likely: boolean }[];
 }
 
 /**
  * What a fresh review of `count` answers should give, from the plan alone (halfWidthBefore on its drawn order):
- * each system's half-width, and which pairs the judge's own decisions set apart by more than the half-width their
- * reviewed difference should have (at Holm's strictest level over every pair) — the pairs likely to be ordered if
- * the judge is about right. `system(row)`: the row's system ('' for a run of one); `decision(row)`: the judge's
- * decision (null none).
+ * each system's half-width, and which pairs the priority expects apart by more than the half-width their reviewed
+ * difference should have (at Holm's strictest level over every pair) — the pairs likely to be ordered if the priority
+ * is about right. Not the judge's own accuracies: a judge that misranks the systems (exact match against long answers)
+ * would name pairs that the review then orders the other way or not at all. `system(row)`: the row's system ('' for
+ * a run of one); `decision(row)`: the judge's decision (null none).
  */
 export function reviewForecast(
   plan: Pick<ReviewPlan, 'groups' | 'design' | 'priority' | 'signals' | 'systemOf' | 'systems'>,
@@ -312,16 +317,16 @@ export function reviewForecast(
     const h = half({ rows, signs: rows.map(() => 1), N: rows.length }, level, right);
     return { name: names[s] ?? '', half: h(count), halfAtHalf: h(Math.max(1, Math.floor(count / 2))) };
   });
+  // Each system's accuracy as the priority expects it, over the rows the judge decided.
   const accuracy = (rows: number[]) => {
     let n = 0;
-    let right = 0;
+    let sum = 0;
     for (const i of rows) {
-      const d = decision(i);
-      if (d === null) continue;
+      if (decision(i) === null) continue;
       n++;
-      if (d) right++;
+      sum += right[i]!;
     }
-    return n ? right / n : NaN;
+    return n ? sum / n : NaN;
   };
   const P = (S * (S - 1)) / 2;
   const pairs: ReviewForecast['pairs'] = [];
@@ -331,8 +336,8 @@ export function reviewForecast(
       const B = rowsOf[b]!;
       const N = Math.max(A.length, B.length);
       const h = half({ rows: [...A, ...B], signs: [...A.map(() => 1), ...B.map(() => -1)], N }, 1 - (1 - level) / Math.max(1, P))(count);
-      const judgeDiff = accuracy(A) - accuracy(B);
-      pairs.push({ a: names[a] ?? '', b: names[b] ?? '', judgeDiff, half: h, likely: Math.abs(judgeDiff) > h });
+      const expectedDiff = accuracy(A) - accuracy(B);
+      pairs.push({ a: names[a] ?? '', b: names[b] ?? '', expectedDiff, half: h, likely: Math.abs(expectedDiff) > h });
     }
   return { count, systems, pairs };
 }
@@ -344,14 +349,14 @@ export function forecastLine(f: ReviewForecast): string {
   const widestHalf = Math.max(...f.systems.map((s) => s.halfAtHalf));
   const likely = f.pairs.filter((p) => p.likely);
   const pairs = f.pairs.length
-    ? `; the judge's own decisions set ${likely.length} of ${f.pairs.length} pair${f.pairs.length === 1 ? '' : 's'} apart by more than their expected interval${
+    ? `; the priority expects ${likely.length} of ${f.pairs.length} pair${f.pairs.length === 1 ? '' : 's'} apart by more than their expected interval${
         likely.length
           ? ` (${likely
               .slice(0, 4)
               .map((p) => `${p.a} vs ${p.b}`)
               .join(', ')}${likely.length > 4 ? ', …' : ''})`
           : ''
-      }, so those are likely to be ordered if the judge is about right`
+      }${likely.length ? ', so those are likely to be ordered if it is about right' : ''}`
     : '';
   return (
     "expected before any answer, from the judge's priority (a projection: the answers move it; a priority that overstates the judge's errors makes it wide, and a prediction that learns less from your answers than the priority's view allows makes it narrow): " +
