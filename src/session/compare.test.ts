@@ -103,6 +103,15 @@ describe('the wide layout in one step', () => {
     const unsplit = ok(await s.map({ ...mapping, goldSep: '' }));
     expect(unsplit.notes).toEqual([expect.objectContaining({ code: 'gold-separator', separator: ' / ', applied: false })]);
     expect(ok(await s.map(mapping)).notes).toEqual([]);
+    // What the columns' mapping notices reaches the page for several systems too (once, not once a system).
+    const spelled = recs.map((r, i) =>
+      i % 2 ? Object.fromEntries(Object.entries(r).map(([k, v]) => [k === 'question' ? 'Question' : k, v])) : r,
+    );
+    ok(await s.open(new Blob([JSON.stringify(spelled)]), 'tq.json'));
+    expect(ok(await s.map(mapping)).notes).toEqual([
+      expect.objectContaining({ code: 'key-spellings', spellings: ['question', 'Question'] }),
+    ]);
+    ok(await s.open(new Blob([text]), 'tq.json'));
     // The page starts from the separator the file's gold cells use; a mapping without one gets it, and is told.
     expect(insp.goldSep).toBe(' / ');
     const auto = ok(await s.map({ map: mapping.map, systems: mapping.systems! }));

@@ -132,7 +132,7 @@ export class SessionInput {
       columns: prepared.columns,
       issues: prepared.issues.slice(0, MAX_ISSUES),
       issueCount: prepared.issues.length,
-      notes: [...sepNotes, ...(many ? [] : this.notesOf(t, m, prepared.notes))],
+      notes: [...sepNotes, ...(many ? prepared.notes : this.notesOf(t, m, prepared.notes))],
       ...(many ? { systems: systemsSummary(many) } : {}),
     };
   }

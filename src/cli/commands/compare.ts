@@ -77,7 +77,7 @@ export async function loadSystems(files: string[], o: CompareOptions, hash = fal
     ...goldSepOption(o.goldSep),
     systems: { ...(o.systemColumn ? { systemColumn: o.systemColumn } : {}), ...(o.joinBy ? { keyBy: o.joinBy } : {}) },
   });
-  for (const n of prepared.separatorNotes) say(`note: ${cliNote(n)}`);
+  for (const n of [...prepared.separatorNotes, ...prepared.notes]) say(`note: ${cliNote(n)}`);
   const input = prepared.systems!;
   sayIssues(input.issues, '');
   // Split by a column, systems that lack the other splits' questions are what the split is for: one line, not one a system.

@@ -88,7 +88,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
     ...goldSepOption(o.goldSep),
     systems: {},
   });
-  for (const n of input.separatorNotes) say(`note: ${cliNote(n)}`);
+  for (const n of [...input.separatorNotes, ...input.notes]) say(`note: ${cliNote(n)}`);
   const rows = input.rows as SystemRow[];
   if (rows.length === 0) throw new VerityError(`no usable rows in ${file}`, 'input');
   const many = (input.systems?.systems.length ?? 0) > 1;

@@ -96,7 +96,7 @@ export function prepareInput(files: readonly SystemFile[], m: InputMapping = {})
   };
   if (several) {
     const input = mapSystemFiles(tables, { ...plan.options, ...m.systems });
-    return { rows: input.rows, columns: input.columns, issues: input.issues, notes: [], systems: input, ...decided };
+    return { rows: input.rows, columns: input.columns, issues: input.issues, notes: input.mappingNotes, systems: input, ...decided };
   }
   const one = mapRows(tables[0]!.table, plan.options);
   return { rows: one.rows, columns: one.columns, issues: one.issues, notes: one.notes, systems: null, ...decided };

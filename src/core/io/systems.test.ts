@@ -458,3 +458,31 @@ describe('at size', () => {
     expect(r.coverage.complete).toBe(150_000);
   });
 });
+
+describe("what the columns' mapping notices, for several systems", () => {
+  it('is said once for a file of several systems, and once per file (named) for several files', () => {
+    // "Question" and "question" across rows: one column, spelled two ways.
+    const spelled = jsonl([
+      { id: 1, Question: 'Q1', gold: 'a', candidate: 'a', model: 'm1' },
+      { id: 1, question: 'Q1', gold: 'a', candidate: 'b', model: 'm2' },
+      { id: 2, Question: 'Q2', gold: 'c', candidate: 'c', model: 'm1' },
+      { id: 2, question: 'Q2', gold: 'c', candidate: 'd', model: 'm2' },
+    ]);
+    const one = mapSystemFiles([{ name: 'all.jsonl', table: spelled }]);
+    expect(one.systems).toEqual(['m1', 'm2']);
+    expect(one.mappingNotes.map((n) => [n.code, n.message])).toEqual([
+      [
+        'key-spellings',
+        'the key of column "Question" is spelled differently across rows ("Question", "question"); every spelling is read as that column',
+      ],
+    ]);
+    const plain = jsonl([{ id: 1, question: 'Q1', gold: 'a', candidate: 'x' }]);
+    const files = mapSystemFiles([
+      { name: 'a.jsonl', table: spelled },
+      { name: 'b.jsonl', table: plain },
+    ]);
+    expect(files.mappingNotes.map((n) => n.message)).toEqual([
+      'a.jsonl: the key of column "Question" is spelled differently across rows ("Question", "question"); every spelling is read as that column',
+    ]);
+  });
+});

@@ -14,7 +14,17 @@
  * that name rows (`q12-gpt4`) pair nothing, so such files pair by question text on their own.
  */
 import { VerityError, type QaRow } from '../types.ts';
-import { FIELD_NAMES, columnKey, columnsByKey, keysOf, mapRows, resolveColumns, type ColumnMap, type MapOptions } from './fields.ts';
+import {
+  FIELD_NAMES,
+  columnKey,
+  columnsByKey,
+  keysOf,
+  mapRows,
+  resolveColumns,
+  type ColumnMap,
+  type MapOptions,
+  type MappingNote,
+} from './fields.ts';
 import type { ParsedTable, RowIssue } from './parse.ts';
 import { LIMITS } from '../limits.ts';
 
@@ -80,6 +90,8 @@ export interface SystemInput {
   issues: RowIssue[];
   /** What was done to the input that the user should know (left-out records, pairing rule…). */
   notes: string[];
+  /** What mapping the columns noticed (the layout chosen and why, key spellings, a separator only later rows use), once each. */
+  mappingNotes: MappingNote[];
 }
 
 /** A row's question as notes name it: its id when rows pair by id, else its question text. */
@@ -172,6 +184,8 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
 function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, exclude: ReadonlySet<string>, out: SystemInput): void {
   const mapped = mapRows(table, opts);
   for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
+  // Every system of a file is mapped alike: a note its columns give is said once.
+  for (const n of mapped.notes) if (!out.mappingNotes.some((m) => m.message === n.message)) out.mappingNotes.push(n);
   for (const row of mapped.rows) {
     const extra = Object.create(null) as Record<string, unknown>;
     for (const c in row.extra) if (!exclude.has(c)) extra[c] = row.extra[c];
@@ -379,6 +393,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
     columns: {},
     issues: [...table.issues],
     notes: [],
+    mappingNotes: [],
   };
   const pair = (p: (norm: () => Normalised) => Pairing) => {
     if (!ofMany) {
@@ -619,6 +634,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
     columns: {},
     issues: [],
     notes: [],
+    mappingNotes: [],
     sources: Object.create(null) as Record<string, string>,
     coverage: { questions: 0, complete: 0, systems: [] },
   };
@@ -672,6 +688,10 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       out.notes.push(...one.notes.map((n) => (n === one.pairing ? n : `${f.name}: ${n}`)));
       out.pairing = one.pairing;
     } else out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
+    for (const n of one.mappingNotes) {
+      const note = files.length === 1 ? n : { ...n, message: `${f.name}: ${n.message}` };
+      if (!out.mappingNotes.some((m) => m.message === note.message)) out.mappingNotes.push(note);
+    }
     out.columns = one.columns;
     if (files.length === 1) out.layout = one.layout;
     if (one.systemColumn) out.systemColumn = one.systemColumn;
