@@ -14,7 +14,7 @@ import type { RunReport, ViewQuery } from '../core/explore.ts';
 import type { CompareReport } from '../core/compare/report.ts';
 import type { JudgeReport } from '../core/review/judge.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
-import type { Coverage, FilesInput, KeyBy } from '../core/io/systems.ts';
+import type { Coverage, FilesInput, KeyBy, SystemsGuess } from '../core/io/systems.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
 
 import type { Problem, Result as CoreResult } from '../core/errors.ts';
@@ -35,6 +35,8 @@ export interface Inspection {
   sample: Record<string, unknown>[];
   records: number;
   detected: ColumnMap;
+  /** The systems as verity compare first guesses them (the wide layout, a system column, else one per file), and the mapping to start from. */
+  guess: SystemsGuess;
   /** The separator the detected gold column's first cells join several answers with (detectGoldSeparator). */
   goldSep?: string;
   /** Nested fields (`doc.question`) the column mapping can name besides the columns. */

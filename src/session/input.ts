@@ -8,6 +8,7 @@ import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
 import { FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
 import { planInput, prepareInput } from '../core/io/prepare.ts';
+import { guessSystems } from '../core/io/systems.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
 import type { InputInfo, SystemFile } from '../core/compare/index.ts';
 import { whenCollected } from '../runtime/collect.ts';
@@ -182,13 +183,15 @@ export class SessionInput {
   }
 
   private inspection(name: string, t: ParsedTable): Inspection {
+    const detected = resolveColumns(t.columns);
     return {
       fileName: name,
       format: sourceOf(t),
       columns: t.columns,
       sample: t.records.slice(0, SAMPLE).map((r) => r.data),
       records: t.records.length,
-      detected: resolveColumns(t.columns),
+      detected,
+      guess: guessSystems(t.columns, detected),
       ...this.detectedSeparator(t),
       paths: nestedPaths(t),
       issues: t.issues.slice(0, MAX_ISSUES),

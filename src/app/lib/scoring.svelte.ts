@@ -28,7 +28,6 @@ import {
 import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard.ts';
 import { specFor } from './settings.svelte.ts';
 import { ROLE_NAMES, rolesFor } from './models.ts';
-import { guessSystems } from './systems.ts';
 import { demoUrl, type Demo } from './demos.ts';
 import { holdNextFrame, whenDrawn } from './frames.ts';
 import { say } from './messages.ts';
@@ -159,7 +158,7 @@ export class ScoringPage {
       this.inspection = r.value;
       this.files = fs.length;
       // The systems as verity compare would find them: the wide layout, a system column, else one per file.
-      const guess = guessSystems(r.value.columns, r.value.detected);
+      const { guess } = r.value;
       this.mapping = { map: guess.map, goldSep: r.value.goldSep ?? '', ...(guess.systems ? { systems: guess.systems } : {}) };
       this.phase = 'inspected';
       await this.remap();

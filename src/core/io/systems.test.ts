@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTable } from './parse.ts';
-import { detectWideLayout, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './systems.ts';
+import { detectWideLayout, guessSystems, mapSystemFiles, mapSystemRows, systemFromFileName, systemNamesForFiles } from './systems.ts';
 
 const jsonl = (rows: object[]) => parseTable(rows.map((r) => JSON.stringify(r)).join('\n'));
 
@@ -484,5 +484,25 @@ describe("what the columns' mapping notices, for several systems", () => {
     expect(files.mappingNotes.map((n) => n.message)).toEqual([
       'a.jsonl: the key of column "Question" is spelled differently across rows ("Question", "question"); every spelling is read as that column',
     ]);
+  });
+});
+
+describe('guessSystems', () => {
+  it('takes the EVOUNA columns as the wide layout, without a candidate or label column', () => {
+    const cols = ['question', 'golden_answer', 'answer_fid', 'judge_fid', 'answer_gpt4', 'judge_gpt4', 'improper'];
+    const g = guessSystems(cols, { question: 'question', gold: 'golden_answer', candidate: 'answer_fid' });
+    expect(g.map).toEqual({ question: 'question', gold: 'golden_answer' });
+    expect(g.systems).toEqual({ wide: true });
+    expect(g.wide?.map((s) => s.system)).toEqual(['fid', 'gpt4']);
+  });
+
+  it('leaves a column named like a system column to the mapping, unless the detected mapping takes it for another field', () => {
+    expect(guessSystems(['question', 'gold', 'candidate', 'Model'], { question: 'question' }).systems).toEqual({ auto: true });
+    expect(guessSystems(['q', 'source', 'candidate'], { gold: 'source' }).systems).toBeUndefined();
+  });
+
+  it('leaves a single-system file as it is', () => {
+    const detected = { question: 'question', gold: 'gold', candidate: 'candidate' };
+    expect(guessSystems(['question', 'gold', 'candidate'], detected)).toEqual({ map: detected, wide: null });
   });
 });

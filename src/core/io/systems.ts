@@ -771,3 +771,31 @@ function repeatedAcrossFiles(out: FilesInput): string[] {
       `${system} (${out.sources[system]}): ${n} row${n === 1 ? '' : 's'} give${n === 1 ? 's' : ''} a question another of its rows already gave (e.g. ${example}); only the first row of each is compared; to compare the files as separate systems, give their rows different system names`,
   );
 }
+
+/** The mapping step's first guess at the systems of a file (guessSystems). */
+export interface SystemsGuess {
+  /** The column mapping to use with it (the wide layout brings its own candidate and label columns). */
+  map: ColumnMap;
+  /** The wide layout, or a system column left for the mapping to take (as verity compare takes it); absent: one system per file. */
+  systems?: { wide: true } | { auto: true };
+  /** The wide layout's systems, when the columns have one. */
+  wide: WideSystem[] | null;
+}
+
+/**
+ * The systems of a file as `verity compare` first guesses them: the wide layout (answer_<system> + judge_<system>)
+ * when the columns have it; else, when a column is named like a system column and the detected mapping leaves it
+ * free, that column if its values answer the same questions (decided when mapping); else one system per file.
+ */
+export function guessSystems(columns: readonly string[], detected: ColumnMap): SystemsGuess {
+  const wide = detectWideLayout(columns)?.systems ?? null;
+  if (wide) {
+    const { candidate: _c, label: _l, ...map } = detected;
+    return { map, systems: { wide: true }, wide };
+  }
+  const claimed = new Set(Object.values(detected).map((c) => c.toLowerCase()));
+  const free = columns.some(
+    (c) => keysOf(c).some((k) => (SYSTEM_ALIASES as readonly string[]).includes(k)) && !claimed.has(c.toLowerCase()),
+  );
+  return { map: { ...detected }, ...(free ? { systems: { auto: true as const } } : {}), wide: null };
+}
