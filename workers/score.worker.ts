@@ -1,11 +1,10 @@
 /**
  * The scoring worker: one ScoringSession (src/session/), which holds the rows and results and does the work,
  * exposed with comlink as it is. This file only connects the session to IndexedDB, to the model worker's port
- * and to the page's hold on the cores; the types the page uses live in src/session/api.ts.
+ * and to the page's hold on the cores; the page's types are src/session/api.ts and the session's (SessionApi).
  */
 import { expose, wrap } from 'comlink';
-import { ScoringSession } from '../src/session/session.ts';
-import type { ScoreApi } from '../src/session/api.ts';
+import { ScoringSession, type ScoreApi } from '../src/session/session.ts';
 import type { ModelCalls } from '../src/runtime/host-api.ts';
 import { Journal } from '../src/session/journal.ts';
 import { askForCollection, collectUntil } from '../src/runtime/collect.ts';

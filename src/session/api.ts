@@ -10,7 +10,7 @@ import type { RowIssue } from '../core/io/parse.ts';
 import type { SourceFormat } from '../core/io/formats/index.ts';
 import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { RowResults } from '../core/scoring.ts';
-import type { RunReport, ViewQuery } from '../core/explore.ts';
+import type { RunReport } from '../core/explore.ts';
 import type { CompareReport } from '../core/compare/report.ts';
 import type { JudgeReport } from '../core/review/judge.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
@@ -181,48 +181,6 @@ export type {
 } from './review-api.ts';
 import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewMemory, ReviewRefitted, ReviewStart, ReviewState } from './review-api.ts';
 
-/**
- * What the scoring session answers (ScoringSession implements it; the scoring worker exposes the session as it
- * is), grouped by concern: the input and the run at the top, the review and the comparison as members. Each
- * method answers plain data; a failure comes back as `{ ok: false, error }`.
- */
-export interface SessionApi {
-  /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */
-  open(blob: Blob, name: string, onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
-  /** Several files, one per system, opened as one input; one file opens as `open` does. */
-  openFiles(files: NamedBlob[], onProgress?: (read: number, total: number) => void): Promise<Result<Inspection>>;
-  /** Maps the columns; results of an earlier mapping are gone (they described other rows). */
-  map(m: Mapping): Promise<Result<MappedSummary>>;
-  /** Scores every row with a new run (saved as it goes). */
-  run(c: RunConfig, onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>>;
-  /** Goes on from the first unscored row of the run in hand. */
-  continueRun(onEvent?: (e: RunEvent) => void): Promise<Result<RunOutcome>>;
-  cancel(): void;
-  /** Throws when the scoring pool stopped answering (the page's watchdog then recovers the run). */
-  /** The worker is alive and where it is; a failure when a scoring pool worker stopped answering (the run is dead). */
-  ping(): Result<Pulse>;
-  runs(): Promise<SavedRunInfo[]>;
-  /**
-   * Deletes a saved run. `answersSeen`: the review answers the page showed when the person confirmed; a run that
-   * holds more by now (answered in another tab since) is kept, and the result says how many it holds.
-   */
-  deleteRun(id: string, answersSeen?: number): Promise<{ deleted: boolean; answers: number }>;
-  clearRuns(): Promise<void>;
-  /** Brings a saved run back (file, mapping, results so far); continueRun scores the rest. */
-  resume(id: string, models?: RunConfig['models']): Promise<Result<Resumed>>;
-  view(q: ViewQuery): ViewInfo;
-  rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] };
-  detail(i: number): RowDetail | null;
-  report(): Result<RunReport>;
-  /** Fits thresholds on the labelled rows scored; saved with the run, so later rows are decided with them too. */
-  calibrate(): Promise<Result<Calibrated>>;
-  exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>>;
-  /** The person's labels on the rows the judge is least sure of. */
-  readonly review: ReviewApi;
-  /** Several systems, once scored: the comparison report, where the systems differ, its exports. */
-  readonly compare: CompareApi;
-}
-
 /** The run's review queue (review.ts). */
 export interface ReviewApi {
   /** The run's review, or null when none was started. */
@@ -269,13 +227,6 @@ export interface ReviewApi {
   refit(): Promise<Result<ReviewRefitted>>;
   /** Drops the review (queue and labels). */
   discard(): Promise<Result<null>>;
-}
-
-/** The scoring worker's API: the session, plus the line to the model worker and the page's hold on the cores. */
-export interface ScoreApi extends SessionApi {
-  connectModels(port: MessagePort): void;
-  /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
-  shareHold(flag: Int32Array | null): void;
 }
 
 // ---------- several systems: what the comparison answers ----------

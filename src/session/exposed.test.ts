@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { expose, proxy, wrap, type Remote } from 'comlink';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
-import { ScoringSession } from './session.ts';
-import type { CompareApi, ReviewApi, SessionApi } from './api.ts';
+import { ScoringSession, type SessionApi } from './session.ts';
+import type { CompareApi, ReviewApi } from './api.ts';
 import { lexicon } from '../../test/lexicon.ts';
 
 type Exposed = Remote<Omit<SessionApi, 'review' | 'compare'>> & { review: Remote<ReviewApi>; compare: Remote<CompareApi> };
@@ -75,5 +75,19 @@ describe('the session over comlink', () => {
       error: { message: 'nothing is scored: run the metrics first' },
     });
     expect(await s.compare.report()).toMatchObject({ ok: false });
+  });
+
+  it('answers a method added to the session as written, with no other edit (docs/development.md)', async () => {
+    class Counted extends ScoringSession {
+      /** Rows scored of the run in hand (0 without one). */
+      scored(): number {
+        return 0;
+      }
+    }
+    const { port1, port2 } = new MessageChannel();
+    ports.push(port1, port2);
+    expose(new Counted({ lexicon: () => Promise.resolve(lexicon), store: new Journal(memoryStore()), version: '0' }), port1);
+    const remote = wrap<Pick<Counted, keyof Counted>>(port2);
+    expect(await remote.scored()).toBe(0);
   });
 });

@@ -31,7 +31,6 @@ import type {
   RunEvent,
   RunOutcome,
   SavedRunInfo,
-  SessionApi,
   TableRow,
   ViewInfo,
 } from './api.ts';
@@ -76,12 +75,19 @@ export interface SessionDeps {
   hash?: (blob: Blob) => Promise<string>;
 }
 
-export class ScoringSession implements SessionApi {
+/**
+ * The scoring session. Its public members are what it answers (SessionApi), grouped by concern: the input and the
+ * run here, the review and the comparison as members; each answers plain data, a failure as `{ ok: false, error }`.
+ * The scoring worker exposes it as it is, so a new method is written once, here.
+ */
+export class ScoringSession {
   private readonly input: SessionInput;
   private readonly runner: Runner;
   private readonly queries: SessionQueries;
   private readonly reviewer: SessionReview;
+  /** The person's labels on the rows the judge is least sure of. */
   readonly review: ReviewApi;
+  /** Several systems, once scored: the comparison report, where the systems differ, its exports. */
   readonly compare: CompareApi;
 
   constructor(private readonly deps: SessionDeps) {
@@ -254,6 +260,7 @@ export class ScoringSession implements SessionApi {
     return { deleted: true, answers };
   }
 
+  /** Deletes every saved run with its input and review. */
   async clearRuns(): Promise<void> {
     if (this.queries.run) this.queries.run.saved = false;
     await this.deps.store.clear();
@@ -298,18 +305,22 @@ export class ScoringSession implements SessionApi {
     }
   }
 
+  /** The run's rows filtered and sorted (a view, kept until the next); rowsAt reads it. */
   view(q: ViewQuery): ViewInfo {
     return this.queries.view(q);
   }
 
+  /** The current view's rows at these positions, with the view's id (rows of an older view are asked again). */
   rowsAt(positions: number[]): { viewId: number; rows: { position: number; row: TableRow }[] } {
     return this.queries.rowsAt(positions);
   }
 
+  /** A row in full: every metric's result and the models that scored it; null for a row not scored. */
   detail(i: number): RowDetail | null {
     return this.queries.detail(i);
   }
 
+  /** The agreement report of the rows scored (each metric against the labels). */
   report(): Result<RunReport> {
     return settleNow(() => this.queries.report());
   }
@@ -327,7 +338,18 @@ export class ScoringSession implements SessionApi {
     });
   }
 
+  /** The run's results as a file: JSONL, CSV or the report. */
   async exportFile(kind: ExportKind, onProgress?: (done: number, total: number) => void): Promise<Result<Blob>> {
     return settle(() => this.queries.exportFile(kind, onProgress));
   }
+}
+
+/** What the session answers: its public members, each documented above. */
+export type SessionApi = Pick<ScoringSession, keyof ScoringSession>;
+
+/** The scoring worker's API: the session, plus the line to the model worker and the page's hold on the cores. */
+export interface ScoreApi extends SessionApi {
+  connectModels(port: MessagePort): void;
+  /** The page's hold on the cores (hold.ts), which the scoring pool's workers read. */
+  shareHold(flag: Int32Array | null): void;
 }

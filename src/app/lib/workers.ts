@@ -4,7 +4,8 @@
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../runtime/host-api.ts';
-import type { CompareApi, ReviewApi, ScoreApi } from '../../session/api.ts';
+import type { CompareApi, ReviewApi } from '../../session/api.ts';
+import type { ScoreApi } from '../../session/session.ts';
 import type { ProbeInfo } from '../../runtime/messages.ts';
 import type { Device } from '../../runtime/registry.ts';
 import { createHoldFlag, hold, type HoldFlag } from '../../session/hold.ts';
