@@ -338,7 +338,6 @@ export function reviewedPair(
   return { n, accA: sumA / n, accB: sumB / n, diff, ci: [diff - z * se, diff + z * se], se, p };
 }
 
-/** The paired difference A − B from a review drawn step by step, on `questions` where both have a counted row. */
 /** The two systems' rows on the questions both have a counted row for: A's with +1, B's with −1, over n questions. */
 export function pairTargets(fr: ReviewFrame, a: number, b: number, questions: readonly number[]): { A: Target; B: Target; n: number } {
   const { Q } = fr;
@@ -348,6 +347,7 @@ export function pairTargets(fr: ReviewFrame, a: number, b: number, questions: re
   return { A: one(a, 1), B: one(b, -1), n };
 }
 
+/** The paired difference A − B from a review drawn step by step, on `questions` where both have a counted row. */
 function sequentialPair(
   fr: ReviewFrame,
   seq: ReviewSequence,
