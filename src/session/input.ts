@@ -6,7 +6,7 @@
 import type { ParsedTable } from '../core/io/parse.ts';
 import type { BlobParseOptions } from '../core/io/parse-stream.ts';
 import { nestedPaths, readBlobInput, sourceOf, withPaths } from '../core/io/formats/index.ts';
-import { FIELDS, resolveColumns, resolveLayout, type MappingNote } from '../core/io/fields.ts';
+import { FIELDS, resolveColumns, resolveLayout, type ColumnMap, type MappingNote } from '../core/io/fields.ts';
 import { planInput, prepareInput } from '../core/io/prepare.ts';
 import { guessSystems } from '../core/io/systems.ts';
 import { VerityError, type QaRow } from '../core/types.ts';
@@ -176,8 +176,8 @@ export class SessionInput {
   }
 
   /** The gold separator the detected mapping's gold cells use, for the page to start from. */
-  private detectedSeparator(t: ParsedTable): { goldSep?: string } {
-    const { found } = planInput(this.parts?.map((p) => p.table) ?? [t], { map: resolveColumns(t.columns) });
+  private detectedSeparator(t: ParsedTable, detected: ColumnMap): { goldSep?: string } {
+    const { found } = planInput(this.parts?.map((p) => p.table) ?? [t], { map: detected });
     // A suggestion (a small file, one joined cell) is not applied: the page asks.
     return found && !found.suggested ? { goldSep: found.separator } : {};
   }
@@ -192,7 +192,7 @@ export class SessionInput {
       records: t.records.length,
       detected,
       guess: guessSystems(t.columns, detected),
-      ...this.detectedSeparator(t),
+      ...this.detectedSeparator(t, detected),
       paths: nestedPaths(t),
       issues: t.issues.slice(0, MAX_ISSUES),
       issueCount: t.issues.length,

@@ -180,12 +180,23 @@ function splitBySystem(table: ParsedTable, column: string, issues: RowIssue[]): 
   return out;
 }
 
+/** The first column named like a system column (SYSTEM_ALIASES) that the mapping does not claim for another field. */
+function namedSystemColumn(columns: readonly string[], map: ColumnMap = {}): string | undefined {
+  const claimed = new Set(Object.values(map).map((c) => c.toLowerCase()));
+  const byKey = columnsByKey(columns);
+  return SYSTEM_ALIASES.map((a) => byKey.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
+}
+
+/** Adds a mapping note unless one with the same words is there (every system of a file is mapped alike). */
+function addNote(notes: MappingNote[], note: MappingNote): void {
+  if (!notes.some((n) => n.message === note.message)) notes.push(note);
+}
+
 /** Maps one system's records; their keys are given later, once the pairing of every system is known. */
 function mapSystem(system: string, table: ParsedTable, opts: SystemMapOptions, exclude: ReadonlySet<string>, out: SystemInput): void {
   const mapped = mapRows(table, opts);
   for (const i of mapped.issues) out.issues.push({ ...i, message: `${system}: ${i.message}` });
-  // Every system of a file is mapped alike: a note its columns give is said once.
-  for (const n of mapped.notes) if (!out.mappingNotes.some((m) => m.message === n.message)) out.mappingNotes.push(n);
+  for (const n of mapped.notes) addNote(out.mappingNotes, n);
   for (const row of mapped.rows) {
     const extra = Object.create(null) as Record<string, unknown>;
     for (const c in row.extra) if (!exclude.has(c)) extra[c] = row.extra[c];
@@ -464,12 +475,7 @@ function mapTable(table: ParsedTable, opts: SystemMapOptions, ofMany: boolean): 
         'unknown-system-column',
         { column: opts.systemColumn, columns: table.columns },
       );
-  } else if (opts.systemColumn === undefined) {
-    // A column the mapping claims for another field is not the system column.
-    const claimed = new Set(Object.values(opts.map ?? {}).map((c) => c.toLowerCase()));
-    const byKey = columnsByKey(table.columns);
-    systemColumn = SYSTEM_ALIASES.map((a) => byKey.get(a)).find((c) => c !== undefined && !claimed.has(c.toLowerCase()));
-  }
+  } else if (opts.systemColumn === undefined) systemColumn = namedSystemColumn(table.columns, opts.map);
   const hasId = resolveColumns(table.columns, opts.map).id !== undefined;
   const filtered: ParsedTable = { ...table, records, issues: [] };
   const single = () => {
@@ -688,10 +694,7 @@ export function mapSystemFiles(files: readonly SystemFile[], opts: SystemMapOpti
       out.notes.push(...one.notes.map((n) => (n === one.pairing ? n : `${f.name}: ${n}`)));
       out.pairing = one.pairing;
     } else out.notes.push(...one.notes.map((n) => `${f.name}: ${n}`));
-    for (const n of one.mappingNotes) {
-      const note = files.length === 1 ? n : { ...n, message: `${f.name}: ${n.message}` };
-      if (!out.mappingNotes.some((m) => m.message === note.message)) out.mappingNotes.push(note);
-    }
+    for (const n of one.mappingNotes) addNote(out.mappingNotes, files.length === 1 ? n : { ...n, message: `${f.name}: ${n.message}` });
     out.columns = one.columns;
     if (files.length === 1) out.layout = one.layout;
     if (one.systemColumn) out.systemColumn = one.systemColumn;
@@ -793,9 +796,7 @@ export function guessSystems(columns: readonly string[], detected: ColumnMap): S
     const { candidate: _c, label: _l, ...map } = detected;
     return { map, systems: { wide: true }, wide };
   }
-  const claimed = new Set(Object.values(detected).map((c) => c.toLowerCase()));
-  const free = columns.some(
-    (c) => keysOf(c).some((k) => (SYSTEM_ALIASES as readonly string[]).includes(k)) && !claimed.has(c.toLowerCase()),
-  );
+  // The column the mapping would take (namedSystemColumn), left to it: it is taken only if its values answer the same questions.
+  const free = namedSystemColumn(columns, detected) !== undefined;
   return { map: { ...detected }, ...(free ? { systems: { auto: true as const } } : {}), wide: null };
 }
