@@ -89,7 +89,9 @@ export function progressBar(o: CommonOptions, total: number): { update(done: num
  */
 export function inThread(run: BuiltRun): Pick<ScoreOptions, 'scoreSync'> {
   const { mapping: _mapping, ...plan } = run.config;
-  return { scoreSync: (rows) => scoreInThread(plan, rows.map(itemOf)) };
+  // The model metrics score here; the plan's combinations (after its list) are synchronous.
+  const embedded = { ...plan, metrics: plan.metrics.filter((_, i) => !isBatchMetric(run.metrics[i]!)) };
+  return { scoreSync: (rows) => scoreInThread(embedded, rows.map(itemOf)) };
 }
 
 /** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */

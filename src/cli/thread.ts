@@ -1,16 +1,17 @@
 /**
- * The main thread's side of the scoring threads (score-thread.ts): up to `setScoringThreads(n)` threads for the
- * process (by default one per core, at most four), started as the work needs them, each kept alive only while it
- * has work, all ended by endScoringThreads().
+ * The CLI's scoring threads: the session's scoring pool (session/pool.ts) over worker_threads, so the CLI and the
+ * page score the embedded metrics through one protocol and one metric cache. Up to `setScoringThreads(n)` threads
+ * for the process (by default one per core, at most four), started as the work needs them, each holding the
+ * process open only while it has a job, all ended by endScoringThreads(). Unlike the page's workers, a row here has
+ * no time limit: the pool's watchdog is off.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RowResults } from '../core/scoring.ts';
 import type { QaItem } from '../core/types.ts';
 import type { MetricPlan } from '../core/run-config.ts';
-
-export type ThreadRequest = { id: number; plan: MetricPlan; rows: QaItem[] };
-export type ThreadReply = { id: number; results: RowResults[] } | { id: number; error: string };
+import { ResultTable } from '../core/result-table.ts';
+import { createPool, type PoolReply, type ScorePool, type WorkerLike } from '../session/pool.ts';
 
 /**
  * The thread's module: beside this one. Run from source (bin/verity.mjs, through tsx) it is TypeScript, so the
@@ -28,44 +29,42 @@ function spawn(): Worker {
   });
 }
 
-class ScoringThread {
-  private readonly worker = spawn();
-  private next = 0;
-  readonly pending = new Map<number, { resolve: (r: RowResults[]) => void; reject: (e: Error) => void }>();
+const live = new Set<WorkerLike>();
+const ending: Promise<number>[] = [];
 
-  constructor() {
-    this.worker.unref();
-    this.worker.on('message', (m: ThreadReply) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) this.worker.unref();
-      if ('error' in m) p.reject(new Error(m.error));
-      else p.resolve(m.results);
-    });
-    const fail = (e: Error) => {
-      for (const p of this.pending.values()) p.reject(e);
-      this.pending.clear();
-      const i = threads.indexOf(this);
-      if (i >= 0) threads.splice(i, 1);
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`the scoring thread stopped (exit code ${code})`)));
-  }
-
-  score(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
-    const id = ++this.next;
-    // Held open only while a reply is awaited, so a finished command exits without ending the thread first.
-    this.worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, plan, rows } satisfies ThreadRequest);
-    });
-  }
-
-  end(): Promise<number> {
-    return this.worker.terminate();
-  }
+/** A thread as the pool sees a browser worker; a thread that stops by itself is a failed worker. */
+function threadWorker(): WorkerLike {
+  const w = spawn();
+  // Held open only while a reply is awaited, so a finished command exits without ending the thread first.
+  w.unref();
+  let ended = false;
+  const worker: WorkerLike = {
+    onmessage: null,
+    onerror: null,
+    postMessage(m) {
+      w.ref();
+      w.postMessage(m);
+    },
+    terminate() {
+      ended = true;
+      live.delete(worker);
+      ending.push(w.terminate());
+    },
+  };
+  const fail = (message: string) => {
+    if (ended) return;
+    ended = true;
+    live.delete(worker);
+    worker.onerror?.({ message } as ErrorEvent);
+  };
+  w.on('message', (data: PoolReply) => {
+    if (data.type !== 'beat') w.unref();
+    worker.onmessage?.({ data } as MessageEvent<PoolReply>);
+  });
+  w.on('error', (e) => fail(e.message));
+  w.on('exit', (code) => fail(`the scoring thread stopped (exit code ${code})`));
+  live.add(worker);
+  return worker;
 }
 
 /**
@@ -75,29 +74,35 @@ class ScoringThread {
 export const defaultScoringThreads = (cores = availableParallelism()): number => Math.max(1, Math.min(4, cores));
 
 let limit = defaultScoringThreads();
-const threads: ScoringThread[] = [];
+let pool: ScorePool | null = null;
 
 /** How many scoring threads may run at once (a whole number ≥ 1; from --threads). */
 export function setScoringThreads(n: number): void {
   limit = Math.max(1, Math.floor(n));
+  if (pool && pool.size !== limit) void endScoringThreads();
 }
 
 /**
- * Scores rows with a plan's synchronous metrics in a scoring thread: the least busy one, or a new one while every
- * thread has work and there may be more. Each thread builds the same metrics from the plan, so which thread scores
- * a row does not change its results.
+ * Scores rows with a plan of synchronous metrics in a scoring thread: a free one, or a new one while every thread
+ * has work and there may be more. Each thread builds the same metrics from the plan, so which thread scores a row
+ * does not change its results. Details are left out (the CLI writes those of the model metrics only).
  */
-export function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
-  let t = threads.reduce<ScoringThread | undefined>((a, b) => (a && a.pending.size <= b.pending.size ? a : b), undefined);
-  if (!t || (t.pending.size > 0 && threads.length < limit)) threads.push((t = new ScoringThread()));
-  return t.score(plan, rows);
+export async function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
+  pool ??= createPool(threadWorker, limit, Infinity, undefined, Infinity);
+  const chunk = await pool.score({ rows, plan, detailed: [], explainAll: true });
+  const table = new ResultTable(chunk.metrics);
+  table.append(chunk);
+  return Array.from({ length: table.length }, (_, i) => table.row(i));
 }
 
 /** Scoring threads running now. */
-export const scoringThreads = (): number => threads.length;
+export const scoringThreads = (): number => live.size;
 
 /** Ends every scoring thread at once (an interrupt, or the end of a command), whatever they are scoring. */
 export async function endScoringThreads(): Promise<void> {
-  const all = threads.splice(0);
-  await Promise.all(all.map((t) => t.end()));
+  const p = pool;
+  pool = null;
+  p?.cancel();
+  p?.retire();
+  await Promise.all(ending.splice(0));
 }

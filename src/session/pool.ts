@@ -24,6 +24,8 @@ export interface ScoreJob {
   plan: MetricPlan;
   /** Metrics whose details and explanations are kept. */
   detailed: string[];
+  /** Keep every metric's explanations (the CLI writes them all; the session computes the embedded ones again). */
+  explainAll?: boolean;
   /** Rows (index in `rows`) left unscored, with the reason: they took longer than the row budget. */
   skip?: [number, string][];
   /** Beat before every row, so a row that stalls is known exactly. */
@@ -89,9 +91,14 @@ export async function scoreJob(
   beat?.(0);
   const metrics = metricsOf(job, lexicon);
   const skip = new Map(job.skip);
-  // Explanations stay out as details do (the session computes them again for the rows asked for).
+  // Explanations stay out as details do, unless asked for (the session computes them again for the rows asked for).
   const detailed = new Set(job.detailed);
-  const out = new ChunkPacker(job.rows.length, job.plan.metrics, detailed, detailed);
+  const out = new ChunkPacker(
+    job.rows.length,
+    metrics.map((m) => m.name),
+    detailed,
+    job.explainAll ? undefined : detailed,
+  );
   let since = performance.now();
   for (let i = 0; i < job.rows.length; i++) {
     if (beat && (job.precise || performance.now() - since > sliceMs)) {
@@ -198,7 +205,7 @@ export function createPool(
   size: number,
   timeoutMs = 8000,
   now: () => number = () => performance.now(),
-  rowBudgetMs = ROW_BUDGET_MS,
+  rowBudgetMs: number = ROW_BUDGET_MS,
 ): ScorePool {
   const slots: Slot[] = Array.from({ length: Math.max(1, size) }, () => ({ worker: null, busy: null }));
   const queue: Queued[] = [];
