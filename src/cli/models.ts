@@ -2,7 +2,8 @@
 import { VerityError, isBatchMetric, type AnyMetric } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { messageOf } from '../core/errors.ts';
-import { ROLE_TABLE, ROLES, type Role } from '../runtime/registry.ts';
+import { ROLE_TABLE, type Role } from '../runtime/registry.ts';
+import { rolesFor } from '../runtime/roles.ts';
 import type { LoadedModel, ModelSpec } from '../runtime/messages.ts';
 import type { ModelRecord } from '../runtime/context.ts';
 import { say } from './say.ts';
@@ -16,8 +17,12 @@ export async function modelContext(
   metrics: AnyMetric[],
   o: CommonOptions,
 ): Promise<ModelContext & { provenance?: Record<string, LoadedModel> }> {
-  const needs = new Set(metrics.filter(isBatchMetric).flatMap((m) => [...m.needs]));
-  if (needs.size === 0 && !o.statementModel) return {};
+  // Statements come from the instant rule writer unless a model is asked for (and a metric writes them).
+  const roles = rolesFor(
+    metrics.filter(isBatchMetric).map((m) => m.name),
+    { modelWriter: !!o.statementModel },
+  );
+  if (roles.length === 0) return {};
   const { createNodeHost, parseModelArg } = await import('../runtime/node.ts');
   const { hostContext } = await import('../runtime/context.ts');
   const given: Record<Role, string | undefined> = {
@@ -27,9 +32,7 @@ export async function modelContext(
     statements: o.statementModel,
   };
   const specs: Partial<Record<Role, ModelSpec>> = {};
-  for (const role of ROLES) {
-    // Statements come from the instant rule writer unless a model is asked for.
-    if (role === 'statements' ? !o.statementModel : !needs.has(ROLE_TABLE[role].capability)) continue;
+  for (const role of roles) {
     try {
       specs[role] = { ...parseModelArg(role, given[role], o.modelDir), ...(o.skipCanary ? { skipCanary: true } : {}) };
     } catch (e) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSyncMetric, LEXICAL_METRICS, MODEL_METRICS } from '../../core/metrics/index.ts';
+import { MODEL_METRICS } from '../../core/metrics/index.ts';
 import { defaultFor, REGISTRY, type Device, type Dtype } from '../../runtime/registry.ts';
 import { specFromEntry } from '../../runtime/specs.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
@@ -12,31 +12,12 @@ import {
   isCached,
   modelMetrics,
   needText,
-  rolesFor,
   sourceText,
   totalDownload,
 } from './models.ts';
-import { withWordNet } from '../../../test/lexicon.ts';
 
-describe('rolesFor', () => {
-  it('maps each model metric to the roles it needs, in role order', () => {
-    const byName = (n: string) => rolesFor(modelMetrics([n]));
-    expect(byName('cap')).toEqual(['nli']);
-    expect(byName('hierarchy')).toEqual(['nli']);
-    expect(byName('nli_lex')).toEqual(['nli']);
-    expect(byName('taxonomy')).toEqual(['nli']);
-    expect(byName('avert')).toEqual(['reranker']);
-    expect(byName('bertscore')).toEqual(['embedder']);
-    expect(rolesFor(modelMetrics())).toEqual(['nli', 'reranker', 'embedder']);
-  });
-
-  it('adds the statement writer only when a model writer is asked for', () => {
-    expect(rolesFor(modelMetrics(['bertscore', 'cap']), { modelWriter: true })).toEqual(['nli', 'embedder', 'statements']);
-    expect(rolesFor(modelMetrics(['nli_lex']), { modelWriter: true })).toEqual(['nli']);
-  });
-
-  it('needs nothing for lexical metrics', () => {
-    expect(rolesFor(LEXICAL_METRICS.map((n) => createSyncMetric(n, {}, withWordNet)))).toEqual([]);
+describe('modelMetrics', () => {
+  it('builds every model metric, in table order', () => {
     expect(modelMetrics().map((m) => m.name)).toEqual([...MODEL_METRICS]);
   });
 });

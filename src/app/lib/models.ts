@@ -5,26 +5,22 @@
  */
 import { proxy, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../runtime/host-api.ts';
-import type { Capability, ModelContext } from '../../core/capabilities.ts';
+import type { ModelContext } from '../../core/capabilities.ts';
 import { createMetric, MODEL_METRICS } from '../../core/metrics/index.ts';
-import { isBatchMetric, type AnyMetric, type BatchMetric } from '../../core/types.ts';
+import { isBatchMetric, type BatchMetric } from '../../core/types.ts';
 import type { WordNet } from '../../core/lexicon/index.ts';
 import { hostContext } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
 import { messageOf } from '../../core/errors.ts';
 import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type RegistryEntry, type Role } from '../../runtime/registry.ts';
+import { CAPABILITY_ROLE, type RoleOptions } from '../../runtime/roles.ts';
 
 /** Each role's name in sentences (from the registry's role table). */
 export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<
   Role,
   string
 >;
-
-/** The model role that serves each capability a metric may need (the role table read the other way). */
-export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(
-  ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
-) as Record<Capability, Role>;
 
 /**
  * Every model-based metric with its default settings, built with `lexicon` (WordNet, for those that read it). A page
@@ -41,24 +37,6 @@ export const withLexicon = (metrics: readonly BatchMetric[], lexicon: WordNet | 
     metrics.map((m) => m.name),
     lexicon,
   );
-
-export interface RoleOptions {
-  /**
-   * Write statements with a seq2seq model. Off by default: without a writer the core uses its rule writer,
-   * which is instant and needs no download (the CLI does the same unless --statement-model is given).
-   */
-  modelWriter?: boolean;
-}
-
-/** The roles whose models these metrics need, in role order (no duplicates). */
-export function rolesFor(metrics: readonly AnyMetric[], opts: RoleOptions = {}): Role[] {
-  const needed = new Set<Role>();
-  for (const m of metrics) {
-    if (!isBatchMetric(m)) continue;
-    for (const cap of m.needs) if (cap !== 'writer' || opts.modelWriter) needed.add(CAPABILITY_ROLE[cap]);
-  }
-  return ROLES.filter((r) => needed.has(r));
-}
 
 /** What a metric needs, in words (its checkbox and its "not scored yet" line say it). */
 export function needText(metric: Pick<BatchMetric, 'needs'>, opts: RoleOptions = {}): string {

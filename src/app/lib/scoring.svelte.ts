@@ -5,7 +5,7 @@
  * layout only. run-guard.ts does the pinging and the recovery budget.
  */
 import { proxy } from 'comlink';
-import { DEFAULT_METRICS, MODEL_METRICS, createMetric } from '../../core/metrics/index.ts';
+import { DEFAULT_METRICS } from '../../core/metrics/index.ts';
 import type { ColumnMap } from '../../core/io/fields.ts';
 import type { LoadedModel, ModelSpec, Role } from '../../runtime/messages.ts';
 import { fallbackSpecs } from '../../runtime/fallback.ts';
@@ -27,7 +27,8 @@ import {
 } from './workers.ts';
 import { loadForScoring, RecoveryBudget, stuckMessage, watch } from './run-guard.ts';
 import { specFor } from './settings.svelte.ts';
-import { ROLE_NAMES, rolesFor } from './models.ts';
+import { ROLE_NAMES } from './models.ts';
+import { rolesFor } from '../../runtime/roles.ts';
 import { demoUrl, type Demo } from './demos.ts';
 import { holdNextFrame, whenDrawn } from './frames.ts';
 import { say } from './messages.ts';
@@ -81,13 +82,7 @@ export class ScoringPage {
 
   notes = $derived(this.summary ? unscorable(this.chosen, this.summary) : []);
   toRun = $derived(this.summary ? runnable(this.chosen, this.summary) : this.chosen);
-  roles = $derived(
-    rolesFor(
-      // Built for their needs only (they score in the workers): no WordNet needed here.
-      this.toRun.filter((m) => (MODEL_METRICS as readonly string[]).includes(m)).map((m) => createMetric(m, {}, { lexicon: null })),
-      { modelWriter: this.modelWriter },
-    ),
-  );
+  roles = $derived(rolesFor(this.toRun, { modelWriter: this.modelWriter }));
   busy = $derived(this.phase === 'running' || this.phase === 'loading-models');
   /**
    * The results (and the comparison) are on the page: from Run on, not from the first rows, by when the scoring

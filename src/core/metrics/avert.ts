@@ -31,7 +31,7 @@
  *   in the options (e.g. from calibration) replaces the rule: decision = score >= threshold.
  * - Not applicable (score null) when a row has no wrong target; no gold → 0; empty response → 0.
  */
-import type { Embedder, ModelContext, Ranker } from '../capabilities.ts';
+import type { Capability, Embedder, ModelContext, Ranker } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { clamp01, quote, round } from './common.ts';
 import { renamed, thresholdOption, type ModelDescriptor } from './descriptor.ts';
@@ -249,6 +249,10 @@ async function embeddingScores(embedder: Embedder, rows: readonly Pending[]): Pr
   });
 }
 
+/** The models it uses: a reranker, or an embedder with the embedding backend. */
+const NEEDS: readonly Capability[] = ['ranker'];
+const EMBEDDING_NEEDS: readonly Capability[] = ['embedder'];
+
 export function createAvert(options: AvertOptions = {}): BatchMetric {
   const backend = options.backend ?? 'ranker';
   const how = options.aggregation ?? 'max';
@@ -264,7 +268,7 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
     name: 'avert',
     card,
     threshold,
-    needs: backend === 'ranker' ? ['ranker'] : ['embedder'],
+    needs: backend === 'ranker' ? NEEDS : EMBEDDING_NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const results: MetricResult[] = new Array(items.length);
       const pending: Pending[] = [];
@@ -323,6 +327,8 @@ export function createAvert(options: AvertOptions = {}): BatchMetric {
 const exampleWords = (s: string): Set<string> => new Set(s.toLowerCase().match(/[a-z0-9']+/g) ?? []);
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
+  variantNeeds: { avert_embedding: EMBEDDING_NEEDS },
   name: 'avert',
   family: 'model',
   card,

@@ -23,7 +23,7 @@
  * - Several golds: the gold with the highest F (first on a tie); its P and R are reported (bert-score instead
  *   takes the max of P, R and F separately). Empty candidate or gold (no tokens) → 0 for that pair.
  */
-import type { ModelContext, TokenEmbeddings } from '../capabilities.ts';
+import type { Capability, ModelContext, TokenEmbeddings } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { clamp01, quote, round } from './common.ts';
 import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
@@ -129,6 +129,9 @@ interface Encoded {
   vectors: Float32Array[];
 }
 
+/** The models it uses: an embedder (token embeddings). */
+const NEEDS: readonly Capability[] = ['embedder'];
+
 export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
   const useIdf = options.idf ?? false;
   const threshold = options.threshold ?? 0.8;
@@ -136,7 +139,7 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
     name: 'bertscore',
     card,
     threshold,
-    needs: ['embedder'],
+    needs: NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const results: MetricResult[] = new Array(items.length);
       const todo: number[] = [];
@@ -214,6 +217,7 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
 const EXAMPLE_VECTORS: Record<string, number[]> = { the: [0, 0, 1], kitten: [0.8, 0.6, 0], cat: [1, 0, 0], sat: [0, 1, 0] };
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
   name: 'bertscore',
   family: 'model',
   card,

@@ -9,7 +9,7 @@
  * // with g→p = (ent 0.7, neu 0.2, con 0.1) and p→g = (0.4, 0.5, 0.1):
  * // → { score: 0.7285, decision: true, explanation: 'gold "Paris": D(g→p)=0.76, D(p→g)=0.55 → CAP=0.729' }
  */
-import type { ModelContext, NliDistribution } from '../capabilities.ts';
+import type { Capability, ModelContext, NliDistribution } from '../capabilities.ts';
 import { evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
 import { argmax, clamp01, quote, round } from './common.ts';
@@ -143,6 +143,9 @@ function formulaText(g: GoldCap, ev: ProvidedNli, p: CapParams): string {
   }
 }
 
+/** The models it uses: NLI, and a statement writer (the rule writer unless a model is loaded). */
+const NEEDS: readonly Capability[] = ['nli', 'writer'];
+
 /** `cap` for the default variant, `cap_<variant>` for an ablation, so they can run side by side. */
 export function createCap(options: CapOptions = {}): BatchMetric {
   const p = capParams(options);
@@ -151,7 +154,7 @@ export function createCap(options: CapOptions = {}): BatchMetric {
     name: p.variant === 'cap' ? 'cap' : `cap_${p.variant}`,
     card,
     threshold: p.threshold,
-    needs: ['nli', 'writer'],
+    needs: NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const evidence = await usableEvidence(ctx, items);
       return items.map((item, i): MetricResult => {
@@ -185,6 +188,7 @@ export function capSettings(s: MetricSettings): Pick<CapOptions, 'alpha' | 'lamb
 }
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
   name: 'cap',
   family: 'model',
   card,

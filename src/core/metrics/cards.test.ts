@@ -11,6 +11,7 @@ import {
   MODEL_METRICS,
   SUPPORTED_METRICS,
   VARIANT_METRICS,
+  capabilitiesOf,
   createMetric,
   withLimitLine,
 } from './index.ts';
@@ -25,6 +26,8 @@ describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d
       expect(m.card).toEqual(withLimitLine(d.card));
       expect(isBatchMetric(m)).toBe(d.family === 'model');
       expect(Number.isFinite(m.threshold)).toBe(true);
+      // What the run loads is read from the descriptor: it must be what the metric uses.
+      expect(capabilitiesOf([n])).toEqual(isBatchMetric(m) ? [...m.needs] : []);
     }
   });
 
@@ -37,6 +40,13 @@ describe.each(SUPPORTED_METRICS.map((d) => [d.name, d] as const))('%s', (name, d
     if (e.expected.class !== undefined) expect(r!.class).toBe(e.expected.class);
     if (e.expected.set !== undefined) expect(r!.set).toBe(e.expected.set);
     if (e.expected.explanation !== undefined) expect(r!.explanation).toBe(e.expected.explanation);
+  });
+});
+
+describe('capabilitiesOf', () => {
+  it('lists each capability once, in the order the metrics first name it', () => {
+    expect(capabilitiesOf(['exact_match', 'meteor'])).toEqual([]);
+    expect(capabilitiesOf(['nli_lex', 'avert_embedding', 'cap', 'avert', 'bertscore'])).toEqual(['nli', 'embedder', 'writer', 'ranker']);
   });
 });
 

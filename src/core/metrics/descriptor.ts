@@ -3,7 +3,7 @@
  * to build it from the user's settings, and optionally how to calibrate it). The table in `index.ts` lists
  * them; every list of metric names (CLI, app, tests) is derived from that table.
  */
-import type { ModelContext } from '../capabilities.ts';
+import type { Capability, ModelContext } from '../capabilities.ts';
 import type { Objective } from '../agreement/binary.ts';
 import type { Calibration, Cutpoints } from '../agreement/calibrate.ts';
 import type { Normalization } from '../text/normalize.ts';
@@ -70,6 +70,12 @@ export interface LexicalDescriptor extends DescriptorBase {
 /** Needs model capabilities (or probabilities given in the input): scores batches. */
 export interface ModelDescriptor extends DescriptorBase {
   readonly family: 'model';
+  /**
+   * The capabilities it uses (its metric's `needs`): which models a run loads is read from here, without building
+   * a metric. `variantNeeds` names a variant that uses others.
+   */
+  readonly needs: readonly Capability[];
+  readonly variantNeeds?: Readonly<Record<string, readonly Capability[]>>;
   create(settings: MetricSettings, name?: string, lexicon?: WordNet | null): BatchMetric;
 }
 

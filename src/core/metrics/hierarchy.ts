@@ -10,7 +10,7 @@
  * // with g→p = (ent 0.3, …) and p→g = (ent 0.9, …):
  * // → { score: 0.9, decision: true, set: 'superior', explanation: 'superior to gold "Paris": P_ent(p→g)=0.9 ≥ 0.5, P_ent(g→p)=0.3 < 0.5' }
  */
-import type { ModelContext } from '../capabilities.ts';
+import type { Capability, ModelContext } from '../capabilities.ts';
 import {
   VerityError,
   type BatchMetric,
@@ -56,6 +56,9 @@ export function entailmentSet(n: ProvidedNli, tau: number): EntailmentSet {
 export const isCorrectSet = (set: EntailmentSet, strict: boolean): boolean =>
   strict ? set === 'superior' || set === 'equivalent' : set !== 'incorrect';
 
+/** The models it uses: NLI, and a statement writer (the rule writer unless a model is loaded). */
+const NEEDS: readonly Capability[] = ['nli', 'writer'];
+
 export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
   const tau = options.tau ?? 0.5;
   const strict = options.strict ?? false;
@@ -67,7 +70,7 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
     name: strict ? 'hierarchy_strict' : 'hierarchy',
     card,
     threshold: tau,
-    needs: ['nli', 'writer'],
+    needs: NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const evidence = await usableEvidence(ctx, items);
       return items.map((item, i): MetricResult => {
@@ -114,6 +117,7 @@ export function createHierarchy(options: HierarchyOptions = {}): BatchMetric {
 }
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
   name: 'hierarchy',
   family: 'model',
   card,

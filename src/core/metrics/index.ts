@@ -7,6 +7,7 @@ import { VerityError, isBatchMetric, type AnyMetric, type Metric, type MetricCar
 import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
 import { LIMITS } from '../limits.ts';
 import type { WordNet } from '../lexicon/index.ts';
+import type { Capability } from '../capabilities.ts';
 import { descriptor as exactMatch } from './exact_match.ts';
 import { descriptor as tokenF1 } from './token_f1.ts';
 import { descriptor as lexicalMatch } from './lexical_match.ts';
@@ -87,6 +88,19 @@ export function createMetric(name: string, s: MetricSettings = {}, build: Metric
       `${name} reads the WordNet lexicon, and it was built without it: load it (runtime/lexicon-node.ts or lexicon-browser.ts) and pass it as { lexicon }`,
     );
   return withFieldLimit(d.create(s, name, build.lexicon ?? null));
+}
+
+/**
+ * The model capabilities these metrics use (main names or variants), each once, as their descriptors declare
+ * them: which models a run needs is read here, without building a metric.
+ */
+export function capabilitiesOf(names: readonly string[]): Capability[] {
+  const out = new Set<Capability>();
+  for (const n of names) {
+    const d = metricDescriptor(n);
+    if (d.family === 'model') for (const c of d.variantNeeds?.[n] ?? d.needs) out.add(c);
+  }
+  return [...out];
 }
 
 /** Whether any of these metrics reads WordNet (the caller then loads it before building them). */

@@ -6,7 +6,7 @@
  * // with P_ent('question: In which year did WWII end? answer: It ended in 1945.' ⇒ '… ground truth: 1945') = 0.9:
  * // → { score: 0.984, decision: true, explanation: 'se=0.9 (ref "1945"), lm=1 (ref "1945") → P=0.984' }
  */
-import type { ModelContext, Nli, NliDistribution, NliPair } from '../capabilities.ts';
+import type { Capability, ModelContext, Nli, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyUnique } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type QaItem } from '../types.ts';
 import { fail, ok, type Result } from '../errors.ts';
@@ -114,6 +114,9 @@ export interface NliLexOptions {
   threshold?: number;
 }
 
+/** The models it uses: NLI. */
+const NEEDS: readonly Capability[] = ['nli'];
+
 export function createNliLex(options: NliLexOptions = {}): BatchMetric {
   const w: NliLexWeights = { ...NLI_LEX_DEFAULT_WEIGHTS };
   for (const k of ['se', 'lm', 'bias'] as const) {
@@ -128,7 +131,7 @@ export function createNliLex(options: NliLexOptions = {}): BatchMetric {
     name: 'nli_lex',
     card,
     threshold,
-    needs: ['nli'],
+    needs: NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const rows = await nliLexRows(items, ctx.nli);
       return rows.map((row, i): MetricResult => {
@@ -165,6 +168,7 @@ export function createNliLex(options: NliLexOptions = {}): BatchMetric {
 }
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
   name: 'nli_lex',
   family: 'model',
   card,

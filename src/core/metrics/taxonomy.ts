@@ -39,7 +39,7 @@
  */
 import type { WordNet } from '../lexicon/index.ts';
 import { CORRECT_CLASSES } from '../correctness.ts';
-import type { ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
+import type { Capability, ModelContext, NliDistribution, NliPair } from '../capabilities.ts';
 import { classifyScore, type Cutpoints } from '../agreement/calibrate.ts';
 import { SEVERITY } from '../agreement/ordinal.ts';
 import { splitClauses } from '../text/clauses.ts';
@@ -392,6 +392,9 @@ function withSignals(item: QaItem, r: MetricResult, wn: WordNet | null): MetricR
   };
 }
 
+/** The models it uses: NLI, and a statement writer (the rule writer unless a model is loaded). */
+const NEEDS: readonly Capability[] = ['nli', 'writer'];
+
 export function createTaxonomy(options: TaxonomyOptions): BatchMetric {
   const method = options.method ?? 'structured';
   if (method !== 'structured' && method !== 'cutpoints')
@@ -416,7 +419,7 @@ export function createTaxonomy(options: TaxonomyOptions): BatchMetric {
     name: method === 'structured' ? 'taxonomy' : 'taxonomy_cutpoints',
     card,
     threshold: method === 'cutpoints' ? cutpointThreshold(cfg.cuts) : cp.threshold,
-    needs: ['nli', 'writer'],
+    needs: NEEDS,
     async scoreBatch(items: readonly QaItem[], ctx: ModelContext): Promise<MetricResult[]> {
       const evidence = await usableEvidence(ctx, items);
       const pairs: NliPair[] = [];
@@ -472,6 +475,7 @@ function cutpointThreshold(c: Cutpoints): number {
 }
 
 export const descriptor: ModelDescriptor = {
+  needs: NEEDS,
   name: 'taxonomy',
   family: 'model',
   card,

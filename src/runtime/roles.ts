@@ -1,0 +1,26 @@
+/**
+ * Which models a run needs: the roles that serve the capabilities its metrics' descriptors declare
+ * (core/metrics capabilitiesOf). The CLI and the page ask it here, before any metric is built.
+ */
+import type { Capability } from '../core/capabilities.ts';
+import { capabilitiesOf } from '../core/metrics/index.ts';
+import { ROLE_TABLE, ROLES, type Role } from './registry.ts';
+
+/** The model role that serves each capability a metric may need (the role table read the other way). */
+export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(
+  ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
+) as Record<Capability, Role>;
+
+export interface RoleOptions {
+  /**
+   * Write statements with a seq2seq model. Off by default: without a writer the core uses its rule writer,
+   * which is instant and needs no download (the CLI does the same unless --statement-model is given).
+   */
+  modelWriter?: boolean;
+}
+
+/** The roles whose models these metrics (names or variants) need, in role order (no duplicates). */
+export function rolesFor(metrics: readonly string[], opts: RoleOptions = {}): Role[] {
+  const needed = new Set(capabilitiesOf(metrics).flatMap((c) => (c !== 'writer' || opts.modelWriter ? [CAPABILITY_ROLE[c]] : [])));
+  return ROLES.filter((r) => needed.has(r));
+}
