@@ -35,7 +35,8 @@ import { loadEvouna, repoRoot } from '../scripts/evouna.ts';
 import { createRuleWriter } from '../src/core/statements/rules.ts';
 import { classifyUnique, MEMO_LIMIT } from '../src/core/evidence.ts';
 import { Generations } from '../src/core/util/memo.ts';
-import { createNodeHost, parseModelArg } from '../src/runtime/node.ts';
+import { createNodeHost } from '../src/runtime/node.ts';
+import { parseModelArg } from '../src/runtime/model-args.ts';
 import { DEFAULT_BATCH_SIZE, DYNAMIC_QUANT_DTYPES, lengthBatches, nliLabelIndex, padRows, type Encodings } from '../src/runtime/host.ts';
 import type { NliDistribution, NliPair } from '../src/core/capabilities.ts';
 import {

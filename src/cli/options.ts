@@ -11,6 +11,11 @@ import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
 import { metricsOf, type RunCalibration, type RunConfig } from '../core/run-config.ts';
 import { setScoringThreads } from './thread.ts';
 import { nodeLexicon } from '../runtime/lexicon-node.ts';
+import { parseModelArg } from '../runtime/model-args.ts';
+import { ROLE_TABLE, type Role } from '../runtime/registry.ts';
+import { rolesFor } from '../runtime/roles.ts';
+import type { ModelSpec } from '../runtime/messages.ts';
+import { messageOf } from '../core/errors.ts';
 
 export interface CommonOptions {
   metrics?: string;
@@ -66,7 +71,7 @@ export function loadCalibrations(paths: string[] = []): Calibration[] {
  * The run the flags describe, as every surface describes one (core/run-config.ts): the metrics, the settings, the
  * --calibration files as its calibration (thresholds, cut-points, nli_lex weights) and combinations, and the mapping.
  */
-export function compileRun(o: CommonOptions): RunConfig {
+export function compileRun(o: CommonOptions): CliRunConfig {
   const cals = loadCalibrations(o.calibration);
   const calibration: RunCalibration = { thresholds: {} };
   for (const c of cals) {
@@ -79,18 +84,48 @@ export function compileRun(o: CommonOptions): RunConfig {
     ...(o.lexicalMode ? { lexicalMode: o.lexicalMode } : {}),
   };
   const combinations = cals.flatMap((c) => (c.combination ? [c.combination] : []));
+  const metrics = resolveMetricList(o.metrics);
   return {
-    metrics: resolveMetricList(o.metrics),
+    metrics,
     settings,
     ...(cals.length ? { calibration } : {}),
     ...(combinations.length ? { combinations } : {}),
     mapping: { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) },
+    models: modelSpecs(metrics, o),
   };
+}
+
+/** The CLI's run: a run with the models its metrics need, as the page's run carries them (session/api.ts). */
+export interface CliRunConfig extends RunConfig {
+  models: Partial<Record<Role, ModelSpec>>;
+}
+
+/**
+ * The models these metrics need (runtime/roles.ts), as the role flags name them (the registry defaults
+ * otherwise; --model-dir, --skip-canary). The statement writer is the instant rule writer unless
+ * --statement-model is given.
+ */
+function modelSpecs(metrics: readonly string[], o: CommonOptions): Partial<Record<Role, ModelSpec>> {
+  const given: Record<Role, string | undefined> = {
+    nli: o.nliModel,
+    reranker: o.rankerModel,
+    embedder: o.embedderModel,
+    statements: o.statementModel,
+  };
+  const specs: Partial<Record<Role, ModelSpec>> = {};
+  for (const role of rolesFor(metrics, { modelWriter: o.statementModel !== undefined })) {
+    try {
+      specs[role] = { ...parseModelArg(role, given[role], o.modelDir), ...(o.skipCanary ? { skipCanary: true } : {}) };
+    } catch (e) {
+      throw new VerityError(`${ROLE_TABLE[role].cliFlag}: ${messageOf(e)}`, 'usage');
+    }
+  }
+  return specs;
 }
 
 /** A compiled run with its metrics: the scoring thread builds the same from `config`. */
 export interface BuiltRun {
-  config: RunConfig;
+  config: CliRunConfig;
   metrics: AnyMetric[];
 }
 

@@ -88,7 +88,7 @@ export function progressBar(o: CommonOptions, total: number): { update(done: num
  * the main thread answers a signal at once, whatever row is being scored.
  */
 export function inThread(run: BuiltRun): Pick<ScoreOptions, 'scoreSync'> {
-  const { mapping: _mapping, ...plan } = run.config;
+  const { mapping: _mapping, models: _models, ...plan } = run.config;
   // The model metrics score here; the plan's combinations (after its list) are synchronous.
   const embedded = { ...plan, metrics: plan.metrics.filter((_, i) => !isBatchMetric(run.metrics[i]!)) };
   return { scoreSync: (rows) => scoreInThread(embedded, rows.map(itemOf)) };
@@ -153,7 +153,7 @@ export async function scoreFile(
     },
     onRows: async (read) => {
       // Models load with the first rows, so that an unreadable file fails before any download.
-      ctx ??= await modelContext(metrics, o);
+      ctx ??= await modelContext(run, o);
       const rows = read.filter((r) => inShard(r) && keep(r));
       const had = ctx;
       const scored = scoreRows(rows, metrics, had, {

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_DIR } from '../../scripts/fixtures/generate.ts';
 import { env } from '@huggingface/transformers';
-import { createNodeHost, nodeAdapter, parseModelArg } from './node.ts';
+import { createNodeHost, nodeAdapter } from './node.ts';
+import { parseModelArg } from './model-args.ts';
 import { redirectAllowed } from './specs.ts';
 import type { ModelSpec } from './messages.ts';
 

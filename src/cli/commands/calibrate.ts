@@ -59,7 +59,6 @@ async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
     .map((s) => s.trim())
     .filter(Boolean);
   const run = buildMetrics({ ...o, metrics: names.join(','), calibration: [] });
-  const { metrics } = run;
   if (!/\.json$/i.test(o.out)) throw new VerityError(`--out ${o.out}: use a .json file name`, 'usage');
   await checkOut(o.out);
   if (o.labels) {
@@ -95,7 +94,7 @@ async function cmdCalibrate(file: string, o: CalibrateOptions): Promise<void> {
     const own = names.length === 1 ? metricDescriptor(names[0]!).calibrate : undefined;
     if (own) {
       // The metric's own calibration (e.g. nli_lex fits its weights), from its descriptor.
-      cal = await own(rows, await modelContext(metrics, o), o.objective);
+      cal = await own(rows, await modelContext(run, o), o.objective);
     } else if (names.length > 1) {
       const comb = fitCombination(
         labels.map((_, i) => names.map((_n, k) => scores[k]![i]!)),

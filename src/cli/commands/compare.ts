@@ -315,7 +315,7 @@ export function register(program: Command): void {
         input.rows = foldInto(input.rows, labels, o.labels!, input.systems.length);
       }
       if (o.known?.length) input.rows = withEarlier(input.rows, await readMemory(o.known));
-      const ctx = await modelContext(metrics, o);
+      const ctx = await modelContext(run, o);
       const names = metrics.map((m) => m.name);
       const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
       const results = ResultTable.of(await scoreAll(input.rows, run, o, ctx), names, detailed);

@@ -11,9 +11,10 @@ import { modelContext } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
 
 async function cmdExplain(o: CommonOptions & { question: string; gold: string[]; candidate: string; json?: boolean }): Promise<void> {
-  const { metrics } = buildMetrics({ ...o, metrics: o.metrics ?? LEXICAL_METRICS.join(',') });
+  const run = buildMetrics({ ...o, metrics: o.metrics ?? LEXICAL_METRICS.join(',') });
+  const { metrics } = run;
   const row: QaRow = { row: 1, id: '1', question: o.question, golds: o.gold, candidate: o.candidate };
-  const [results] = await scoreRows([row], metrics, await modelContext(metrics, o));
+  const [results] = await scoreRows([row], metrics, await modelContext(run, o));
   const record = outputRecord(row, results!, new Set(metrics.map((m) => m.name)));
   if (o.json) return void process.stdout.write(`${JSON.stringify(record)}\n`);
   const lines = [`question:  ${o.question}`, `gold:      ${o.gold.join(' | ')}`, `candidate: ${o.candidate}`, ''];

@@ -95,7 +95,7 @@ async function cmdReview(file: string, o: ReviewOptions): Promise<void> {
   // The priority reads the embedded default set beside the judge, whatever --metrics chose (it was fitted so: with
   // the default settings).
   const extraNames = DEFAULT_METRICS.filter((n) => !metrics.some((m) => m.name === n));
-  const scored = await scoreAll(rows, run, o, await modelContext(metrics, o));
+  const scored = await scoreAll(rows, run, o, await modelContext(run, o));
   const extra = extraNames.length ? await scoreAll(rows, buildMetrics({ metrics: extraNames.join(',') }), { ...o, progress: false }) : null;
   const all = [...metrics.map((m) => m.name), ...extraNames];
   const results = ResultTable.of(
