@@ -453,4 +453,3 @@ function fileSha256(path: string): Promise<string> {
 export function createNodeHost(opts: NodeRuntimeOptions & { batchSize?: number } = {}): ModelHost {
   return new ModelHost(nodeAdapter(opts), opts.batchSize === undefined ? {} : { batchSize: opts.batchSize });
 }
-

@@ -112,9 +112,7 @@ export class SessionInput {
           }
         : {}),
     });
-    const { found, goldSep } = prepared;
-    this.goldSep = goldSep ?? '';
-    const sepNotes = found && (goldSep === found.separator || !goldSep) ? [found.note(goldSep === found.separator)] : [];
+    this.goldSep = prepared.goldSep ?? '';
     const many = prepared.systems;
     // One system found (a one-valued column, or files of one system) is no comparison: no system badge or column.
     this.systems = many && many.systems.length > 1 ? inputInfo(many) : null;
@@ -133,7 +131,7 @@ export class SessionInput {
       columns: prepared.columns,
       issues: prepared.issues.slice(0, MAX_ISSUES),
       issueCount: prepared.issues.length,
-      notes: [...sepNotes, ...(many ? prepared.notes : this.notesOf(t, m, prepared.notes))],
+      notes: [...prepared.separatorNotes, ...prepared.givenNotes, ...(many ? prepared.notes : this.notesOf(t, m, prepared.notes))],
       ...(many ? { systems: systemsSummary(many) } : {}),
     };
   }

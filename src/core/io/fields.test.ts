@@ -925,7 +925,7 @@ describe('chooseGoldSeparator (the separator used when none is given)', () => {
 
   it('a slash in a fraction, a date, an acronym pair or a unit joins nothing', () => {
     const t = golds('AC/DC', '60 km/h', '1/2', '12/05/2001', 'TCP/IP', 'mg/L', '9.8 m/s^2');
-    expect(chooseGoldSeparator([t])).toEqual({ options: {}, notes: [] });
+    expect(chooseGoldSeparator([t])).toEqual({ options: {}, notes: [], givenNotes: [] });
     expect(mapRows(t).rows.map((r) => r.golds)).toEqual([
       ['AC/DC'],
       ['60 km/h'],
@@ -946,13 +946,18 @@ describe('chooseGoldSeparator (the separator used when none is given)', () => {
       expect(c.found?.suggested).toBe(true);
     }
     // Past SMALL_FILE_GOLDS cells, under a fifth is nothing at all.
-    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(SMALL_FILE_GOLDS))])).toEqual({ options: {}, notes: [] });
+    expect(chooseGoldSeparator([golds('a; b', 'c; d', ...single(SMALL_FILE_GOLDS))])).toEqual({ options: {}, notes: [], givenNotes: [] });
   });
 
   it('a given separator, or none (""), is kept: nothing is split or noted (what was detected is told apart)', () => {
     const t = golds('Scorpio/Skorpio', 'Paris/Paname');
     expect(chooseGoldSeparator([t], { goldSep: '' })).toMatchObject({ options: { goldSep: '' }, notes: [], found: { separator: '/' } });
     expect(chooseGoldSeparator([t], { goldSep: ' | ' })).toMatchObject({ options: { goldSep: ' | ' }, notes: [] });
+    // The page, which always gives one, is told how the given one stands to the detected one: split on it, a hint
+    // when none is given, nothing for another one.
+    const given = (goldSep: string) =>
+      chooseGoldSeparator([t], { goldSep }).givenNotes.map((n) => n.code === 'gold-separator' && n.applied);
+    expect([given('/'), given(''), given(' | ')]).toEqual([[true], [false], []]);
     const whole = mapRows(t, { goldSep: '' });
     expect(whole.rows.map((r) => r.golds)).toEqual([['Scorpio/Skorpio'], ['Paris/Paname']]);
     expect(whole.notes).toEqual([]);

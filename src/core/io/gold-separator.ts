@@ -148,16 +148,22 @@ export function detectGoldSeparator(tables: readonly ParsedTable[], map?: Column
  * given ('' for none), else the detected separator (detectGoldSeparator), with a note saying the golds are split
  * on it. `found` is what was detected either way, for a surface that always passes a separator (the page starts
  * from the detected one) and words its own note. A suggestion (`found.suggested`) is not applied: the golds are read
- * whole, with a note saying what splitting them would do.
+ * whole, with a note saying what splitting them would do. With a separator given, `givenNotes` is the detected
+ * one's note as the given one stands to it (split on it, or a hint when none is given; nothing for another one):
+ * what the page, which always gives one, shows; the CLI's user typed theirs and is not told.
  */
 export function chooseGoldSeparator(
   tables: readonly ParsedTable[],
   options: MapOptions = {},
-): { options: MapOptions; notes: MappingNote[]; found?: GoldSeparatorFound } {
+): { options: MapOptions; notes: MappingNote[]; givenNotes: MappingNote[]; found?: GoldSeparatorFound } {
   const found = detectGoldSeparator(tables, options.map);
-  if (options.goldSep !== undefined) return { options, notes: [], ...(found ? { found } : {}) };
-  if (!found) return { options, notes: [] };
+  if (options.goldSep !== undefined) {
+    const sep = options.goldSep;
+    const givenNotes = found && (sep === found.separator || !sep) ? [found.note(sep === found.separator)] : [];
+    return { options, notes: [], givenNotes, ...(found ? { found } : {}) };
+  }
+  if (!found) return { options, notes: [], givenNotes: [] };
   // '' (none) once decided, so the row mapper does not count the same cells again for a hint.
-  if (found.suggested) return { options: { ...options, goldSep: '' }, notes: [found.note(false)], found };
-  return { options: { ...options, goldSep: found.separator }, notes: [found.note(true)], found };
+  if (found.suggested) return { options: { ...options, goldSep: '' }, notes: [found.note(false)], givenNotes: [], found };
+  return { options: { ...options, goldSep: found.separator }, notes: [found.note(true)], givenNotes: [], found };
 }

@@ -40,8 +40,10 @@ export interface PreparedInput {
   issues: RowIssue[];
   /** What mapping noticed (layout, key spellings, a separator only later rows use). */
   notes: MappingNote[];
-  /** The note of the separator chosen because none was given (the CLI prints it; the page words its own from `found`). */
+  /** The note of the separator chosen because none was given (the CLI prints it). */
   separatorNotes: MappingNote[];
+  /** With a separator given: the detected one's note as the given one stands to it (what the page shows). */
+  givenNotes: MappingNote[];
   /** The separator applied ('' or absent: none), and the one the gold cells suggest, whether applied or not. */
   goldSep?: string;
   found?: GoldSeparatorFound;
@@ -62,6 +64,8 @@ export interface InputPlan {
   found?: GoldSeparatorFound;
   /** The note of the separator chosen because none was given. */
   separatorNotes: MappingNote[];
+  /** With a separator given: the detected one's note as the given one stands to it. */
+  givenNotes: MappingNote[];
   mapper(columns: string[], headerLine?: number): RowMapper;
 }
 
@@ -76,6 +80,7 @@ export function planInput(samples: readonly ParsedTable[], m: Omit<InputMapping,
     ...(chosen.options.goldSep !== undefined ? { goldSep: chosen.options.goldSep } : {}),
     ...(chosen.found ? { found: chosen.found } : {}),
     separatorNotes: chosen.notes,
+    givenNotes: chosen.givenNotes,
     mapper: (columns, headerLine) => createRowMapper(columns, chosen.options, headerLine),
   };
 }
@@ -93,6 +98,7 @@ export function prepareInput(files: readonly SystemFile[], m: InputMapping = {})
     ...(plan.goldSep !== undefined ? { goldSep: plan.goldSep } : {}),
     ...(plan.found ? { found: plan.found } : {}),
     separatorNotes: plan.separatorNotes,
+    givenNotes: plan.givenNotes,
   };
   if (several) {
     const input = mapSystemFiles(tables, { ...plan.options, ...m.systems });
