@@ -3,7 +3,6 @@
  * Failures come back as data ({ok: false, error}); callbacks the session is given never have their return
  * value used.
  */
-import type { LabelFormat } from '../core/review/sheet.ts';
 import type { SplitSummary } from '../core/compare/split.ts';
 import type { RunConfig as CoreRunConfig } from '../core/run-config.ts';
 import type { RowIssue } from '../core/io/parse.ts';
@@ -12,7 +11,6 @@ import type { ColumnMap, MappingNote } from '../core/io/fields.ts';
 import type { RowResults } from '../core/scoring.ts';
 import type { RunReport } from '../core/explore.ts';
 import type { CompareReport } from '../core/compare/report.ts';
-import type { JudgeReport } from '../core/review/judge.ts';
 import type { InputInfo } from '../core/compare/exports.ts';
 import type { Coverage, FilesInput, KeyBy, SystemsGuess } from '../core/io/systems.ts';
 import type { LoadedModel, ModelSpec, Role } from '../runtime/messages.ts';
@@ -179,55 +177,6 @@ export type {
   ReviewStop,
   ReviewState,
 } from './review-api.ts';
-import type { ReviewAnswer, ReviewImported, ReviewItem, ReviewMemory, ReviewRefitted, ReviewStart, ReviewState } from './review-api.ts';
-
-/** The run's review queue (review.ts). */
-export interface ReviewApi {
-  /** The run's review, or null when none was started. */
-  state(): Promise<Result<ReviewState | null>>;
-  /**
-   * Draws the questions to ask (core/review/plan.ts) over the rows scored; replaces a review not answered yet.
-   * `budget`: questions ("500"), or a share of the rows ("15%", "0.15").
-   */
-  start(opts: ReviewStart): Promise<Result<ReviewState>>;
-  /**
-   * The verdicts a project remembers in this browser (session/verdicts.ts; the default project when none is named)
-   * and how many of this run's distinct answers (and rows) they judge: a review started in that project with
-   * `known` leaves those out of its draw and counts them as judged.
-   */
-  memory(project?: string): Promise<Result<ReviewMemory>>;
-  /** A project's remembered verdicts as a file `verity review --known` reads. */
-  exportVerdicts(project?: string): Promise<Result<Blob>>;
-  /** Forgets a project's remembered verdicts (other projects, the saved runs and their reviews stay). */
-  forgetVerdicts(project?: string): Promise<Result<null>>;
-  /** Columns a review can be split by (a dataset, a subject): each system's accuracy is then the mean over their values. */
-  splitColumns(): Result<string[]>;
-  item(position: number): Result<ReviewItem>;
-  /**
-   * What the answers so far say about the review's judge: its false-negative and false-positive rates, its bias on
-   * each system's accuracy and its errors by answer length, with intervals that hold wherever the review stops
-   * (core/review/judge.ts); null before any answer.
-   */
-  judgeErrors(): Result<(JudgeReport & { reference: string }) | null>;
-  /**
-   * Records an answer for every row of the question (saved with the run at once), or with `row` for that row
-   * alone; answering again replaces it.
-   */
-  answer(position: number, answer: ReviewAnswer, row?: number): Promise<Result<ReviewState>>;
-  /** Takes the last answer back. */
-  undo(): Promise<Result<ReviewState>>;
-  /**
-   * The review as a label file (one line per question, as `verity review` writes it, with the answers in): JSONL,
-   * or a spreadsheet (CSV, the label column to fill in) that reads back the same.
-   */
-  exportLabels(format?: LabelFormat): Result<Blob>;
-  /** Labels from an export (JSONL or CSV) of a run of the same input; refused, with the reason, for another input. */
-  importLabels(blob: Blob, name: string): Promise<Result<ReviewImported>>;
-  /** Fits the judge's threshold again on the reviewed rows; saved with the run as its calibration. */
-  refit(): Promise<Result<ReviewRefitted>>;
-  /** Drops the review (queue and labels). */
-  discard(): Promise<Result<null>>;
-}
 
 // ---------- several systems: what the comparison answers ----------
 
@@ -324,14 +273,4 @@ export interface SplitsView {
   column: string;
   splits: { split: string; rows: number; questions: number }[];
   summaries: SplitSummary[];
-}
-
-/** What the session answers about the comparison of the run's systems (compare.ts). */
-export interface CompareApi {
-  report(): Promise<Result<CompareView>>;
-  differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>>;
-  detail(q: number): Promise<Result<DifferDetail>>;
-  exportFile(kind: CompareExportKind): Promise<Result<Blob>>;
-  /** One comparison per value of `column`, summarised as systems × splits with macro averages. */
-  splits(column: string): Promise<Result<SplitsView>>;
 }

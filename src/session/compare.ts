@@ -27,8 +27,8 @@ import { compareHtml, type HtmlRun } from '../core/compare/html.ts';
 import { compareSplits, splitCandidates, SYSTEM_PREFIX } from '../core/compare/split.ts';
 import { VerityError, type AnyMetric } from '../core/types.ts';
 import type {
-  CompareApi,
   CompareExportKind,
+  Result,
   CompareView,
   DifferDetail,
   DifferQuery,
@@ -257,13 +257,34 @@ export class Comparison {
   }
 }
 
-/** The session's comparison methods (SessionApi.compare): failures come back as data, as the session's own do. */
-export function compareApi(s: { comparison(): Comparison; compareRun(): HtmlRun }): CompareApi {
-  return {
-    report: () => settle(() => s.comparison().view()),
-    differences: (q, offset, limit) => settle(() => s.comparison().differences(q, offset, limit)),
-    detail: (q) => settle(() => s.comparison().detail(q)),
-    exportFile: (kind) => settle(() => s.comparison().exportFile(kind, s.compareRun())),
-    splits: (column) => settle(() => s.comparison().splits(column)),
-  };
+/**
+ * What the session answers about the comparison of the run's systems: failures come back as data, as the session's
+ * own do. Its public members are `CompareApi`, so a new method is written once, here.
+ */
+export class CompareFacade {
+  constructor(private readonly s: { comparison(): Comparison; compareRun(): HtmlRun }) {}
+
+  report(): Promise<Result<CompareView>> {
+    return settle(() => this.s.comparison().view());
+  }
+
+  differences(q: DifferQuery, offset: number, limit: number): Promise<Result<{ total: number; rows: DifferRow[] }>> {
+    return settle(() => this.s.comparison().differences(q, offset, limit));
+  }
+
+  detail(q: number): Promise<Result<DifferDetail>> {
+    return settle(() => this.s.comparison().detail(q));
+  }
+
+  exportFile(kind: CompareExportKind): Promise<Result<Blob>> {
+    return settle(() => this.s.comparison().exportFile(kind, this.s.compareRun()));
+  }
+
+  /** One comparison per value of `column`, summarised as systems × splits with macro averages. */
+  splits(column: string): Promise<Result<SplitsView>> {
+    return settle(() => this.s.comparison().splits(column));
+  }
 }
+
+/** What the session answers about the comparison: the facade's public members. */
+export type CompareApi = Pick<CompareFacade, keyof CompareFacade>;

@@ -8,7 +8,8 @@ import { expose, proxy, wrap, type Remote } from 'comlink';
 import { memoryStore } from '../runtime/idb-cache.ts';
 import { Journal } from './journal.ts';
 import { ScoringSession, type SessionApi } from './session.ts';
-import type { CompareApi, ReviewApi } from './api.ts';
+import type { CompareApi } from './compare.ts';
+import type { ReviewApi } from './review-facade.ts';
 import { lexicon } from '../../test/lexicon.ts';
 
 type Exposed = Remote<Omit<SessionApi, 'review' | 'compare'>> & { review: Remote<ReviewApi>; compare: Remote<CompareApi> };

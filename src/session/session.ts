@@ -16,7 +16,6 @@ import { VerdictStore } from './verdicts.ts';
 import { JOURNAL_VERSION, type Journal, type SavedRun } from './journal.ts';
 import type {
   Calibrated,
-  CompareApi,
   ExportKind,
   Inspection,
   MappedSummary,
@@ -24,7 +23,6 @@ import type {
   NamedBlob,
   Pulse,
   Result,
-  ReviewApi,
   Resumed,
   RowDetail,
   RunConfig,
@@ -35,12 +33,12 @@ import type {
   ViewInfo,
 } from './api.ts';
 import type { ScorePool } from './pool.ts';
-import { compareApi } from './compare.ts';
+import { CompareFacade, type CompareApi } from './compare.ts';
 import { SessionInput } from './input.ts';
 import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
 import { SessionQueries } from './queries.ts';
 import { SessionReview } from './review.ts';
-import { busy, reviewApi } from './review-facade.ts';
+import { busy, ReviewFacade, type ReviewApi } from './review-facade.ts';
 import type { SystemRow } from '../core/compare/index.ts';
 
 export { notify, SYNC_CHUNK };
@@ -107,7 +105,7 @@ export class ScoringSession {
       rows: this.reviewer.rowsWithLabels(rows) as readonly SystemRow[],
       reference: this.reviewer.judge(),
     });
-    this.review = reviewApi({
+    this.review = new ReviewFacade({
       reviewer: this.reviewer,
       running: () => this.runner.running,
       run: () => this.queries.run,
@@ -115,7 +113,7 @@ export class ScoringSession {
       verdicts,
       changed: () => this.queries.invalidate(),
     });
-    this.compare = compareApi({ comparison: () => this.queries.comparison(), compareRun: () => this.queries.compareRun() });
+    this.compare = new CompareFacade({ comparison: () => this.queries.comparison(), compareRun: () => this.queries.compareRun() });
   }
 
   /** Reads and parses a file; the detected column mapping comes back for the caller to show and edit. */

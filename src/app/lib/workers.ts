@@ -4,7 +4,8 @@
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import type { ModelHostApi } from '../../runtime/host-api.ts';
-import type { CompareApi, ReviewApi } from '../../session/api.ts';
+import type { CompareApi } from '../../session/compare.ts';
+import type { ReviewApi } from '../../session/review-facade.ts';
 import type { ScoreApi } from '../../session/session.ts';
 import type { ProbeInfo } from '../../runtime/messages.ts';
 import type { Device } from '../../runtime/registry.ts';
