@@ -113,7 +113,7 @@ function modelSpecs(metrics: readonly string[], o: CommonOptions): Partial<Recor
     statements: o.statementModel,
   };
   const specs: Partial<Record<Role, ModelSpec>> = {};
-  for (const role of rolesFor(metrics, { modelWriter: o.statementModel !== undefined })) {
+  for (const role of rolesFor(metrics, { modelWriter: !!o.statementModel })) {
     try {
       specs[role] = { ...parseModelArg(role, given[role], o.modelDir), ...(o.skipCanary ? { skipCanary: true } : {}) };
     } catch (e) {

@@ -147,7 +147,7 @@ export function detectGoldSeparator(tables: readonly ParsedTable[], map?: Column
  * The one gold-separator decision every reader makes (CLI commands, the app's session): `options.goldSep` when
  * given ('' for none), else the detected separator (detectGoldSeparator), with a note saying the golds are split
  * on it. `found` is what was detected either way, for a surface that always passes a separator (the page starts
- * from the detected one) and words its own note. A suggestion (`found.suggested`) is not applied: the golds are read
+ * from the detected one). A suggestion (`found.suggested`) is not applied: the golds are read
  * whole, with a note saying what splitting them would do. With a separator given, `givenNotes` is the detected
  * one's note as the given one stands to it (split on it, or a hint when none is given; nothing for another one):
  * what the page, which always gives one, shows; the CLI's user typed theirs and is not told.

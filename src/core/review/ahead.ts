@@ -60,7 +60,8 @@ export function answersToOrder(half: (m: number) => number, diff: number, n: num
  * once the prediction knows what it can learn of the priority's view (`reach`, learnableFit; p (1 − p) without it),
  * raised by the learning curve of d parameters fitted on n labels, and its steps weigh ν (frame.ts stepWeight: the
  * judge's expected squares over the model's own, over the steps before). After n answers V = Σ ν_t² Var_t, raised
- * as the review raises it by the judge's prior pseudo-steps (varianceOf), and the half-width is the confidence sequence's for it over Σ ν_t, tightest at `planned`.
+ * as the review raises it by the judge's prior pseudo-steps (varianceOf), and the half-width is the confidence
+ * sequence's for it over Σ ν_t, tightest at `planned`.
  * Groups known from earlier verdicts are not in the order and add nothing.
  * `right` (an accuracy: every sign +1): each row's chance of being right; the review clips its interval to what the
  * labels allow ([right so far, 1 − wrong so far] over N, estimate.ts), which narrows a system near 0 or 1 most while
