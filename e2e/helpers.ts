@@ -34,6 +34,15 @@ export async function open(page: Page, path: string, width?: number): Promise<Wa
   return watch;
 }
 
+/**
+ * Opens the Models page and waits for the model worker's probe, which adds its facts above the buttons and, in the
+ * WebGPU project, has the browser set up a (software) adapter: nothing is clicked or measured while either goes on.
+ */
+export async function openModels(page: Page): Promise<void> {
+  await page.goto('/#/models');
+  await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 60_000 });
+}
+
 /** Saves a full-page screenshot with the test's output, then checks that nothing went wrong. */
 export async function finish(page: Page, screenshot: string, watch: Watch): Promise<void> {
   // Sections off screen are not rendered (content-visibility: auto), and a full-page capture draws them blank: the

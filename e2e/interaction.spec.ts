@@ -3,7 +3,7 @@
  * ordinary window meet on the Score, Learn and Models pages.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { MODEL, finish, open } from './helpers.ts';
+import { MODEL, finish, open, openModels } from './helpers.ts';
 import { DEFAULT_METRICS } from '../src/core/metrics/index.ts';
 
 const binary = [
@@ -227,7 +227,7 @@ test('420 px: the report tables and the Models page fit without sideways scrolli
     const [client, scroll] = await t.evaluate((el) => [el.parentElement!.clientWidth, el.scrollWidth]);
     expect(scroll, (await t.getAttribute('data-testid')) ?? 'report table').toBeLessThanOrEqual(client);
   }
-  await page.goto('/#/models');
+  await openModels(page);
   for (const role of ['nli', 'reranker', 'embedder', 'statements']) {
     const button = page.getByTestId(`choice-download-${role}`);
     await expect(button).toBeVisible();

@@ -16,6 +16,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { ModelHostApi } from '../src/runtime/host-api.ts';
 import type { HostError, LoadedModel, ModelSpec, Role } from '../src/runtime/messages.ts';
 import type { Result } from '../src/core/errors.ts';
+import { openModels } from './helpers.ts';
 
 const MIRROR_PORT = Number(process.env.MIRROR_PORT ?? 4180);
 const MIRROR = `http://localhost:${MIRROR_PORT}/`;
@@ -94,8 +95,7 @@ declare global {
  */
 async function open(page: Page, errors?: string[], measure = false) {
   if (errors) page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto('/#/models');
-  await expect(page.getByTestId('probe-device')).toBeVisible({ timeout: 15_000 });
+  await openModels(page);
   await page.getByTestId('device-setting').selectOption(measure ? 'auto' : projectDevice());
 }
 

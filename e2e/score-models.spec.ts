@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { openModels } from './helpers.ts';
 
 const MIRROR = `http://localhost:${Number(process.env.MIRROR_PORT ?? 4180)}/`;
 const REV = 'e2e0000000000000000000000000000000000002';
@@ -34,7 +35,7 @@ const content = rows.map((r) => JSON.stringify(r)).join('\n');
 
 test('CAP and the taxonomy run on the fixture NLI model and agree with the CLI', async ({ page }, info) => {
   const device = info.project.name === 'webgpu' ? 'webgpu' : 'wasm';
-  await page.goto('/#/models');
+  await openModels(page);
   await page.getByTestId('source-mirror').check();
   await page.getByTestId('settings-mirror-url').fill(MIRROR);
   await page.getByTestId('save-mirror').click();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_METRICS } from '../src/core/metrics/index.ts';
-import { LEXICAL } from './helpers.ts';
+import { LEXICAL, openModels } from './helpers.ts';
 
 const sample = [
   {
@@ -595,7 +595,7 @@ test('"Clear everything" on the Models page deletes the saved runs with their in
   await upload(page, 'kept.jsonl', sample);
   await page.getByTestId('run').click();
   await expect(page.getByTestId('run-progress')).toContainText('done');
-  await page.goto('/#/models');
+  await openModels(page);
   await page.evaluate(() => localStorage.setItem('verity.model-settings', '{}'));
   await page.getByTestId('clear-everything').click();
   // nothing goes before the question, which names each part and its size, is answered.
