@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_METRICS, MODEL_METRICS, SUPPORTED_METRICS } from '../src/core/metrics/index.ts';
+import { DEFAULT_METRICS, MODEL_METRICS, SUPPORTED_METRICS, optionLines } from '../src/core/metrics/index.ts';
 import { compareExample, withExample } from './compare-example.ts';
 import { evounaPath, repoRoot } from './evouna.ts';
 
@@ -30,7 +30,8 @@ export function metricsPage(): string {
     'Number-aware normalization (`977,633` = `977633`, `27%` = `27 percent`, `twelve` = `12`, `1st` = `first`; Latin',
     'accents folded, `Lomé` = `Lome`) is the default for `lexical_match` and `pedants`; `exact_match` and `token_f1`',
     'default to the official SQuAD normalization so their numbers match the SQuAD script. `--normalization',
-    'numeric|squad` sets it for all; `--strict` = `squad`.',
+    "numeric|squad` sets it for all; `--strict` = `squad`. A metric's own options (**Option** below) are given to the CLI",
+    'with `--metric-option metric.option=value` (e.g. `--metric-option cap.alpha=0.9`); the app scores with their defaults.',
     '',
     '| metric | needs | in the default | what |',
     '|---|---|---|---|',
@@ -52,6 +53,10 @@ export function metricsPage(): string {
       `- **Limits**: ${oneLine(d.card.limits)}`,
       `- **Citation**: ${oneLine(d.card.citation)}`,
       ...(d.variants?.length ? [`- **Variants**: ${code(d.variants)}`] : []),
+      ...optionLines(d).map((l) => {
+        const at = l.indexOf(' ');
+        return `- **Option** \`${l.slice(0, at)}\` ${oneLine(l.slice(at + 1))} (CLI: \`--metric-option ${l.slice(0, at)}=…\`)`;
+      }),
       ...(d.classes ? ['- Gives each row one of the eight CAP classes.'] : []),
       `- **Example**${ex.given ? ` (${oneLine(ex.given)})` : ''}: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)} → score ${e.score === null ? 'none' : e.score}, ${e.decision === null ? 'no decision' : e.decision ? 'correct' : 'incorrect'}${e.class ? `, ${e.class}` : ''}`,
     );

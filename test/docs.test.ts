@@ -50,6 +50,17 @@ describe('docs', () => {
     );
   });
 
+  it("docs/development.md's metric option diff is the code: its added lines are in the file, its removed ones gone", () => {
+    const doc = read('docs/development.md');
+    const section = doc.slice(doc.indexOf('## What a new metric option costs'));
+    const diff = /```diff\n--- a\/(\S+)\n\+\+\+ b\/\S+\n([\s\S]*?)```/.exec(section);
+    expect(diff, 'no diff in the section').not.toBeNull();
+    const code = read(diff![1]!);
+    const body = diff![2]!.split('\n').filter((l) => /^[+-]\s*\S/.test(l));
+    expect(body.length).toBeGreaterThan(5);
+    for (const l of body) expect(code.includes(l.slice(1)), l).toBe(l.startsWith('+'));
+  });
+
   it("docs/cli.md names every command and exactly the CLI's exit codes", () => {
     const cli = read('docs/cli.md');
     for (const c of program().commands.map((x) => x.name())) expect(cli, c).toMatch(new RegExp(`npx verity ${c}\\b`));

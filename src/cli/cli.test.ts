@@ -188,6 +188,23 @@ describe('verity score', () => {
   });
 });
 
+describe('verity score --metric-option', () => {
+  it('reaches the scoring threads: lexical_match.mode=substring (or --lexical-mode) finds a gold inside a word; a bad one is a usage error', async () => {
+    writeFileSync(p('inside.jsonl'), '{"question":"Capital?","gold":"Paris","candidate":"Parisian cafés"}\n');
+    const score = (...flags: string[]) => verity('score', p('inside.jsonl'), '--metrics', 'lexical_match', '--threads', '2', ...flags);
+    const [plain, option, shorthand, bad] = await Promise.all([
+      score(),
+      score('--metric-option', 'lexical_match.mode=substring'),
+      score('--lexical-mode', 'substring'),
+      score('--metric-option', 'lexical_match.mode=sub'),
+    ]);
+    const value = (r: Run) => (JSON.parse(r.stdout) as Json).metrics.lexical_match.score as number;
+    expect([value(plain), value(option), value(shorthand)]).toEqual([0, 1, 1]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('verity: --metric-option: lexical_match.mode expects one of token, substring, got "sub"\n');
+  });
+});
+
 describe('verity evaluate, as text', () => {
   it('gives every statistic its interval, and says why a statistic has no value', async () => {
     writeFileSync(

@@ -4,7 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { DEFAULT_METRICS, METRIC_NAMES, VARIANT_METRICS, resolveMetricList, type MetricSettings } from '../core/metrics/index.ts';
+import {
+  DEFAULT_METRICS,
+  METRIC_NAMES,
+  SUPPORTED_METRICS,
+  VARIANT_METRICS,
+  metricOptionsProblem,
+  resolveMetricList,
+  type MetricSettings,
+  type OptionValue,
+} from '../core/metrics/index.ts';
 import { parseCalibration, type Calibration } from '../core/agreement/index.ts';
 import { VerityError, type AnyMetric } from '../core/types.ts';
 import { FIELDS, type ColumnMap, type Field } from '../core/io/fields.ts';
@@ -24,6 +33,7 @@ export interface CommonOptions {
   normalization?: 'squad' | 'numeric';
   strict?: boolean;
   lexicalMode?: 'token' | 'substring';
+  metricOption?: string[];
   calibration?: string[];
   progress?: boolean;
   nliModel?: string;
@@ -79,12 +89,15 @@ export function compileRun(o: CommonOptions): CliRunConfig {
     if (c.cutpoints) calibration.cutpoints = c.cutpoints;
     if (c.nliLex) calibration.nliLexWeights = c.nliLex;
   }
+  const metrics = resolveMetricList(o.metrics);
+  const options = metricOptions([...(o.lexicalMode ? [`lexical_match.mode=${o.lexicalMode}`] : []), ...(o.metricOption ?? [])]);
+  const problem = metricOptionsProblem(metrics, options);
+  if (problem) throw new VerityError(`--metric-option: ${problem}`, 'usage', 'bad-option');
   const settings: MetricSettings = {
     ...(o.strict ? { normalization: 'squad' as const } : o.normalization ? { normalization: o.normalization } : {}),
-    ...(o.lexicalMode ? { lexicalMode: o.lexicalMode } : {}),
+    ...(options ? { options } : {}),
   };
   const combinations = cals.flatMap((c) => (c.combination ? [c.combination] : []));
-  const metrics = resolveMetricList(o.metrics);
   return {
     metrics,
     settings,
@@ -93,6 +106,29 @@ export function compileRun(o: CommonOptions): CliRunConfig {
     mapping: { ...(o.map ? { map: parseMapSpec(o.map) } : {}), ...goldSepOption(o.goldSep) },
     models: modelSpecs(metrics, o),
   };
+}
+
+/**
+ * `--metric-option metric.key=value` (and `--lexical-mode`, its shorthand for lexical_match.mode) as the run's
+ * `settings.options`: a number where the metric declares a number. Whether the metric, the option and the value
+ * are allowed is the core's check (metricOptionsProblem); an option given twice with two values is refused here.
+ */
+function metricOptions(specs: readonly string[]): MetricSettings['options'] {
+  if (!specs.length) return undefined;
+  const out: Record<string, Record<string, OptionValue>> = {};
+  for (const spec of specs) {
+    const m = /^\s*([^.=\s]+)\.([^=\s]+)\s*=\s*(.*?)\s*$/.exec(spec);
+    if (!m || m[3] === '')
+      throw new VerityError(`--metric-option expects metric.option=value (e.g. cap.alpha=0.9), got "${spec}"`, 'usage', 'bad-option');
+    const [, metric, key, text] = m as unknown as [string, string, string, string];
+    const declared = SUPPORTED_METRICS.find((d) => d.name === metric)?.options?.[key];
+    const value = declared?.kind === 'number' && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    const before = out[metric]?.[key];
+    if (before !== undefined && before !== value)
+      throw new VerityError(`--metric-option: ${metric}.${key} is given twice (${before}, ${value})`, 'usage', 'bad-option');
+    (out[metric] ??= {})[key] = value;
+  }
+  return out;
 }
 
 /** The CLI's run: a run with the models its metrics need, as the page's run carries them (session/api.ts). */
@@ -140,6 +176,9 @@ export function buildMetrics(o: CommonOptions): BuiltRun {
   return { config, metrics: metricsOf(config, { lexicon: nodeLexicon() }) };
 }
 
+/** Every declared option's name, as `--help` lists them (verity metrics says what each does). */
+const OPTION_LIST = SUPPORTED_METRICS.flatMap((d) => Object.keys(d.options ?? {}).map((key) => `${d.name}.${key}`)).join(', ');
+
 export function common(cmd: Command): Command {
   return cmd
     .option(
@@ -154,10 +193,15 @@ export function common(cmd: Command): Command {
     .addOption(new Option('--normalization <mode>', 'normalization for every lexical metric').choices(['squad', 'numeric']))
     .option('--strict', 'SQuAD normalization only (no number-aware forms); same as --normalization squad')
     .addOption(
-      new Option('--lexical-mode <mode>', 'lexical_match containment: token boundaries or plain substring (EVOUNA)').choices([
+      new Option('--lexical-mode <mode>', 'lexical_match containment (same as --metric-option lexical_match.mode=…)').choices([
         'token',
         'substring',
       ]),
+    )
+    .option(
+      '--metric-option <metric.option=value>',
+      `a metric's own option, e.g. cap.alpha=0.9 (repeatable; verity metrics lists them): ${OPTION_LIST}`,
+      (v: string, prev: string[] = []) => [...prev, v],
     )
     .option('--calibration <file>', 'apply a calibration from verity calibrate (repeatable)', (v: string, prev: string[] = []) => [
       ...prev,

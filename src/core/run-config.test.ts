@@ -61,3 +61,33 @@ describe('runConfigProblem', () => {
     expect(runConfigProblem(good, () => 'its mapping has no columns')).toBe('its mapping has no columns');
   });
 });
+
+describe('a run’s metric options', () => {
+  const run = { metrics: ['cap_pg'], mapping: { map: {} } };
+  it('are checked with the run: the metric in it, by its main name, the option declared, the value allowed', () => {
+    expect(runConfigProblem({ ...run, settings: { options: { cap: { alpha: 0.5 } } } })).toBeNull();
+    expect(runConfigProblem({ ...run, settings: { options: { cap: { alpha: 1.5 } } } })).toBe(
+      'cap.alpha expects a number from 0 to 1, got 1.5',
+    );
+    expect(runConfigProblem({ ...run, settings: { options: { bertscore: { idf: 'on' } } } })).toBe(
+      "bertscore is not among the run's metrics (cap_pg)",
+    );
+  });
+  it('are what the metrics are built with', async () => {
+    const item = {
+      question: 'q',
+      golds: ['g'],
+      candidate: 'c',
+      nli: [
+        {
+          goldToCandidate: { entailment: 0.5, neutral: 0.5, contradiction: 0 },
+          candidateToGold: { entailment: 0, neutral: 0, contradiction: 1 },
+        },
+      ],
+    };
+    // cap_pg reads p→g alone: D = 0; cap with α = 1, λ = 1 reads g→p alone: 0.5 + 1·0.5 = 1
+    const both = metricsOf({ metrics: ['cap_pg', 'cap'], settings: { options: { cap: { alpha: 1, lambda: 1 } } } }, {});
+    const scores = await Promise.all(both.map(async (x) => ('scoreBatch' in x ? (await x.scoreBatch([item], {}))[0]!.score : null)));
+    expect(scores).toEqual([0, 1]);
+  });
+});

@@ -4,7 +4,7 @@
  * it to its scoring workers; the CLI compiles its flags and --calibration files into it and sends it to its
  * scoring thread. Every metric is made from it by `metricsOf`, here alone, with the lexicon the metrics read.
  */
-import { createMetric, createSyncMetric, type MetricBuild, type MetricSettings } from './metrics/index.ts';
+import { createMetric, createSyncMetric, metricOptionsProblem, type MetricBuild, type MetricSettings } from './metrics/index.ts';
 import { combinedMetric } from './metrics/combined.ts';
 import type { Combination } from './agreement/calibrate.ts';
 import type { InputMapping } from './io/prepare.ts';
@@ -81,6 +81,8 @@ export function runConfigProblem(v: unknown, mapping: (m: unknown) => string | n
   if (!Array.isArray(v.metrics) || v.metrics.length === 0 || !v.metrics.every((m) => typeof m === 'string'))
     return 'its metrics are not a list of names';
   if (!isRecord(v.settings)) return 'its settings are not an object';
+  const options = metricOptionsProblem(v.metrics as string[], v.settings.options);
+  if (options) return options;
   const c = v.calibration;
   if (c !== undefined && (!isRecord(c) || !isNumberRecord(c.thresholds))) return 'its calibration has no thresholds';
   const combos = v.combinations;

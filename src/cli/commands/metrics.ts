@@ -1,6 +1,6 @@
 /** `verity metrics`: the metrics with their cards and one worked example each. */
 import type { Command } from 'commander';
-import { SUPPORTED_METRICS, withLimitLine } from '../../core/metrics/index.ts';
+import { SUPPORTED_METRICS, optionLines, withLimitLine } from '../../core/metrics/index.ts';
 
 export function register(p: Command): void {
   p.command('metrics')
@@ -14,6 +14,9 @@ export function register(p: Command): void {
         process.stdout.write(
           `${d.name}${d.default ? ' (default)' : ''}${d.variants?.length ? `; variants: ${d.variants.join(', ')}` : ''}\n` +
             `  what: ${card.what}\n  formula: ${card.formula}\n  defaults: ${card.defaults}\n  limits: ${card.limits}\n  cite: ${card.citation}\n` +
+            optionLines(d)
+              .map((l) => `  option (--metric-option): ${l}\n`)
+              .join('') +
             `  example: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)}` +
             `${ex.given ? ` (${ex.given})` : ''} → ${score}${verdict}\n\n`,
         );

@@ -46,6 +46,8 @@ async function cmdScore(file: string, o: CommonOptions & { out?: string; shard?:
         normalization: o.normalization ?? null,
         strict: !!o.strict,
         lexicalMode: o.lexicalMode ?? null,
+        // only when given, so a header without them reads as it did
+        ...(run.config.settings.options ? { metricOptions: run.config.settings.options } : {}),
       },
       models: models ?? null,
     };

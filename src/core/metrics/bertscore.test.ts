@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder, TokenEmbeddings } from '../capabilities.ts';
-import type { QaItem } from '../types.ts';
+import { isBatchMetric, type QaItem } from '../types.ts';
+import { createMetric } from './index.ts';
 import { clampPrf, createBertScore, greedyMatch, idfTable } from './bertscore.ts';
 
 /**
@@ -119,6 +120,12 @@ describe('bertscore with idf (hand-computed)', () => {
     expect(res[0]!.details?.recall).toBeCloseTo(0.8, 6);
     expect(res[0]!.score).toBeCloseTo(0.64 / 1.2, 6);
     expect(res[0]!.explanation).toMatch(/ \(idf\)$/);
+  });
+  it('the option bertscore.idf=on is this weighting: the same P, R and F', async () => {
+    const m = createMetric('bertscore', { options: { bertscore: { idf: 'on' } } });
+    const res = isBatchMetric(m) ? await m.scoreBatch(batch, { embedder: fakeEmbedder() }) : [];
+    expect(res[0]!.details?.precision).toBeCloseTo(0.4, 6);
+    expect(res[0]!.score).toBeCloseTo(0.64 / 1.2, 6);
   });
   it('"a dog" vs "the dog": P = (0.8·ln3 + 1·ln1.5)/(ln3 + ln1.5), R = 1 (the weighs 0)', async () => {
     const res = await createBertScore({ idf: true }).scoreBatch(batch, { embedder: fakeEmbedder() });

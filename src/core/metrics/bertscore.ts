@@ -26,7 +26,7 @@
 import type { Capability, ModelContext, TokenEmbeddings } from '../capabilities.ts';
 import type { BatchMetric, MetricCard, MetricResult, QaItem } from '../types.ts';
 import { clamp01, quote, round } from './common.ts';
-import { thresholdOption, type ModelDescriptor } from './descriptor.ts';
+import { optionValues, thresholdOption, type ModelDescriptor, type OptionTable } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Soft token overlap: each candidate token is matched to its most similar gold token (and vice versa) using contextual embeddings.',
@@ -216,12 +216,18 @@ export function createBertScore(options: BertScoreOptions = {}): BatchMetric {
 
 const EXAMPLE_VECTORS: Record<string, number[]> = { the: [0, 0, 1], kitten: [0.8, 0.6, 0], cat: [1, 0, 0], sat: [0, 1, 0] };
 
+const OPTIONS = {
+  idf: { kind: 'choice', choices: ['off', 'on'], default: 'off', describe: 'weight tokens by their idf over the golds of the batch' },
+} as const satisfies OptionTable;
+
 export const descriptor: ModelDescriptor = {
   needs: NEEDS,
   name: 'bertscore',
   family: 'model',
   card,
-  create: (s, name = 'bertscore') => createBertScore(thresholdOption(s, name)),
+  options: OPTIONS,
+  create: (s, name = 'bertscore') =>
+    createBertScore({ ...thresholdOption(s, name), idf: optionValues(OPTIONS, s, 'bertscore').idf === 'on' }),
   examples: [
     {
       item: { question: 'Who sat?', golds: ['the cat'], candidate: 'the kitten sat' },

@@ -13,7 +13,7 @@ import type { Capability, ModelContext, NliDistribution } from '../capabilities.
 import { evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { VerityError, type BatchMetric, type MetricCard, type MetricResult, type ProvidedNli, type QaItem } from '../types.ts';
 import { argmax, clamp01, quote, round } from './common.ts';
-import { thresholdOption, type MetricSettings, type ModelDescriptor } from './descriptor.ts';
+import { optionValues, thresholdOption, type ModelDescriptor, type OptionTable } from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether the gold statement entails the candidate statement (and, less, the reverse), both written in the context of the question.',
@@ -182,10 +182,11 @@ export function createCap(options: CapOptions = {}): BatchMetric {
   };
 }
 
-/** α and λ from the user's settings (CAP and the taxonomy share them). */
-export function capSettings(s: MetricSettings): Pick<CapOptions, 'alpha' | 'lambda'> {
-  return { ...(s.capAlpha !== undefined ? { alpha: s.capAlpha } : {}), ...(s.capLambda !== undefined ? { lambda: s.capLambda } : {}) };
-}
+/** α and λ as options (the taxonomy, which scores with CAP, declares the same). */
+export const CAP_OPTIONS = {
+  alpha: { kind: 'number', default: CAP_DEFAULTS.alpha, min: 0, max: 1, describe: 'α, the weight of the gold → candidate direction' },
+  lambda: { kind: 'number', default: CAP_DEFAULTS.lambda, min: 0, max: 1, describe: 'λ, the credit neutral mass earns' },
+} as const satisfies OptionTable;
 
 export const descriptor: ModelDescriptor = {
   needs: NEEDS,
@@ -193,9 +194,10 @@ export const descriptor: ModelDescriptor = {
   family: 'model',
   card,
   variants: CAP_VARIANTS.filter((v) => v !== 'cap').map((v) => `cap_${v}`),
+  options: CAP_OPTIONS,
   create: (s, name = 'cap') =>
     createCap({
-      ...capSettings(s),
+      ...optionValues(CAP_OPTIONS, s, 'cap'),
       ...thresholdOption(s, name),
       ...(name === 'cap' ? {} : { variant: name.slice('cap_'.length) as CapVariant }),
     }),

@@ -8,22 +8,82 @@ import type { Objective } from '../agreement/binary.ts';
 import type { Calibration, Cutpoints } from '../agreement/calibrate.ts';
 import type { Normalization } from '../text/normalize.ts';
 import type { WordNet } from '../lexicon/index.ts';
-import type { AnyMetric, BatchMetric, CapClass, EntailmentSet, Metric, MetricCard, QaItem, QaRow } from '../types.ts';
+import {
+  VerityError,
+  type AnyMetric,
+  type BatchMetric,
+  type CapClass,
+  type EntailmentSet,
+  type Metric,
+  type MetricCard,
+  type QaItem,
+  type QaRow,
+} from '../types.ts';
 
 export interface MetricSettings {
   /** Overrides each lexical metric's normalization (`squad` is the strict mode). */
   normalization?: Normalization;
-  /** lexical_match: token-boundary (default) or EVOUNA's plain substring containment. */
-  lexicalMode?: 'token' | 'substring';
+  /** Each metric's own options by its main name, as its descriptor's `options` declares them (`optionValues`). */
+  options?: Readonly<Record<string, Readonly<Record<string, OptionValue>>>>;
   /** Decision thresholds by metric name (e.g. from a calibration file). */
   thresholds?: Partial<Record<string, number>>;
   /** taxonomy_cutpoints: calibrated cut-points. */
   cutpoints?: Pick<Cutpoints, 'classes' | 'cuts'>;
   /** nli_lex: calibrated weights. */
   nliLexWeights?: Partial<{ se: number; lm: number; bias: number }>;
-  /** cap: α and λ. */
-  capAlpha?: number;
-  capLambda?: number;
+}
+
+export type OptionValue = number | string;
+
+/**
+ * A setting of one metric, declared in its descriptor: the CLI's `--metric-option metric.key=value`, `verity
+ * metrics` and docs/metrics.md are made from the declaration, and `optionValues` checks a given value against it.
+ */
+export type MetricOption =
+  | { readonly kind: 'number'; readonly default: number; readonly min: number; readonly max: number; readonly describe: string }
+  | { readonly kind: 'choice'; readonly choices: readonly [string, ...string[]]; readonly default: string; readonly describe: string };
+
+export type OptionTable = Readonly<Record<string, MetricOption>>;
+
+/** The values of a table's options: numbers, or one of the choices. */
+export type OptionValues<T extends OptionTable> = {
+  -readonly [K in keyof T]: T[K] extends { readonly choices: readonly (infer C)[] } ? C : number;
+};
+
+/** What is wrong with `value` for this option, or null. */
+export function optionValueProblem(o: MetricOption, value: unknown): string | null {
+  if (o.kind === 'number')
+    return typeof value === 'number' && Number.isFinite(value) && value >= o.min && value <= o.max
+      ? null
+      : `expects a number from ${o.min} to ${o.max}, got ${JSON.stringify(value)}`;
+  return typeof value === 'string' && o.choices.includes(value)
+    ? null
+    : `expects one of ${o.choices.join(', ')}, got ${JSON.stringify(value)}`;
+}
+
+/** What is wrong with the options given to `metric` for its table, or null: a key it does not declare, a value it does not allow. */
+export function optionsProblem(metric: string, table: OptionTable, given: Readonly<Record<string, unknown>>): string | null {
+  for (const [key, value] of Object.entries(given)) {
+    const o = table[key];
+    if (!o) {
+      const keys = Object.keys(table);
+      return `${metric} has no option "${key}"; ${keys.length ? `its options: ${keys.join(', ')}` : 'it has none'}`;
+    }
+    const problem = optionValueProblem(o, value);
+    if (problem) return `${metric}.${key} ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * The options `metric` is built with: each declared one's given value, else its default. A key the table does not
+ * declare, or a value it does not allow, is a usage error naming the metric and the option.
+ */
+export function optionValues<T extends OptionTable>(table: T, s: MetricSettings, metric: string): OptionValues<T> {
+  const given = s.options?.[metric] ?? {};
+  const problem = optionsProblem(metric, table, given);
+  if (problem) throw new VerityError(problem, 'usage', 'bad-option', { metric });
+  return Object.fromEntries(Object.entries(table).map(([key, o]) => [key, given[key] ?? o.default])) as OptionValues<T>;
 }
 
 /** One worked example of a card, run by the common test (src/core/metrics/cards.test.ts). */
@@ -54,6 +114,8 @@ interface DescriptorBase {
    * given (null, given on purpose, runs it without WordNet).
    */
   readonly needsLexicon?: true;
+  /** Its own settings, with their defaults and bounds; `create` reads them with `optionValues`. */
+  readonly options?: OptionTable;
   /**
    * The metric's own calibration from labelled rows (e.g. nli_lex fits its weights); metrics without one get
    * the generic threshold calibration.

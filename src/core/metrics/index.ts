@@ -4,7 +4,7 @@
  * one new file exporting a `descriptor` plus one line here (and its import).
  */
 import { VerityError, isBatchMetric, type AnyMetric, type Metric, type MetricCard } from '../types.ts';
-import type { MetricDescriptor, MetricSettings } from './descriptor.ts';
+import { optionsProblem, type MetricDescriptor, type MetricSettings } from './descriptor.ts';
 import { LIMITS } from '../limits.ts';
 import type { WordNet } from '../lexicon/index.ts';
 import type { Capability } from '../capabilities.ts';
@@ -23,7 +23,15 @@ import { descriptor as avert } from './avert.ts';
 import { descriptor as bertscore } from './bertscore.ts';
 import { descriptor as taxonomy } from './taxonomy.ts';
 
-export type { LexicalDescriptor, MetricDescriptor, MetricExample, MetricSettings, ModelDescriptor } from './descriptor.ts';
+export type {
+  LexicalDescriptor,
+  MetricDescriptor,
+  MetricExample,
+  MetricOption,
+  MetricSettings,
+  ModelDescriptor,
+  OptionValue,
+} from './descriptor.ts';
 export { withThreshold } from './descriptor.ts';
 
 export const SUPPORTED_METRICS: readonly MetricDescriptor[] = Object.freeze([
@@ -102,6 +110,33 @@ export function capabilitiesOf(names: readonly string[]): Capability[] {
   }
   return [...out];
 }
+
+/**
+ * What is wrong with a run's metric options (`settings.options`), or null: each key is the main name of one of the
+ * run's metrics (given by name or variant), and each option one its descriptor declares, with a value it allows.
+ */
+export function metricOptionsProblem(metrics: readonly string[], options: unknown): string | null {
+  if (options === undefined) return null;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return 'the metric options are not an object';
+  // A name Verity does not have is refused where the metric is built, with the list of names.
+  const inRun = new Set(metrics.map((n) => BY_NAME.get(n)?.name));
+  for (const [metric, given] of Object.entries(options)) {
+    const d = BY_NAME.get(metric);
+    if (!d || d.name !== metric) return `"${metric}" is not a metric's name${d ? `: options are given by the main name, "${d.name}"` : ''}`;
+    if (!inRun.has(metric)) return `${metric} is not among the run's metrics (${metrics.join(', ')})`;
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) return `${metric}: its options are not an object`;
+    const problem = optionsProblem(metric, d.options ?? {}, given as Record<string, unknown>);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** A metric's options in one line each, `key (range or choices, default …): what`, as `verity metrics` and the docs list them. */
+export const optionLines = (d: MetricDescriptor): string[] =>
+  Object.entries(d.options ?? {}).map(
+    ([key, o]) =>
+      `${d.name}.${key} (${o.kind === 'number' ? `${o.min} to ${o.max}` : o.choices.join(' or ')}; default ${o.default}): ${o.describe}`,
+  );
 
 /** Whether any of these metrics reads WordNet (the caller then loads it before building them). */
 export const needsLexicon = (names: readonly string[]): boolean => names.some((n) => metricDescriptor(n).needsLexicon === true);

@@ -31,7 +31,7 @@ const item = fc.oneof(
 const settings: fc.Arbitrary<MetricSettings> = fc.record(
   {
     normalization: fc.constantFrom<Normalization>('squad', 'numeric'),
-    lexicalMode: fc.constantFrom<'token' | 'substring'>('token', 'substring'),
+    options: fc.constantFrom('token', 'substring').map((mode) => ({ lexical_match: { mode } })),
   },
   { requiredKeys: [] },
 );
@@ -162,7 +162,7 @@ describe('documented symmetries and identities', () => {
 
   it('lexical_match: token-boundary containment implies substring containment', () => {
     const token = metric('lexical_match');
-    const sub = metric('lexical_match', { lexicalMode: 'substring' });
+    const sub = metric('lexical_match', { options: { lexical_match: { mode: 'substring' } } });
     fc.assert(
       fc.property(text, fc.array(text, { maxLength: 3 }), (c, gs) => {
         if (score(token, c, gs) === 1) expect(score(sub, c, gs)).toBe(1);

@@ -8,7 +8,14 @@ import type { Metric, MetricCard, QaItem, ResultUse } from '../types.ts';
 import { normalizeTokens, type Normalization } from '../text/normalize.ts';
 import { holdsAsWritten, writtenRun } from '../signals/words.ts';
 import { quote } from './common.ts';
-import { normalizationOption, thresholdOption, withThreshold, type LexicalDescriptor } from './descriptor.ts';
+import {
+  normalizationOption,
+  optionValues,
+  thresholdOption,
+  withThreshold,
+  type LexicalDescriptor,
+  type OptionTable,
+} from './descriptor.ts';
 
 export const card: MetricCard = {
   what: 'Whether some gold answer appears inside the candidate, after normalization.',
@@ -81,14 +88,24 @@ export function createLexicalMatch(options: LexicalMatchOptions = {}): Metric {
   };
 }
 
+const OPTIONS = {
+  mode: {
+    kind: 'choice',
+    choices: ['token', 'substring'],
+    default: 'token',
+    describe: "a gold's words at token boundaries, or anywhere as a plain substring (EVOUNA)",
+  },
+} as const satisfies OptionTable;
+
 export const descriptor: LexicalDescriptor = {
   name: 'lexical_match',
   family: 'lexical',
   card,
   default: true,
+  options: OPTIONS,
   create: (s, name = 'lexical_match') =>
     withThreshold(
-      createLexicalMatch({ ...normalizationOption(s), ...(s.lexicalMode ? { mode: s.lexicalMode } : {}) }),
+      createLexicalMatch({ ...normalizationOption(s), ...optionValues(OPTIONS, s, 'lexical_match') }),
       thresholdOption(s, name).threshold,
     ),
   examples: [

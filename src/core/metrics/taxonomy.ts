@@ -57,8 +57,8 @@ import {
 import { analyzeCap, capParams, perGoldDetails, type CapAnalysis } from './cap.ts';
 import { classifyUnique, evidenceDetails, isResult, usableEvidence, type Evidence } from '../evidence.ts';
 import { quote, round } from './common.ts';
-import { capSettings } from './cap.ts';
-import type { ModelDescriptor } from './descriptor.ts';
+import { CAP_OPTIONS } from './cap.ts';
+import { optionValues, type ModelDescriptor } from './descriptor.ts';
 import { classifyText, type TextVerdict } from '../signals/classify.ts';
 import { renderTextClaims } from '../signals/claims.ts';
 import { verdictDetails } from './taxonomy_text.ts';
@@ -482,10 +482,16 @@ export const descriptor: ModelDescriptor = {
   classes: true,
   variants: ['taxonomy_cutpoints'],
   needsLexicon: true,
+  options: CAP_OPTIONS,
   create: (s, name = 'taxonomy', lexicon = null) =>
     name === 'taxonomy_cutpoints'
-      ? createTaxonomy({ ...capSettings(s), method: 'cutpoints', ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}), lexicon })
-      : createTaxonomy({ ...capSettings(s), method: 'structured', lexicon }),
+      ? createTaxonomy({
+          ...optionValues(CAP_OPTIONS, s, 'taxonomy'),
+          method: 'cutpoints',
+          ...(s.cutpoints ? { cutpoints: s.cutpoints } : {}),
+          lexicon,
+        })
+      : createTaxonomy({ ...optionValues(CAP_OPTIONS, s, 'taxonomy'), method: 'structured', lexicon }),
   examples: [
     {
       item: {
