@@ -50,15 +50,21 @@ describe('docs', () => {
     );
   });
 
-  it("docs/development.md's metric option diff is the code: its added lines are in the file, its removed ones gone", () => {
+  it("docs/development.md's metric option and model capability diffs are the code: added lines there, removed ones gone", () => {
     const doc = read('docs/development.md');
-    const section = doc.slice(doc.indexOf('## What a new metric option costs'));
-    const diff = /```diff\n--- a\/(\S+)\n\+\+\+ b\/\S+\n([\s\S]*?)```/.exec(section);
-    expect(diff, 'no diff in the section').not.toBeNull();
-    const code = read(diff![1]!);
-    const body = diff![2]!.split('\n').filter((l) => /^[+-]\s*\S/.test(l));
-    expect(body.length).toBeGreaterThan(5);
-    for (const l of body) expect(code.includes(l.slice(1)), l).toBe(l.startsWith('+'));
+    for (const heading of ['## What a new metric option costs', '## What a new model capability costs']) {
+      const section = doc.slice(doc.indexOf(heading)).split('\n## ')[0]!;
+      const diff = /```diff\n([\s\S]*?)```/.exec(section);
+      expect(diff, `no diff under ${heading}`).not.toBeNull();
+      const files = diff![1]!.split(/^--- a\/(\S+)\n\+\+\+ b\/\S+\n/m).slice(1);
+      expect(files.length, heading).toBeGreaterThan(0);
+      for (let i = 0; i < files.length; i += 2) {
+        const code = read(files[i]!);
+        const body = files[i + 1]!.split('\n').filter((l) => /^[+-]\s*\S/.test(l));
+        expect(body.length, files[i]).toBeGreaterThan(0);
+        for (const l of body) expect(code.includes(l.slice(1)), `${files[i]}: ${l}`).toBe(l.startsWith('+'));
+      }
+    }
   });
 
   it("docs/cli.md names every command and exactly the CLI's exit codes", () => {

@@ -48,16 +48,24 @@ export interface StatementWriter {
 }
 
 /**
+ * Every capability by name: what a metric may ask for (its descriptor's `needs`) and what a model host answers,
+ * method by method (runtime/host.ts). A new capability, or a new method of one, is written here and answered
+ * there; nothing between them names it.
+ */
+export interface CapabilityMap {
+  nli: Nli;
+  ranker: Ranker;
+  embedder: Embedder;
+  writer: StatementWriter;
+}
+
+export type Capability = keyof CapabilityMap;
+
+/**
  * The capabilities available to a run; any may be missing. A run's context also carries its shared statements
  * and NLI (core/evidence.ts, RunContext), which `scoreRows` adds when missing.
  */
-export interface ModelContext {
-  nli?: Nli;
-  ranker?: Ranker;
-  embedder?: Embedder;
-  writer?: StatementWriter;
+export type ModelContext = { [C in Capability]?: CapabilityMap[C] } & {
   /** Model id / revision / device / dtype per role, recorded in results. */
   provenance?: Record<string, unknown>;
-}
-
-export type Capability = 'nli' | 'ranker' | 'embedder' | 'writer';
+};

@@ -6,7 +6,8 @@
  * goes as a comlink proxy (which an in-process call runs as the plain function it is).
  */
 import { proxy } from 'comlink';
-import type { ModelContext } from '../core/capabilities.ts';
+import type { Capability, ModelContext } from '../core/capabilities.ts';
+import { ROLE_TABLE, ROLES } from './registry.ts';
 import type { Result } from '../core/errors.ts';
 import { hostFailure, type HostError, type LoadedModel, type LoadProgress, type ModelSpec, type Role } from './messages.ts';
 import type { ModelCalls } from './host-api.ts';
@@ -76,18 +77,25 @@ export function hostContext(
     }
     return p;
   };
+  /**
+   * A capability whose every method is the host's `call` of it, once its model is loaded: nothing here names a
+   * method, so one added to a core interface and answered by the host reaches the metrics as it is. `then` is
+   * not a method (the object is no promise); the writer's `name` is its model's id.
+   */
+  const forward = (capability: Capability, role: Role, spec: ModelSpec): object =>
+    new Proxy(capability === 'writer' ? { name: spec.id } : {}, {
+      get: (fixed: Record<string, unknown>, method) =>
+        method in fixed
+          ? fixed[method as string]
+          : typeof method === 'string' && method !== 'then'
+            ? async (...args: unknown[]) => (await ensure(role), unwrap(await host.call(capability, method, args)))
+            : undefined,
+    });
   const ctx: ModelContext & { provenance: Record<string, LoadedModel> } = { provenance };
-  if (specs.nli) ctx.nli = { classify: async (pairs) => (await ensure('nli'), unwrap(await host.nli(pairs))) };
-  if (specs.reranker) ctx.ranker = { score: async (q, docs) => (await ensure('reranker'), unwrap(await host.rerank(q, docs))) };
-  if (specs.embedder)
-    ctx.embedder = {
-      embed: async (texts) => (await ensure('embedder'), unwrap(await host.embed(texts))),
-      embedTokens: async (texts) => (await ensure('embedder'), unwrap(await host.embedTokens(texts))),
-    };
-  if (specs.statements)
-    ctx.writer = {
-      name: specs.statements.id,
-      write: async (items) => (await ensure('statements'), unwrap(await host.writeStatements(items))),
-    };
+  const capabilities = ctx as Record<Capability, object>;
+  for (const role of ROLES) {
+    const spec = specs[role];
+    if (spec) capabilities[ROLE_TABLE[role].capability] = forward(ROLE_TABLE[role].capability, role, spec);
+  }
   return ctx;
 }

@@ -2,7 +2,7 @@
  * What the model worker answers (runtime/browser-host.ts implements it, exposed over comlink as it is; the page
  * and the scoring worker call it). Everything is plain data: a failure comes back as a Result with a HostError, never as an Error.
  */
-import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
+import type { Capability, CapabilityMap, NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import type { CachedModel } from './idb-cache.ts';
 import type { Result } from '../core/errors.ts';
 import type { HostError, LoadedModel, LoadProgress, ModelSpec, ProbeInfo, Role } from './messages.ts';
@@ -22,6 +22,16 @@ export interface ImportReport {
   skipped: string[];
 }
 
+/** The methods of a capability a host answers: its core interface's function members (`classify` of `nli`). */
+export type CallName<C extends Capability> = {
+  [M in keyof CapabilityMap[C]]-?: NonNullable<CapabilityMap[C][M]> extends (...args: never[]) => unknown ? M : never;
+}[keyof CapabilityMap[C]] &
+  string;
+
+/** A capability's method as a plain function type. */
+export type CallOf<C extends Capability, M extends CallName<C>> =
+  NonNullable<CapabilityMap[C][M]> extends (...args: infer A) => infer R ? (...args: A) => R : never;
+
 /**
  * Loading a model and running it: what the metrics' capabilities need (runtime/context.ts). The in-process
  * ModelHost (Node) implements it; the model worker answers it with the rest of ModelHostApi.
@@ -29,14 +39,21 @@ export interface ImportReport {
 export interface ModelCalls {
   /** Loads a model for its role; cache warnings (quota, files not stored) are added to the load's warnings. */
   load(spec: ModelSpec, onProgress?: (p: LoadProgress) => void): Promise<Result<LoadedModel, HostError>>;
+  /**
+   * Runs a method of a capability (core/capabilities.ts CapabilityMap) on the loaded model of its role, e.g.
+   * `call('nli', 'classify', [pairs])`: the value the core interface's method returns, or the host's error. Untyped
+   * here because it crosses comlink; runtime/context.ts gives the metrics the core interfaces.
+   */
+  call(capability: Capability, method: string, args: unknown[]): Promise<Result<unknown, HostError>>;
+}
+
+export interface ModelHostApi extends ModelCalls {
+  /** The capabilities' calls by name, for the page's NLI check and diagnostics (each is `call` with its method). */
   nli(pairs: NliPair[]): Promise<Result<NliDistribution[], HostError>>;
   rerank(query: string, docs: string[]): Promise<Result<number[], HostError>>;
   embed(texts: string[]): Promise<Result<Float32Array[], HostError>>;
   embedTokens(texts: string[]): Promise<Result<TokenEmbeddings[], HostError>>;
   writeStatements(items: StatementItem[]): Promise<Result<string[], HostError>>;
-}
-
-export interface ModelHostApi extends ModelCalls {
   probe(): Promise<ProbeInfo>;
   /** Answers while the worker is alive (the page's watchdog during model runs). */
   ping(): Result<true>;

@@ -181,6 +181,26 @@ describe('ModelHost (Node, CPU) on fixture models', () => {
     });
   });
 
+  it('answers every method of the core interfaces by name, and none other', async () => {
+    const host = createNodeHost();
+    // Nothing loaded: each known method reaches its role and finds no model; an unknown one is refused as such.
+    for (const [capability, method, role] of [
+      ['nli', 'classify', 'nli'],
+      ['ranker', 'score', 'reranker'],
+      ['embedder', 'embed', 'embedder'],
+      ['embedder', 'embedTokens', 'embedder'],
+      ['writer', 'write', 'statements'],
+    ] as const)
+      expect(await host.call(capability, method, [[]])).toEqual({
+        ok: false,
+        error: expect.objectContaining({ code: 'not-loaded', message: `no ${role} model is loaded` }),
+      });
+    expect(await host.call('nli', 'guess', [])).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'inference-failed', message: 'a model host answers no "guess" of nli' }),
+    });
+  });
+
   it("hostContext throws a failed load as a VerityError with the host's code", async () => {
     const ctx = hostContext(createNodeHost(), { nli: local('nli', 'tiny-nli-nolabels') });
     const e = await ctx.nli!.classify([{ premise: 'a', hypothesis: 'b' }]).catch((x: unknown) => x);

@@ -19,7 +19,7 @@ import {
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
-import type { NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
+import type { Capability, NliDistribution, NliPair, StatementItem, TokenEmbeddings } from '../core/capabilities.ts';
 import { sigmoid } from '../core/agreement/logistic.ts';
 import {
   hostError,
@@ -40,7 +40,8 @@ import {
 import { messageOf, type Result } from '../core/errors.ts';
 import { VerityError } from '../core/types.ts';
 import { canaryFor, invalidRef } from './specs.ts';
-import type { ModelCalls } from './host-api.ts';
+import type { CallName, CallOf, ModelCalls } from './host-api.ts';
+import { CAPABILITY_ROLE } from './registry.ts';
 import { bestTime, byTime, choiceContext, choiceKey, recall, type ChoiceStore, type DeviceChoice } from './device-choice.ts';
 
 /** What a load records when the user chose to use the model without its canary. */
@@ -203,6 +204,16 @@ export function plan(spec: ModelSpec, probe: ProbeInfo): { device: Device; dtype
   add('wasm', 'fp32');
   return out;
 }
+
+/**
+ * How the host answers each method of each capability, on the loaded model of the capability's role. Typed from
+ * the core interfaces: a method added there is a type error here until it is answered.
+ */
+type Answers = {
+  [C in Capability]: {
+    [M in CallName<C>]: (s: Session, ...args: Parameters<CallOf<C, M>>) => ReturnType<CallOf<C, M>>;
+  };
+};
 
 export class ModelHost implements ModelCalls {
   private readonly sessions = new Map<Role, Session>();
@@ -517,8 +528,27 @@ export class ModelHost implements ModelCalls {
     return rows;
   }
 
+  private readonly answers: Answers = {
+    nli: { classify: (s, pairs) => this.runNli(s, pairs) },
+    ranker: { score: (s, query, docs) => this.runRerank(s, query, docs) },
+    embedder: {
+      embed: async (s, texts) => (await this.runEmbed(s, texts)).map((t) => t.pooled),
+      embedTokens: async (s, texts) => (await this.runEmbed(s, texts)).map((t) => ({ tokens: t.tokens, vectors: t.vectors })),
+    },
+    writer: { write: (s, items) => this.runStatements(s, items) },
+  };
+
+  call(capability: Capability, method: string, args: unknown[]): Promise<Result<unknown, HostError>> {
+    const answer = (
+      this.answers[capability] as Record<string, ((s: Session, ...a: unknown[]) => Promise<unknown>) | undefined> | undefined
+    )?.[method];
+    if (!answer)
+      return Promise.resolve({ ok: false, error: hostError('inference-failed', `a model host answers no "${method}" of ${capability}`) });
+    return this.guarded(CAPABILITY_ROLE[capability], (s) => answer(s, ...args));
+  }
+
   nli(pairs: NliPair[]): Promise<Result<NliDistribution[], HostError>> {
-    return this.guarded('nli', (s) => this.runNli(s, pairs));
+    return this.call('nli', 'classify', [pairs]) as Promise<Result<NliDistribution[], HostError>>;
   }
 
   private async runNli(s: Session, pairs: NliPair[]): Promise<NliDistribution[]> {
@@ -540,7 +570,7 @@ export class ModelHost implements ModelCalls {
   }
 
   rerank(query: string, docs: string[]): Promise<Result<number[], HostError>> {
-    return this.guarded('reranker', (s) => this.runRerank(s, query, docs));
+    return this.call('ranker', 'score', [query, docs]) as Promise<Result<number[], HostError>>;
   }
 
   private async runRerank(s: Session, query: string, docs: string[]): Promise<number[]> {
@@ -554,11 +584,11 @@ export class ModelHost implements ModelCalls {
   }
 
   embed(texts: string[]): Promise<Result<Float32Array[], HostError>> {
-    return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => t.pooled));
+    return this.call('embedder', 'embed', [texts]) as Promise<Result<Float32Array[], HostError>>;
   }
 
   embedTokens(texts: string[]): Promise<Result<TokenEmbeddings[], HostError>> {
-    return this.guarded('embedder', async (s) => (await this.runEmbed(s, texts)).map((t) => ({ tokens: t.tokens, vectors: t.vectors })));
+    return this.call('embedder', 'embedTokens', [texts]) as Promise<Result<TokenEmbeddings[], HostError>>;
   }
 
   private async runEmbed(s: Session, texts: string[]): Promise<{ pooled: Float32Array; tokens: string[]; vectors: Float32Array[] }[]> {
@@ -602,7 +632,7 @@ export class ModelHost implements ModelCalls {
   }
 
   writeStatements(items: StatementItem[]): Promise<Result<string[], HostError>> {
-    return this.guarded('statements', (s) => this.runStatements(s, items));
+    return this.call('writer', 'write', [items]) as Promise<Result<string[], HostError>>;
   }
 
   private async runStatements(s: Session, items: StatementItem[], maxNewTokens = 64): Promise<string[]> {

@@ -408,6 +408,11 @@ export const ROLE_TABLE: Readonly<Record<Role, RoleInfo>> = {
 /** Every role, in table order. */
 export const ROLES: readonly Role[] = Object.keys(ROLE_TABLE) as Role[];
 
+/** The model role that serves each capability a metric may need (the role table read the other way). */
+export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(
+  ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
+) as Record<Capability, Role>;
+
 /** The default entry for a role (exactly one per role by construction). */
 export function defaultFor(role: Role): RegistryEntry {
   const entry = REGISTRY.find((e) => e.role === role && e.default === true);

@@ -2,14 +2,8 @@
  * Which models a run needs: the roles that serve the capabilities its metrics' descriptors declare
  * (core/metrics capabilitiesOf). The CLI and the page ask it here, before any metric is built.
  */
-import type { Capability } from '../core/capabilities.ts';
 import { capabilitiesOf } from '../core/metrics/index.ts';
-import { ROLE_TABLE, ROLES, type Role } from './registry.ts';
-
-/** The model role that serves each capability a metric may need (the role table read the other way). */
-export const CAPABILITY_ROLE: Readonly<Record<Capability, Role>> = Object.fromEntries(
-  ROLES.map((r) => [ROLE_TABLE[r].capability, r]),
-) as Record<Capability, Role>;
+import { CAPABILITY_ROLE, ROLES, type Role } from './registry.ts';
 
 export interface RoleOptions {
   /**

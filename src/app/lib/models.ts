@@ -13,8 +13,8 @@ import { hostContext } from '../../runtime/context.ts';
 import type { CachedModel } from '../../runtime/idb-cache.ts';
 import type { HostError, HostErrorCode, LoadProgress, ModelSource, ModelSpec } from '../../runtime/messages.ts';
 import { messageOf } from '../../core/errors.ts';
-import { DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type RegistryEntry, type Role } from '../../runtime/registry.ts';
-import { CAPABILITY_ROLE, type RoleOptions } from '../../runtime/roles.ts';
+import { CAPABILITY_ROLE, DTYPE_SUFFIX, ROLE_TABLE, ROLES, type Device, type RegistryEntry, type Role } from '../../runtime/registry.ts';
+import type { RoleOptions } from '../../runtime/roles.ts';
 
 /** Each role's name in sentences (from the registry's role table). */
 export const ROLE_NAMES: Readonly<Record<Role, string>> = Object.fromEntries(ROLES.map((r) => [r, ROLE_TABLE[r].name])) as Record<
