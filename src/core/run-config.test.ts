@@ -74,17 +74,11 @@ describe('a run’s metric options', () => {
     );
   });
   it('are what the metrics are built with', async () => {
-    const item = {
-      question: 'q',
-      golds: ['g'],
-      candidate: 'c',
-      nli: [
-        {
-          goldToCandidate: { entailment: 0.5, neutral: 0.5, contradiction: 0 },
-          candidateToGold: { entailment: 0, neutral: 0, contradiction: 1 },
-        },
-      ],
-    };
+    const [gp, pg] = [
+      { entailment: 0.5, neutral: 0.5, contradiction: 0 },
+      { entailment: 0, neutral: 0, contradiction: 1 },
+    ];
+    const item = { question: 'q', golds: ['g'], candidate: 'c', nli: [{ goldToCandidate: gp, candidateToGold: pg }] };
     // cap_pg reads p→g alone: D = 0; cap with α = 1, λ = 1 reads g→p alone: 0.5 + 1·0.5 = 1
     const both = metricsOf({ metrics: ['cap_pg', 'cap'], settings: { options: { cap: { alpha: 1, lambda: 1 } } } }, {});
     const scores = await Promise.all(both.map(async (x) => ('scoreBatch' in x ? (await x.scoreBatch([item], {}))[0]!.score : null)));

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isBatchMetric, VerityError, type MetricResult } from '../types.ts';
 import { SUPPORTED_METRICS, createMetric, metricOptionsProblem, optionLines, type MetricDescriptor, type MetricSettings } from './index.ts';
 import { optionValueProblem, type MetricOption, type OptionValue } from './descriptor.ts';
+import { descriptor as capCard } from './cap.ts';
 import { withWordNet } from '../../../test/lexicon.ts';
 
 const WITH_OPTIONS = SUPPORTED_METRICS.filter((d) => Object.keys(d.options ?? {}).length);
@@ -84,17 +85,8 @@ describe('metricOptionsProblem', () => {
 });
 
 describe('the options reach the formulas (values by hand)', () => {
-  const item = {
-    question: 'Where is the Eiffel Tower?',
-    golds: ['Paris'],
-    candidate: 'In Paris, France.',
-    nli: [
-      {
-        goldToCandidate: { entailment: 0.7, neutral: 0.2, contradiction: 0.1 },
-        candidateToGold: { entailment: 0.4, neutral: 0.5, contradiction: 0.1 },
-      },
-    ],
-  };
+  // CAP's worked example: g→p = (ent 0.7, neu 0.2, con 0.1), p→g = (0.4, 0.5, 0.1)
+  const item = capCard.examples[0].item;
   const cap = async (o: Record<string, number>) => {
     const m = createMetric('cap', { options: { cap: o } });
     return isBatchMetric(m) ? (await m.scoreBatch([item], {}))[0]!.score : null;
