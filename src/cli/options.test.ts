@@ -41,6 +41,16 @@ describe('--metric-option', () => {
     });
     expect(compileRun({ metrics: 'lexical_match' }).settings).toEqual({});
   });
+  it('are kept in the table’s order, whatever the order of the flags (shards given them in another order still merge)', () => {
+    const metrics = 'taxonomy,cap';
+    const a = compileRun({ metrics, metricOption: ['taxonomy.lambda=0.1', 'cap.lambda=0.2', 'cap.alpha=0.3'] }).settings;
+    const b = compileRun({ metrics, metricOption: ['cap.alpha=0.3', 'cap.lambda=0.2', 'taxonomy.lambda=0.1'] }).settings;
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a)).toBe('{"options":{"cap":{"alpha":0.3,"lambda":0.2},"taxonomy":{"lambda":0.1}}}');
+    expect(usage(() => compileRun({ metrics, metricOption: ['cap.alpha=0.3', 'cap.alfa=0.3'] }))).toBe(
+      '--metric-option: cap has no option "alfa"; its options: alpha, lambda',
+    );
+  });
   it('usage errors name the flag, the metric and the option', () => {
     expect(usage(() => compileRun({ metricOption: ['cap'] }))).toBe(
       '--metric-option expects metric.option=value (e.g. cap.alpha=0.9), got "cap"',

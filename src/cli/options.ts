@@ -128,7 +128,18 @@ function metricOptions(specs: readonly string[]): MetricSettings['options'] {
       throw new VerityError(`--metric-option: ${metric}.${key} is given twice (${before}, ${value})`, 'usage', 'bad-option');
     (out[metric] ??= {})[key] = value;
   }
-  return out;
+  // In table order, whatever the flags' order (a shard header compares the run's settings as text); a name the
+  // table does not have goes last (-1 >>> 0 is past every index), for the core's check to name it.
+  const order = (list: readonly string[]) => (a: [string, unknown], b: [string, unknown]) =>
+    (list.indexOf(a[0]) >>> 0) - (list.indexOf(b[0]) >>> 0);
+  return Object.fromEntries(
+    Object.entries(out)
+      .sort(order(METRIC_NAMES))
+      .map(([metric, given]) => {
+        const keys = Object.keys(SUPPORTED_METRICS.find((d) => d.name === metric)?.options ?? {});
+        return [metric, Object.fromEntries(Object.entries(given).sort(order(keys)))];
+      }),
+  );
 }
 
 /** The CLI's run: a run with the models its metrics need, as the page's run carries them (session/api.ts). */

@@ -348,6 +348,25 @@ describe('the scoring pool', () => {
     expect(waits.length).toBeGreaterThan(0);
   });
 
+  it('watches its workers only when it has a limit to watch: the CLI’s pool, with none, starts no timer', async () => {
+    const job = { rows: [{ question: 'q', golds: ['a'], candidate: 'a' }], plan: { metrics: ['exact_match'], settings: {} }, detailed: [] };
+    const timers = vi.spyOn(globalThis, 'setInterval');
+    try {
+      for (const [budgets, watched] of [
+        [[8000, 4000], true],
+        [[Infinity, Infinity], false],
+      ] as const) {
+        timers.mockClear();
+        const pool = createPool(fakeSpawn(), 1, budgets[0], undefined, budgets[1]);
+        expect((await pool.score(job)).rows).toBe(1);
+        pool.retire();
+        expect(timers.mock.calls.length > 0, `budgets ${budgets.join(', ')}`).toBe(watched);
+      }
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
   it('has one worker per reported core, at least 1 and at most 8', () => {
     expect([undefined, 0, 1, 2, 4, 64].map(poolSize)).toEqual([1, 1, 1, 2, 4, 8]);
   });

@@ -213,6 +213,7 @@ export function createPool(
   let failure: string | null = null;
   let hold: HoldFlag | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
+  const watched = Number.isFinite(timeoutMs) || Number.isFinite(rowBudgetMs);
   const slow = `this row took longer than ${rowBudgetMs / 1000} s to score here, so it was left unscored (the CLI scores it without a time limit)`;
 
   /** The watchdog: a dead worker fails the pool; a worker stuck on one row is ended and its job scored again. */
@@ -278,8 +279,9 @@ export function createPool(
         q.reject(e instanceof Error ? e : new Error(String(e)));
       }
     }
-    // The watchdog runs while any worker has a job (the session's ping also runs it, through stalled()).
-    const busy = slots.some((s) => s.busy);
+    // The watchdog runs while any worker has a job (the session's ping also runs it, through stalled()); a pool
+    // with neither limit (the CLI's) has nothing for it to watch.
+    const busy = watched && slots.some((s) => s.busy);
     if (busy && !timer) timer = setInterval(check, Math.min(1000, rowBudgetMs / 4));
     else if (!busy && timer) {
       clearInterval(timer);
