@@ -6,6 +6,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { count } from '../core/util/plural.ts';
 import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';
+import { InOrder } from '../core/in-order.ts';
 import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/scoring.ts';
 import { overLimit } from '../core/limits.ts';
 import { isBatchMetric, VerityError, type QaRow } from '../core/types.ts';
@@ -138,7 +139,12 @@ export async function scoreFile(
   // Without models, a batch is read (and the one before written) while the scoring threads score it; a model runs
   // in this thread, one batch at a time.
   const overlap = !metrics.some(isBatchMetric);
-  let written: Promise<void> = Promise.resolve();
+  // Written in the order read, each batch after the one before.
+  const order = new InOrder<{ rows: QaRow[]; results: RowResults[]; had: NonNullable<typeof ctx> }>(async ({ rows, results, had }) => {
+    done += rows.length;
+    bar?.update(done);
+    await onScored(rows, results, had);
+  });
   const reading = readRows(file, {
     mapOptions: config.mapping,
     batch: BATCH,
@@ -161,26 +167,17 @@ export async function scoreFile(
         ...(overlap ? {} : { onProgress: (d: number) => bar?.update(done + d) }),
         ...inThread(run),
       });
-      scored.catch(() => {}); // awaited below, after the batch before is written
-      const before = written;
-      // Written in the order read, each batch after the one before.
-      written = before.then(async () => {
-        const results = await scored;
-        done += rows.length;
-        bar?.update(done);
-        await onScored(rows, results, had);
-      });
-      written.catch(() => {}); // awaited by the next batch, or below
+      order.add(scored.then((results) => ({ rows, results, had })));
       // At most two batches in hand: this one scoring, the one before being written (with models, none ahead).
-      await (overlap ? before : written);
+      await order.until(overlap ? 1 : 0);
     },
   });
   // A read that fails leaves the batch in hand to finish first: nothing is written once the caller gives up.
   const summary = await reading.catch(async (e: unknown) => {
-    await written.catch(() => {});
+    await order.until(0).catch(() => {});
     throw e;
   });
-  await written;
+  await order.until(0);
   bar?.stop();
   return { skipped: summary.skipped, records, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
 }

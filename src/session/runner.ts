@@ -4,6 +4,7 @@
  * before it is reported, so a crash resumes exactly — with cancel, pings and progress.
  */
 import { metricsOf, runConfigProblem } from '../core/run-config.ts';
+import { InOrder } from '../core/in-order.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
 import { itemOf, scoreRow, scoreRows, type RowResults } from '../core/scoring.ts';
 import { withEvidenceCache } from '../core/evidence.ts';
@@ -203,43 +204,38 @@ export class Runner {
     this.stop = new AbortController();
     if (this.cancelled) this.stop.abort();
     meta.status = 'running';
-    // Chunks are scored ahead (one per pool worker, plus one queued) and kept in row order: chunk k is saved
+    // Chunks are scored ahead (one per pool worker, plus one queued) and taken in row order: chunk k is saved
     // only after chunks 0…k-1, so a saved run always ends at a chunk boundary and resumes exactly.
     const ahead = this.poolFor(a) ? this.deps.pool!.size + 1 : 1;
-    const pending = new Map<number, Promise<ResultChunk>>();
+    const order = new InOrder<ResultChunk>(async (part) => {
+      const k = a.results.length / meta.chunkSize;
+      a.results.append(part);
+      meta.chunks = k + 1;
+      meta.done = a.results.length;
+      meta.updatedAt = Date.now();
+      const hadFailure = store.failure;
+      if (a.saved) await store.append(meta, k, part);
+      if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
+      if (performance.now() - lastEmit >= PROGRESS_MS || a.results.length === total) progress();
+      // Let cancel() and the caller's queries in between chunks.
+      await tick();
+    });
     let next = a.results.length;
     try {
       for (;;) {
-        while (!this.cancelled && next < total && pending.size < ahead) {
+        while (!this.cancelled && next < total && order.pending < ahead) {
           const end = Math.min(total, next + meta.chunkSize);
-          const p = this.scoreChunk(a, next, end, ctx, onEvent);
-          p.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
-          pending.set(next, p);
+          order.add(this.scoreChunk(a, next, end, ctx, onEvent));
           next = end;
         }
-        const start = a.results.length;
-        const p = pending.get(start);
-        if (!p) break;
-        let part: ResultChunk;
+        if (order.pending === 0) break;
         try {
-          part = await p;
+          await order.until(order.pending - 1);
         } catch (e) {
           // A cancel drops the chunks being scored: the run ends after the last chunk saved.
           if (this.cancelled) break;
           throw e;
         }
-        pending.delete(start);
-        a.results.append(part);
-        const k = start / meta.chunkSize;
-        meta.chunks = k + 1;
-        meta.done = a.results.length;
-        meta.updatedAt = Date.now();
-        const hadFailure = store.failure;
-        if (a.saved) await store.append(meta, k, part);
-        if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
-        if (performance.now() - lastEmit >= PROGRESS_MS || a.results.length === total) progress();
-        // Let cancel() and the caller's queries in between chunks.
-        await tick();
       }
     } finally {
       this.running = false;

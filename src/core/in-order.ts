@@ -1,0 +1,40 @@
+/**
+ * Work started ahead and taken in the order it was started: the scheduling both run drivers share (the session's
+ * chunks of a saved run, the CLI's batches of a file). Each result is taken as soon as it and every one before it
+ * are, one at a time; after a failure nothing more is taken, and `until` throws it.
+ */
+export class InOrder<R> {
+  private tail: Promise<void> = Promise.resolve();
+  private readonly taken: Promise<void>[] = [];
+  private untaken = 0;
+
+  constructor(private readonly take: (result: R) => Promise<void> | void) {}
+
+  /** Jobs added and not taken yet. */
+  get pending(): number {
+    return this.untaken;
+  }
+
+  /** A job's result, taken after those added before it. */
+  add(result: Promise<R>): void {
+    result.catch(() => {}); // taken below in order; one left behind when another fails is not unhandled
+    this.untaken++;
+    const t = this.tail
+      .then(() => result)
+      .then(async (r) => {
+        await this.take(r);
+        this.untaken--;
+      });
+    t.catch(() => {}); // thrown by until()
+    this.tail = t;
+    this.taken.push(t);
+  }
+
+  /** Waits until at most `n` jobs are left untaken; throws the failure of a job before them. */
+  async until(n: number): Promise<void> {
+    while (this.taken.length > n) {
+      await this.taken[0];
+      this.taken.shift();
+    }
+  }
+}
