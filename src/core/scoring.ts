@@ -5,6 +5,7 @@
 import { isBatchMetric, type AnyMetric, type Metric, type MetricResult, type QaItem } from './types.ts';
 import { withEvidenceCache, type RunContext } from './evidence.ts';
 import { LIMITS, overLimit } from './limits.ts';
+import { InOrder } from './in-order.ts';
 import { DEFAULTS } from './defaults.ts';
 
 export type RowResults = Record<string, MetricResult>;
@@ -83,31 +84,11 @@ export async function scoreRows(
   // One evidence cache per run: a caller that scores a run in several calls passes its own in ctx.evidence.
   const run = ctx.evidence ? ctx : withEvidenceCache(ctx);
   const out: RowResults[] = [];
-  const chunkAt = (k: number) => rows.slice(k * size, (k + 1) * size);
-  const chunks = Math.ceil(rows.length / size);
-  // Up to SYNC_AHEAD batches are with scoreSync at a time, so scoring threads (the CLI's) take them side
-  // by side while the copies in their queues stay few.
   const scoreSync = sync.length ? opts.scoreSync : undefined;
-  // Each batch sent keeps its rows, so the loop below reads them without slicing again.
-  const sent = new Map<number, { chunk: QaItem[]; result: Promise<RowResults[]> }>();
-  const send = (k: number) => {
-    if (!scoreSync || k >= chunks) return;
-    const chunk = chunkAt(k);
-    const result = scoreSync(chunk);
-    result.catch(() => {}); // awaited below in order; one left behind when another fails is not unhandled
-    sent.set(k, { chunk, result });
-  };
-  for (let k = 0; k < SYNC_AHEAD; k++) send(k);
-  for (let k = 0; k < chunks; k++) {
+  // Each batch's synchronous metrics (with scoreSync, up to SYNC_AHEAD batches at a time, so scoring threads take
+  // them side by side while the copies in their queues stay few), then its model metrics, in row order.
+  const order = new InOrder<{ chunk: readonly QaItem[]; part: RowResults[] }>(async ({ chunk, part }) => {
     opts.signal?.throwIfAborted();
-    const away = sent.get(k);
-    const chunk = away?.chunk ?? chunkAt(k);
-    let part: RowResults[];
-    if (away) {
-      part = await away.result;
-      sent.delete(k);
-      send(k + SYNC_AHEAD);
-    } else part = chunk.map((r) => scoreRow(r, sync, opts.scoresOnly));
     // Rows with a field over the limit never reach a model.
     const tooLong = chunk.map(overLimit);
     const fit = chunk.filter((_, i) => tooLong[i] === null);
@@ -126,6 +107,18 @@ export async function scoreRows(
     // Keep the caller's metric order in every row.
     for (const p of part) out.push(Object.fromEntries(metrics.map((m) => [m.name, p[m.name]!])));
     opts.onProgress?.(out.length, rows.length);
+  });
+  for (let at = 0; at < rows.length; at += size) {
+    opts.signal?.throwIfAborted();
+    const chunk = rows.slice(at, at + size);
+    if (scoreSync) {
+      order.add(scoreSync(chunk).then((part) => ({ chunk, part })));
+      await order.until(SYNC_AHEAD - 1);
+    } else {
+      order.add(Promise.resolve({ chunk, part: chunk.map((r) => scoreRow(r, sync, opts.scoresOnly)) }));
+      await order.until(0);
+    }
   }
+  await order.until(0);
   return out;
 }
