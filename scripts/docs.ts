@@ -53,10 +53,7 @@ export function metricsPage(): string {
       `- **Limits**: ${oneLine(d.card.limits)}`,
       `- **Citation**: ${oneLine(d.card.citation)}`,
       ...(d.variants?.length ? [`- **Variants**: ${code(d.variants)}`] : []),
-      ...optionLines(d).map((l) => {
-        const at = l.indexOf(' ');
-        return `- **Option** \`${l.slice(0, at)}\` ${oneLine(l.slice(at + 1))} (CLI: \`--metric-option ${l.slice(0, at)}=…\`)`;
-      }),
+      ...optionLines(d).map((o) => `- **Option** \`${o.name}\` ${oneLine(o.says)} (CLI: \`--metric-option ${o.name}=…\`)`),
       ...(d.classes ? ['- Gives each row one of the eight CAP classes.'] : []),
       `- **Example**${ex.given ? ` (${oneLine(ex.given)})` : ''}: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)} → score ${e.score === null ? 'none' : e.score}, ${e.decision === null ? 'no decision' : e.decision ? 'correct' : 'incorrect'}${e.class ? `, ${e.class}` : ''}`,
     );

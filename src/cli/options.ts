@@ -90,9 +90,10 @@ export function compileRun(o: CommonOptions): CliRunConfig {
     if (c.nliLex) calibration.nliLexWeights = c.nliLex;
   }
   const metrics = resolveMetricList(o.metrics);
-  const options = metricOptions([...(o.lexicalMode ? [`lexical_match.mode=${o.lexicalMode}`] : []), ...(o.metricOption ?? [])]);
-  const problem = metricOptionsProblem(metrics, options);
+  const given = metricOptions([...(o.lexicalMode ? [`lexical_match.mode=${o.lexicalMode}`] : []), ...(o.metricOption ?? [])]);
+  const problem = metricOptionsProblem(metrics, given);
   if (problem) throw new VerityError(`--metric-option: ${problem}`, 'usage', 'bad-option');
+  const options = given && inTableOrder(given);
   const settings: MetricSettings = {
     ...(o.strict ? { normalization: 'squad' as const } : o.normalization ? { normalization: o.normalization } : {}),
     ...(options ? { options } : {}),
@@ -128,17 +129,19 @@ function metricOptions(specs: readonly string[]): MetricSettings['options'] {
       throw new VerityError(`--metric-option: ${metric}.${key} is given twice (${before}, ${value})`, 'usage', 'bad-option');
     (out[metric] ??= {})[key] = value;
   }
-  // In table order, whatever the flags' order (a shard header compares the run's settings as text); a name the
-  // table does not have goes last (-1 >>> 0 is past every index), for the core's check to name it.
-  const order = (list: readonly string[]) => (a: [string, unknown], b: [string, unknown]) =>
-    (list.indexOf(a[0]) >>> 0) - (list.indexOf(b[0]) >>> 0);
+  return out;
+}
+
+/**
+ * Checked options in the table's order and each metric's declared order, whatever the order of the flags: a shard
+ * header compares the run's settings as text.
+ */
+function inTableOrder(options: NonNullable<MetricSettings['options']>): MetricSettings['options'] {
   return Object.fromEntries(
-    Object.entries(out)
-      .sort(order(METRIC_NAMES))
-      .map(([metric, given]) => {
-        const keys = Object.keys(SUPPORTED_METRICS.find((d) => d.name === metric)?.options ?? {});
-        return [metric, Object.fromEntries(Object.entries(given).sort(order(keys)))];
-      }),
+    SUPPORTED_METRICS.filter((d) => options[d.name]).map((d) => {
+      const given = options[d.name]!;
+      return [d.name, Object.fromEntries(Object.keys(d.options ?? {}).flatMap((k) => (k in given ? [[k, given[k]!]] : [])))];
+    }),
   );
 }
 

@@ -15,7 +15,7 @@ export function register(p: Command): void {
           `${d.name}${d.default ? ' (default)' : ''}${d.variants?.length ? `; variants: ${d.variants.join(', ')}` : ''}\n` +
             `  what: ${card.what}\n  formula: ${card.formula}\n  defaults: ${card.defaults}\n  limits: ${card.limits}\n  cite: ${card.citation}\n` +
             optionLines(d)
-              .map((l) => `  option (--metric-option): ${l}\n`)
+              .map((o) => `  option (--metric-option): ${o.name} ${o.says}\n`)
               .join('') +
             `  example: question ${JSON.stringify(ex.item.question)}, gold ${JSON.stringify(ex.item.golds)}, candidate ${JSON.stringify(ex.item.candidate)}` +
             `${ex.given ? ` (${ex.given})` : ''} → ${score}${verdict}\n\n`,

@@ -131,12 +131,15 @@ export function metricOptionsProblem(metrics: readonly string[], options: unknow
   return null;
 }
 
-/** A metric's options in one line each, `key (range or choices, default …): what`, as `verity metrics` and the docs list them. */
-export const optionLines = (d: MetricDescriptor): string[] =>
-  Object.entries(d.options ?? {}).map(
-    ([key, o]) =>
-      `${d.name}.${key} (${o.kind === 'number' ? `${o.min} to ${o.max}` : o.choices.join(' or ')}; default ${o.default}): ${o.describe}`,
-  );
+/**
+ * A metric's options as `verity metrics` and the docs list them: the name to give (`cap.alpha`) and what it takes,
+ * `(range or choices; default …): what it does`.
+ */
+export const optionLines = (d: MetricDescriptor): { name: string; says: string }[] =>
+  Object.entries(d.options ?? {}).map(([key, o]) => ({
+    name: `${d.name}.${key}`,
+    says: `(${o.kind === 'number' ? `${o.min} to ${o.max}` : o.choices.join(' or ')}; default ${o.default}): ${o.describe}`,
+  }));
 
 /** Whether any of these metrics reads WordNet (the caller then loads it before building them). */
 export const needsLexicon = (names: readonly string[]): boolean => names.some((n) => metricDescriptor(n).needsLexicon === true);

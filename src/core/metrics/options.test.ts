@@ -65,7 +65,7 @@ describe.each(WITH_OPTIONS.map((d) => [d.name, d] as const))('%s', (_, d) => {
       expect(metricOptionsProblem([d.name], given(d, key, v).options)).toContain(`${d.name}.${key} expects`);
     }
     expect(() => createMetric(d.name, given(d, `${key}_typo`, o.default), withWordNet)).toThrow(`${d.name} has no option "${key}_typo"`);
-    expect(optionLines(d).some((l) => l.startsWith(`${d.name}.${key} (`))).toBe(true);
+    expect(optionLines(d).some((l) => l.name === `${d.name}.${key}` && l.says.startsWith('('))).toBe(true);
   });
 });
 
