@@ -6,8 +6,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { count } from '../core/util/plural.ts';
 import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';
-import { InOrder } from '../core/in-order.ts';
-import { itemOf, scoreRows, type RowResults, type ScoreOptions } from '../core/scoring.ts';
+import type { RowResults } from '../core/scoring.ts';
 import { overLimit } from '../core/limits.ts';
 import { isBatchMetric, VerityError, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
@@ -17,7 +16,8 @@ import { cliNote, say } from './say.ts';
 import { goldSepOption } from './options.ts';
 import { readInputFile, readRows, sayIssues } from './input.ts';
 import { type RecordSink } from './output.ts';
-import { scoreInThread } from './thread.ts';
+import { scoringPool } from './thread.ts';
+import { RunEngine, rowsOf } from '../session/engine.ts';
 import { modelContext } from './models.ts';
 import { sliceOf } from './shard.ts';
 import { type BuiltRun, type CommonOptions, parseMapSpec } from './options.ts';
@@ -85,24 +85,44 @@ export function progressBar(o: CommonOptions, total: number): { update(done: num
 }
 
 /**
- * The embedded metrics score in the scoring thread (thread.ts), built there from the run's configuration, so that
- * the main thread answers a signal at once, whatever row is being scored.
+ * The run engine (session/engine.ts) as the CLI drives it: the embedded metrics in the scoring threads (thread.ts),
+ * so that the main thread answers a signal at once, whatever row is being scored; the model metrics here, a job at a
+ * time; every explanation kept. `take` gets each job's rows and results in input order.
  */
-export function inThread(run: BuiltRun): Pick<ScoreOptions, 'scoreSync'> {
+function engineFor(
+  run: BuiltRun,
+  ctx: ModelContext,
+  take: (rows: readonly QaRow[], results: RowResults[]) => Promise<void> | void,
+): RunEngine<QaRow> {
   const { mapping: _mapping, models: _models, ...plan } = run.config;
-  // The model metrics score here; the plan's combinations (after its list) are synchronous.
-  const embedded = { ...plan, metrics: plan.metrics.filter((_, i) => !isBatchMetric(run.metrics[i]!)) };
-  return { scoreSync: (rows) => scoreInThread(embedded, rows.map(itemOf)) };
+  const models = run.metrics.filter(isBatchMetric);
+  const pool = scoringPool();
+  const detailed = new Set(models.map((m) => m.name));
+  return new RunEngine<QaRow>(
+    {
+      metrics: run.metrics,
+      pool: { workers: pool, plan },
+      ctx,
+      jobRows: DEFAULTS.rowsPerBatch.cli,
+      // Two jobs for each thread.
+      ahead: 2 * pool.size,
+      modelBatch: DEFAULTS.rowsPerBatch.cli,
+      explainEmbedded: true,
+    },
+    (job, chunk) => take(job.rows, rowsOf(chunk, detailed)),
+  );
 }
 
 /** Scores rows already in memory (the compare command's joined systems), with the same progress bar. */
 export async function scoreAll(rows: QaRow[], run: BuiltRun, o: CommonOptions, ctx: ModelContext = {}): Promise<RowResults[]> {
   const bar = progressBar(o, rows.length);
-  const results = await scoreRows(rows, run.metrics, ctx, {
-    batchSize: DEFAULTS.rowsPerBatch.cli,
-    onProgress: (d) => bar.update(d),
-    ...inThread(run),
+  const results: RowResults[] = [];
+  const engine = engineFor(run, ctx, (_rows, part) => {
+    results.push(...part);
+    bar.update(results.length);
   });
+  await engine.add(0, rows);
+  await engine.finish();
   bar.stop();
   return results;
 }
@@ -115,7 +135,11 @@ export async function scoreFile(
   file: string,
   run: BuiltRun,
   o: CommonOptions,
-  onScored: (rows: QaRow[], results: RowResults[], ctx: ModelContext & { provenance?: Record<string, LoadedModel> }) => Promise<void>,
+  onScored: (
+    rows: readonly QaRow[],
+    results: RowResults[],
+    ctx: ModelContext & { provenance?: Record<string, LoadedModel> },
+  ) => Promise<void>,
   /** Rows to score (default: all). */
   keep: (r: QaRow) => boolean = () => true,
   more: {
@@ -132,19 +156,11 @@ export async function scoreFile(
   const { hash = false, shard } = more;
   let records = 0;
   const inShard = (r: QaRow) => !shard || sliceOf(r.row, records, shard.n) === shard.k;
-  let ctx: (ModelContext & { provenance?: Record<string, LoadedModel> }) | undefined;
   let bar: ReturnType<typeof progressBar> | undefined;
   let done = 0;
-  const { metrics, config } = run;
-  // Without models, a batch is read (and the one before written) while the scoring threads score it; a model runs
-  // in this thread, one batch at a time.
-  const overlap = !metrics.some(isBatchMetric);
-  // Written in the order read, each batch after the one before.
-  const order = new InOrder<{ rows: QaRow[]; results: RowResults[]; had: NonNullable<typeof ctx> }>(async ({ rows, results, had }) => {
-    done += rows.length;
-    bar?.update(done);
-    await onScored(rows, results, had);
-  });
+  const { config } = run;
+  let engine: RunEngine<QaRow> | undefined;
+  let start = 0;
   const reading = readRows(file, {
     mapOptions: config.mapping,
     batch: BATCH,
@@ -158,26 +174,27 @@ export async function scoreFile(
       bar = progressBar(o, shard ? Math.ceil(n / shard.n) : n);
     },
     onRows: async (read) => {
-      // Models load with the first rows, so that an unreadable file fails before any download.
-      ctx ??= await modelContext(run, o);
+      if (!engine) {
+        // Models load with the first rows, so that an unreadable file fails before any download.
+        const had = await modelContext(run, o);
+        engine = engineFor(run, had, async (rows, results) => {
+          done += rows.length;
+          bar?.update(done);
+          await onScored(rows, results, had);
+        });
+      }
       const rows = read.filter((r) => inShard(r) && keep(r));
-      const had = ctx;
-      const scored = scoreRows(rows, metrics, had, {
-        batchSize: DEFAULTS.rowsPerBatch.cli,
-        ...(overlap ? {} : { onProgress: (d: number) => bar?.update(done + d) }),
-        ...inThread(run),
-      });
-      order.add(scored.then((results) => ({ rows, results, had })));
-      // At most two batches in hand: this one scoring, the one before being written (with models, none ahead).
-      await order.until(overlap ? 1 : 0);
+      // Jobs are written in the order read; the next batch is read while the last jobs of this one score.
+      await engine.add(start, rows);
+      start += rows.length;
     },
   });
   // A read that fails leaves the batch in hand to finish first: nothing is written once the caller gives up.
   const summary = await reading.catch(async (e: unknown) => {
-    await order.until(0).catch(() => {});
+    await engine?.finish().catch(() => {});
     throw e;
   });
-  await order.until(0);
+  await engine?.finish();
   bar?.stop();
   return { skipped: summary.skipped, records, ...(summary.hash !== undefined ? { hash: summary.hash } : {}) };
 }

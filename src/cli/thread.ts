@@ -7,10 +7,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { RowResults } from '../core/scoring.ts';
-import type { QaItem } from '../core/types.ts';
-import type { MetricPlan } from '../core/run-config.ts';
-import { ResultTable } from '../core/result-table.ts';
 import { createPool, type PoolReply, type ScorePool, type WorkerLike } from '../session/pool.ts';
 
 /**
@@ -83,16 +79,12 @@ export function setScoringThreads(n: number): void {
 }
 
 /**
- * Scores rows with a plan of synchronous metrics in a scoring thread: a free one, or a new one while every thread
- * has work and there may be more. Each thread builds the same metrics from the plan, so which thread scores a row
- * does not change its results. Details are left out (the CLI writes those of the model metrics only).
+ * The process's scoring pool: its jobs go to a free thread, or a new one while every thread has work and there may
+ * be more. Each thread makes the same metrics from a job's plan, so which thread scores a row does not change its
+ * results.
  */
-export async function scoreInThread(plan: MetricPlan, rows: QaItem[]): Promise<RowResults[]> {
-  pool ??= createPool(threadWorker, limit, Infinity, undefined, Infinity);
-  const chunk = await pool.score({ rows, plan, detailed: [], explainAll: true });
-  const table = new ResultTable(chunk.metrics);
-  table.append(chunk);
-  return Array.from({ length: table.length }, (_, i) => table.row(i));
+export function scoringPool(): ScorePool {
+  return (pool ??= createPool(threadWorker, limit, Infinity, undefined, Infinity));
 }
 
 /** Scoring threads running now. */

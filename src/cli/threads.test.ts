@@ -13,7 +13,8 @@ import { compileRun } from './options.ts';
 import { scoreRow } from '../core/scoring.ts';
 import { createSyncMetric } from '../core/metrics/index.ts';
 import type { QaItem } from '../core/types.ts';
-import { defaultScoringThreads, endScoringThreads, scoreInThread, scoringThreads, setScoringThreads } from './thread.ts';
+import { defaultScoringThreads, endScoringThreads, scoringPool, scoringThreads, setScoringThreads } from './thread.ts';
+import { rowsOf } from '../session/engine.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-threads-'));
 const p = (name: string) => join(dir, name);
@@ -80,7 +81,9 @@ describe('the scoring threads', () => {
     const jobs: QaItem[][] = Array.from({ length: 5 }, (_, k) =>
       Array.from({ length: 50 }, (_, i) => ({ question: 'q?', golds: [`a${k}`], candidate: i % 2 ? `a${k}` : `b${i}` })),
     );
-    const results = await Promise.all(jobs.map((rows) => scoreInThread(plan, rows)));
+    const results = await Promise.all(
+      jobs.map(async (rows) => rowsOf(await scoringPool().score({ rows, plan, detailed: [], explainAll: true }))),
+    );
     expect(scoringThreads()).toBe(2);
     const metrics = ['exact_match', 'token_f1'].map((n) => createSyncMetric(n));
     results.forEach((rows, k) =>

@@ -203,10 +203,10 @@ export class EvidenceCache {
   }
 }
 
-/** The context with a fresh evidence cache: call once per run, then pass the result to every batch. */
 /** A run's context: its models, and the evidence its metrics share (one cache per run). */
 export type RunContext = ModelContext & { evidence?: EvidenceCache };
 
+/** The context with a fresh evidence cache: call once per run, then pass the result to every batch. */
 export function withEvidenceCache<C extends ModelContext>(ctx: C): C & { evidence: EvidenceCache } {
   return { ...ctx, evidence: new EvidenceCache() };
 }

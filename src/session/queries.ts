@@ -24,7 +24,8 @@ import { rowRecord, type SystemRow } from '../core/compare/index.ts';
 import { modelRecords } from '../runtime/context.ts';
 import { csvParts, jsonlParts } from './export.ts';
 import { Comparison } from './compare.ts';
-import { notify, tick, type ActiveRun, type Runner } from './runner.ts';
+import { notify, type ActiveRun, type Runner } from './runner.ts';
+import { tick } from './engine.ts';
 import type { SessionInput } from './input.ts';
 import type { Calibrated, ExportKind, RowDetail, TableRow, ViewInfo } from './api.ts';
 

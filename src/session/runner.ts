@@ -1,14 +1,12 @@
 /**
  * A run and its scoring: the run's state (its saved record, with the RunConfig every metric is built from, and
- * its results), and the loop that scores it chunk by chunk — in the pool's workers or here, each chunk saved
- * before it is reported, so a crash resumes exactly — with cancel, pings and progress.
+ * its results), and the run engine (engine.ts) driven over it chunk by chunk — in the pool's workers or here, each
+ * chunk saved before it is reported, so a crash resumes exactly — with cancel, pings and progress.
  */
-import { metricsOf, runConfigProblem } from '../core/run-config.ts';
-import { InOrder } from '../core/in-order.ts';
+import { metricsOf, runConfigProblem, type MetricPlan } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
-import { itemOf, scoreRow, scoreRows, type RowResults } from '../core/scoring.ts';
-import { withEvidenceCache } from '../core/evidence.ts';
-import { ChunkPacker, ResultTable, type ResultChunk } from '../core/result-table.ts';
+import { itemOf, scoreRow, type RowResults } from '../core/scoring.ts';
+import { ResultTable, type ResultChunk } from '../core/result-table.ts';
 import { isBatchMetric, VerityError, type AnyMetric, type Metric, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { DEFAULTS } from '../core/defaults.ts';
@@ -19,6 +17,7 @@ import type { Journal, SavedRun } from './journal.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
 import type { RunConfig, RunEvent, RunOutcome } from './api.ts';
 import { RecentRate } from './rate.ts';
+import { RunEngine, tick } from './engine.ts';
 
 /**
  * Progress events at most this often (ms), besides the first chunk's and the last: each one wakes the page's main
@@ -27,10 +26,6 @@ import { RecentRate } from './rate.ts';
 const PROGRESS_MS = 500;
 /** Rows per saved chunk. */
 export const SYNC_CHUNK = 2000;
-/** Rows scored between looks at the clock: small enough that a slice of long-form rows stays well under a second. */
-const SLICE_ROWS = 16;
-
-export const tick = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /**
  * Calls a callback that may live across a worker boundary. Its return value is never used (a comlink proxy's
@@ -131,13 +126,20 @@ export class ActiveRun {
   /** Rows start…end for the pool's workers: what the metrics read of them, and the run's plan for these metrics. */
   poolJob(start: number, end: number, metrics: string[], detailed: string[]): ScoreJob {
     const skip = this.results.notesBetween(start, end);
-    const { settings, calibration } = this.config;
+    // These metrics alone: no combination of others.
+    const { combinations: _combinations, ...plan } = this.plan();
     return {
       rows: this.rows.slice(start, end).map(itemOf),
-      plan: { metrics, settings, ...(calibration ? { calibration } : {}) },
+      plan: { ...plan, metrics },
       detailed,
       ...(skip.length ? { skip } : {}),
     };
+  }
+
+  /** What its metrics are made from: the configuration without its input mapping and models. */
+  plan(): MetricPlan {
+    const { metrics, settings, calibration, combinations } = this.config;
+    return { metrics, settings, ...(calibration ? { calibration } : {}), ...(combinations ? { combinations } : {}) };
   }
 
   private embeddedOf(metrics: AnyMetric[]): Metric[] {
@@ -206,41 +208,46 @@ export class Runner {
     meta.status = 'running';
     // Chunks are scored ahead (one per pool worker, plus one queued) and taken in row order: chunk k is saved
     // only after chunks 0…k-1, so a saved run always ends at a chunk boundary and resumes exactly.
-    const ahead = this.poolFor(a) ? this.deps.pool!.size + 1 : 1;
-    const order = new InOrder<ResultChunk>(async (part) => {
-      const k = a.results.length / meta.chunkSize;
-      a.results.append(part);
-      meta.chunks = k + 1;
-      meta.done = a.results.length;
-      meta.updatedAt = Date.now();
-      const hadFailure = store.failure;
-      if (a.saved) await store.append(meta, k, part);
-      if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
-      if (performance.now() - lastEmit >= PROGRESS_MS || a.results.length === total) progress();
-      // Let cancel() and the caller's queries in between chunks.
-      await tick();
-    });
-    let next = a.results.length;
+    const pool = this.poolFor(a);
+    const engine = new RunEngine(
+      {
+        metrics: a.metrics,
+        pool: pool && { workers: pool, plan: a.plan() },
+        ctx,
+        jobRows: meta.chunkSize,
+        ahead: pool ? pool.size + 1 : 1,
+        modelBatch: DEFAULTS.rowsPerBatch.session,
+        // The embedded metrics' explanations are not kept (again() makes a row's when it is shown).
+        explainEmbedded: false,
+        signal: this.stop.signal,
+        ...(this.deps.sliceMs !== undefined ? { sliceMs: this.deps.sliceMs } : {}),
+        onSkip: (row, why) => notify(onEvent, { type: 'warning', message: `Row ${(row + 1).toLocaleString('en')}: ${why}.` }),
+      },
+      async (_job, part) => {
+        const k = a.results.length / meta.chunkSize;
+        a.results.append(part);
+        meta.chunks = k + 1;
+        meta.done = a.results.length;
+        meta.updatedAt = Date.now();
+        const hadFailure = store.failure;
+        if (a.saved) await store.append(meta, k, part);
+        if (!hadFailure && store.failure) notify(onEvent, { type: 'warning', message: store.failure });
+        if (performance.now() - lastEmit >= PROGRESS_MS || a.results.length === total) progress();
+        // Let cancel() and the caller's queries in between chunks.
+        await tick();
+      },
+    );
     try {
-      for (;;) {
-        while (!this.cancelled && next < total && order.pending < ahead) {
-          const end = Math.min(total, next + meta.chunkSize);
-          order.add(this.scoreChunk(a, next, end, ctx, onEvent));
-          next = end;
-        }
-        if (order.pending === 0) break;
-        try {
-          await order.until(order.pending - 1);
-        } catch (e) {
-          // A cancel drops the chunks being scored: the run ends after the last chunk saved.
-          if (this.cancelled) break;
-          throw e;
-        }
-      }
+      for (let next = a.results.length; !this.cancelled && next < total; next += meta.chunkSize)
+        await engine.add(next, a.rows.slice(next, Math.min(total, next + meta.chunkSize)));
+      await engine.finish();
+    } catch (e) {
+      // A cancel drops the chunks being scored: the run ends after the last chunk saved.
+      if (!this.cancelled) throw e;
     } finally {
       this.running = false;
       this.stop = null;
-      if (ahead > 1) this.deps.pool!.retire();
+      if (pool) pool.retire();
     }
     // The last rows kept (a cancel lets the chunks already scored in) are said too, not throttled away.
     if (emitted !== a.results.length) progress();
@@ -288,54 +295,15 @@ export class Runner {
     if (!a.metrics.some(isBatchMetric) || Object.keys(c.models).length === 0) return {};
     const host = this.deps.models?.();
     if (!host) throw new VerityError('the model worker is not connected', 'output', 'unavailable');
-    // The page loads the models first (with progress and consent); here a load finds them ready. One evidence
-    // cache for the whole run, so a statement or NLI pair repeated across chunks is computed once.
-    return withEvidenceCache(
-      hostContext(host, c.models, {
-        onLoaded: (info) => {
-          a.models[info.role] = info;
-          // Saved with the run's next chunk: a reopened run names the models that scored it.
-          a.meta.config = { ...a.meta.config, loaded: { ...a.models } };
-          notify(onEvent, { type: 'model-loaded', model: info });
-        },
-      }),
-    );
-  }
-
-  /** Scores a chunk in slices, yielding whenever a slice took long, so pings and cancel are answered mid-chunk. */
-  private async scoreChunk(
-    a: ActiveRun,
-    start: number,
-    end: number,
-    ctx: ModelContext,
-    onEvent?: (e: RunEvent) => void,
-  ): Promise<ResultChunk> {
-    const names = a.metrics.map((m) => m.name);
-    const pool = this.poolFor(a);
-    if (pool)
-      return pool.score(a.poolJob(start, end, names, []), (i, why) =>
-        notify(onEvent, { type: 'warning', message: `Row ${(start + i + 1).toLocaleString('en')}: ${why}.` }),
-      );
-    const slice = a.metrics.some(isBatchMetric) ? a.meta.chunkSize : SLICE_ROWS;
-    const sliceMs = this.deps.sliceMs ?? 50;
-    const detailed = detailedOf(a.metrics);
-    // The embedded metrics' explanations are not kept (again() makes a row's when it is shown).
-    const out = new ChunkPacker(end - start, names, detailed, detailed);
-    let since = performance.now();
-    for (let s = start; s < end; s += slice) {
-      this.stop?.signal.throwIfAborted();
-      const part = await scoreRows(a.rows.slice(s, Math.min(end, s + slice)), a.metrics, ctx, {
-        batchSize: DEFAULTS.rowsPerBatch.session,
-        scoresOnly: out.scoresOnly,
-        ...(this.stop ? { signal: this.stop.signal } : {}),
-      });
-      for (const r of part) out.add(r);
-      if (performance.now() - since > sliceMs) {
-        await tick();
-        since = performance.now();
-      }
-    }
-    return out.done();
+    // The page loads the models first (with progress and consent); here a load finds them ready.
+    return hostContext(host, c.models, {
+      onLoaded: (info) => {
+        a.models[info.role] = info;
+        // Saved with the run's next chunk: a reopened run names the models that scored it.
+        a.meta.config = { ...a.meta.config, loaded: { ...a.models } };
+        notify(onEvent, { type: 'model-loaded', model: info });
+      },
+    });
   }
 
   /** The pool, for a run of embedded metrics (each worker makes them from the run's settings, calibrated or not). */
