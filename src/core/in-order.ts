@@ -1,7 +1,7 @@
 /**
- * Work started ahead and taken in the order it was started: the scheduling both run drivers share (the session's
- * chunks of a saved run, the CLI's batches of a file). Each result is taken as soon as it and every one before it
- * are, one at a time; after a failure nothing more is taken, and `until` throws it.
+ * Work started ahead and taken in the order it was started: how the run engine (session/engine.ts) schedules its
+ * jobs, and scoreRows the batches it hands to scoring threads. Each result is taken as soon as it and every one
+ * before it are, one at a time; after a failure nothing more is taken, and `until` throws it.
  */
 export class InOrder<R> {
   private tail: Promise<void> = Promise.resolve();

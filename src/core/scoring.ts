@@ -1,5 +1,6 @@
 /**
- * Scoring parsed rows: every metric on every row, the engine behind `verity score`, `verity evaluate` and the app.
+ * Scoring parsed rows: every metric on every row, what the run engine (session/engine.ts) calls for each job it
+ * scores in its own thread.
  * What a row's results become in an output file is records.ts; their agreement with labels, report.ts.
  */
 import { isBatchMetric, type AnyMetric, type Metric, type MetricResult, type QaItem } from './types.ts';
@@ -58,7 +59,6 @@ export interface ScoreOptions {
    * results of those metrics; by default they are scored here.
    */
   scoreSync?: (rows: QaItem[]) => Promise<RowResults[]>;
-  onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
   /** Synchronous metrics asked for their scores alone (scoreRow): the caller keeps nothing else of theirs. */
   scoresOnly?: ReadonlySet<string>;
@@ -106,7 +106,6 @@ export async function scoreRows(
     }
     // Keep the caller's metric order in every row.
     for (const p of part) out.push(Object.fromEntries(metrics.map((m) => [m.name, p[m.name]!])));
-    opts.onProgress?.(out.length, rows.length);
   });
   for (let at = 0; at < rows.length; at += size) {
     opts.signal?.throwIfAborted();
