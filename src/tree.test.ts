@@ -1,6 +1,6 @@
 /**
  * The shape of the tree, kept: the scoring worker stays a thin shell around the session, and the
- * Score page stays layout (its run lives in app/lib/scoring.svelte.ts). A page that grows past these sizes
+ * Score page stays layout (its run lives in app/lib/run.svelte.ts). A page that grows past these sizes
  * has taken logic back that belongs in a module with its own tests.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -13,7 +13,7 @@ import { incompleteInputs } from './input.ts';
 import { ioMessage, removePending } from './output.ts';
 import { defaultScoringThreads, endScoringThreads, setScoringThreads } from './thread.ts';
 import { failedModels } from './models.ts';
-import { writing } from './scoring.ts';
+import { writing } from './run.ts';
 import * as score from './commands/score.ts';
 import * as evaluate from './commands/evaluate.ts';
 import * as calibrate from './commands/calibrate.ts';

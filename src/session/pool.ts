@@ -1,8 +1,9 @@
 /**
  * A pool of scoring workers for the embedded (model-free) metrics: the session hands each worker a chunk of rows
  * and merges the chunks back in row order, so every core the browser offers scores while the session's own
- * thread stays free for the page's queries. Runs with model-based metrics do not use it: their models live in the
- * one model worker, which the session reaches directly.
+ * thread stays free for the page's queries. The session's runs with model-based metrics do not use it (their models
+ * live in the one model worker, which the session reaches directly); the CLI's score their embedded metrics in it
+ * beside the models (session/engine.ts).
  *
  * Each worker says which row it is on at least every slice of ~50 ms (a heartbeat). A worker that never answers
  * a job is dead: the session's ping then fails, so the page recovers the run from its saved chunks exactly as
@@ -10,7 +11,7 @@
  * row: it is ended, the job is scored again with a beat before every row, and the row it stalls on next is left
  * unscored with the reason, named to the session, while the run goes on.
  */
-import { metricsOf as planMetrics, type MetricPlan } from '../core/run-config.ts';
+import { metricsOf, type MetricPlan } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
 import { scoreRow } from '../core/scoring.ts';
 import { isBatchMetric, VerityError, type Metric, type QaItem } from '../core/types.ts';
@@ -62,10 +63,10 @@ export const poolSize = (hardwareConcurrency: number | undefined): number =>
 let built: { key: string; lexicon: WordNet | null; metrics: Metric[] } | null = null;
 
 /** The synchronous metrics of a job, built once per plan (and lexicon). */
-function metricsOf(job: ScoreJob, lexicon: WordNet | null): Metric[] {
+function builtFor(job: ScoreJob, lexicon: WordNet | null): Metric[] {
   const key = JSON.stringify(job.plan);
   if (built?.key !== key || built.lexicon !== lexicon) {
-    const metrics = planMetrics(job.plan, { lexicon }).map((m) => {
+    const metrics = metricsOf(job.plan, { lexicon }).map((m) => {
       if (isBatchMetric(m))
         throw new VerityError(`${m.name} needs a model: the scoring pool runs the embedded metrics only`, 'usage', 'bad-option');
       return m;
@@ -89,7 +90,7 @@ export async function scoreJob(
   yielder?: Yielder,
 ): Promise<ResultChunk> {
   beat?.(0);
-  const metrics = metricsOf(job, lexicon);
+  const metrics = builtFor(job, lexicon);
   const skip = new Map(job.skip);
   // Explanations stay out as details do, unless asked for (the session computes them again for the rows asked for).
   const detailed = new Set(job.detailed);

@@ -8,7 +8,7 @@ import { AtomicFile, checkOut } from '../output.ts';
 import { say } from '../say.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, type BuiltRun, type CommonOptions } from '../options.ts';
-import { load, scoreFile } from '../scoring.ts';
+import { load, scoreFile } from '../run.ts';
 import { checkLabelsInput, foldInto, readLabels } from '../labels.ts';
 import { refitThreshold } from '../../core/review/refit.ts';
 

@@ -25,7 +25,7 @@ import { judgeCells, judgeLines, leaderboardCells, pairedCells, reviewedPairCell
 import { DEFAULTS } from '../../core/defaults.ts';
 import { modelContext, usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions, parseMapSpec } from '../options.ts';
-import { scoreAll } from '../scoring.ts';
+import { scoreAll } from '../run.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { checkLabelsInput, foldInto, inputsHash, readLabels, readMemory } from '../labels.ts';
 import { labelIsCorrect } from '../../core/correctness.ts';

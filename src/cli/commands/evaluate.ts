@@ -16,7 +16,7 @@ import { reviewedFields, type ParsedLabels, type ReviewedRow } from '../../core/
 import type { Reviewed } from '../../core/review/estimate.ts';
 import { compareTable } from '../../core/compare/table.ts';
 import { reviewedReport } from '../../core/compare/reviewed.ts';
-import { scoreFile } from '../scoring.ts';
+import { scoreFile } from '../run.ts';
 import { checkLabelsInput } from '../labels.ts';
 
 /**

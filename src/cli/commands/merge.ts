@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { eachPartRecord, orderParts } from '../shard.ts';
-import { writeThrough } from '../scoring.ts';
+import { writeThrough } from '../run.ts';
 import { readFile } from 'node:fs/promises';
 import { say } from '../say.ts';
 

@@ -30,7 +30,7 @@ import { goldSepOption, intOption } from '../options.ts';
 import { readHashedInput } from '../input.ts';
 import { modelContext } from '../models.ts';
 import { buildMetrics, common, parseMapSpec, type CommonOptions } from '../options.ts';
-import { scoreAll } from '../scoring.ts';
+import { scoreAll } from '../run.ts';
 import type { SystemRow } from '../../core/compare/index.ts';
 import { splitValues } from '../../core/compare/split.ts';
 

@@ -9,7 +9,7 @@ import { isBatchMetric } from '../../core/types.ts';
 import { checkOut, fileSink, outKind, stdoutSink, type RecordSink } from '../output.ts';
 import { usedModels } from '../models.ts';
 import { buildMetrics, common, type CommonOptions } from '../options.ts';
-import { scoreFile, writeThrough } from '../scoring.ts';
+import { scoreFile, writeThrough } from '../run.ts';
 import { parseShard } from '../shard.ts';
 import { contentHash } from '../../core/io/hash.ts';
 import { openAsBlob } from 'node:fs';

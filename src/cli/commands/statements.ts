@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { createRuleWriter } from '../../core/statements/rules.ts';
-import { load } from '../scoring.ts';
+import { load } from '../run.ts';
 
 async function cmdStatements(file: string, o: { map?: string; goldSep?: string }): Promise<void> {
   const { rows } = await load(file, o, true);

@@ -1,6 +1,7 @@
 /**
- * Reading and scoring a file batch by batch for the scoring commands: the rows mapped as the options say, the
- * embedded metrics in the scoring thread, models loaded with the first rows, a progress bar on a terminal.
+ * The scoring commands' runs: a file read batch by batch (its rows mapped as the options say) and fed to the run
+ * engine (session/engine.ts), the embedded metrics in the scoring threads and models loaded with the first rows;
+ * the results handed over in input order, with a progress bar on a terminal.
  */
 import { SingleBar, Presets } from 'cli-progress';
 import { count } from '../core/util/plural.ts';
