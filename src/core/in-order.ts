@@ -6,25 +6,13 @@
 export class InOrder<R> {
   private tail: Promise<void> = Promise.resolve();
   private readonly taken: Promise<void>[] = [];
-  private untaken = 0;
 
   constructor(private readonly take: (result: R) => Promise<void> | void) {}
-
-  /** Jobs added and not taken yet. */
-  get pending(): number {
-    return this.untaken;
-  }
 
   /** A job's result, taken after those added before it. */
   add(result: Promise<R>): void {
     result.catch(() => {}); // taken below in order; one left behind when another fails is not unhandled
-    this.untaken++;
-    const t = this.tail
-      .then(() => result)
-      .then(async (r) => {
-        await this.take(r);
-        this.untaken--;
-      });
+    const t = this.tail.then(() => result).then((r) => this.take(r));
     t.catch(() => {}); // thrown by until()
     this.tail = t;
     this.taken.push(t);

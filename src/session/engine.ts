@@ -78,11 +78,6 @@ export class RunEngine<R extends QaItem = QaItem> {
     this.embeddedPlan = plan ? { ...plan, metrics: plan.metrics.filter((_, i) => !isBatchMetric(s.metrics[i]!)) } : null;
   }
 
-  /** Jobs started and not taken yet. */
-  get pending(): number {
-    return this.order.pending;
-  }
-
   /**
    * Starts scoring `rows`, the run's rows from `start` on, in jobs of at most `jobRows`; resolves once no more than
    * `ahead` jobs are untaken. Throws the failure of a job taken meanwhile.
