@@ -9,7 +9,7 @@ import type { ParsedTable, RowIssue } from '../core/io/parse.ts';
 import { prepareInput } from '../core/io/prepare.ts';
 import type { RowResults } from '../core/scoring.ts';
 import { overLimit } from '../core/limits.ts';
-import { isBatchMetric, VerityError, type QaRow } from '../core/types.ts';
+import { VerityError, type QaRow } from '../core/types.ts';
 import type { ModelContext } from '../core/capabilities.ts';
 import { DEFAULTS } from '../core/defaults.ts';
 import type { LoadedModel } from '../runtime/messages.ts';
@@ -18,7 +18,8 @@ import { goldSepOption } from './options.ts';
 import { readInputFile, readRows, sayIssues } from './input.ts';
 import { type RecordSink } from './output.ts';
 import { scoringPool } from './thread.ts';
-import { RunEngine, rowsOf } from '../session/engine.ts';
+import { detailedOf, RunEngine, rowsOf } from '../session/engine.ts';
+import { planOf } from '../core/run-config.ts';
 import { modelContext } from './models.ts';
 import { sliceOf } from './shard.ts';
 import { type BuiltRun, type CommonOptions, parseMapSpec } from './options.ts';
@@ -95,14 +96,12 @@ function engineFor(
   ctx: ModelContext,
   take: (rows: readonly QaRow[], results: RowResults[]) => Promise<void> | void,
 ): RunEngine<QaRow> {
-  const { mapping: _mapping, models: _models, ...plan } = run.config;
-  const models = run.metrics.filter(isBatchMetric);
   const pool = scoringPool();
-  const detailed = new Set(models.map((m) => m.name));
+  const detailed = detailedOf(run.metrics);
   return new RunEngine<QaRow>(
     {
       metrics: run.metrics,
-      pool: { workers: pool, plan },
+      pool: { workers: pool, plan: planOf(run.config) },
       ctx,
       jobRows: DEFAULTS.rowsPerBatch.cli,
       // Two jobs for each thread.

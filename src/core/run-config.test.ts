@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metricsOf, runConfigProblem, settingsOf, type MetricPlan } from './run-config.ts';
+import { metricsOf, planOf, runConfigProblem, settingsOf, type MetricPlan } from './run-config.ts';
 import { createMetric, needsLexicon } from './metrics/index.ts';
 import type { Metric } from './types.ts';
 import { withWordNet } from '../../test/lexicon.ts';
@@ -43,6 +43,19 @@ describe('metricsOf', () => {
     // The combination: sigmoid(2·F1 − 1); "blue sky" vs "blue": F1 = 2/3 → sigmoid(1/3).
     const r = (ms[2] as Metric).score({ question: 'q', golds: ['blue'], candidate: 'blue sky' });
     expect(r.score).toBeCloseTo(1 / (1 + Math.exp(-1 / 3)), 10);
+  });
+});
+
+describe('planOf', () => {
+  it('keeps the metric fields of a run and nothing else', () => {
+    const calibration = { thresholds: { token_f1: 0.4 } };
+    const combinations = [{ metrics: ['exact_match'], weights: [1], bias: 0, means: [0.5], stds: [0.5], l2: 1, threshold: 0.5 }];
+    const run = { metrics: ['exact_match'], settings: {}, calibration, combinations, mapping: { map: {} }, models: {}, loaded: {} };
+    expect(planOf(run)).toEqual({ metrics: ['exact_match'], settings: {}, calibration, combinations });
+    expect(planOf({ metrics: ['token_f1'], settings: { normalization: 'squad' } })).toEqual({
+      metrics: ['token_f1'],
+      settings: { normalization: 'squad' },
+    });
   });
 });
 

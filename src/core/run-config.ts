@@ -39,6 +39,12 @@ export interface RunConfig<Mapping = InputMapping> extends MetricPlan {
   mapping: Mapping;
 }
 
+/** The plan of a run (or any value holding one): its metric fields alone, what a scoring worker is sent. */
+export function planOf(c: MetricPlan): MetricPlan {
+  const { metrics, settings, calibration, combinations } = c;
+  return { metrics, settings, ...(calibration ? { calibration } : {}), ...(combinations ? { combinations } : {}) };
+}
+
 /** The settings a plan's metrics are made with: its settings, with what its calibration fitted over them. */
 export function settingsOf(p: MetricPlan): MetricSettings {
   const c = p.calibration;

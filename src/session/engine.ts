@@ -52,6 +52,12 @@ export interface Job<R extends QaItem = QaItem> {
   rows: readonly R[];
 }
 
+/**
+ * Metrics whose details and explanations a run keeps for every row: the model-based ones. The embedded metrics'
+ * are a pure function of the row, computed again for the rows asked for (the detail view, exports).
+ */
+export const detailedOf = (metrics: readonly AnyMetric[]): Set<string> => new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+
 /** The rows of a scored chunk, each metric's result as the chunk keeps it (details for the metrics in `detailed`). */
 export function rowsOf(chunk: ResultChunk, detailed: ReadonlySet<string> = new Set()): RowResults[] {
   const table = new ResultTable(chunk.metrics, detailed);
@@ -72,7 +78,7 @@ export class RunEngine<R extends QaItem = QaItem> {
     take: (job: Job<R>, chunk: ResultChunk) => Promise<void> | void,
   ) {
     this.order = new InOrder(({ job, chunk }) => take(job, chunk));
-    this.models = new Set(s.metrics.filter(isBatchMetric).map((m) => m.name));
+    this.models = detailedOf(s.metrics);
     this.ctx = withEvidenceCache(s.ctx);
     const plan = s.pool?.plan;
     this.embeddedPlan = plan ? { ...plan, metrics: plan.metrics.filter((_, i) => !isBatchMetric(s.metrics[i]!)) } : null;
@@ -150,7 +156,7 @@ export async function scoreHere(
   o: { jobRows?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<RowResults[]> {
   const out: RowResults[] = [];
-  const detailed = new Set(metrics.filter(isBatchMetric).map((m) => m.name));
+  const detailed = detailedOf(metrics);
   const jobRows = o.jobRows ?? DEFAULTS.rowsPerBatch.session;
   const engine = new RunEngine(
     { metrics, pool: null, ctx, jobRows, ahead: 1, modelBatch: jobRows, explainEmbedded: true },

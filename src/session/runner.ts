@@ -3,7 +3,7 @@
  * its results), and the run engine (engine.ts) driven over it chunk by chunk — in the pool's workers or here, each
  * chunk saved before it is reported, so a crash resumes exactly — with cancel, pings and progress.
  */
-import { metricsOf, runConfigProblem, type MetricPlan } from '../core/run-config.ts';
+import { metricsOf, planOf, runConfigProblem } from '../core/run-config.ts';
 import type { WordNet } from '../core/lexicon/index.ts';
 import { itemOf, scoreRow, type RowResults } from '../core/scoring.ts';
 import { ResultTable, type ResultChunk } from '../core/result-table.ts';
@@ -17,7 +17,7 @@ import type { Journal, SavedRun } from './journal.ts';
 import type { ScoreJob, ScorePool } from './pool.ts';
 import type { RunConfig, RunEvent, RunOutcome } from './api.ts';
 import { RecentRate } from './rate.ts';
-import { RunEngine, tick } from './engine.ts';
+import { detailedOf, RunEngine, tick } from './engine.ts';
 
 /**
  * Progress events at most this often (ms), besides the first chunk's and the last: each one wakes the page's main
@@ -42,17 +42,11 @@ export function notify<A extends unknown[]>(fn: ((...args: A) => unknown) | unde
   }
 }
 
-/**
- * Metrics whose details and explanations a run keeps for every row: the model-based ones. The embedded metrics'
- * are a pure function of the row, computed again for the rows asked for (the detail view, exports).
- */
 /** What is wrong with a run config read back from storage (the page's mapping: its column map), or null. */
 export const savedConfigProblem = (c: unknown): string | null =>
   runConfigProblem(c, (m) =>
     typeof m === 'object' && m !== null && typeof (m as { map?: unknown }).map === 'object' ? null : 'its mapping has no column map',
   );
-
-export const detailedOf = (metrics: readonly AnyMetric[]): Set<string> => new Set(metrics.filter(isBatchMetric).map((m) => m.name));
 
 /**
  * A run being scored or scored: its saved record, the metrics its configuration makes, its results, and what
@@ -127,19 +121,13 @@ export class ActiveRun {
   poolJob(start: number, end: number, metrics: string[], detailed: string[]): ScoreJob {
     const skip = this.results.notesBetween(start, end);
     // These metrics alone: no combination of others.
-    const { combinations: _combinations, ...plan } = this.plan();
+    const { combinations: _combinations, ...plan } = planOf(this.config);
     return {
       rows: this.rows.slice(start, end).map(itemOf),
       plan: { ...plan, metrics },
       detailed,
       ...(skip.length ? { skip } : {}),
     };
-  }
-
-  /** What its metrics are made from: the configuration without its input mapping and models. */
-  plan(): MetricPlan {
-    const { metrics, settings, calibration, combinations } = this.config;
-    return { metrics, settings, ...(calibration ? { calibration } : {}), ...(combinations ? { combinations } : {}) };
   }
 
   private embeddedOf(metrics: AnyMetric[]): Metric[] {
@@ -212,7 +200,7 @@ export class Runner {
     const engine = new RunEngine(
       {
         metrics: a.metrics,
-        pool: pool && { workers: pool, plan: a.plan() },
+        pool: pool && { workers: pool, plan: planOf(a.config) },
         ctx,
         jobRows: meta.chunkSize,
         ahead: pool ? pool.size + 1 : 1,

@@ -35,7 +35,8 @@ import type {
 import type { ScorePool } from './pool.ts';
 import { CompareFacade, type CompareApi } from './compare.ts';
 import { SessionInput } from './input.ts';
-import { ActiveRun, detailedOf, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
+import { ActiveRun, notify, Runner, savedConfigProblem, SYNC_CHUNK } from './runner.ts';
+import { detailedOf } from './engine.ts';
 import { SessionQueries } from './queries.ts';
 import { SessionReview } from './review.ts';
 import { busy, ReviewFacade, type ReviewApi } from './review-facade.ts';
